@@ -1,0 +1,31 @@
+# Two commands set everything up on a fresh machine: `make run` and `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: run test install lint bench clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[test]'
+	touch $(STAMP)
+
+install: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/referee-app gui --demo
+
+test: $(STAMP)
+	$(BIN)/ruff check referee_app tests benchmarks
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+lint: $(STAMP)
+	$(BIN)/ruff check referee_app tests benchmarks
+
+bench: $(STAMP)
+	$(BIN)/python benchmarks/bench_settle.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info

@@ -1,0 +1,3 @@
+from referee_app.cli import main
+
+main()

@@ -1,0 +1,112 @@
+"""``referee-app score``: settle hand records from a file or stdin."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+
+from referee_app.core import HandRecord, RecordError, Settlement, settle
+
+EXIT_OK, EXIT_RULES, EXIT_UNREADABLE = 0, 1, 2
+
+
+def _read_text(path: str) -> str:
+    if path == "-":
+        return sys.stdin.read()
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except OSError as e:
+        raise RecordError("FILE", f"cannot read {path!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise RecordError("FILE", f"{path!r} is not UTF-8 text") from None
+
+
+def render_text(s: Settlement) -> str:
+    """The readable settlement a referee reads at the desk."""
+    lines: list[str] = [f"Ruleset: {s.ruleset}"]
+    if not s.ok:
+        lines.append("INVALID — the record breaks these rules:")
+        lines += [f"  {e.clause:<7} {e.seat or '-':<2} {e.message}" for e in s.errors]
+        return "\n".join(lines)
+    lines.append("")
+    lines.append("Wins")
+    if not s.wins:
+        lines.append("  (none)")
+    for w in s.wins:
+        how = f"on {w.from_seat}'s discard" if w.from_seat else "self-drawn"
+        bonus = ", ".join(f"{b.name} +{b.fan} ({b.clause})" for b in w.score.bonuses) or "-"
+        lines.append(f"  {w.order}. {w.seat} {w.tile} {how}: {w.pattern} ({w.score.pattern_clause}) "
+                     f"{w.score.pattern_fan} fan; bonus: {bonus}; total {w.fan} fan = "
+                     f"{w.chips} chips")
+    if s.end_check is not None and s.end_check.applies:
+        ec = s.end_check
+        lines.append("")
+        lines.append("End check (wall exhausted)")
+        lines.append(f"  flower pigs: {', '.join(ec.flower_pigs) or '-'}; "
+                     f"相公: {', '.join(ec.xianggong) or '-'}")
+        for seat, r in ec.ready.items():
+            state = (f"ready on {' '.join(r.waits)}, max {r.max_fan} fan" if r.ready
+                     else "not ready")
+            lines.append(f"  {seat}: {state}")
+    lines.append("")
+    lines.append("Payments")
+    lines.append(f"  {'from':<5}{'to':<5}{'chips':>6}  {'clause':<7} reason")
+    for p in s.payments:
+        lines.append(f"  {p.payer:<5}{p.payee:<5}{p.chips:>6}  {p.clause:<7} {p.reason}")
+    lines.append("")
+    lines.append("Totals: " + "  ".join(f"{k} {v:+d}" for k, v in s.totals.items()))
+    lines.append("")
+    lines.append("Trace")
+    lines += [f"  {t}" for t in s.trace]
+    return "\n".join(lines)
+
+
+def _dump(d: dict[str, Any], *, compact: bool) -> str:
+    if compact:
+        return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(d, ensure_ascii=False, indent=2)
+
+
+def _score_jsonl(text: str) -> int:
+    worst = EXIT_OK
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            s = settle(HandRecord.from_json(line))
+        except RecordError as e:
+            click.echo(_dump({"ok": False, "errors": [
+                {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
+                "line": n}, compact=True))
+            worst = max(worst, EXIT_UNREADABLE)
+            continue
+        click.echo(_dump(s.to_dict(), compact=True))
+        worst = max(worst, EXIT_OK if s.ok else EXIT_RULES)
+    return worst
+
+
+@click.command()
+@click.argument("file", type=str)
+@click.option("--json", "as_json", is_flag=True, help="Print the settlement JSON (hand-format.md).")
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="FILE holds one hand record per line; print one settlement JSON per line.")
+def score(file: str, as_json: bool, as_jsonl: bool) -> None:
+    """Validate and settle the hand record in FILE (or - for stdin).
+
+    Exit codes: 0 settled; 1 the record breaks a rule (errors listed, each with its
+    clause); 2 the input cannot be read (the message names the field and the problem).
+    """
+    try:
+        text = _read_text(file)
+        if as_jsonl:
+            sys.exit(_score_jsonl(text))
+        s = settle(HandRecord.from_json(text))
+    except RecordError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_UNREADABLE)
+    click.echo(_dump(s.to_dict(), compact=False) if as_json else render_text(s))
+    sys.exit(EXIT_OK if s.ok else EXIT_RULES)

@@ -1,0 +1,36 @@
+"""Pure domain of Referee Desk: tiles, hand analysis, rulesets as data, settlement, trace.
+
+Nothing here imports Qt, SQL or reportlab (a test enforces it), so the CLI's ``score``
+starts fast and every other layer can depend on this one.
+"""
+
+from .record import HandRecord, KongEvent, KongKind, RecordError, SeatHand, WinEvent, load_record
+from .ruleset import (
+    DEFAULT_RULESET,
+    Clause,
+    Ruleset,
+    UnknownRulesetError,
+    get_ruleset,
+    list_rulesets,
+    ruleset_ids,
+)
+from .settle import (
+    EndCheck,
+    Payment,
+    RuleViolation,
+    SeatReadiness,
+    Settlement,
+    WinResult,
+    payment_kind,
+    score_dict,
+    settle,
+)
+from .tiles import Suit, Tile, TileParseError, canonical, format_tiles, parse_tiles
+
+__all__ = [
+    "DEFAULT_RULESET", "Clause", "EndCheck", "HandRecord", "KongEvent", "KongKind", "Payment",
+    "RecordError", "RuleViolation", "Ruleset", "SeatHand", "SeatReadiness", "Settlement", "Suit",
+    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical",
+    "format_tiles", "get_ruleset", "list_rulesets", "load_record", "parse_tiles",
+    "payment_kind", "ruleset_ids", "score_dict", "settle",
+]

@@ -1,0 +1,298 @@
+"""Hand analysis: every reading of a winning hand, its features, and readiness.
+
+Speed comes from per-suit decomposition tables: a suit's nine counts decompose
+independently of the other suits, so each distinct count vector is decomposed once
+(memoised) and a hand's readings are combinations of its suits' summaries. Fan is
+never decided here: :mod:`referee_app.core.patterns` maps features to fan per ruleset.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+from functools import cache
+from itertools import product
+
+from .tiles import NUM_KINDS, tile_name
+
+# Feature bits of a reading (patterns in ruleset data name them by these strings).
+STANDARD = 1
+SEVEN_PAIRS = 2
+ALL_PONGS = 4
+FLUSH = 8
+TERMINAL = 16
+TWO_FIVE_EIGHT = 32
+HEAVENLY = 64
+EARTHLY = 128
+DRAGON = 256  # seven pairs holding a four-of-a-kind (龙七对 in rulesets that name it)
+
+FEATURE_BITS: dict[str, int] = {
+    "standard": STANDARD,
+    "seven_pairs": SEVEN_PAIRS,
+    "all_pongs": ALL_PONGS,
+    "flush": FLUSH,
+    "terminal": TERMINAL,
+    "258": TWO_FIVE_EIGHT,
+    "heavenly": HEAVENLY,
+    "earthly": EARTHLY,
+    "dragon": DRAGON,
+}
+
+_TERMINAL_RANKS = (0, 8)
+_258_RANKS = (1, 4, 7)
+
+
+class GroupKind(Enum):
+    PAIR = "pair"
+    TRIPLET = "triplet"
+    RUN = "run"
+    PONG = "pong"  # exposed meld
+    KONG = "kong"  # declared kong meld
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """One set or the pair of a reading; ``first`` is the lowest tile's index."""
+
+    kind: GroupKind
+    first: int
+
+    @property
+    def tiles(self) -> tuple[int, ...]:
+        if self.kind is GroupKind.RUN:
+            return (self.first, self.first + 1, self.first + 2)
+        n = {GroupKind.PAIR: 2, GroupKind.KONG: 4}.get(self.kind, 3)
+        return (self.first,) * n
+
+    @property
+    def is_terminal(self) -> bool:
+        return any(t % 9 in _TERMINAL_RANKS for t in self.tiles)
+
+    def __str__(self) -> str:
+        return "".join(str(t % 9 + 1) for t in self.tiles) + "mps"[self.first // 9]
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """One way to read a winning hand; ``features`` is a bit set of the constants above."""
+
+    groups: tuple[Group, ...]
+    features: int
+
+    @property
+    def feature_names(self) -> tuple[str, ...]:
+        return tuple(n for n, b in FEATURE_BITS.items() if self.features & b)
+
+    def __str__(self) -> str:
+        return " ".join(str(g) for g in self.groups)
+
+
+# --------------------------------------------------------------------------- per suit
+
+
+@cache
+def _suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """All ways to split one suit's counts into triplets, runs and at most one pair.
+
+    Groups are (kind, rank) with kind 0 pair, 1 triplet, 2 run. Memoised per vector.
+    """
+    i = next((r for r in range(9) if counts[r]), None)
+    if i is None:
+        return ((),)
+    out: list[tuple[tuple[int, int], ...]] = []
+    c = list(counts)
+    if c[i] >= 3:
+        c[i] -= 3
+        out.extend(((1, i),) + rest for rest in _suit_decompositions(tuple(c)))
+        c[i] += 3
+    if i <= 6 and c[i + 1] and c[i + 2]:
+        c[i] -= 1
+        c[i + 1] -= 1
+        c[i + 2] -= 1
+        out.extend(((2, i),) + rest for rest in _suit_decompositions(tuple(c)))
+        c[i] += 1
+        c[i + 1] += 1
+        c[i + 2] += 1
+    if c[i] >= 2:
+        c[i] -= 2
+        out.extend(((0, i),) + rest for rest in _suit_decompositions(tuple(c))
+                   if all(k != 0 for k, _ in rest))
+    return tuple(out)
+
+
+@cache
+def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
+    """(pairs, sets, has_run, all_groups_terminal) over the suit's decompositions."""
+    out = set()
+    for dec in _suit_decompositions(counts):
+        pairs = sum(1 for k, _ in dec if k == 0)
+        has_run = any(k == 2 for k, _ in dec)
+        term = all((r in _TERMINAL_RANKS) if k != 2 else (r in (0, 6)) for k, r in dec)
+        out.add((pairs, len(dec) - pairs, has_run, term))
+    return frozenset(out)
+
+
+# --------------------------------------------------------------------------- hands
+
+
+@dataclass(frozen=True, slots=True)
+class Hand:
+    """A complete hand: the 14-tile count vector of concealed tiles + winning tile, plus melds.
+
+    ``pongs`` and ``kongs`` are tile indices of exposed pongs and declared kongs.
+    """
+
+    counts: tuple[int, ...]
+    pongs: tuple[int, ...] = ()
+    kongs: tuple[int, ...] = ()
+
+    @property
+    def melds(self) -> int:
+        return len(self.pongs) + len(self.kongs)
+
+    def all_counts(self) -> list[int]:
+        c = list(self.counts)
+        for t in self.pongs:
+            c[t] += 3
+        for t in self.kongs:
+            c[t] += 4
+        return c
+
+
+def suits_used(counts: list[int] | tuple[int, ...]) -> int:
+    """How many suits a count vector (concealed + melds) touches."""
+    return sum(1 for s in range(3) if any(counts[s * 9:(s + 1) * 9]))
+
+
+def tile_features(all_counts: list[int] | tuple[int, ...]) -> tuple[bool, bool, bool]:
+    """(flush, all tiles terminal, all tiles 2/5/8) of the whole hand including melds."""
+    flush = suits_used(all_counts) == 1
+    all_term = all(all_counts[i] == 0 for i in range(NUM_KINDS) if i % 9 not in _TERMINAL_RANKS)
+    all_258 = all(all_counts[i] == 0 for i in range(NUM_KINDS) if i % 9 not in _258_RANKS)
+    return flush, all_term, all_258
+
+
+def feature_masks(hand: Hand) -> set[int]:
+    """The distinct feature sets of every reading of ``hand`` (empty: not a legal hand).
+
+    Fast path used for scoring: it never builds group lists.
+    """
+    counts = hand.counts
+    allc = hand.all_counts()
+    flush, all_term, all_258 = tile_features(allc)
+    masks: set[int] = set()
+    nmelds = hand.melds
+    if sum(counts) + 3 * nmelds != 14:
+        return masks
+    base = FLUSH if flush else 0
+    if nmelds == 0 and all(c % 2 == 0 for c in counts):
+        m = SEVEN_PAIRS | base
+        if all_term:
+            m |= TERMINAL
+        if any(c == 4 for c in counts):
+            m |= DRAGON
+        masks.add(m)
+    melds_term = all(t % 9 in _TERMINAL_RANKS for t in hand.pongs + hand.kongs)
+    per_suit = [_suit_summaries(tuple(counts[s * 9:(s + 1) * 9])) for s in range(3)]
+    if not all(per_suit):
+        return masks
+    need_sets = 4 - nmelds
+    for a, b, c in product(*per_suit):
+        if a[0] + b[0] + c[0] != 1 or a[1] + b[1] + c[1] != need_sets:
+            continue
+        m = STANDARD | base
+        if not (a[2] or b[2] or c[2]):
+            m |= ALL_PONGS
+            if all_258:
+                m |= TWO_FIVE_EIGHT
+        if a[3] and b[3] and c[3] and melds_term:
+            m |= TERMINAL
+        masks.add(m)
+    return masks
+
+
+def readings(hand: Hand) -> list[Reading]:
+    """Every reading of a winning hand, with its groups (for display and tests)."""
+    counts = hand.counts
+    allc = hand.all_counts()
+    flush, all_term, all_258 = tile_features(allc)
+    out: list[Reading] = []
+    if sum(counts) + 3 * hand.melds != 14:
+        return out
+    base = FLUSH if flush else 0
+    melds = tuple(Group(GroupKind.PONG, t) for t in hand.pongs) + tuple(
+        Group(GroupKind.KONG, t) for t in hand.kongs)
+    if hand.melds == 0 and all(c % 2 == 0 for c in counts):
+        groups = tuple(Group(GroupKind.PAIR, i) for i in range(NUM_KINDS)
+                       for _ in range(counts[i] // 2))
+        m = SEVEN_PAIRS | base | (TERMINAL if all_term else 0)
+        if any(c == 4 for c in counts):
+            m |= DRAGON
+        out.append(Reading(groups, m))
+    kinds = (GroupKind.PAIR, GroupKind.TRIPLET, GroupKind.RUN)
+    per_suit = [_suit_decompositions(tuple(counts[s * 9:(s + 1) * 9])) for s in range(3)]
+    for combo in product(*per_suit):
+        groups = tuple(Group(kinds[k], s * 9 + r) for s, dec in enumerate(combo) for k, r in dec)
+        pairs = sum(1 for g in groups if g.kind is GroupKind.PAIR)
+        if pairs != 1 or len(groups) - 1 + hand.melds != 4:
+            continue
+        allg = groups + melds
+        m = STANDARD | base
+        if not any(g.kind is GroupKind.RUN for g in allg):
+            m |= ALL_PONGS
+            if all_258:
+                m |= TWO_FIVE_EIGHT
+        if all(g.is_terminal for g in allg):
+            m |= TERMINAL
+        out.append(Reading(allg, m))
+    return out
+
+
+def roots(hand: Hand) -> int:
+    """Tile kinds held four times (concealed, pongs and winning tile) that are not kongs."""
+    c = list(hand.counts)
+    for t in hand.pongs:
+        c[t] += 3
+    return sum(1 for x in c if x == 4)
+
+
+@dataclass(frozen=True, slots=True)
+class Wait:
+    tile: int
+    masks: frozenset[int]
+
+    @property
+    def name(self) -> str:
+        return tile_name(self.tile)
+
+
+def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
+          kongs: tuple[int, ...] = (), *, max_suits: int = 2) -> list[Wait]:
+    """Tiles that complete a 13-tile hand into a legal win with at most ``max_suits`` suits.
+
+    A tile of which the seat itself holds all four copies cannot be waited on (§2.12
+    Reading). ``concealed`` is a 27-count vector.
+    """
+    if sum(concealed) + 3 * (len(pongs) + len(kongs)) != 13:
+        return []
+    held = list(concealed)
+    for t in pongs:
+        held[t] += 3
+    for t in kongs:
+        held[t] += 4
+    used = {s for s in range(3) if any(held[s * 9:(s + 1) * 9])}
+    if len(used) > max_suits:
+        return []
+    candidate_suits = range(3) if len(used) < max_suits else sorted(used)
+    out: list[Wait] = []
+    c = list(concealed)
+    for s in candidate_suits:
+        for t in range(s * 9, s * 9 + 9):
+            if held[t] >= 4:
+                continue
+            c[t] += 1
+            masks = feature_masks(Hand(tuple(c), pongs, kongs))
+            c[t] -= 1
+            if masks:
+                out.append(Wait(t, frozenset(masks)))
+    return out

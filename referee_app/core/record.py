@@ -1,0 +1,275 @@
+"""The hand record (``sichuan-hand/1``): what a referee enters for one finished hand.
+
+``HandRecord.from_dict`` only checks that the record can be *read* (types, tile strings,
+known values). Whether it obeys the rules is validation's job, which reports every
+problem at once; a record that cannot be read raises :class:`RecordError` naming the
+field and the problem (CLI exit code 2).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
+from .tiles import Tile, TileParseError, format_tiles, parse_tiles
+
+RECORD_FORMAT = "sichuan-hand/1"
+_CORE_FIELDS = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
+
+
+class RecordError(ValueError):
+    """A hand record that cannot be read; ``field`` is a path like ``events[2].tile``."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}" if field_path else problem)
+        self.field = field_path
+        self.problem = problem
+
+
+class KongKind(Enum):
+    DIRECT = "direct"  # 直杠, on another seat's discard
+    ADDED = "added"  # 过后杠/面下杠/补杠, the fourth tile added to one's own pong
+    CONCEALED = "concealed"  # 暗杠
+
+
+@dataclass(frozen=True, slots=True)
+class SeatHand:
+    seat: str
+    concealed: tuple[Tile, ...]
+    pongs: tuple[Tile, ...] = ()
+    player: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class KongEvent:
+    seat: str
+    tile: Tile
+    kind: KongKind
+    from_seat: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "kong", "seat": self.seat, "tile": str(self.tile),
+                             "kind": self.kind.value}
+        if self.from_seat is not None:
+            d["from"] = self.from_seat
+        return d
+
+
+@dataclass(frozen=True, slots=True)
+class WinEvent:
+    seats: tuple[str, ...]
+    tile: Tile
+    from_seat: str | None = None
+    flags: tuple[str, ...] = ()
+    passed_fan: int | None = None
+
+    @property
+    def self_drawn(self) -> bool:
+        return self.from_seat is None
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"type": "win", "seats": list(self.seats), "tile": str(self.tile)}
+        if self.from_seat is not None:
+            d["from"] = self.from_seat
+        if self.flags:
+            d["flags"] = list(self.flags)
+        if self.passed_fan is not None:
+            d["passed_fan"] = self.passed_fan
+        return d
+
+
+Event = KongEvent | WinEvent
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One finished hand as entered; ``extra`` carries identification fields untouched."""
+
+    ruleset: str
+    seats: tuple[SeatHand, ...]
+    events: tuple[Event, ...]
+    dealer: str = "E"
+    wall_exhausted: bool = False
+    extra: Mapping[str, Any] = field(default_factory=dict)
+
+    def seat(self, label: str) -> SeatHand:
+        for s in self.seats:
+            if s.seat == label:
+                return s
+        raise KeyError(label)
+
+    @property
+    def rules(self) -> Ruleset:
+        return get_ruleset(self.ruleset)
+
+    @classmethod
+    def from_dict(cls, data: Any) -> HandRecord:
+        return load_record(data)
+
+    @classmethod
+    def from_json(cls, text: str) -> HandRecord:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise RecordError("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")\
+                from None
+        return load_record(data)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"format": RECORD_FORMAT, "ruleset": self.ruleset,
+                             "dealer": self.dealer, "seats": {}}
+        for s in self.seats:
+            entry: dict[str, Any] = {}
+            if s.player is not None:
+                entry["player"] = s.player
+            entry["concealed"] = format_tiles(s.concealed)
+            entry["pongs"] = [str(t) for t in s.pongs]
+            d["seats"][s.seat] = entry
+        d["events"] = [e.to_dict() for e in self.events]
+        d["wall_exhausted"] = self.wall_exhausted
+        for k, v in self.extra.items():
+            d.setdefault(k, v)
+        return d
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def _tiles(value: Any, path: str) -> tuple[Tile, ...]:
+    if not isinstance(value, str):
+        raise RecordError(path, f"expected a tile string, got {_kind(value)}")
+    try:
+        return parse_tiles(value)
+    except TileParseError as e:
+        raise RecordError(path, str(e)) from None
+
+
+def _tile(value: Any, path: str) -> Tile:
+    tiles = _tiles(value, path)
+    if len(tiles) != 1:
+        raise RecordError(path, f"must hold exactly one tile, got {len(tiles)} in {value!r}")
+    return tiles[0]
+
+
+def _kind(value: Any) -> str:
+    return "null" if value is None else type(value).__name__
+
+
+def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:
+    if value not in seats or not isinstance(value, str):
+        raise RecordError(path, f"unknown seat {value!r} (seats are {', '.join(seats)})")
+    return value
+
+
+def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
+    if not isinstance(e, dict):
+        raise RecordError(path, f"expected an object, got {_kind(e)}")
+    etype = e.get("type")
+    seats = rules.seats
+    if etype == "kong":
+        seat = _seat(e.get("seat"), f"{path}.seat", seats)
+        tile = _tile(e.get("tile"), f"{path}.tile")
+        try:
+            kind = KongKind(e.get("kind"))
+        except ValueError:
+            raise RecordError(f"{path}.kind", f"unknown kong kind {e.get('kind')!r} "
+                              "(direct, added or concealed)") from None
+        frm = e.get("from")
+        if kind is KongKind.DIRECT:
+            if frm is None:
+                raise RecordError(f"{path}.from", "a direct kong needs the discarder in 'from'")
+            frm = _seat(frm, f"{path}.from", seats)
+        elif frm is not None:
+            raise RecordError(f"{path}.from", f"an {kind.value} kong has no discarder; "
+                              "remove 'from'")
+        return KongEvent(seat, tile, kind, frm)
+    if etype == "win":
+        raw = e.get("seats")
+        if not isinstance(raw, list):
+            raise RecordError(f"{path}.seats", f"expected a list of seats, got {_kind(raw)}")
+        if not raw:
+            raise RecordError(f"{path}.seats", "a win needs at least one winning seat")
+        winners = tuple(_seat(s, f"{path}.seats[{i}]", seats) for i, s in enumerate(raw))
+        tile = _tile(e.get("tile"), f"{path}.tile")
+        frm = e.get("from")
+        if frm is not None:
+            frm = _seat(frm, f"{path}.from", seats)
+        flags_raw = e.get("flags", [])
+        if flags_raw is None:
+            flags_raw = []
+        if not isinstance(flags_raw, list):
+            raise RecordError(f"{path}.flags", f"expected a list of flags, got {_kind(flags_raw)}")
+        for i, f in enumerate(flags_raw):
+            if f not in rules.flags or not isinstance(f, str):
+                known = ", ".join(sorted(rules.flags))
+                raise RecordError(f"{path}.flags[{i}]",
+                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})")
+        passed = e.get("passed_fan")
+        if passed is not None and (isinstance(passed, bool) or not isinstance(passed, int)
+                                   or passed < 0):
+            raise RecordError(f"{path}.passed_fan",
+                              f"expected a whole number of fan >= 0, got {passed!r}")
+        return WinEvent(winners, tile, frm, tuple(dict.fromkeys(flags_raw)), passed)
+    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)")
+
+
+def load_record(data: Any) -> HandRecord:
+    """Read a hand-record dict; RecordError names the first field that cannot be read."""
+    if not isinstance(data, dict):
+        raise RecordError("", f"a hand record is a JSON object, got {_kind(data)}")
+    for key in ("format", "ruleset", "seats", "events"):
+        if key not in data:
+            raise RecordError(key, "required field is missing")
+    if data["format"] != RECORD_FORMAT:
+        raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {data['format']!r}")
+    try:
+        rules = get_ruleset(data["ruleset"])
+    except UnknownRulesetError as e:
+        raise RecordError("ruleset", str(e)) from None
+    seats_raw = data["seats"]
+    if not isinstance(seats_raw, dict):
+        raise RecordError("seats", f"expected an object of seats, got {_kind(seats_raw)}")
+    for label in seats_raw:
+        if label not in rules.seats:
+            raise RecordError(f"seats.{label}", f"unknown seat (ruleset {rules.id} has "
+                              f"{', '.join(rules.seats)})")
+    seats: list[SeatHand] = []
+    for label in rules.seats:
+        path = f"seats.{label}"
+        if label not in seats_raw:
+            raise RecordError(path, "seat is missing")
+        s = seats_raw[label]
+        if not isinstance(s, dict):
+            raise RecordError(path, f"expected an object, got {_kind(s)}")
+        if "concealed" not in s:
+            raise RecordError(f"{path}.concealed", "required field is missing")
+        concealed = _tiles(s["concealed"], f"{path}.concealed")
+        pongs_raw = s.get("pongs", [])
+        if pongs_raw is None:
+            pongs_raw = []
+        if not isinstance(pongs_raw, list):
+            raise RecordError(f"{path}.pongs", f"expected a list of tiles, got {_kind(pongs_raw)}")
+        pongs = tuple(_tile(p, f"{path}.pongs[{i}]") for i, p in enumerate(pongs_raw))
+        player = s.get("player")
+        if player is not None and not isinstance(player, str):
+            raise RecordError(f"{path}.player", f"expected text, got {_kind(player)}")
+        seats.append(SeatHand(label, concealed, pongs, player))
+    dealer = data.get("dealer", "E")
+    if dealer is None:
+        dealer = "E"
+    dealer = _seat(dealer, "dealer", rules.seats)
+    events_raw = data["events"]
+    if not isinstance(events_raw, list):
+        raise RecordError("events", f"expected a list of events, got {_kind(events_raw)}")
+    events = tuple(_load_event(e, f"events[{i}]", rules) for i, e in enumerate(events_raw))
+    wall = data.get("wall_exhausted", False)
+    if wall is None:
+        wall = False
+    if not isinstance(wall, bool):
+        raise RecordError("wall_exhausted", f"expected true or false, got {wall!r}")
+    extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
+    return HandRecord(rules.id, tuple(seats), events, dealer, wall, extra)

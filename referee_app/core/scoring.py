@@ -1,0 +1,114 @@
+"""Fan of a hand under a ruleset: pattern (from the readings' features) plus bonuses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .analysis import EARTHLY, HEAVENLY, Hand, Wait, feature_masks, roots
+from .ruleset import Pattern, Ruleset
+from .tiles import tile_name
+
+
+@dataclass(frozen=True, slots=True)
+class BonusItem:
+    """One +fan occurrence on a win (two roots are two items)."""
+
+    name: str
+    clause: str
+    fan: int
+
+    def to_dict(self) -> dict[str, object]:
+        return {"name": self.name, "clause": self.clause, "fan": self.fan}
+
+
+@dataclass(frozen=True, slots=True)
+class HandScore:
+    """Pattern and bonuses of one win, the uncapped sum and the fan that is paid."""
+
+    pattern: str
+    pattern_en: str
+    pattern_clause: str
+    pattern_fan: int
+    bonuses: tuple[BonusItem, ...]
+    raw_fan: int
+    fan: int  # after the ruleset's cap
+
+
+def _applicable(rules: Ruleset, mask: int) -> list[Pattern]:
+    return [p for p in rules.patterns if p.requires & mask == p.requires]
+
+
+def _pattern_for(rules: Ruleset, mask: int, nroots: int) -> tuple[tuple, str, str, str, int, int]:
+    """Best pattern of one reading: (sort key, name, name_en, clause, fan, roots consumed)."""
+    rows = [p for p in _applicable(rules, mask) if p.consumes_root <= nroots]
+    root_fan = rules.root.fan
+    if rules.pattern_mode == "additive":
+        # A listed combination replaces its parts; features with no combined row add.
+        keep = [p for p in rows if not any(q is not p and p.requires & q.requires == p.requires
+                                           and q.requires != p.requires for q in rows)]
+        keep.sort(key=lambda p: p.index)
+        fan = sum(p.fan for p in keep)
+        consumed = sum(p.consumes_root for p in keep)
+        eff = fan - consumed * root_fan
+        first = keep[0] if keep else None
+        name = "+".join(p.name for p in keep if p.fan or len(keep) == 1)
+        name_en = " + ".join(p.name_en for p in keep if p.fan or len(keep) == 1)
+        clause = "+".join(dict.fromkeys(p.clause for p in keep if p.fan or len(keep) == 1))
+        return ((eff, 1, 0), name or (first.name if first else ""), name_en, clause, fan, consumed)
+    best = max(rows, key=lambda p: (p.fan - p.consumes_root * root_fan, not p.situational,
+                                    -p.index))
+    return ((best.fan - best.consumes_root * root_fan, not best.situational, -best.index),
+            best.name, best.name_en, best.clause, best.fan, best.consumes_root)
+
+
+def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
+               flags: tuple[str, ...] = (), kong_kinds: tuple[str, ...] = (),
+               extra_bonuses: tuple[str, ...] = ()) -> HandScore:
+    """Score a legal hand: the best pattern over its readings plus every bonus.
+
+    ``flags`` are the win's situational flags (counted only for an actual win, never in
+    the ready check); ``kong_kinds`` are the kinds of the winner's declared kongs in order.
+    """
+    situ = (HEAVENLY if "heavenly" in flags else 0) | (EARTHLY if "earthly" in flags else 0)
+    nroots = roots(hand) if not rules.root_concealed_only else sum(
+        1 for c in hand.counts if c == 4)
+    if rules.root_counts_kongs:
+        nroots += len(hand.kongs)
+    # Situational pattern rows are not in the table of additive rulesets' bonuses.
+    best = max(_pattern_for(rules, m | situ, nroots) for m in masks)
+    _, name, name_en, clause, pfan, consumed = best
+    items: list[BonusItem] = []
+    root = rules.root
+    items.extend(BonusItem(root.name, root.clause, root.fan) for _ in range(nroots - consumed))
+    if rules.kong_bonus is not None:
+        kb = rules.kong_bonus
+        items.extend(BonusItem(rules.kong_bonus_names.get(k, kb.name), kb.clause, kb.fan)
+                     for k in kong_kinds)
+    for key in ("robbing_kong", "kong_bloom", "kong_discard", "middle_two", "declared_ready",
+                "first_discard", "heavenly", "earthly"):
+        b = rules.situational_bonuses.get(key)
+        if b is not None and (key in flags or key in extra_bonuses):
+            items.append(BonusItem(b.name, b.clause, b.fan))
+    raw = pfan + sum(i.fan for i in items)
+    return HandScore(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
+
+
+def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
+            kongs: tuple[int, ...], ws: list[Wait], kong_kinds: tuple[str, ...]) -> int:
+    """§2.12 maximum fan over the waits: pattern plus root and kong bonuses, capped."""
+    best = 0
+    c = list(concealed)
+    for w in ws:
+        c[w.tile] += 1
+        s = score_hand(rules, Hand(tuple(c), pongs, kongs), w.masks, kong_kinds=kong_kinds)
+        c[w.tile] -= 1
+        best = max(best, s.fan)
+    return best
+
+
+def wait_names(ws: list[Wait]) -> list[str]:
+    return [tile_name(w.tile) for w in ws]
+
+
+def legal_masks(hand: Hand) -> set[int]:
+    return feature_masks(hand)

@@ -1,0 +1,633 @@
+"""Validate and settle a hand record: every chip movement with the clause that caused it.
+
+One walk over the events in order keeps track of who is unwon at each moment (血战到底),
+checks every rule as it goes (collecting *all* problems), and records payments and
+trace lines. A record with any problem settles nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .analysis import Hand, feature_masks, suits_used, waits
+from .record import HandRecord, KongEvent, KongKind, WinEvent
+from .ruleset import Ruleset
+from .scoring import HandScore, max_fan, score_hand
+from .tiles import NUM_KINDS, tile_name
+
+SETTLEMENT_FORMAT = "sichuan-settlement/1"
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class RuleViolation:
+    """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
+
+    clause: str
+    seat: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clause": self.clause, "seat": self.seat, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    chips: int
+    clause: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "chips": self.chips,
+                "clause": self.clause, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    seat: str
+    order: int
+    tile: str
+    from_seat: str | None
+    score: HandScore
+    chips: int
+    flags: tuple[str, ...] = ()
+
+    @property
+    def fan(self) -> int:
+        return self.score.fan
+
+    @property
+    def pattern(self) -> str:
+        return self.score.pattern
+
+    @property
+    def bonus_fan(self) -> int:
+        return sum(b.fan for b in self.score.bonuses)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.score
+        return {"seat": self.seat, "order": self.order, "tile": self.tile,
+                "from": self.from_seat, "pattern": s.pattern, "pattern_en": s.pattern_en,
+                "pattern_clause": s.pattern_clause, "pattern_fan": s.pattern_fan,
+                "bonuses": [b.to_dict() for b in s.bonuses], "fan": s.fan, "chips": self.chips}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReadiness:
+    ready: bool
+    max_fan: int = 0
+    waits: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        if not self.ready:
+            return {"ready": False}
+        return {"ready": True, "max_fan": self.max_fan, "waits": list(self.waits)}
+
+
+@dataclass(frozen=True, slots=True)
+class EndCheck:
+    applies: bool
+    flower_pigs: tuple[str, ...] = ()
+    xianggong: tuple[str, ...] = ()
+    ready: dict[str, SeatReadiness] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        if not self.applies:
+            return {"applies": False}
+        return {"applies": True, "flower_pigs": list(self.flower_pigs),
+                "xianggong": list(self.xianggong),
+                "ready": {s: r.to_dict() for s, r in self.ready.items()}}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The outcome of one hand record (the ``sichuan-settlement/1`` document)."""
+
+    ruleset: str
+    ok: bool
+    errors: tuple[RuleViolation, ...]
+    wins: tuple[WinResult, ...]
+    end_check: EndCheck | None
+    payments: tuple[Payment, ...]
+    totals: dict[str, int]
+    trace: tuple[str, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "format": SETTLEMENT_FORMAT, "ruleset": self.ruleset, "ok": self.ok,
+            "errors": [e.to_dict() for e in self.errors],
+            "wins": [w.to_dict() for w in self.wins],
+            "end_check": self.end_check.to_dict() if self.end_check is not None else None,
+            "payments": [p.to_dict() for p in self.payments],
+            "totals": dict(self.totals), "trace": list(self.trace)}
+        for k, v in self.extra.items():
+            d.setdefault(k, v)
+        return d
+
+    def breakdown(self, seat: str) -> dict[str, dict[str, int]]:
+        """Per opponent: chips this seat won (+) or paid (-), by kind (win/ready/kong/other)."""
+        out: dict[str, dict[str, int]] = {}
+        for p in self.payments:
+            if seat not in (p.payer, p.payee):
+                continue
+            other = p.payer if p.payee == seat else p.payee
+            sign = 1 if p.payee == seat else -1
+            kind = payment_kind(p.clause, self.ruleset)
+            row = out.setdefault(other, {"win": 0, "ready": 0, "kong": 0, "other": 0})
+            row[kind] += sign * p.chips
+        return out
+
+
+_EXTRA_KEYS = ("table", "round", "hand_no", "referee", "note")
+
+
+def payment_kind(clause: str, ruleset_id: str) -> str:
+    """Classify a payment's clause as win / ready (end check) / kong / other for statements."""
+    from .ruleset import get_ruleset
+
+    rules = get_ruleset(ruleset_id)
+    if clause in (rules.discard_win_clause, rules.self_drawn_clause, rules.robbed_kong_clause,
+                  rules.kong_discard_transfer):
+        return "win"
+    if clause in {c for c, _ in rules.kong_payments.values()}:
+        return "kong"
+    ec = rules.end_check or {}
+    refund = (ec.get("refund") or {}).get("clause")
+    if clause == refund:
+        return "kong"
+    if clause in {(v or {}).get("clause") for v in ec.values()}:
+        return "ready"
+    return "other"
+
+
+# --------------------------------------------------------------------------- walk
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
+
+
+def _seats_text(seats: list[str]) -> str:
+    return ", ".join(seats) if seats else "nobody"
+
+
+class _Walk:
+    """The state of one settlement walk (kept private: ``settle`` is the interface)."""
+
+    def __init__(self, record: HandRecord, rules: Ruleset) -> None:
+        self.r = record
+        self.rules = rules
+        self.order = rules.seats
+        self.hands = {s.seat: s for s in record.seats}
+        self.unwon: list[str] = list(rules.seats)
+        self.won: set[str] = set()
+        self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
+        self.errors: list[RuleViolation] = []
+        self.payments: list[Payment] = []
+        self.trace: list[str] = []
+        self.wins: list[WinResult] = []
+        # kong income per event index, for refunds and 杠上炮 transfer
+        self.kong_income: list[tuple[int, Payment]] = []
+        self.transferred: set[int] = set()  # ids of kong payments handed over (J7/V6)
+        self.kong_payments_of_event: dict[int, list[Payment]] = {}
+        self.hand_over = False
+
+    # -- helpers
+    def err(self, check: str, seat: str | None, message: str) -> None:
+        self.errors.append(RuleViolation(self.rules.vclause(check), seat, message))
+
+    def pay(self, payer: str, payee: str, chips: int, clause: str, reason: str) -> Payment:
+        p = Payment(payer, payee, chips, clause, reason)
+        if chips:
+            self.payments.append(p)
+        return p
+
+    def others_unwon(self, *exclude: str) -> list[str]:
+        return [s for s in self.unwon if s not in exclude]
+
+    # -- events
+    def run(self) -> None:
+        rules = self.rules
+        for idx, ev in enumerate(self.r.events):
+            if self.hand_over or len(self.unwon) <= 1:
+                who = ev.seat if isinstance(ev, KongEvent) else None
+                self.err("blood_battle", who,
+                         f"event {idx + 1} comes after the hand is over "
+                         f"({'first win ends the hand' if not rules.blood_battle else 'only one seat is left unwon'})")
+                continue
+            if isinstance(ev, KongEvent):
+                self.kong(idx, ev)
+            else:
+                self.win(idx, ev)
+        if len(self.unwon) >= 2 and not self.r.wall_exhausted and not self.hand_over:
+            self.err("blood_battle", None,
+                     f"the hand is not finished: {_seats_text(self.unwon)} are unwon and "
+                     "wall_exhausted is not set")
+
+    def kong(self, idx: int, ev: KongEvent) -> None:
+        rules, seat, t = self.rules, ev.seat, ev.tile
+        if seat in self.won:
+            self.err("blood_battle", seat, f"{seat} declares a kong of {t} after it has won")
+            return
+        clause, amount = rules.kong_payments.get(ev.kind.value, ("", 0))
+        made: list[Payment] = []
+        if ev.kind is KongKind.DIRECT:
+            frm = ev.from_seat
+            assert frm is not None
+            if frm == seat:
+                self.err("direct_kong", seat, f"{seat} cannot kong its own discard of {t}")
+                return
+            if frm in self.won:
+                self.err("direct_kong", frm,
+                         f"{frm} has already won and cannot discard the {t} that {seat} kongs")
+                return
+            if amount:
+                made.append(self.pay(frm, seat, amount, clause, f"direct kong {t}"))
+                self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
+                                  f"discard; {frm} pays {amount}")
+            else:
+                self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
+                                  "discard; no payment under this ruleset")
+        else:
+            payers = self.others_unwon(seat)
+            word = "concealed" if ev.kind is KongKind.CONCEALED else "added"
+            if amount:
+                made.extend(self.pay(p, seat, amount, clause, f"{word} kong {t}") for p in payers)
+                verb = "are" if len(payers) != 1 else "is"
+                self.trace.append(f"{clause} {seat} declares {_a(word)} kong of {t}; "
+                                  f"{_seats_text(payers)} {verb} unwon and pay {amount} each")
+            else:
+                self.trace.append(f"{clause} {seat} declares {_a(word)} kong of {t}; "
+                                  "no payment under this ruleset")
+        self.kongs[seat].append(ev)
+        self.kong_payments_of_event[idx] = made
+        self.kong_income.extend((idx, p) for p in made)
+
+    def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, bool]:
+        """The winner's complete hand, and whether §2.1 (count) and §2.4 (suits) hold."""
+        h = self.hands[seat]
+        counts = [0] * NUM_KINDS
+        for x in h.concealed:
+            counts[x.index] += 1
+        kongs = tuple(k.tile.index for k in self.kongs[seat])
+        pongs = tuple(p.index for p in h.pongs)
+        held = len(h.concealed) + 3 * (len(pongs) + len(kongs))
+        ok = True
+        if held != 13:
+            self.err("hand_size", seat,
+                     f"{seat} holds {held} tiles before its winning tile ({len(h.concealed)} "
+                     f"concealed, {len(pongs)} pong(s) and {len(kongs)} kong(s) at 3 each); "
+                     "a winner holds 13")
+            ok = False
+        counts[tile] += 1
+        hand = Hand(tuple(counts), pongs, kongs)
+        if suits_used(hand.all_counts()) > self.rules.max_suits_in_win:
+            self.err("missing_suit", seat,
+                     f"{seat}'s winning hand holds all three suits (false win, 诈和)")
+            ok = False
+        return hand, ok
+
+    def win(self, idx: int, ev: WinEvent) -> None:
+        rules, t = self.rules, ev.tile
+        flags = ev.flags
+        frm = ev.from_seat
+        seats = list(ev.seats)
+        valid = True
+        # §2.5: a seat listed twice, or that has won already
+        if len(set(seats)) != len(seats):
+            dup = next(s for s in seats if seats.count(s) > 1)
+            self.err("blood_battle", dup, f"{dup} is listed twice in one win")
+            valid = False
+            seats = list(dict.fromkeys(seats))
+        for s in seats:
+            if s in self.won:
+                self.err("blood_battle", s, f"{s} wins a second time; a seat wins at most once")
+                valid = False
+        if frm is None and len(seats) > 1:
+            self.err("self_drawn", None,
+                     f"a self-drawn win by several seats ({', '.join(seats)}); only one seat "
+                     "can self-draw a tile")
+            valid = False
+        if frm is not None:
+            if frm in seats:
+                self.err("discard_win", frm, f"{frm} cannot win on its own discard of {t}")
+                valid = False
+            elif frm in self.won:
+                self.err("discard_win", frm,
+                         f"{frm} has already won and cannot discard {t}")
+                valid = False
+        prev = self.r.events[idx - 1] if idx > 0 else None
+        robbing = "robbing_kong" in flags
+        if robbing:
+            if frm is None:
+                self.err("robbing_kong", seats[0],
+                         "robbing_kong needs 'from': the seat whose added kong was robbed")
+                valid = False
+            elif t not in self.hands[frm].pongs:
+                self.err("robbing_kong", frm,
+                         f"{frm} holds no pong of {t}, so it had no added kong of {t} to rob")
+                valid = False
+        if "kong_bloom" in flags:
+            if frm is not None:
+                self.err("kong_bloom", seats[0],
+                         "kong_bloom (杠上花) is a self-drawn win, but this win is on a discard")
+                valid = False
+            elif not (isinstance(prev, KongEvent) and prev.seat == seats[0]):
+                self.err("kong_bloom", seats[0],
+                         f"kong_bloom (杠上花): the event just before is not a kong by {seats[0]}")
+                valid = False
+        if "kong_discard" in flags:
+            if frm is None:
+                self.err("kong_discard", seats[0],
+                         "kong_discard (杠上炮) is a win on a discard, but this win is self-drawn")
+                valid = False
+            elif not (isinstance(prev, KongEvent) and prev.seat == frm):
+                self.err("kong_discard", frm,
+                         f"kong_discard (杠上炮): the event just before is not a kong by {frm}")
+                valid = False
+        for s in seats:
+            melds = bool(self.hands[s].pongs or self.kongs[s])
+            if "heavenly" in flags:
+                why = []
+                if s != self.r.dealer:
+                    why.append(f"{s} is not the dealer")
+                if frm is not None:
+                    why.append("the win is not self-drawn")
+                if idx != 0:
+                    why.append("it is not the first event of the hand")
+                if melds:
+                    why.append(f"{s} has a pong or kong")
+                if why:
+                    self.err("heavenly_earthly", s, "heavenly win (天和) impossible: "
+                             + "; ".join(why))
+                    valid = False
+            if "earthly" in flags:
+                why = []
+                if s == self.r.dealer:
+                    why.append(f"{s} is the dealer")
+                if len(seats) != 1:
+                    why.append("the win is shared with another seat")
+                if melds:
+                    why.append(f"{s} has a pong or kong")
+                if any(isinstance(e, KongEvent) for e in self.r.events[:idx]):
+                    why.append("a kong precedes the win")
+                if why:
+                    self.err("heavenly_earthly", s, "earthly win (地和) impossible: "
+                             + "; ".join(why))
+                    valid = False
+
+        # Score each winner
+        results: list[tuple[str, HandScore]] = []
+        for s in seats:
+            if s in self.won:
+                continue
+            hand, ok = self._winner_hand(s, t.index)
+            masks = feature_masks(hand)
+            if not masks:
+                self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
+                         "(four sets and a pair, or seven pairs)")
+                valid = False
+                continue
+            if not ok:
+                valid = False
+                continue
+            extra = ("middle_two",) if self._middle_two(hand, t.index) else ()
+            sc = score_hand(rules, hand, masks, flags=flags,
+                            kong_kinds=tuple(k.kind.value for k in self.kongs[s]),
+                            extra_bonuses=extra)
+            if ev.passed_fan is not None and frm is not None and rules.passed_win_clause \
+                    and sc.fan <= ev.passed_fan:
+                self.err("passed_win", s,
+                         f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
+                         f"may win on a discard only with more fan, but this win is {sc.fan} fan")
+                valid = False
+            results.append((s, sc))
+        if valid:
+            self._pay_win(idx, ev, results)
+        for s in seats:
+            if s not in self.won:
+                self.won.add(s)
+                if s in self.unwon:
+                    self.unwon.remove(s)
+        if not rules.blood_battle:
+            self.hand_over = True
+
+    def _middle_two(self, hand: Hand, tile: int) -> bool:
+        """卡二条: the winning 2s can only be the middle of 1s-2s-3s in some best reading."""
+        if "middle_two" not in self.rules.situational_bonuses or tile_name(tile) != "2s":
+            return False
+        c = list(hand.counts)
+        if c[18] < 1 or c[19] < 1 or c[20] < 1:
+            return False
+        return True
+
+    def _pay_win(self, idx: int, ev: WinEvent, results: list[tuple[str, HandScore]]) -> None:
+        rules, t, frm = self.rules, ev.tile, ev.from_seat
+        prev = self.r.events[idx - 1] if idx > 0 else None
+        robbing = "robbing_kong" in ev.flags
+        chips_of = {}
+        for s, sc in results:
+            order = len(self.wins) + 1
+            chips = rules.chips(sc.fan)
+            chips_of[s] = chips
+            self.wins.append(WinResult(s, order, str(t), frm, sc, chips, ev.flags))
+            parts = [f"{sc.pattern} {sc.pattern_fan}"] + [f"{b.name} {b.fan}"
+                                                          for b in sc.bonuses]
+            capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
+            how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
+            self.trace.append(f"{sc.pattern_clause} {s} wins {how}: {' + '.join(parts)} = "
+                              f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
+            for b in sc.bonuses:
+                self.trace.append(f"{b.clause} {s}: {b.name} +{b.fan} fan")
+        bloom_payer = None
+        if ("kong_bloom" in ev.flags and rules.bloom_after_direct_kong_paid_by_discarder
+                and isinstance(prev, KongEvent) and prev.kind is KongKind.DIRECT):
+            bloom_payer = prev.from_seat
+        if frm is not None:
+            clause = rules.discard_win_clause
+            why = "robbed kong" if robbing else "discard win"
+            for s, _ in results:
+                self.pay(frm, s, chips_of[s], clause, f"{why} {t}")
+                self.trace.append(f"{clause} {frm} {'had its added kong robbed by' if robbing else 'discarded ' + str(t) + ' to'} "
+                                  f"{s}; {frm} pays {s} {chips_of[s]}")
+            if robbing and rules.redirect_robbed_tax:
+                rclause = rules.robbed_kong_clause
+                amount = rules.kong_payments.get("added", ("", 0))[1]
+                for s, _ in results:
+                    payers = self.others_unwon(frm, s)
+                    for p in payers:
+                        self.pay(p, s, amount, rclause, f"robbed kong tax {t}")
+                    self.trace.append(f"{rclause} {frm}'s added-kong tax on {t} goes to the "
+                                      f"robber {s}: {_seats_text(payers)} pay {amount} each")
+            if "kong_discard" in ev.flags and rules.kong_discard_transfer:
+                self._transfer(idx - 1, frm, [s for s, _ in results])
+        elif bloom_payer is not None:
+            clause = rules.discard_win_clause
+            for s, _ in results:
+                self.pay(bloom_payer, s, chips_of[s], clause, f"kong bloom after direct kong {t}")
+                self.trace.append(f"{clause} {s}'s 杠上花 follows a direct kong on "
+                                  f"{bloom_payer}'s discard; {bloom_payer} pays alone "
+                                  f"{chips_of[s]}")
+        else:
+            clause = rules.self_drawn_clause
+            for s, _ in results:
+                payers = self.others_unwon(s)
+                for p in payers:
+                    self.pay(p, s, chips_of[s], clause, f"self-drawn win {t}")
+                self.trace.append(f"{clause} {s} self-draws {t}; {_seats_text(payers)} "
+                                  f"pay {chips_of[s]} each")
+
+    def _transfer(self, kong_idx: int, frm: str, winners: list[str]) -> None:
+        clause = self.rules.kong_discard_transfer or ""
+        made = self.kong_payments_of_event.get(kong_idx, [])
+        total = sum(p.chips for p in made)
+        if not total:
+            return
+        for s in winners:
+            self.pay(frm, s, total, clause, "kong discard transfer")
+        self.trace.append(f"{clause} {frm}'s kong just collected {total}; it hands that to "
+                          f"{_seats_text(winners)} ({total} each)")
+        self.transferred.update(id(p) for p in made)
+
+    # -- end of hand
+    def end_check(self) -> EndCheck:
+        rules = self.rules
+        ec = rules.end_check
+        if not ec or not self.r.wall_exhausted or len(self.unwon) < 2 or self.hand_over:
+            return EndCheck(False)
+        info: dict[str, SeatReadiness] = {}
+        pigs: list[str] = []
+        xiang: list[str] = []
+        for s in self.unwon:
+            h = self.hands[s]
+            counts = [0] * NUM_KINDS
+            for x in h.concealed:
+                counts[x.index] += 1
+            pongs = tuple(p.index for p in h.pongs)
+            kongs = tuple(k.tile.index for k in self.kongs[s])
+            held = list(counts)
+            for p in pongs:
+                held[p] += 3
+            for k in kongs:
+                held[k] += 4
+            if suits_used(held) == 3:
+                pigs.append(s)
+            if len(h.concealed) + 3 * (len(pongs) + len(kongs)) != 13:
+                xiang.append(s)
+                info[s] = SeatReadiness(False)
+                continue
+            ws = waits(counts, pongs, kongs, max_suits=rules.max_suits_in_win)
+            if not ws:
+                info[s] = SeatReadiness(False)
+                continue
+            mf = max_fan(rules, counts, pongs, kongs, ws,
+                         tuple(k.kind.value for k in self.kongs[s]))
+            info[s] = SeatReadiness(True, mf, tuple(tile_name(w.tile) for w in ws))
+        ready = [s for s in self.unwon if info[s].ready]
+        not_ready = [s for s in self.unwon if not info[s].ready]
+        fp = ec.get("flower_pig")
+        if fp:
+            clause, amount = fp["clause"], int(fp["chips"])
+            for pig in pigs:
+                payees = [s for s in self.order if s not in pigs]
+                for p in payees:
+                    self.pay(pig, p, amount, clause, "flower pig")
+                self.trace.append(f"{clause} {pig} holds all three suits at the wall's end "
+                                  f"(flower pig); pays {amount} to each of {_seats_text(payees)}")
+        rc = ec.get("ready_check")
+        if rc:
+            clause = rc["clause"]
+            pigs_pay = (fp or {}).get("pays_ready_check", True)
+            for payer in not_ready:
+                if payer in pigs and not pigs_pay:
+                    continue
+                why = "相公, wrong tile count" if payer in xiang else (
+                    "flower pig" if payer in pigs else "not ready")
+                for r in ready:
+                    chips = rules.chips(info[r].max_fan)
+                    self.pay(payer, r, chips, clause,
+                             f"ready check: {r} max {info[r].max_fan} fan")
+                    self.trace.append(f"{clause} {payer} is not ready ({why}); pays {r} "
+                                      f"{chips} for {r}'s maximum {info[r].max_fan} fan")
+            for r in ready:
+                self.trace.append(f"{clause} {r} is ready on {' '.join(info[r].waits)}; "
+                                  f"maximum {info[r].max_fan} fan")
+        pd = ec.get("price_difference")
+        if pd:
+            clause = pd["clause"]
+            for i, a in enumerate(ready):
+                for b in ready[i + 1:]:
+                    fa, fb = info[a].max_fan, info[b].max_fan
+                    if fa == fb:
+                        continue
+                    small, large = (a, b) if fa < fb else (b, a)
+                    diff = rules.chips(info[large].max_fan) - rules.chips(info[small].max_fan)
+                    self.pay(small, large, diff, clause,
+                             f"price difference: {small} {info[small].max_fan} fan, "
+                             f"{large} {info[large].max_fan} fan")
+                    self.trace.append(f"{clause} {small} ({info[small].max_fan} fan) pays "
+                                      f"{large} ({info[large].max_fan} fan) the difference "
+                                      f"{diff}")
+        rf = ec.get("refund")
+        if rf:
+            clause = rf["clause"]
+            for s in not_ready:
+                back = [p for _, p in self.kong_income
+                        if p.payee == s and id(p) not in self.transferred]
+                for p in back:
+                    self.pay(s, p.payer, p.chips, clause, f"refund: {p.reason}")
+                if back:
+                    self.trace.append(f"{clause} {s} is not ready and returns its kong income: "
+                                      + ", ".join(f"{p.chips} to {p.payer}" for p in back))
+        return EndCheck(True, tuple(pigs), tuple(xiang), info)
+
+
+def _tile_count_errors(record: HandRecord, rules: Ruleset) -> list[RuleViolation]:
+    counts = [0] * NUM_KINDS
+    for s in record.seats:
+        for t in s.concealed:
+            counts[t.index] += 1
+        for t in s.pongs:
+            counts[t.index] += 3
+    for ev in record.events:
+        counts[ev.tile.index] += 4 if isinstance(ev, KongEvent) else 1
+    out = []
+    allowed = {"mps".index(x) for x in rules.suits}
+    clause = rules.vclause("tile_count")
+    for i, c in enumerate(counts):
+        if c > 4:
+            out.append(RuleViolation(clause, None, f"{tile_name(i)} appears {c} times in the "
+                                     "record; there are only four of each tile"))
+        elif c and i // 9 not in allowed:
+            out.append(RuleViolation(clause, None, f"{tile_name(i)} is not a tile of this "
+                                     f"ruleset (suits {', '.join(rules.suits)})"))
+    return out
+
+
+def settle(record: HandRecord) -> Settlement:
+    """Validate and settle one hand record under its ruleset."""
+    rules = record.rules
+    walk = _Walk(record, rules)
+    walk.errors.extend(_tile_count_errors(record, rules))
+    walk.run()
+    extra = {k: record.extra[k] for k in _EXTRA_KEYS if k in record.extra}
+    if walk.errors:
+        return Settlement(rules.id, False, tuple(walk.errors), (), None, (), {}, (), extra)
+    end = walk.end_check()
+    totals = {s: 0 for s in rules.seats}
+    for p in walk.payments:
+        totals[p.payer] -= p.chips
+        totals[p.payee] += p.chips
+    return Settlement(rules.id, True, (), tuple(walk.wins), end, tuple(walk.payments), totals,
+                      tuple(walk.trace), extra)
+
+
+def score_dict(data: Any) -> dict[str, Any]:
+    """Record dict -> settlement dict; raises RecordError when the record cannot be read."""
+    return settle(HandRecord.from_dict(data)).to_dict()

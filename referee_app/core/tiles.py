@@ -1,0 +1,176 @@
+"""Tiles and the tile notation referees write: ``123m456p789s`` or ``23445677筒345789条``.
+
+A tile is one of 27 kinds: 1-9 of 万 (m), 筒 (p) and 条 (s). Internally a tile is its
+index 0..26 (m 0-8, p 9-17, s 18-26) so that hand analysis can work on count vectors;
+:class:`Tile` is the public, readable face of that index.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Suit(Enum):
+    """The three suits, in the order the notation and all counts use."""
+
+    M = "m"  # 万 characters
+    P = "p"  # 筒 dots
+    S = "s"  # 条 bamboo
+
+    @property
+    def index(self) -> int:
+        return _SUIT_ORDER.index(self)
+
+    @property
+    def chinese(self) -> str:
+        return {"m": "万", "p": "筒", "s": "条"}[self.value]
+
+
+_SUIT_ORDER = (Suit.M, Suit.P, Suit.S)
+
+#: Characters accepted for each suit (letters in either case, and the Chinese names).
+SUIT_CHARS: dict[str, Suit] = {
+    "m": Suit.M, "M": Suit.M, "万": Suit.M, "萬": Suit.M,
+    "p": Suit.P, "P": Suit.P, "筒": Suit.P, "饼": Suit.P, "餅": Suit.P,
+    "s": Suit.S, "S": Suit.S, "条": Suit.S, "條": Suit.S, "索": Suit.S,
+}
+
+NUM_KINDS = 27
+
+
+class TileParseError(ValueError):
+    """A tile string could not be read; names the offending character and its position."""
+
+    def __init__(self, message: str, text: str, position: int | None = None,
+                 char: str | None = None) -> None:
+        super().__init__(message)
+        self.text = text
+        self.position = position  # 1-based, None when the problem is the string as a whole
+        self.char = char
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Tile:
+    """One tile kind, e.g. ``Tile.from_str("5p")``; ordered m < p < s, then by rank."""
+
+    index: int
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.index < NUM_KINDS:
+            raise ValueError(f"tile index {self.index} is not in 0..26")
+
+    @classmethod
+    def of(cls, rank: int, suit: Suit) -> Tile:
+        if not 1 <= rank <= 9:
+            raise ValueError(f"tile rank {rank} is not in 1..9")
+        return TILES[suit.index * 9 + rank - 1]
+
+    @classmethod
+    def from_str(cls, text: str) -> Tile:
+        """Read exactly one tile (``"5p"``, ``"5筒"``); anything else is a TileParseError."""
+        tiles = parse_tiles(text)
+        if len(tiles) != 1:
+            raise TileParseError(
+                f"expected exactly one tile, got {len(tiles)} in {text!r}", text)
+        return tiles[0]
+
+    @property
+    def suit(self) -> Suit:
+        return _SUIT_ORDER[self.index // 9]
+
+    @property
+    def rank(self) -> int:
+        return self.index % 9 + 1
+
+    @property
+    def is_terminal(self) -> bool:
+        return self.rank in (1, 9)
+
+    @property
+    def chinese(self) -> str:
+        return f"{'一二三四五六七八九'[self.rank - 1]}{self.suit.chinese}"
+
+    def __str__(self) -> str:
+        return f"{self.rank}{self.suit.value}"
+
+    def __repr__(self) -> str:
+        return f"Tile({str(self)!r})"
+
+
+TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_KINDS))
+_BY_NAME: dict[str, int] = {str(t): t.index for t in TILES}
+
+
+def parse_indices(text: str) -> list[int]:
+    """Parse notation into tile indices, in the order written (the fast path of parse_tiles)."""
+    if not isinstance(text, str):
+        raise TileParseError(f"expected a tile string, got {type(text).__name__}", str(text))
+    out: list[int] = []
+    pending: list[tuple[int, int]] = []  # (rank, 1-based position) awaiting a suit
+    for pos, ch in enumerate(text, start=1):
+        if ch.isspace():
+            continue
+        if "1" <= ch <= "9":
+            pending.append((ord(ch) - 48, pos))
+            continue
+        suit = SUIT_CHARS.get(ch)
+        if suit is None:
+            if ch == "0":
+                raise TileParseError(
+                    f"'0' at position {pos} is not a tile rank (ranks are 1-9)", text, pos, ch)
+            raise TileParseError(
+                f"unexpected character {ch!r} at position {pos}", text, pos, ch)
+        if not pending:
+            raise TileParseError(
+                f"suit {ch!r} at position {pos} has no digits before it", text, pos, ch)
+        base = suit.index * 9 - 1
+        out.extend(base + rank for rank, _ in pending)
+        pending.clear()
+    if pending:
+        pos = pending[0][1]
+        raise TileParseError(
+            f"digits from position {pos} have no suit letter after them", text, pos,
+            text[pos - 1])
+    return out
+
+
+def parse_tiles(text: str) -> tuple[Tile, ...]:
+    """``"123m45p"`` -> (1m, 2m, 3m, 4p, 5p), in the order written."""
+    return tuple(TILES[i] for i in parse_indices(text))
+
+
+def format_tiles(tiles: Iterable[Tile | int]) -> str:
+    """Write tiles in notation, keeping their order; consecutive tiles of a suit share a letter.
+
+    ``parse_tiles(format_tiles(x)) == x`` for every tuple of tiles.
+    """
+    parts: list[str] = []
+    current: int | None = None
+    for t in tiles:
+        i = t if isinstance(t, int) else t.index
+        suit = i // 9
+        if current is not None and suit != current:
+            parts.append("mps"[current])
+        parts.append(str(i % 9 + 1))
+        current = suit
+    if current is not None:
+        parts.append("mps"[current])
+    return "".join(parts)
+
+
+def canonical(tiles: Iterable[Tile | int]) -> str:
+    """Sorted notation: ``"5m1m2p"`` -> ``"15m2p"``."""
+    return format_tiles(sorted(t if isinstance(t, int) else t.index for t in tiles))
+
+
+def tile_name(index: int) -> str:
+    return f"{index % 9 + 1}{'mps'[index // 9]}"
+
+
+def counts_of(indices: Iterable[int]) -> list[int]:
+    counts = [0] * NUM_KINDS
+    for i in indices:
+        counts[i] += 1
+    return counts
