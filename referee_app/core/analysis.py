@@ -3,7 +3,7 @@
 Speed comes from per-suit decomposition tables: a suit's nine counts decompose
 independently of the other suits, so each distinct count vector is decomposed once
 (memoised) and a hand's readings are combinations of its suits' summaries. Fan is
-never decided here: :mod:`referee_app.core.patterns` maps features to fan per ruleset.
+never decided here: :mod:`referee_app.core.scoring` maps features to fan per ruleset.
 """
 
 from __future__ import annotations
@@ -172,43 +172,70 @@ def tile_features(all_counts: list[int] | tuple[int, ...]) -> tuple[bool, bool, 
     return flush, all_term, all_258
 
 
+@cache
+def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool], ...], int,
+                                                bool, bool, bool, bool]:
+    """Per-suit facts, memoised: (decomposition summaries with at most one pair, tile count,
+    only terminals, only 2/5/8, all counts even, holds a four-of-a-kind)."""
+    summ = tuple(x for x in _suit_summaries(key) if x[0] <= 1)
+    return (summ, sum(key), not any(key[1:8]), not any(key[r] for r in (0, 2, 3, 5, 6, 8)),
+            all(c % 2 == 0 for c in key), 4 in key)
+
+
+_NO_SUMMARY: tuple = ()
+
+
+def _masks_from(infos: list[tuple], melds: tuple[int, ...]) -> set[int]:
+    """Feature sets of all readings, from the three suits' infos and the meld tiles."""
+    masks: set[int] = set()
+    n = infos[0][1] + infos[1][1] + infos[2][1]
+    nmelds = len(melds)
+    if n + 3 * nmelds != 14:
+        return masks
+    suits = {s for s in range(3) if infos[s][1]}
+    suits.update(m // 9 for m in melds)
+    base = FLUSH if len(suits) == 1 else 0
+    melds_term = all(m % 9 in _TERMINAL_RANKS for m in melds)
+    all_term = melds_term and infos[0][2] and infos[1][2] and infos[2][2]
+    if nmelds == 0 and infos[0][4] and infos[1][4] and infos[2][4]:
+        m = SEVEN_PAIRS | base
+        if all_term:
+            m |= TERMINAL
+        if infos[0][5] or infos[1][5] or infos[2][5]:
+            m |= DRAGON
+        masks.add(m)
+    sa, sb, sc = infos[0][0], infos[1][0], infos[2][0]
+    if not (sa and sb and sc):
+        return masks
+    all_258 = (infos[0][3] and infos[1][3] and infos[2][3]
+               and all(m % 9 in _258_RANKS for m in melds))
+    need_sets = 4 - nmelds
+    for a in sa:
+        for b in sb:
+            if a[0] + b[0] > 1:
+                continue
+            for c in sc:
+                if a[0] + b[0] + c[0] != 1 or a[1] + b[1] + c[1] != need_sets:
+                    continue
+                m = STANDARD | base
+                if not (a[2] or b[2] or c[2]):
+                    m |= ALL_PONGS
+                    if all_258:
+                        m |= TWO_FIVE_EIGHT
+                if a[3] and b[3] and c[3] and melds_term:
+                    m |= TERMINAL
+                masks.add(m)
+    return masks
+
+
 def feature_masks(hand: Hand) -> set[int]:
     """The distinct feature sets of every reading of ``hand`` (empty: not a legal hand).
 
     Fast path used for scoring: it never builds group lists.
     """
-    counts = hand.counts
-    allc = hand.all_counts()
-    flush, all_term, all_258 = tile_features(allc)
-    masks: set[int] = set()
-    nmelds = hand.melds
-    if sum(counts) + 3 * nmelds != 14:
-        return masks
-    base = FLUSH if flush else 0
-    if nmelds == 0 and all(c % 2 == 0 for c in counts):
-        m = SEVEN_PAIRS | base
-        if all_term:
-            m |= TERMINAL
-        if any(c == 4 for c in counts):
-            m |= DRAGON
-        masks.add(m)
-    melds_term = all(t % 9 in _TERMINAL_RANKS for t in hand.pongs + hand.kongs)
-    per_suit = [_suit_summaries(tuple(counts[s * 9:(s + 1) * 9])) for s in range(3)]
-    if not all(per_suit):
-        return masks
-    need_sets = 4 - nmelds
-    for a, b, c in product(*per_suit):
-        if a[0] + b[0] + c[0] != 1 or a[1] + b[1] + c[1] != need_sets:
-            continue
-        m = STANDARD | base
-        if not (a[2] or b[2] or c[2]):
-            m |= ALL_PONGS
-            if all_258:
-                m |= TWO_FIVE_EIGHT
-        if a[3] and b[3] and c[3] and melds_term:
-            m |= TERMINAL
-        masks.add(m)
-    return masks
+    c = hand.counts
+    infos = [_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27]))]
+    return _masks_from(infos, hand.pongs + hand.kongs)
 
 
 def readings(hand: Hand) -> list[Reading]:
@@ -284,15 +311,38 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
     if len(used) > max_suits:
         return []
     candidate_suits = range(3) if len(used) < max_suits else sorted(used)
+    melds = pongs + kongs
+    keys = [tuple(concealed[s * 9:(s + 1) * 9]) for s in range(3)]
+    infos = [_suit_info(k) for k in keys]
+    # a suit that is neither decomposable nor all pairs rules out waits in every other suit
+    usable = [bool(i[0]) or i[4] for i in infos]
     out: list[Wait] = []
-    c = list(concealed)
     for s in candidate_suits:
-        for t in range(s * 9, s * 9 + 9):
+        if not all(usable[x] for x in range(3) if x != s):
+            continue
+        saved = infos[s]
+        for r, info in _suit_extensions(keys[s]):
+            t = s * 9 + r
             if held[t] >= 4:
                 continue
-            c[t] += 1
-            masks = feature_masks(Hand(tuple(c), pongs, kongs))
-            c[t] -= 1
+            infos[s] = info
+            masks = _masks_from(infos, melds)
             if masks:
                 out.append(Wait(t, frozenset(masks)))
+        infos[s] = saved
     return out
+
+
+@cache
+def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
+    """Ranks whose addition leaves the suit decomposable (or all pairs), with the new info."""
+    out = []
+    for r in range(9):
+        if key[r] >= 4:
+            continue
+        k = list(key)
+        k[r] += 1
+        info = _suit_info(tuple(k))
+        if info[0] or info[4]:
+            out.append((r, info))
+    return tuple(out)

@@ -38,7 +38,20 @@ def _applicable(rules: Ruleset, mask: int) -> list[Pattern]:
     return [p for p in rules.patterns if p.requires & mask == p.requires]
 
 
+_PATTERN_CACHE: dict[tuple[int, int, int], tuple[tuple, str, str, str, int, int]] = {}
+
+
 def _pattern_for(rules: Ruleset, mask: int, nroots: int) -> tuple[tuple, str, str, str, int, int]:
+    """Best pattern of one reading (memoised per ruleset, features and root count)."""
+    key = (id(rules), mask, nroots)
+    hit = _PATTERN_CACHE.get(key)
+    if hit is None:
+        hit = _PATTERN_CACHE[key] = _pattern_uncached(rules, mask, nroots)
+    return hit
+
+
+def _pattern_uncached(rules: Ruleset, mask: int, nroots: int
+                      ) -> tuple[tuple, str, str, str, int, int]:
     """Best pattern of one reading: (sort key, name, name_en, clause, fan, roots consumed)."""
     rows = [p for p in _applicable(rules, mask) if p.consumes_root <= nroots]
     root_fan = rules.root.fan
@@ -59,6 +72,11 @@ def _pattern_for(rules: Ruleset, mask: int, nroots: int) -> tuple[tuple, str, st
                                     -p.index))
     return ((best.fan - best.consumes_root * root_fan, not best.situational, -best.index),
             best.name, best.name_en, best.clause, best.fan, best.consumes_root)
+
+
+#: order in which situational bonuses are listed on a win (clause order of §5.3-§5.5, Z3)
+_SITUATIONAL_ORDER = ("robbing_kong", "kong_bloom", "kong_discard", "middle_two",
+                      "declared_ready", "first_discard", "heavenly", "earthly")
 
 
 def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
@@ -84,25 +102,38 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
         kb = rules.kong_bonus
         items.extend(BonusItem(rules.kong_bonus_names.get(k, kb.name), kb.clause, kb.fan)
                      for k in kong_kinds)
-    for key in ("robbing_kong", "kong_bloom", "kong_discard", "middle_two", "declared_ready",
-                "first_discard", "heavenly", "earthly"):
-        b = rules.situational_bonuses.get(key)
-        if b is not None and (key in flags or key in extra_bonuses):
-            items.append(BonusItem(b.name, b.clause, b.fan))
+    if flags or extra_bonuses:
+        for key in _SITUATIONAL_ORDER:
+            b = rules.situational_bonuses.get(key)
+            if b is not None and (key in flags or key in extra_bonuses):
+                items.append(BonusItem(b.name, b.clause, b.fan))
     raw = pfan + sum(i.fan for i in items)
     return HandScore(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
 
 
 def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
             kongs: tuple[int, ...], ws: list[Wait], kong_kinds: tuple[str, ...]) -> int:
-    """§2.12 maximum fan over the waits: pattern plus root and kong bonuses, capped."""
+    """§2.12 maximum fan over the waits: pattern plus root and kong bonuses, capped.
+
+    Situational bonuses never count here, so only the fan number is computed.
+    """
     best = 0
     c = list(concealed)
+    for t in pongs:
+        c[t] += 3
+    base_roots = sum(1 for x in c if x == 4)
+    kong_fan = rules.kong_bonus.fan * len(kongs) if rules.kong_bonus is not None else 0
+    if rules.root_counts_kongs:
+        base_roots += len(kongs)
+    root_fan = rules.root.fan
     for w in ws:
-        c[w.tile] += 1
-        s = score_hand(rules, Hand(tuple(c), pongs, kongs), w.masks, kong_kinds=kong_kinds)
-        c[w.tile] -= 1
-        best = max(best, s.fan)
+        if rules.root_concealed_only:
+            nroots = sum(1 for x in concealed if x == 4) + (concealed[w.tile] == 3)
+        else:
+            nroots = base_roots + (c[w.tile] == 3)
+        for m in w.masks:
+            _, _, _, _, pfan, consumed = _pattern_for(rules, m, nroots)
+            best = max(best, rules.cap(pfan + root_fan * (nroots - consumed) + kong_fan))
     return best
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .analysis import Hand, feature_masks, suits_used, waits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
-from .ruleset import Ruleset
+from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, max_fan, score_hand
 from .tiles import NUM_KINDS, tile_name
 
@@ -149,8 +149,6 @@ _EXTRA_KEYS = ("table", "round", "hand_no", "referee", "note")
 
 def payment_kind(clause: str, ruleset_id: str) -> str:
     """Classify a payment's clause as win / ready (end check) / kong / other for statements."""
-    from .ruleset import get_ruleset
-
     rules = get_ruleset(ruleset_id)
     if clause in (rules.discard_win_clause, rules.self_drawn_clause, rules.robbed_kong_clause,
                   rules.kong_discard_transfer):
@@ -531,6 +529,18 @@ class _Walk:
             info[s] = SeatReadiness(True, mf, tuple(tile_name(w.tile) for w in ws))
         ready = [s for s in self.unwon if info[s].ready]
         not_ready = [s for s in self.unwon if not info[s].ready]
+        rc_clause = (ec.get("ready_check") or {}).get("clause")
+        if rc_clause:
+            for s in self.unwon:
+                r = info[s]
+                if r.ready:
+                    self.trace.append(f"{rc_clause} {s} is ready on {' '.join(r.waits)}; "
+                                      f"maximum {r.max_fan} fan")
+                elif s in xiang:
+                    self.trace.append(f"{rc_clause} {s} holds the wrong number of tiles (相公) "
+                                      "and cannot be ready")
+                else:
+                    self.trace.append(f"{rc_clause} {s} is not ready")
         fp = ec.get("flower_pig")
         if fp:
             clause, amount = fp["clause"], int(fp["chips"])
@@ -555,9 +565,6 @@ class _Walk:
                              f"ready check: {r} max {info[r].max_fan} fan")
                     self.trace.append(f"{clause} {payer} is not ready ({why}); pays {r} "
                                       f"{chips} for {r}'s maximum {info[r].max_fan} fan")
-            for r in ready:
-                self.trace.append(f"{clause} {r} is ready on {' '.join(info[r].waits)}; "
-                                  f"maximum {info[r].max_fan} fan")
         pd = ec.get("price_difference")
         if pd:
             clause = pd["clause"]

@@ -7,6 +7,7 @@ index 0..26 (m 0-8, p 9-17, s 18-26) so that hand analysis can work on count vec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
@@ -93,20 +94,29 @@ class Tile:
         return f"{'一二三四五六七八九'[self.rank - 1]}{self.suit.chinese}"
 
     def __str__(self) -> str:
-        return f"{self.rank}{self.suit.value}"
+        return _NAMES[self.index]
 
     def __repr__(self) -> str:
         return f"Tile({str(self)!r})"
 
 
+_NAMES = tuple(f"{i % 9 + 1}{'mps'[i // 9]}" for i in range(NUM_KINDS))
 TILES: tuple[Tile, ...] = tuple(Tile(i) for i in range(NUM_KINDS))
 _BY_NAME: dict[str, int] = {str(t): t.index for t in TILES}
+
+
+_SIMPLE = re.compile(r"(?:[1-9]+[mps])*")
+_GROUP = re.compile(r"([1-9]+)([mps])")
+_SUIT_BASE = {"m": -1, "p": 8, "s": 17}
 
 
 def parse_indices(text: str) -> list[int]:
     """Parse notation into tile indices, in the order written (the fast path of parse_tiles)."""
     if not isinstance(text, str):
         raise TileParseError(f"expected a tile string, got {type(text).__name__}", str(text))
+    if _SIMPLE.fullmatch(text):  # the common case: plain lower-case notation, no spaces
+        return [_SUIT_BASE[suit] + ord(d) - 48 for digits, suit in _GROUP.findall(text)
+                for d in digits]
     out: list[int] = []
     pending: list[tuple[int, int]] = []  # (rank, 1-based position) awaiting a suit
     for pos, ch in enumerate(text, start=1):
@@ -138,7 +148,7 @@ def parse_indices(text: str) -> list[int]:
 
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """``"123m45p"`` -> (1m, 2m, 3m, 4p, 5p), in the order written."""
-    return tuple(TILES[i] for i in parse_indices(text))
+    return tuple(map(TILES.__getitem__, parse_indices(text)))
 
 
 def format_tiles(tiles: Iterable[Tile | int]) -> str:
@@ -166,7 +176,7 @@ def canonical(tiles: Iterable[Tile | int]) -> str:
 
 
 def tile_name(index: int) -> str:
-    return f"{index % 9 + 1}{'mps'[index // 9]}"
+    return _NAMES[index]
 
 
 def counts_of(indices: Iterable[int]) -> list[int]:
