@@ -21,6 +21,7 @@ from .settle import (
     SeatReadiness,
     Settlement,
     WinResult,
+    next_dealer,
     payment_kind,
     score_dict,
     settle,
@@ -31,6 +32,6 @@ __all__ = [
     "DEFAULT_RULESET", "Clause", "EndCheck", "HandRecord", "KongEvent", "KongKind", "Payment",
     "RecordError", "RuleViolation", "Ruleset", "SeatHand", "SeatReadiness", "Settlement", "Suit",
     "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical",
-    "format_tiles", "get_ruleset", "list_rulesets", "load_record", "parse_tiles",
+    "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
     "payment_kind", "ruleset_ids", "score_dict", "settle",
 ]

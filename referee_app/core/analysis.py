@@ -185,19 +185,28 @@ def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool],
 _NO_SUMMARY: tuple = ()
 
 
-def _masks_from(infos: list[tuple], melds: tuple[int, ...]) -> set[int]:
-    """Feature sets of all readings, from the three suits' infos and the meld tiles."""
+def _masks_from(infos: list[tuple], melds: tuple[int, ...], fixed_run: int | None = None
+                ) -> set[int]:
+    """Feature sets of all readings, from the three suits' infos and the meld tiles.
+
+    ``fixed_run`` (lowest tile of a run already taken out of the counts) restricts the
+    result to readings that contain that run — 卡二条 needs "2s as the middle of 123s".
+    """
     masks: set[int] = set()
     n = infos[0][1] + infos[1][1] + infos[2][1]
     nmelds = len(melds)
-    if n + 3 * nmelds != 14:
+    extra = 0 if fixed_run is None else 3
+    if n + 3 * nmelds + extra != 14:
         return masks
     suits = {s for s in range(3) if infos[s][1]}
     suits.update(m // 9 for m in melds)
+    if fixed_run is not None:
+        suits.add(fixed_run // 9)
     base = FLUSH if len(suits) == 1 else 0
-    melds_term = all(m % 9 in _TERMINAL_RANKS for m in melds)
-    all_term = melds_term and infos[0][2] and infos[1][2] and infos[2][2]
-    if nmelds == 0 and infos[0][4] and infos[1][4] and infos[2][4]:
+    melds_term = all(m % 9 in _TERMINAL_RANKS for m in melds) and (
+        fixed_run is None or fixed_run % 9 in (0, 6))
+    all_term = melds_term and infos[0][2] and infos[1][2] and infos[2][2] and fixed_run is None
+    if nmelds == 0 and fixed_run is None and infos[0][4] and infos[1][4] and infos[2][4]:
         m = SEVEN_PAIRS | base
         if all_term:
             m |= TERMINAL
@@ -207,9 +216,10 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...]) -> set[int]:
     sa, sb, sc = infos[0][0], infos[1][0], infos[2][0]
     if not (sa and sb and sc):
         return masks
-    all_258 = (infos[0][3] and infos[1][3] and infos[2][3]
+    all_258 = (infos[0][3] and infos[1][3] and infos[2][3] and fixed_run is None
                and all(m % 9 in _258_RANKS for m in melds))
-    need_sets = 4 - nmelds
+    need_sets = 4 - nmelds - (fixed_run is not None)
+    forced_run = fixed_run is not None
     for a in sa:
         for b in sb:
             if a[0] + b[0] > 1:
@@ -218,7 +228,7 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...]) -> set[int]:
                 if a[0] + b[0] + c[0] != 1 or a[1] + b[1] + c[1] != need_sets:
                     continue
                 m = STANDARD | base
-                if not (a[2] or b[2] or c[2]):
+                if not (forced_run or a[2] or b[2] or c[2]):
                     m |= ALL_PONGS
                     if all_258:
                         m |= TWO_FIVE_EIGHT
@@ -226,6 +236,17 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...]) -> set[int]:
                     m |= TERMINAL
                 masks.add(m)
     return masks
+
+
+def masks_with_run(hand: Hand, first: int) -> set[int]:
+    """Feature sets of the readings of ``hand`` that use the run first, first+1, first+2."""
+    c = list(hand.counts)
+    for t in (first, first + 1, first + 2):
+        if c[t] < 1:
+            return set()
+        c[t] -= 1
+    infos = [_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27]))]
+    return _masks_from(infos, hand.pongs + hand.kongs, first)
 
 
 def feature_masks(hand: Hand) -> set[int]:

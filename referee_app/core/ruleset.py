@@ -7,7 +7,7 @@ ids and a few named switches, so a new ruleset is a new data file.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -95,6 +95,7 @@ class Ruleset:
     kong_discard_transfer: str | None
     end_check: dict[str, Any] | None
     passed_win_clause: str | None
+    passed_win_higher_fan_allows: bool
     next_dealer: str
     validation: dict[str, str]
     clauses: dict[str, Clause] = field(default_factory=dict)
@@ -110,6 +111,22 @@ class Ruleset:
 
     def cap(self, fan: int) -> int:
         return fan if self.cap_fan is None else min(fan, self.cap_fan)
+
+    def with_settings(self, *, cap_fan: int | None = None, stake: int | None = None) -> Ruleset:
+        """The same ruleset under a tournament's own cap and stake (V2, C2, Z2 settings).
+
+        ``None`` keeps the ruleset's default. Pattern tables are unchanged.
+        """
+        if cap_fan is not None and (isinstance(cap_fan, bool) or not isinstance(cap_fan, int)
+                                    or cap_fan < 0):
+            raise ValueError(f"cap_fan must be a whole number >= 0, got {cap_fan!r}")
+        if stake is not None and (isinstance(stake, bool) or not isinstance(stake, int)
+                                  or stake < 1):
+            raise ValueError(f"stake must be a whole number >= 1, got {stake!r}")
+        if cap_fan is None and stake is None:
+            return self
+        return replace(self, cap_fan=self.cap_fan if cap_fan is None else cap_fan,
+                       stake=self.stake if stake is None else stake)
 
     # ------------------------------------------------------------------ clauses
 
@@ -182,6 +199,8 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
         redirect_robbed_tax=bool(robbed.get("redirect_tax", False)),
         kong_discard_transfer=d.get("kong_discard_transfer"),
         end_check=d.get("end_check"), passed_win_clause=(d.get("passed_win") or {}).get("clause"),
+        passed_win_higher_fan_allows=bool((d.get("passed_win") or {}).get("higher_fan_allows",
+                                                                          True)),
         next_dealer=d.get("next_dealer", "first_winner"),
         validation=dict(d["validation_clauses"]), clauses=clauses, raw=d,
     )

@@ -38,12 +38,12 @@ def _applicable(rules: Ruleset, mask: int) -> list[Pattern]:
     return [p for p in rules.patterns if p.requires & mask == p.requires]
 
 
-_PATTERN_CACHE: dict[tuple[int, int, int], tuple[tuple, str, str, str, int, int]] = {}
+_PATTERN_CACHE: dict[tuple[str, int, int], tuple[tuple, str, str, str, int, int]] = {}
 
 
 def _pattern_for(rules: Ruleset, mask: int, nroots: int) -> tuple[tuple, str, str, str, int, int]:
     """Best pattern of one reading (memoised per ruleset, features and root count)."""
-    key = (id(rules), mask, nroots)
+    key = (rules.id, mask, nroots)  # pattern tables never change with tournament settings
     hit = _PATTERN_CACHE.get(key)
     if hit is None:
         hit = _PATTERN_CACHE[key] = _pattern_uncached(rules, mask, nroots)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .analysis import Hand, feature_masks, suits_used, waits
+from .analysis import Hand, feature_masks, masks_with_run, suits_used, waits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, max_fan, score_hand
 from .tiles import NUM_KINDS, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
+_TWO_BAMBOO = 19  # index of 2s
 
 
 # --------------------------------------------------------------------------- results
@@ -234,6 +235,7 @@ class _Walk:
             self.err("blood_battle", seat, f"{seat} declares a kong of {t} after it has won")
             return
         clause, amount = rules.kong_payments.get(ev.kind.value, ("", 0))
+        amount *= rules.stake
         made: list[Payment] = []
         if ev.kind is KongKind.DIRECT:
             frm = ev.from_seat
@@ -380,6 +382,25 @@ class _Walk:
                              + "; ".join(why))
                     valid = False
 
+        if "first_discard" in flags and "first_discard" in rules.validation:
+            why = []
+            if frm is None or frm != self.r.dealer:
+                why.append("the win is not on the dealer's discard")
+            if self.r.dealer in seats:
+                why.append("the dealer cannot win on its own first discard")
+            if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer)
+                   for e in self.r.events[:idx]):
+                why.append("another event precedes the dealer's first discard")
+            if why:
+                self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
+                         + "; ".join(why))
+                valid = False
+        if "declared_ready" in flags and "declared_ready" in rules.validation:
+            for s in seats:
+                if self.hands[s].pongs:
+                    self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
+                             "have pongs: a declared hand does not change")
+                    valid = False
         # Score each winner
         results: list[tuple[str, HandScore]] = []
         for s in seats:
@@ -395,16 +416,26 @@ class _Walk:
             if not ok:
                 valid = False
                 continue
-            extra = ("middle_two",) if self._middle_two(hand, t.index) else ()
-            sc = score_hand(rules, hand, masks, flags=flags,
-                            kong_kinds=tuple(k.kind.value for k in self.kongs[s]),
-                            extra_bonuses=extra)
-            if ev.passed_fan is not None and frm is not None and rules.passed_win_clause \
-                    and sc.fan <= ev.passed_fan:
-                self.err("passed_win", s,
-                         f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
-                         f"may win on a discard only with more fan, but this win is {sc.fan} fan")
-                valid = False
+            kinds = tuple(k.kind.value for k in self.kongs[s])
+            sc = score_hand(rules, hand, masks, flags=flags, kong_kinds=kinds)
+            mt = self._middle_two_masks(hand, t.index)
+            if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
+                alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
+                                 extra_bonuses=("middle_two",))
+                if alt.raw_fan > sc.raw_fan:
+                    sc = alt
+            if ev.passed_fan is not None and frm is not None and rules.passed_win_clause:
+                if not rules.passed_win_higher_fan_allows:
+                    self.err("passed_win", s,
+                             f"{s} passed a win earlier in the go-around and may not win on a "
+                             "discard before its next draw")
+                    valid = False
+                elif sc.fan <= ev.passed_fan:
+                    self.err("passed_win", s,
+                             f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
+                             f"may win on a discard only with more fan, but this win is "
+                             f"{sc.fan} fan")
+                    valid = False
             results.append((s, sc))
         if valid:
             self._pay_win(idx, ev, results)
@@ -416,14 +447,11 @@ class _Walk:
         if not rules.blood_battle:
             self.hand_over = True
 
-    def _middle_two(self, hand: Hand, tile: int) -> bool:
-        """卡二条: the winning 2s can only be the middle of 1s-2s-3s in some best reading."""
-        if "middle_two" not in self.rules.situational_bonuses or tile_name(tile) != "2s":
-            return False
-        c = list(hand.counts)
-        if c[18] < 1 or c[19] < 1 or c[20] < 1:
-            return False
-        return True
+    def _middle_two_masks(self, hand: Hand, tile: int) -> set[int]:
+        """Readings where the winning 2s is the middle of 1s-2s-3s (Zigong's 卡二条)."""
+        if "middle_two" not in self.rules.situational_bonuses or tile != _TWO_BAMBOO:
+            return set()
+        return masks_with_run(hand, _TWO_BAMBOO - 1)
 
     def _pay_win(self, idx: int, ev: WinEvent, results: list[tuple[str, HandScore]]) -> None:
         rules, t, frm = self.rules, ev.tile, ev.from_seat
@@ -456,7 +484,7 @@ class _Walk:
                                   f"{s}; {frm} pays {s} {chips_of[s]}")
             if robbing and rules.redirect_robbed_tax:
                 rclause = rules.robbed_kong_clause
-                amount = rules.kong_payments.get("added", ("", 0))[1]
+                amount = rules.kong_payments.get("added", ("", 0))[1] * rules.stake
                 for s, _ in results:
                     payers = self.others_unwon(frm, s)
                     for p in payers:
@@ -543,7 +571,7 @@ class _Walk:
                     self.trace.append(f"{rc_clause} {s} is not ready")
         fp = ec.get("flower_pig")
         if fp:
-            clause, amount = fp["clause"], int(fp["chips"])
+            clause, amount = fp["clause"], int(fp["chips"]) * rules.stake
             for pig in pigs:
                 payees = [s for s in self.order if s not in pigs]
                 for p in payees:
@@ -617,9 +645,16 @@ def _tile_count_errors(record: HandRecord, rules: Ruleset) -> list[RuleViolation
     return out
 
 
-def settle(record: HandRecord) -> Settlement:
-    """Validate and settle one hand record under its ruleset."""
-    rules = record.rules
+def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
+    """Validate and settle one hand record under its ruleset.
+
+    ``rules`` may be the record's ruleset under a tournament's settings
+    (``get_ruleset(id).with_settings(cap_fan=..., stake=...)``); it must have the record's id.
+    """
+    if rules is None:
+        rules = record.rules
+    elif rules.id != record.ruleset:
+        raise ValueError(f"record is under {record.ruleset!r}, not {rules.id!r}")
     walk = _Walk(record, rules)
     walk.errors.extend(_tile_count_errors(record, rules))
     walk.run()
@@ -638,3 +673,21 @@ def settle(record: HandRecord) -> Settlement:
 def score_dict(data: Any) -> dict[str, Any]:
     """Record dict -> settlement dict; raises RecordError when the record cannot be read."""
     return settle(HandRecord.from_dict(data)).to_dict()
+
+
+def next_dealer(record: HandRecord, settlement: Settlement) -> str | None:
+    """The dealer of the table's next hand, per the ruleset's ``next_dealer`` rule.
+
+    ``first_winner`` (J10, C7, Z6 and the app's Reading for Ottawa): the first winner; when
+    the first win is shared (一炮多响) the discarder; when nobody won the dealer stays.
+    ``dice``: no automatic choice (None), the table throws dice.
+    """
+    rules = record.rules
+    if rules.next_dealer == "dice" or not settlement.ok:
+        return None
+    for ev in record.events:
+        if isinstance(ev, WinEvent):
+            if len(ev.seats) > 1 and ev.from_seat is not None:
+                return ev.from_seat
+            return ev.seats[0]
+    return record.dealer
