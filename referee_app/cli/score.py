@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from referee_app.core import HandRecord, RecordError, Settlement, settle
+from referee_app.core import HandRecord, RecordError, Settlement, get_ruleset, settle
 
 EXIT_OK, EXIT_RULES, EXIT_UNREADABLE = 0, 1, 2
 
@@ -71,13 +71,13 @@ def _dump(d: dict[str, Any], *, compact: bool) -> str:
     return json.dumps(d, ensure_ascii=False, indent=2)
 
 
-def _score_jsonl(text: str) -> int:
+def _score_jsonl(text: str, settings: dict[str, int | None]) -> int:
     worst = EXIT_OK
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            s = settle(HandRecord.from_json(line))
+            s = _settle(HandRecord.from_json(line), settings)
         except RecordError as e:
             click.echo(_dump({"ok": False, "errors": [
                 {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
@@ -89,12 +89,26 @@ def _score_jsonl(text: str) -> int:
     return worst
 
 
+def _settle(record: HandRecord, settings: dict[str, int | None]) -> Settlement:
+    """Settle under the ruleset with the tournament's own cap and stake, if given."""
+    try:
+        rules = get_ruleset(record.ruleset).with_settings(**settings)
+    except ValueError as e:
+        raise RecordError("--cap-fan/--stake", str(e)) from None
+    return settle(record, rules)
+
+
 @click.command()
 @click.argument("file", type=str)
 @click.option("--json", "as_json", is_flag=True, help="Print the settlement JSON (hand-format.md).")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
               help="FILE holds one hand record per line; print one settlement JSON per line.")
-def score(file: str, as_json: bool, as_jsonl: bool) -> None:
+@click.option("--cap-fan", type=int, default=None,
+              help="Tournament cap on total fan (overrides the ruleset's, e.g. sichuan-novel).")
+@click.option("--stake", type=int, default=None,
+              help="Tournament stake: every amount is multiplied by it (default 1).")
+def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
+          stake: int | None) -> None:
     """Validate and settle the hand record in FILE (or - for stdin).
 
     Exit codes: 0 settled; 1 the record breaks a rule (errors listed, each with its
@@ -102,9 +116,10 @@ def score(file: str, as_json: bool, as_jsonl: bool) -> None:
     """
     try:
         text = _read_text(file)
+        settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:
-            sys.exit(_score_jsonl(text))
-        s = settle(HandRecord.from_json(text))
+            sys.exit(_score_jsonl(text, settings))
+        s = _settle(HandRecord.from_json(text), settings)
     except RecordError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_UNREADABLE)
