@@ -1,0 +1,1 @@
+"""Logic behind the views: the entry form's state and the desk's calls into storage."""

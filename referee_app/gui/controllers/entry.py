@@ -1,0 +1,165 @@
+"""The hand-entry form's state, turned into a hand record and settled on every keystroke.
+
+The form keeps exactly what the referee typed (tile text per seat, event dicts in the
+``sichuan-hand/1`` shape). :meth:`EntryForm.evaluate` builds the record dict and hands it
+to the engine (``HandRecord.from_dict`` + ``settle``): the GUI never judges a hand itself,
+it only maps the engine's answers onto the widgets (which seat, which event).
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee_app.core import (
+    HandRecord,
+    RecordError,
+    Settlement,
+    TileParseError,
+    get_ruleset,
+    parse_tiles,
+    settle,
+)
+
+_SEAT_PATH = re.compile(r"^seats\.([A-Z])\b")
+_EVENT_PATH = re.compile(r"^events\[(\d+)\]")
+_EVENT_WORD = re.compile(r"\bevent (\d+)\b")
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong with the form: clause (or field path), seat and event to highlight."""
+
+    clause: str
+    message: str
+    seat: str | None = None
+    event: int | None = None  # 0-based index into the event list
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """The engine's answer for the form as it stands."""
+
+    record: HandRecord | None
+    settlement: Settlement | None
+    problems: tuple[Problem, ...]
+    read_error: RecordError | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.settlement is not None and self.settlement.ok
+
+    def seats_with_problems(self) -> set[str]:
+        return {p.seat for p in self.problems if p.seat}
+
+    def events_with_problems(self) -> set[int]:
+        return {p.event for p in self.problems if p.event is not None}
+
+
+@dataclass
+class SeatInput:
+    """What the referee typed for one seat."""
+
+    player: str | None = None
+    concealed: str = ""
+    pongs: str = ""
+
+
+@dataclass
+class EntryForm:
+    """The entry form's data; ``extra`` carries table/round/hand_no/referee untouched."""
+
+    ruleset: str
+    dealer: str = "E"
+    seats: dict[str, SeatInput] = field(default_factory=dict)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    wall_exhausted: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def blank(cls, ruleset: str, players: dict[str, str | None] | None = None,
+              dealer: str | None = None, extra: dict[str, Any] | None = None) -> EntryForm:
+        """An empty form with one seat per seat of the ruleset (3 for zigong-3p)."""
+        rules = get_ruleset(ruleset)
+        players = players or {}
+        return cls(ruleset=rules.id, dealer=dealer or rules.seats[0],
+                   seats={s: SeatInput(players.get(s)) for s in rules.seats},
+                   extra=dict(extra or {}))
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> EntryForm:
+        """Fill the form from a stored record dict (the ``sichuan-hand/1`` shape)."""
+        rules = get_ruleset(record.get("ruleset") or "ottawa-2009")
+        seats: dict[str, SeatInput] = {}
+        raw = record.get("seats") or {}
+        for s in rules.seats:
+            d = raw.get(s) or {}
+            pongs = d.get("pongs") or []
+            seats[s] = SeatInput(d.get("player"), str(d.get("concealed", "")),
+                                 " ".join(str(p) for p in pongs))
+        core = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
+        return cls(ruleset=rules.id, dealer=record.get("dealer") or rules.seats[0], seats=seats,
+                   events=copy.deepcopy(list(record.get("events") or [])),
+                   wall_exhausted=bool(record.get("wall_exhausted", False)),
+                   extra={k: v for k, v in record.items() if k not in core})
+
+    @property
+    def seat_labels(self) -> tuple[str, ...]:
+        return get_ruleset(self.ruleset).seats
+
+    # ------------------------------------------------------------------ record
+
+    @staticmethod
+    def pong_list(text: str) -> list[str]:
+        """``"5p 9s"`` or ``"5p9s"`` -> ``["5p", "9s"]``; unreadable text is passed through
+        whole so the engine's reader reports it with its field path."""
+        if not text.strip():
+            return []
+        try:
+            return [str(t) for t in parse_tiles(text)]
+        except TileParseError:
+            return [text]
+
+    def to_record_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"format": "sichuan-hand/1", "ruleset": self.ruleset,
+                             "dealer": self.dealer, "seats": {}}
+        for s, inp in self.seats.items():
+            entry: dict[str, Any] = {}
+            if inp.player:
+                entry["player"] = inp.player
+            entry["concealed"] = inp.concealed
+            entry["pongs"] = self.pong_list(inp.pongs)
+            d["seats"][s] = entry
+        d["events"] = copy.deepcopy(self.events)
+        d["wall_exhausted"] = self.wall_exhausted
+        for k, v in self.extra.items():
+            d.setdefault(k, v)
+        return d
+
+    def evaluate(self) -> Evaluation:
+        """Read and settle the form (~1 ms); every problem mapped to a seat and/or event."""
+        try:
+            record = HandRecord.from_dict(self.to_record_dict())
+        except RecordError as e:
+            seat = m.group(1) if (m := _SEAT_PATH.match(e.field)) else None
+            ev = int(m.group(1)) if (m := _EVENT_PATH.match(e.field)) else None
+            if ev is not None and seat is None and 0 <= ev < len(self.events):
+                seat = self.events[ev].get("seat")
+            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev),), e)
+        s = settle(record)
+        problems = []
+        for v in s.errors:
+            m = _EVENT_WORD.search(v.message)
+            ev = int(m.group(1)) - 1 if m else None
+            problems.append(Problem(v.clause, v.message, v.seat, ev))
+        return Evaluation(record, s, tuple(problems))
+
+    # ------------------------------------------------------------------ events
+
+    def event_seats(self, index: int) -> tuple[str, ...]:
+        e = self.events[index]
+        if e.get("type") == "kong":
+            return (e.get("seat"),)
+        return tuple(e.get("seats") or ())

@@ -1,0 +1,187 @@
+"""Interface language (中文 / English): a small dict-based table, switchable at run time.
+
+Why a dict and not Qt's .ts/.qm machinery: the app has a few hundred strings, they are
+reviewed in code next to their English, and switching must not need a compile step.
+Views call :func:`tr` whenever they (re)build their texts and listen to
+:data:`LANG.changed` to retranslate.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QObject, Signal
+
+#: key -> (English, 中文). Keys are the English text unless it is long or ambiguous.
+_TABLE: dict[str, tuple[str, str]] = {
+    "app_title": ("Referee Desk", "裁判台"),
+    "File": ("&File", "文件(&F)"),
+    "View": ("&View", "视图(&V)"),
+    "Hand": ("&Hand", "牌局(&H)"),
+    "Open database…": ("Open database…", "打开数据库…"),
+    "Quit": ("Quit", "退出"),
+    "Language": ("Language", "语言"),
+    "Projector window": ("Projector window", "投影窗口"),
+    "Penalties…": ("Penalties…", "罚分…"),
+    "History…": ("History…", "历史版本…"),
+    "Save hand": ("Save hand", "保存牌局"),
+    "Next hand": ("Next hand", "下一局"),
+    "Undo": ("Undo", "撤销"),
+    "Redo": ("Redo", "重做"),
+    "Entry": ("Hand entry", "录入"),
+    "Trace": ("Rule trace", "规则追溯"),
+    "Standings": ("Standings", "排名"),
+    "Seating": ("Seating", "座位"),
+    "Players": ("Player detail", "选手详情"),
+    "Tournament": ("Tournament", "赛事"),
+    "Round": ("Round", "轮"),
+    "Table": ("Table", "桌"),
+    "hand_no": ("Hand", "局"),
+    "round_n": ("Round {n}", "第{n}轮"),
+    "table_n": ("Table {n}", "第{n}桌"),
+    "hand_n": ("Hand {n}", "第{n}局"),
+    "new_hand_n": ("New hand {n}", "新局 {n}"),
+    "Dealer": ("Dealer", "庄家"),
+    "dealer_mark": ("dealer", "庄"),
+    "Concealed": ("Concealed", "手牌"),
+    "Pongs": ("Pongs", "碰"),
+    "Events": ("Events (in order)", "事件（按顺序）"),
+    "Add kong": ("Add &kong", "加杠(&K)"),
+    "Add win": ("Add &win", "加和(&W)"),
+    "Edit": ("&Edit", "编辑(&E)"),
+    "Move up": ("Move &up", "上移(&U)"),
+    "Move down": ("Move dow&n", "下移(&N)"),
+    "Delete": ("&Delete", "删除(&D)"),
+    "Wall exhausted": ("Wall e&xhausted", "流局/牌墙摸完(&X)"),
+    "Validation": ("Validation", "校验"),
+    "no_problems": ("No problems: the hand obeys the rules.", "无问题：本局符合规则。"),
+    "Settlement": ("Settlement preview", "结算预览"),
+    "Wins": ("Wins", "和牌"),
+    "Payments": ("Payments", "支付"),
+    "Totals": ("Totals", "合计"),
+    "Seat": ("Seat", "座位"),
+    "Player": ("Player", "选手"),
+    "Pattern": ("Pattern", "番种"),
+    "Fan": ("Fan", "番"),
+    "Chips": ("Chips", "筹码"),
+    "From": ("From", "付方"),
+    "To": ("To", "收方"),
+    "Clause": ("Clause", "条款"),
+    "Reason": ("Reason", "原因"),
+    "Tile": ("Tile", "牌"),
+    "Kind": ("Kind", "类型"),
+    "Discarder": ("Discarder", "放炮/点杠者"),
+    "self_drawn": ("— self-drawn —", "— 自摸 —"),
+    "Winners": ("Winners", "和牌者"),
+    "Flags": ("Flags", "标记"),
+    "Passed fan": ("Passed fan", "过水番数"),
+    "none": ("none", "无"),
+    "Kong": ("Kong", "杠"),
+    "Win": ("Win", "和"),
+    "kind_direct": ("direct (直杠)", "直杠"),
+    "kind_added": ("added (补杠)", "补杠/面下杠"),
+    "kind_concealed": ("concealed (暗杠)", "暗杠"),
+    "flag_kong_bloom": ("kong bloom 杠上花", "杠上花"),
+    "flag_kong_discard": ("kong discard 杠上炮", "杠上炮"),
+    "flag_robbing_kong": ("robbing the kong 抢杠", "抢杠"),
+    "flag_heavenly": ("heavenly 天和", "天和"),
+    "flag_earthly": ("earthly 地和", "地和"),
+    "flag_declared_ready": ("declared ready 报调", "报调"),
+    "flag_first_discard": ("first discard 第一和", "第一和"),
+    "ev_kong": ("{seat} kong {tile} · {kind}", "{seat} {kind} {tile}"),
+    "ev_kong_from": ("{seat} kong {tile} · {kind} from {frm}", "{seat} {kind} {tile}（{frm} 点杠）"),
+    "ev_win_self": ("{seats} self-drawn win {tile}", "{seats} 自摸 {tile}"),
+    "ev_win_from": ("{seats} win on {frm}'s {tile}", "{seats} 和 {frm} 打出的 {tile}"),
+    "record_error": ("Cannot read the record", "记录无法读取"),
+    "status_entered": ("entered", "已录入"),
+    "status_verified": ("verified", "已核对"),
+    "status_amended": ("amended", "已修改"),
+    "status_void": ("void", "作废"),
+    "status_override": ("override", "强制录入"),
+    "status_new": ("new", "新"),
+    "saved": ("Saved hand {n} (version {v}).", "已保存第{n}局（第{v}版）。"),
+    "unsaved": ("unsaved changes", "未保存的修改"),
+    "amend_title": ("Amend a saved hand", "修改已保存的牌局"),
+    "amend_prompt": ("This hand is saved. Reason for the change (required):",
+                     "本局已保存。修改原因（必填）："),
+    "override_title": ("Record a hand that breaks the rules", "强制录入违规牌局"),
+    "override_prompt": ("The hand breaks the rules (see Validation). To record it anyway as "
+                        "head referee, give the reason (required):",
+                        "本局违反规则（见校验）。如需以总裁判身份强制录入，请填写原因（必填）："),
+    "reason_required": ("A reason is required; nothing was saved.", "必须填写原因；未保存。"),
+    "cannot_save": ("Cannot save: {msg}", "无法保存：{msg}"),
+    "no_hand": ("Select a table or hand in the navigator first.", "请先在导航中选择一桌或一局。"),
+    "History": ("History", "历史版本"),
+    "Version": ("Version", "版本"),
+    "When": ("When", "时间"),
+    "Referee": ("Referee", "裁判"),
+    "Change": ("Change in totals", "合计变化"),
+    "Status": ("Status", "状态"),
+    "Rank": ("Rank", "名次"),
+    "Hands": ("Hands", "局数"),
+    "Self-drawn": ("Self-drawn", "自摸"),
+    "Discards paid": ("Discards paid", "放炮"),
+    "Flower pigs": ("Flower pigs", "花猪"),
+    "Largest win": ("Largest win", "最大番"),
+    "Penalties": ("Penalties", "罚分"),
+    "Add penalty": ("Add penalty", "添加罚分"),
+    "Zero-sum": ("Paid to the other three (zero-sum)", "付给其他三家（零和）"),
+    "Close": ("Close", "关闭"),
+    "Statement": ("Statement", "对账单"),
+    "clause_texts": ("Clause", "条款原文"),
+    "Original": ("Original (中文)", "原文"),
+    "English": ("English", "英文"),
+    "Reading": ("Reading", "解读"),
+    "select_payment": ("Select a payment or trace line to see its clause.",
+                       "选择一条支付或追溯行以查看条款。"),
+    "Trace lines": ("Trace", "追溯"),
+    "all_rounds": ("All rounds", "全部轮次"),
+    "updated": ("updated {t}", "更新于 {t}"),
+    "demo_banner": ("Demo tournament (a temporary copy)", "演示赛事（临时副本）"),
+    "ready": ("Ready.", "就绪。"),
+    "OK": ("OK", "确定"),
+    "Cancel": ("Cancel", "取消"),
+    "seats_word": ("seats", "座位"),
+}
+
+SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+
+
+class _Language(QObject):
+    """The current interface language; emits ``changed`` after a switch."""
+
+    changed = Signal(str)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.code = "zh"
+
+    def set(self, code: str) -> None:
+        if code not in ("en", "zh"):
+            raise ValueError(f"language: unknown code {code!r} (en or zh)")
+        if code != self.code:
+            self.code = code
+            self.changed.emit(code)
+
+
+LANG = _Language()
+
+
+def tr(key: str, **fmt: object) -> str:
+    """The text for ``key`` in the current language (the key itself when unknown)."""
+    pair = _TABLE.get(key)
+    text = key if pair is None else pair[1 if LANG.code == "zh" else 0]
+    return text.format(**fmt) if fmt else text
+
+
+def seat_name(seat: str) -> str:
+    """``东 E`` in Chinese mode, ``E 东`` in English: both scripts, so either reader finds it."""
+    zh = SEAT_ZH.get(seat, "")
+    if not zh:
+        return seat
+    return f"{zh} {seat}" if LANG.code == "zh" else f"{seat} {zh}"
+
+
+def both(zh: str, en: str) -> str:
+    """A name shown in both languages (pattern names), the current language first."""
+    if not en or en == zh:
+        return zh
+    return f"{zh} {en}" if LANG.code == "zh" else f"{en} {zh}"

@@ -1,0 +1,1 @@
+"""Layout widgets of the referee desk; they hold no scoring or storage logic."""

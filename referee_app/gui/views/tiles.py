@@ -1,0 +1,103 @@
+"""Tiles drawn as tiles: a rounded ivory face with the rank and the suit character.
+
+Painted with QPainter so the app ships no images; suit colours follow the usual sets
+(万 red, 筒 blue, 条 green). Exposed melds (pongs, kongs) are drawn on a darker face
+after a gap, so the referee sees at a glance what was concealed and what was shown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+from referee_app.core import Tile
+
+SUIT_COLOURS = {"m": QColor("#b3261e"), "p": QColor("#1d4f91"), "s": QColor("#1b7a3a")}
+SUIT_CHARS = {"m": "万", "p": "筒", "s": "条"}
+FACE = QColor("#fbf7ea")
+FACE_EXPOSED = QColor("#e4dcc2")
+EDGE = QColor("#8a7f62")
+
+
+@dataclass(frozen=True, slots=True)
+class TileGroup:
+    """Tiles drawn together; ``exposed`` groups get the darker face (pongs, kongs)."""
+
+    tiles: tuple[Tile, ...]
+    exposed: bool = False
+
+
+def paint_tile(p: QPainter, rect: QRectF, tile: Tile, exposed: bool = False) -> None:
+    """Draw one tile into ``rect`` (any size; the text scales with the rectangle)."""
+    radius = rect.width() * 0.16
+    p.setPen(QPen(EDGE, 1.0))
+    p.setBrush(FACE_EXPOSED if exposed else FACE)
+    p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
+    colour = SUIT_COLOURS[tile.suit.value]
+    p.setPen(colour)
+    f = QFont(p.font())
+    f.setBold(True)
+    f.setPixelSize(max(8, int(rect.height() * 0.42)))
+    p.setFont(f)
+    top = QRectF(rect.left(), rect.top() + rect.height() * 0.04, rect.width(),
+                 rect.height() * 0.5)
+    p.drawText(top, Qt.AlignmentFlag.AlignCenter, str(tile.rank))
+    f.setBold(False)
+    f.setPixelSize(max(7, int(rect.height() * 0.32)))
+    p.setFont(f)
+    bottom = QRectF(rect.left(), rect.top() + rect.height() * 0.5, rect.width(),
+                    rect.height() * 0.44)
+    p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, SUIT_CHARS[tile.suit.value])
+
+
+class TileStrip(QWidget):
+    """A row of tile groups (concealed tiles, then each meld), redrawn as the text changes."""
+
+    def __init__(self, tile_height: int = 34, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._groups: tuple[TileGroup, ...] = ()
+        self._h = tile_height
+        self._w = round(tile_height * 0.72)
+        self._gap = max(6, tile_height // 4)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumHeight(tile_height + 4)
+
+    def set_groups(self, groups: tuple[TileGroup, ...] | list[TileGroup]) -> None:
+        self._groups = tuple(g for g in groups if g.tiles)
+        self.updateGeometry()
+        self.update()
+
+    def groups(self) -> tuple[TileGroup, ...]:
+        return self._groups
+
+    def tile_count(self) -> int:
+        return sum(len(g.tiles) for g in self._groups)
+
+    def _natural_width(self) -> int:
+        n = self.tile_count()
+        return 4 + n * (self._w + 1) + self._gap * max(0, len(self._groups) - 1)
+
+    def sizeHint(self) -> QSize:  # noqa: N802 (Qt naming)
+        return QSize(max(120, self._natural_width()), self._h + 4)
+
+    def minimumSizeHint(self) -> QSize:  # noqa: N802
+        return QSize(60, self._h + 4)
+
+    def paintEvent(self, event) -> None:  # noqa: N802
+        if not self._groups:
+            return
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        # shrink tiles uniformly when the row does not fit
+        scale = min(1.0, max(0.45, self.width() / max(1, self._natural_width())))
+        w, h, gap = self._w * scale, self._h * scale, self._gap * scale
+        x, y = 2.0, 2.0 + (self._h - h) / 2
+        for g in self._groups:
+            for t in g.tiles:
+                paint_tile(p, QRectF(x, y, w, h), t, g.exposed)
+                x += w + 1
+            x += gap
+        p.end()

@@ -1,0 +1,185 @@
+"""Rule trace: every payment and trace line with its clause, and the clause's own texts.
+
+Works on a settlement *dict* (``sichuan-settlement/1``), so it shows a stored hand's
+settlement exactly as saved, or the entry form's live one. Selecting a line shows the
+clause's original Chinese, the English rendering and the app's Reading, as returned by
+``get_ruleset(id).clause(cid)``.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QGroupBox,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QListWidgetItem,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QTextBrowser,
+    QVBoxLayout,
+    QWidget,
+)
+
+from referee_app.core import UnknownRulesetError, get_ruleset
+
+from ..i18n import LANG, both, seat_name, tr
+
+
+def clause_html(ruleset_id: str, clause_id: str) -> str:
+    """The clause's title, original Chinese, English and Reading, as rich text."""
+    try:
+        c = get_ruleset(ruleset_id).clause(clause_id)
+    except UnknownRulesetError as e:
+        return f"<p>{escape(str(e))}</p>"
+    title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
+    parts = [f"<h3>{escape(c.id)} {escape(title)}</h3>"]
+    for label, text in ((tr("Original"), c.zh), (tr("English"), c.en),
+                        (tr("Reading"), c.reading)):
+        if text:
+            parts.append(f"<p><b>{escape(label)}</b><br>{escape(text)}</p>")
+    if len(parts) == 1:
+        parts.append("<p>—</p>")
+    return "".join(parts)
+
+
+def clause_of_line(line: str) -> str:
+    """A trace line starts with its clause id (``§2.10 S declares …``)."""
+    return line.split(" ", 1)[0] if line else ""
+
+
+class TraceView(QWidget):
+    """The rule-trace tab (also used inside the history dialog)."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._settlement: dict[str, Any] | None = None
+        self._ruleset = "ottawa-2009"
+        self.title = QLabel()
+        self.title.setObjectName("trace_title")
+        f = self.title.font()
+        f.setBold(True)
+        f.setPointSize(f.pointSize() + 1)
+        self.title.setFont(f)
+        self.wins = QListWidget()
+        self.wins.setObjectName("trace_wins")
+        self.wins.setMaximumHeight(90)
+        self.payments = QTableWidget(0, 5)
+        self.payments.setObjectName("trace_payments")
+        self.payments.verticalHeader().setVisible(False)
+        self.payments.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.payments.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.payments.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.payments.verticalHeader().setDefaultSectionSize(22)
+        self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.lines = QListWidget()
+        self.lines.setObjectName("trace_lines")
+        self.lines.setWordWrap(True)
+        self.clause = QTextBrowser()
+        self.clause.setObjectName("clause_text")
+        self.box_pay = QGroupBox()
+        QVBoxLayout(self.box_pay).addWidget(self.payments)
+        self.box_lines = QGroupBox()
+        QVBoxLayout(self.box_lines).addWidget(self.lines)
+        self.box_clause = QGroupBox()
+        QVBoxLayout(self.box_clause).addWidget(self.clause)
+        self.box_wins = QGroupBox()
+        QVBoxLayout(self.box_wins).addWidget(self.wins)
+
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.box_wins)
+        left.addWidget(self.box_pay)
+        left.addWidget(self.box_lines)
+        left.setStretchFactor(1, 3)
+        left.setStretchFactor(2, 2)
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(left)
+        split.addWidget(self.box_clause)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 2)
+        split.setChildrenCollapsible(False)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addWidget(self.title)
+        lay.addWidget(split, 1)
+
+        self.payments.itemSelectionChanged.connect(self._payment_selected)
+        self.lines.itemSelectionChanged.connect(lambda: self._list_selected(self.lines))
+        self.wins.itemSelectionChanged.connect(lambda: self._list_selected(self.wins))
+        LANG.changed.connect(lambda _c: self.retranslate())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.box_wins.setTitle(tr("Wins"))
+        self.box_pay.setTitle(tr("Payments"))
+        self.box_lines.setTitle(tr("Trace lines"))
+        self.box_clause.setTitle(tr("clause_texts"))
+        self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
+                                                 tr("Reason")])
+        if self._settlement is not None:
+            self.show_settlement(self._settlement, self._ruleset, self.title.text())
+        else:
+            self.clause.setHtml(f"<p>{escape(tr('select_payment'))}</p>")
+
+    def show_settlement(self, settlement: dict[str, Any] | None, ruleset: str,
+                        title: str = "") -> None:
+        """Show a settlement dict; ``None`` clears the view."""
+        self._settlement, self._ruleset = settlement, ruleset
+        self.title.setText(title)
+        s = settlement or {}
+        self.wins.clear()
+        for w in s.get("wins", []):
+            bonuses = " + ".join(f"{b['name']} {b['clause']}" for b in w.get("bonuses", []))
+            text = (f"{seat_name(w['seat'])}: {w.get('pattern_clause', '')} "
+                    f"{both(w.get('pattern', ''), w.get('pattern_en', ''))}"
+                    + (f" + {bonuses}" if bonuses else "")
+                    + f" = {w.get('fan')} {tr('Fan')} = {w.get('chips')} {tr('Chips')}")
+            it = QListWidgetItem(text)
+            it.setData(Qt.ItemDataRole.UserRole, w.get("pattern_clause", ""))
+            self.wins.addItem(it)
+        pays = s.get("payments", [])
+        self.payments.setRowCount(len(pays))
+        for r, p in enumerate(pays):
+            cells = [seat_name(p["from"]), seat_name(p["to"]), str(p["chips"]), p["clause"],
+                     p.get("reason", "")]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, p["clause"])
+                if c == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.payments.setItem(r, c, item)
+        self.payments.resizeColumnsToContents()
+        self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.lines.clear()
+        for line in s.get("trace", []):
+            it = QListWidgetItem(line)
+            it.setData(Qt.ItemDataRole.UserRole, clause_of_line(line))
+            self.lines.addItem(it)
+        for e in s.get("errors", []):
+            it = QListWidgetItem(f"{e['clause']} ✗ {e.get('seat') or ''} {e['message']}")
+            it.setForeground(Qt.GlobalColor.darkRed)
+            it.setData(Qt.ItemDataRole.UserRole, e["clause"])
+            self.lines.addItem(it)
+        self.clause.setHtml(f"<p>{escape(tr('select_payment'))}</p>")
+
+    def show_clause(self, clause_id: str) -> None:
+        self.clause.setHtml(clause_html(self._ruleset, clause_id))
+
+    def select_payment(self, row: int) -> None:
+        self.payments.selectRow(row)
+
+    def _payment_selected(self) -> None:
+        items = self.payments.selectedItems()
+        if items:
+            self.show_clause(items[0].data(Qt.ItemDataRole.UserRole))
+
+    def _list_selected(self, lst: QListWidget) -> None:
+        items = lst.selectedItems()
+        if items:
+            self.show_clause(items[0].data(Qt.ItemDataRole.UserRole))
