@@ -161,7 +161,7 @@ class Hand:
 
 def suits_used(counts: list[int] | tuple[int, ...]) -> int:
     """How many suits a count vector (concealed + melds) touches."""
-    return sum(1 for s in range(3) if any(counts[s * 9:(s + 1) * 9]))
+    return (any(counts[0:9]) + any(counts[9:18]) + any(counts[18:27]))
 
 
 def tile_features(all_counts: list[int] | tuple[int, ...]) -> tuple[bool, bool, bool]:

@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
-from .tiles import Tile, TileParseError, format_tiles, parse_tiles
+from .tiles import TILES, Tile, TileParseError, format_tiles, parse_tiles
 
 RECORD_FORMAT = "sichuan-hand/1"
 _CORE_FIELDS = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
@@ -148,7 +148,13 @@ def _tiles(value: Any, path: str) -> tuple[Tile, ...]:
         raise RecordError(path, str(e)) from None
 
 
+_ONE_TILE = {str(t): t for t in TILES}
+
+
 def _tile(value: Any, path: str) -> Tile:
+    hit = _ONE_TILE.get(value) if isinstance(value, str) else None
+    if hit is not None:  # the common case, "5p"
+        return hit
     tiles = _tiles(value, path)
     if len(tiles) != 1:
         raise RecordError(path, f"must hold exactly one tile, got {len(tiles)} in {value!r}")

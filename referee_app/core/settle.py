@@ -8,6 +8,7 @@ trace lines. A record with any problem settles nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import add
 from typing import Any
 
 from .analysis import Hand, feature_masks, masks_with_run, suits_used, waits
@@ -184,6 +185,15 @@ class _Walk:
         self.rules = rules
         self.order = rules.seats
         self.hands = {s.seat: s for s in record.seats}
+        # per seat, computed once: concealed count vector and pong tile indices
+        self.counts: dict[str, list[int]] = {}
+        self.pongs: dict[str, tuple[int, ...]] = {}
+        for h in record.seats:
+            c = [0] * NUM_KINDS
+            for x in h.concealed:
+                c[x.index] += 1
+            self.counts[h.seat] = c
+            self.pongs[h.seat] = tuple(p.index for p in h.pongs)
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
         self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
@@ -272,11 +282,9 @@ class _Walk:
     def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, bool]:
         """The winner's complete hand, and whether §2.1 (count) and §2.4 (suits) hold."""
         h = self.hands[seat]
-        counts = [0] * NUM_KINDS
-        for x in h.concealed:
-            counts[x.index] += 1
+        counts = list(self.counts[seat])
         kongs = tuple(k.tile.index for k in self.kongs[seat])
-        pongs = tuple(p.index for p in h.pongs)
+        pongs = self.pongs[seat]
         held = len(h.concealed) + 3 * (len(pongs) + len(kongs))
         ok = True
         if held != 13:
@@ -532,10 +540,8 @@ class _Walk:
         xiang: list[str] = []
         for s in self.unwon:
             h = self.hands[s]
-            counts = [0] * NUM_KINDS
-            for x in h.concealed:
-                counts[x.index] += 1
-            pongs = tuple(p.index for p in h.pongs)
+            counts = self.counts[s]
+            pongs = self.pongs[s]
             kongs = tuple(k.tile.index for k in self.kongs[s])
             held = list(counts)
             for p in pongs:
@@ -623,13 +629,14 @@ class _Walk:
         return EndCheck(True, tuple(pigs), tuple(xiang), info)
 
 
-def _tile_count_errors(record: HandRecord, rules: Ruleset) -> list[RuleViolation]:
+def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
+    record, rules = walk.r, walk.rules
     counts = [0] * NUM_KINDS
-    for s in record.seats:
-        for t in s.concealed:
-            counts[t.index] += 1
-        for t in s.pongs:
-            counts[t.index] += 3
+    for c in walk.counts.values():
+        counts = list(map(add, counts, c))
+    for pongs in walk.pongs.values():
+        for t in pongs:
+            counts[t] += 3
     for ev in record.events:
         counts[ev.tile.index] += 4 if isinstance(ev, KongEvent) else 1
     out = []
@@ -656,7 +663,7 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
     elif rules.id != record.ruleset:
         raise ValueError(f"record is under {record.ruleset!r}, not {rules.id!r}")
     walk = _Walk(record, rules)
-    walk.errors.extend(_tile_count_errors(record, rules))
+    walk.errors.extend(_tile_count_errors(walk))
     walk.run()
     extra = {k: record.extra[k] for k in _EXTRA_KEYS if k in record.extra}
     if walk.errors:
