@@ -1,0 +1,332 @@
+"""Whole-tournament JSON bundle (``referee-tournament/1``): export and lossless import.
+
+A bundle holds the tournament info, players (with ids), every round's seating and byes,
+every version of every hand record (with referee, time, reason, override), penalties
+(with their voids) and the audit log. Settlements are *not* stored: they are recomputed
+by the engine on import, and a version that no longer validates is refused unless it was
+recorded with an override. Import builds the database in a temporary file next to the
+target and renames it only when everything has been read, so a bad bundle leaves nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from referee_app.core import HandRecord, RecordError, settle
+
+from . import db as dbm
+from .errors import BundleError, StorageError, TournamentExistsError
+from .models import HandStatus, PlayerStatus, VersionAction
+
+if TYPE_CHECKING:
+    from .tournament import Tournament
+
+BUNDLE_FORMAT = "referee-tournament/1"
+
+
+def export_bundle(t: Tournament, path: str | Path | None = None) -> dict[str, Any]:
+    """Build (and optionally write, atomically) the bundle of ``t``."""
+    with dbm.read_transaction(t.db):
+        info = t.info.to_dict()
+        players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
+                    "status": p.status.value, "registered_at": p.registered_at}
+                   for p in t.players()]
+        rounds = []
+        for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
+                                            "rounds ORDER BY number").fetchall():
+            s = t.seating(n)
+            rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
+                           "tables": {str(k): v for k, v in s.tables.items()},
+                           "byes": list(s.byes)})
+        hands = []
+        for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM hands "
+                                               "ORDER BY id").fetchall():
+            versions = []
+            for v in t._versions(hid):
+                versions.append({"version": v.version, "action": v.action.value,
+                                 "status": v.status.value, "referee": v.referee, "at": v.at,
+                                 "reason": v.reason, "override_reason": v.override_reason,
+                                 "override_totals": v.override_totals, "record": v.record})
+            hands.append({"id": hid, "round": rnd, "table": tbl, "hand_no": hno,
+                          "versions": versions})
+        penalties = []
+        for p in t.penalties():
+            void = None
+            if p.void:
+                r = t.db.execute("SELECT reason, referee, at FROM penalty_voids WHERE "
+                                 "penalty_id=?", (p.id,)).fetchone()
+                void = {"reason": r[0], "referee": r[1], "at": r[2]}
+            penalties.append({"id": p.id, "players": list(p.players), "chips": p.chips,
+                              "reason": p.reason, "clause": p.clause, "referee": p.referee,
+                              "at": p.at, "zero_sum": p.zero_sum, "round": p.round,
+                              "entries": dict(p.entries), "void": void})
+        log = t.log()
+    bundle = {"format": BUNDLE_FORMAT, "tournament": info, "players": players,
+              "rounds": rounds, "hands": hands, "penalties": penalties, "log": log}
+    if path is not None:
+        path = Path(path)
+        tmp = path.with_name(f".{path.name}.tmp")
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(bundle, f, ensure_ascii=False, indent=1)
+            f.write("\n")
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    return bundle
+
+
+# --------------------------------------------------------------------------- import
+
+
+def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
+         optional: bool = False, default: Any = None) -> Any:
+    if not isinstance(d, dict):
+        raise BundleError(path, f"expected an object, got {type(d).__name__}")
+    if key not in d or d[key] is None:
+        if optional:
+            return default
+        raise BundleError(f"{path}.{key}" if path else key, "required field is missing")
+    v = d[key]
+    if isinstance(v, bool) and kind in (int, (int,)):
+        raise BundleError(f"{path}.{key}" if path else key, f"expected a number, got {v!r}")
+    if not isinstance(v, kind):
+        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
+        raise BundleError(f"{path}.{key}" if path else key,
+                          f"expected {want}, got {type(v).__name__}")
+    return v
+
+
+def _list(d: Any, key: str, path: str) -> list[Any]:
+    return _get(d, key, path, list, optional=True, default=[])
+
+
+def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    if isinstance(source, Mapping):
+        return dict(source)
+    try:
+        text = Path(source).read_text(encoding="utf-8")
+    except OSError as e:
+        raise BundleError("file", f"cannot read {source}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise BundleError("file", f"{source} is not UTF-8 text") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as e:
+        raise BundleError("file", f"not valid JSON: {e.msg} at line {e.lineno} column "
+                          f"{e.colno}") from None
+    if not isinstance(data, dict):
+        raise BundleError("file", f"a bundle is a JSON object, got {type(data).__name__}")
+    return data
+
+
+def import_bundle(cls: type[Tournament], source: str | Path | Mapping[str, Any], db_path: Path,
+                  **kwargs: Any) -> Tournament:
+    data = load_bundle(source)
+    if data.get("format") != BUNDLE_FORMAT:
+        raise BundleError("format", f"expected {BUNDLE_FORMAT!r}, got {data.get('format')!r}")
+    if db_path.exists() and db_path.stat().st_size > 0:
+        raise TournamentExistsError("db", f"{db_path} already exists; import into a new file")
+    info = _get(data, "tournament", "", dict)
+    tmp = db_path.with_name(f".{db_path.name}.importing")
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(str(tmp) + suffix).unlink()
+    try:
+        t = cls.create(tmp, _get(info, "name", "tournament", str),
+                       ruleset=_get(info, "ruleset", "tournament", str),
+                       start_date=_get(info, "start_date", "tournament", str, optional=True,
+                                       default=""),
+                       end_date=_get(info, "end_date", "tournament", str, optional=True,
+                                     default=""),
+                       venue=_get(info, "venue", "tournament", str, optional=True, default=""),
+                       stake=_get(info, "stake", "tournament", int, optional=True),
+                       tie_break=_get(info, "tie_break", "tournament", list, optional=True,
+                                      default=list(_default_tie_break())),
+                       referees=_get(info, "referees", "tournament", list, optional=True,
+                                     default=[]),
+                       head_referee=_get(info, "head_referee", "tournament", str,
+                                         optional=True, default=""),
+                       backup_every=0, _log_create=False)
+    except BundleError:
+        _cleanup(tmp)
+        raise
+    except StorageError as e:
+        _cleanup(tmp)
+        raise BundleError(f"tournament.{e.field}", e.problem) from None
+    try:
+        with dbm.write_transaction(t.db):
+            created = _get(info, "created_at", "tournament", str, optional=True, default="")
+            if created:
+                t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
+                             (json.dumps(created),))
+            _fill(t, data)
+        t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        t.db.close()
+        t._closed = True
+        os.replace(tmp, db_path)
+    except BaseException:
+        with contextlib.suppress(Exception):
+            t.db.close()
+        _cleanup(tmp)
+        raise
+    _cleanup(tmp)
+    return cls.open(db_path, **kwargs)
+
+
+def _default_tie_break() -> tuple[str, ...]:
+    from .models import DEFAULT_TIE_BREAK
+
+    return DEFAULT_TIE_BREAK
+
+
+def _cleanup(tmp: Path) -> None:
+    for suffix in ("", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(str(tmp) + suffix).unlink()
+
+
+def _fill(t: Tournament, data: dict[str, Any]) -> None:
+    db = t.db
+    seats = t._seats()
+    names: dict[str, int] = {}
+    for i, p in enumerate(_list(data, "players", "")):
+        path = f"players[{i}]"
+        pid = _get(p, "id", path, int)
+        name = _get(p, "name", path, str).strip()
+        if not name:
+            raise BundleError(f"{path}.name", "may not be empty")
+        if name in names:
+            raise BundleError(f"{path}.name", f"player {name!r} is listed twice")
+        status = _get(p, "status", path, str, optional=True, default="active")
+        try:
+            PlayerStatus(status)
+        except ValueError:
+            raise BundleError(f"{path}.status", f"unknown status {status!r}") from None
+        if pid in names.values():
+            raise BundleError(f"{path}.id", f"id {pid} is used twice")
+        names[name] = pid
+        db.execute("INSERT INTO players(id, name, name_latin, club, status, registered_at) "
+                   "VALUES (?,?,?,?,?,?)",
+                   (pid, name, _get(p, "name_latin", path, str, optional=True, default=""),
+                    _get(p, "club", path, str, optional=True, default=""), status,
+                    _get(p, "registered_at", path, str, optional=True, default="")))
+
+    def pid_of(name: Any, path: str) -> int:
+        if name not in names:
+            raise BundleError(path, f"unknown player {name!r} (not in players)")
+        return names[name]
+
+    for i, r in enumerate(_list(data, "rounds", "")):
+        path = f"rounds[{i}]"
+        n = _get(r, "number", path, int)
+        db.execute("INSERT INTO rounds(number, seed, created_at, created_by) VALUES (?,?,?,?)",
+                   (n, _get(r, "seed", path, int, optional=True),
+                    _get(r, "created_at", path, str, optional=True, default=""),
+                    _get(r, "created_by", path, str, optional=True, default="")))
+        seated: dict[int, str] = {}
+        for tk, row in _get(r, "tables", path, dict).items():
+            tpath = f"{path}.tables.{tk}"
+            if not str(tk).isdigit() or int(tk) < 1:
+                raise BundleError(tpath, "table numbers are whole numbers >= 1")
+            if not isinstance(row, dict):
+                raise BundleError(tpath, "expected an object of seats")
+            for s in row:
+                if s not in seats:
+                    raise BundleError(f"{tpath}.{s}", f"unknown seat (seats are {', '.join(seats)})")
+            for s in seats:
+                if s not in row:
+                    raise BundleError(f"{tpath}.{s}", "seat is empty")
+                pid = pid_of(row[s], f"{tpath}.{s}")
+                if pid in seated:
+                    raise BundleError(f"{tpath}.{s}", f"{row[s]!r} is also seated at "
+                                      f"{seated[pid]}")
+                seated[pid] = f"table {tk} {s}"
+                db.execute("INSERT INTO seats(round, table_no, seat, player_id) VALUES (?,?,?,?)",
+                           (n, int(tk), s, pid))
+        for j, b in enumerate(_list(r, "byes", path)):
+            db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)",
+                       (n, pid_of(b, f"{path}.byes[{j}]")))
+
+    used: set[tuple[int, int, int]] = set()
+    for i, h in enumerate(_list(data, "hands", "")):
+        path = f"hands[{i}]"
+        hid = _get(h, "id", path, int)
+        rnd, tbl, hno = (_get(h, k, path, int) for k in ("round", "table", "hand_no"))
+        if (rnd, tbl, hno) in used:
+            raise BundleError(f"{path}.hand_no", f"round {rnd} table {tbl} hand {hno} appears "
+                              "twice")
+        used.add((rnd, tbl, hno))
+        versions = _get(h, "versions", path, list)
+        if not versions:
+            raise BundleError(f"{path}.versions", "a hand needs at least one version")
+        db.execute("INSERT INTO hands(id, round, table_no, hand_no, current_version, status) "
+                   "VALUES (?,?,?,?,?,?)", (hid, rnd, tbl, hno, 1, "entered"))
+        for j, v in enumerate(versions):
+            vpath = f"{path}.versions[{j}]"
+            num = _get(v, "version", vpath, int)
+            if num != j + 1:
+                raise BundleError(f"{vpath}.version", f"expected {j + 1}, got {num}")
+            try:
+                action = VersionAction(_get(v, "action", vpath, str))
+                status = HandStatus(_get(v, "status", vpath, str))
+            except ValueError as e:
+                raise BundleError(vpath, str(e)) from None
+            try:
+                rec = HandRecord.from_dict(_get(v, "record", vpath, dict))
+                rec, ids = t._match(rec, rnd, tbl)
+            except RecordError as e:
+                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
+            except StorageError as e:
+                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
+            s = settle(rec)
+            ot = _get(v, "override_totals", vpath, dict, optional=True)
+            orr = _get(v, "override_reason", vpath, str, optional=True)
+            try:
+                totals = t._check_override(s, seats, orr, ot)
+            except StorageError as e:
+                raise BundleError(f"{vpath}.record", e.problem) from None
+            t._insert_version(hid, num, action, status, rec, s, ids, totals,
+                              referee=_get(v, "referee", vpath, str, optional=True, default=""),
+                              at=_get(v, "at", vpath, str, optional=True, default=""),
+                              reason=_get(v, "reason", vpath, str, optional=True),
+                              override_reason=orr, override_totals=ot)
+
+    for i, p in enumerate(_list(data, "penalties", "")):
+        path = f"penalties[{i}]"
+        ids = [pid_of(n, f"{path}.players[{k}]")
+               for k, n in enumerate(_get(p, "players", path, list))]
+        pen_id = _get(p, "id", path, int)
+        db.execute("INSERT INTO penalties(id, players, chips, reason, clause, referee, at, "
+                   "zero_sum, round) VALUES (?,?,?,?,?,?,?,?,?)",
+                   (pen_id, json.dumps(ids), _get(p, "chips", path, int),
+                    _get(p, "reason", path, str), _get(p, "clause", path, str, optional=True),
+                    _get(p, "referee", path, str, optional=True, default=""),
+                    _get(p, "at", path, str, optional=True, default=""),
+                    int(bool(_get(p, "zero_sum", path, bool, optional=True, default=False))),
+                    _get(p, "round", path, int, optional=True)))
+        for name, c in _get(p, "entries", path, dict).items():
+            if isinstance(c, bool) or not isinstance(c, int):
+                raise BundleError(f"{path}.entries.{name}", f"expected chips, got {c!r}")
+            db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) VALUES (?,?,?)",
+                       (pen_id, pid_of(name, f"{path}.entries.{name}"), c))
+        void = _get(p, "void", path, dict, optional=True)
+        if void:
+            db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
+                       "(?,?,?,?)", (pen_id, _get(void, "reason", f"{path}.void", str),
+                                     _get(void, "referee", f"{path}.void", str, optional=True,
+                                          default=""),
+                                     _get(void, "at", f"{path}.void", str, optional=True,
+                                          default="")))
+
+    for i, e in enumerate(_list(data, "log", "")):
+        path = f"log[{i}]"
+        db.execute("INSERT INTO log(id, at, referee, action, detail) VALUES (?,?,?,?,?)",
+                   (_get(e, "id", path, int), _get(e, "at", path, str),
+                    _get(e, "referee", path, str, optional=True, default=""),
+                    _get(e, "action", path, str),
+                    json.dumps(e.get("detail", {}), ensure_ascii=False, separators=(",", ":"))))

@@ -1,0 +1,228 @@
+"""The SQLite file: schema, connection settings, write transactions and backups.
+
+Durability choices (see docs/tournament.md):
+
+* ``journal_mode=WAL`` — readers (the GUI's leaderboard) never block the writer (a CLI
+  ``hand add``) and a crash mid-write leaves the previous commit intact.
+* ``synchronous=FULL`` — every COMMIT fsyncs the WAL, so a hand reported saved survives
+  a power cut, not just a process kill. (NORMAL would be safe against process kills only.)
+* ``busy_timeout`` — two processes on one file wait for each other instead of failing.
+* Every save is one ``BEGIN IMMEDIATE … COMMIT``: the write lock is taken *before* any
+  read that the write depends on (next version number, duplicate checks), so two writers
+  can never both read "version 3 is next".
+* Append-only tables carry triggers that refuse UPDATE and DELETE: history cannot be
+  rewritten even by a buggy caller.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+SCHEMA_VERSION = 1
+APP_ID = "referee-desk-tournament"
+BUSY_TIMEOUT_MS = 15000
+
+SCHEMA = """
+CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    name_latin TEXT NOT NULL DEFAULT '',
+    club TEXT NOT NULL DEFAULT '',
+    status TEXT NOT NULL DEFAULT 'active',
+    registered_at TEXT NOT NULL
+);
+CREATE TABLE rounds (
+    number INTEGER PRIMARY KEY,
+    seed INTEGER,
+    created_at TEXT NOT NULL,
+    created_by TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE seats (
+    round INTEGER NOT NULL REFERENCES rounds(number),
+    table_no INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (round, table_no, seat),
+    UNIQUE (round, player_id)
+);
+CREATE TABLE byes (
+    round INTEGER NOT NULL REFERENCES rounds(number),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (round, player_id)
+);
+CREATE TABLE hands (
+    id INTEGER PRIMARY KEY,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    hand_no INTEGER NOT NULL,
+    current_version INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    UNIQUE (round, table_no, hand_no)
+);
+CREATE TABLE hand_versions (
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    version INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    status TEXT NOT NULL,
+    record TEXT NOT NULL,
+    settlement TEXT NOT NULL,
+    ok INTEGER NOT NULL,
+    override_reason TEXT,
+    override_totals TEXT,
+    reason TEXT,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL,
+    PRIMARY KEY (hand_id, version)
+);
+CREATE TABLE hand_seats (
+    hand_id INTEGER NOT NULL,
+    version INTEGER NOT NULL,
+    seat TEXT NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    counted INTEGER NOT NULL,
+    chips INTEGER NOT NULL,
+    won INTEGER NOT NULL,
+    self_drawn INTEGER NOT NULL,
+    discards_paid INTEGER NOT NULL,
+    flower_pig INTEGER NOT NULL,
+    win_fan INTEGER NOT NULL,
+    PRIMARY KEY (hand_id, version, seat),
+    FOREIGN KEY (hand_id, version) REFERENCES hand_versions(hand_id, version)
+);
+CREATE INDEX hand_seats_player ON hand_seats(player_id);
+CREATE TABLE penalties (
+    id INTEGER PRIMARY KEY,
+    players TEXT NOT NULL,
+    chips INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    clause TEXT,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL,
+    zero_sum INTEGER NOT NULL,
+    round INTEGER
+);
+CREATE TABLE penalty_entries (
+    penalty_id INTEGER NOT NULL REFERENCES penalties(id),
+    player_id INTEGER NOT NULL REFERENCES players(id),
+    chips INTEGER NOT NULL,
+    PRIMARY KEY (penalty_id, player_id)
+);
+CREATE TABLE penalty_voids (
+    penalty_id INTEGER PRIMARY KEY REFERENCES penalties(id),
+    reason TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE TABLE log (
+    id INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    action TEXT NOT NULL,
+    detail TEXT NOT NULL
+);
+"""
+
+APPEND_ONLY = ("hand_versions", "hand_seats", "penalties", "penalty_entries",
+               "penalty_voids", "log")
+
+
+def _append_only_triggers() -> str:
+    out = []
+    for t in APPEND_ONLY:
+        for op in ("UPDATE", "DELETE"):
+            out.append(f"CREATE TRIGGER {t}_no_{op.lower()} BEFORE {op} ON {t} BEGIN "
+                       f"SELECT RAISE(ABORT, '{t} is append-only'); END;")
+    return "\n".join(out)
+
+
+def now() -> str:
+    """UTC timestamp with microseconds (orders versions made within one second)."""
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+def connect(path: Path) -> sqlite_utils.Database:
+    """Open with the durability settings above (the file must already be a tournament)."""
+    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
+    db = sqlite_utils.Database(conn)
+    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+    if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only network share
+        raise sqlite3.OperationalError(f"cannot switch {path} to WAL (journal_mode={mode})")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("PRAGMA foreign_keys=ON")
+    return db
+
+
+def create_schema(db: sqlite_utils.Database) -> None:
+    db.conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + _append_only_triggers() +
+                          f"\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+
+
+@contextlib.contextmanager
+def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
+    """One save = one ``BEGIN IMMEDIATE … COMMIT``; any exception rolls everything back."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+@contextlib.contextmanager
+def read_transaction(db: sqlite_utils.Database) -> Iterator[None]:
+    """A consistent snapshot for multi-query reads (standings, exports)."""
+    conn = db.conn
+    if conn.in_transaction:
+        yield
+        return
+    conn.execute("BEGIN")
+    try:
+        yield
+    finally:
+        if conn.in_transaction:
+            conn.execute("COMMIT")
+
+
+def backup_dir(path: Path) -> Path:
+    return path.with_name(path.name + ".backups")
+
+
+def backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
+    """Copy the live database with SQLite's online backup API; keep the newest ``keep``.
+
+    Written under a temporary name and renamed, so a crash mid-backup never leaves a
+    half file that looks like a backup.
+    """
+    d = backup_dir(path)
+    d.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    final = d / f"{path.stem}-{stamp}.sqlite"
+    tmp = d / f".{final.name}.tmp"
+    dst = sqlite3.connect(str(tmp))
+    try:
+        db.conn.backup(dst)
+    finally:
+        dst.close()
+    os.replace(tmp, final)
+    backups = sorted(p for p in d.glob(f"{path.stem}-*.sqlite"))
+    for old in backups[:-keep] if keep > 0 else []:
+        with contextlib.suppress(OSError):
+            old.unlink()
+    return final
+
+
+def list_backups(path: Path) -> list[Path]:
+    d = backup_dir(path)
+    return sorted(d.glob(f"{path.stem}-*.sqlite")) if d.exists() else []

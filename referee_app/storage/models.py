@@ -1,0 +1,257 @@
+"""Frozen rows returned by :class:`~referee_app.storage.Tournament` (never live DB objects).
+
+Callers (GUI, reports, CLI) receive plain immutable values: they can be cached, compared
+and passed between threads, and nothing they do can change the database by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+
+class PlayerStatus(StrEnum):
+    ACTIVE = "active"
+    WITHDRAWN = "withdrawn"  # keeps past results, never seated again
+    LATE = "late"  # late entry: seated from the round after registration
+    SUBSTITUTE = "substitute"  # fills empty seats; not ranked in the standings
+
+
+class HandStatus(StrEnum):
+    ENTERED = "entered"
+    VERIFIED = "verified"
+    VOID = "void"  # stays visible, counts nothing
+
+
+class VersionAction(StrEnum):
+    ENTERED = "entered"
+    AMENDED = "amended"
+    STATUS = "status"  # verified / back to entered
+    VOIDED = "voided"
+    RESTORED = "restored"
+
+
+#: the default tie-break order (issue 3): chips, wins, largest win, then fewer discards paid
+DEFAULT_TIE_BREAK: tuple[str, ...] = ("chips", "wins", "largest_win_fan", "-discards_paid")
+
+#: keys a tie-break order may use; a leading "-" means "fewer is better"
+TIE_BREAK_KEYS: tuple[str, ...] = ("chips", "wins", "self_drawn", "largest_win_fan",
+                                   "discards_paid", "flower_pigs", "hands", "penalties")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    name: str
+    ruleset: str
+    seats: tuple[str, ...]  # from the ruleset: ("E","S","W","N") or ("E","S","W")
+    start_date: str = ""
+    end_date: str = ""
+    venue: str = ""
+    stake: int = 1
+    tie_break: tuple[str, ...] = DEFAULT_TIE_BREAK
+    referees: tuple[str, ...] = ()
+    head_referee: str = ""
+    created_at: str = ""
+
+    @property
+    def table_size(self) -> int:
+        return len(self.seats)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "ruleset": self.ruleset, "start_date": self.start_date,
+                "end_date": self.end_date, "venue": self.venue, "stake": self.stake,
+                "tie_break": list(self.tie_break), "referees": list(self.referees),
+                "head_referee": self.head_referee, "created_at": self.created_at}
+
+
+@dataclass(frozen=True, slots=True)
+class Player:
+    id: int
+    name: str  # the name written on hand records (Chinese and/or Latin)
+    name_latin: str = ""
+    club: str = ""
+    status: PlayerStatus = PlayerStatus.ACTIVE
+    registered_at: str = ""
+
+    @property
+    def display(self) -> str:
+        return f"{self.name} ({self.name_latin})" if self.name_latin else self.name
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAssignment:
+    round: int
+    table: int
+    seat: str
+    player_id: int
+    player: str
+
+
+@dataclass(frozen=True, slots=True)
+class Seating:
+    """A round's seating: ``tables[table][seat] -> player name``; byes sit out."""
+
+    round: int
+    seats: tuple[str, ...]
+    assignments: tuple[SeatAssignment, ...]
+    byes: tuple[str, ...] = ()
+    repeat_pairs: int = 0  # pairs of players who already met in earlier rounds
+
+    @property
+    def tables(self) -> dict[int, dict[str, str]]:
+        out: dict[int, dict[str, str]] = {}
+        for a in self.assignments:
+            out.setdefault(a.table, {})[a.seat] = a.player
+        return {t: {s: out[t][s] for s in self.seats if s in out[t]} for t in sorted(out)}
+
+    def table_of(self, player: str) -> tuple[int, str] | None:
+        for a in self.assignments:
+            if a.player == player:
+                return a.table, a.seat
+        return None
+
+    def render(self) -> str:
+        """The seating as a referee reads it out: one line per table."""
+        lines = [f"Round {self.round} seating"]
+        for t, row in self.tables.items():
+            lines.append(f"  Table {t:>2}: " + "  ".join(f"{s} {row.get(s, '-')}"
+                                                       for s in self.seats))
+        if self.byes:
+            lines.append("  Bye: " + ", ".join(self.byes))
+        lines.append(f"  Repeat opponent pairs: {self.repeat_pairs}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class HandInfo:
+    """The current version of one hand; ``flags`` lists amended / override / void."""
+
+    id: int
+    round: int
+    table: int
+    hand_no: int
+    version: int
+    status: HandStatus
+    record: dict[str, Any]
+    settlement: dict[str, Any]
+    totals: dict[str, int]  # seat -> chips counted in the standings (0 when void)
+    players: dict[str, str]  # seat -> player name
+    dealer: str
+    entered_by: str
+    entered_at: str
+    updated_by: str
+    updated_at: str
+    amended: bool = False
+    override_reason: str | None = None
+
+    @property
+    def override(self) -> bool:
+        return self.override_reason is not None
+
+    @property
+    def void(self) -> bool:
+        return self.status is HandStatus.VOID
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
+                                     ("void", self.void)) if on)
+
+    @property
+    def label(self) -> str:
+        return f"R{self.round} T{self.table} H{self.hand_no}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandVersion:
+    """One stored version of a hand; ``diff`` is per-seat totals minus the previous version's."""
+
+    hand_id: int
+    version: int
+    action: VersionAction
+    status: HandStatus
+    record: dict[str, Any]
+    settlement: dict[str, Any]
+    totals: dict[str, int]
+    diff: dict[str, int]
+    referee: str
+    at: str
+    reason: str | None = None
+    override_reason: str | None = None
+    override_totals: dict[str, int] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Penalty:
+    """Chips taken from ``players`` (each pays ``chips``); zero-sum: paid to their tablemates."""
+
+    id: int
+    players: tuple[str, ...]
+    chips: int
+    reason: str
+    clause: str | None
+    referee: str
+    at: str
+    zero_sum: bool
+    round: int | None
+    entries: dict[str, int]  # player name -> net chips (negative for the penalised)
+    void: bool = False
+    void_reason: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    rank: int
+    player_id: int
+    player: str
+    club: str
+    status: PlayerStatus
+    chips: int  # hands + penalties
+    hand_chips: int
+    hands: int
+    wins: int
+    self_drawn: int
+    discards_paid: int
+    flower_pigs: int
+    largest_win_fan: int
+    penalties: int  # net chips from penalties and adjustments
+    per_round: dict[int, int] = field(default_factory=dict)  # round -> chips (incl. penalties)
+    tied: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "player": self.player, "player_id": self.player_id,
+                "club": self.club, "status": self.status.value, "chips": self.chips,
+                "hand_chips": self.hand_chips, "hands": self.hands, "wins": self.wins,
+                "self_drawn": self.self_drawn, "discards_paid": self.discards_paid,
+                "flower_pigs": self.flower_pigs, "largest_win_fan": self.largest_win_fan,
+                "penalties": self.penalties, "tied": self.tied,
+                "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
+
+
+@dataclass(frozen=True, slots=True)
+class StatementLine:
+    round: int | None
+    table: int | None
+    hand_no: int | None
+    hand_id: int | None
+    seat: str | None
+    chips: int
+    detail: tuple[str, ...]  # payments involving the player, each with its clause
+    flags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatement:
+    player: Player
+    lines: tuple[StatementLine, ...]
+    total: int
+
+
+@dataclass(frozen=True, slots=True)
+class RoundInfo:
+    number: int
+    tables: int
+    players: int
+    byes: tuple[str, ...]
+    hands: int
