@@ -1,0 +1,131 @@
+"""Report data computed from engine objects alone (a record and its settlement).
+
+The storage layer supplies records, settlements and names; these functions turn them
+into the report dataclasses, so a table sheet or a ruling sheet can also be printed for
+hand records that are not in a database (tests, the ``score`` workflow).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from referee_app.core import Clause, HandRecord, Settlement, get_ruleset
+
+from .model import HandSheet, OpponentLine, SeatDetail
+
+_CLAUSE_RE = re.compile(r"^(\S+)")
+
+
+def seat_details(record: HandRecord, settlement: Settlement,
+                 players: Mapping[str, str] | None = None) -> tuple[SeatDetail, ...]:
+    """The 详细结算单 of one hand: one line per seat, in the ruleset's seat order."""
+    rules = get_ruleset(record.ruleset)
+    names = {s.seat: (s.player or "") for s in record.seats}
+    if players:
+        names.update(players)
+    wins = {w.seat: w for w in settlement.wins}
+    out = []
+    for seat in rules.seats:
+        kinds = {"win": 0, "ready": 0, "kong": 0, "other": 0}
+        for row in settlement.breakdown(seat).values():
+            for k, v in row.items():
+                kinds[k] += v
+        w = wins.get(seat)
+        if w is not None:
+            bonuses = ", ".join(f"{b.name} +{b.fan}" for b in w.score.bonuses)
+            how = "self-drawn" if w.from_seat is None else f"on {w.from_seat}"
+            out.append(SeatDetail(seat, names.get(seat, ""), w.order, w.pattern,
+                                  w.score.pattern_fan, w.bonus_fan, w.fan, kinds["win"],
+                                  kinds["ready"], kinds["kong"], kinds["other"],
+                                  settlement.totals.get(seat, 0), bonuses, w.tile, how))
+        else:
+            out.append(SeatDetail(seat, names.get(seat, ""), None, "", None, None, None,
+                                  kinds["win"], kinds["ready"], kinds["kong"], kinds["other"],
+                                  settlement.totals.get(seat, 0)))
+    return tuple(out)
+
+
+def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
+                seats: Sequence[str], players: Mapping[str, str] | None = None
+                ) -> tuple[HandSheet, ...]:
+    """Hands of one table in order, with running totals per seat (void hands count 0).
+
+    Each item is ``(hand_no, record, settlement, info)``; ``info`` may carry ``hand_id``,
+    ``status``, ``override``, ``version``, ``note``.
+    """
+    running = [0] * len(seats)
+    out = []
+    for hand_no, record, settlement, info in hands:
+        status = info.get("status", "entered")
+        counts = status != "void" and settlement.ok
+        totals = tuple(settlement.totals.get(s, 0) if counts else 0 for s in seats)
+        running = [a + b for a, b in zip(running, totals, strict=True)]
+        out.append(HandSheet(
+            hand_no=hand_no, totals=totals, running=tuple(running),
+            details=seat_details(record, settlement, players) if settlement.ok else (),
+            hand_id=str(info.get("hand_id", "")), dealer=record.dealer, status=status,
+            override=bool(info.get("override", False)), ok=settlement.ok,
+            version=int(info.get("version", 1)), note=str(info.get("note", ""))))
+    return tuple(out)
+
+
+def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]]
+                   ) -> tuple[OpponentLine, ...]:
+    """个人结算单 per opponent, summed over hands.
+
+    Each item is ``(player's seat, settlement, {seat: opponent name})``; opponents are
+    keyed by name so the same opponent met at different seats is one line.
+    """
+    acc: dict[str, list[int]] = {}
+    order: list[str] = []
+    for seat, settlement, names in hands:
+        met = set()
+        for other, name in names.items():
+            if other == seat:
+                continue
+            if name not in acc:
+                acc[name] = [0, 0, 0, 0, 0]
+                order.append(name)
+            if name not in met:
+                acc[name][0] += 1
+                met.add(name)
+        for other, row in settlement.breakdown(seat).items():
+            name = names.get(other, other)
+            line = acc.setdefault(name, [0, 0, 0, 0, 0])
+            if name not in order:
+                order.append(name)
+            line[1] += row["win"]
+            line[2] += row["ready"]
+            line[3] += row["kong"]
+            line[4] += row["other"]
+    return tuple(OpponentLine(n, *acc[n]) for n in order)
+
+
+def clauses_cited(settlement: Settlement) -> tuple[Clause, ...]:
+    """Every clause the settlement cites (errors, trace, payments, patterns, bonuses).
+
+    In the order of first citation, so the ruling sheet reads like the trace.
+    """
+    rules = get_ruleset(settlement.ruleset)
+    ids: list[str] = []
+
+    def add(cid: str | None) -> None:
+        if cid and cid not in ids:
+            ids.append(cid)
+
+    for e in settlement.errors:
+        add(e.clause)
+    for line in settlement.trace:
+        m = _CLAUSE_RE.match(line)
+        if m:
+            add(m.group(1))
+    for w in settlement.wins:
+        add(w.score.pattern_clause)
+        for b in w.score.bonuses:
+            add(b.clause)
+    for p in settlement.payments:
+        add(p.clause)
+    return tuple(rules.clause(c) for c in ids)
+
+

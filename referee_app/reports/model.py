@@ -1,0 +1,245 @@
+"""What each report shows, as plain frozen dataclasses.
+
+Renderers take only these (plus a template), never the database: gathering data
+(``gather.py``) and drawing it (``render_*.py``) can then be tested separately, and the
+GUI can render the same objects in its print preview. Nothing here imports reportlab
+or Qt.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from referee_app.core import Clause, HandRecord, Settlement
+
+
+@dataclass(frozen=True, slots=True)
+class ReportMeta:
+    """What every page carries: the tournament, its ruleset, and when the PDF was made.
+
+    ``generated_at`` is injected (never read from the clock inside a renderer) so two
+    runs with the same data give byte-identical PDFs.
+    """
+
+    tournament: str
+    ruleset_id: str
+    generated_at: datetime
+    venue: str = ""
+    dates: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PenaltyLine:
+    """A penalty or adjustment as shown on a report (chips are what the player receives)."""
+
+    player: str
+    chips: int
+    reason: str
+    round: int | None = None
+    clause: str = ""
+    referee: str = ""
+
+
+# --------------------------------------------------------------------------- standings
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's line in the standings; ``tied`` marks a rank shared with another."""
+
+    rank: int
+    name: str
+    chips: int
+    player_id: str = ""
+    club: str = ""
+    status: str = "active"
+    tied: bool = False
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    discards_paid: int = 0
+    flower_pigs: int = 0
+    largest_fan: int = 0
+    penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+
+
+@dataclass(frozen=True, slots=True)
+class StandingsData:
+    meta: ReportMeta
+    rows: tuple[StandingRow, ...]
+    round: int | None = None  # None: overall; N: after round N
+    tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
+    penalties: tuple[PenaltyLine, ...] = ()
+
+
+# --------------------------------------------------------------------------- table sheets
+
+
+@dataclass(frozen=True, slots=True)
+class SeatDetail:
+    """One seat's line of the 详细结算单 (seed 003) for one hand."""
+
+    seat: str
+    player: str
+    order: int | None  # 名次: winning order, None when the seat did not win
+    pattern: str  # 牌型 ("" when not won)
+    pattern_fan: int | None
+    bonus_fan: int | None
+    total_fan: int | None
+    win: int  # chips from wins (+ received, - paid)
+    ready: int  # 查叫: end-of-hand checks (flower pig, ready check, price difference)
+    kong: int  # 刮风下雨: kong taxes and refunds
+    other: int
+    total: int  # 游戏豆合计
+    bonuses: str = ""  # e.g. "根 +1, 杠上花 +1"
+    tile: str = ""  # winning tile
+    how: str = ""  # "self-drawn" / "on W"
+
+
+@dataclass(frozen=True, slots=True)
+class HandSheet:
+    """One hand of a table: per-seat totals, running totals and the detailed settlement."""
+
+    hand_no: int
+    totals: tuple[int, ...]  # per seat, in the table's seat order
+    running: tuple[int, ...]  # per seat, after this hand
+    details: tuple[SeatDetail, ...]
+    hand_id: str = ""
+    dealer: str = ""
+    status: str = "entered"  # entered / verified / void
+    override: bool = False
+    ok: bool = True
+    version: int = 1
+    note: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class TableSheetData:
+    meta: ReportMeta
+    round: int
+    table: str
+    seats: tuple[str, ...]
+    players: tuple[str, ...]  # per seat
+    hands: tuple[HandSheet, ...]
+    penalties: tuple[PenaltyLine, ...] = ()
+
+
+# --------------------------------------------------------------------------- player statement
+
+
+@dataclass(frozen=True, slots=True)
+class OpponentLine:
+    """个人结算单: chips this player won (+) or paid (-) against one opponent, by kind."""
+
+    opponent: str
+    hands: int
+    win: int
+    ready: int
+    kong: int
+    other: int
+
+    @property
+    def total(self) -> int:
+        return self.win + self.ready + self.kong + self.other
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerHandLine:
+    round: int
+    table: str
+    hand_no: int
+    seat: str
+    chips: int
+    hand_id: str = ""
+    result: str = ""  # e.g. "清一色 4 fan, self-drawn" / "paid W's win" / ""
+    status: str = "entered"
+    override: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerStatementData:
+    meta: ReportMeta
+    player: str
+    opponents: tuple[OpponentLine, ...]
+    hands: tuple[PlayerHandLine, ...]
+    player_id: str = ""
+    club: str = ""
+    penalties: tuple[PenaltyLine, ...] = ()
+
+    @property
+    def hand_chips(self) -> int:
+        return sum(h.chips for h in self.hands if h.status != "void")
+
+    @property
+    def total(self) -> int:
+        return self.hand_chips + sum(p.chips for p in self.penalties)
+
+
+# --------------------------------------------------------------------------- hand ruling
+
+
+@dataclass(frozen=True, slots=True)
+class VersionLine:
+    """One stored version of a hand: who changed it, when and why."""
+
+    version: int
+    at: str
+    referee: str
+    reason: str
+    status: str = "entered"
+    totals: str = ""  # e.g. "E +30, S +16, W -61, N +15"
+
+
+@dataclass(frozen=True)
+class HandRulingData:
+    meta: ReportMeta
+    record: HandRecord
+    settlement: Settlement
+    clauses: tuple[Clause, ...]  # every clause the settlement cites, first citation first
+    versions: tuple[VersionLine, ...] = ()
+    hand_id: str = ""
+    round: int | None = None
+    table: str = ""
+    hand_no: int | None = None
+    status: str = "entered"
+    override_reason: str = ""
+
+
+# --------------------------------------------------------------------------- seating, slips
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedPlayer:
+    seat: str
+    name: str
+    player_id: str = ""
+    club: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingTable:
+    table: str
+    seats: tuple[SeatedPlayer, ...]
+    dealer: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class SeatingData:
+    meta: ReportMeta
+    round: int
+    tables: tuple[SeatingTable, ...]
+    seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
+
+
+@dataclass(frozen=True, slots=True)
+class SlipsData:
+    """Blank hand slips: ``count`` per table, numbered from ``first_hand``."""
+
+    meta: ReportMeta
+    round: int
+    tables: tuple[SeatingTable, ...]
+    seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
+    flags: tuple[str, ...] = ()  # win flags the ruleset knows, printed as checkboxes
+    count: int = 1
+    first_hand: int = 1

@@ -1,0 +1,230 @@
+"""Report 4: the hand ruling sheet, printed when a hand is disputed.
+
+It shows the hand as entered (tiles drawn), the settlement, the full rule trace, the
+text of every clause cited (original Chinese, English, and the app's Reading), every
+stored version with its reason, and lines for the referee's and head referee's
+signatures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.lib.units import mm
+from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
+
+from referee_app.core import KongEvent, KongKind, WinEvent
+
+from .base import (
+    MARK,
+    build_pdf,
+    esc,
+    frame_width,
+    grid_table,
+    scaled_widths,
+    signed,
+    styles,
+)
+from .detail import seat_details
+from .model import HandRulingData
+from .template import Template
+from .tiles import TileGroup, tiles_drawing
+
+
+def identification(data: HandRulingData, t: Template) -> str:
+    parts = []
+    if data.round is not None:
+        parts.append(t.label("round", n=data.round))
+    if data.table:
+        parts.append(t.label("table", n=data.table))
+    if data.hand_no is not None:
+        parts.append(t.label("hand", n=data.hand_no))
+    if data.hand_id:
+        parts.append(f"#{data.hand_id}")
+    return " · ".join(parts)
+
+
+def _kind_label(kind: KongKind, t: Template) -> str:
+    return t.label({"direct": "direct", "added": "added",
+                    "concealed": "concealed_kong"}[kind.value])
+
+
+def _record_section(data: HandRulingData, t: Template, st) -> list[Flowable]:
+    rec = data.record
+    rules = rec.rules
+    wins: dict[str, list] = {}
+    for ev in rec.events:
+        if isinstance(ev, WinEvent):
+            for s in ev.seats:
+                wins.setdefault(s, []).append(ev.tile)
+    kongs: dict[str, list[KongEvent]] = {}
+    for ev in rec.events:
+        if isinstance(ev, KongEvent):
+            kongs.setdefault(ev.seat, []).append(ev)
+    fw = frame_width(t)
+    rows = []
+    for seat in rules.seats:
+        sh = rec.seat(seat)
+        groups = [TileGroup(tuple(sh.concealed), "hand", t.label("concealed"))]
+        for p in sh.pongs:
+            groups.append(TileGroup((p, p, p), "meld", t.label("pongs")))
+        for k in kongs.get(seat, []):
+            groups.append(TileGroup((k.tile,) * 4,
+                                    "concealed" if k.kind is KongKind.CONCEALED else "meld",
+                                    _kind_label(k.kind, t)))
+        for w in wins.get(seat, []):
+            groups.append(TileGroup((w,), "win", t.label("win")))
+        who = f"<b>{seat}</b>" + (" ★" if seat == rec.dealer else "")
+        who += f"<br/>{esc(sh.player or '')}"
+        rows.append([Paragraph(who, st.cell), tiles_drawing(groups, max_width=fw * 0.8 - 6)])
+    table = Table(rows, colWidths=[fw * 0.2, fw * 0.8], hAlign="LEFT",
+                  style=[("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+                         ("LINEBELOW", (0, 0), (-1, -2), 0.3, "#bbbbbb"),
+                         ("TOPPADDING", (0, 0), (-1, -1), 2),
+                         ("BOTTOMPADDING", (0, 0), (-1, -1), 2)])
+    out: list[Flowable] = [Paragraph(esc(t.label("record")), st.h2), table,
+                           Paragraph(f"★ {esc(t.label('dealer'))}", st.small)]
+
+    # the events, in order, exactly as entered
+    ev_rows = []
+    for i, ev in enumerate(rec.events, start=1):
+        if isinstance(ev, KongEvent):
+            ev_rows.append([str(i), t.label("kong"), ev.seat, f"{ev.tile} {ev.tile.chinese}",
+                            _kind_label(ev.kind, t), ev.from_seat or "", ""])
+        else:
+            flags = ", ".join(t.label(f) for f in ev.flags)
+            if ev.passed_fan is not None:
+                flags += (", " if flags else "") + f"{t.label('passed_fan')} {ev.passed_fan}"
+            how = t.label("self_drawn") if ev.from_seat is None else ""
+            ev_rows.append([str(i), t.label("win"), " ".join(ev.seats),
+                            f"{ev.tile} {ev.tile.chinese}", how, ev.from_seat or "", flags])
+    head = ["#", t.join("事件", "Event", "\n"), t.label("seat", "\n"), t.label("tile", "\n"),
+            t.label("kind", "\n"), t.label("from", "\n"), t.label("flags", "\n")]
+    w = scaled_widths([0.5, 1.2, 1.0, 1.4, 1.8, 1.4, 3.5], fw)
+    out.append(Spacer(1, 2 * mm))
+    if ev_rows:
+        out.append(grid_table(head, ev_rows, w, ["RIGHT", "LEFT", "CENTER", "LEFT", "LEFT",
+                                                 "CENTER", "LEFT"], t))
+    box = "■" if rec.wall_exhausted else "□"
+    out.append(Paragraph(f"{box} {esc(t.label('wall_exhausted'))}", st.body))
+    return out
+
+
+def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]:
+    s = data.settlement
+    fw = frame_width(t)
+    out: list[Flowable] = [Paragraph(esc(t.label("settlement")), st.h2)]
+    if not s.ok:
+        out.append(Paragraph(f"<font color='#b00020'>{esc(t.label('errors'))}</font>", st.h3))
+        rows = [[e.clause, e.seat or "", e.message] for e in s.errors]
+        out.append(grid_table(["Clause", t.label("seat", "\n"), t.join("说明", "Problem", "\n")],
+                              [[r[0], r[1], Paragraph(esc(r[2]), st.cell)] for r in rows],
+                              scaled_widths([1.2, 0.8, 8], fw), ["LEFT", "CENTER", "LEFT"], t))
+        if data.override_reason:
+            out.append(Paragraph(f"{esc(t.label('override'))}: {esc(data.override_reason)}",
+                                 st.body))
+        return out
+    details = seat_details(data.record, s)
+    head = [t.label("seat", "\n"), t.label("player", "\n"), t.join("名次", "Order", "\n"),
+            t.join("牌型", "Pattern", "\n"), t.join("牌型番", "Pattern fan", "\n"),
+            t.join("加番", "Bonuses", "\n"), t.join("番数合计", "Total fan", "\n"),
+            t.join("和牌分", "Win", "\n"), t.join("查叫", "Ready check", "\n"),
+            t.join("刮风下雨", "Kong", "\n"), t.join("游戏豆合计", "Total", "\n")]
+    rows = []
+    for d in details:
+        rows.append([d.seat, d.player, "" if d.order is None else str(d.order),
+                     f"{d.pattern} {d.tile} {d.how}".strip() if d.pattern else "",
+                     "" if d.pattern_fan is None else str(d.pattern_fan),
+                     Paragraph(esc(d.bonuses), st.cell) if d.bonuses else "",
+                     "" if d.total_fan is None else str(d.total_fan),
+                     signed(d.win), signed(d.ready), signed(d.kong), signed(d.total)])
+    w = scaled_widths([0.7, 1.9, 0.8, 2.8, 0.9, 1.5, 1.1, 0.9, 0.9, 1.0, 1.2], fw)
+    out.append(grid_table(head, rows, w, ["CENTER", "LEFT", "CENTER", "LEFT", "RIGHT", "LEFT",
+                                          "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT"], t))
+    ec = s.end_check
+    if ec is not None and ec.applies:
+        parts = []
+        for seat, r in ec.ready.items():
+            if seat in ec.flower_pigs:
+                parts.append(f"{seat}: {t.label('flower_pig')}")
+            elif r.ready:
+                parts.append(f"{seat}: {t.label('ready')} {' '.join(r.waits)} "
+                             f"(max {r.max_fan} fan)")
+            else:
+                parts.append(f"{seat}: {t.label('not_ready')}")
+        out.append(Paragraph(f"{esc(t.label('end_check'))}: {esc('; '.join(parts))}", st.body))
+    if t.option("show_payments") and s.payments:
+        out.append(Paragraph(esc(t.label("payments")), st.h3))
+        prow = [[str(i), p.payer, p.payee, str(p.chips), p.clause, Paragraph(esc(p.reason),
+                 st.cell)] for i, p in enumerate(s.payments, start=1)]
+        head = ["#", t.join("付", "From", "\n"), t.join("收", "To", "\n"), t.label("chips", "\n"),
+                t.join("条款", "Clause", "\n"), t.join("原因", "Reason", "\n")]
+        out.append(grid_table(head, prow, scaled_widths([0.5, 0.8, 0.8, 0.9, 1.1, 7], fw),
+                              ["RIGHT", "CENTER", "CENTER", "RIGHT", "LEFT", "LEFT"], t))
+    return out
+
+
+def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None) -> bytes:
+    st = styles(t)
+    fw = frame_width(t)
+    ident = identification(data, t)
+    story: list[Flowable] = [Paragraph(esc(t.title), st.title)]
+    line = ident
+    if data.status:
+        line += f" · {data.status}"
+    story.append(Paragraph(esc(line), st.h3))
+    if data.status == "void":
+        story.append(Paragraph(f"<font color='#b00020'>{esc(t.label('void'))}</font>", st.h3))
+    if data.override_reason and data.settlement.ok:
+        story.append(Paragraph(f"{esc(t.label('override'))}: {esc(data.override_reason)}",
+                               st.body))
+    if t.header:
+        story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
+    story += _record_section(data, t, st)
+    story += _settlement_section(data, t, st)
+
+    story.append(CondPageBreak(30 * mm))
+    story.append(Paragraph(esc(t.label("trace")), st.h2))
+    for i, line in enumerate(data.settlement.trace, start=1):
+        story.append(Paragraph(f"{i}. {esc(line)}", st.mono))
+    if not data.settlement.trace:
+        story.append(Paragraph("—", st.body))
+
+    story.append(CondPageBreak(30 * mm))
+    story.append(Paragraph(esc(t.label("clauses")), st.h2))
+    for c in data.clauses:
+        title = " ".join(x for x in (c.title_zh, c.title_en) if x)
+        block: list[Flowable] = [Paragraph(f"<b>{esc(c.id)}</b> {esc(title)}", st.h3)]
+        if c.zh:
+            block.append(Paragraph(esc(c.zh), st.body))
+        if c.en and t.option("show_english"):
+            block.append(Paragraph(esc(c.en), st.small))
+        if c.reading and t.option("show_reading"):
+            block.append(Paragraph(f"<i>{esc(t.label('reading'))}:</i> {esc(c.reading)}",
+                                   st.small))
+        story.append(KeepTogether(block))
+
+    if data.versions:
+        story.append(CondPageBreak(30 * mm))
+        story.append(Paragraph(esc(t.label("versions")), st.h2))
+        head = ["v", t.join("时间", "Time", "\n"), t.label("referee", "\n"),
+                t.join("状态", "Status", "\n"), t.join("原因", "Reason", "\n"),
+                t.join("结果", "Totals", "\n")]
+        rows = [[str(v.version), v.at, v.referee, v.status, Paragraph(esc(v.reason), st.cell),
+                 Paragraph(esc(v.totals), st.cell)] for v in data.versions]
+        story.append(grid_table(head, rows, scaled_widths([0.5, 2.2, 1.8, 1.2, 4, 3], fw),
+                                ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t))
+
+    sig_rows = []
+    for key in t.option("signatures"):
+        sig_rows.append([f"{t.label(key)} {t.label('signature')}:", "",
+                         f"{t.label('date')}:", ""])
+    sig = Table(sig_rows, colWidths=scaled_widths([3.2, 4.5, 1.6, 2.5], fw),
+                rowHeights=[12 * mm] * len(sig_rows), hAlign="LEFT",
+                style=[("FONT", (0, 0), (-1, -1), st.body.fontName, t.font_size),
+                       ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                       ("LINEBELOW", (1, 0), (1, -1), 0.6, "#000000"),
+                       ("LINEBELOW", (3, 0), (3, -1), 0.6, "#000000")])
+    story.append(KeepTogether([Spacer(1, 6 * mm), sig]))
+    _ = MARK
+    return build_pdf(story, t, data.meta, subtitle=ident, out=out)

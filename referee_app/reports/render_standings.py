@@ -1,0 +1,75 @@
+"""Report 1: standings (overall or after round N) for the wall."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.platypus import Flowable, Paragraph, Spacer
+
+from .base import MARK, build_pdf, esc, frame_width, grid_table, scaled_widths, signed, styles
+from .model import StandingRow, StandingsData
+from .template import STANDINGS_COLUMNS, Template
+
+
+def _cell(name: str, row: StandingRow, t: Template) -> str:
+    if name == "rank":
+        return f"={row.rank}" if row.tied else str(row.rank)
+    if name == "player":
+        mark = " †" if row.penalties and t.option("mark_penalties") else ""
+        return row.name + mark
+    if name in ("chips", "penalties"):
+        v = getattr(row, name)
+        return signed(v) if (v or name == "chips") else ""
+    if name == "status":
+        return row.status
+    return str(getattr(row, name))
+
+
+def subtitle(data: StandingsData, t: Template) -> str:
+    return (t.label("overall") if data.round is None
+            else t.label("after_round", n=data.round))
+
+
+def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
+    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
+    st = styles(t)
+    sub = subtitle(data, t)
+    story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
+    if t.header:
+        story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
+    if t.option("show_tie_break") and data.tie_break:
+        names = []
+        for key in data.tie_break:
+            spec = STANDINGS_COLUMNS.get(key)
+            label = t.labels.get(key) or ((spec.zh, spec.en) if spec else (key, key))
+            names.append(t.join(*label))
+        story.append(Paragraph(f"{esc(t.label('tie_break'))}: {esc(' > '.join(names))}; "
+                               f"={esc(t.label('tied'))}", st.small))
+    story.append(Spacer(1, 2))
+
+    cols = t.column_specs()
+    widths = scaled_widths([c.width for _, c, _ in cols], frame_width(t))
+    rows = [[_cell(name, r, t) for name, _, _ in cols] for r in data.rows]
+    extra: list[tuple] = []
+    if t.option("mark_penalties"):
+        pcols = [i for i, (name, _, _) in enumerate(cols) if name in ("player", "penalties")]
+        for ri, r in enumerate(data.rows, start=1):
+            if r.penalties:
+                for ci in pcols:
+                    extra.append(("TEXTCOLOR", (ci, ri), (ci, ri), MARK))
+    story.append(grid_table([h for _, _, h in cols], rows, widths, [c.align for _, c, _ in cols],
+                            t, zebra=t.option("zebra"), extra=extra))
+
+    if t.option("mark_penalties") and any(r.penalties for r in data.rows):
+        story.append(Paragraph(f"† {esc(t.label('penalty_mark'))}", st.small))
+    if t.option("list_penalties") and data.penalties:
+        story.append(Paragraph(esc(t.label("penalties")), st.h3))
+        prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,
+                 p.reason, p.referee] for p in data.penalties]
+        head = [t.label("player", "\n"), t.join("轮", "Round", "\n"),
+                t.label("chips", "\n"), t.join("条款", "Clause", "\n"),
+                t.join("原因", "Reason", "\n"), t.label("referee", "\n")]
+        w = scaled_widths([3, 1, 1.2, 1.2, 6, 2.4], frame_width(t))
+        story.append(grid_table(head, prow, w, ["LEFT", "RIGHT", "RIGHT", "LEFT", "LEFT", "LEFT"],
+                                t))
+    return build_pdf(story, t, data.meta, subtitle=sub, out=out)

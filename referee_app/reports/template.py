@@ -1,0 +1,458 @@
+"""Report templates: the part of every report a club may change without touching code.
+
+A template is a TOML (or JSON) file, one per report, in ``templates/``. Every key is
+optional; a missing key takes the built-in default below, so a club's template can be
+as small as ``title = {zh = "排名", en = "Ranking"}``. Unknown keys, unknown column names
+and bad values are refused with :class:`TemplateError` naming the key, so a typo never
+silently prints the default.
+
+The documented column lists (``COLUMN_SETS``) are the only columns a template can choose;
+docs/reports.md lists them with their default labels.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
+
+#: Where the editable default templates live (the repository's ``templates/``).
+TEMPLATE_DIR: Path = Path(__file__).resolve().parent.parent.parent / "templates"
+
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "A4": (595.2755905511812, 841.8897637795277),
+    "Letter": (612.0, 792.0),
+}
+
+
+class TemplateError(ValueError):
+    """A template that cannot be used; ``field`` is the key (``columns[2]``, ``paper``)."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}")
+        self.field = field_path
+        self.problem = problem
+
+
+@dataclass(frozen=True, slots=True)
+class ColumnSpec:
+    """A column a template may choose: bilingual label, relative width, alignment."""
+
+    zh: str
+    en: str
+    width: float  # relative; the renderer scales all chosen columns to the frame width
+    align: str = "RIGHT"
+
+
+def _c(zh: str, en: str, width: float, align: str = "RIGHT") -> ColumnSpec:
+    return ColumnSpec(zh, en, width, align)
+
+
+STANDINGS_COLUMNS: dict[str, ColumnSpec] = {
+    "rank": _c("名次", "Rank", 1.0),
+    "player": _c("选手", "Player", 3.6, "LEFT"),
+    "player_id": _c("编号", "ID", 1.2, "LEFT"),
+    "club": _c("俱乐部", "Club", 2.4, "LEFT"),
+    "status": _c("状态", "Status", 1.6, "LEFT"),
+    "chips": _c("游戏豆", "Chips", 1.3),
+    "hands": _c("局数", "Hands", 1.1),
+    "wins": _c("和牌", "Wins", 1.1),
+    "self_drawn": _c("自摸", "Self-drawn", 1.3),
+    "discards_paid": _c("点炮", "Discards paid", 1.4),
+    "flower_pigs": _c("花猪", "Flower pigs", 1.3),
+    "largest_fan": _c("最大番", "Largest win (fan)", 1.5),
+    "penalties": _c("罚分", "Penalties", 1.3),
+}
+
+#: Columns of the 详细结算单 (seed 003) printed under each hand of a table sheet.
+DETAIL_COLUMNS: dict[str, ColumnSpec] = {
+    "seat": _c("座位", "Seat", 0.8, "CENTER"),
+    "player": _c("选手", "Player", 2.6, "LEFT"),
+    "order": _c("名次", "Order", 0.9, "CENTER"),
+    "pattern": _c("牌型", "Pattern", 2.2, "LEFT"),
+    "tile": _c("和张", "Tile", 0.9, "CENTER"),
+    "how": _c("方式", "How", 1.4, "LEFT"),
+    "pattern_fan": _c("牌型番", "Pattern fan", 1.1),
+    "bonus_fan": _c("加番", "Bonus fan", 1.0),
+    "bonuses": _c("加番明细", "Bonuses", 2.0, "LEFT"),
+    "total_fan": _c("番数合计", "Total fan", 1.1),
+    "win": _c("和牌分", "Win chips", 1.1),
+    "ready": _c("查叫", "Ready check", 1.1),
+    "kong": _c("刮风下雨", "Kong chips", 1.2),
+    "other": _c("其他", "Other", 0.9),
+    "total": _c("游戏豆合计", "Total", 1.2),
+}
+
+#: Columns of the 个人结算单 (seed 003): one line per opponent.
+OPPONENT_COLUMNS: dict[str, ColumnSpec] = {
+    "opponent": _c("对手", "Opponent", 3.0, "LEFT"),
+    "hands": _c("同桌局数", "Hands together", 1.3),
+    "win": _c("和牌分", "Win chips", 1.3),
+    "ready": _c("查叫", "Ready check", 1.3),
+    "kong": _c("刮风下雨", "Kong chips", 1.3),
+    "other": _c("其他", "Other", 1.1),
+    "total": _c("得分合计", "Total", 1.3),
+}
+
+PLAYER_HAND_COLUMNS: dict[str, ColumnSpec] = {
+    "round": _c("轮", "Round", 0.8),
+    "table": _c("桌", "Table", 0.8, "CENTER"),
+    "hand_no": _c("局", "Hand", 0.8),
+    "hand_id": _c("编号", "Hand id", 1.2, "LEFT"),
+    "seat": _c("座位", "Seat", 0.8, "CENTER"),
+    "result": _c("结果", "Result", 4.6, "LEFT"),
+    "chips": _c("游戏豆", "Chips", 1.1),
+    "status": _c("状态", "Status", 1.2, "LEFT"),
+}
+
+SEATING_COLUMNS: dict[str, ColumnSpec] = {
+    "table": _c("桌", "Table", 0.8, "CENTER"),
+    "seat": _c("座位", "Seat", 0.8, "CENTER"),
+    "player": _c("选手", "Player", 3.2, "LEFT"),
+    "player_id": _c("编号", "ID", 1.2, "LEFT"),
+    "club": _c("俱乐部", "Club", 2.4, "LEFT"),
+}
+
+#: report -> template key -> the columns that key may list.
+COLUMN_SETS: dict[str, dict[str, dict[str, ColumnSpec]]] = {
+    "standings": {"columns": STANDINGS_COLUMNS},
+    "table": {"columns": DETAIL_COLUMNS},
+    "player": {"columns": OPPONENT_COLUMNS, "hand_columns": PLAYER_HAND_COLUMNS},
+    "hand": {},
+    "seating": {"columns": SEATING_COLUMNS},
+    "slips": {},
+}
+
+DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
+    "standings": {"columns": ("rank", "player", "club", "chips", "hands", "wins", "self_drawn",
+                              "discards_paid", "largest_fan", "penalties")},
+    "table": {"columns": ("seat", "player", "order", "pattern", "pattern_fan", "bonus_fan",
+                          "total_fan", "win", "ready", "kong", "total")},
+    "player": {"columns": ("opponent", "hands", "win", "ready", "kong", "total"),
+               "hand_columns": ("round", "table", "hand_no", "seat", "result", "chips",
+                                "status")},
+    "hand": {},
+    "seating": {"columns": ("table", "seat", "player", "player_id", "club")},
+    "slips": {},
+}
+
+DEFAULT_TITLES: dict[str, tuple[str, str]] = {
+    "standings": ("成绩排名", "Standings"),
+    "table": ("牌桌记录单", "Table sheet"),
+    "player": ("个人结算单", "Player statement"),
+    "hand": ("牌局裁决单", "Hand ruling sheet"),
+    "seating": ("座位表", "Seating chart"),
+    "slips": ("牌局记录单", "Hand slip"),
+}
+
+#: report -> option -> default; the type of the default is the type a template must give.
+DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
+    "standings": {"mark_penalties": True, "list_penalties": True, "zebra": True,
+                  "show_tie_break": True},
+    "table": {"show_details": True, "show_running_totals": True, "new_page_per_table": True},
+    "player": {"show_hands": True},
+    "hand": {"show_english": True, "show_reading": True, "show_payments": True,
+             "signatures": ["referee", "head_referee"]},
+    "seating": {"table_cards": True},
+    "slips": {"slips_per_page": 1, "event_rows": 8},
+}
+
+#: Text that is not a column header; a template's [labels] may override any of these.
+DEFAULT_LABELS: dict[str, tuple[str, str]] = {
+    "tournament": ("比赛", "Tournament"),
+    "generated": ("打印时间", "Generated"),
+    "ruleset": ("规则", "Ruleset"),
+    "page": ("第 {page} 页，共 {pages} 页", "page {page} of {pages}"),
+    "round": ("第 {n} 轮", "Round {n}"),
+    "overall": ("总成绩", "Overall"),
+    "after_round": ("第 {n} 轮后", "After round {n}"),
+    "table": ("第 {n} 桌", "Table {n}"),
+    "hand": ("第 {n} 局", "Hand {n}"),
+    "tie_break": ("同分比较", "Tie-break"),
+    "tied": ("并列", "tied"),
+    "penalty_mark": ("含罚分", "includes a penalty"),
+    "penalties": ("罚分与调整", "Penalties and adjustments"),
+    "dealer": ("庄家", "Dealer"),
+    "chips": ("游戏豆", "Chips"),
+    "running": ("累计", "Running total"),
+    "total": ("合计", "Total"),
+    "void": ("作废", "void"),
+    "override": ("裁判长特批", "head-referee override"),
+    "invalid": ("违规", "breaks a rule"),
+    "self_drawn": ("自摸", "self-drawn"),
+    "on_discard": ("点炮 {seat}", "on {seat}'s discard"),
+    "hands_list": ("牌局列表", "Hands"),
+    "opponents": ("对手结算", "Per opponent"),
+    "record": ("牌局记录", "Hand record"),
+    "concealed": ("手牌", "Concealed"),
+    "pongs": ("碰", "Pongs"),
+    "events": ("事件", "Events"),
+    "settlement": ("结算", "Settlement"),
+    "payments": ("支付明细", "Payments"),
+    "trace": ("规则追溯", "Rule trace"),
+    "clauses": ("引用条款", "Clauses cited"),
+    "reading": ("解读", "Reading"),
+    "versions": ("版本记录", "Version history"),
+    "referee": ("裁判", "Referee"),
+    "head_referee": ("裁判长", "Head referee"),
+    "signature": ("签名", "Signature"),
+    "date": ("日期", "Date"),
+    "wall_exhausted": ("荒庄（牌墙摸完）", "Wall exhausted"),
+    "kong": ("杠", "Kong"),
+    "win": ("和", "Win"),
+    "seat": ("座位", "Seat"),
+    "tile": ("牌", "Tile"),
+    "kind": ("类型", "Kind"),
+    "from": ("点炮/放杠", "Discarder"),
+    "flags": ("附加", "Flags"),
+    "passed_fan": ("过手番", "Passed fan"),
+    "direct": ("直杠", "direct"),
+    "added": ("补杠", "added"),
+    "concealed_kong": ("暗杠", "concealed"),
+    "player": ("选手", "Player"),
+    "entered_by": ("记录人", "Entered by"),
+    "table_card": ("桌牌", "Table card"),
+    "errors": ("违规项", "Rule violations"),
+    "end_check": ("查叫", "End check"),
+    "flower_pig": ("花猪", "flower pig"),
+    "ready": ("听牌", "ready"),
+    "not_ready": ("未听", "not ready"),
+    "no_wins": ("无人和牌", "no wins"),
+    "kong_bloom": ("杠上花", "kong bloom"),
+    "kong_discard": ("杠上炮", "kong discard"),
+    "robbing_kong": ("抢杠", "robbing a kong"),
+    "heavenly": ("天和", "heavenly"),
+    "earthly": ("地和", "earthly"),
+    "declared_ready": ("报调", "declared ready"),
+    "first_discard": ("第一和", "first discard"),
+}
+
+_TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientation",
+             "language", "font_size", "labels", "options"}
+
+
+@dataclass(frozen=True)
+class Template:
+    """A validated template; the renderers read only this."""
+
+    report: str
+    title_zh: str
+    title_en: str
+    header: str = ""
+    footer: str = ""
+    logo: Path | None = None
+    paper: str = "A4"
+    orientation: str = "portrait"
+    language: str = "both"  # both / zh / en
+    font_size: float = 9.0
+    columns: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    labels: dict[str, tuple[str, str]] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
+    source: str = "(built-in)"
+
+    @property
+    def pagesize(self) -> tuple[float, float]:
+        w, h = PAPER_SIZES[self.paper]
+        return (h, w) if self.orientation == "landscape" else (w, h)
+
+    @property
+    def title(self) -> str:
+        return self.join(self.title_zh, self.title_en)
+
+    def join(self, zh: str, en: str, sep: str = " ") -> str:
+        """Both languages, or the one the template asks for."""
+        if self.language == "zh":
+            return zh or en
+        if self.language == "en":
+            return en or zh
+        if not zh or not en or zh == en:
+            return zh or en
+        return f"{zh}{sep}{en}"
+
+    def label(self, key: str, sep: str = " ", **fmt: Any) -> str:
+        """A bilingual label (template override first), formatted with ``fmt``."""
+        zh, en = self.labels.get(key) or DEFAULT_LABELS.get(key) or (key, key)
+        return self.join(zh.format(**fmt), en.format(**fmt), sep)
+
+    def column_specs(self, key: str = "columns") -> list[tuple[str, ColumnSpec, str]]:
+        """(name, spec, header text) of each chosen column, in the template's order."""
+        registry = COLUMN_SETS[self.report][key]
+        out = []
+        for name in self.columns.get(key, ()):
+            spec = registry[name]
+            zh, en = self.labels.get(name) or (spec.zh, spec.en)
+            out.append((name, spec, self.join(zh, en, "\n")))
+        return out
+
+    def option(self, name: str) -> Any:
+        return self.options[name]
+
+
+# --------------------------------------------------------------------------- loading
+
+
+def default_template_path(report: str) -> Path:
+    return TEMPLATE_DIR / f"{report}.toml"
+
+
+def load_template(report: str, path: str | Path | None = None) -> Template:
+    """Load ``report``'s template from ``path`` (or ``templates/<report>.toml``).
+
+    Without a file (e.g. an installed wheel without the repository) the built-in
+    defaults are used, so a report can always be printed.
+    """
+    if report not in REPORTS:
+        raise TemplateError("report", f"unknown report {report!r} (known: {', '.join(REPORTS)})")
+    if path is None:
+        p = default_template_path(report)
+        if not p.is_file():
+            return template_from_dict(report, {})
+    else:
+        p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise TemplateError("template", f"file not found: {p}") from None
+    except OSError as e:
+        raise TemplateError("template", f"cannot read {p}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise TemplateError("template", f"{p} is not UTF-8 text") from None
+    if p.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as e:
+            raise TemplateError("template", f"{p}: not valid JSON: {e.msg} at line "
+                                f"{e.lineno}") from None
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError as e:
+            raise TemplateError("template", f"{p}: not valid TOML: {e}") from None
+    return template_from_dict(report, data, base_dir=p.parent, source=str(p))
+
+
+def _str(data: dict[str, Any], key: str, default: str) -> str:
+    v = data.get(key, default)
+    if not isinstance(v, str):
+        raise TemplateError(key, f"expected text, got {type(v).__name__}")
+    return v
+
+
+def _bilingual(value: Any, key: str) -> tuple[str, str]:
+    """``{zh = "..", en = ".."}`` (either may be missing) or one string for both."""
+    if isinstance(value, str):
+        return value, value
+    if isinstance(value, dict):
+        unknown = set(value) - {"zh", "en"}
+        if unknown:
+            raise TemplateError(f"{key}.{sorted(unknown)[0]}", "unknown key (use zh and en)")
+        zh, en = value.get("zh", ""), value.get("en", "")
+        if not isinstance(zh, str) or not isinstance(en, str):
+            raise TemplateError(key, "zh and en must be text")
+        if not zh and not en:
+            raise TemplateError(key, "give at least one of zh, en")
+        return zh or en, en or zh
+    raise TemplateError(key, f"expected text or {{zh, en}}, got {type(value).__name__}")
+
+
+def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | None = None,
+                       source: str = "(built-in)") -> Template:
+    """Validate a parsed template against the defaults of ``report``."""
+    if not isinstance(data, dict):
+        raise TemplateError("template", "expected a table of keys at the top level")
+    set_keys = COLUMN_SETS[report]
+    unknown = set(data) - _TOP_KEYS - set(set_keys)
+    if unknown:
+        allowed = ", ".join(sorted(_TOP_KEYS | set(set_keys)))
+        raise TemplateError(sorted(unknown)[0], f"unknown key (allowed: {allowed})")
+    if "report" in data and data["report"] != report:
+        raise TemplateError("report", f"this template is for {data['report']!r}, not {report!r}")
+
+    title_zh, title_en = DEFAULT_TITLES[report]
+    if "title" in data:
+        title_zh, title_en = _bilingual(data["title"], "title")
+
+    paper = _str(data, "paper", "A4")
+    paper_key = {k.lower(): k for k in PAPER_SIZES}.get(paper.lower())
+    if paper_key is None:
+        raise TemplateError("paper", f"unknown paper size {paper!r} (use A4 or Letter)")
+    orientation = _str(data, "orientation", "portrait").lower()
+    if orientation not in ("portrait", "landscape"):
+        raise TemplateError("orientation", f"{orientation!r} is not portrait or landscape")
+    language = _str(data, "language", "both").lower()
+    if language not in ("both", "zh", "en"):
+        raise TemplateError("language", f"{language!r} is not both, zh or en")
+    font_size = data.get("font_size", 9)
+    if isinstance(font_size, bool) or not isinstance(font_size, int | float) \
+            or not 6 <= font_size <= 16:
+        raise TemplateError("font_size", f"{font_size!r} is not a number from 6 to 16")
+
+    logo: Path | None = None
+    logo_text = _str(data, "logo", "")
+    if logo_text:
+        logo = Path(logo_text)
+        if not logo.is_absolute() and base_dir is not None:
+            logo = base_dir / logo
+        if not logo.is_file():
+            raise TemplateError("logo", f"file not found: {logo}")
+        if logo.suffix.lower() not in (".png", ".jpg", ".jpeg", ".gif"):
+            raise TemplateError("logo", f"{logo.name}: use a PNG, JPEG or GIF image")
+
+    columns: dict[str, tuple[str, ...]] = {}
+    for key, registry in set_keys.items():
+        chosen = data.get(key, DEFAULT_COLUMNS[report][key])
+        if not isinstance(chosen, list | tuple) or not chosen:
+            raise TemplateError(key, "expected a non-empty list of column names")
+        seen: set[str] = set()
+        for i, name in enumerate(chosen):
+            if name not in registry:
+                raise TemplateError(f"{key}[{i}]", f"unknown column {name!r} (known: "
+                                    f"{', '.join(registry)})")
+            if name in seen:
+                raise TemplateError(f"{key}[{i}]", f"column {name!r} is listed twice")
+            seen.add(name)
+        columns[key] = tuple(chosen)
+
+    labels: dict[str, tuple[str, str]] = {}
+    raw_labels = data.get("labels", {})
+    if not isinstance(raw_labels, dict):
+        raise TemplateError("labels", "expected a table of label = {zh, en}")
+    known_labels = set(DEFAULT_LABELS).union(*(set(r) for r in set_keys.values()))
+    for k, v in raw_labels.items():
+        if k not in known_labels:
+            raise TemplateError(f"labels.{k}", "unknown label (see docs/reports.md)")
+        labels[k] = _bilingual(v, f"labels.{k}")
+
+    options = dict(DEFAULT_OPTIONS[report])
+    raw_options = data.get("options", {})
+    if not isinstance(raw_options, dict):
+        raise TemplateError("options", "expected a table of option = value")
+    for k, v in raw_options.items():
+        if k not in options:
+            raise TemplateError(f"options.{k}", f"unknown option (known: {', '.join(options)})")
+        want = type(options[k])
+        if want is int and (isinstance(v, bool) or not isinstance(v, int)):
+            raise TemplateError(f"options.{k}", f"expected a whole number, got {v!r}")
+        if want is not int and not isinstance(v, want):
+            raise TemplateError(f"options.{k}", f"expected {want.__name__}, got {v!r}")
+        options[k] = v
+    if report == "slips":
+        if options["slips_per_page"] not in (1, 2):
+            raise TemplateError("options.slips_per_page", "must be 1 or 2")
+        if not 1 <= options["event_rows"] <= 16:
+            raise TemplateError("options.event_rows", "must be from 1 to 16")
+    if report == "hand":
+        sig = options["signatures"]
+        for i, s in enumerate(sig):
+            if not isinstance(s, str) or not s:
+                raise TemplateError(f"options.signatures[{i}]", "expected a label name")
+
+    return Template(report=report, title_zh=title_zh, title_en=title_en,
+                    header=_str(data, "header", ""), footer=_str(data, "footer", ""),
+                    logo=logo, paper=paper_key, orientation=orientation, language=language,
+                    font_size=float(font_size), columns=columns, labels=labels,
+                    options=options, source=source)
