@@ -210,7 +210,7 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
         if not isinstance(flags_raw, list):
             raise RecordError(f"{path}.flags", f"expected a list of flags, got {_kind(flags_raw)}")
         for i, f in enumerate(flags_raw):
-            if f not in rules.flags or not isinstance(f, str):
+            if not isinstance(f, str) or f not in rules.flags:
                 known = ", ".join(sorted(rules.flags))
                 raise RecordError(f"{path}.flags[{i}]",
                                   f"unknown flag {f!r} for ruleset {rules.id} (known: {known})")
