@@ -15,6 +15,13 @@ COMMANDS: dict[str, str] = {
     "score": "referee_app.cli.score:score",
     "rulesets": "referee_app.cli.rules:rulesets",
     "rules": "referee_app.cli.rules:rules",
+    "event": "referee_app.cli.tournament:event",
+    "players": "referee_app.cli.tournament:players",
+    "round": "referee_app.cli.tournament:round_",
+    "hand": "referee_app.cli.tournament:hand",
+    "standings": "referee_app.cli.tournament:standings",
+    "penalty": "referee_app.cli.tournament:penalty",
+    "gui": "referee_app.cli.gui:gui",
 }
 
 

@@ -135,7 +135,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "Trace lines": ("Trace", "追溯"),
     "all_rounds": ("All rounds", "全部轮次"),
     "updated": ("updated {t}", "更新于 {t}"),
-    "demo_banner": ("Demo tournament (a temporary copy)", "演示赛事（临时副本）"),
+    "demo_banner": ("demo tournament", "演示赛事"),
     "ready": ("Ready.", "就绪。"),
     "OK": ("OK", "确定"),
     "Cancel": ("Cancel", "取消"),

@@ -186,8 +186,11 @@ class PreviewPanel(QWidget):
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             t.verticalHeader().setDefaultSectionSize(22)
         self.wins.setMaximumHeight(110)
-        self.wins.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
-        self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        for table, stretch in ((self.wins, 2), (self.payments, 4)):
+            header = table.horizontalHeader()
+            for c in range(table.columnCount()):
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch if c == stretch
+                                            else QHeaderView.ResizeMode.ResizeToContents)
         self.totals_row = QHBoxLayout()
         self.total_labels: dict[str, QLabel] = {}
         self.lbl_wins, self.lbl_payments, self.lbl_totals = QLabel(), QLabel(), QLabel()
@@ -288,8 +291,6 @@ class PreviewPanel(QWidget):
                 if c == 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.payments.setItem(r, c, item)
-        self.wins.resizeColumnToContents(0)
-        self.payments.resizeColumnToContents(3)
         totals = s.totals if s is not None and s.ok else {}
         for seat, lbl in self.total_labels.items():
             name = players.get(seat) or ""
@@ -395,8 +396,8 @@ class EntryView(QWidget):
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.preview)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 1)
         split.setChildrenCollapsible(False)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)

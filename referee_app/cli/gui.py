@@ -1,0 +1,50 @@
+"""``referee-app gui``: open the referee desk window, or render it to a PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+@click.command("gui")
+@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
+              help="Tournament database to open (create one with 'referee-app event new').")
+@click.option("--demo", is_flag=True, help="Open the demo tournament from sample_events/.")
+@click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
+              help="Render the window offscreen to this PNG file and exit.")
+@click.option("--view", type=click.Choice(["entry", "standings", "trace"]), default="entry",
+              show_default=True, help="Tab shown in the screenshot (or at start).")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
+              help="Interface language (中文 / English); switchable in the window.")
+@click.option("--referee", default="", help="Referee name recorded on saved hands.")
+@click.option("--size", default="1500x900", show_default=True,
+              help="Window size WIDTHxHEIGHT (screenshots).")
+def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
+        referee: str, size: str) -> None:
+    """Open the referee desk: hand entry with live validation, rule trace, standings."""
+    from referee_app.gui.app import GuiError, LaunchOptions, run
+
+    try:
+        w, _, h = size.lower().partition("x")
+        dims = (int(w), int(h))
+        if min(dims) < 200:
+            raise ValueError
+    except ValueError:
+        raise click.exceptions.Exit(_fail("size", f"expected WIDTHxHEIGHT (>= 200), got {size!r}"))
+    if screenshot is not None and screenshot.parent and not screenshot.parent.exists():
+        raise click.exceptions.Exit(_fail("screenshot", f"directory {screenshot.parent} does not "
+                                          "exist"))
+    try:
+        code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
+                                 referee=referee, size=dims))
+    except GuiError as e:
+        raise click.exceptions.Exit(_fail(e.field, e.problem)) from None
+    if screenshot is not None:
+        click.echo(f"wrote {screenshot}")
+    raise click.exceptions.Exit(code)
+
+
+def _fail(field: str, problem: str) -> int:
+    click.echo(f"error: {field}: {problem}", err=True)
+    return 2

@@ -1,0 +1,132 @@
+"""The desk's calls into the tournament store: each method is one storage call.
+
+The window talks to this class only, so the store's API is used in one place and the
+views stay free of SQL and scoring. Errors are the store's (``StorageError`` subclasses
+with ``field`` and ``problem``) and the engine's (``RecordError``); the window shows them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from referee_app.core import get_ruleset
+from referee_app.storage.models import (
+    HandInfo,
+    HandVersion,
+    Penalty,
+    Player,
+    PlayerStatement,
+    Seating,
+    StandingRow,
+)
+from referee_app.storage.tournament import Tournament
+
+from .entry import EntryForm
+
+
+class Desk:
+    """One open tournament and the referee at this desk."""
+
+    def __init__(self, tournament: Tournament, referee: str = "") -> None:
+        self.t = tournament
+        self.referee = referee
+
+    @classmethod
+    def open(cls, path: str | Path, referee: str = "") -> Desk:
+        return cls(Tournament.open(path), referee)
+
+    def close(self) -> None:
+        self.t.close()
+
+    # ------------------------------------------------------------------ reading
+
+    @property
+    def title(self) -> str:
+        return self.t.info.name
+
+    @property
+    def ruleset(self) -> str:
+        return self.t.info.ruleset
+
+    @property
+    def seats(self) -> tuple[str, ...]:
+        return tuple(get_ruleset(self.ruleset).seats)
+
+    def rounds(self) -> list[int]:
+        return [r.number for r in self.t.rounds()]
+
+    def seating(self, round_no: int) -> Seating:
+        return self.t.seating(round_no)
+
+    def seating_map(self) -> dict[int, dict[int, dict[str, str]]]:
+        return {r: self.t.seating(r).tables for r in self.rounds()}
+
+    def hands(self) -> list[HandInfo]:
+        return self.t.hands()
+
+    def hand(self, hand_id: int) -> HandInfo:
+        return self.t.hand(hand_id)
+
+    def find_hand(self, round_no: int, table: int, hand_no: int) -> HandInfo | None:
+        return self.t.find_hand(round_no, table, hand_no)
+
+    def history(self, hand_id: int) -> list[HandVersion]:
+        return self.t.hand_history(hand_id)
+
+    def standings(self, round_no: int | None = None) -> list[StandingRow]:
+        return self.t.standings(round_no)
+
+    def players(self) -> list[Player]:
+        return self.t.players()
+
+    def statement(self, player: str) -> PlayerStatement:
+        return self.t.player_statement(player)
+
+    def penalties(self) -> list[Penalty]:
+        return self.t.penalties()
+
+    # ------------------------------------------------------------------ forms
+
+    def new_form(self, round_no: int, table: int) -> tuple[EntryForm, int]:
+        """A blank form for the table's next hand: seating's players, suggested dealer."""
+        hand_no = self.t.next_hand_no(round_no, table)
+        players = self.t.seating(round_no).tables.get(table, {})
+        dealer = self.t.next_dealer(round_no, table)
+        form = EntryForm.blank(self.ruleset, dict(players), dealer,
+                               {"round": round_no, "table": table, "hand_no": hand_no})
+        return form, hand_no
+
+    @staticmethod
+    def form_of(hand: HandInfo) -> EntryForm:
+        return EntryForm.from_record(hand.record)
+
+    # ------------------------------------------------------------------ writing
+
+    def add_hand(self, form: EntryForm, round_no: int, table: int, hand_no: int,
+                 override_reason: str | None = None) -> HandInfo:
+        return self.t.add_hand(form.to_record_dict(), round=round_no, table=table,
+                               hand_no=hand_no, referee=self.referee,
+                               override_reason=override_reason)
+
+    def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
+                   override_reason: str | None = None) -> HandInfo:
+        return self.t.amend_hand(hand_id, form.to_record_dict(), reason=reason,
+                                 referee=self.referee, override_reason=override_reason)
+
+    def set_status(self, hand_id: int, status: str, reason: str | None = None) -> HandInfo:
+        return self.t.set_status(hand_id, status, referee=self.referee, reason=reason)
+
+    def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
+                    clause: str | None, zero_sum: bool, round_no: int | None) -> Penalty:
+        return self.t.add_penalty(list(players), chips, reason, clause=clause,
+                                  referee=self.referee, zero_sum=zero_sum, round=round_no)
+
+    def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
+        return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)
+
+    def describe(self) -> dict[str, Any]:
+        info = self.t.info
+        return {"name": info.name, "ruleset": info.ruleset, "venue": info.venue,
+                "dates": " – ".join(d for d in (info.start_date, info.end_date) if d)}

@@ -1,0 +1,354 @@
+"""The referee desk's main window: navigator, entry, trace, standings, seating, players.
+
+All decisions are the engine's or the store's: this window collects input, asks for the
+reasons the store requires (amendment, override) and shows what comes back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import (
+    QComboBox,
+    QInputDialog,
+    QLabel,
+    QMainWindow,
+    QMessageBox,
+    QSplitter,
+    QTabWidget,
+    QToolBar,
+    QWidget,
+)
+
+from referee_app.core import RecordError
+
+from ..controllers.desk import Desk
+from ..controllers.entry import EntryForm, Evaluation
+from ..i18n import LANG, tr
+from .dialogs import HistoryDialog, PenaltiesDialog
+from .entry import EntryView
+from .navigator import Navigator, SeatingView
+from .players import PlayerView
+from .standings import ProjectorWindow, StandingsView
+from .trace import TraceView
+
+
+class MainWindow(QMainWindow):
+    """The window a referee lives in all day."""
+
+    def __init__(self, desk: Desk, banner: str = "") -> None:
+        super().__init__()
+        self.desk = desk
+        self.banner = banner
+        self.setObjectName("main_window")
+        self.resize(1500, 900)
+        #: context of the form: (round, table, hand_no, hand_id or None)
+        self.context: tuple[int, int, int, int | None] | None = None
+        self.projector: ProjectorWindow | None = None
+        #: hooks (tests replace them): ask for a required reason; show a message
+        self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
+        self.show_message: Callable[[str], None] = self._message_box
+        self.messages: list[str] = []
+
+        self.navigator = Navigator()
+        self.entry = EntryView()
+        self.trace = TraceView()
+        self.standings = StandingsView()
+        self.seating = SeatingView()
+        self.players = PlayerView()
+        self.tabs = QTabWidget()
+        self.tabs.setObjectName("tabs")
+        for w in (self.entry, self.trace, self.standings, self.seating, self.players):
+            self.tabs.addTab(w, "")
+        split = QSplitter(Qt.Orientation.Horizontal)
+        split.addWidget(self.navigator)
+        split.addWidget(self.tabs)
+        split.setStretchFactor(1, 1)
+        split.setSizes([250, 1250])
+        self.setCentralWidget(split)
+        self.status_label = QLabel()
+        self.statusBar().addWidget(self.status_label, 1)
+
+        self._make_actions()
+        self.navigator.hand_selected.connect(self.open_hand)
+        self.navigator.table_selected.connect(self.new_hand)
+        self.navigator.round_selected.connect(self._round_selected)
+        self.entry.evaluated.connect(self._evaluated)
+        self.entry.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.tabs.currentChanged.connect(self._tab_changed)
+        self.standings.round_changed.connect(lambda _r: self.refresh_standings())
+        self.standings.player_activated.connect(self.show_player)
+        self.seating.round_changed.connect(lambda r: self.seating.show_seating(self.desk.seating(r)))
+        self.players.player_changed.connect(
+            lambda name: self.players.show_statement(self.desk.statement(name)))
+        self.players.hand_activated.connect(lambda hid: self.navigator.select_key(("hand", hid)))
+        LANG.changed.connect(lambda _c: self.retranslate())
+        self.retranslate()
+        self.reload()
+
+    # ------------------------------------------------------------------ actions
+
+    def _make_actions(self) -> None:
+        def act(shortcut: Any, fn: Callable[[], Any], name: str) -> QAction:
+            a = QAction(self)
+            a.setObjectName(name)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            a.triggered.connect(lambda _checked=False: fn())
+            self.addAction(a)
+            return a
+
+        self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
+        self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
+        self.act_undo = self.entry.undo_stack.createUndoAction(self)
+        self.act_undo.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
+        self.act_redo = self.entry.undo_stack.createRedoAction(self)
+        self.act_redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo),
+                                    QKeySequence("Ctrl+Y")])
+        for a in (self.act_undo, self.act_redo):
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            self.addAction(a)
+        self.act_history = act("Ctrl+H", self.show_history, "act_history")
+        self.act_penalties = act("Ctrl+P", self.show_penalties, "act_penalties")
+        self.act_projector = act("F11", self.open_projector, "act_projector")
+        self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
+        self.act_lang = QActionGroup(self)
+        self.act_zh = QAction("中文", self, checkable=True)
+        self.act_en = QAction("English", self, checkable=True)
+        for a, code in ((self.act_zh, "zh"), (self.act_en, "en")):
+            self.act_lang.addAction(a)
+            a.triggered.connect(lambda _c=False, code=code: LANG.set(code))
+        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
+
+        mb = self.menuBar()
+        self.menu_file = mb.addMenu("")
+        self.menu_file.addAction(self.act_quit)
+        self.menu_hand = mb.addMenu("")
+        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
+                  self.act_penalties):
+            self.menu_hand.addAction(a)
+        self.menu_view = mb.addMenu("")
+        self.menu_view.addAction(self.act_projector)
+        self.menu_lang = self.menu_view.addMenu("")
+        self.menu_lang.addAction(self.act_zh)
+        self.menu_lang.addAction(self.act_en)
+
+        tb = QToolBar()
+        tb.setObjectName("toolbar")
+        tb.setMovable(False)
+        self.addToolBar(tb)
+        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
+                  self.act_penalties, self.act_projector):
+            tb.addAction(a)
+        spacer = QWidget()
+        spacer.setSizePolicy(spacer.sizePolicy().horizontalPolicy().Expanding,
+                             spacer.sizePolicy().verticalPolicy())
+        tb.addWidget(spacer)
+        self.lang_box = QComboBox()
+        self.lang_box.setObjectName("lang_box")
+        self.lang_box.addItem("中文", "zh")
+        self.lang_box.addItem("English", "en")
+        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
+        self.lang_box.currentIndexChanged.connect(
+            lambda _i: LANG.set(self.lang_box.currentData()))
+        tb.addWidget(self.lang_box)
+
+    def retranslate(self) -> None:
+        self.act_save.setText(tr("Save hand"))
+        self.act_next.setText(tr("Next hand"))
+        self.act_undo.setText(tr("Undo"))
+        self.act_redo.setText(tr("Redo"))
+        self.act_history.setText(tr("History…"))
+        self.act_penalties.setText(tr("Penalties…"))
+        self.act_projector.setText(tr("Projector window"))
+        self.act_quit.setText(tr("Quit"))
+        self.menu_file.setTitle(tr("File"))
+        self.menu_hand.setTitle(tr("Hand"))
+        self.menu_view.setTitle(tr("View"))
+        self.menu_lang.setTitle(tr("Language"))
+        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
+        self.lang_box.blockSignals(True)
+        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
+        self.lang_box.blockSignals(False)
+        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players")):
+            self.tabs.setTabText(i, tr(key))
+        self._update_title()
+        self._update_header()
+
+    # ------------------------------------------------------------------ messages
+
+    def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
+        text, ok = QInputDialog.getText(self, title, prompt)
+        return text if ok else None
+
+    def _message_box(self, text: str) -> None:
+        QMessageBox.warning(self, tr("app_title"), text)
+
+    def message(self, text: str, error: bool = True) -> None:
+        self.messages.append(text)
+        self.status_label.setText(text)
+        if error:
+            self.show_message(text)
+
+    # ------------------------------------------------------------------ loading
+
+    def reload(self) -> None:
+        """Re-read everything from the store (after a save, or on start)."""
+        rounds = self.desk.rounds()
+        self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
+                                self.desk.hands())
+        self.standings.set_rounds(rounds)
+        self.seating.set_rounds(rounds)
+        if rounds:
+            self.seating.show_seating(self.desk.seating(self.seating.round_box.currentData()
+                                                        or rounds[0]))
+        self.players.set_players([p.name for p in self.desk.players()])
+        self.refresh_standings()
+        if self.players.current_player():
+            self.players.show_statement(self.desk.statement(self.players.current_player()))
+        self._update_title()
+
+    def refresh_standings(self) -> None:
+        self.standings.set_rows(self.desk.standings(self.standings.selected_round()))
+
+    def _round_selected(self, r: int) -> None:
+        self.seating.round_box.setCurrentIndex(self.seating.round_box.findData(r))
+
+    def _update_title(self) -> None:
+        dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
+        banner = f" · {self.banner}" if self.banner else ""
+        self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
+
+    def _update_header(self) -> None:
+        if self.context is None:
+            self.entry.header.setText(tr("no_hand"))
+            return
+        r, t, n, hid = self.context
+        text = f"{tr('round_n', n=r)} · {tr('table_n', n=t)} · "
+        text += tr("hand_n", n=n) if hid is not None else tr("new_hand_n", n=n)
+        self.entry.header.setText(text)
+
+    def open_hand(self, hand_id: int) -> None:
+        """Show a saved hand in the entry form (editing it makes an amendment)."""
+        h = self.desk.hand(hand_id)
+        self.context = (h.round, h.table, h.hand_no, h.id)
+        marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
+                                                               if f != h.status.value])]
+        self.entry.load(self.desk.form_of(h), "", f"v{h.version} · " + ", ".join(marks))
+        self._update_header()
+        self._update_title()
+
+    def new_hand(self, round_no: int, table: int) -> None:
+        """A blank form for the table's next hand, dealer suggested by the ruleset."""
+        form, hand_no = self.desk.new_form(round_no, table)
+        self.context = (round_no, table, hand_no, None)
+        self.entry.load(form, "", tr("status_new"))
+        self._update_header()
+        self._update_title()
+        self.tabs.setCurrentWidget(self.entry)
+        first = next(iter(self.entry.panels.values()), None)
+        if first is not None:
+            first.concealed.setFocus()
+
+    def next_hand(self) -> None:
+        if self.context is None:
+            self.message(tr("no_hand"))
+            return
+        self.new_hand(self.context[0], self.context[1])
+
+    # ------------------------------------------------------------------ live preview
+
+    def _evaluated(self, ev: Evaluation) -> None:
+        if self.tabs.currentWidget() is self.trace:
+            self._show_trace(ev)
+
+    def _tab_changed(self, _i: int) -> None:
+        if self.tabs.currentWidget() is self.trace and self.entry.evaluation is not None:
+            self._show_trace(self.entry.evaluation)
+
+    def _show_trace(self, ev: Evaluation) -> None:
+        s = ev.settlement.to_dict() if ev.settlement is not None else {
+            "errors": [{"clause": p.clause, "seat": p.seat, "message": p.message}
+                       for p in ev.problems]}
+        self.trace.show_settlement(s, self.entry.form.ruleset, self.entry.header.text())
+
+    # ------------------------------------------------------------------ saving
+
+    def save(self) -> bool:
+        """Ctrl+S: add the hand, or amend it (asking the reason); override needs a reason."""
+        if self.context is None:
+            self.message(tr("no_hand"))
+            return False
+        ev = self.entry.refresh()
+        if ev.read_error is not None:
+            self.message(tr("cannot_save", msg=str(ev.read_error)))
+            return False
+        r, t, n, hid = self.context
+        override = None
+        if not ev.ok:
+            override = self.ask_text(tr("override_title"), tr("override_prompt"))
+            if not override or not override.strip():
+                self.message(tr("reason_required"))
+                return False
+        form = self.entry.form
+        try:
+            if hid is None:
+                h = self.desk.add_hand(form, r, t, n, override_reason=override)
+            else:
+                reason = self.ask_text(tr("amend_title"), tr("amend_prompt"))
+                if not reason or not reason.strip():
+                    self.message(tr("reason_required"))
+                    return False
+                h = self.desk.amend_hand(hid, form, reason, override_reason=override)
+        except (ValueError, RecordError) as e:
+            self.message(tr("cannot_save", msg=str(e)))
+            return False
+        self.context = (h.round, h.table, h.hand_no, h.id)
+        self.reload()
+        self.navigator.select_key(("hand", h.id), emit=False)
+        self.open_hand(h.id)
+        self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
+        return True
+
+    # ------------------------------------------------------------------ dialogs
+
+    def show_history(self) -> HistoryDialog | None:
+        if self.context is None or self.context[3] is None:
+            self.message(tr("no_hand"))
+            return None
+        hid = self.context[3]
+        dlg = HistoryDialog(self.entry.header.text(), self.desk.history(hid), self.desk.ruleset,
+                            self)
+        dlg.show()
+        return dlg
+
+    def show_penalties(self) -> PenaltiesDialog:
+        def add(*args: Any, **kwargs: Any) -> Any:
+            p = self.desk.add_penalty(*args, **kwargs)
+            self.reload()
+            return p
+
+        dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
+                              self.desk.penalties, add, self)
+        dlg.show()
+        return dlg
+
+    def show_player(self, name: str) -> None:
+        self.tabs.setCurrentWidget(self.players)
+        self.players.select_player(name)
+
+    def open_projector(self) -> ProjectorWindow:
+        if self.projector is None:
+            self.projector = ProjectorWindow(
+                lambda: (f"{self.desk.title} · {tr('Standings')}", self.desk.standings()))
+        self.projector.showFullScreen()
+        return self.projector
+
+    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        if self.projector is not None:
+            self.projector.close()
+        super().closeEvent(event)

@@ -1,0 +1,217 @@
+"""Navigator tree (tournament → rounds → tables → hands, with status marks) and seating view."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import LANG, seat_name, tr
+
+#: status -> (mark, colour); a hand shows every mark that applies
+STATUS_MARKS: dict[str, tuple[str, str]] = {
+    "entered": ("●", "#555555"),
+    "verified": ("✔", "#1b7a3a"),
+    "amended": ("✎", "#1d4f91"),
+    "void": ("⊘", "#888888"),
+    "override": ("⚠", "#b3261e"),
+}
+
+
+def hand_marks(hand: Any) -> list[str]:
+    """Status names of a HandInfo: its status plus amended / override flags."""
+    marks = [hand.status.value if hasattr(hand.status, "value") else str(hand.status)]
+    marks += [f for f in hand.flags if f not in marks]
+    return marks
+
+
+class Navigator(QTreeWidget):
+    """Emits ``table_selected(round, table)`` and ``hand_selected(hand_id)``."""
+
+    table_selected = Signal(int, int)
+    hand_selected = Signal(int)
+    round_selected = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("navigator")
+        self.setHeaderHidden(True)
+        self.setUniformRowHeights(True)
+        self.itemSelectionChanged.connect(self._selected)
+        self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
+                          Sequence[Any]] | None = None
+        LANG.changed.connect(lambda _c: self._rebuild())
+
+    def populate(self, title: str, rounds: Sequence[int],
+                 seating: Mapping[int, Mapping[int, Mapping[str, str]]],
+                 hands: Sequence[Any]) -> None:
+        """``seating[round][table][seat] -> player``; ``hands`` are HandInfo values."""
+        self._data = (title, list(rounds), seating, list(hands))
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        if self._data is None:
+            return
+        title, rounds, seating, hands = self._data
+        keep = self.current_key()
+        self.blockSignals(True)
+        self.clear()
+        root = QTreeWidgetItem([title])
+        root.setData(0, Qt.ItemDataRole.UserRole, ("tournament",))
+        self.addTopLevelItem(root)
+        by_table: dict[tuple[int, int], list[Any]] = {}
+        for h in hands:
+            by_table.setdefault((h.round, h.table), []).append(h)
+        tables_of: dict[int, set[int]] = {r: set(seating.get(r, {})) for r in rounds}
+        for r, t in by_table:
+            tables_of.setdefault(r, set()).add(t)
+        self._items: dict[tuple, QTreeWidgetItem] = {}
+        for r in sorted(tables_of):
+            ri = QTreeWidgetItem([tr("round_n", n=r)])
+            ri.setData(0, Qt.ItemDataRole.UserRole, ("round", r))
+            root.addChild(ri)
+            self._items[("round", r)] = ri
+            for t in sorted(tables_of[r]):
+                names = seating.get(r, {}).get(t, {})
+                label = tr("table_n", n=t)
+                if names:
+                    label += " · " + " ".join(names.values())
+                ti = QTreeWidgetItem([label])
+                ti.setData(0, Qt.ItemDataRole.UserRole, ("table", r, t))
+                ri.addChild(ti)
+                self._items[("table", r, t)] = ti
+                for h in sorted(by_table.get((r, t), []), key=lambda h: h.hand_no):
+                    marks = hand_marks(h)
+                    symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
+                    text = f"{symbols} {tr('hand_n', n=h.hand_no)}  " + ", ".join(
+                        tr(f"status_{m}") for m in marks)
+                    hi = QTreeWidgetItem([text])
+                    hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
+                    worst = "override" if "override" in marks else "void" if "void" in marks \
+                        else marks[-1]
+                    hi.setForeground(0, QColor(STATUS_MARKS.get(worst, ("", "#000"))[1]))
+                    ti.addChild(hi)
+                    self._items[("hand", h.id)] = hi
+        root.setExpanded(True)
+        for i in range(root.childCount()):
+            root.child(i).setExpanded(True)
+        self.blockSignals(False)
+        if keep is not None and keep in self._items:
+            self.select_key(keep, emit=False)
+
+    def current_key(self) -> tuple | None:
+        it = self.currentItem()
+        return None if it is None else it.data(0, Qt.ItemDataRole.UserRole)
+
+    def select_key(self, key: tuple, emit: bool = True) -> bool:
+        it = getattr(self, "_items", {}).get(key)
+        if it is None:
+            return False
+        if not emit:
+            self.blockSignals(True)
+        self.setCurrentItem(it)
+        it.setSelected(True)
+        p = it.parent()
+        while p is not None:
+            p.setExpanded(True)
+            p = p.parent()
+        self.scrollToItem(it)
+        if not emit:
+            self.blockSignals(False)
+        return True
+
+    def _selected(self) -> None:
+        key = self.current_key()
+        if not key:
+            return
+        if key[0] == "hand":
+            self.hand_selected.emit(key[1])
+        elif key[0] == "table":
+            self.table_selected.emit(key[1], key[2])
+        elif key[0] == "round":
+            self.round_selected.emit(key[1])
+
+
+class SeatingView(QWidget):
+    """A round's seating: one row per table, one column per seat of the ruleset."""
+
+    round_changed = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.round_box = QComboBox()
+        self.round_box.setObjectName("seating_round")
+        self.round_box.currentIndexChanged.connect(self._round)
+        self.lbl = QLabel()
+        self.byes = QLabel()
+        self.table = QTableWidget(0, 0)
+        self.table.setObjectName("seating_table")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setDefaultSectionSize(26)
+        top = QHBoxLayout()
+        top.addWidget(self.lbl)
+        top.addWidget(self.round_box)
+        top.addStretch(1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(top)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.byes)
+        self._seating: Any = None
+        self._rounds: list[int] = []
+        LANG.changed.connect(lambda _c: self.retranslate())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.lbl.setText(tr("Round") + ":")
+        self.set_rounds(self._rounds)
+        if self._seating is not None:
+            self.show_seating(self._seating)
+
+    def set_rounds(self, rounds: Sequence[int]) -> None:
+        current = self.round_box.currentData()
+        self._rounds = list(rounds)
+        self.round_box.blockSignals(True)
+        self.round_box.clear()
+        for r in self._rounds:
+            self.round_box.addItem(tr("round_n", n=r), r)
+        idx = self.round_box.findData(current)
+        self.round_box.setCurrentIndex(idx if idx >= 0 else 0)
+        self.round_box.blockSignals(False)
+
+    def _round(self, _i: int) -> None:
+        r = self.round_box.currentData()
+        if r is not None:
+            self.round_changed.emit(r)
+
+    def show_seating(self, seating: Any) -> None:
+        """Show a storage ``Seating`` (tables[table][seat] -> player, byes)."""
+        self._seating = seating
+        seats = tuple(seating.seats)
+        self.table.setColumnCount(1 + len(seats))
+        self.table.setHorizontalHeaderLabels([tr("Table")] + [seat_name(s) for s in seats])
+        tables = seating.tables
+        self.table.setRowCount(len(tables))
+        for r, (t, row) in enumerate(tables.items()):
+            item = QTableWidgetItem(tr("table_n", n=t))
+            self.table.setItem(r, 0, item)
+            for c, s in enumerate(seats, start=1):
+                self.table.setItem(r, c, QTableWidgetItem(row.get(s, "—")))
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.byes.setText(("Bye: " + ", ".join(seating.byes)) if seating.byes else "")

@@ -1,0 +1,140 @@
+"""Player detail: one player's hands and penalties (their statement) with each payment."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QListWidget,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import LANG, seat_name, tr
+
+
+class PlayerView(QWidget):
+    """``player_changed(name)`` asks for a statement; ``hand_activated(id)`` opens a hand."""
+
+    player_changed = Signal(str)
+    hand_activated = Signal(int)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.player_box = QComboBox()
+        self.player_box.setObjectName("player_box")
+        self.player_box.currentIndexChanged.connect(self._changed)
+        self.lbl = QLabel()
+        self.total = QLabel()
+        self.total.setObjectName("player_total")
+        f = self.total.font()
+        f.setBold(True)
+        f.setPointSize(f.pointSize() + 2)
+        self.total.setFont(f)
+        self.table = QTableWidget(0, 6)
+        self.table.setObjectName("statement_table")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.verticalHeader().setDefaultSectionSize(22)
+        self.table.itemSelectionChanged.connect(self._line_selected)
+        self.table.itemActivated.connect(self._activated)
+        self.detail = QListWidget()
+        self.detail.setObjectName("statement_detail")
+        top = QHBoxLayout()
+        top.addWidget(self.lbl)
+        top.addWidget(self.player_box, 1)
+        top.addStretch(1)
+        top.addWidget(self.total)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(self.detail)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(top)
+        lay.addWidget(split, 1)
+        self._statement: Any = None
+        self._players: list[str] = []
+        LANG.changed.connect(lambda _c: self.retranslate())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.lbl.setText(tr("Player") + ":")
+        self.table.setHorizontalHeaderLabels([tr("Round"), tr("Table"), tr("hand_no"), tr("Seat"),
+                                              tr("Chips"), tr("Status")])
+        if self._statement is not None:
+            self.show_statement(self._statement)
+
+    def set_players(self, names: Sequence[str]) -> None:
+        current = self.player_box.currentText()
+        self._players = list(names)
+        self.player_box.blockSignals(True)
+        self.player_box.clear()
+        self.player_box.addItems(self._players)
+        if current in self._players:
+            self.player_box.setCurrentText(current)
+        self.player_box.blockSignals(False)
+
+    def select_player(self, name: str) -> None:
+        if self.player_box.currentText() == name:
+            self.player_changed.emit(name)
+        else:
+            self.player_box.setCurrentText(name)
+
+    def current_player(self) -> str:
+        return self.player_box.currentText()
+
+    def _changed(self, _i: int) -> None:
+        if self.player_box.currentText():
+            self.player_changed.emit(self.player_box.currentText())
+
+    def show_statement(self, st: Any) -> None:
+        """Show a storage PlayerStatement."""
+        self._statement = st
+        self.table.setRowCount(len(st.lines))
+        for r, line in enumerate(st.lines):
+            flags = ", ".join(tr(f"status_{f}") if f != "penalty" else tr("Penalties")
+                              for f in line.flags)
+            cells = ["" if line.round is None else str(line.round),
+                     "" if line.table is None else str(line.table),
+                     "" if line.hand_no is None else str(line.hand_no),
+                     seat_name(line.seat) if line.seat else "", f"{line.chips:+d}", flags]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setData(Qt.ItemDataRole.UserRole, r)
+                if c == 4:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                    item.setForeground(QColor("#1b7a3a") if line.chips > 0 else
+                                       QColor("#b3261e") if line.chips < 0 else QColor("#444"))
+                self.table.setItem(r, c, item)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.total.setText(f"{st.player.display}: {tr('Totals')} {st.total:+d}")
+        self.detail.clear()
+
+    def _line_selected(self) -> None:
+        items = self.table.selectedItems()
+        self.detail.clear()
+        if items and self._statement is not None:
+            line = self._statement.lines[items[0].data(Qt.ItemDataRole.UserRole)]
+            self.detail.addItems(list(line.detail))
+
+    def _activated(self, item: QTableWidgetItem) -> None:
+        if self._statement is None:
+            return
+        line = self._statement.lines[item.data(Qt.ItemDataRole.UserRole)]
+        if line.hand_id is not None:
+            self.hand_activated.emit(line.hand_id)

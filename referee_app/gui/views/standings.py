@@ -1,0 +1,219 @@
+"""Standings tab and the projector window (standings in large type, refreshing itself).
+
+Both only display rows the store computed (``Tournament.standings``); the ranking and the
+tie-breaks are the store's business.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer, Signal
+from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import LANG, tr
+
+_COLUMNS = ("Rank", "Player", "Chips", "Hands", "Wins", "Self-drawn", "Discards paid",
+            "Flower pigs", "Largest win", "Penalties")
+
+
+def _num(value: int, signed: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(f"{value:+d}" if signed else str(value))
+    item.setData(Qt.ItemDataRole.UserRole, value)
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+class StandingsView(QWidget):
+    """Standings table with a round filter; double-click a player to open their detail."""
+
+    round_changed = Signal(object)  # int | None
+    player_activated = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.round_box = QComboBox()
+        self.round_box.setObjectName("standings_round")
+        self.round_box.currentIndexChanged.connect(
+            lambda _i: self.round_changed.emit(self.round_box.currentData()))
+        self.lbl_round = QLabel()
+        self.info = QLabel()
+        self.table = QTableWidget(0, len(_COLUMNS))
+        self.table.setObjectName("standings_table")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setAlternatingRowColors(True)
+        self.table.verticalHeader().setDefaultSectionSize(24)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.itemActivated.connect(self._activated)
+        top = QHBoxLayout()
+        top.addWidget(self.lbl_round)
+        top.addWidget(self.round_box)
+        top.addStretch(1)
+        top.addWidget(self.info)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(top)
+        lay.addWidget(self.table, 1)
+        self._rows: list[Any] = []
+        self._rounds: list[int] = []
+        LANG.changed.connect(lambda _c: self.retranslate())
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.lbl_round.setText(tr("Round") + ":")
+        self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS])
+        self.set_rounds(self._rounds)
+        self.set_rows(self._rows)
+
+    def set_rounds(self, rounds: Sequence[int]) -> None:
+        current = self.round_box.currentData()
+        self._rounds = list(rounds)
+        self.round_box.blockSignals(True)
+        self.round_box.clear()
+        self.round_box.addItem(tr("all_rounds"), None)
+        for r in self._rounds:
+            self.round_box.addItem(tr("round_n", n=r), r)
+        self.round_box.setCurrentIndex(max(0, self.round_box.findData(current)))
+        self.round_box.blockSignals(False)
+
+    def selected_round(self) -> int | None:
+        return self.round_box.currentData()
+
+    def set_rows(self, rows: Sequence[Any]) -> None:
+        """Show StandingRow values (rank order as given)."""
+        self._rows = list(rows)
+        self.table.setRowCount(len(self._rows))
+        for r, row in enumerate(self._rows):
+            rank = QTableWidgetItem(f"{row.rank}{'=' if row.tied else ''}")
+            rank.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+            name = QTableWidgetItem(row.player + (f"  ({row.club})" if row.club else ""))
+            name.setData(Qt.ItemDataRole.UserRole, row.player)
+            chips = _num(row.chips, signed=True)
+            chips.setForeground(QColor("#1b7a3a") if row.chips > 0 else
+                                QColor("#b3261e") if row.chips < 0 else QColor("#444"))
+            f = chips.font()
+            f.setBold(True)
+            chips.setFont(f)
+            cells = [rank, name, chips, _num(row.hands), _num(row.wins), _num(row.self_drawn),
+                     _num(row.discards_paid), _num(row.flower_pigs), _num(row.largest_win_fan),
+                     _num(row.penalties, signed=True)]
+            for c, item in enumerate(cells):
+                self.table.setItem(r, c, item)
+        self.table.resizeColumnsToContents()
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
+
+    def chips_by_player(self) -> dict[str, int]:
+        """What the table shows, read back from the cells (tests compare it with the store)."""
+        out = {}
+        for r in range(self.table.rowCount()):
+            out[self.table.item(r, 1).data(Qt.ItemDataRole.UserRole)] = int(
+                self.table.item(r, 2).data(Qt.ItemDataRole.UserRole))
+        return out
+
+    def _activated(self, item: QTableWidgetItem) -> None:
+        name = self.table.item(item.row(), 1).data(Qt.ItemDataRole.UserRole)
+        if name:
+            self.player_activated.emit(name)
+
+
+class ProjectorWindow(QWidget):
+    """Standings in large type for the hall's projector; refreshes itself every few seconds.
+
+    ``fetch`` returns (title, rows); it is called on a QTimer so the projector follows
+    hands saved anywhere (this window, another desk, the CLI) without being told.
+    """
+
+    def __init__(self, fetch: Callable[[], tuple[str, Sequence[Any]]], interval_ms: int = 5000,
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self._fetch = fetch
+        self.setObjectName("projector")
+        self.setStyleSheet("QWidget#projector { background: #10222b; }"
+                           " QLabel { color: #f4f1e6; }"
+                           " QTableWidget { background: #10222b; color: #f4f1e6;"
+                           " gridline-color: #2c4652; border: none; }"
+                           " QHeaderView::section { background: #1b3642; color: #f4d58d;"
+                           " border: none; padding: 6px; }")
+        self.title = QLabel()
+        tf = QFont(self.font())
+        tf.setPointSize(30)
+        tf.setBold(True)
+        self.title.setFont(tf)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.clock = QLabel()
+        cf = QFont(self.font())
+        cf.setPointSize(14)
+        self.clock.setFont(cf)
+        self.clock.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.table = QTableWidget(0, 5)
+        self.table.setObjectName("projector_table")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.setShowGrid(False)
+        big = QFont(self.font())
+        big.setPointSize(24)
+        self.table.setFont(big)
+        hf = QFont(self.font())
+        hf.setPointSize(18)
+        hf.setBold(True)
+        self.table.horizontalHeader().setFont(hf)
+        self.table.verticalHeader().setDefaultSectionSize(50)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(30, 20, 30, 20)
+        lay.addWidget(self.title)
+        lay.addWidget(self.table, 1)
+        lay.addWidget(self.clock)
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.refresh)
+        self.timer.start()
+        for seq in ("Esc", "F11"):
+            QShortcut(QKeySequence(seq), self).activated.connect(self._toggle_full)
+        self.refreshes = 0
+        self.refresh()
+
+    def _toggle_full(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    def refresh(self) -> None:
+        title, rows = self._fetch()
+        self.refreshes += 1
+        self.title.setText(title)
+        self.setWindowTitle(title)
+        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"), tr("Wins"),
+                                              tr("Hands")])
+        self.table.setRowCount(len(rows))
+        for r, row in enumerate(rows):
+            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player, f"{row.chips:+d}",
+                     str(row.wins), str(row.hands)]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
+                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
+                if c == 2:
+                    item.setForeground(QColor("#8fe0a0") if row.chips > 0 else
+                                       QColor("#ff9c8f") if row.chips < 0 else QColor("#f4f1e6"))
+                self.table.setItem(r, c, item)
+        self.clock.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
