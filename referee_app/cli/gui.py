@@ -31,7 +31,8 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
         if min(dims) < 200:
             raise ValueError
     except ValueError:
-        raise click.exceptions.Exit(_fail("size", f"expected WIDTHxHEIGHT (>= 200), got {size!r}"))
+        raise click.exceptions.Exit(
+            _fail("size", f"expected WIDTHxHEIGHT (>= 200), got {size!r}")) from None
     if screenshot is not None and screenshot.parent and not screenshot.parent.exists():
         raise click.exceptions.Exit(_fail("screenshot", f"directory {screenshot.parent} does not "
                                           "exist"))

@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from referee_app.core import RecordError
 
 from ..controllers.desk import Desk
-from ..controllers.entry import EntryForm, Evaluation
+from ..controllers.entry import Evaluation
 from ..i18n import LANG, tr
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
