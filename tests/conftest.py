@@ -5,3 +5,78 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+
+# --------------------------------------------------------------------------- storage fixtures
+# (tournament database: referee_app.storage; used by tests/test_storage*.py and friends)
+
+import random as _random  # noqa: E402
+import sqlite3 as _sqlite3  # noqa: E402
+from collections.abc import Callable as _Callable  # noqa: E402
+from pathlib import Path as _Path  # noqa: E402
+from typing import Any as _Any  # noqa: E402
+
+import pytest  # noqa: E402
+
+DEMO_NAMES_16 = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强",
+                 "吴昊", "徐静", "马林", "胡波", "郭涛", "何敏", "高飞", "林娜")
+
+
+@pytest.fixture
+def fresh_db(tmp_path: _Path) -> _Path:
+    """Path for a tournament database that does not exist yet."""
+    return tmp_path / "event.sqlite"
+
+
+@pytest.fixture
+def make_tournament(tmp_path: _Path) -> _Callable[..., _Any]:
+    """Factory: a tournament with ``n`` players (Chinese names) and ``rounds`` seated rounds."""
+    from referee_app.storage import Tournament
+
+    made: list[_Any] = []
+
+    def make(n: int = 16, rounds: int = 1, ruleset: str = "ottawa-2009",
+             name: str = "Test Open", **kw: _Any) -> _Any:
+        path = tmp_path / f"t{len(made)}.sqlite"
+        kw.setdefault("backup_every", 0)
+        t = Tournament.create(path, name, ruleset=ruleset, **kw)
+        for i in range(n):
+            t.add_player(DEMO_NAMES_16[i] if i < 16 else f"选手{i + 1}",
+                         name_latin=f"Player {i + 1}", club=("Ottawa", "Montreal")[i % 2])
+        for r in range(1, rounds + 1):
+            t.seat_round(r, seed=100 + r)
+        made.append(t)
+        return t
+
+    yield make
+    for t in made:
+        t.close()
+
+
+@pytest.fixture
+def record_for() -> _Callable[..., dict[str, _Any]]:
+    """A valid random record whose seats name the players seated at (round, table)."""
+    from referee_app.core.generate import random_record
+
+    def make(t: _Any, round: int, table: int, seed: int = 0,
+             dealer: str | None = None) -> dict[str, _Any]:
+        seating = t.seating(round).tables[table]
+        rng = _random.Random(seed)
+        return random_record(rng, t.info.ruleset, dealer=dealer or t.info.seats[0],
+                             players=seating)
+
+    return make
+
+
+@pytest.fixture
+def db_dump() -> _Callable[[_Path], str]:
+    """Every row of every table (SQL text) — to assert a failed call changed nothing."""
+
+    def dump(path: _Path) -> str:
+        conn = _sqlite3.connect(str(path))
+        try:
+            return "\n".join(conn.iterdump())
+        finally:
+            conn.close()
+
+    return dump
