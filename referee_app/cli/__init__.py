@@ -22,6 +22,7 @@ COMMANDS: dict[str, str] = {
     "standings": "referee_app.cli.tournament:standings",
     "penalty": "referee_app.cli.tournament:penalty",
     "gui": "referee_app.cli.gui:gui",
+    "report": "referee_app.cli.report:report",
 }
 
 

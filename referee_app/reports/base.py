@@ -211,15 +211,23 @@ def title_block(t: Template, st: Styles, subtitle: str = "") -> list[Flowable]:
 
 def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Sequence[float],
                aligns: Sequence[str], t: Template, *, size: float | None = None,
-               zebra: bool = True, extra: Sequence[tuple] = (), repeat: bool = True) -> Table:
-    """A ruled table with a shaded, repeated header row; plain-string cells are fitted."""
+               zebra: bool = True, extra: Sequence[tuple] = (), repeat: bool = True,
+               wrap: Sequence[int] = ()) -> Table:
+    """A ruled table with a shaded, repeated header row.
+
+    Plain-string cells are shortened with an ellipsis to fit their column, except in the
+    ``wrap`` columns, whose text wraps onto more lines (so nothing is ever cut off).
+    """
     f = font()
     size = size or t.font_size - 0.5
+    wrap_style = ParagraphStyle("wrap", fontName=f, fontSize=size, leading=size * 1.2)
     fitted: list[list[Any]] = []
     for row in rows:
         cells = []
-        for value, w in zip(row, widths, strict=True):
-            if isinstance(value, str) and "\n" not in value:
+        for i, (value, w) in enumerate(zip(row, widths, strict=True)):
+            if isinstance(value, str) and i in wrap and value:
+                value = Paragraph(esc(value), wrap_style)
+            elif isinstance(value, str) and "\n" not in value:
                 value = fit(value, w - 4, size)
             cells.append(value)
         fitted.append(cells)

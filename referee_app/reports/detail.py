@@ -9,12 +9,74 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import Any
 
-from referee_app.core import Clause, HandRecord, Settlement, get_ruleset
+from referee_app.core import (
+    Clause,
+    EndCheck,
+    HandRecord,
+    Payment,
+    RuleViolation,
+    SeatReadiness,
+    Settlement,
+    WinResult,
+    get_ruleset,
+)
+from referee_app.core.scoring import BonusItem, HandScore
 
 from .model import HandSheet, OpponentLine, SeatDetail
 
 _CLAUSE_RE = re.compile(r"^(\S+)")
+
+
+class SettlementFormatError(ValueError):
+    """A stored settlement document that cannot be read back (names the field)."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}")
+        self.field = field_path
+        self.problem = problem
+
+
+def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:
+    """Rebuild a :class:`Settlement` from its ``sichuan-settlement/1`` document.
+
+    Reports print the settlement *as stored* with the hand (what the standings count),
+    not a fresh one from today's engine, and skipping a re-settle keeps big reports fast.
+    """
+    try:
+        wins = tuple(
+            WinResult(w["seat"], int(w["order"]), w["tile"], w.get("from"),
+                      HandScore(w["pattern"], w.get("pattern_en", ""), w["pattern_clause"],
+                                int(w["pattern_fan"]),
+                                tuple(BonusItem(b["name"], b["clause"], int(b["fan"]))
+                                      for b in w.get("bonuses", [])),
+                                int(w["fan"]), int(w["fan"])),
+                      int(w["chips"]), tuple(w.get("flags", ())))
+            for w in d.get("wins", []))
+        ec_d = d.get("end_check")
+        end_check = None
+        if ec_d is not None:
+            end_check = EndCheck(
+                bool(ec_d.get("applies")), tuple(ec_d.get("flower_pigs", ())),
+                tuple(ec_d.get("xianggong", ())),
+                {s: SeatReadiness(bool(r.get("ready")), int(r.get("max_fan", 0)),
+                                  tuple(r.get("waits", ()))) for s, r in
+                 (ec_d.get("ready") or {}).items()})
+        return Settlement(
+            ruleset=d["ruleset"], ok=bool(d["ok"]),
+            errors=tuple(RuleViolation(e["clause"], e.get("seat"), e["message"])
+                         for e in d.get("errors", [])),
+            wins=wins, end_check=end_check,
+            payments=tuple(Payment(p["from"], p["to"], int(p["chips"]), p["clause"],
+                                   p.get("reason", "")) for p in d.get("payments", [])),
+            totals={k: int(v) for k, v in (d.get("totals") or {}).items()},
+            trace=tuple(d.get("trace", [])))
+    except KeyError as e:
+        raise SettlementFormatError(f"settlement.{e.args[0]}", "missing") from None
+    except (TypeError, ValueError, AttributeError) as e:
+        raise SettlementFormatError("settlement", f"unreadable: {e}") from None
 
 
 def seat_details(record: HandRecord, settlement: Settlement,
@@ -46,6 +108,16 @@ def seat_details(record: HandRecord, settlement: Settlement,
     return tuple(out)
 
 
+def _details(record: HandRecord, settlement: Settlement, players: Mapping[str, str] | None,
+             counted: Sequence[int], seats: Sequence[str]) -> tuple[SeatDetail, ...]:
+    """The 详细结算单, its totals replaced by the chips counted (an override's, say)."""
+    if not settlement.ok:
+        return ()
+    by_seat = dict(zip(seats, counted, strict=True))
+    return tuple(replace(d, total=by_seat.get(d.seat, d.total))
+                 for d in seat_details(record, settlement, players))
+
+
 def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
                 seats: Sequence[str], players: Mapping[str, str] | None = None
                 ) -> tuple[HandSheet, ...]:
@@ -58,12 +130,16 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
     out = []
     for hand_no, record, settlement, info in hands:
         status = info.get("status", "entered")
-        counts = status != "void" and settlement.ok
-        totals = tuple(settlement.totals.get(s, 0) if counts else 0 for s in seats)
+        counted = info.get("totals")  # what the standings count (override/void aware)
+        if counted is not None:
+            totals = tuple(int(counted.get(s, 0)) if status != "void" else 0 for s in seats)
+        else:
+            ok = status != "void" and settlement.ok
+            totals = tuple(settlement.totals.get(s, 0) if ok else 0 for s in seats)
         running = [a + b for a, b in zip(running, totals, strict=True)]
         out.append(HandSheet(
             hand_no=hand_no, totals=totals, running=tuple(running),
-            details=seat_details(record, settlement, players) if settlement.ok else (),
+            details=_details(record, settlement, players, totals, seats),
             hand_id=str(info.get("hand_id", "")), dealer=record.dealer, status=status,
             override=bool(info.get("override", False)), ok=settlement.ok,
             version=int(info.get("version", 1)), note=str(info.get("note", ""))))

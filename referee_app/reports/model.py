@@ -234,7 +234,8 @@ class SeatingData:
 
 @dataclass(frozen=True, slots=True)
 class SlipsData:
-    """Blank hand slips: ``count`` per table, numbered from ``first_hand``."""
+    """Blank hand slips: ``count`` per table, numbered from that table's next hand number
+    (``first_hands``, one per table; 1 when not given)."""
 
     meta: ReportMeta
     round: int
@@ -242,4 +243,7 @@ class SlipsData:
     seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
     flags: tuple[str, ...] = ()  # win flags the ruleset knows, printed as checkboxes
     count: int = 1
-    first_hand: int = 1
+    first_hands: tuple[int, ...] = ()
+
+    def first_hand(self, index: int) -> int:
+        return self.first_hands[index] if index < len(self.first_hands) else 1

@@ -83,7 +83,8 @@ def render_player(data: PlayerStatementData, t: Template, out: str | Path | None
         hrows = [[_hand_cell(n, h, t) for n, _, _ in hcols] for h in data.hands]
         extra = [("TEXTCOLOR", (0, i), (-1, i), MUTED)
                  for i, h in enumerate(data.hands, start=1) if h.status == "void"]
+        wrap = [i for i, (n, _, _) in enumerate(hcols) if n in ("result", "status")]
         story.append(grid_table([h for _, _, h in hcols], hrows,
                                 scaled_widths([c.width for _, c, _ in hcols], fw),
-                                [c.align for _, c, _ in hcols], t, extra=extra))
+                                [c.align for _, c, _ in hcols], t, extra=extra, wrap=wrap))
     return build_pdf(story, t, data.meta, subtitle=data.player, out=out)

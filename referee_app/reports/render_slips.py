@@ -130,7 +130,7 @@ def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) ->
     compact = per_page == 2
     story: list[Flowable] = []
     n = 0
-    for table in data.tables:
+    for ti, table in enumerate(data.tables):
         for i in range(data.count):
             if n:
                 if n % per_page == 0:
@@ -143,7 +143,7 @@ def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) ->
             if n % per_page == 0 and t.header:
                 block.append(Paragraph(esc(t.header), st.small))
             block.append(Paragraph(esc(t.title), st.h3))
-            block += slip(data, table, data.first_hand + i, t, st, compact)
+            block += slip(data, table, data.first_hand(ti) + i, t, st, compact)
             story.append(KeepTogether(block))
             n += 1
     sub = t.label("round", n=data.round)

@@ -25,6 +25,21 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
     return str(getattr(row, name))
 
 
+#: storage's tie-break keys that are named differently from the standings columns
+_KEY_ALIASES = {"largest_win_fan": "largest_fan"}
+
+
+def _tie_break_name(key: str, t: Template) -> str:
+    """"-discards_paid" reads "fewer 点炮 Discards paid" (a leading - means fewer is better)."""
+    fewer = key.startswith("-")
+    name = _KEY_ALIASES.get(key.lstrip("-"), key.lstrip("-"))
+    spec = STANDINGS_COLUMNS.get(name)
+    zh, en = t.labels.get(name) or ((spec.zh, spec.en) if spec else (name, name))
+    if fewer:
+        zh, en = f"{zh}少者", f"fewer {en.lower()}"
+    return t.join(zh, en)
+
+
 def subtitle(data: StandingsData, t: Template) -> str:
     return (t.label("overall") if data.round is None
             else t.label("after_round", n=data.round))
@@ -38,11 +53,7 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
     if t.option("show_tie_break") and data.tie_break:
-        names = []
-        for key in data.tie_break:
-            spec = STANDINGS_COLUMNS.get(key)
-            label = t.labels.get(key) or ((spec.zh, spec.en) if spec else (key, key))
-            names.append(t.join(*label))
+        names = [_tie_break_name(key, t) for key in data.tie_break]
         story.append(Paragraph(f"{esc(t.label('tie_break'))}: {esc(' > '.join(names))}; "
                                f"={esc(t.label('tied'))}", st.small))
     story.append(Spacer(1, 2))

@@ -1,0 +1,176 @@
+"""``referee-app report``: print a tournament report to PDF.
+
+Each subcommand is one call to :func:`referee_app.reports.api.generate`. Bad input (an
+unknown round, table, player or hand; a broken template; an unwritable output) gets
+``error: <field>: <problem>`` and exit 2, and no PDF is written (the file is replaced
+only once the whole report has been made).
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+EXIT_BAD_INPUT = 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _default_db() -> Path:
+    from referee_app.storage import default_db_path
+
+    return default_db_path()
+
+
+def _parse_time(ctx: click.Context, param: click.Parameter, value: str | None
+                ) -> datetime | None:
+    if value is None:
+        return None
+    try:
+        when = datetime.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"{value!r} is not an ISO time like 2026-11-29T20:00") from None
+    return when if when.tzinfo else when.replace(tzinfo=UTC)
+
+
+def common(f: F) -> F:
+    """Options every report takes: database, output, template, time of generation."""
+    f = click.option("--generated-at", callback=_parse_time, metavar="ISO-TIME",
+                     help="Time printed as 'generated' (default: now, UTC); fix it to get "
+                          "byte-identical PDFs.")(f)
+    f = click.option("--template", "template", type=click.Path(dir_okay=False, path_type=Path),
+                     help="Template file (TOML or JSON) instead of templates/<report>.toml.")(f)
+    f = click.option("-o", "--output", "output", required=True,
+                     type=click.Path(dir_okay=False, path_type=Path), help="PDF file to write.")(f)
+    f = click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
+                     default=None, envvar="REFEREE_APP_DB",
+                     help="Tournament database file (env REFEREE_APP_DB; default: "
+                          "tournament.sqlite in the user data directory).")(f)
+    return f
+
+
+def _write_atomic(path: Path, data: bytes) -> None:
+    """Write to a temp file beside ``path`` and rename: never a half-written PDF."""
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _run(report: str, db: Path | None, output: Path, template: Path | None,
+         generated_at: datetime | None, **params: Any) -> None:
+    from referee_app.core import RecordError
+    from referee_app.reports.api import generate
+    from referee_app.reports.template import TemplateError, load_template
+    from referee_app.storage import StorageError, Tournament
+
+    try:
+        tpl = load_template(report, template)
+        if not output.parent.is_dir() and str(output.parent):
+            raise TemplateError("output", f"directory does not exist: {output.parent}")
+        db = db or _default_db()
+        with Tournament.open(db) as t:
+            if report == "player":
+                params["player"] = _player_ref(t, params["player"])
+            data = generate(report, t, template=tpl, generated_at=generated_at, **params)
+        _write_atomic(output, data)
+    except (TemplateError, StorageError, RecordError, ValueError) as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as e:
+        click.echo(f"error: output: cannot write {output}: {e.strerror}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(f"wrote {output} ({len(data):,} bytes)")
+
+
+def _player_ref(t: Any, text: str) -> str | int:
+    """A name first; a bare number that is nobody's name is a player id."""
+    from referee_app.storage import UnknownPlayerError
+
+    if text.isdigit():
+        try:
+            t.player(text)
+        except UnknownPlayerError:
+            return int(text)
+    return text
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def report() -> None:
+    """Print a report of the tournament to a PDF (templates in templates/, see docs/reports.md).
+
+    \b
+    referee-app report standings [--round N] -o standings.pdf
+    referee-app report table --round N [--table T] -o tables.pdf
+    referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
+    referee-app report hand HAND_ID -o ruling.pdf
+    referee-app report seating --round N -o seating.pdf
+    referee-app report slips --round N [--table T] [--count K] -o slips.pdf
+    """
+
+
+@report.command()
+@click.option("--round", "round_", type=click.IntRange(min=1), default=None,
+              help="Standings after round N (rounds 1..N); default: overall.")
+@common
+def standings(round_: int | None, **kw: Any) -> None:
+    """Standings: ranks with ties, tie-break columns, penalties marked."""
+    _run("standings", round=round_, **kw)
+
+
+@report.command()
+@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
+@click.option("--table", type=click.IntRange(min=1), default=None,
+              help="Only this table (default: every table of the round).")
+@common
+def table(round_: int, table: int | None, **kw: Any) -> None:
+    """Table sheets: each hand with chips per seat, running totals and 详细结算单."""
+    _run("table", round=round_, table=table, **kw)
+
+
+@report.command()
+@click.argument("player")
+@common
+def player(player: str, **kw: Any) -> None:
+    """Player statement (个人结算单): per opponent, and the player's hands."""
+    _run("player", player=player, **kw)
+
+
+@report.command()
+@click.argument("hand_id", type=click.IntRange(min=1))
+@common
+def hand(hand_id: int, **kw: Any) -> None:
+    """Hand ruling sheet: tiles, settlement, rule trace with clause texts, versions."""
+    _run("hand", hand_id=hand_id, **kw)
+
+
+@report.command()
+@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
+@common
+def seating(round_: int, **kw: Any) -> None:
+    """Seating chart of a round, and one table card per table."""
+    _run("seating", round=round_, **kw)
+
+
+@report.command()
+@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
+@click.option("--table", type=click.IntRange(min=1), default=None,
+              help="Only this table (default: every table of the round).")
+@click.option("--count", type=click.IntRange(1, 200), default=8, show_default=True,
+              help="Slips per table, numbered from the table's next hand number.")
+@common
+def slips(round_: int, table: int | None, count: int, **kw: Any) -> None:
+    """Blank hand slips pre-printed with round, table and player names."""
+    _run("slips", round=round_, table=table, count=count, **kw)
+

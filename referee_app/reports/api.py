@@ -1,0 +1,80 @@
+"""One call per report from a tournament database to PDF bytes: what the CLI and GUI use."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from . import gather
+from .template import REPORTS, Template, load_template
+
+if TYPE_CHECKING:
+    from referee_app.storage import Tournament
+
+
+def _renderer(report: str):
+    """Import the renderer lazily (reportlab is only loaded when a PDF is made)."""
+    if report == "standings":
+        from .render_standings import render_standings
+        return render_standings
+    if report == "table":
+        from .render_table import render_tables
+        return render_tables
+    if report == "player":
+        from .render_player import render_player
+        return render_player
+    if report == "hand":
+        from .render_hand import render_hand
+        return render_hand
+    if report == "seating":
+        from .render_seating import render_seating
+        return render_seating
+    from .render_slips import render_slips
+    return render_slips
+
+
+def gather_data(report: str, tournament: Tournament, generated_at: datetime,
+                **params: Any) -> Any:
+    """The report's dataclass(es) from the database; ``params`` as for :func:`generate`."""
+    if report == "standings":
+        return gather.standings(tournament, generated_at, round=params.get("round"))
+    if report == "table":
+        return gather.table_sheets(tournament, generated_at, round=params["round"],
+                                   table=params.get("table"))
+    if report == "player":
+        return gather.player_statement(tournament, generated_at, params["player"])
+    if report == "hand":
+        return gather.hand_ruling(tournament, generated_at, params["hand_id"])
+    if report == "seating":
+        return gather.seating(tournament, generated_at, round=params["round"])
+    if report == "slips":
+        return gather.slips(tournament, generated_at, round=params["round"],
+                            table=params.get("table"), count=params.get("count", 8))
+    raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
+
+
+def render(report: str, data: Any, template: Template | None = None,
+           out: str | Path | None = None) -> bytes:
+    """Draw already-gathered data (GUI preview, tests) with the report's template."""
+    t = template if template is not None else load_template(report)
+    if t.report != report:
+        raise ValueError(f"template: {t.source} is a {t.report!r} template, not {report!r}")
+    return _renderer(report)(data, t, out=out)
+
+
+def generate(report: str, tournament: Tournament, *, out: str | Path | None = None,
+             template: Template | str | Path | None = None,
+             generated_at: datetime | None = None, **params: Any) -> bytes:
+    """Make one report as PDF bytes (also written to ``out``).
+
+    ``params``: standings ``round``; table ``round``, ``table``; player ``player``; hand
+    ``hand_id``; seating ``round``; slips ``round``, ``table``, ``count``.
+    ``generated_at`` defaults to now (UTC); pass a fixed time for reproducible bytes.
+    """
+    if report not in REPORTS:
+        raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
+    t = template if isinstance(template, Template) else load_template(report, template)
+    when = generated_at or datetime.now(UTC).replace(microsecond=0)
+    data = gather_data(report, tournament, when, **params)
+    return render(report, data, t, out=out)

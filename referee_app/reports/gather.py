@@ -1,0 +1,272 @@
+"""Data gathering: the tournament database (``referee_app.storage``) -> report dataclasses.
+
+One function per report. Each reads through the public :class:`Tournament` API only
+(never SQL), uses the settlement *stored* with each hand's current version, and returns
+plain frozen data that the renderers draw. ``generated_at`` is a parameter so callers
+(tests, the CLI's ``--generated-at``) control the time printed on the PDF.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING
+
+from referee_app.core import HandRecord, Settlement, get_ruleset
+
+from .detail import clauses_cited, hand_sheets, opponent_lines, settlement_from_dict
+from .model import (
+    HandRulingData,
+    OpponentLine,
+    PenaltyLine,
+    PlayerHandLine,
+    PlayerStatementData,
+    ReportMeta,
+    SeatedPlayer,
+    SeatingData,
+    SeatingTable,
+    SlipsData,
+    StandingRow,
+    StandingsData,
+    TableSheetData,
+    VersionLine,
+)
+
+if TYPE_CHECKING:  # storage imports sqlite-utils; keep ``import referee_app.reports`` light
+    from referee_app.storage import HandInfo, Penalty, Tournament
+
+
+class ReportDataError(ValueError):
+    """The database has nothing to print for the request (names the field)."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}")
+        self.field = field_path
+        self.problem = problem
+
+
+def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
+    info = t.info
+    dates = " – ".join(d for d in (info.start_date, info.end_date) if d)
+    return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates)
+
+
+def _signed(n: int) -> str:
+    return f"+{n}" if n > 0 else str(n)
+
+
+def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
+                   player: str | None = None) -> tuple[PenaltyLine, ...]:
+    out = []
+    for p in pens:
+        if p.void:
+            continue
+        if through_round is not None and p.round is not None and p.round > through_round:
+            continue
+        reason = p.reason + (" (zero-sum)" if p.zero_sum else "")
+        names = [player] if player is not None else list(p.players)
+        for name in names:
+            if name in p.entries:
+                out.append(PenaltyLine(name, p.entries[name], reason, p.round, p.clause or "",
+                                       p.referee))
+    return tuple(out)
+
+
+def _require_round(t: Tournament, round: int) -> None:
+    known = [r.number for r in t.rounds()]
+    if round not in known:
+        have = ", ".join(map(str, known)) or "none yet"
+        raise ReportDataError("round", f"round {round} has no seating (rounds: {have})")
+
+
+# --------------------------------------------------------------------------- 1 standings
+
+
+def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
+              ) -> StandingsData:
+    """Overall standings, or the standings after round N (rounds 1..N)."""
+    if round is not None:
+        _require_round(t, round)
+    rows = t.standings(through_round=round) if round is not None else t.standings()
+    latin = {p.id: p.name_latin for p in t.players()}
+    out = []
+    for r in rows:
+        name = r.player + (f" {latin[r.player_id]}" if latin.get(r.player_id) else "")
+        out.append(StandingRow(
+            rank=r.rank, name=name, chips=r.chips, player_id=str(r.player_id), club=r.club,
+            status=str(r.status), tied=r.tied, hands=r.hands, wins=r.wins,
+            self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
+            largest_fan=r.largest_win_fan, penalties=r.penalties))
+    return StandingsData(meta(t, generated_at), tuple(out), round=round,
+                         tie_break=tuple(t.info.tie_break),
+                         penalties=_penalty_lines(t.penalties(), through_round=round))
+
+
+# --------------------------------------------------------------------------- 2 table sheets
+
+
+def _hand_items(hands: Sequence[HandInfo]) -> list[tuple[int, HandRecord, Settlement, dict]]:
+    items = []
+    for h in hands:
+        rec = HandRecord.from_dict(h.record)
+        st = settlement_from_dict(h.settlement)
+        items.append((h.hand_no, rec, st, {
+            "hand_id": h.id, "status": str(h.status), "override": h.override,
+            "version": h.version, "note": str(h.record.get("note", "") or ""),
+            "totals": h.totals}))
+    return items
+
+
+def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
+                 table: int | None = None) -> list[TableSheetData]:
+    """One sheet per table of ``round`` (or only ``table``), hands in order."""
+    _require_round(t, round)
+    seating = t.seating(round)
+    tables = seating.tables
+    if table is not None:
+        if table not in tables:
+            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
+                                  f"{', '.join(map(str, tables))})")
+        tables = {table: tables[table]}
+    seats = tuple(t.info.seats)
+    by_table: dict[int, list[HandInfo]] = defaultdict(list)
+    for h in t.hands(round=round, table=table):
+        by_table[h.table].append(h)
+    m = meta(t, generated_at)
+    pens = t.penalties()
+    out = []
+    for tno, row in tables.items():
+        players = tuple(row.get(s, "") for s in seats)
+        items = _hand_items(by_table.get(tno, []))
+        sheets = hand_sheets(items, seats, dict(zip(seats, players, strict=True)))
+        table_pens = tuple(p for p in _penalty_lines([x for x in pens if x.round == round])
+                           if p.player in players)
+        out.append(TableSheetData(m, round, str(tno), seats, players, sheets, table_pens))
+    return out
+
+
+# --------------------------------------------------------------------------- 3 player
+
+
+def _result_text(seat: str, s: Settlement) -> str:
+    """What happened to this seat in one hand, in a few words."""
+    for w in s.wins:
+        if w.seat == seat:
+            how = "self-drawn" if w.from_seat is None else f"on {w.from_seat}'s discard"
+            bonus = "".join(f" +{b.name}" for b in w.score.bonuses)
+            return f"{w.pattern}{bonus} {w.fan} fan, {w.tile} {how}"
+    parts = []
+    paid = [w.seat for w in s.wins if w.from_seat == seat]
+    if paid:
+        parts.append(f"discard to {', '.join(paid)}")
+    ec = s.end_check
+    if ec is not None and ec.applies and seat in ec.ready:
+        if seat in ec.flower_pigs:
+            parts.append("flower pig")
+        elif ec.ready[seat].ready:
+            parts.append(f"ready, max {ec.ready[seat].max_fan} fan")
+        else:
+            parts.append("not ready")
+    if not s.ok:
+        parts.append("breaks a rule")
+    return "; ".join(parts)
+
+
+def player_statement(t: Tournament, generated_at: datetime, player: str | int
+                     ) -> PlayerStatementData:
+    """个人结算单 of one player (by id, ``#id`` or name): per opponent and per hand."""
+    p = t.player(player)
+    hands = [h for h in t.hands() if p.name in h.players.values()]
+    per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
+    lines = []
+    for h in hands:
+        seat = next(s for s, n in h.players.items() if n == p.name)
+        st = settlement_from_dict(h.settlement)
+        chips = h.totals.get(seat, 0)
+        if not h.void and st.ok and not h.override:
+            per_opp.append((seat, st, h.players))
+        result = _result_text(seat, st)
+        if h.override:
+            result = (result + "; " if result else "") + f"override: {h.override_reason}"
+        lines.append(PlayerHandLine(h.round, str(h.table), h.hand_no, seat, chips, str(h.id),
+                                    result, str(h.status), h.override))
+    opps = list(opponent_lines(per_opp))
+    # override hands count the head referee's totals, not itemised payments: show apart
+    unitemised = sum(h.totals.get(next(s for s, n in h.players.items() if n == p.name), 0)
+                     for h in hands if not h.void and (h.override or not h.settlement.get("ok")))
+    if unitemised:
+        opps.append(OpponentLine("(override)", 0, 0, 0, 0, unitemised))
+    pens = _penalty_lines(t.penalties(player=p.id), player=p.name)
+    return PlayerStatementData(meta(t, generated_at), p.display, tuple(opps), tuple(lines),
+                               player_id=str(p.id), club=p.club, penalties=pens)
+
+
+# --------------------------------------------------------------------------- 4 hand ruling
+
+
+def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRulingData:
+    """Everything a referee needs to rule on one hand, with its whole version history."""
+    h = t.hand(hand_id)
+    rec = HandRecord.from_dict(h.record)
+    st = settlement_from_dict(h.settlement)
+    versions = []
+    for v in t.hand_history(hand_id):
+        totals = ", ".join(f"{s} {_signed(c)}" for s, c in v.totals.items())
+        changed = {s: d for s, d in v.diff.items() if d} if v.version > 1 else {}
+        if changed:
+            totals += " (Δ " + ", ".join(f"{s} {_signed(d)}" for s, d in changed.items()) + ")"
+        reason = v.reason or ""
+        if v.override_reason:
+            reason = (reason + "; " if reason else "") + f"override: {v.override_reason}"
+        versions.append(VersionLine(v.version, v.at, v.referee,
+                                    f"[{v.action}] {reason}".strip(), str(v.status), totals))
+    return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st), tuple(versions),
+                          hand_id=str(h.id), round=h.round, table=str(h.table),
+                          hand_no=h.hand_no, status=str(h.status),
+                          override_reason=h.override_reason or "")
+
+
+# --------------------------------------------------------------------------- 5, 6 seating
+
+
+def _seating_tables(t: Tournament, round: int, table: int | None = None
+                    ) -> tuple[SeatingTable, ...]:
+    _require_round(t, round)
+    players = {p.name: p for p in t.players()}
+    tables = t.seating(round).tables
+    if table is not None:
+        if table not in tables:
+            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
+                                  f"{', '.join(map(str, tables))})")
+        tables = {table: tables[table]}
+    out = []
+    for tno, row in tables.items():
+        seated = []
+        for seat, name in row.items():
+            p = players.get(name)
+            shown = p.display if p is not None else name
+            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else ""))
+        out.append(SeatingTable(str(tno), tuple(seated)))
+    return tuple(out)
+
+
+def seating(t: Tournament, generated_at: datetime, *, round: int) -> SeatingData:
+    return SeatingData(meta(t, generated_at), round, _seating_tables(t, round),
+                       seat_labels=tuple(t.info.seats))
+
+
+def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | None = None,
+          count: int = 8) -> SlipsData:
+    """Blank slips for each table, numbered from the table's next hand number."""
+    if count < 1 or count > 200:
+        raise ReportDataError("count", f"{count} is not a number of slips from 1 to 200")
+    tables = _seating_tables(t, round, table)
+    rules = get_ruleset(t.info.ruleset)
+    order = ("kong_bloom", "kong_discard", "robbing_kong", "heavenly", "earthly",
+             "declared_ready", "first_discard")
+    flags = tuple(f for f in order if f in rules.flags) + tuple(
+        sorted(f for f in rules.flags if f not in order))
+    first = tuple(t.next_hand_no(round, int(tb.table)) for tb in tables)
+    return SlipsData(meta(t, generated_at), round, tables, seat_labels=tuple(t.info.seats),
+                     flags=flags, count=count, first_hands=first)
