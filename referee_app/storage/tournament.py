@@ -891,8 +891,9 @@ class Tournament:
                                  override_reason=override, override_totals=override_totals)
             self._log(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
                                             "hand_no": hand_no, "override": override}, at)
+            result = self.hand(hand_id)  # read inside the transaction: exactly what we wrote
         self._saved()
-        return self.hand(hand_id)
+        return result
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
         if isinstance(hand_id, bool) or not isinstance(hand_id, int):
@@ -921,8 +922,9 @@ class Tournament:
                                  override_reason=override, override_totals=override_totals)
             self._log(referee, "hand.amend", {"hand_id": hand_id, "version": version + 1,
                                               "reason": reason}, at)
+            result = self.hand(hand_id)
         self._saved()
-        return self.hand(hand_id)
+        return result
 
     def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
                       referee: str, reason: str | None) -> HandInfo:
@@ -944,8 +946,9 @@ class Tournament:
                                                         "version": version + 1,
                                                         "status": status.value,
                                                         "reason": reason}, at)
+            result = self.hand(hand_id)
         self._saved()
-        return self.hand(hand_id)
+        return result
 
     def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
         """Void a hand: it stays listed (as void) and counts nothing."""
