@@ -56,7 +56,7 @@ def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st,
                                 ("BACKGROUND", (0, 0), (-1, -1), HEAD_BG)])
 
     # 2. seat panels: concealed tiles (14 cells) and up to 4 pongs
-    row_h = (6.2 if compact else 9) * mm
+    row_h = (5.4 if compact else 9) * mm
     cell_w = fw * 0.6 / 14
     pong_w = (fw * 0.22) / 4
     name_w = fw - 14 * cell_w - 4 * pong_w
@@ -78,7 +78,7 @@ def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st,
                                 ("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.black)])
 
     # 3. the events in order: kong or win, seat(s), tile, kind, discarder, flags
-    ev_h = (6.2 if compact else 9) * mm
+    ev_h = (5.2 if compact else 9) * mm
     kinds = [_short("direct", t), _short("added", t), _short("concealed_kong", t),
              _short("self_drawn", t)]
     flags = [_short(fl, t) for fl in data.flags]
@@ -112,7 +112,7 @@ def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st,
     sig_labels = [f"{s} {t.label('signature')}" for s in seats] + [t.label("referee")]
     sig = Table([sig_labels, [""] * len(sig_labels)],
                 colWidths=[fw / len(sig_labels)] * len(sig_labels),
-                rowHeights=[4.5 * mm, (6 if compact else 10) * mm], hAlign="LEFT",
+                rowHeights=[4.5 * mm, (5.5 if compact else 10) * mm], hAlign="LEFT",
                 style=base + [("FONT", (0, 0), (-1, 0), f, size - 1.5),
                               ("BOX", (0, 0), (-1, -1), 0.6, colors.black),
                               ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)])
@@ -136,13 +136,13 @@ def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) ->
                 if n % per_page == 0:
                     story.append(PageBreak())
                 else:
-                    story.append(Spacer(1, 3 * mm))
+                    story.append(Spacer(1, 2 * mm))
                     story.append(HRFlowable(width="100%", dash=(3, 3), color=colors.grey))
-                    story.append(Spacer(1, 3 * mm))
+                    story.append(Spacer(1, 2 * mm))
             block: list[Flowable] = []
             if n % per_page == 0 and t.header:
                 block.append(Paragraph(esc(t.header), st.small))
-            block.append(Paragraph(esc(t.title), st.h3))
+            block.append(Paragraph(esc(t.title), st.body if compact else st.h3))
             block += slip(data, table, data.first_hand(ti) + i, t, st, compact)
             story.append(KeepTogether(block))
             n += 1
