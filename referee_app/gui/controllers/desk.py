@@ -32,6 +32,8 @@ class Desk:
     def __init__(self, tournament: Tournament, referee: str = "") -> None:
         self.t = tournament
         self.referee = referee
+        info = tournament.info
+        self._title, self._ruleset = info.name, info.ruleset  # fixed for a tournament file
 
     @classmethod
     def open(cls, path: str | Path, referee: str = "") -> Desk:
@@ -44,11 +46,11 @@ class Desk:
 
     @property
     def title(self) -> str:
-        return self.t.info.name
+        return self._title
 
     @property
     def ruleset(self) -> str:
-        return self.t.info.ruleset
+        return self._ruleset
 
     @property
     def seats(self) -> tuple[str, ...]:

@@ -28,6 +28,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import seat_name, tr
+from .colours import LIGHT_GREY, brush
 from .trace import TraceView
 
 
@@ -165,7 +166,7 @@ class PenaltiesDialog(QDialog):
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if p.void:
-                    item.setForeground(Qt.GlobalColor.gray)
+                    item.setForeground(brush(LIGHT_GREY))
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)

@@ -41,6 +41,7 @@ from referee_app.core import TileParseError, get_ruleset, parse_tiles
 from ..controllers.entry import EntryForm, Evaluation
 from ..controllers.undo import FormCommand
 from ..i18n import LANG, both, seat_name, tr
+from .colours import GREEN, RED, WARN_BG, brush
 from .tiles import TileGroup, TileStrip
 
 PROBLEM_STYLE = "QGroupBox { border: 2px solid #b3261e; border-radius: 6px; margin-top: 1.2em; }" \
@@ -49,12 +50,17 @@ NORMAL_STYLE = "QGroupBox { border: 1px solid #b9b2a0; border-radius: 6px; margi
     " QGroupBox::title { subcontrol-origin: margin; left: 8px; }"
 
 
+_FORM_KEYS = {QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")}
+
+
 class FormLineEdit(QLineEdit):
-    """A line edit that leaves Ctrl+Z / Ctrl+Shift+Z to the form's undo stack."""
+    """A line edit that leaves undo/redo keys to the form's undo stack (one history for
+    the whole form, not one per field)."""
 
     def event(self, e: QEvent) -> bool:
         if e.type() == QEvent.Type.ShortcutOverride and (
-                e.matches(QKeySequence.StandardKey.Undo) or e.matches(QKeySequence.StandardKey.Redo)):
+                e.matches(QKeySequence.StandardKey.Undo) or e.matches(QKeySequence.StandardKey.Redo)
+                or QKeySequence(e.keyCombination()) in _FORM_KEYS):
             e.ignore()
             return True
         return super().event(e)
@@ -112,7 +118,7 @@ class SeatPanel(QGroupBox):
         self.setStyleSheet(NORMAL_STYLE)
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.lbl_concealed.setText(tr("Concealed"))
         self.lbl_pongs.setText(tr("Pongs"))
         self._title()
@@ -213,7 +219,7 @@ class PreviewPanel(QWidget):
         self._last: Evaluation | None = None
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.validation_box.setTitle(tr("Validation"))
         self.settle_box.setTitle(tr("Settlement"))
         self.lbl_wins.setText(tr("Wins"))
@@ -263,12 +269,12 @@ class PreviewPanel(QWidget):
                     where = (where + " " if where else "") + f"#{p.event + 1}"
                 text = f"{p.clause}  {where}: {p.message}" if where else f"{p.clause}  {p.message}"
                 it = QListWidgetItem(text)
-                it.setForeground(Qt.GlobalColor.darkRed)
+                it.setForeground(brush(RED))
                 it.setData(Qt.ItemDataRole.UserRole, p)
                 self.problems.addItem(it)
         else:
             it = QListWidgetItem(tr("no_problems"))
-            it.setForeground(Qt.GlobalColor.darkGreen)
+            it.setForeground(brush(GREEN))
             self.problems.addItem(it)
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
@@ -411,12 +417,12 @@ class EntryView(QWidget):
         sc = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.events)
         sc.setContext(Qt.ShortcutContext.WidgetShortcut)
         sc.activated.connect(self.delete_event)
-        LANG.changed.connect(lambda _c: self.retranslate())
+        LANG.changed.connect(self.retranslate)
         self.load(self.form, title="")
 
     # ------------------------------------------------------------------ texts
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.lbl_dealer.setText(tr("Dealer") + ":")
         self.events_box.setTitle(tr("Events"))
         self.btn_kong.setText(tr("Add kong"))
@@ -552,8 +558,7 @@ class EntryView(QWidget):
         bad_events = ev.events_with_problems()
         for i in range(self.events.count()):
             it = self.events.item(i)
-            it.setBackground(Qt.GlobalColor.transparent if i not in bad_events
-                             else Qt.GlobalColor.yellow)
+            it.setBackground(brush("transparent" if i not in bad_events else WARN_BG))
             f = QFont(it.font())
             f.setBold(i in bad_events)
             it.setFont(f)

@@ -77,15 +77,14 @@ class MainWindow(QMainWindow):
         self.navigator.table_selected.connect(self.new_hand)
         self.navigator.round_selected.connect(self._round_selected)
         self.entry.evaluated.connect(self._evaluated)
-        self.entry.undo_stack.cleanChanged.connect(lambda _c: self._update_title())
+        self.entry.undo_stack.cleanChanged.connect(self._update_title)
         self.tabs.currentChanged.connect(self._tab_changed)
-        self.standings.round_changed.connect(lambda _r: self.refresh_standings())
+        self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
-        self.seating.round_changed.connect(lambda r: self.seating.show_seating(self.desk.seating(r)))
-        self.players.player_changed.connect(
-            lambda name: self.players.show_statement(self.desk.statement(name)))
-        self.players.hand_activated.connect(lambda hid: self.navigator.select_key(("hand", hid)))
-        LANG.changed.connect(lambda _c: self.retranslate())
+        self.seating.round_changed.connect(self._seating_round)
+        self.players.player_changed.connect(self._player_changed)
+        self.players.hand_activated.connect(self._hand_activated)
+        LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
 
@@ -107,8 +106,9 @@ class MainWindow(QMainWindow):
         self.act_undo = self.entry.undo_stack.createUndoAction(self)
         self.act_undo.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
         self.act_redo = self.entry.undo_stack.createRedoAction(self)
-        self.act_redo.setShortcuts([QKeySequence(QKeySequence.StandardKey.Redo),
-                                    QKeySequence("Ctrl+Y")])
+        redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
+        std = QKeySequence(QKeySequence.StandardKey.Redo)
+        self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
         for a in (self.act_undo, self.act_redo):
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             self.addAction(a)
@@ -157,7 +157,7 @@ class MainWindow(QMainWindow):
             lambda _i: LANG.set(self.lang_box.currentData()))
         tb.addWidget(self.lang_box)
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.act_save.setText(tr("Save hand"))
         self.act_next.setText(tr("Next hand"))
         self.act_undo.setText(tr("Undo"))
@@ -212,13 +212,22 @@ class MainWindow(QMainWindow):
             self.players.show_statement(self.desk.statement(self.players.current_player()))
         self._update_title()
 
-    def refresh_standings(self) -> None:
+    def refresh_standings(self, *_args: object) -> None:
         self.standings.set_rows(self.desk.standings(self.standings.selected_round()))
+
+    def _seating_round(self, r: int) -> None:
+        self.seating.show_seating(self.desk.seating(r))
+
+    def _player_changed(self, name: str) -> None:
+        self.players.show_statement(self.desk.statement(name))
+
+    def _hand_activated(self, hand_id: int) -> None:
+        self.navigator.select_key(("hand", hand_id))
 
     def _round_selected(self, r: int) -> None:
         self.seating.round_box.setCurrentIndex(self.seating.round_box.findData(r))
 
-    def _update_title(self) -> None:
+    def _update_title(self, *_args: object) -> None:
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
@@ -350,5 +359,8 @@ class MainWindow(QMainWindow):
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
         if self.projector is not None:
+            self.projector.timer.stop()
             self.projector.close()
+            self.projector.deleteLater()
+            self.projector = None
         super().closeEvent(event)

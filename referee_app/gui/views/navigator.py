@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
+from .colours import brush
 
 #: status -> (mark, colour); a hand shows every mark that applies
 STATUS_MARKS: dict[str, tuple[str, str]] = {
@@ -55,7 +55,7 @@ class Navigator(QTreeWidget):
         self.itemSelectionChanged.connect(self._selected)
         self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
                           Sequence[Any]] | None = None
-        LANG.changed.connect(lambda _c: self._rebuild())
+        LANG.changed.connect(self._rebuild)
 
     def populate(self, title: str, rounds: Sequence[int],
                  seating: Mapping[int, Mapping[int, Mapping[str, str]]],
@@ -64,7 +64,7 @@ class Navigator(QTreeWidget):
         self._data = (title, list(rounds), seating, list(hands))
         self._rebuild()
 
-    def _rebuild(self) -> None:
+    def _rebuild(self, *_args: object) -> None:
         if self._data is None:
             return
         title, rounds, seating, hands = self._data
@@ -104,7 +104,7 @@ class Navigator(QTreeWidget):
                     hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
                     worst = "override" if "override" in marks else "void" if "void" in marks \
                         else marks[-1]
-                    hi.setForeground(0, QColor(STATUS_MARKS.get(worst, ("", "#000"))[1]))
+                    hi.setForeground(0, brush(STATUS_MARKS.get(worst, ("", "#000000"))[1]))
                     ti.addChild(hi)
                     self._items[("hand", h.id)] = hi
         root.setExpanded(True)
@@ -175,10 +175,10 @@ class SeatingView(QWidget):
         lay.addWidget(self.byes)
         self._seating: Any = None
         self._rounds: list[int] = []
-        LANG.changed.connect(lambda _c: self.retranslate())
+        LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Round") + ":")
         self.set_rounds(self._rounds)
         if self._seating is not None:

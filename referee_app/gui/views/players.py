@@ -6,7 +6,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -22,6 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
+from .colours import chips_brush
 
 
 class PlayerView(QWidget):
@@ -69,10 +69,10 @@ class PlayerView(QWidget):
         lay.addWidget(split, 1)
         self._statement: Any = None
         self._players: list[str] = []
-        LANG.changed.connect(lambda _c: self.retranslate())
+        LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Player") + ":")
         self.table.setHorizontalHeaderLabels([tr("Round"), tr("Table"), tr("hand_no"), tr("Seat"),
                                               tr("Chips"), tr("Status")])
@@ -118,8 +118,7 @@ class PlayerView(QWidget):
                 item.setData(Qt.ItemDataRole.UserRole, r)
                 if c == 4:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                    item.setForeground(QColor("#1b7a3a") if line.chips > 0 else
-                                       QColor("#b3261e") if line.chips < 0 else QColor("#444"))
+                    item.setForeground(chips_brush(line.chips))
                 self.table.setItem(r, c, item)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.total.setText(f"{st.player.display}: {tr('Totals')} {st.total:+d}")

@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QColor, QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, tr
+from .colours import chips_brush
 
 _COLUMNS = ("Rank", "Player", "Chips", "Hands", "Wins", "Self-drawn", "Discards paid",
             "Flower pigs", "Largest win", "Penalties")
@@ -71,10 +72,10 @@ class StandingsView(QWidget):
         lay.addWidget(self.table, 1)
         self._rows: list[Any] = []
         self._rounds: list[int] = []
-        LANG.changed.connect(lambda _c: self.retranslate())
+        LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.lbl_round.setText(tr("Round") + ":")
         self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS])
         self.set_rounds(self._rounds)
@@ -104,8 +105,7 @@ class StandingsView(QWidget):
             name = QTableWidgetItem(row.player + (f"  ({row.club})" if row.club else ""))
             name.setData(Qt.ItemDataRole.UserRole, row.player)
             chips = _num(row.chips, signed=True)
-            chips.setForeground(QColor("#1b7a3a") if row.chips > 0 else
-                                QColor("#b3261e") if row.chips < 0 else QColor("#444"))
+            chips.setForeground(chips_brush(row.chips))
             f = chips.font()
             f.setBold(True)
             chips.setFont(f)
@@ -185,11 +185,19 @@ class ProjectorWindow(QWidget):
         self.timer = QTimer(self)
         self.timer.setInterval(interval_ms)
         self.timer.timeout.connect(self.refresh)
-        self.timer.start()
         for seq in ("Esc", "F11"):
             QShortcut(QKeySequence(seq), self).activated.connect(self._toggle_full)
         self.refreshes = 0
         self.refresh()
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        """Refresh on a timer only while shown (a hidden projector costs nothing)."""
+        self.timer.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802
+        self.timer.stop()
+        super().hideEvent(event)
 
     def _toggle_full(self) -> None:
         if self.isFullScreen():
@@ -213,7 +221,6 @@ class ProjectorWindow(QWidget):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
                     Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
                 if c == 2:
-                    item.setForeground(QColor("#8fe0a0") if row.chips > 0 else
-                                       QColor("#ff9c8f") if row.chips < 0 else QColor("#f4f1e6"))
+                    item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
                 self.table.setItem(r, c, item)
         self.clock.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))

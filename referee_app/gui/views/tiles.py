@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QColor, QFont, QPainter, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from referee_app.core import Tile
@@ -20,6 +20,12 @@ SUIT_CHARS = {"m": "万", "p": "筒", "s": "条"}
 FACE = QColor("#fbf7ea")
 FACE_EXPOSED = QColor("#e4dcc2")
 EDGE = QColor("#8a7f62")
+# explicit pens and brushes: implicit QColor -> QPen/QBrush conversions in hot paint code
+# have crashed PySide (refcount) under load
+_EDGE_PEN = QPen(EDGE, 1.0)
+_FACE_BRUSH = QBrush(FACE)
+_EXPOSED_BRUSH = QBrush(FACE_EXPOSED)
+_SUIT_PENS = {k: QPen(c) for k, c in SUIT_COLOURS.items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,11 +39,10 @@ class TileGroup:
 def paint_tile(p: QPainter, rect: QRectF, tile: Tile, exposed: bool = False) -> None:
     """Draw one tile into ``rect`` (any size; the text scales with the rectangle)."""
     radius = rect.width() * 0.16
-    p.setPen(QPen(EDGE, 1.0))
-    p.setBrush(FACE_EXPOSED if exposed else FACE)
+    p.setPen(_EDGE_PEN)
+    p.setBrush(_EXPOSED_BRUSH if exposed else _FACE_BRUSH)
     p.drawRoundedRect(rect.adjusted(0.5, 0.5, -0.5, -0.5), radius, radius)
-    colour = SUIT_COLOURS[tile.suit.value]
-    p.setPen(colour)
+    p.setPen(_SUIT_PENS[tile.suit.value])
     f = QFont(p.font())
     f.setBold(True)
     f.setPixelSize(max(8, int(rect.height() * 0.42)))

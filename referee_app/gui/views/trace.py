@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from referee_app.core import UnknownRulesetError, get_ruleset
 
 from ..i18n import LANG, both, seat_name, tr
+from .colours import RED, brush
 
 
 def clause_html(ruleset_id: str, clause_id: str) -> str:
@@ -112,10 +113,10 @@ class TraceView(QWidget):
         self.payments.itemSelectionChanged.connect(self._payment_selected)
         self.lines.itemSelectionChanged.connect(lambda: self._list_selected(self.lines))
         self.wins.itemSelectionChanged.connect(lambda: self._list_selected(self.wins))
-        LANG.changed.connect(lambda _c: self.retranslate())
+        LANG.changed.connect(self.retranslate)
         self.retranslate()
 
-    def retranslate(self) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.box_wins.setTitle(tr("Wins"))
         self.box_pay.setTitle(tr("Payments"))
         self.box_lines.setTitle(tr("Trace lines"))
@@ -163,7 +164,7 @@ class TraceView(QWidget):
             self.lines.addItem(it)
         for e in s.get("errors", []):
             it = QListWidgetItem(f"{e['clause']} ✗ {e.get('seat') or ''} {e['message']}")
-            it.setForeground(Qt.GlobalColor.darkRed)
+            it.setForeground(brush(RED))
             it.setData(Qt.ItemDataRole.UserRole, e["clause"])
             self.lines.addItem(it)
         self.clause.setHtml(f"<p>{escape(tr('select_payment'))}</p>")

@@ -1,0 +1,129 @@
+"""Fixtures and keyboard helpers shared by the GUI tests (pytest-qt, offscreen)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QInputMethodEvent
+from PySide6.QtWidgets import QApplication, QDialog, QWidget
+
+from referee_app.storage import Tournament
+
+SPEC_EXAMPLE = {
+    "format": "sichuan-hand/1",
+    "ruleset": "ottawa-2009",
+    "dealer": "E",
+    "seats": {
+        "E": {"concealed": "1112345678999m", "pongs": []},
+        "S": {"concealed": "2366p456s", "pongs": ["5p"]},
+        "W": {"concealed": "35579m2468p1357s", "pongs": []},
+        "N": {"concealed": "2344567p345678s", "pongs": []},
+    },
+    "events": [
+        {"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
+        {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
+        {"type": "win", "seats": ["E"], "tile": "1m"},
+    ],
+    "wall_exhausted": True,
+}
+#: the totals hand-format.md gives for SPEC_EXAMPLE
+SPEC_TOTALS = {"E": 30, "S": 16, "W": -61, "N": 15}
+
+PLAYERS = [("李伟", "Li Wei"), ("张敏", "Zhang Min"), ("陈杰", "Chen Jie"), ("王芳", "Wang Fang")]
+
+
+def make_tournament(path: Path, ruleset: str = "ottawa-2009",
+                    players: list[tuple[str, str]] | None = None) -> dict[str, str]:
+    """A tournament file with one seated round; returns table 1's seat -> player."""
+    t = Tournament.create(path, "测试赛 Test Open", ruleset=ruleset, backup_every=0)
+    try:
+        for name, latin in players or PLAYERS:
+            t.add_player(name, name_latin=latin)
+        seating = t.seat_round(1, seed=3)
+        return dict(seating.tables[1])
+    finally:
+        t.close()
+
+
+def example_record(seating: dict[str, str]) -> dict[str, Any]:
+    rec = json.loads(json.dumps(SPEC_EXAMPLE))
+    for seat, player in seating.items():
+        rec["seats"][seat]["player"] = player
+    return rec
+
+
+def commit_text(widget: QWidget, text: str) -> None:
+    """Type text as an input method commits it (keyClicks aborts on non-ASCII text)."""
+    widget.setFocus()
+    ev = QInputMethodEvent("", [])
+    ev.setCommitString(text)
+    QApplication.sendEvent(widget, ev)
+
+
+class Answers:
+    """Stands in for the reason prompts: pops prepared answers, records what was asked."""
+
+    def __init__(self) -> None:
+        self.queue: list[str | None] = []
+        self.asked: list[str] = []
+
+    def __call__(self, title: str, prompt: str) -> str | None:
+        self.asked.append(title)
+        return self.queue.pop(0) if self.queue else None
+
+
+@pytest.fixture
+def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
+    """Factory: ``win, seating = desk_window()`` — a main window on a fresh tournament."""
+    from referee_app.fonts import register_qt_font
+    from referee_app.gui.controllers.desk import Desk
+    from referee_app.gui.i18n import LANG
+    from referee_app.gui.views.main_window import MainWindow
+
+    opened: list[Any] = []
+
+    def make(ruleset: str = "ottawa-2009", lang: str = "en") -> tuple[Any, dict[str, str]]:
+        path = tmp_path / f"t-{len(opened)}.sqlite"
+        seating = make_tournament(path, ruleset)
+        register_qt_font()
+        LANG.set(lang)
+        desk = Desk.open(path, referee="Tester")
+        win = MainWindow(desk)
+        win.ask_text = Answers()
+        win.show_message = lambda text: None
+        qtbot.addWidget(win)
+        win.show()
+        win.activateWindow()
+        qtbot.waitUntil(win.isActiveWindow, timeout=3000)
+        opened.append((win, desk))
+        return win, seating
+
+    yield make
+    LANG.set("zh")
+    for win, desk in opened:
+        win.close()
+        desk.close()
+
+
+def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
+    """An ``exec_dialog`` replacement that operates the dialog by keyboard, then Enter."""
+
+    def run(dlg: QDialog) -> bool:
+        dlg.show()
+        dlg.activateWindow()
+        qtbot.waitUntil(dlg.isActiveWindow, timeout=3000)
+        actions(dlg)
+        qtbot.keyClick(dlg, Qt.Key.Key_Return)
+        # a window manager hands activation back to the main window; offscreen Qt does not
+        main = dlg.parentWidget().window() if dlg.parentWidget() else None
+        if main is not None:
+            main.activateWindow()
+            qtbot.waitUntil(main.isActiveWindow, timeout=3000)
+        return dlg.result() == QDialog.DialogCode.Accepted
+
+    return run
