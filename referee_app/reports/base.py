@@ -36,7 +36,8 @@ GRID = colors.HexColor("#9a9a9a")
 HEAD_BG = colors.HexColor("#e4e8ee")
 ZEBRA = colors.HexColor("#f5f6f8")
 MUTED = colors.HexColor("#555555")
-MARK = colors.HexColor("#b00020")
+MARK_HEX = "#b00020"  # penalties, overrides, rule violations
+MARK = colors.HexColor(MARK_HEX)
 
 
 def font() -> str:

@@ -16,7 +16,7 @@ from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph,
 from referee_app.core import KongEvent, KongKind, WinEvent
 
 from .base import (
-    MARK,
+    MARK_HEX,
     build_pdf,
     esc,
     frame_width,
@@ -115,7 +115,8 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
     fw = frame_width(t)
     out: list[Flowable] = [Paragraph(esc(t.label("settlement")), st.h2)]
     if not s.ok:
-        out.append(Paragraph(f"<font color='#b00020'>{esc(t.label('errors'))}</font>", st.h3))
+        out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}</font>",
+                             st.h3))
         rows = [[e.clause, e.seat or "", e.message] for e in s.errors]
         out.append(grid_table(["Clause", t.label("seat", "\n"), t.join("说明", "Problem", "\n")],
                               [[r[0], r[1], Paragraph(esc(r[2]), st.cell)] for r in rows],
@@ -174,7 +175,7 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
         line += f" · {data.status}"
     story.append(Paragraph(esc(line), st.h3))
     if data.status == "void":
-        story.append(Paragraph(f"<font color='#b00020'>{esc(t.label('void'))}</font>", st.h3))
+        story.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('void'))}</font>", st.h3))
     if data.override_reason and data.settlement.ok:
         story.append(Paragraph(f"{esc(t.label('override'))}: {esc(data.override_reason)}",
                                st.body))
@@ -226,5 +227,4 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
                        ("LINEBELOW", (1, 0), (1, -1), 0.6, "#000000"),
                        ("LINEBELOW", (3, 0), (3, -1), 0.6, "#000000")])
     story.append(KeepTogether([Spacer(1, 6 * mm), sig]))
-    _ = MARK
     return build_pdf(story, t, data.meta, subtitle=ident, out=out)

@@ -11,6 +11,7 @@ from reportlab.lib import colors
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer
 
 from .base import (
+    MARK_HEX,
     MUTED,
     build_pdf,
     esc,
@@ -90,7 +91,7 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
             if running:
                 row.append(signed(h.running[i]))
         status = _status(h, t)
-        colour = "#b00020" if h.override else ("#555555" if h.status == "void" else "#000000")
+        colour = MARK_HEX if h.override else ("#555555" if h.status == "void" else "#000000")
         row.append(Paragraph(f"<font color='{colour}'>{esc(status)}</font>", st.cell)
                    if status else "")
         rows.append(row)
