@@ -1,0 +1,134 @@
+"""Standings: recomputed from current versions, stats per player, tie-breaks, shared ranks."""
+
+from __future__ import annotations
+
+import copy
+from collections import Counter
+
+from test_storage import example_at
+
+from referee_app.core import HandRecord, settle
+from referee_app.storage import Player, PlayerStatus
+from referee_app.storage.standings import compute
+
+
+def _independent_totals(t) -> Counter[str]:
+    """Chips per player straight from the engine, hand by hand (no storage aggregates)."""
+    out: Counter[str] = Counter()
+    for h in t.hands():
+        if h.void:
+            continue
+        s = settle(HandRecord.from_dict(h.record))
+        for seat, name in h.players.items():
+            out[name] += s.totals.get(seat, 0) if s.ok else h.totals[seat]
+    for p in t.penalties():
+        if not p.void:
+            out.update(p.entries)
+    return out
+
+
+def test_standings_equal_engine_totals_and_follow_amendments(make_tournament,
+                                                              record_for) -> None:
+    t = make_tournament(rounds=2)
+    ids = []
+    for r in (1, 2):
+        for table in range(1, 5):
+            for n in range(1, 5):
+                ids.append(t.add_hand(record_for(t, r, table, seed=r * 1000 + table * 10 + n),
+                                      round=r, table=table, hand_no=n).id)
+    t.add_penalty([t.players()[0].id], 7, "late", round=2)
+
+    def check() -> None:
+        rows = t.standings()
+        want = _independent_totals(t)
+        assert {r.player: r.chips for r in rows} == {p.name: want[p.name] for p in t.players()}
+        assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
+
+    check()
+    t.amend_hand(ids[3], record_for(t, 1, 1, seed=424242), reason="fix")
+    check()
+    t.void_hand(ids[7], reason="void")
+    check()
+    per_round = {r.player: r.per_round for r in t.standings()}
+    r1 = {r.player: r.chips for r in t.standings(round=1)}
+    r2 = {r.player: r.chips for r in t.standings(round=2)}
+    thru1 = {r.player: r.chips for r in t.standings(through_round=1)}
+    assert r1 == thru1
+    for name, pr in per_round.items():
+        assert pr.get(1, 0) == r1[name] and pr.get(2, 0) == r2[name]
+    assert sum(r.hands for r in t.standings()) == (32 - 1) * 4
+
+
+def test_player_stats_from_the_example_hand(make_tournament) -> None:
+    t = make_tournament()
+    seated = t.seating(1).tables[1]
+    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    rows = {r.player: r for r in t.standings()}
+    e, s, w, n = (rows[seated[x]] for x in "ESWN")
+    assert (e.chips, e.wins, e.self_drawn, e.largest_win_fan) == (30, 1, 1, 4)
+    assert (n.chips, n.wins, n.self_drawn, n.largest_win_fan) == (15, 1, 0, 1)
+    assert (w.chips, w.discards_paid, w.flower_pigs, w.wins) == (-61, 1, 1, 0)
+    assert (s.chips, s.hands, s.wins) == (16, 1, 0)
+    assert rows[t.seating(1).tables[2]["E"]].hands == 0
+
+
+def test_statement_lists_every_payment_with_its_clause(make_tournament) -> None:
+    t = make_tournament()
+    w = t.seating(1).tables[1]["W"]
+    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    t.add_penalty([w], 3, "phone rang", clause="§0", round=1)
+    st = t.player_statement(w)
+    assert st.total == -61 - 3
+    hand_line = st.lines[0]
+    assert hand_line.chips == -61 and hand_line.seat == "W"
+    assert any(d.startswith("§2.11 -16 to E") for d in hand_line.detail)
+    assert any(d.startswith("§2.6 -1 to N") for d in hand_line.detail)
+    assert st.lines[1].flags == ("penalty",) and st.lines[1].chips == -3
+
+
+def _p(i: int, status: PlayerStatus = PlayerStatus.ACTIVE) -> Player:
+    return Player(i, f"P{i}", status=status)
+
+
+def test_tie_break_order_and_shared_ranks() -> None:
+    # (player, round, chips, hands, wins, self_drawn, discards_paid, flower_pigs, max_fan)
+    rows = [
+        (1, 1, 10, 4, 2, 1, 1, 0, 3),
+        (2, 1, 10, 4, 3, 0, 0, 0, 1),  # more wins than P1
+        (3, 1, 10, 4, 2, 0, 2, 0, 3),  # same wins/fan as P1, more discards paid
+        (4, 1, 10, 4, 2, 2, 1, 0, 3),  # identical keys to P1 -> shares P1's rank
+        (5, 1, -40, 4, 0, 0, 3, 1, 0),
+    ]
+    out = compute([_p(i) for i in range(1, 7)], rows, [], ("chips", "wins", "largest_win_fan",
+                                                          "-discards_paid"))
+    ranks = {r.player: r.rank for r in out}
+    assert ranks == {"P2": 1, "P1": 2, "P4": 2, "P3": 4, "P6": 5, "P5": 6}
+    assert {r.player for r in out if r.tied} == {"P1", "P4"}
+    # another order: chips then fewer discards first
+    out2 = compute([_p(i) for i in range(1, 6)], rows, [], ("chips", "-discards_paid"))
+    ranks2 = {r.player: r.rank for r in out2}
+    assert (ranks2["P2"], ranks2["P1"], ranks2["P4"], ranks2["P3"]) == (1, 2, 2, 4)
+
+
+def test_penalty_rounds_and_substitutes_in_compute() -> None:
+    players = [_p(1), _p(2), _p(3, PlayerStatus.SUBSTITUTE)]
+    hands = [(1, 1, 5, 1, 1, 0, 0, 0, 2), (2, 1, -5, 1, 0, 0, 1, 0, 0),
+             (3, 2, 9, 1, 1, 1, 0, 0, 3)]
+    pens = [(1, None, -2), (2, 2, -1)]
+    overall = {r.player: r for r in compute(players, hands, pens, ("chips",))}
+    assert "P3" not in overall
+    assert overall["P1"].chips == 3 and overall["P1"].penalties == -2
+    assert overall["P2"].per_round == {1: -5, 2: -1}
+    r1 = {r.player: r.chips for r in compute(players, hands, pens, ("chips",), round=1)}
+    assert r1 == {"P1": 5, "P2": -5}  # a penalty outside any round is overall only
+    with_subs = compute(players, hands, pens, ("chips",), include_substitutes=True)
+    assert with_subs[0].player == "P3"
+
+
+def test_tie_break_is_configurable_per_tournament(make_tournament) -> None:
+    t = make_tournament()
+    t.update_info(tie_break=["chips", "-discards_paid", "wins"])
+    assert t.info.tie_break == ("chips", "-discards_paid", "wins")
+    rec = copy.deepcopy(example_at(t))
+    t.add_hand(rec, round=1, table=1, hand_no=1)
+    assert t.standings()[0].chips == 30
