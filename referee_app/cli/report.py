@@ -49,9 +49,8 @@ def common(f: F) -> F:
     f = click.option("-o", "--output", "output", required=True,
                      type=click.Path(dir_okay=False, path_type=Path), help="PDF file to write.")(f)
     f = click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
-                     default=None, envvar="REFEREE_APP_DB",
-                     help="Tournament database file (env REFEREE_APP_DB; default: "
-                          "tournament.sqlite in the user data directory).")(f)
+                     default=_default_db(), envvar="REFEREE_APP_DB", show_default=True,
+                     help="Tournament database file (env REFEREE_APP_DB).")(f)
     return f
 
 
@@ -68,7 +67,7 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _run(report: str, db: Path | None, output: Path, template: Path | None,
+def _run(report: str, db: Path, output: Path, template: Path | None,
          generated_at: datetime | None, **params: Any) -> None:
     from referee_app.core import RecordError
     from referee_app.reports.api import generate
@@ -79,7 +78,6 @@ def _run(report: str, db: Path | None, output: Path, template: Path | None,
         tpl = load_template(report, template)
         if not output.parent.is_dir() and str(output.parent):
             raise TemplateError("output", f"directory does not exist: {output.parent}")
-        db = db or _default_db()
         with Tournament.open(db) as t:
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])

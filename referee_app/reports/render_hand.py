@@ -98,7 +98,7 @@ def _record_section(data: HandRulingData, t: Template, st) -> list[Flowable]:
             how = t.label("self_drawn") if ev.from_seat is None else ""
             ev_rows.append([str(i), t.label("win"), " ".join(ev.seats),
                             f"{ev.tile} {ev.tile.chinese}", how, ev.from_seat or "", flags])
-    head = ["#", t.join("事件", "Event", "\n"), t.label("seat", "\n"), t.label("tile", "\n"),
+    head = ["#", t.label("event", "\n"), t.label("seat", "\n"), t.label("tile", "\n"),
             t.label("kind", "\n"), t.label("from", "\n"), t.label("flags", "\n")]
     w = scaled_widths([0.5, 1.2, 1.0, 1.4, 1.8, 1.4, 3.5], fw)
     out.append(Spacer(1, 2 * mm))
@@ -118,7 +118,7 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}</font>",
                              st.h3))
         rows = [[e.clause, e.seat or "", e.message] for e in s.errors]
-        out.append(grid_table(["Clause", t.label("seat", "\n"), t.join("说明", "Problem", "\n")],
+        out.append(grid_table(["Clause", t.label("seat", "\n"), t.label("problem", "\n")],
                               [[r[0], r[1], Paragraph(esc(r[2]), st.cell)] for r in rows],
                               scaled_widths([1.2, 0.8, 8], fw), ["LEFT", "CENTER", "LEFT"], t))
         if data.override_reason:
@@ -126,11 +126,11 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
                                  st.body))
         return out
     details = seat_details(data.record, s)
-    head = [t.label("seat", "\n"), t.label("player", "\n"), t.join("名次", "Order", "\n"),
-            t.join("牌型", "Pattern", "\n"), t.join("牌型番", "Pattern fan", "\n"),
-            t.join("加番", "Bonuses", "\n"), t.join("番数合计", "Total fan", "\n"),
-            t.join("和牌分", "Win", "\n"), t.join("查叫", "Ready check", "\n"),
-            t.join("刮风下雨", "Kong", "\n"), t.join("游戏豆合计", "Total", "\n")]
+    head = [t.label("seat", "\n"), t.label("player", "\n"), t.label("order", "\n"),
+            t.label("pattern", "\n"), t.label("pattern_fan", "\n"),
+            t.label("bonuses", "\n"), t.label("total_fan", "\n"),
+            t.label("win_chips", "\n"), t.label("ready_chips", "\n"),
+            t.label("kong_chips", "\n"), t.label("hand_total", "\n")]
     rows = []
     for d in details:
         rows.append([d.seat, d.player, "" if d.order is None else str(d.order),
@@ -158,8 +158,8 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
         out.append(Paragraph(esc(t.label("payments")), st.h3))
         prow = [[str(i), p.payer, p.payee, str(p.chips), p.clause, Paragraph(esc(p.reason),
                  st.cell)] for i, p in enumerate(s.payments, start=1)]
-        head = ["#", t.join("付", "From", "\n"), t.join("收", "To", "\n"), t.label("chips", "\n"),
-                t.join("条款", "Clause", "\n"), t.join("原因", "Reason", "\n")]
+        head = ["#", t.label("payer", "\n"), t.label("payee", "\n"), t.label("chips", "\n"),
+                t.label("clause", "\n"), t.label("reason", "\n")]
         out.append(grid_table(head, prow, scaled_widths([0.5, 0.8, 0.8, 0.9, 1.1, 7], fw),
                               ["RIGHT", "CENTER", "CENTER", "RIGHT", "LEFT", "LEFT"], t))
     return out
@@ -173,6 +173,8 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     line = ident
     if data.status:
         line += f" · {data.status}"
+    if len(data.versions) > 1:
+        line += f" · v{data.versions[-1].version} ({t.label('amended')})"
     story.append(Paragraph(esc(line), st.h3))
     if data.status == "void":
         story.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('void'))}</font>", st.h3))
@@ -208,9 +210,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     if data.versions:
         story.append(CondPageBreak(30 * mm))
         story.append(Paragraph(esc(t.label("versions")), st.h2))
-        head = ["v", t.join("时间", "Time", "\n"), t.label("referee", "\n"),
-                t.join("状态", "Status", "\n"), t.join("原因", "Reason", "\n"),
-                t.join("结果", "Totals", "\n")]
+        head = ["v", t.label("time", "\n"), t.label("referee", "\n"),
+                t.label("status", "\n"), t.label("reason", "\n"),
+                t.label("totals", "\n")]
         rows = [[str(v.version), v.at, v.referee, v.status, Paragraph(esc(v.reason), st.cell),
                  Paragraph(esc(v.totals), st.cell)] for v in data.versions]
         story.append(grid_table(head, rows, scaled_widths([0.5, 2.2, 1.8, 1.2, 4, 3], fw),

@@ -44,7 +44,7 @@ def render_player(data: PlayerStatementData, t: Template, out: str | Path | None
     story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(who), st.h2)]
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
-    story.append(Paragraph(f"{esc(t.join('游戏豆合计', 'Total chips'))}: "
+    story.append(Paragraph(f"{esc(t.label('grand_total'))}: "
                            f"<b>{esc(signed(data.total))}</b>", st.h3))
 
     story.append(Paragraph(esc(t.label("opponents")), st.h3))

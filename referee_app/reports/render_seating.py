@@ -91,7 +91,7 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
 
     # by table: one line per table, one column per seat
-    head = [t.join("桌", "Table", "\n")] + list(data.seat_labels)
+    head = [t.label("table_no", "\n")] + list(data.seat_labels)
     rows = []
     for tb in data.tables:
         by_seat = {sp.seat: sp.name for sp in tb.seats}
@@ -105,7 +105,7 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
 
     # by player, sorted by name: where do I sit?
     story.append(Spacer(1, 4))
-    story.append(Paragraph(esc(t.join("按选手查座位", "Find your seat")), st.h3))
+    story.append(Paragraph(esc(t.label("find_seat")), st.h3))
     cols = t.column_specs()
     entries = sorted(((sp, tb) for tb in data.tables for sp in tb.seats),
                      key=lambda e: (e[0].name.casefold(), e[1].table))

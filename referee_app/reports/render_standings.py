@@ -77,9 +77,9 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,
                  p.reason, p.referee] for p in data.penalties]
-        head = [t.label("player", "\n"), t.join("轮", "Round", "\n"),
-                t.label("chips", "\n"), t.join("条款", "Clause", "\n"),
-                t.join("原因", "Reason", "\n"), t.label("referee", "\n")]
+        head = [t.label("player", "\n"), t.label("round_no", "\n"),
+                t.label("chips", "\n"), t.label("clause", "\n"),
+                t.label("reason", "\n"), t.label("referee", "\n")]
         w = scaled_widths([3, 1, 1.2, 1.2, 6, 2.4], frame_width(t))
         story.append(grid_table(head, prow, w, ["LEFT", "RIGHT", "RIGHT", "LEFT", "LEFT", "LEFT"],
                                 t))

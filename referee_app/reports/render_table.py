@@ -68,7 +68,7 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     story.append(Spacer(1, 4))
 
     running = t.option("show_running_totals")
-    head: list[str] = [t.join("局", "Hand", "\n"), t.label("dealer", "\n")]
+    head: list[str] = [t.label("hand_no", "\n"), t.label("dealer", "\n")]
     rel: list[float] = [0.9, 0.9]
     aligns = ["RIGHT", "CENTER"]
     for s, p in zip(data.seats, data.players, strict=True):
@@ -79,7 +79,7 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
             head.append(f"{s} {t.label('running')}")
             rel.append(1.4)
             aligns.append("RIGHT")
-    head.append(t.join("状态", "Status", "\n"))
+    head.append(t.label("status", "\n"))
     rel.append(3.0)
     aligns.append("LEFT")
     rows = []
