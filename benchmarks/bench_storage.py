@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Storage benchmark: standings over 200 players / 10,000 hands; adding one hand durably.
+
+Targets (issue 3): standings recomputed in <= 1 s; add_hand (validate, settle, commit with
+synchronous=FULL) <= 30 ms median. The 10,000-hand setup is written with synchronous=OFF to
+keep the set-up short; the measured adds reopen the file with the normal FULL setting.
+
+Usage:  python benchmarks/bench_storage.py [--players 200] [--hands 10000]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from referee_app.core import DEFAULT_RULESET  # noqa: E402
+from referee_app.core.generate import random_record  # noqa: E402
+from referee_app.storage import Tournament  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--hands", type=int, default=10_000)
+    ap.add_argument("--adds", type=int, default=60, help="durable adds to time")
+    args = ap.parse_args(argv)
+    rng = random.Random(7)
+    pool = []
+    for _ in range(400):
+        rec = random_record(rng, DEFAULT_RULESET)
+        for s in rec["seats"].values():
+            s.pop("player", None)  # names come from the seating at add time
+        pool.append(rec)
+    tables = args.players // 4
+    per_round = tables * 20
+    rounds = max(1, -(-args.hands // per_round))
+    with tempfile.TemporaryDirectory() as d:
+        path = Path(d) / "bench.sqlite"
+        t = Tournament.create(path, "Benchmark", backup_every=0)
+        for i in range(args.players):
+            t.add_player(f"选手{i:03d}", name_latin=f"Player {i}")
+        t0 = time.perf_counter()
+        t.db.execute("PRAGMA synchronous=OFF")
+        n = 0
+        for r in range(1, rounds + 1):
+            t.seat_round(r, seed=r)
+            for hand_no in range(1, 21):
+                for table in range(1, tables + 1):
+                    if n >= args.hands:
+                        break
+                    t.add_hand(pool[n % len(pool)], round=r, table=table, hand_no=hand_no)
+                    n += 1
+        setup = time.perf_counter() - t0
+        t.close()
+        size_mb = path.stat().st_size / 1e6
+        print(f"setup: {args.players} players, {n} hands in {rounds} rounds written in "
+              f"{setup:.1f} s ({setup / n * 1000:.2f} ms/hand unsynced); file {size_mb:.1f} MB")
+
+        t = Tournament.open(path, backup_every=0)
+        assert t.db.execute("PRAGMA synchronous").fetchone()[0] == 2
+        times = []
+        for _ in range(7):
+            a = time.perf_counter()
+            rows = t.standings()
+            times.append(time.perf_counter() - a)
+        assert len(rows) == args.players and sum(r.chips for r in rows) == 0
+        print(f"standings ({len(rows)} players, {n} hands): median {statistics.median(times)*1000:.0f} ms, "
+              f"max {max(times)*1000:.0f} ms  (target <= 1000 ms)")
+        a = time.perf_counter()
+        t.standings(round=1)
+        print(f"standings for one round: {(time.perf_counter() - a) * 1000:.0f} ms")
+        a = time.perf_counter()
+        hs = t.hands(round=1, table=1)
+        print(f"hands(round=1, table=1) [{len(hs)} hands]: {(time.perf_counter() - a) * 1000:.1f} ms")
+
+        r_extra = rounds + 1
+        t.seat_round(r_extra, seed=99)
+        add_times = []
+        for i in range(args.adds):
+            rec = pool[(i * 7) % len(pool)]
+            a = time.perf_counter()
+            t.add_hand(rec, round=r_extra, table=1 + i % tables, hand_no=1 + i // tables)
+            add_times.append(time.perf_counter() - a)
+        med = statistics.median(add_times) * 1000
+        p90 = sorted(add_times)[int(len(add_times) * 0.9)] * 1000
+        print(f"add_hand (validate + settle + durable commit, synchronous=FULL, WAL): "
+              f"median {med:.1f} ms, p90 {p90:.1f} ms over {len(add_times)} adds "
+              f"(target <= 30 ms)")
+        h = t.hands(round=r_extra)[0]
+        a = time.perf_counter()
+        t.amend_hand(h.id, pool[3], reason="bench")
+        print(f"amend_hand: {(time.perf_counter() - a) * 1000:.1f} ms")
+        a = time.perf_counter()
+        b = t.export_bundle()
+        print(f"export_bundle ({len(b['hands'])} hands): {time.perf_counter() - a:.2f} s")
+        a = time.perf_counter()
+        t.backup()
+        print(f"backup (SQLite backup API): {time.perf_counter() - a:.2f} s")
+        t.close()
+        ok = statistics.median(times) <= 1.0 and med <= 30
+    print("PASS" if ok else "FAIL")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
