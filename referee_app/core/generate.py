@@ -413,7 +413,9 @@ class _Builder:
         m = len(wins)
         win_at = {s: j for j, w in enumerate(wins) for s in w.seats}
         n_won = len(win_at)
-        last_slot_open = n_won < len(seats) - 1
+        # after the last win only while two or more seats play on (a first win ends
+        # the hand in rulesets without blood battle)
+        last_slot_open = n_won < len(seats) - 1 and (self.rules.blood_battle or not wins)
         first = 1 if wins and ({"heavenly", "earthly"} & set(wins[0].flags)) else 0
         slots: list[list[tuple[str, int, str]]] = [[] for _ in range(m + 1)]
         special: dict[int, tuple[str, int, str]] = {}
