@@ -12,6 +12,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
+from referee_app.core import get_ruleset
 from referee_app.storage import Tournament
 
 SPEC_EXAMPLE = {
@@ -42,7 +43,8 @@ def make_tournament(path: Path, ruleset: str = "ottawa-2009",
     """A tournament file with one seated round; returns table 1's seat -> player."""
     t = Tournament.create(path, "测试赛 Test Open", ruleset=ruleset, backup_every=0)
     try:
-        for name, latin in players or PLAYERS:
+        seats = get_ruleset(ruleset).seats
+        for name, latin in players or PLAYERS[:len(seats)]:
             t.add_player(name, name_latin=latin)
         seating = t.seat_round(1, seed=3)
         return dict(seating.tables[1])

@@ -33,6 +33,7 @@ class LaunchOptions:
     lang: str = "zh"
     referee: str = ""
     size: tuple[int, int] = (1500, 900)
+    exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
 
 
 def _need_offscreen() -> bool:
@@ -97,6 +98,14 @@ def run(opts: LaunchOptions) -> int:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
     win.show()
+    if opts.exit_when_ready:
+        from PySide6.QtCore import QTimer
+
+        def ready() -> None:
+            print("ready", flush=True)
+            app.quit()
+
+        QTimer.singleShot(0, ready)
     code = app.exec()
     desk.close()
     return int(code)

@@ -92,7 +92,7 @@ class SeatPanel(QGroupBox):
         self.pongs = FormLineEdit()
         self.pongs.setObjectName(f"pongs_{seat}")
         self.pongs.setPlaceholderText("5p 9s")
-        self.tiles = TileStrip(30)
+        self.tiles = TileStrip(36)
         self.message = QLabel()
         self.message.setObjectName(f"seat_message_{seat}")
         self.message.setStyleSheet("color: #b3261e")
@@ -116,6 +116,7 @@ class SeatPanel(QGroupBox):
         self.concealed.textChanged.connect(self._redraw)
         self.pongs.textChanged.connect(self._redraw)
         self.setStyleSheet(NORMAL_STYLE)
+        self.message.setVisible(False)
         self.retranslate()
 
     def retranslate(self, *_args: object) -> None:
@@ -145,10 +146,14 @@ class SeatPanel(QGroupBox):
                 edit.setCursorPosition(min(pos, len(text)))
 
     def set_problems(self, messages: list[str]) -> None:
-        self.has_problem = bool(messages)
-        self.setStyleSheet(PROBLEM_STYLE if messages else NORMAL_STYLE)
-        self.message.setText("\n".join(messages))
-        self.message.setVisible(bool(messages))
+        bad = bool(messages)
+        if bad != self.has_problem:  # restyling is slow: only when the state flips
+            self.has_problem = bad
+            self.setStyleSheet(PROBLEM_STYLE if bad else NORMAL_STYLE)
+            self.message.setVisible(bad)
+        text = "\n".join(messages)
+        if self.message.text() != text:
+            self.message.setText(text)
 
     def set_kongs(self, tiles: tuple[Any, ...]) -> None:
         """Kongs come from the event list; they are drawn as exposed groups of four."""
@@ -175,9 +180,8 @@ class PreviewPanel(QWidget):
         self.problems = QListWidget()
         self.problems.setObjectName("problems")
         self.problems.setWordWrap(True)
-        self.problems.setMaximumHeight(130)
-        self.problems.itemActivated.connect(
-            lambda it: self.problem_activated.emit(it.data(Qt.ItemDataRole.UserRole)))
+        self.problems.setMaximumHeight(100)
+        self.problems.itemActivated.connect(self._problem_activated)
         v = QVBoxLayout(self.validation_box)
         v.addWidget(self.problems)
 
@@ -217,7 +221,15 @@ class PreviewPanel(QWidget):
         lay.addWidget(self.settle_box, 1)
         self._players: dict[str, str | None] = {}
         self._last: Evaluation | None = None
+        self._shown_totals = {}
+        self._label_colours = {}
+        self._problem_rows: list[Any] = []
         self.retranslate()
+
+    def _problem_activated(self, item: QListWidgetItem) -> None:
+        row = self.problems.row(item)
+        if 0 <= row < len(self._problem_rows):
+            self.problem_activated.emit(self._problem_rows[row])
 
     def retranslate(self, *_args: object) -> None:
         self.validation_box.setTitle(tr("Validation"))
@@ -238,6 +250,8 @@ class PreviewPanel(QWidget):
             if item.widget():
                 item.widget().deleteLater()
         self.total_labels = {}
+        self._shown_totals: dict[str, int | None] = {}
+        self._label_colours: dict[str, str] = {}
         for s in seats:
             lbl = QLabel()
             lbl.setObjectName(f"total_{s}")
@@ -253,15 +267,12 @@ class PreviewPanel(QWidget):
 
     def totals(self) -> dict[str, int | None]:
         """The totals as shown (None where no total is shown): what the referee reads."""
-        out: dict[str, int | None] = {}
-        for s, lbl in self.total_labels.items():
-            val = lbl.property("total")
-            out[s] = None if val is None else int(val)
-        return out
+        return {s: self._shown_totals.get(s) for s in self.total_labels}
 
     def show_evaluation(self, ev: Evaluation, players: dict[str, str | None]) -> None:
         self._last, self._players = ev, players
         self.problems.clear()
+        self._problem_rows = list(ev.problems)
         if ev.problems:
             for p in ev.problems:
                 where = seat_name(p.seat) if p.seat else ""
@@ -270,7 +281,6 @@ class PreviewPanel(QWidget):
                 text = f"{p.clause}  {where}: {p.message}" if where else f"{p.clause}  {p.message}"
                 it = QListWidgetItem(text)
                 it.setForeground(brush(RED))
-                it.setData(Qt.ItemDataRole.UserRole, p)
                 self.problems.addItem(it)
         else:
             it = QListWidgetItem(tr("no_problems"))
@@ -300,16 +310,17 @@ class PreviewPanel(QWidget):
         totals = s.totals if s is not None and s.ok else {}
         for seat, lbl in self.total_labels.items():
             name = players.get(seat) or ""
-            if seat in totals:
-                val = totals[seat]
-                lbl.setProperty("total", val)
-                colour = "#1b7a3a" if val > 0 else "#b3261e" if val < 0 else "#444"
+            val = totals.get(seat)
+            self._shown_totals[seat] = val
+            if val is not None:
+                colour = GREEN if val > 0 else RED if val < 0 else "#444444"
                 lbl.setText(f"{seat_name(seat)} {name}\n{val:+d}")
-                lbl.setStyleSheet(f"color: {colour}")
             else:
-                lbl.setProperty("total", None)
+                colour = "#777777"
                 lbl.setText(f"{seat_name(seat)} {name}\n—")
-                lbl.setStyleSheet("color: #777")
+            if self._label_colours.get(seat) != colour:  # restyle only on a change
+                self._label_colours[seat] = colour
+                lbl.setStyleSheet(f"color: {colour}")
 
 
 class EntryView(QWidget):

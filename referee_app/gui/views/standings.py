@@ -59,7 +59,6 @@ class StandingsView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setDefaultSectionSize(24)
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.itemActivated.connect(self._activated)
         top = QHBoxLayout()
         top.addWidget(self.lbl_round)
@@ -77,7 +76,6 @@ class StandingsView(QWidget):
 
     def retranslate(self, *_args: object) -> None:
         self.lbl_round.setText(tr("Round") + ":")
-        self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS])
         self.set_rounds(self._rounds)
         self.set_rows(self._rows)
 
@@ -96,9 +94,15 @@ class StandingsView(QWidget):
         return self.round_box.currentData()
 
     def set_rows(self, rows: Sequence[Any]) -> None:
-        """Show StandingRow values (rank order as given)."""
+        """Show StandingRow values (rank order as given), with one column per round."""
         self._rows = list(rows)
+        rounds = sorted({r for row in self._rows for r in row.per_round})
+        self.table.setColumnCount(len(_COLUMNS) + len(rounds))
+        self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS]
+                                             + [tr("round_n", n=r) for r in rounds])
         self.table.setRowCount(len(self._rows))
+        bold = QFont(self.table.font())
+        bold.setBold(True)
         for r, row in enumerate(self._rows):
             rank = QTableWidgetItem(f"{row.rank}{'=' if row.tied else ''}")
             rank.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -106,16 +110,17 @@ class StandingsView(QWidget):
             name.setData(Qt.ItemDataRole.UserRole, row.player)
             chips = _num(row.chips, signed=True)
             chips.setForeground(chips_brush(row.chips))
-            f = chips.font()
-            f.setBold(True)
-            chips.setFont(f)
+            chips.setFont(bold)
             cells = [rank, name, chips, _num(row.hands), _num(row.wins), _num(row.self_drawn),
                      _num(row.discards_paid), _num(row.flower_pigs), _num(row.largest_win_fan),
                      _num(row.penalties, signed=True)]
+            cells += [_num(row.per_round.get(n, 0), signed=True) for n in rounds]
             for c, item in enumerate(cells):
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        header = self.table.horizontalHeader()
+        for c in range(self.table.columnCount()):
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents if c < 2
+                                        else QHeaderView.ResizeMode.Stretch)
         self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
 
     def chips_by_player(self) -> dict[str, int]:

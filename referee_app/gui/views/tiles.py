@@ -97,12 +97,12 @@ class TileStrip(QWidget):
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
         # shrink tiles uniformly when the row does not fit
-        scale = min(1.0, max(0.45, self.width() / max(1, self._natural_width())))
-        w, h, gap = self._w * scale, self._h * scale, self._gap * scale
+        scale = min(1.0, max(0.4, (self.width() - 2) / max(1, self._natural_width())))
+        w, h, gap, step = self._w * scale, self._h * scale, self._gap * scale, (self._w + 1) * scale
         x, y = 2.0, 2.0 + (self._h - h) / 2
         for g in self._groups:
             for t in g.tiles:
                 paint_tile(p, QRectF(x, y, w, h), t, g.exposed)
-                x += w + 1
+                x += step
             x += gap
         p.end()

@@ -1,0 +1,155 @@
+"""Benchmark of the referee desk window (issue 4 targets), with a 2,000-hand tournament.
+
+* launch to a usable window <= 2 s: ``referee-app gui --db BIG`` in a subprocess, timed
+  from spawn until the shown window has processed its first event (``--exit-when-ready``);
+* a keystroke in the entry form to an updated settlement <= 50 ms median: QTest key
+  clicks in a seat's tile field, timed until the preview (problems, payments, totals) has
+  been rebuilt and the repaint flushed.
+
+Data: 16 players, 5 rounds x 4 tables x 100 hands of valid random records
+(``referee_app.core.generate``) stored through ``referee_app.storage`` (building is
+timed separately and not part of either figure).
+
+    QT_QPA_PLATFORM=offscreen .venv/bin/python benchmarks/bench_gui.py [--runs 5] [--keys 200]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+LAUNCH_LIMIT_S = 2.0
+KEY_LIMIT_MS = 50.0
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def build(path: Path, rounds: int = 5, hands_per_table: int = 100, seed: int = 4) -> int:
+    """A tournament file of 16 players with rounds x 4 tables x hands_per_table hands."""
+    from referee_app.core.generate import random_record
+    from referee_app.storage import Tournament
+
+    names = ["李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强", "吴昊", "徐静",
+             "马林", "胡波", "郭涛", "何敏", "高飞", "林娜"]
+    t = Tournament.create(path, "基准赛 Benchmark Open", backup_every=0)
+    rng = random.Random(seed)
+    n = 0
+    try:
+        for name in names:
+            t.add_player(name)
+        for rnd in range(1, rounds + 1):
+            seating = t.seat_round(rnd, seed=seed + rnd)
+            for table, row in seating.tables.items():
+                for hand_no in range(1, hands_per_table + 1):
+                    t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                               hand_no=hand_no)
+                    n += 1
+    finally:
+        t.close()
+    return n
+
+
+def launch_times(db: Path, runs: int) -> list[float]:
+    """Seconds from spawning ``referee-app gui`` to its window being up and responsive."""
+    exe = Path(sys.executable).with_name("referee-app")
+    cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "referee_app"]
+    cmd += ["gui", "--db", str(db), "--exit-when-ready"]
+    env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
+    out = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                                text=True)
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        elapsed = time.perf_counter() - t0
+        proc.wait(timeout=30)
+        if line.strip() != "ready":
+            raise RuntimeError(f"the window did not come up (got {line!r}, exit {proc.returncode})")
+        out.append(elapsed)
+    return out
+
+
+def keystroke_times(db: Path, keys: int) -> tuple[list[float], int]:
+    """Milliseconds per keystroke until the settlement preview is updated and painted."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+    from PySide6.QtWidgets import QApplication
+
+    import referee_app.gui  # noqa: F401  (applies the PySide refcount fix first)
+    from referee_app.fonts import register_qt_font
+    from referee_app.gui.controllers.desk import Desk
+    from referee_app.gui.views.main_window import MainWindow
+
+    app = QApplication.instance() or QApplication([])
+    register_qt_font()
+    desk = Desk.open(db)
+    win = MainWindow(desk)
+    win.resize(1500, 900)
+    win.show()
+    app.processEvents()
+    hands = desk.hands()
+    win.navigator.select_key(("hand", hands[len(hands) // 2].id))
+    app.processEvents()
+    field = win.entry.panels["E"].concealed
+    field.setFocus()
+    field.end(False)
+    updates = []
+    win.entry.evaluated.connect(lambda ev: updates.append(ev))
+    # alternate: add a tile (the hand turns invalid), delete it (valid again)
+    sequence = [(Qt.Key.Key_5, "5"), (Qt.Key.Key_M, "m"), (Qt.Key.Key_Backspace, ""),
+                (Qt.Key.Key_Backspace, "")]
+    times = []
+    for i in range(keys):
+        key, _ = sequence[i % len(sequence)]
+        before = len(updates)
+        t0 = time.perf_counter()
+        QTest.keyClick(field, key)
+        app.processEvents()  # flush the repaint of the preview
+        times.append((time.perf_counter() - t0) * 1000)
+        if len(updates) != before + 1:
+            raise RuntimeError("a keystroke did not update the settlement preview")
+    n = len(hands)
+    win.close()
+    desk.close()
+    return times, n
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--runs", type=int, default=5, help="launches to time")
+    ap.add_argument("--keys", type=int, default=200, help="keystrokes to time")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as d:
+        db = Path(d) / "bench-2000.sqlite"
+        t0 = time.perf_counter()
+        n = build(db)
+        print(f"built {n} hands in {time.perf_counter() - t0:.1f} s (not timed below)")
+
+        launches = launch_times(db, args.runs)
+        med_launch = statistics.median(launches)
+        print(f"launch to usable window ({n} hands): median {med_launch:.2f} s, "
+              f"max {max(launches):.2f} s over {len(launches)} runs "
+              f"(limit {LAUNCH_LIMIT_S:.1f} s)")
+
+        keys, n_open = keystroke_times(db, args.keys)
+        med_key = statistics.median(keys)
+        p95 = sorted(keys)[int(len(keys) * 0.95) - 1]
+        print(f"keystroke -> updated settlement ({n_open} hands open): median {med_key:.1f} ms, "
+              f"p95 {p95:.1f} ms, max {max(keys):.1f} ms over {len(keys)} keys "
+              f"(limit {KEY_LIMIT_MS:.0f} ms median)")
+    ok = med_launch <= LAUNCH_LIMIT_S and med_key <= KEY_LIMIT_MS
+    print("OK" if ok else "TOO SLOW")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
