@@ -2,7 +2,9 @@
 
 Golden cases live in ``tests/fixtures/rulesets/*.json``, one hand each:
 ``{"name", "ruleset", "clauses": [ids it exercises], "note": the hand worked by hand,
-"record": a sichuan-hand/1 record, "expected": the settlement fields asserted}``.
+"record": a sichuan-hand/1 record, "expected": the settlement fields asserted, plus
+``next_dealer`` (the seat, or null for "dice")}``; optional ``"settings"`` ``{"cap_fan",
+"stake"}`` settles under a tournament's own cap/stake (V2, C2, Z2).
 Every expected number was worked by hand from the spec and the seeds (the note says how);
 none was produced by the engine. A fixture may carry ``"xfail"``: the engine switch it
 waits for (listed in /tmp/ruleset_engine_needs.md and the docs).
@@ -22,7 +24,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee_app.core import HandRecord, get_ruleset, ruleset_ids, settle
+from referee_app.core import HandRecord, get_ruleset, next_dealer, ruleset_ids, settle
 
 HERE = Path(__file__).parent
 FIXTURES = sorted((HERE / "fixtures" / "rulesets").glob("*.json"))
@@ -34,10 +36,7 @@ PREFIX = {"sichuan-jipin": "J", "sichuan-novel": "V", "chengdu-platform": "C", "
 SHIPPED = tuple(r for r in OTHER if (DATA / f"{r}.json").is_file())
 
 #: Clauses that no single hand can show; each is asserted by the named test below.
-DATA_TESTED = {
-    "J10": "test_next_dealer_switch", "C7": "test_next_dealer_switch",
-    "Z6": "test_next_dealer_switch",
-}
+DATA_TESTED: dict[str, str] = {}
 
 
 def _load(path: Path) -> dict[str, Any]:
@@ -103,9 +102,12 @@ def test_golden(path: Path) -> None:
     fx = _load(path)
     assert fx["record"]["ruleset"] == fx["ruleset"]
     rec = HandRecord.from_dict(fx["record"])
-    s = settle(rec)
+    rules = get_ruleset(fx["ruleset"]).with_settings(**fx.get("settings", {}))
+    s = settle(rec, rules)
     got = s.to_dict()
     assert_settlement(fx["expected"], got)
+    if "next_dealer" in fx["expected"]:
+        assert next_dealer(rec, s) == fx["expected"]["next_dealer"]
     for seat, raw in fx["expected"].get("raw_fan", {}).items():
         assert [w.score.raw_fan for w in s.wins if w.seat == seat] == [raw]
     if s.ok:
