@@ -52,6 +52,16 @@ def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
     return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates)
 
 
+def _when(at: str) -> str:
+    """A stored ISO timestamp as a referee reads it (seconds, no micro-seconds)."""
+    try:
+        when = datetime.fromisoformat(at)
+    except (TypeError, ValueError):
+        return str(at)
+    zone = f" {when.tzname()}" if when.tzinfo is not None else ""
+    return when.strftime("%Y-%m-%d %H:%M:%S") + zone
+
+
 def _signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n)
 
@@ -219,7 +229,7 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
         reason = v.reason or ""
         if v.override_reason:
             reason = (reason + "; " if reason else "") + f"override: {v.override_reason}"
-        versions.append(VersionLine(v.version, v.at, v.referee,
+        versions.append(VersionLine(v.version, _when(v.at), v.referee,
                                     f"[{v.action}] {reason}".strip(), str(v.status), totals))
     return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st), tuple(versions),
                           hand_id=str(h.id), round=h.round, table=str(h.table),

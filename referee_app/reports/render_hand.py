@@ -215,8 +215,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
                 t.label("totals", "\n")]
         rows = [[str(v.version), v.at, v.referee, v.status, Paragraph(esc(v.reason), st.cell),
                  Paragraph(esc(v.totals), st.cell)] for v in data.versions]
-        story.append(grid_table(head, rows, scaled_widths([0.5, 2.2, 1.8, 1.2, 4, 3], fw),
-                                ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t))
+        story.append(grid_table(head, rows, scaled_widths([0.5, 2.4, 1.8, 1.2, 4, 3], fw),
+                                ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t,
+                                wrap=[1, 2]))
 
     sig_rows = []
     for key in t.option("signatures"):
