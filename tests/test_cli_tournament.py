@@ -132,6 +132,11 @@ def test_hand_add_amend_history_and_standings(event: Path, tmp_path: Path) -> No
     text = run("standings", "--db", str(event)).output
     assert "rank" in text and rows[0]["player"] in text
     assert "[amended]" in run("hand", "list", "--db", str(event)).output
+    assert "- event kong S 9s concealed" in run("hand", "history", "1", "--db", str(event)).output
+    west = json.loads(run("hand", "show", "1", "--json", "--db", str(event)).output)["players"]["W"]
+    st = run("players", "statement", west, "--db", str(event))
+    assert st.exit_code == 0 and "§2.11 -16 to E: flower pig" in st.output
+    assert st.output.rstrip().endswith("total -58")
 
 
 def test_bad_hands_are_refused_with_clear_errors_and_nothing_changes(event: Path,

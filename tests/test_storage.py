@@ -252,6 +252,9 @@ def test_amend_void_verify_keep_every_version(make_tournament) -> None:
     assert hist[1].diff == {s: expected[s] - hist[0].totals[s] for s in "ESWN"}
     assert hist[3].diff == {s: -expected[s] for s in "ESWN"}
     assert hist[1].reason == "S never declared the kong" and hist[1].referee == "钱"
+    assert "- event kong S 9s concealed" in hist[1].changes
+    assert "- payment §2.10 E->S 2 (concealed kong 9s)" in hist[1].changes
+    assert hist[2].changes == ("status entered -> verified",)
     assert hist[0].record["events"][0]["kind"] == "concealed"  # the original is still there
     assert all(r.chips == 0 and r.hands == 0 for r in t.standings())
     with pytest.raises(StorageError, match="already void"):

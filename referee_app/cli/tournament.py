@@ -237,6 +237,32 @@ def players_list(as_json: bool, db: Path) -> None:
             click.echo(f"#{p.id:<4} {_pad(p.display, 28)} {_pad(p.club, 16)} {p.status.value}")
 
 
+@players.command("statement")
+@click.argument("player")
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def players_statement(player: str, as_json: bool, db: Path) -> None:
+    """PLAYER's hands and penalties, every payment with its clause, and the total."""
+    with _open(db) as t:
+        st = t.player_statement(player)
+        if as_json:
+            _echo_json({"player": st.player.name, "total": st.total, "lines": [
+                {"round": ln.round, "table": ln.table, "hand_no": ln.hand_no,
+                 "hand_id": ln.hand_id, "seat": ln.seat, "chips": ln.chips,
+                 "detail": list(ln.detail), "flags": list(ln.flags)} for ln in st.lines]})
+            return
+        click.echo(f"{st.player.display} — {st.player.club or '-'}")
+        for ln in st.lines:
+            where = (f"R{ln.round} T{ln.table} H{ln.hand_no} {ln.seat}" if ln.hand_id
+                     else f"R{ln.round or '-'} penalty")
+            flags = f"  [{', '.join(ln.flags)}]" if ln.flags and ln.hand_id else ""
+            click.echo(f"  {where:<16}{ln.chips:>+6}{flags}")
+            for d in ln.detail:
+                click.echo(f"      {d}")
+        click.echo(f"  total {st.total:+d}")
+
+
 @players.command("status")
 @click.argument("player")
 @click.argument("status", type=click.Choice(["active", "late", "substitute", "withdrawn"]))
@@ -406,7 +432,8 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             _echo_json([{"version": v.version, "action": v.action.value,
                          "status": v.status.value, "referee": v.referee, "at": v.at,
                          "reason": v.reason, "override_reason": v.override_reason,
-                         "totals": v.totals, "diff": v.diff, "record": v.record}
+                         "totals": v.totals, "diff": v.diff, "changes": list(v.changes),
+                         "record": v.record}
                         for v in vs])
             return
         click.echo(f"hand {hand_id} ({h.label}), {len(vs)} version(s)")
@@ -417,6 +444,8 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             click.echo("     totals: " + "  ".join(f"{s} {c:+d}" for s, c in v.totals.items())
                        + ("   change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items())
                           if v.version > 1 else ""))
+            for line in v.changes:
+                click.echo(f"     {line}")
 
 
 def _hand_json(h: HandInfo) -> dict[str, Any]:
@@ -518,13 +547,18 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
                  else "overall")
         click.echo(f"{t.info.name} — standings ({scope}); tie-break: "
                    f"{', '.join(t.info.tie_break)}")
+        rounds = sorted({n for r in rows for n in r.per_round}) if round_no is None else []
         click.echo(f"{'rank':>4}  {'player':<16}{'chips':>7}{'hands':>6}{'wins':>5}"
-                   f"{'self':>5}{'dealt':>6}{'pigs':>5}{'max':>4}{'pen':>5}")
+                   f"{'self':>5}{'dealt':>6}{'pigs':>5}{'max':>4}{'pen':>5}"
+                   + "".join(f"{'R' + str(n):>6}" for n in rounds))
         for r in rows:
             rank = f"{r.rank}=" if r.tied else str(r.rank)
             click.echo(f"{rank:>4}  {_pad(r.player, 16)}{r.chips:>7}{r.hands:>6}{r.wins:>5}"
                        f"{r.self_drawn:>5}{r.discards_paid:>6}{r.flower_pigs:>5}"
-                       f"{r.largest_win_fan:>4}{r.penalties:>5}")
+                       f"{r.largest_win_fan:>4}{r.penalties:>5}"
+                       + "".join(f"{r.per_round.get(n, 0):>6}" for n in rounds))
+        click.echo("columns: self = self-drawn wins, dealt = discards paid (点炮), pigs = flower "
+                   "pigs, max = largest win (fan), pen = penalties; '=' marks a shared rank")
 
 
 # --------------------------------------------------------------------------- penalty

@@ -180,6 +180,7 @@ class HandVersion:
     reason: str | None = None
     override_reason: str | None = None
     override_totals: dict[str, int] | None = None
+    changes: tuple[str, ...] = ()  # readable record/payment differences vs the previous version
 
 
 @dataclass(frozen=True, slots=True)

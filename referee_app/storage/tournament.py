@@ -103,6 +103,47 @@ def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
+def describe_changes(prev: HandVersion, cur: HandVersion) -> tuple[str, ...]:
+    """What a new version changed, as lines a referee can read out: status, the record's
+    seats and events, and the payments (``-`` removed, ``+`` added, with clauses)."""
+    out: list[str] = []
+    if prev.status is not cur.status:
+        out.append(f"status {prev.status.value} -> {cur.status.value}")
+    a, b = prev.record, cur.record
+    if a.get("dealer") != b.get("dealer"):
+        out.append(f"dealer {a.get('dealer')} -> {b.get('dealer')}")
+    if a.get("wall_exhausted") != b.get("wall_exhausted"):
+        out.append(f"wall_exhausted {a.get('wall_exhausted')} -> {b.get('wall_exhausted')}")
+    for seat, sa in a.get("seats", {}).items():
+        sb = b.get("seats", {}).get(seat, {})
+        for key in ("concealed", "pongs"):
+            if sa.get(key) != sb.get(key):
+                out.append(f"{seat} {key}: {sa.get(key)} -> {sb.get(key)}")
+
+    def ev_text(e: Mapping[str, Any]) -> str:
+        if e.get("type") == "kong":
+            frm = f" from {e['from']}" if e.get("from") else ""
+            return f"kong {e.get('seat')} {e.get('tile')} {e.get('kind')}{frm}"
+        frm = f" on {e['from']}'s discard" if e.get("from") else " self-drawn"
+        flags = f" [{', '.join(e['flags'])}]" if e.get("flags") else ""
+        return f"win {'+'.join(e.get('seats', []))} {e.get('tile')}{frm}{flags}"
+
+    def pay_text(p: Mapping[str, Any]) -> str:
+        return f"{p['clause']} {p['from']}->{p['to']} {p['chips']} ({p['reason']})"
+
+    for label, fa, fb in (("event", [ev_text(e) for e in a.get("events", [])],
+                           [ev_text(e) for e in b.get("events", [])]),
+                          ("payment", [pay_text(p) for p in prev.settlement.get("payments", [])],
+                           [pay_text(p) for p in cur.settlement.get("payments", [])])):
+        ca, cb = Counter(fa), Counter(fb)
+        removed, added = ca - cb, cb - ca
+        out += [f"- {label} {x}" for x in removed.elements()]
+        out += [f"+ {label} {x}" for x in added.elements()]
+    if (prev.override_reason or None) != (cur.override_reason or None):
+        out.append(f"override: {prev.override_reason or '-'} -> {cur.override_reason or '-'}")
+    return tuple(out)
+
+
 class Tournament:
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
@@ -1053,14 +1094,17 @@ class Tournament:
                                               "hand_id=?", (hand_id,)).fetchall():
             totals[v][seat] = chips
         seats = self._seats()
-        out = []
+        out: list[HandVersion] = []
         for r in rows:
             t = {s: totals[r[0]].get(s, 0) for s in seats if s in totals[r[0]]}
             prev = totals.get(r[0] - 1, {})
             diff = {s: t[s] - prev.get(s, 0) for s in t}
-            out.append(HandVersion(hand_id, r[0], VersionAction(r[1]), HandStatus(r[2]),
-                                   json.loads(r[3]), json.loads(r[4]), t, diff, r[8], r[9],
-                                   r[7], r[5], json.loads(r[6]) if r[6] else None))
+            v = HandVersion(hand_id, r[0], VersionAction(r[1]), HandStatus(r[2]),
+                            json.loads(r[3]), json.loads(r[4]), t, diff, r[8], r[9],
+                            r[7], r[5], json.loads(r[6]) if r[6] else None)
+            if out and out[-1].version == v.version - 1:
+                v = replace(v, changes=describe_changes(out[-1], v))
+            out.append(v)
         return out
 
     def hand_history(self, hand_id: int) -> list[HandVersion]:
@@ -1260,8 +1304,11 @@ class Tournament:
             total += chips
         for pen in self.penalties(player=p.id):
             c = 0 if pen.void else pen.entries.get(p.name, 0)
+            who = ("" if p.name in pen.players
+                   else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
             lines.append(StatementLine(pen.round, None, None, None, None, c,
-                                       (f"{pen.clause or 'penalty'} {pen.reason}",),
+                                       (f"{pen.clause + ' ' if pen.clause else ''}penalty "
+                                        f"#{pen.id}: {who}{pen.reason}",),
                                        ("void",) if pen.void else ("penalty",)))
             total += c
         return PlayerStatement(p, tuple(lines), total)
