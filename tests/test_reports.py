@@ -435,3 +435,31 @@ def test_cli_writes_pdf_and_refuses_bad_input(event, tmp_path):
     r = runner.invoke(main, ["report", "standings", "--db", str(tmp_path / "no.sqlite"),
                              "-o", str(bad)])
     assert r.exit_code == 2 and r.output.startswith("error: ")
+
+
+def test_shared_ranks_are_printed_with_equals_sign():
+    from referee_app.reports.model import StandingRow, StandingsData
+
+    meta = ReportMeta("Tie Cup", "ottawa-2009", WHEN)
+    rows = (StandingRow(1, "甲", 40), StandingRow(2, "乙", 10, tied=True, wins=2),
+            StandingRow(2, "丙", 10, tied=True, wins=2), StandingRow(4, "丁", -60, penalties=-5))
+    text = text_of(api.render("standings", StandingsData(meta, rows)), layout=True)
+    lines = [ln.split() for ln in text.splitlines() if ln.split()[:1] in (["1"], ["=2"], ["4"])]
+    assert [ln[:3] for ln in lines] == [["1", "甲", "+40"], ["=2", "乙", "+10"],
+                                        ["=2", "丙", "+10"], ["4", "丁", "†"]]
+    assert "-60" in lines[-1] and "-5" in lines[-1]
+
+
+def test_table_template_can_add_detail_columns(event, tmp_path):
+    tpl = tmp_path / "table.toml"
+    tpl.write_text('columns = ["seat", "player", "pattern", "tile", "how", "bonuses", "total"]\n',
+                   encoding="utf-8")
+    data = api.gather_data("table", event, WHEN, round=1)
+    text = " ".join(text_of(api.render("table", data, load_template("table", tpl))).split())
+    winners = [d for s in data for h in s.hands for d in h.details if d.order is not None]
+    assert winners
+    for d in winners:
+        assert d.tile in text
+        if d.bonuses:
+            assert d.bonuses.split(",")[0] in text
+    assert "Bonuses" in text and "Ready check" not in text
