@@ -32,6 +32,11 @@ from .colours import LIGHT_GREY, brush
 from .trace import TraceView
 
 
+def short_time(iso: str) -> str:
+    """``2009-01-03T10:15:00.000000+00:00`` -> ``2009-01-03 10:15`` (minutes are enough)."""
+    return iso[:16].replace("T", " ") if len(iso) >= 16 else iso
+
+
 def _diff_text(diff: dict[str, int]) -> str:
     parts = [f"{seat_name(s)} {v:+d}" for s, v in diff.items() if v]
     return ", ".join(parts) if parts else "±0"
@@ -60,7 +65,8 @@ class HistoryDialog(QDialog):
             if v.override_reason:
                 reason = (reason + "; " if reason else "") + f"⚠ {v.override_reason}"
             totals = ", ".join(f"{seat_name(s)} {c:+d}" for s, c in v.totals.items())
-            cells = [f"v{v.version} {v.action.value}", tr(f"status_{v.status.value}"), v.at,
+            cells = [f"v{v.version} {v.action.value}", tr(f"status_{v.status.value}"),
+                     short_time(v.at),
                      v.referee, reason, totals, _diff_text(v.diff) if r else ""]
             for c, text in enumerate(cells):
                 self.table.setItem(r, c, QTableWidgetItem(text))
@@ -72,7 +78,9 @@ class HistoryDialog(QDialog):
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.trace)
-        split.setStretchFactor(1, 2)
+        split.setStretchFactor(0, 1)
+        split.setStretchFactor(1, 3)
+        self.table.setMinimumHeight(90)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
         buttons.rejected.connect(self.reject)
@@ -128,7 +136,7 @@ class PenaltiesDialog(QDialog):
         self.clause.setPlaceholderText("§2.2")
         self.round = QComboBox()
         self.round.setObjectName("penalty_round")
-        self.round.addItem("—", None)
+        self.round.addItem("—", 0)
         for r in rounds:
             self.round.addItem(tr("round_n", n=r), r)
         self.zero_sum = QCheckBox(tr("Zero-sum"))
@@ -177,7 +185,7 @@ class PenaltiesDialog(QDialog):
         try:
             self._add(players, self.chips.value(), self.reason.text(),
                       clause=self.clause.text().strip() or None,
-                      zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData())
+                      zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None)
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
             self.message.setText(str(e))

@@ -349,6 +349,7 @@ class EntryView(QWidget):
         self.status.setObjectName("entry_status")
         self.dealer = QComboBox()
         self.dealer.setObjectName("dealer")
+        self.dealer.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToContents)
         self.lbl_dealer = QLabel()
         self.lbl_dealer.setBuddy(self.dealer)
         self.dealer.activated.connect(self._dealer_changed)

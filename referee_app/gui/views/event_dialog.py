@@ -66,10 +66,10 @@ class EventDialog(QDialog):
             self.kind.setCurrentIndex(max(0, self.kind.findData(event.get("kind", "concealed"))))
             self.frm = QComboBox()
             self.frm.setObjectName("event_from")
-            self.frm.addItem("—", None)
+            self.frm.addItem("—", "")
             for s in seats:
                 self.frm.addItem(self._seat_label(s), s)
-            self.frm.setCurrentIndex(max(0, self.frm.findData(event.get("from"))))
+            self.frm.setCurrentIndex(max(0, self.frm.findData(event.get("from") or "")))
             self.kind.currentIndexChanged.connect(self._kind_changed)
             form.addRow(tr("Seat"), self.seat)
             form.addRow(tr("Tile"), tile_row)
@@ -89,10 +89,10 @@ class EventDialog(QDialog):
                 box.addWidget(cb)
             self.frm = QComboBox()
             self.frm.setObjectName("event_from")
-            self.frm.addItem(tr("self_drawn"), None)
+            self.frm.addItem(tr("self_drawn"), "")
             for s in seats:
                 self.frm.addItem(self._seat_label(s), s)
-            self.frm.setCurrentIndex(max(0, self.frm.findData(event.get("from"))))
+            self.frm.setCurrentIndex(max(0, self.frm.findData(event.get("from") or "")))
             flags_box = QVBoxLayout()
             self.flags: dict[str, QCheckBox] = {}
             have = set(event.get("flags") or [])
@@ -143,6 +143,7 @@ class EventDialog(QDialog):
         except TileParseError as e:
             tiles = ()
             self.tile_msg.setText(str(e))
+        self.tile_msg.setVisible(bool(self.tile_msg.text()))
         self.tile_view.set_groups([TileGroup(tiles)])
 
     def result_event(self) -> dict[str, Any]:
@@ -157,7 +158,7 @@ class EventDialog(QDialog):
         else:
             d["seats"] = [s for s, cb in self.winners.items() if cb.isChecked()]
             d["tile"] = self.tile.text().strip()
-            if self.frm.currentData() is not None:
+            if self.frm.currentData():  # "" is self-drawn (no QVariant None: see _pyside_fix)
                 d["from"] = self.frm.currentData()
             flags = [f for f, cb in self.flags.items() if cb.isChecked()]
             if flags:

@@ -103,15 +103,18 @@ class MainWindow(QMainWindow):
 
         self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
         self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
-        self.act_undo = self.entry.undo_stack.createUndoAction(self)
-        self.act_undo.setShortcut(QKeySequence(QKeySequence.StandardKey.Undo))
-        self.act_redo = self.entry.undo_stack.createRedoAction(self)
+        # plain actions with fixed texts (the stack's own actions rename themselves per
+        # command, which made the toolbar jump around)
+        stack = self.entry.undo_stack
+        self.act_undo = act(QKeySequence.StandardKey.Undo, stack.undo, "act_undo")
+        self.act_redo = act(None, stack.redo, "act_redo")
+        self.act_undo.setEnabled(False)
+        self.act_redo.setEnabled(False)
+        stack.canUndoChanged.connect(self.act_undo.setEnabled)
+        stack.canRedoChanged.connect(self.act_redo.setEnabled)
         redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
         std = QKeySequence(QKeySequence.StandardKey.Redo)
         self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
-        for a in (self.act_undo, self.act_redo):
-            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            self.addAction(a)
         self.act_history = act("Ctrl+H", self.show_history, "act_history")
         self.act_penalties = act("Ctrl+P", self.show_penalties, "act_penalties")
         self.act_projector = act("F11", self.open_projector, "act_projector")
@@ -204,7 +207,7 @@ class MainWindow(QMainWindow):
         self.standings.set_rounds(rounds)
         self.seating.set_rounds(rounds)
         if rounds:
-            self.seating.show_seating(self.desk.seating(self.seating.round_box.currentData()
+            self.seating.show_seating(self.desk.seating(self.seating.current_round()
                                                         or rounds[0]))
         self.players.set_players([p.name for p in self.desk.players()])
         self.refresh_standings()

@@ -72,6 +72,7 @@ class Navigator(QTreeWidget):
         self.blockSignals(True)
         self.clear()
         root = QTreeWidgetItem([title])
+        root.setToolTip(0, title)
         root.setData(0, Qt.ItemDataRole.UserRole, ("tournament",))
         self.addTopLevelItem(root)
         by_table: dict[tuple[int, int], list[Any]] = {}
@@ -92,6 +93,7 @@ class Navigator(QTreeWidget):
                 if names:
                     label += " · " + " ".join(names.values())
                 ti = QTreeWidgetItem([label])
+                ti.setToolTip(0, label)
                 ti.setData(0, Qt.ItemDataRole.UserRole, ("table", r, t))
                 ri.addChild(ti)
                 self._items[("table", r, t)] = ti
@@ -101,6 +103,7 @@ class Navigator(QTreeWidget):
                     text = f"{symbols} {tr('hand_n', n=h.hand_no)}  " + ", ".join(
                         tr(f"status_{m}") for m in marks)
                     hi = QTreeWidgetItem([text])
+                    hi.setToolTip(0, text)
                     hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
                     worst = "override" if "override" in marks else "void" if "void" in marks \
                         else marks[-1]
@@ -185,7 +188,7 @@ class SeatingView(QWidget):
             self.show_seating(self._seating)
 
     def set_rounds(self, rounds: Sequence[int]) -> None:
-        current = self.round_box.currentData()
+        current = self.current_round() or 0
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
         self.round_box.clear()
@@ -196,9 +199,14 @@ class SeatingView(QWidget):
         self.round_box.blockSignals(False)
 
     def _round(self, _i: int) -> None:
-        r = self.round_box.currentData()
+        r = self.current_round()
         if r is not None:
             self.round_changed.emit(r)
+
+    def current_round(self) -> int | None:
+        if self.round_box.currentIndex() < 0:
+            return None
+        return int(self.round_box.currentData())
 
     def show_seating(self, seating: Any) -> None:
         """Show a storage ``Seating`` (tables[table][seat] -> player, byes)."""

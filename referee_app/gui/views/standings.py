@@ -49,7 +49,7 @@ class StandingsView(QWidget):
         self.round_box = QComboBox()
         self.round_box.setObjectName("standings_round")
         self.round_box.currentIndexChanged.connect(
-            lambda _i: self.round_changed.emit(self.round_box.currentData()))
+            lambda _i: self.round_changed.emit(self.selected_round()))
         self.lbl_round = QLabel()
         self.info = QLabel()
         self.table = QTableWidget(0, len(_COLUMNS))
@@ -80,18 +80,21 @@ class StandingsView(QWidget):
         self.set_rows(self._rows)
 
     def set_rounds(self, rounds: Sequence[int]) -> None:
-        current = self.round_box.currentData()
+        current = self.selected_round() or 0
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
         self.round_box.clear()
-        self.round_box.addItem(tr("all_rounds"), None)
+        self.round_box.addItem(tr("all_rounds"), 0)
         for r in self._rounds:
             self.round_box.addItem(tr("round_n", n=r), r)
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(current)))
         self.round_box.blockSignals(False)
 
     def selected_round(self) -> int | None:
-        return self.round_box.currentData()
+        """None for all rounds (stored as 0: a QVariant never carries None here)."""
+        if self.round_box.currentIndex() < 0:
+            return None
+        return self.round_box.currentData() or None
 
     def set_rows(self, rows: Sequence[Any]) -> None:
         """Show StandingRow values (rank order as given), with one column per round."""
@@ -156,6 +159,7 @@ class ProjectorWindow(QWidget):
                            " QHeaderView::section { background: #1b3642; color: #f4d58d;"
                            " border: none; padding: 6px; }")
         self.title = QLabel()
+        self.title.setWordWrap(True)
         tf = QFont(self.font())
         tf.setPointSize(30)
         tf.setBold(True)
@@ -172,6 +176,8 @@ class ProjectorWindow(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.table.setShowGrid(False)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         big = QFont(self.font())
         big.setPointSize(24)
         self.table.setFont(big)
@@ -179,6 +185,7 @@ class ProjectorWindow(QWidget):
         hf.setPointSize(18)
         hf.setBold(True)
         self.table.horizontalHeader().setFont(hf)
+        self.table.verticalHeader().setMinimumSectionSize(16)
         self.table.verticalHeader().setDefaultSectionSize(50)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
@@ -203,6 +210,21 @@ class ProjectorWindow(QWidget):
     def hideEvent(self, event: Any) -> None:  # noqa: N802
         self.timer.stop()
         super().hideEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._fit_rows()
+        QTimer.singleShot(0, self._fit_rows)  # again once the title has re-wrapped
+
+    def _fit_rows(self) -> None:
+        """Large type that still fits every row on the screen (the hall reads it from afar)."""
+        rows = max(1, self.table.rowCount())
+        avail = self.table.viewport().height() or self.table.height() - 40
+        row_h = max(22, min(64, avail // rows))
+        f = QFont(self.table.font())
+        f.setPixelSize(max(12, int(row_h * 0.62)))
+        self.table.setFont(f)
+        self.table.verticalHeader().setDefaultSectionSize(row_h)
 
     def _toggle_full(self) -> None:
         if self.isFullScreen():
@@ -229,3 +251,4 @@ class ProjectorWindow(QWidget):
                     item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
                 self.table.setItem(r, c, item)
         self.clock.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
+        self._fit_rows()
