@@ -323,6 +323,31 @@ def test_property_settling_twice_is_identical(rid: str, seed: int) -> None:
     assert round_trip == first
 
 
+@pytest.mark.parametrize("rid", SHIPPED)
+@PROPS
+@given(seed=st.integers(0, 2**32 - 1))
+def test_property_ruleset_invariants(rid: str, seed: int) -> None:
+    """What each ruleset promises on any hand: cap, chips of the fan, who may be paid."""
+    rules = get_ruleset(rid)
+    rec = HandRecord.from_dict(_record(seed, rid))
+    s = settle(rec)
+    assert s.ok, [e.to_dict() for e in s.errors]
+    for w in s.wins:
+        assert w.chips == rules.chips(w.fan)
+        assert w.fan == (w.score.raw_fan if rules.cap_fan is None
+                         else min(w.score.raw_fan, rules.cap_fan))
+    kong_clauses = {c for c, n in rules.kong_payments.values() if n}
+    for p in s.payments:
+        kind = p.reason.split(" kong ")[0]
+        if p.clause in kong_clauses and kind in rules.kong_payments:
+            assert p.chips == rules.kong_payments[kind][1], p
+    if rules.end_check is None:
+        assert s.end_check is None or not s.end_check.applies
+    if not rules.blood_battle:
+        assert sum(1 for e in rec.events if hasattr(e, "seats")) <= 1
+        assert not kong_clauses
+
+
 @pytest.mark.parametrize("rid", ("ottawa-2009",) + SHIPPED)
 @PROPS
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 3))
