@@ -12,6 +12,7 @@ from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table
 from reportlab.platypus.flowables import HRFlowable
 
@@ -82,28 +83,30 @@ def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st,
     kinds = [_short("direct", t), _short("added", t), _short("concealed_kong", t),
              _short("self_drawn", t)]
     flags = [_short(fl, t) for fl in data.flags]
-    ehead = ["#", t.join(f"{_short('kong', t)}/{_short('win', t)}", "Kong/Win", "\n"), t.label("seat"), t.label("tile"),
-             t.label("kind"), t.label("from"), t.label("flags")]
-    rel = [0.4, 1.7, 2.6, 1.0, 3.4, 2.6, 4.2]
+    ehead = ["#", t.join(f"{_short('kong', t)}/{_short('win', t)}", "Kong/Win", "\n"),
+             t.label("seat"), t.label("tile"), t.label("kind"), t.label("from"),
+             t.label("flags"), t.label("passed_fan", "\n")]
+    rel = [0.4, 1.5, 2.4, 1.0, 3.1, 2.4, 4.3, 1.4]
     ewidths = scaled_widths(rel, fw)
+    cell_size = size - 1.5
+    flag_text = _boxes(flags)
+    if stringWidth(flag_text, f, cell_size) > ewidths[6] - 4:  # two lines rather than cut
+        half = (len(flags) + 1) // 2
+        flag_text = _boxes(flags[:half]) + "\n" + _boxes(flags[half:])
     erows: list[list[str]] = [ehead]
     for i in range(1, t.option("event_rows") + 1):
         erows.append([str(i), _boxes([_short("kong", t), _short("win", t)]), _boxes(list(seats)),
-                      "", _boxes(kinds), _boxes(list(seats)), ""])
-    flag_text = _boxes(flags)
-    events = Table(erows, colWidths=ewidths, rowHeights=[5 * mm] + [ev_h] * (len(erows) - 1),
+                      "", _boxes(kinds), _boxes(list(seats)), flag_text, ""])
+    events = Table(erows, colWidths=ewidths, rowHeights=[7 * mm] + [ev_h] * (len(erows) - 1),
                    hAlign="LEFT",
                    style=base + [("FONT", (0, 0), (-1, 0), f, size - 1),
-                                 ("FONT", (1, 1), (-1, -1), f, size - 1.5),
+                                 ("FONT", (1, 1), (-1, -1), f, cell_size),
+                                 ("LEADING", (1, 1), (-1, -1), cell_size * 1.15),
                                  ("ALIGN", (0, 0), (-1, 0), "CENTER"),
                                  ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
                                  ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
                                  ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)])
     out: list[Flowable] = [ident, Spacer(1, 1.5 * mm), panel, Spacer(1, 1.5 * mm), events]
-    legend = f"{t.label('flags')}: {flag_text}" if flags else ""
-    if legend:
-        out.append(Paragraph(esc(legend) + "   " + esc(t.label("passed_fan")) + ": ____",
-                             st.small))
     out.append(Spacer(1, 1 * mm))
     out.append(Paragraph(f"<font size='{size + 2}'>{BOX}</font> "
                          f"{esc(t.label('wall_exhausted'))}", st.body))
