@@ -22,6 +22,15 @@ EXIT_BAD_INPUT = 2
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+class OutputError(ValueError):
+    """The PDF cannot be written where ``-o`` points."""
+
+    def __init__(self, field_path: str, problem: str) -> None:
+        super().__init__(f"{field_path}: {problem}")
+        self.field = field_path
+        self.problem = problem
+
+
 def _default_db() -> Path:
     from referee_app.storage import default_db_path
 
@@ -76,8 +85,8 @@ def _run(report: str, db: Path, output: Path, template: Path | None,
 
     try:
         tpl = load_template(report, template)
-        if not output.parent.is_dir() and str(output.parent):
-            raise TemplateError("output", f"directory does not exist: {output.parent}")
+        if not output.parent.is_dir():
+            raise OutputError("output", f"directory does not exist: {output.parent}")
         with Tournament.open(db) as t:
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
