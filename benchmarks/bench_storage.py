@@ -80,6 +80,14 @@ def main(argv: list[str] | None = None) -> int:
         hs = t.hands(round=1, table=1)
         print(f"hands(round=1, table=1) [{len(hs)} hands]: {(time.perf_counter() - a) * 1000:.1f} ms")
 
+        a = time.perf_counter()
+        hs = t.hands()
+        print(f"hands() [all {len(hs)} hands, records + settlements parsed]: "
+              f"{time.perf_counter() - a:.2f} s")
+        a = time.perf_counter()
+        st = t.player_statement(rows[0].player)
+        print(f"player_statement ({len(st.lines)} lines): {(time.perf_counter() - a) * 1000:.0f} ms")
+
         r_extra = rounds + 1
         t.seat_round(r_extra, seed=99)
         add_times = []

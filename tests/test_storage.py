@@ -361,3 +361,19 @@ def test_log_records_who_did_what(make_tournament) -> None:
     actions = [(e["action"], e["referee"]) for e in t.log()]
     assert ("hand.add", "赵") in actions and ("hand.voided", "钱") in actions
     assert json.dumps(t.log()[-1]["detail"])
+
+
+def test_storage_imports_no_gui_or_pdf_and_core_does_not_import_storage() -> None:
+    import subprocess
+    import sys
+
+    code = ("import sys, referee_app.storage, referee_app.core; "
+            "bad = [m for m in sys.modules if m.split('.')[0] in ('PySide6', 'reportlab')]; "
+            "print(bad)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+    core = Path(__file__).resolve().parents[1] / "referee_app" / "core"
+    for f in core.glob("*.py"):
+        assert "referee_app.storage" not in f.read_text(encoding="utf-8"), f
