@@ -67,11 +67,15 @@ def _pattern_uncached(rules: Ruleset, mask: int, nroots: int
         name = "+".join(p.name for p in keep if p.fan or len(keep) == 1)
         name_en = " + ".join(p.name_en for p in keep if p.fan or len(keep) == 1)
         clause = "+".join(dict.fromkeys(p.clause for p in keep if p.fan or len(keep) == 1))
-        return ((eff, 1, 0), name or (first.name if first else ""), name_en, clause, fan, consumed)
-    best = max(rows, key=lambda p: (p.fan - p.consumes_root * root_fan, not p.situational,
-                                    -p.index))
-    return ((best.fan - best.consumes_root * root_fan, not best.situational, -best.index),
-            best.name, best.name_en, best.clause, best.fan, best.consumes_root)
+        return ((eff, True, 0, 0), name or (first.name if first else ""), name_en, clause, fan, consumed)
+    # On equal total fan: a non-situational row (§4.7b only when strictly higher), then the
+    # more specific row (清龙七对 rather than 清七对 + 根), then table order.
+    def key(p: Pattern) -> tuple[int, bool, int, int]:
+        return (p.fan - p.consumes_root * root_fan, not p.situational,
+                p.requires.bit_count(), -p.index)
+
+    best = max(rows, key=key)
+    return (key(best), best.name, best.name_en, best.clause, best.fan, best.consumes_root)
 
 
 #: order in which situational bonuses are listed on a win (clause order of §5.3-§5.5, Z3)
