@@ -221,11 +221,15 @@ def ruleset_ids() -> tuple[str, ...]:
     return tuple(ids)
 
 
-@cache
 def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
     """Load a shipped ruleset by id (cached); UnknownRulesetError names the known ones."""
     if not isinstance(ruleset_id, str) or ruleset_id not in ruleset_ids():
         raise UnknownRulesetError(ruleset_id)
+    return _load_ruleset(ruleset_id)
+
+
+@cache
+def _load_ruleset(ruleset_id: str) -> Ruleset:
     base = _data_dir()
     data = json.loads(base.joinpath(f"{ruleset_id}.json").read_text(encoding="utf-8"))
     texts_file = base.joinpath(f"{ruleset_id}.clauses.json")
