@@ -257,7 +257,8 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
             p = players.get(name)
             shown = p.display if p is not None else name
             seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else ""))
-        out.append(SeatingTable(str(tno), tuple(seated)))
+        first = t.find_hand(round, tno, 1)  # the first dealer is chosen at the table
+        out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)
 
 
