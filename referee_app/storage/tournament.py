@@ -160,7 +160,6 @@ class Tournament:
         self.backup_keep = backup_keep
         self._changes = 0
         self._closed = False
-        self._info_cache: TournamentInfo | None = None
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -178,6 +177,8 @@ class Tournament:
         except UnknownRulesetError as e:
             raise StorageError("ruleset", str(e)) from None
         tb = _check_tie_break(tie_break)
+        if stake is not None:
+            stake = _positive_int(stake, "stake")
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
                                         "or open it instead")
@@ -201,6 +202,8 @@ class Tournament:
                                 _dump({"name": name, "ruleset": rules.id})))
         except BaseException:
             db.close()
+            for suffix in ("", "-wal", "-shm"):  # leave no half-made tournament behind
+                Path(str(path) + suffix).unlink(missing_ok=True)
             raise
         return cls(path, db, **kwargs)
 
@@ -212,15 +215,17 @@ class Tournament:
             raise NotATournamentError("db", f"{path} does not exist (create it with "
                                       "'referee-app event new NAME' or import a bundle)")
         try:
-            db = dbm.connect(path)
-            row = db.execute("SELECT value FROM meta WHERE key='app'").fetchone()
+            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+            try:
+                row = conn.execute("SELECT value FROM meta WHERE key='app'").fetchone()
+            finally:
+                conn.close()
         except sqlite3.DatabaseError as e:
             raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
                 from None
         if row is None or json.loads(row[0]) != dbm.APP_ID:
-            db.close()
             raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
-        return cls(path, db, **kwargs)
+        return cls(path, dbm.connect(path), **kwargs)
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -363,22 +368,26 @@ class Tournament:
                    status: PlayerStatus | str = PlayerStatus.ACTIVE,
                    referee: str = "") -> Player:
         """Register a player; the name is what hand records carry and must be unique."""
-        return self._add_players([(name, name_latin, club, status)], referee, "")[0]
+        return self._add_players([(name, name_latin, club, status)], referee)[0]
 
     def _add_players(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
-                     where: str) -> list[Player]:
+                     locs: Sequence[str] | None = None) -> list[Player]:
+        """Validate every row first, then insert all in one transaction (all or nothing).
+
+        ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
+        """
         existing = {p.name for p in self.players()}
         checked = []
         seen: dict[str, str] = {}
         for i, (name, latin, club, status) in enumerate(rows):
-            loc = where.format(i=i) if where else ""
+            loc = locs[i] if locs else ""
             n, la, cl, st = self._validate_player_fields(name, latin, club, status, loc)
             if n in existing:
                 raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is already registered")
             if n in seen:
-                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is listed twice "
-                                           f"(also at {seen[n]})")
-            seen[n] = loc or "this call"
+                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is listed twice"
+                                           + (f" (first at {seen[n]})" if seen[n] else ""))
+            seen[n] = loc.rstrip(", ")
             checked.append((n, la, cl, st))
         at = dbm.now()
         ids = []
@@ -488,25 +497,9 @@ class Tournament:
         if not rows:
             raise CSVImportError("file", "no players listed under the header")
         try:
-            return self._add_players(rows, referee, "")
+            return self._add_players(rows, referee, [f"line {n}, " for n in lines])
         except StorageError as e:
-            # re-raise naming the CSV line of the offending row
-            bad = self._first_bad_row(rows)
-            loc = f"line {lines[bad]}" if bad is not None else "file"
-            raise CSVImportError(f"{loc}, {e.field}" if e.field else loc, e.problem) from None
-
-    def _first_bad_row(self, rows: Sequence[tuple[Any, Any, Any, Any]]) -> int | None:
-        existing = {p.name for p in self.players()}
-        seen: set[str] = set()
-        for i, (name, latin, club, status) in enumerate(rows):
-            try:
-                n, *_ = self._validate_player_fields(name, latin, club, status, "")
-            except StorageError:
-                return i
-            if n in existing or n in seen:
-                return i
-            seen.add(n)
-        return None
+            raise CSVImportError(e.field, e.problem) from None
 
     # ------------------------------------------------------------------ seating
 
