@@ -286,3 +286,29 @@ def test_projector_refreshes_itself(qtbot, desk_window):
     qtbot.waitUntil(lambda: proj.refreshes > before + 1, timeout=2000)
     top = proj.table.item(0, 1).text()
     assert top == seating["E"] and proj.table.item(0, 2).text() == "+30"
+
+
+def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
+    win, seating = desk_window()
+    _enter_spec_example(qtbot, win)
+    qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
+    hid = win.context[3]
+    qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert win.desk.hand(hid).status.value == "verified"
+    assert "✔" in win.navigator._items[("hand", hid)].text(0)
+    win.ask_text.queue = [""]
+    assert not win.void_hand()  # no reason, nothing changes
+    assert win.desk.hand(hid).status.value == "verified"
+    win.ask_text.queue = ["wrong table"]
+    assert win.void_hand()
+    h = win.desk.hand(hid)
+    assert h.void and h.totals == {s: 0 for s in SPEC_TOTALS}
+    assert "⊘" in win.navigator._items[("hand", hid)].text(0)
+    assert set(win.standings.chips_by_player().values()) == {0}
+
+
+def test_alt_number_jumps_to_a_seat(qtbot, desk_window):
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    qtbot.keyClick(win.entry, Qt.Key.Key_3, Qt.KeyboardModifier.AltModifier)
+    assert win.entry.panels["W"].concealed.hasFocus()

@@ -13,8 +13,10 @@ import click
 @click.option("--demo", is_flag=True, help="Open the demo tournament from sample_events/.")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="Render the window offscreen to this PNG file and exit.")
-@click.option("--view", type=click.Choice(["entry", "standings", "trace"]), default="entry",
-              show_default=True, help="Tab shown in the screenshot (or at start).")
+@click.option("--view", type=click.Choice(["entry", "standings", "trace", "seating", "players",
+                                           "history", "projector"]),
+              default="entry", show_default=True,
+              help="What the screenshot shows: a tab, the history dialog or the projector.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
               help="Interface language (中文 / English); switchable in the window.")
 @click.option("--referee", default="", help="Referee name recorded on saved hands.")

@@ -12,7 +12,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-VIEWS = ("entry", "standings", "trace")
+#: what ``--view`` can show: the three tabs of the contract, then the other windows
+VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector")
 
 
 class GuiError(ValueError):
@@ -87,17 +88,19 @@ def run(opts: LaunchOptions) -> int:
     win = MainWindow(desk, banner=tr("demo_banner") if opts.demo else "")
     win.resize(*opts.size)
     if opts.screenshot is not None:
-        prepare_view(win, opts.view)
         win.show()
+        target = prepare_view(win, opts.view)
         for _ in range(3):
             app.processEvents()
-        ok = win.grab().save(str(opts.screenshot), "PNG")
+        ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
         win.close()
         desk.close()
         if not ok:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
     win.show()
+    if opts.view != "entry":
+        prepare_view(win, opts.view)
     if opts.exit_when_ready:
         from PySide6.QtCore import QTimer
 
@@ -111,18 +114,23 @@ def run(opts: LaunchOptions) -> int:
     return int(code)
 
 
-def prepare_view(win: object, view: str) -> None:
-    """Put the window in a state worth a picture: a hand with kongs and wins, its trace."""
+def prepare_view(win: object, view: str) -> object:
+    """Put the window in a state worth a picture; returns the widget to photograph.
+
+    The hand shown is a valid one with both kongs and wins (an amended one for
+    ``history``), with the first payment's clause selected on the trace tab.
+    """
     from .views.main_window import MainWindow
 
     assert isinstance(win, MainWindow)
     hands = win.desk.hands()
     if hands:
-        def interest(h: object) -> tuple[int, int, int]:
+        def interest(h: object) -> tuple[int, int, int, int]:
             st = h.settlement  # type: ignore[attr-defined]
             events = h.record.get("events", [])  # type: ignore[attr-defined]
             kinds = {e.get("type") for e in events}
-            return (int(bool(st.get("ok"))), len(kinds), len(st.get("payments", [])))
+            amended = int(view == "history" and h.amended)  # type: ignore[attr-defined]
+            return (amended, int(bool(st.get("ok"))), len(kinds), len(st.get("payments", [])))
 
         best = max(hands[:200], key=interest)
         win.navigator.select_key(("hand", best.id))
@@ -131,11 +139,31 @@ def prepare_view(win: object, view: str) -> None:
         tables = win.desk.seating(r).tables
         if tables:
             win.new_hand(r, next(iter(tables)))
+    target: object = win
     if view == "standings":
         win.tabs.setCurrentWidget(win.standings)
     elif view == "trace":
         win.tabs.setCurrentWidget(win.trace)
         if win.trace.payments.rowCount():
             win.trace.select_payment(0)
+    elif view == "seating":
+        win.tabs.setCurrentWidget(win.seating)
+    elif view == "players":
+        win.tabs.setCurrentWidget(win.players)
+        rows = win.desk.standings()
+        if rows:
+            win.players.select_player(rows[0].player)
+            win.players.table.selectRow(0)
+    elif view == "history":
+        dlg = win.show_history()
+        if dlg is not None:
+            dlg.resize(win.width() * 3 // 4, win.height() * 3 // 4)
+            target = dlg
+    elif view == "projector":
+        proj = win.open_projector()
+        proj.showNormal()
+        proj.resize(win.size())
+        target = proj
     else:
         win.tabs.setCurrentWidget(win.entry)
+    return target

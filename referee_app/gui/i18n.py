@@ -22,6 +22,10 @@ _TABLE: dict[str, tuple[str, str]] = {
     "Projector window": ("Projector window", "投影窗口"),
     "Penalties…": ("Penalties…", "罚分…"),
     "History…": ("History…", "历史版本…"),
+    "Mark verified": ("Mark verified", "标记为已核对"),
+    "Void hand…": ("Void hand…", "作废本局…"),
+    "void_prompt": ("Reason for voiding this hand (required; it stays listed as void):",
+                    "作废原因（必填；本局仍会显示为作废）："),
     "Save hand": ("Save hand", "保存牌局"),
     "Next hand": ("Next hand", "下一局"),
     "Undo": ("Undo", "撤销"),
@@ -39,7 +43,7 @@ _TABLE: dict[str, tuple[str, str]] = {
     "table_n": ("Table {n}", "第{n}桌"),
     "hand_n": ("Hand {n}", "第{n}局"),
     "new_hand_n": ("New hand {n}", "新局 {n}"),
-    "Dealer": ("Dealer", "庄家"),
+    "Dealer": ("Dea&ler", "庄家(&L)"),
     "dealer_mark": ("dealer", "庄"),
     "Concealed": ("Concealed", "手牌"),
     "Pongs": ("Pongs", "碰"),
@@ -140,6 +144,8 @@ _TABLE: dict[str, tuple[str, str]] = {
     "OK": ("OK", "确定"),
     "Cancel": ("Cancel", "取消"),
     "seats_word": ("seats", "座位"),
+    "repeat_pairs": ("Repeat opponent pairs: {n}", "重复对手组数：{n}"),
+    "byes": ("Bye: {names}", "轮空：{names}"),
 }
 
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}

@@ -426,6 +426,9 @@ class EntryView(QWidget):
             sc = QShortcut(QKeySequence(seq), self.events)
             sc.setContext(Qt.ShortcutContext.WidgetShortcut)
             sc.activated.connect(fn)
+        for i in range(4):  # Alt+1..Alt+4: jump to a seat's tile field
+            sc = QShortcut(QKeySequence(f"Alt+{i + 1}"), self)
+            sc.activated.connect(lambda i=i: self.focus_seat(i))
         sc = QShortcut(QKeySequence(QKeySequence.StandardKey.Delete), self.events)
         sc.setContext(Qt.ShortcutContext.WidgetShortcut)
         sc.activated.connect(self.delete_event)
@@ -657,6 +660,12 @@ class EntryView(QWidget):
         events = list(self.form.events)
         del events[i]
         self.set_events(events, "delete event", select=min(i, len(events) - 1))
+
+    def focus_seat(self, index: int) -> None:
+        panels = list(self.panels.values())
+        if 0 <= index < len(panels):
+            panels[index].concealed.setFocus()
+            panels[index].concealed.selectAll()
 
     def _focus_problem(self, p: Any) -> None:
         if p is None:

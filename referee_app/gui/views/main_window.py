@@ -117,6 +117,8 @@ class MainWindow(QMainWindow):
         self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
         self.act_history = act("Ctrl+H", self.show_history, "act_history")
         self.act_penalties = act("Ctrl+P", self.show_penalties, "act_penalties")
+        self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
+        self.act_void = act(None, self.void_hand, "act_void")
         self.act_projector = act("F11", self.open_projector, "act_projector")
         self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
         self.act_lang = QActionGroup(self)
@@ -132,7 +134,7 @@ class MainWindow(QMainWindow):
         self.menu_file.addAction(self.act_quit)
         self.menu_hand = mb.addMenu("")
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_penalties):
+                  self.act_verify, self.act_void, self.act_penalties):
             self.menu_hand.addAction(a)
         self.menu_view = mb.addMenu("")
         self.menu_view.addAction(self.act_projector)
@@ -167,6 +169,8 @@ class MainWindow(QMainWindow):
         self.act_redo.setText(tr("Redo"))
         self.act_history.setText(tr("History…"))
         self.act_penalties.setText(tr("Penalties…"))
+        self.act_verify.setText(tr("Mark verified"))
+        self.act_void.setText(tr("Void hand…"))
         self.act_projector.setText(tr("Projector window"))
         self.act_quit.setText(tr("Quit"))
         self.menu_file.setTitle(tr("File"))
@@ -228,7 +232,10 @@ class MainWindow(QMainWindow):
         self.navigator.select_key(("hand", hand_id))
 
     def _round_selected(self, r: int) -> None:
-        self.seating.round_box.setCurrentIndex(self.seating.round_box.findData(r))
+        """Follow the navigator: the seating tab shows the round being worked on."""
+        idx = self.seating.round_box.findData(r)
+        if idx >= 0 and idx != self.seating.round_box.currentIndex():
+            self.seating.round_box.setCurrentIndex(idx)
 
     def _update_title(self, *_args: object) -> None:
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
@@ -251,6 +258,7 @@ class MainWindow(QMainWindow):
         marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
                                                                if f != h.status.value])]
         self.entry.load(self.desk.form_of(h), "", f"v{h.version} · " + ", ".join(marks))
+        self._round_selected(h.round)
         self._update_header()
         self._update_title()
 
@@ -259,6 +267,7 @@ class MainWindow(QMainWindow):
         form, hand_no = self.desk.new_form(round_no, table)
         self.context = (round_no, table, hand_no, None)
         self.entry.load(form, "", tr("status_new"))
+        self._round_selected(round_no)
         self._update_header()
         self._update_title()
         self.tabs.setCurrentWidget(self.entry)
@@ -325,6 +334,32 @@ class MainWindow(QMainWindow):
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
         return True
+
+    def _set_status(self, status: str, reason: str | None = None) -> bool:
+        if self.context is None or self.context[3] is None:
+            self.message(tr("no_hand"))
+            return False
+        try:
+            h = self.desk.set_status(self.context[3], status, reason)
+        except ValueError as e:
+            self.message(tr("cannot_save", msg=str(e)))
+            return False
+        self.reload()
+        self.navigator.select_key(("hand", h.id), emit=False)
+        self.open_hand(h.id)
+        return True
+
+    def verify_hand(self) -> bool:
+        """A second referee checked the hand against the table's score sheet."""
+        return self._set_status("verified")
+
+    def void_hand(self) -> bool:
+        """Void the hand (it stays listed, counts nothing); the store requires a reason."""
+        reason = self.ask_text(tr("Void hand…"), tr("void_prompt"))
+        if not reason or not reason.strip():
+            self.message(tr("reason_required"))
+            return False
+        return self._set_status("void", reason)
 
     # ------------------------------------------------------------------ dialogs
 

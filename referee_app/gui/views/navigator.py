@@ -222,4 +222,7 @@ class SeatingView(QWidget):
             for c, s in enumerate(seats, start=1):
                 self.table.setItem(r, c, QTableWidgetItem(row.get(s, "—")))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.byes.setText(("Bye: " + ", ".join(seating.byes)) if seating.byes else "")
+        parts = [tr("repeat_pairs", n=seating.repeat_pairs)]
+        if seating.byes:
+            parts.append(tr("byes", names=", ".join(seating.byes)))
+        self.byes.setText("   ".join(parts))
