@@ -473,3 +473,23 @@ def test_chinese_only_template(event):
     text = text_of(pdf)
     assert "成绩排名" in text and "Standings" not in text and "page 1 of" not in text
     assert "第 1 页，共 1 页" in text
+
+
+def test_void_and_override_hands_count_what_the_standings_count(event):
+    sheet = api.gather_data("table", event, WHEN, round=1, table=1)[0]
+    void = [h for h in sheet.hands if h.status == "void"]
+    override = [h for h in sheet.hands if h.override]
+    assert void and override
+    assert all(v == 0 for h in void for v in h.totals)
+    stored = next(h for h in event.hands(round=1, table=1) if h.override)
+    assert override[0].totals == tuple(stored.totals[s] for s in sheet.seats)
+
+
+def test_broken_stored_settlement_names_the_field():
+    from referee_app.reports.detail import SettlementFormatError
+
+    d = settle(HandRecord.from_dict(EXAMPLE)).to_dict()
+    del d["wins"][0]["pattern_clause"]
+    with pytest.raises(SettlementFormatError) as e:
+        settlement_from_dict(d)
+    assert e.value.field == "settlement.pattern_clause"
