@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from referee_app.core import ruleset_ids
-from referee_app.storage import SeatingError, Tournament
+from referee_app.storage import SeatingError, SeatMismatchError, Tournament
 from referee_app.storage import seating as seating_mod
 
 
@@ -131,6 +131,15 @@ def test_manual_edits_swap_and_validate(make_tournament, record_for, db_dump) ->
         t.seat_round(1, seed=5, replace_existing=True)
     assert db_dump(t.path) == before
     assert t.seating_problems(1) == []
+    # once the table's hands are void its seats may change again; restoring such a hand
+    # is then refused because its players no longer sit there
+    hid = t.hands(round=1, table=1)[0].id
+    t.void_hand(hid, reason="wrong seating")
+    s3 = t.set_seat(1, 1, "S", s2.tables[3]["E"])
+    assert s3.tables[1]["S"] == s2.tables[3]["E"]
+    with pytest.raises(SeatMismatchError):
+        t.set_status(hid, "entered", reason="restore")
+    assert t.hand(hid).void
 
 
 def test_next_dealer_follows_the_ruleset(make_tournament) -> None:

@@ -550,7 +550,7 @@ class Tournament:
         if exists and not replace_existing:
             raise SeatingError("round", f"round {number} is already seated (edit seats, or "
                                "re-seat with replace_existing / --replace)")
-        if exists and self.db.execute("SELECT 1 FROM hands WHERE round=?", (number,)).fetchone():
+        if exists and self._has_live_hands(number):
             raise SeatingError("round", f"round {number} already has hands entered; "
                                "it cannot be re-seated (edit single seats instead)")
         if number > 1 and not self.db.execute("SELECT 1 FROM rounds WHERE number=?",
@@ -593,6 +593,7 @@ class Tournament:
                                       seat_counts=seat_counts)
         at = dbm.now()
         with dbm.write_transaction(self.db):
+            exists = self._check_round_free(number, replace_existing)
             if exists:
                 self.db.execute("DELETE FROM seats WHERE round=?", (number,))
                 self.db.execute("DELETE FROM byes WHERE round=?", (number,))
@@ -620,7 +621,7 @@ class Tournament:
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
         if exists and not replace_existing:
             raise SeatingError("round", f"round {number} is already seated")
-        if exists and self.db.execute("SELECT 1 FROM hands WHERE round=?", (number,)).fetchone():
+        if exists and self._has_live_hands(number):
             raise SeatingError("round", f"round {number} already has hands entered")
         rows: list[tuple[int, str, int]] = []
         where: dict[int, str] = {}
@@ -647,6 +648,7 @@ class Tournament:
                 raise SeatingError("byes", f"{self.player(b).name} is seated at {where[b]}")
         at = dbm.now()
         with dbm.write_transaction(self.db):
+            exists = self._check_round_free(number, replace_existing)
             if exists:
                 self.db.execute("DELETE FROM seats WHERE round=?", (number,))
                 self.db.execute("DELETE FROM byes WHERE round=?", (number,))
@@ -661,6 +663,22 @@ class Tournament:
             self._log(referee, "round.set_seating", {"round": number}, at)
         self._saved()
         return self.seating(number)
+
+    def _has_live_hands(self, number: int, table: int | None = None) -> bool:
+        """Hands that still count (not void) fix the seats they were played in."""
+        q = "SELECT 1 FROM hands WHERE round=? AND status<>'void'"
+        params: list[Any] = [number]
+        if table is not None:
+            q += " AND table_no=?"
+            params.append(table)
+        return self.db.execute(q, params).fetchone() is not None
+
+    def _check_round_free(self, number: int, replace_existing: bool) -> bool:
+        """Inside the write transaction: is the round seated (and may it be replaced)?"""
+        exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
+        if exists and not replace_existing:
+            raise SeatingError("round", f"round {number} is already seated")
+        return exists is not None
 
     def _check_seatable(self, pid: int, field: str) -> None:
         p = self.player(pid)
@@ -692,8 +710,7 @@ class Tournament:
                                 (number, pid)).fetchone()
         touched = {table} | ({other[0]} if other else set())
         for t in touched:
-            if self.db.execute("SELECT 1 FROM hands WHERE round=? AND table_no=?",
-                               (number, t)).fetchone():
+            if self._has_live_hands(number, t):
                 raise SeatingError("table", f"table {t} of round {number} already has hands "
                                    "entered; void them before changing its seats")
         at = dbm.now()
