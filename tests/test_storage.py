@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.core import HandRecord, RecordError, settle
+from referee_app.core import HandRecord, RecordError, get_ruleset, ruleset_ids, settle
 from referee_app.storage import (
     CSVImportError,
     DuplicateHandError,
@@ -377,3 +377,27 @@ def test_storage_imports_no_gui_or_pdf_and_core_does_not_import_storage() -> Non
     core = Path(__file__).resolve().parents[1] / "referee_app" / "core"
     for f in core.glob("*.py"):
         assert "referee_app.storage" not in f.read_text(encoding="utf-8"), f
+
+
+@pytest.mark.parametrize("ruleset", ruleset_ids())
+def test_every_ruleset_seats_from_its_own_seat_list(ruleset: str, make_tournament,
+                                                    record_for, tmp_path: Path) -> None:
+    seats = get_ruleset(ruleset).seats
+    t = make_tournament(n=len(seats) * 3, rounds=2, ruleset=ruleset)
+    assert t.info.seats == seats and t.info.table_size == len(seats)
+    assert all(tuple(row) == seats for row in t.seating(2).tables.values())
+    for r in (1, 2):
+        for table in (1, 2, 3):
+            for n in (1, 2, 3):
+                h = t.add_hand(record_for(t, r, table, seed=r * 31 + table * 7 + n,
+                                          dealer=t.next_dealer(r, table)),
+                               round=r, table=table, hand_no=n)
+                assert tuple(h.players) == seats and sum(h.totals.values()) == 0
+            assert t.next_dealer(r, table) in seats
+    rows = t.standings()
+    assert len(rows) == len(seats) * 3 and sum(r.chips for r in rows) == 0
+    assert sum(r.hands for r in rows) == 18 * len(seats)
+    copy_ = Tournament.import_bundle(t.export_bundle(), tmp_path / f"{ruleset}.sqlite",
+                                     backup_every=0)
+    assert copy_.export_bundle() == t.export_bundle()
+    copy_.close()

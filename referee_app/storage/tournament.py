@@ -32,6 +32,7 @@ from referee_app.core import (
     get_ruleset,
     settle,
 )
+from referee_app.core import next_dealer as core_next_dealer
 
 from . import db as dbm
 from . import seating as seating_mod
@@ -1128,11 +1129,12 @@ class Tournament:
         return (r[0] or 0) + 1
 
     def next_dealer(self, round: int, table: int) -> str:
-        """The dealer of the next hand at this table, by the ruleset's rule.
+        """The suggested dealer of the table's next hand (the engine's ``next_dealer`` rule).
 
-        ``first_winner`` (Ottawa, J10, C7): the first winner; on a multi-win the
-        discarder; nobody won: the dealer stays. ``winner`` (Zigong Z6) reads the same.
-        The first hand of a table is dealt by the first seat (E).
+        ``first_winner`` (Ottawa Reading, J10, C7, Z6): the first winner; on a shared first
+        win the discarder; nobody won: the dealer stays. Where the engine has no automatic
+        choice (``dice`` rulesets, or an overridden rule-breaking hand) the last dealer is
+        suggested and the referee changes it. A table's first hand: the first seat (E).
         """
         seats = self._seats()
         r = self.db.execute(
@@ -1141,18 +1143,8 @@ class Tournament:
             "ORDER BY h.hand_no DESC LIMIT 1", (round, table)).fetchone()
         if r is None:
             return seats[0]
-        rec = json.loads(r[0])
-        dealer = rec.get("dealer") or seats[0]
-        rule = get_ruleset(self._ruleset_id()).next_dealer
-        if rule not in ("first_winner", "winner"):
-            return dealer
-        for ev in rec.get("events", []):
-            if ev.get("type") == "win":
-                winners = ev.get("seats") or []
-                if len(winners) == 1:
-                    return winners[0]
-                return ev.get("from") or dealer
-        return dealer
+        rec = HandRecord.from_dict(json.loads(r[0]))
+        return core_next_dealer(rec, settle(rec)) or rec.dealer
 
     # ------------------------------------------------------------------ penalties
 
