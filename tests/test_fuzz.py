@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee_app.core import (
@@ -113,9 +113,6 @@ def test_mutated_records_give_record_error_or_settle(seed: int, rid: str,
                                                      data: st.DataObject) -> None:
     record = random_record(random.Random(seed), rid, check=False)
     mutated = _mutate(record, data)
-    # Known engine discrepancy 1 (/tmp/engine_discrepancies.md): a non-string ruleset raises
-    # TypeError; pinned by test_ruleset_of_wrong_type_is_a_record_error until fixed.
-    assume(not isinstance(mutated, dict) or isinstance(mutated.get("ruleset", ""), str))
     rec = _load_or_record_error(mutated)
     if rec is not None:
         s = settle(rec)  # never raises for a readable record
@@ -123,10 +120,9 @@ def test_mutated_records_give_record_error_or_settle(seed: int, rid: str,
         assert s.ok or s.errors
 
 
-@pytest.mark.xfail(reason="engine discrepancy, see note 1: get_ruleset hashes the value "
-                   "before checking it is a string", strict=True)
 @pytest.mark.parametrize("value", [[], [1], {}, {"id": "ottawa-2009"}])
 def test_ruleset_of_wrong_type_is_a_record_error(value: Any) -> None:
+    """Regression (fuzz finding): an unhashable ruleset once raised TypeError."""
     record = random_record(random.Random(1))
     record["ruleset"] = value
     with pytest.raises(RecordError) as exc:
