@@ -104,6 +104,7 @@ def test_hand_add_amend_history_and_standings(event: Path, tmp_path: Path) -> No
     r = run("hand", "add", str(rec), "--round", "1", "--table", "1", "--hand", "1",
             "--referee", "赵", "--db", str(event))
     assert r.exit_code == 0, r.output
+    assert "note:" not in r.stderr  # E deals the first hand, as the record says
     assert "saved hand id 1" in r.output and "+30" in r.output and "-61" in r.output
     fixed = json.loads(rec.read_text(encoding="utf-8"))
     fixed["events"].pop(0)
@@ -182,6 +183,9 @@ def test_bad_hands_are_refused_with_clear_errors_and_nothing_changes(event: Path
             "--override-reason", "head referee: table agreed", "--totals", "E=1,S=-1,W=0,N=0",
             "--db", str(event))
     assert r.exit_code == 0 and "[override]" in r.output
+    r = run("hand", "add", str(rec), "--round", "1", "--table", "1", "--hand", "5",
+            "--db", str(event))
+    assert r.exit_code == 0 and "hand(s) 3-4 of table 1 are not entered yet" in r.stderr
 
 
 def test_missing_database_is_a_clear_error(tmp_path: Path) -> None:

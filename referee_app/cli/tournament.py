@@ -386,8 +386,19 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
     """Validate, settle and save the hand in RECORD.json (- for stdin)."""
     data = _read_json(record, "RECORD")
     with _open(db) as t:
+        expected_no = t.next_hand_no(round_no, table)
+        suggested = t.next_dealer(round_no, table)
         h = t.add_hand(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
                        override_reason=override_reason, override_totals=_parse_totals(totals))
+        notes = []
+        if hand_no > expected_no:
+            notes.append(f"note: hand(s) {expected_no}-{hand_no - 1} of table {table} are not "
+                         "entered yet")
+        if hand_no == expected_no and h.dealer != suggested:
+            notes.append(f"note: the record's dealer is {h.dealer}; the rules suggested "
+                         f"{suggested}")
+        for n in notes:
+            click.echo(n, err=True)
         if as_json:
             _echo_json(_hand_json(h))
         else:
