@@ -98,6 +98,7 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         win = MainWindow(desk)
         win.ask_text = Answers()
         win.show_message = lambda text: None
+        win.confirm_discard = lambda: True
         qtbot.addWidget(win)
         win.show()
         win.activateWindow()

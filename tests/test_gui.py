@@ -312,3 +312,23 @@ def test_alt_number_jumps_to_a_seat(qtbot, desk_window):
     win.navigator.select_key(("table", 1, 1))
     qtbot.keyClick(win.entry, Qt.Key.Key_3, Qt.KeyboardModifier.AltModifier)
     assert win.entry.panels["W"].concealed.hasFocus()
+
+
+def test_unsaved_edits_are_not_dropped_silently(qtbot, desk_window):
+    win, seating = desk_window()
+    win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=1)
+    win.reload()
+    win.navigator.select_key(("table", 1, 1))
+    assert win.context == (1, 1, 2, None)
+    qtbot.keyClicks(win.entry.panels["E"].concealed, "123m")
+    asked = []
+    win.confirm_discard = lambda: asked.append(1) or False
+    hid = win.desk.hands()[0].id
+    win.navigator.select_key(("hand", hid))
+    assert asked and win.context == (1, 1, 2, None)  # stayed on the new hand
+    assert win.entry.form.seats["E"].concealed == "123m"
+    assert win.navigator.current_key() == ("table", 1, 1)
+    win.confirm_discard = lambda: True
+    win.navigator.select_key(("hand", hid))
+    assert win.context == (1, 1, 1, hid)
+    assert win.entry.form.seats["E"].concealed == "1112345678999m"

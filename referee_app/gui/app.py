@@ -63,6 +63,9 @@ def run(opts: LaunchOptions) -> int:
         raise GuiError("db", "give --db PATH or --demo")
     if opts.screenshot is not None and _need_offscreen():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    elif _need_offscreen() and not opts.exit_when_ready:
+        raise GuiError("display", "no display found (DISPLAY/WAYLAND_DISPLAY unset); run it in "
+                       "a desktop session, or render a picture with --screenshot OUT.png")
 
     from referee_app.storage.errors import StorageError
 

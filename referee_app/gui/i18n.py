@@ -103,6 +103,8 @@ _TABLE: dict[str, tuple[str, str]] = {
     "status_new": ("new", "新"),
     "saved": ("Saved hand {n} (version {v}).", "已保存第{n}局（第{v}版）。"),
     "unsaved": ("unsaved changes", "未保存的修改"),
+    "discard_prompt": ("The hand in the entry form has unsaved changes. Discard them?",
+                       "录入表中的牌局有未保存的修改。放弃这些修改吗？"),
     "amend_title": ("Amend a saved hand", "修改已保存的牌局"),
     "amend_prompt": ("This hand is saved. Reason for the change (required):",
                      "本局已保存。修改原因（必填）："),

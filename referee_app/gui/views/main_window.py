@@ -51,6 +51,7 @@ class MainWindow(QMainWindow):
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
+        self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
         self.messages: list[str] = []
 
         self.navigator = Navigator()
@@ -73,8 +74,8 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
 
         self._make_actions()
-        self.navigator.hand_selected.connect(self.open_hand)
-        self.navigator.table_selected.connect(self.new_hand)
+        self.navigator.hand_selected.connect(self._nav_hand)
+        self.navigator.table_selected.connect(self._nav_table)
         self.navigator.round_selected.connect(self._round_selected)
         self.entry.evaluated.connect(self._evaluated)
         self.entry.undo_stack.cleanChanged.connect(self._update_title)
@@ -121,6 +122,7 @@ class MainWindow(QMainWindow):
         self.act_void = act(None, self.void_hand, "act_void")
         self.act_projector = act("F11", self.open_projector, "act_projector")
         self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
+        self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
         self.act_lang = QActionGroup(self)
         self.act_zh = QAction("中文", self, checkable=True)
         self.act_en = QAction("English", self, checkable=True)
@@ -131,6 +133,7 @@ class MainWindow(QMainWindow):
 
         mb = self.menuBar()
         self.menu_file = mb.addMenu("")
+        self.menu_file.addAction(self.act_open)
         self.menu_file.addAction(self.act_quit)
         self.menu_hand = mb.addMenu("")
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
@@ -173,6 +176,7 @@ class MainWindow(QMainWindow):
         self.act_void.setText(tr("Void hand…"))
         self.act_projector.setText(tr("Projector window"))
         self.act_quit.setText(tr("Quit"))
+        self.act_open.setText(tr("Open database…"))
         self.menu_file.setTitle(tr("File"))
         self.menu_hand.setTitle(tr("Hand"))
         self.menu_view.setTitle(tr("View"))
@@ -191,6 +195,61 @@ class MainWindow(QMainWindow):
     def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
         text, ok = QInputDialog.getText(self, title, prompt)
         return text if ok else None
+
+    def _confirm_discard_dialog(self) -> bool:
+        answer = QMessageBox.question(self, tr("app_title"), tr("discard_prompt"))
+        return answer == QMessageBox.StandardButton.Yes
+
+    def may_leave_form(self) -> bool:
+        """Unsaved edits are only dropped when the referee says so."""
+        return self.entry.undo_stack.isClean() or self.confirm_discard()
+
+    def _restore_navigator(self) -> None:
+        if self.context is not None:
+            r, t, _n, hid = self.context
+            self.navigator.select_key(("hand", hid) if hid is not None else ("table", r, t),
+                                      emit=False)
+
+    def _nav_hand(self, hand_id: int) -> None:
+        if self.context is not None and self.context[3] == hand_id:
+            return
+        if self.may_leave_form():
+            self.open_hand(hand_id)
+        else:
+            self._restore_navigator()
+
+    def _nav_table(self, round_no: int, table: int) -> None:
+        if self.may_leave_form():
+            self.new_hand(round_no, table)
+        else:
+            self._restore_navigator()
+
+    def open_database(self) -> bool:
+        """File → Open database…: switch this window to another tournament file."""
+        from PySide6.QtWidgets import QFileDialog
+
+        if not self.may_leave_form():
+            return False
+        path, _filter = QFileDialog.getOpenFileName(self, tr("Open database…"), "",
+                                                    "SQLite (*.sqlite *.db);;* (*)")
+        if not path:
+            return False
+        try:
+            desk = Desk.open(path, self.desk.referee)
+        except ValueError as e:
+            self.message(str(e))
+            return False
+        self.switch_desk(desk)
+        return True
+
+    def switch_desk(self, desk: Desk) -> None:
+        old, self.desk = self.desk, desk
+        old.close()
+        self.context = None
+        self.banner = ""
+        self.entry.load(self.entry.form.blank(desk.ruleset), "")
+        self.reload()
+        self._update_header()
 
     def _message_box(self, text: str) -> None:
         QMessageBox.warning(self, tr("app_title"), text)
@@ -278,6 +337,8 @@ class MainWindow(QMainWindow):
     def next_hand(self) -> None:
         if self.context is None:
             self.message(tr("no_hand"))
+            return
+        if not self.may_leave_form():
             return
         self.new_hand(self.context[0], self.context[1])
 
@@ -396,6 +457,9 @@ class MainWindow(QMainWindow):
         return self.projector
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        if not self.may_leave_form():
+            event.ignore()
+            return
         if self.projector is not None:
             self.projector.timer.stop()
             self.projector.close()
