@@ -86,6 +86,10 @@ def test_import_refuses_existing_target(make_tournament, tmp_path: Path) -> None
     (lambda b: b["hands"][0]["versions"][0].update(version=2), "version"),
     (lambda b: b["hands"][0].update(round="one"), "round"),
     (lambda b: b["penalties"][0].update(chips="ten"), "chips"),
+    (lambda b: b["rounds"].append(copy.deepcopy(b["rounds"][0])), r"rounds\[1\]: conflicts"),
+    (lambda b: b["hands"][1].update(id=b["hands"][0]["id"]), r"hands\[1\]: conflicts"),
+    (lambda b: b["log"].append(copy.deepcopy(b["log"][0])), r"log\[\d+\]: conflicts"),
+    (lambda b: b["hands"][0].update(round=7), "round 7 is not seated"),
 ])
 def test_malformed_bundle_is_refused_and_leaves_nothing(make_tournament, record_for,
                                                          tmp_path: Path, mutate,

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -164,7 +165,11 @@ def import_bundle(cls: type[Tournament], source: str | Path | Mapping[str, Any],
             if created:
                 t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
                              (json.dumps(created),))
-            _fill(t, data)
+            where = ["bundle"]
+            try:
+                _fill(t, data, where)
+            except sqlite3.IntegrityError as e:
+                raise BundleError(where[0], f"conflicts with an earlier entry ({e})") from None
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         t.db.close()
         t._closed = True
@@ -190,12 +195,13 @@ def _cleanup(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
-def _fill(t: Tournament, data: dict[str, Any]) -> None:
+def _fill(t: Tournament, data: dict[str, Any], where: list[str]) -> None:
+    """Insert everything; ``where[0]`` tracks the entry being read for error messages."""
     db = t.db
     seats = t._seats()
     names: dict[str, int] = {}
     for i, p in enumerate(_list(data, "players", "")):
-        path = f"players[{i}]"
+        path = where[0] = f"players[{i}]"
         pid = _get(p, "id", path, int)
         name = _get(p, "name", path, str).strip()
         if not name:
@@ -222,7 +228,7 @@ def _fill(t: Tournament, data: dict[str, Any]) -> None:
         return names[name]
 
     for i, r in enumerate(_list(data, "rounds", "")):
-        path = f"rounds[{i}]"
+        path = where[0] = f"rounds[{i}]"
         n = _get(r, "number", path, int)
         db.execute("INSERT INTO rounds(number, seed, created_at, created_by) VALUES (?,?,?,?)",
                    (n, _get(r, "seed", path, int, optional=True),
@@ -254,7 +260,7 @@ def _fill(t: Tournament, data: dict[str, Any]) -> None:
 
     used: set[tuple[int, int, int]] = set()
     for i, h in enumerate(_list(data, "hands", "")):
-        path = f"hands[{i}]"
+        path = where[0] = f"hands[{i}]"
         hid = _get(h, "id", path, int)
         rnd, tbl, hno = (_get(h, k, path, int) for k in ("round", "table", "hand_no"))
         if (rnd, tbl, hno) in used:
@@ -297,7 +303,7 @@ def _fill(t: Tournament, data: dict[str, Any]) -> None:
                               override_reason=orr, override_totals=ot)
 
     for i, p in enumerate(_list(data, "penalties", "")):
-        path = f"penalties[{i}]"
+        path = where[0] = f"penalties[{i}]"
         ids = [pid_of(n, f"{path}.players[{k}]")
                for k, n in enumerate(_get(p, "players", path, list))]
         pen_id = _get(p, "id", path, int)
@@ -324,7 +330,7 @@ def _fill(t: Tournament, data: dict[str, Any]) -> None:
                                           default="")))
 
     for i, e in enumerate(_list(data, "log", "")):
-        path = f"log[{i}]"
+        path = where[0] = f"log[{i}]"
         db.execute("INSERT INTO log(id, at, referee, action, detail) VALUES (?,?,?,?,?)",
                    (_get(e, "id", path, int), _get(e, "at", path, str),
                     _get(e, "referee", path, str, optional=True, default=""),
