@@ -224,3 +224,16 @@ def test_entry_point_runs_as_a_program(event: Path) -> None:
                         str(event)], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0, p.stderr
     assert len(json.loads(p.stdout)) == 8
+
+
+def test_event_set_and_info(event: Path) -> None:
+    r = run("event", "set", "--venue", "Ottawa", "--referees", "赵,钱", "--tie-break",
+            "chips,-discards_paid", "--db", str(event))
+    assert r.exit_code == 0, r.output
+    with Tournament.open(event, backup_every=0) as t:
+        assert t.info.venue == "Ottawa" and t.info.referees == ("赵", "钱")
+        assert t.info.tie_break == ("chips", "-discards_paid")
+    r = run("event", "set", "--tie-break", "height", "--db", str(event))
+    assert r.exit_code == 2 and r.stderr.startswith("error: tie_break: unknown key 'height'")
+    info = run("event", "info", "--db", str(event)).output
+    assert "Ottawa" in info and "round 1: 2 tables, 0 hands" in info

@@ -118,20 +118,61 @@ def event() -> None:
 @click.option("--start-date", default="", help="YYYY-MM-DD")
 @click.option("--end-date", default="", help="YYYY-MM-DD")
 @click.option("--head-referee", default="")
+@click.option("--referees", default="", help="Comma-separated referee names.")
+@click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
 @click.option("--tie-break", default=None,
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
 @db_option
 @handle_errors
 def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: str,
-              head_referee: str, tie_break: str | None, db: Path) -> None:
+              head_referee: str, referees: str, stake: int | None, tie_break: str | None,
+              db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
     if tie_break:
-        kw["tie_break"] = [k.strip() for k in tie_break.split(",") if k.strip()]
+        kw["tie_break"] = _split(tie_break)
     with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
-                           end_date=end_date, head_referee=head_referee, **kw) as t:
+                           end_date=end_date, head_referee=head_referee,
+                           referees=_split(referees), stake=stake, **kw) as t:
         i = t.info
         click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table) in {db}")
+
+
+def _split(text: str | None) -> list[str]:
+    return [k.strip() for k in (text or "").split(",") if k.strip()]
+
+
+@event.command("set")
+@click.option("--name", default=None)
+@click.option("--venue", default=None)
+@click.option("--start-date", default=None)
+@click.option("--end-date", default=None)
+@click.option("--head-referee", default=None)
+@click.option("--referees", default=None, help="Comma-separated referee names.")
+@click.option("--stake", type=int, default=None)
+@click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@referee_option
+@db_option
+@handle_errors
+def event_set(name: str | None, venue: str | None, start_date: str | None,
+              end_date: str | None, head_referee: str | None, referees: str | None,
+              stake: int | None, tie_break: str | None, referee: str, db: Path) -> None:
+    """Change the tournament's details (the ruleset cannot change once created)."""
+    fields: dict[str, Any] = {k: v for k, v in (
+        ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
+        ("head_referee", head_referee), ("stake", stake)) if v is not None}
+    if referees is not None:
+        fields["referees"] = _split(referees)
+    if tie_break is not None:
+        fields["tie_break"] = _split(tie_break)
+    if not fields:
+        raise StorageError("options", "nothing to change (see --help)")
+    with _open(db) as t:
+        i = t.update_info(referee=referee, **fields)
+        click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
+                   f"{i.end_date or '-'}, stake {i.stake}, referees "
+                   f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
+                   f"tie-break {', '.join(i.tie_break)}")
 
 
 @event.command("info")
@@ -144,7 +185,8 @@ def event_info(db: Path) -> None:
         click.echo(f"{i.name}\n  ruleset: {i.ruleset}  seats: {' '.join(i.seats)}  "
                    f"stake: {i.stake}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
-                   f"{', '.join(i.tie_break)}\n  players: {len(t.players())}")
+                   f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
+                   f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
