@@ -132,7 +132,9 @@ def test_hand_add_amend_history_and_standings(event: Path, tmp_path: Path) -> No
     assert r1 == rows
     text = run("standings", "--db", str(event)).output
     assert "rank" in text and rows[0]["player"] in text
-    assert "[amended]" in run("hand", "list", "--db", str(event)).output
+    assert "[amended]" in run("hand", "list", "--csv", str(tmp_path / "h.csv"), "--db",
+                              str(event)).output
+    assert "amended" in (tmp_path / "h.csv").read_text(encoding="utf-8-sig")
     assert "- event kong S 9s concealed" in run("hand", "history", "1", "--db", str(event)).output
     west = json.loads(run("hand", "show", "1", "--json", "--db", str(event)).output)["players"]["W"]
     st = run("players", "statement", west, "--db", str(event))

@@ -534,11 +534,16 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
 @click.option("--round", "round_no", type=int, default=None)
 @click.option("--table", type=int, default=None)
 @click.option("--json", "as_json", is_flag=True)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the hands of --round (or all) to this CSV file.")
 @db_option
 @handle_errors
-def hand_list(round_no: int | None, table: int | None, as_json: bool, db: Path) -> None:
+def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: str | None,
+              db: Path) -> None:
     """List hands (current versions; amended / override / void are marked)."""
     with _open(db) as t:
+        if csv_path:
+            t.export_hands_csv(csv_path, round=round_no)
         hs = t.hands(round=round_no, table=table)
         if as_json:
             _echo_json([{k: v for k, v in _hand_json(h).items()
