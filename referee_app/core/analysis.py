@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from functools import cache
-from itertools import product
+from itertools import combinations_with_replacement, product
 
 from .tiles import NUM_KINDS, tile_name
 
@@ -120,9 +120,11 @@ def _suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int]
     return tuple(out)
 
 
-@cache
-def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
-    """(pairs, sets, has_run, all_groups_terminal) over the suit's decompositions."""
+def _summaries_by_search(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
+    """(pairs, sets, has_run, all_groups_terminal) over the suit's decompositions.
+
+    The reference definition; :func:`_complete_table` must agree with it (a test checks).
+    """
     out = set()
     for dec in _suit_decompositions(counts):
         pairs = sum(1 for k, _ in dec if k == 0)
@@ -130,6 +132,46 @@ def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, 
         term = all((r in _TERMINAL_RANKS) if k != 2 else (r in (0, 6)) for k, r in dec)
         out.add((pairs, len(dec) - pairs, has_run, term))
     return frozenset(out)
+
+
+@cache
+def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]]:
+    """Every suit vector that splits into at most four sets and at most one pair, with the
+    summaries of its splits — built once (about 30k vectors, well under 0.1 s), so scoring
+    never searches: a suit vector is complete exactly when it is a key here."""
+    shapes = [(r, r, r, False, r in _TERMINAL_RANKS) for r in range(9)] + [
+        (r, r + 1, r + 2, True, r in (0, 6)) for r in range(7)]
+    table: dict[tuple[int, ...], set[tuple[int, int, bool, bool]]] = {}
+    for k in range(5):
+        for combo in combinations_with_replacement(range(len(shapes)), k):
+            vec = [0] * 9
+            has_run = False
+            term = True
+            for i in combo:
+                a, b, c, run, t = shapes[i]
+                vec[a] += 1
+                vec[b] += 1
+                vec[c] += 1
+                has_run = has_run or run
+                term = term and t
+            if max(vec) > 4:
+                continue
+            table.setdefault(tuple(vec), set()).add((0, k, has_run, term))
+            for p in range(9):
+                if vec[p] <= 2:
+                    vec[p] += 2
+                    table.setdefault(tuple(vec), set()).add(
+                        (1, k, has_run, term and p in _TERMINAL_RANKS))
+                    vec[p] -= 2
+    return {key: frozenset(v) for key, v in table.items()}
+
+
+_EMPTY: frozenset[tuple[int, int, bool, bool]] = frozenset()
+
+
+def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
+    """(pairs, sets, has_run, all_groups_terminal) of every split with at most one pair."""
+    return _complete_table().get(counts, _EMPTY)
 
 
 # --------------------------------------------------------------------------- hands
@@ -177,7 +219,7 @@ def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool],
                                                 bool, bool, bool, bool]:
     """Per-suit facts, memoised: (decomposition summaries with at most one pair, tile count,
     only terminals, only 2/5/8, all counts even, holds a four-of-a-kind)."""
-    summ = tuple(x for x in _suit_summaries(key) if x[0] <= 1)
+    summ = tuple(_suit_summaries(key))
     return (summ, sum(key), not any(key[1:8]), not any(key[r] for r in (0, 2, 3, 5, 6, 8)),
             all(c % 2 == 0 for c in key), 4 in key)
 
