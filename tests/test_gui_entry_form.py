@@ -64,3 +64,20 @@ def test_blank_form_has_the_rulesets_seats() -> None:
         assert tuple(form.seats) == rules.seats
         assert form.dealer == rules.seats[-1]
         assert form.to_record_dict()["seats"]["E"]["player"] == "李伟"
+
+
+def test_rule_errors_point_at_the_event_that_brings_them_in() -> None:
+    form = EntryForm.from_record(copy.deepcopy(SPEC_EXAMPLE))
+    form.seats["E"].concealed = "111234567899m"  # E's self-drawn win (event 3) is short
+    form.events.append({"type": "kong", "seat": "W", "tile": "5m", "kind": "direct",
+                        "from": "W"})  # event 4: W kongs its own discard
+    ev = form.evaluate()
+    by_clause = {(p.clause, p.seat): p.event for p in ev.problems}
+    rules = get_ruleset("ottawa-2009")
+    assert by_clause[(rules.vclause("hand_size"), "E")] == 2
+    assert by_clause[(rules.vclause("direct_kong"), "W")] == 3
+    # a problem of the hand as a whole belongs to no event
+    form2 = EntryForm.from_record(copy.deepcopy(SPEC_EXAMPLE))
+    form2.wall_exhausted = False
+    (p,) = form2.evaluate().problems
+    assert p.event is None and "wall_exhausted" in p.message

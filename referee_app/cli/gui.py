@@ -22,10 +22,12 @@ import click
 @click.option("--referee", default="", help="Referee name recorded on saved hands.")
 @click.option("--size", default="1500x900", show_default=True,
               help="Window size WIDTHxHEIGHT (screenshots).")
+@click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
+              help="Open this hand record (JSON) in the entry form as its table's next hand.")
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
               help="Print 'ready' and quit once the window is up (launch benchmark).")
 def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
-        referee: str, size: str, exit_when_ready: bool) -> None:
+        referee: str, size: str, record: Path | None, exit_when_ready: bool) -> None:
     """Open the referee desk: hand entry with live validation, rule trace, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
@@ -43,7 +45,7 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
     try:
         code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
                                  referee=referee, size=dims,
-                                 exit_when_ready=exit_when_ready))
+                                 record=record, exit_when_ready=exit_when_ready))
     except GuiError as e:
         raise click.exceptions.Exit(_fail(e.field, e.problem)) from None
     if screenshot is not None:

@@ -34,6 +34,7 @@ class LaunchOptions:
     lang: str = "zh"
     referee: str = ""
     size: tuple[int, int] = (1500, 900)
+    record: Path | None = None  # a hand record to show in the entry form (as a new hand)
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
 
 
@@ -71,6 +72,16 @@ def run(opts: LaunchOptions) -> int:
 
     from .controllers.desk import Desk
 
+    record: dict | None = None
+    if opts.record is not None:
+        import json
+
+        try:
+            record = json.loads(opts.record.read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+            raise GuiError("record", f"cannot read {opts.record}: {e}") from None
+        if not isinstance(record, dict):
+            raise GuiError("record", f"{opts.record} does not hold a hand record (a JSON object)")
     db = demo_database() if opts.demo else opts.db
     assert db is not None
     try:
@@ -92,7 +103,7 @@ def run(opts: LaunchOptions) -> int:
     win.resize(*opts.size)
     if opts.screenshot is not None:
         win.show()
-        target = prepare_view(win, opts.view)
+        target = prepare_view(win, opts.view, record)
         for _ in range(3):
             app.processEvents()
         ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
@@ -102,8 +113,8 @@ def run(opts: LaunchOptions) -> int:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
     win.show()
-    if opts.view != "entry":
-        prepare_view(win, opts.view)
+    if opts.view != "entry" or record is not None:
+        prepare_view(win, opts.view, record)
     if opts.exit_when_ready:
         from PySide6.QtCore import QTimer
 
@@ -117,17 +128,32 @@ def run(opts: LaunchOptions) -> int:
     return int(code)
 
 
-def prepare_view(win: object, view: str) -> object:
+def prepare_view(win: object, view: str, record: dict | None = None) -> object:
     """Put the window in a state worth a picture; returns the widget to photograph.
 
     The hand shown is a valid one with both kongs and wins (an amended one for
-    ``history``), with the first payment's clause selected on the trace tab.
+    ``history``), with the first payment's clause selected on the trace tab. With
+    ``record``, that record is typed into a new hand of its table (round/table from the
+    record, else the first table), players taken from the seating as the form does.
     """
+    from .controllers.entry import EntryForm
     from .views.main_window import MainWindow
 
     assert isinstance(win, MainWindow)
     hands = win.desk.hands()
-    if hands:
+    rounds = win.desk.rounds()
+    if record is not None and rounds:
+        r = record.get("round") if record.get("round") in rounds else rounds[0]
+        tables = win.desk.seating(r).tables
+        t = record.get("table") if record.get("table") in tables else next(iter(tables))
+        win.navigator.select_key(("table", r, t))
+        form = EntryForm.from_record(record)
+        for seat, inp in form.seats.items():
+            inp.player = tables[t].get(seat)
+        form.extra.update(round=r, table=t, hand_no=win.context[2] if win.context else 1)
+        win.entry.load(form, "", win.entry.status.text())
+        win._update_header()
+    elif hands:
         def interest(h: object) -> tuple[int, int, int, int]:
             st = h.settlement  # type: ignore[attr-defined]
             events = h.record.get("events", [])  # type: ignore[attr-defined]

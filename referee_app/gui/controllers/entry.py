@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee_app.core import (
@@ -149,12 +149,43 @@ class EntryForm:
                 seat = self.events[ev].get("seat")
             return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev),), e)
         s = settle(record)
+        first_seen = self._first_event_of_errors(record, s) if s.errors else {}
         problems = []
         for v in s.errors:
             m = _EVENT_WORD.search(v.message)
-            ev = int(m.group(1)) - 1 if m else None
+            ev = int(m.group(1)) - 1 if m else first_seen.get(v)
             problems.append(Problem(v.clause, v.message, v.seat, ev))
         return Evaluation(record, s, tuple(problems))
+
+    @staticmethod
+    def _first_event_of_errors(record: HandRecord, s: Settlement) -> dict[Any, int]:
+        """Which event brings each error in: settle the record cut after each event.
+
+        The engine reports rule errors by seat; the referee also wants to see the event to
+        fix. An error that first appears once event k is included is caused by event k
+        (a kong adding a fifth tile, a win by a seat without a winning hand). An error of
+        the same clause and seat already present with no events at all (the hand is not
+        finished, a tile count) belongs to the hand, not to an event.
+        """
+        def key(e: Any) -> tuple[str, str | None]:
+            return (e.clause, e.seat)
+
+        base = {key(e) for e in settle(replace(record, events=())).errors}
+        todo = [e for e in s.errors if key(e) not in base]
+        found: dict[Any, int] = {}
+        loose: dict[tuple[str, str | None], int] = {}
+        for k in range(1, len(record.events) + 1):
+            if all(e in found for e in todo):
+                break
+            now = settle(replace(record, events=record.events[:k])).errors
+            for e in now:
+                if e in todo and e not in found:
+                    found[e] = k - 1
+                loose.setdefault(key(e), k - 1)
+        for e in todo:
+            if e not in found and key(e) in loose:
+                found[e] = loose[key(e)]
+        return found
 
     # ------------------------------------------------------------------ events
 

@@ -11,7 +11,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -169,6 +169,29 @@ class SeatPanel(QGroupBox):
                               + [TileGroup((t, t, t, t), exposed=True) for t in self.kongs])
 
 
+class WrapList(QListWidget):
+    """A list whose long items wrap onto more lines instead of being cut with an ellipsis."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWordWrap(True)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+
+    def relayout(self) -> None:
+        width = max(50, self.viewport().width() - 8)
+        fm = self.fontMetrics()
+        for i in range(self.count()):
+            it = self.item(i)
+            rect = fm.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap),
+                                   it.text())
+            it.setSizeHint(QSize(width, rect.height() + 4))
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        super().resizeEvent(event)
+        self.relayout()
+
+
 class PreviewPanel(QWidget):
     """Problems (each with its clause), wins, payments and totals of the form as it stands."""
 
@@ -177,10 +200,9 @@ class PreviewPanel(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.validation_box = QGroupBox()
-        self.problems = QListWidget()
+        self.problems = WrapList()
         self.problems.setObjectName("problems")
-        self.problems.setWordWrap(True)
-        self.problems.setMaximumHeight(100)
+        self.problems.setMaximumHeight(120)
         self.problems.itemActivated.connect(self._problem_activated)
         v = QVBoxLayout(self.validation_box)
         v.addWidget(self.problems)
@@ -224,6 +246,7 @@ class PreviewPanel(QWidget):
         self._shown_totals = {}
         self._label_colours = {}
         self._problem_rows: list[Any] = []
+        self._problem_texts: list[str] = []
         self.retranslate()
 
     def _problem_activated(self, item: QListWidgetItem) -> None:
@@ -271,21 +294,24 @@ class PreviewPanel(QWidget):
 
     def show_evaluation(self, ev: Evaluation, players: dict[str, str | None]) -> None:
         self._last, self._players = ev, players
-        self.problems.clear()
         self._problem_rows = list(ev.problems)
-        if ev.problems:
-            for p in ev.problems:
-                where = seat_name(p.seat) if p.seat else ""
-                if p.event is not None:
-                    where = (where + " " if where else "") + f"#{p.event + 1}"
-                text = f"{p.clause}  {where}: {p.message}" if where else f"{p.clause}  {p.message}"
+        texts = []
+        for p in ev.problems:
+            where = seat_name(p.seat) if p.seat else ""
+            if p.event is not None:
+                where = (where + " " if where else "") + f"#{p.event + 1}"
+            texts.append(f"{p.clause}  {where}: {p.message}" if where
+                         else f"{p.clause}  {p.message}")
+        texts = texts or [tr("no_problems")]
+        if texts != self._problem_texts:  # most keystrokes leave the problems as they were
+            self._problem_texts = texts
+            self.problems.clear()
+            colour = brush(RED if ev.problems else GREEN)
+            for text in texts:
                 it = QListWidgetItem(text)
-                it.setForeground(brush(RED))
+                it.setForeground(colour)
                 self.problems.addItem(it)
-        else:
-            it = QListWidgetItem(tr("no_problems"))
-            it.setForeground(brush(GREEN))
-            self.problems.addItem(it)
+            self.problems.relayout()
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
         pays = s.payments if s is not None and s.ok else ()
@@ -528,6 +554,19 @@ class EntryView(QWidget):
             self.events.addItem(it)
         if self.form.events:
             self.events.setCurrentRow(min(max(row, 0), len(self.form.events) - 1))
+        self._mark_events()
+
+    def _mark_events(self) -> None:
+        """Events named by a problem: bold on a yellow ground (a red frame marks seats)."""
+        bad = self.evaluation.events_with_problems() if self.evaluation is not None else set()
+        for i in range(self.events.count()):
+            it = self.events.item(i)
+            it.setBackground(brush(WARN_BG if i in bad else "transparent"))
+            it.setForeground(brush(RED if i in bad else "#000000"))
+            f = QFont(it.font())
+            f.setBold(i in bad)
+            it.setFont(f)
+            it.setText(("⚠ " if i in bad else "") + self._event_text(i, self.form.events[i]))
 
     # ------------------------------------------------------------------ applying state
 
@@ -570,13 +609,7 @@ class EntryView(QWidget):
                 by_seat[p.seat].append(f"{p.clause}: {p.message}")
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])
-        bad_events = ev.events_with_problems()
-        for i in range(self.events.count()):
-            it = self.events.item(i)
-            it.setBackground(brush("transparent" if i not in bad_events else WARN_BG))
-            f = QFont(it.font())
-            f.setBold(i in bad_events)
-            it.setFont(f)
+        self._mark_events()
         self.preview.show_evaluation(ev, self.players())
         self.evaluated.emit(ev)
         return ev
