@@ -38,6 +38,15 @@ for i in range(count):
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
         h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
         print(h.id, n, flush=True)
+    elif mode == "mixed":  # add a hand, then amend a random earlier one
+        n = t.next_hand_no(1, table)
+        rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
+        h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
+        print("add", h.id, n, flush=True)
+        target = random.Random(n).choice(t.hands(round=1, table=table))
+        rec = random_record(random.Random(n * 7 + 1), "ottawa-2009", players=seated)
+        a = t.amend_hand(target.id, rec, reason=f"fix {n}", referee="k")
+        print("amend", a.id, a.version, flush=True)
     else:  # amend hand 1 over and over
         rec = random_record(random.Random(table * 1000 + i), "ottawa-2009", players=seated)
         h = t.amend_hand(int(mode), rec, reason=f"pid {os.getpid()} amend {i}", referee=f"p{table}")
@@ -116,6 +125,70 @@ def test_sigkill_during_writes_loses_no_reported_hand(make_tournament) -> None:
         in_db = n
     assert kills_mid_run == 15 and len(reported) > 15
     assert time.monotonic() - start < 60
+
+
+def test_sigkill_while_adding_and_amending_keeps_every_reported_version(
+        make_tournament) -> None:
+    t = make_tournament()
+    path = t.path
+    t.close()
+    rng = random.Random(77)
+    added: dict[int, int] = {}
+    amended: dict[int, int] = {}
+    for _ in range(6):
+        p = _spawn(path, 2, 100000, mode="mixed")
+        assert p.stdout is not None
+        assert p.stdout.readline().strip() == "ready"
+        time.sleep(rng.uniform(0.05, 0.5))
+        os.kill(p.pid, signal.SIGKILL)
+        out, _ = p.communicate()
+        for line in out.splitlines():
+            kind, a, b = line.split()
+            if kind == "add":
+                added[int(a)] = int(b)
+            else:
+                amended[int(a)] = max(amended.get(int(a), 0), int(b))
+        _check_complete(path, added)
+        with Tournament.open(path, backup_every=0) as t2:
+            for hid, version in amended.items():
+                hist = t2.hand_history(hid)
+                assert [v.version for v in hist] == list(range(1, len(hist) + 1))
+                assert len(hist) >= version  # every reported amendment is there
+                assert hist[version - 1].action.value == "amended"
+                assert hist[version - 1].reason
+    assert added and amended
+
+
+def test_sigkill_during_bundle_import_leaves_nothing_or_a_whole_tournament(
+        tmp_path: Path) -> None:
+    demo = Path(__file__).resolve().parents[1] / "sample_events" / "demo-ottawa-2009.json"
+    target = tmp_path / "imported.sqlite"
+    cmd = [sys.executable, "-m", "referee_app", "event", "import", str(demo), "--db",
+           str(target)]
+    a = time.monotonic()
+    assert subprocess.run(cmd, capture_output=True, env=_env(), timeout=120).returncode == 0
+    full = time.monotonic() - a
+    rng = random.Random(5)
+    interrupted = 0
+    for _ in range(6):
+        for f in tmp_path.glob("imported.sqlite*"):
+            f.unlink()
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=_env())
+        time.sleep(rng.uniform(0.05, full * 0.9))
+        os.kill(p.pid, signal.SIGKILL)
+        p.communicate()
+        if target.exists():  # finished before the kill: must be whole
+            with Tournament.open(target, backup_every=0) as t:
+                assert len(t.hands()) == 128 and t.integrity_check() == "ok"
+        else:
+            interrupted += 1
+    assert interrupted >= 1
+    for f in tmp_path.glob("imported.sqlite*"):
+        f.unlink()
+    r = subprocess.run(cmd, capture_output=True, text=True, env=_env(), timeout=120)
+    assert r.returncode == 0, r.stderr  # leftovers of killed imports do not get in the way
+    with Tournament.open(target, backup_every=0) as t:
+        assert len(t.hands()) == 128
 
 
 def test_two_processes_writing_at_once_lose_nothing(make_tournament) -> None:
