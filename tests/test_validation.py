@@ -470,3 +470,21 @@ def test_chinese_suits_and_spaces_in_records() -> None:
     r["events"][2]["tile"] = "8条"
     assert settle(HandRecord.from_dict(r)).to_dict()["totals"] == \
         settle(HandRecord.from_dict(base())).to_dict()["totals"]
+
+
+def test_identification_fields_carried_through_and_unknown_fields_accepted() -> None:
+    """hand-format.md: table/round/hand_no/referee/note are carried through untouched;
+    "add fields freely" — an unknown field does not make a record unreadable."""
+    r = base()
+    extra = {"table": 3, "round": 2, "hand_no": 7, "referee": "Mme Tremblay",
+             "note": "E claimed 杠上花, ruled a plain self-draw"}
+    r.update(extra)
+    r["app_version"] = "0.1"
+    rec = HandRecord.from_dict(r)
+    again = rec.to_dict()
+    for k, v in extra.items():
+        assert again[k] == v
+    d = settle(rec).to_dict()
+    assert d["ok"] is True
+    for k, v in extra.items():
+        assert d.get(k, v) == v  # if the settlement echoes them, it echoes them unchanged
