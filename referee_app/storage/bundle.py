@@ -173,7 +173,9 @@ def import_bundle(cls: type[Tournament], source: str | Path | Mapping[str, Any],
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         t.db.close()
         t._closed = True
+        _fsync(tmp)
         os.replace(tmp, db_path)
+        _fsync(db_path.parent)  # make the rename itself durable
     except BaseException:
         with contextlib.suppress(Exception):
             t.db.close()
@@ -187,6 +189,20 @@ def _default_tie_break() -> tuple[str, ...]:
     from .models import DEFAULT_TIE_BREAK
 
     return DEFAULT_TIE_BREAK
+
+
+def _fsync(path: Path) -> None:
+    """Flush a file (or a directory entry) to disk; best effort where unsupported."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def _cleanup(tmp: Path) -> None:
