@@ -78,6 +78,7 @@ def export_bundle(t: Tournament, path: str | Path | None = None) -> dict[str, An
             f.flush()
             os.fsync(f.fileno())
         os.replace(tmp, path)
+        _fsync(path.parent)
     return bundle
 
 
