@@ -216,6 +216,10 @@ def backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
     finally:
         dst.close()
     os.replace(tmp, final)
+    for stale in d.glob(f".{path.stem}-*.sqlite.tmp"):  # left by a crash mid-backup
+        if stale != tmp:
+            with contextlib.suppress(OSError):
+                stale.unlink()
     backups = sorted(p for p in d.glob(f"{path.stem}-*.sqlite"))
     for old in backups[:-keep] if keep > 0 else []:
         with contextlib.suppress(OSError):
