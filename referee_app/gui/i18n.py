@@ -188,6 +188,21 @@ def seat_name(seat: str) -> str:
     return f"{zh} {seat}" if LANG.code == "zh" else f"{seat} {zh}"
 
 
+_BONUS_EN = {"刮风": "Wind (exposed kong)", "下雨": "Rain (concealed kong)"}
+
+
+def bonus_name(ruleset_id: str, zh: str) -> str:
+    """A bonus item's name in both languages, English from the ruleset's data."""
+    from referee_app.core import get_ruleset
+
+    rules = get_ruleset(ruleset_id)
+    en = _BONUS_EN.get(zh, "")
+    for b in (rules.root, rules.kong_bonus, *rules.situational_bonuses.values()):
+        if b is not None and b.name == zh and b.name_en:
+            en = b.name_en
+    return both(zh, en)
+
+
 def both(zh: str, en: str) -> str:
     """A name shown in both languages (pattern names), the current language first."""
     if not en or en == zh:

@@ -40,7 +40,7 @@ from referee_app.core import TileParseError, get_ruleset, parse_tiles
 
 from ..controllers.entry import EntryForm, Evaluation
 from ..controllers.undo import FormCommand
-from ..i18n import LANG, both, seat_name, tr
+from ..i18n import LANG, bonus_name, both, seat_name, tr
 from .colours import GREEN, RED, WARN_BG, brush
 from .tiles import TileGroup, TileStrip
 
@@ -177,15 +177,20 @@ class WrapList(QListWidget):
         self.setWordWrap(True)
         self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.max_lines_height = 120
 
     def relayout(self) -> None:
         width = max(50, self.viewport().width() - 8)
         fm = self.fontMetrics()
+        total = 0
         for i in range(self.count()):
             it = self.item(i)
             rect = fm.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap),
                                    it.text())
             it.setSizeHint(QSize(width, rect.height() + 4))
+            total += rect.height() + 4
+        # as tall as its lines (up to a limit): the payments below get the rest
+        self.setFixedHeight(max(30, min(self.max_lines_height, total + 2 * self.frameWidth() + 2)))
 
     def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
         super().resizeEvent(event)
@@ -202,7 +207,6 @@ class PreviewPanel(QWidget):
         self.validation_box = QGroupBox()
         self.problems = WrapList()
         self.problems.setObjectName("problems")
-        self.problems.setMaximumHeight(120)
         self.problems.itemActivated.connect(self._problem_activated)
         v = QVBoxLayout(self.validation_box)
         v.addWidget(self.problems)
@@ -217,7 +221,8 @@ class PreviewPanel(QWidget):
             t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             t.verticalHeader().setDefaultSectionSize(22)
-        self.wins.setMaximumHeight(110)
+        self.wins.setMaximumHeight(120)
+        self.wins.setWordWrap(True)
         for table, stretch in ((self.wins, 2), (self.payments, 4)):
             header = table.horizontalHeader()
             for c in range(table.columnCount()):
@@ -320,11 +325,15 @@ class PreviewPanel(QWidget):
             sc = w.score
             pattern = both(sc.pattern, sc.pattern_en)
             if sc.bonuses:
-                pattern += " + " + " + ".join(b.name for b in sc.bonuses)
+                pattern += " + " + " + ".join(bonus_name(s.ruleset, b.name)
+                                              for b in sc.bonuses)
             cells = [seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
                      str(w.chips)]
             for c, text in enumerate(cells):
-                self.wins.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)
+                self.wins.setItem(r, c, item)
+        self.wins.resizeRowsToContents()
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause, p.reason]

@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from referee_app.core import UnknownRulesetError, get_ruleset
 
-from ..i18n import LANG, both, seat_name, tr
+from ..i18n import LANG, bonus_name, both, seat_name, tr
 from .colours import RED, brush
 
 
@@ -136,7 +136,8 @@ class TraceView(QWidget):
         s = settlement or {}
         self.wins.clear()
         for w in s.get("wins", []):
-            bonuses = " + ".join(f"{b['name']} {b['clause']}" for b in w.get("bonuses", []))
+            bonuses = " + ".join(f"{bonus_name(ruleset, b['name'])} {b['clause']}"
+                                 for b in w.get("bonuses", []))
             text = (f"{seat_name(w['seat'])}: {w.get('pattern_clause', '')} "
                     f"{both(w.get('pattern', ''), w.get('pattern_en', ''))}"
                     + (f" + {bonuses}" if bonuses else "")
