@@ -135,6 +135,10 @@ def test_csv_import_and_bad_csv_changes_nothing(make_tournament, tmp_path: Path,
     with pytest.raises(CSVImportError, match="UTF-8"):
         t.import_players_csv(latin1)
     assert db_dump(t.path) == before
+    again = tmp_path / "again.csv"
+    again.write_text("name,club\n李伟,Ottawa\n陈杰,Montreal\n", encoding="utf-8")
+    assert [p.name for p in t.import_players_csv(again, skip_existing=True)] == ["陈杰"]
+    assert t.import_players_csv(again, skip_existing=True) == []
 
 
 # --------------------------------------------------------------------------- hands

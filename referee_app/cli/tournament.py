@@ -237,13 +237,15 @@ def players() -> None:
 
 @players.command("import")
 @click.argument("csv_file", metavar="PLAYERS.csv", type=click.Path(dir_okay=False))
+@click.option("--skip-existing", is_flag=True,
+              help="Leave out rows naming players already registered (updated entry lists).")
 @referee_option
 @db_option
 @handle_errors
-def players_import(csv_file: str, referee: str, db: Path) -> None:
+def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -> None:
     """Register players from a CSV with a header: name[,name_latin,club,status]."""
     with _open(db) as t:
-        added = t.import_players_csv(csv_file, referee=referee)
+        added = t.import_players_csv(csv_file, referee=referee, skip_existing=skip_existing)
         click.echo(f"registered {len(added)} players ({len(t.players())} in total)")
 
 

@@ -446,9 +446,13 @@ class Tournament:
                    "latin": "name_latin", "pinyin": "name_latin", "club": "club", "俱乐部": "club",
                    "status": "status"}
 
-    def import_players_csv(self, source: str | Path | io.TextIOBase, *,
-                           referee: str = "") -> list[Player]:
-        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing."""
+    def import_players_csv(self, source: str | Path | io.TextIOBase, *, referee: str = "",
+                           skip_existing: bool = False) -> list[Player]:
+        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing.
+
+        ``skip_existing``: rows naming an already registered player are left out (re-importing
+        an updated entry list with late entries); otherwise they are an error.
+        """
         try:
             if isinstance(source, str | Path):
                 with open(source, encoding="utf-8-sig", newline="") as f:
@@ -497,6 +501,13 @@ class Tournament:
             raise CSVImportError(f"line {reader.line_num}", f"not readable as CSV: {e}") from None
         if not rows:
             raise CSVImportError("file", "no players listed under the header")
+        if skip_existing:
+            existing = {p.name for p in self.players()}
+            keep = [i for i, r in enumerate(rows)
+                    if not (isinstance(r[0], str) and r[0].strip() in existing)]
+            rows, lines = [rows[i] for i in keep], [lines[i] for i in keep]
+            if not rows:
+                return []
         try:
             return self._add_players(rows, referee, [f"line {n}, " for n in lines])
         except StorageError as e:
