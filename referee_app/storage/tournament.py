@@ -583,10 +583,10 @@ class Tournament:
             if fill is None:
                 raise SeatingError(
                     "players",
-                    f"{len(seatable)} active players do not fill tables of {size}: "
-                    f"choose fill='byes' ({extra} player(s) sit out this round) or "
-                    f"fill='substitutes' ({missing} substitute(s) needed, "
-                    f"{len(subs)} registered)")
+                    f"{len(seatable)} active players do not fill tables of {size}: choose "
+                    f"byes ({extra} player(s) sit out this round; fill='byes', "
+                    f"CLI --fill byes) or substitutes ({missing} substitute(s) needed, "
+                    f"{len(subs)} registered; fill='substitutes', CLI --fill substitutes)")
             if fill == "byes":
                 counts = Counter(pid for (pid,) in self.db.execute(
                     "SELECT player_id FROM byes").fetchall())
