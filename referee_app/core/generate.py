@@ -208,23 +208,33 @@ class _Builder:
                 raise _Retry
         want_kong = seat in self.need_kong
         pool = _suit_tiles(suits)
+        # A bias now and then towards the rarer patterns (all pongs, terminals, 2-5-8), so
+        # that every row of the fan table shows up in generated records.
+        style = rng.choices(("any", "pongs", "terminal", "258"), weights=(70, 12, 12, 6))[0]
+        p_triplet = {"any": 0.35, "pongs": 1.0, "terminal": 0.5, "258": 1.0}[style]
+        trip_pool = {"terminal": [t for t in pool if t % 9 in (0, 8)],
+                     "258": [t for t in pool if t % 9 in (1, 4, 7)]}.get(style, pool)
+        run_pool = [t for t in pool if t % 9 in (0, 6)] if style == "terminal" else pool
         tries = 0
         while sets < 4:
             tries += 1
             if tries > 40:
                 raise _Retry
-            t = rng.choice(pool)
-            if (want_kong and not triplets) or rng.random() < 0.35:
+            if (want_kong and not triplets) or rng.random() < p_triplet:
+                t = rng.choice(trip_pool)
                 if _take(a, [t] * 3):
                     counts[t] += 3
                     triplets.append(t)
                     sets += 1
-            elif t % 9 <= 6 and _take(a, [t, t + 1, t + 2]):
-                for x in (t, t + 1, t + 2):
-                    counts[x] += 1
-                sets += 1
+            else:
+                t = rng.choice(run_pool)
+                if t % 9 <= 6 and _take(a, [t, t + 1, t + 2]):
+                    for x in (t, t + 1, t + 2):
+                        counts[x] += 1
+                    sets += 1
         if not pair_done:
-            cands = [t for t in pool if a[t] >= 2]
+            cands = [t for t in (trip_pool if style in ("terminal", "258") else pool)
+                     if a[t] >= 2]
             if not cands:
                 raise _Retry
             t = rng.choice(cands)
@@ -281,13 +291,16 @@ class _Builder:
                 raise _Retry
             counts[shared] += 2
             pairs = 1
+        terminal = rng.random() < 0.15  # 幺九暗七对 needs four-of-a-kinds of 1s and 9s
+        if terminal:
+            pool = [t for t in pool if t % 9 in (0, 8)]
         tries = 0
         while pairs < 7:
             tries += 1
             if tries > 40:
                 raise _Retry
             t = rng.choice(pool)
-            if counts[t] and rng.random() < 0.8:
+            if counts[t] and not terminal and rng.random() < 0.8:
                 continue  # a four-of-a-kind now and then, not every time
             if _take(a, [t, t]):
                 counts[t] += 2
