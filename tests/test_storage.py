@@ -155,6 +155,9 @@ def test_add_hand_matches_seating_and_settles(make_tournament) -> None:
     assert h.record["round"] == 1 and h.record["table"] == 1 and h.record["hand_no"] == 1
     assert h.entered_by == "赵"
     assert t.hand(h.id) == h
+    rec2 = example_at(t, table=2)
+    rec2["referee"] = "钱"  # the record's own optional field names who entered it
+    assert t.add_hand(rec2, round=1, table=2, hand_no=1).entered_by == "钱"
 
 
 def test_record_without_player_names_is_filled_from_seating(make_tournament) -> None:

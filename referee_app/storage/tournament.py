@@ -936,6 +936,8 @@ class Tournament:
         referee = _text(referee, "referee")
         rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
                                             override_totals)
+        if not referee and isinstance(rec.extra.get("referee"), str):
+            referee = rec.extra["referee"].strip()  # hand-format.md's optional field
         override = _text(override_reason, "override_reason") or None
         at = dbm.now()
         with dbm.write_transaction(self.db):
