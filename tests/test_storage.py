@@ -78,6 +78,14 @@ def test_open_refuses_missing_and_foreign_files(tmp_path: Path) -> None:
     c.close()
     with pytest.raises(NotATournamentError):
         Tournament.open(other)
+    newer = tmp_path / "newer.sqlite"
+    Tournament.create(newer, "Future", backup_every=0).close()
+    c = sqlite3.connect(newer)
+    c.execute("PRAGMA user_version=99")
+    c.commit()
+    c.close()
+    with pytest.raises(NotATournamentError, match="newer Referee Desk"):
+        Tournament.open(newer)
 
 
 def test_unknown_ruleset_and_bad_tie_break(fresh_db: Path) -> None:

@@ -219,6 +219,7 @@ class Tournament:
             conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
             try:
                 row = conn.execute("SELECT value FROM meta WHERE key='app'").fetchone()
+                version = conn.execute("PRAGMA user_version").fetchone()[0]
             finally:
                 conn.close()
         except sqlite3.DatabaseError as e:
@@ -226,6 +227,10 @@ class Tournament:
                 from None
         if row is None or json.loads(row[0]) != dbm.APP_ID:
             raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
+        if version > dbm.SCHEMA_VERSION:
+            raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
+                                      f"(schema {version}; this one reads up to "
+                                      f"{dbm.SCHEMA_VERSION}); update the app")
         return cls(path, dbm.connect(path), **kwargs)
 
     def close(self) -> None:
