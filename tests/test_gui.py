@@ -132,8 +132,7 @@ def test_invalid_hand_shows_clause_errors_and_needs_override_reason(qtbot, desk_
     hands = win.desk.hands()
     assert len(hands) == 1 and hands[0].override
     assert hands[0].override_reason == "head referee: table agreed E's hand"
-    item = win.navigator._items[("hand", hands[0].id)]
-    assert "⚠" in item.text(0)
+    assert "⚠" in win.navigator.item_text(("hand", hands[0].id))
 
 
 def test_amend_with_reason_creates_version_and_history(qtbot, desk_window):
@@ -169,7 +168,7 @@ def test_amend_with_reason_creates_version_and_history(qtbot, desk_window):
         delta = expected[seat] - SPEC_TOTALS[seat]
         if delta:
             assert f"{seat} " in change and f"{delta:+d}" in change
-    assert "✎" in win.navigator._items[("hand", hid)].text(0)
+    assert "✎" in win.navigator.item_text(("hand", hid))
 
 
 def test_standings_update_when_a_hand_is_saved(qtbot, desk_window):
@@ -295,7 +294,7 @@ def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
     hid = win.context[3]
     qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)
     assert win.desk.hand(hid).status.value == "verified"
-    assert "✔" in win.navigator._items[("hand", hid)].text(0)
+    assert "✔" in win.navigator.item_text(("hand", hid))
     win.ask_text.queue = [""]
     assert not win.void_hand()  # no reason, nothing changes
     assert win.desk.hand(hid).status.value == "verified"
@@ -303,7 +302,7 @@ def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
     assert win.void_hand()
     h = win.desk.hand(hid)
     assert h.void and h.totals == {s: 0 for s in SPEC_TOTALS}
-    assert "⊘" in win.navigator._items[("hand", hid)].text(0)
+    assert "⊘" in win.navigator.item_text(("hand", hid))
     assert set(win.standings.chips_by_player().values()) == {0}
 
 

@@ -152,7 +152,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
             inp.player = tables[t].get(seat)
         form.extra.update(round=r, table=t, hand_no=win.context[2] if win.context else 1)
         win.entry.load(form, "", win.entry.status.text())
-        win._update_header()
+        win.update_header()
     elif hands:
         def interest(h: object) -> tuple[int, int, int, int]:
             st = h.settlement  # type: ignore[attr-defined]

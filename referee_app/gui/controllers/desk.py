@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
 
 from referee_app.core import get_ruleset
 from referee_app.storage.models import (
@@ -127,8 +126,3 @@ class Desk:
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)
-
-    def describe(self) -> dict[str, Any]:
-        info = self.t.info
-        return {"name": info.name, "ruleset": info.ruleset, "venue": info.venue,
-                "dates": " – ".join(d for d in (info.start_date, info.end_date) if d)}

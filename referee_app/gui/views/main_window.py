@@ -188,7 +188,7 @@ class MainWindow(QMainWindow):
         for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players")):
             self.tabs.setTabText(i, tr(key))
         self._update_title()
-        self._update_header()
+        self.update_header()
 
     # ------------------------------------------------------------------ messages
 
@@ -249,7 +249,7 @@ class MainWindow(QMainWindow):
         self.banner = ""
         self.entry.load(self.entry.form.blank(desk.ruleset), "")
         self.reload()
-        self._update_header()
+        self.update_header()
 
     def _message_box(self, text: str) -> None:
         QMessageBox.warning(self, tr("app_title"), text)
@@ -301,7 +301,7 @@ class MainWindow(QMainWindow):
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
 
-    def _update_header(self) -> None:
+    def update_header(self) -> None:
         if self.context is None:
             self.entry.header.setText(tr("no_hand"))
             return
@@ -318,7 +318,7 @@ class MainWindow(QMainWindow):
                                                                if f != h.status.value])]
         self.entry.load(self.desk.form_of(h), "", f"v{h.version} · " + ", ".join(marks))
         self._round_selected(h.round)
-        self._update_header()
+        self.update_header()
         self._update_title()
 
     def new_hand(self, round_no: int, table: int) -> None:
@@ -327,7 +327,7 @@ class MainWindow(QMainWindow):
         self.context = (round_no, table, hand_no, None)
         self.entry.load(form, "", tr("status_new"))
         self._round_selected(round_no)
-        self._update_header()
+        self.update_header()
         self._update_title()
         self.tabs.setCurrentWidget(self.entry)
         first = next(iter(self.entry.panels.values()), None)

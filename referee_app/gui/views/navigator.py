@@ -55,6 +55,7 @@ class Navigator(QTreeWidget):
         self.itemSelectionChanged.connect(self._selected)
         self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
                           Sequence[Any]] | None = None
+        self._items: dict[tuple, QTreeWidgetItem] = {}
         LANG.changed.connect(self._rebuild)
 
     def populate(self, title: str, rounds: Sequence[int],
@@ -116,6 +117,11 @@ class Navigator(QTreeWidget):
         self.blockSignals(False)
         if keep is not None and keep in self._items:
             self.select_key(keep, emit=False)
+
+    def item_text(self, key: tuple) -> str:
+        """The text shown for a node (``("hand", id)``, ``("table", r, t)``, …), or ""."""
+        it = getattr(self, "_items", {}).get(key)
+        return "" if it is None else it.text(0)
 
     def current_key(self) -> tuple | None:
         it = self.currentItem()
