@@ -48,6 +48,9 @@ def mix(records: list[dict[str, Any]], settlements: list[Any]) -> collections.Co
             for f in e.get("flags", []):
                 c[f"flag: {f}"] += 1
         c[f"hands with {len(s.wins)} winner(s)"] += 1
+        for w in s.wins:
+            c[f"win pattern {w.score.pattern_clause} {w.pattern}"] += 1
+            c["wins with a root (§5.1)"] += any(b.clause == "§5.1" for b in w.score.bonuses)
         ec = s.end_check
         if ec is not None and ec.applies:
             c["end checks"] += 1
@@ -106,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = sum(not s.ok for s in settlements)
     print("\nmix:")
     for k, v in sorted(mix(records, settlements).items()):
-        print(f"  {k:<42} {v:>7,}")
+        print(f"  {v:>7,}  {k}")
     if bad:
         print(f"\nWARNING: {bad} generated records did not settle ok")
 
