@@ -405,3 +405,28 @@ def test_engine_agrees_with_reference_model(seed: int) -> None:
 def test_engine_agrees_with_reference_model_on_a_fixed_batch() -> None:
     for rec in random_records(1500, 20091):
         _compare_with_reference(rec)
+
+
+@SETTINGS
+@given(seed=seeds, rid=rulesets)
+def test_breakdown_adds_up_to_totals(seed: int, rid: str) -> None:
+    """Settlement.breakdown (used by statements) is antisymmetric and sums to the totals."""
+    s = settle(HandRecord.from_dict(record_of(seed, rid)))
+    seats = get_ruleset(rid).seats
+    for a in seats:
+        rows = s.breakdown(a)
+        assert sum(sum(r.values()) for r in rows.values()) == s.totals[a]
+        for b, row in rows.items():
+            assert set(row) == {"win", "ready", "kong", "other"}
+            assert s.breakdown(b)[a] == {k: -v for k, v in row.items()}
+
+
+def test_payment_kinds_of_ottawa_clauses() -> None:
+    from referee_app.core import payment_kind
+
+    for clause in ("§2.6", "§2.7", "§2.9"):
+        assert payment_kind(clause, "ottawa-2009") == "win"
+    for clause in ("§2.8A", "§2.8B", "§2.10", "§2.14"):
+        assert payment_kind(clause, "ottawa-2009") == "kong"
+    for clause in ("§2.12", "§2.13"):
+        assert payment_kind(clause, "ottawa-2009") == "ready"
