@@ -88,10 +88,8 @@ class SeatPanel(QGroupBox):
         self.has_problem = False
         self.concealed = FormLineEdit()
         self.concealed.setObjectName(f"concealed_{seat}")
-        self.concealed.setPlaceholderText("1112345678999m / 23445677筒345789条")
         self.pongs = FormLineEdit()
         self.pongs.setObjectName(f"pongs_{seat}")
-        self.pongs.setPlaceholderText("5p 9s")
         self.tiles = TileStrip(36)
         self.message = QLabel()
         self.message.setObjectName(f"seat_message_{seat}")
@@ -122,6 +120,8 @@ class SeatPanel(QGroupBox):
     def retranslate(self, *_args: object) -> None:
         self.lbl_concealed.setText(tr("Concealed"))
         self.lbl_pongs.setText(tr("Pongs"))
+        self.concealed.setPlaceholderText(tr("concealed_hint"))
+        self.pongs.setPlaceholderText(tr("pongs_hint"))
         self._title()
 
     def _title(self) -> None:
@@ -312,9 +312,15 @@ class PreviewPanel(QWidget):
             self._problem_texts = texts
             self.problems.clear()
             colour = brush(RED if ev.problems else GREEN)
-            for text in texts:
+            ruleset = ev.record.ruleset if ev.record is not None else None
+            for i, text in enumerate(texts):
                 it = QListWidgetItem(text)
                 it.setForeground(colour)
+                if ruleset and i < len(ev.problems):
+                    c = get_ruleset(ruleset).clause(ev.problems[i].clause)
+                    title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
+                    if title:
+                        it.setToolTip(f"{c.id} {title}")
                 self.problems.addItem(it)
             self.problems.relayout()
         s = ev.settlement

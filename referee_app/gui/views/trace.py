@@ -84,6 +84,9 @@ class TraceView(QWidget):
         self.lines.setWordWrap(True)
         self.clause = QTextBrowser()
         self.clause.setObjectName("clause_text")
+        cf = self.clause.font()
+        cf.setPointSizeF(cf.pointSizeF() * 1.15)  # the text read out at a dispute
+        self.clause.setFont(cf)
         self.box_pay = QGroupBox()
         QVBoxLayout(self.box_pay).addWidget(self.payments)
         self.box_lines = QGroupBox()
