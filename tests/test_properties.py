@@ -430,3 +430,18 @@ def test_payment_kinds_of_ottawa_clauses() -> None:
         assert payment_kind(clause, "ottawa-2009") == "kong"
     for clause in ("§2.12", "§2.13"):
         assert payment_kind(clause, "ottawa-2009") == "ready"
+
+
+def test_generator_options() -> None:
+    import pytest
+
+    rng = random.Random(3)
+    names = {"E": "Li Wei", "S": "Zhang Min", "W": "Chen Jie", "N": "Wang Fang"}
+    for _ in range(30):
+        rec = random_record(rng, dealer="S", players=names)
+        assert rec["dealer"] == "S"
+        assert {s: v["player"] for s, v in rec["seats"].items()} == names
+    rec = random_record(rng, "zigong-3p", players=["a", "b", "c"])
+    assert list(rec["seats"]) == ["E", "S", "W"]
+    with pytest.raises(ValueError):
+        random_record(rng, dealer="N", ruleset_id="zigong-3p")
