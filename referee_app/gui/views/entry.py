@@ -11,7 +11,7 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, QRect, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -43,6 +43,7 @@ from ..controllers.undo import FormCommand
 from ..i18n import LANG, bonus_name, both, seat_name, tr
 from .colours import GREEN, RED, WARN_BG, brush
 from .tiles import TileGroup, TileStrip
+from .wraplist import WrapList
 
 PROBLEM_STYLE = "QGroupBox { border: 2px solid #b3261e; border-radius: 6px; margin-top: 1.2em; }" \
     " QGroupBox::title { subcontrol-origin: margin; left: 8px; color: #b3261e; }"
@@ -167,34 +168,6 @@ class SeatPanel(QGroupBox):
         self.tiles.set_groups([TileGroup(tuple(concealed))]
                               + [TileGroup((t, t, t), exposed=True) for t in pongs]
                               + [TileGroup((t, t, t, t), exposed=True) for t in self.kongs])
-
-
-class WrapList(QListWidget):
-    """A list whose long items wrap onto more lines instead of being cut with an ellipsis."""
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.setWordWrap(True)
-        self.setTextElideMode(Qt.TextElideMode.ElideNone)
-        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
-        self.max_lines_height = 120
-
-    def relayout(self) -> None:
-        width = max(50, self.viewport().width() - 8)
-        fm = self.fontMetrics()
-        total = 0
-        for i in range(self.count()):
-            it = self.item(i)
-            rect = fm.boundingRect(QRect(0, 0, width, 10_000), int(Qt.TextFlag.TextWordWrap),
-                                   it.text())
-            it.setSizeHint(QSize(width, rect.height() + 4))
-            total += rect.height() + 4
-        # as tall as its lines (up to a limit): the payments below get the rest
-        self.setFixedHeight(max(30, min(self.max_lines_height, total + 2 * self.frameWidth() + 2)))
-
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
-        super().resizeEvent(event)
-        self.relayout()
 
 
 class PreviewPanel(QWidget):

@@ -31,6 +31,7 @@ from referee_app.core import UnknownRulesetError, get_ruleset
 
 from ..i18n import LANG, bonus_name, both, seat_name, tr
 from .colours import RED, brush
+from .wraplist import WrapList
 
 
 def clause_html(ruleset_id: str, clause_id: str) -> str:
@@ -68,9 +69,9 @@ class TraceView(QWidget):
         f.setBold(True)
         f.setPointSize(f.pointSize() + 1)
         self.title.setFont(f)
-        self.wins = QListWidget()
+        self.wins = WrapList()
+        self.wins.max_lines_height = 110
         self.wins.setObjectName("trace_wins")
-        self.wins.setMaximumHeight(90)
         self.payments = QTableWidget(0, 5)
         self.payments.setObjectName("trace_payments")
         self.payments.verticalHeader().setVisible(False)
@@ -96,12 +97,16 @@ class TraceView(QWidget):
         self.box_wins = QGroupBox()
         QVBoxLayout(self.box_wins).addWidget(self.wins)
 
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.box_wins)
-        left.addWidget(self.box_pay)
-        left.addWidget(self.box_lines)
-        left.setStretchFactor(1, 3)
-        left.setStretchFactor(2, 2)
+        lower = QSplitter(Qt.Orientation.Vertical)
+        lower.addWidget(self.box_pay)
+        lower.addWidget(self.box_lines)
+        lower.setStretchFactor(0, 3)
+        lower.setStretchFactor(1, 2)
+        left = QWidget()
+        left_lay = QVBoxLayout(left)
+        left_lay.setContentsMargins(0, 0, 0, 0)
+        left_lay.addWidget(self.box_wins)  # as tall as its lines
+        left_lay.addWidget(lower, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.box_clause)
@@ -144,10 +149,12 @@ class TraceView(QWidget):
             text = (f"{seat_name(w['seat'])}: {w.get('pattern_clause', '')} "
                     f"{both(w.get('pattern', ''), w.get('pattern_en', ''))}"
                     + (f" + {bonuses}" if bonuses else "")
-                    + f" = {w.get('fan')} {tr('Fan')} = {w.get('chips')} {tr('Chips')}")
+                    + f" = {w.get('fan')} {tr('fan_unit')} = {w.get('chips')} "
+                    f"{tr('chip_unit' if w.get('chips') == 1 else 'chips_unit')}")
             it = QListWidgetItem(text)
             it.setData(Qt.ItemDataRole.UserRole, w.get("pattern_clause", ""))
             self.wins.addItem(it)
+        self.wins.relayout()
         pays = s.get("payments", [])
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
