@@ -69,7 +69,9 @@ class HistoryDialog(QDialog):
                      short_time(v.at),
                      v.referee, reason, totals, _diff_text(v.diff) if r else ""]
             for c, text in enumerate(cells):
-                self.table.setItem(r, c, QTableWidgetItem(text))
+                item = QTableWidgetItem(text)
+                item.setToolTip(text)  # long reasons are cut in the cell
+                self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.trace = TraceView()
