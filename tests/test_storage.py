@@ -416,3 +416,17 @@ def test_every_ruleset_seats_from_its_own_seat_list(ruleset: str, make_tournamen
                                      backup_every=0)
     assert copy_.export_bundle() == t.export_bundle()
     copy_.close()
+
+
+def test_a_failing_backup_never_fails_a_committed_save(tmp_path: Path) -> None:
+    path = tmp_path / "f.sqlite"
+    t = Tournament.create(path, "F", backup_every=1)
+    (tmp_path / "f.sqlite.backups").write_text("not a directory")  # backups cannot be made
+    with pytest.warns(RuntimeWarning, match="backup failed"):
+        p = t.add_player("李伟")
+    assert t.player("李伟") == p and t.backup_error
+    with pytest.warns(RuntimeWarning, match="backup failed"):
+        t.add_player("张敏", name_latin="x")
+        t.close()  # the backup on close fails too: warned, the file is closed anyway
+    with Tournament.open(path, backup_every=0) as t2:
+        assert [x.name for x in t2.players()] == ["李伟", "张敏"]

@@ -19,6 +19,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
@@ -28,6 +29,8 @@ import sqlite_utils
 SCHEMA_VERSION = 1
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
+#: a backup temp file this old was left by a crash (a live backup takes well under this)
+STALE_BACKUP_SECONDS = 3600
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -209,16 +212,16 @@ def backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
     d.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     final = d / f"{path.stem}-{stamp}.sqlite"
-    tmp = d / f".{final.name}.tmp"
+    tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
     dst = sqlite3.connect(str(tmp))
     try:
         db.conn.backup(dst)
     finally:
         dst.close()
     os.replace(tmp, final)
-    for stale in d.glob(f".{path.stem}-*.sqlite.tmp"):  # left by a crash mid-backup
-        if stale != tmp:
-            with contextlib.suppress(OSError):
+    for stale in d.glob(f".{path.stem}-*.sqlite.*.tmp"):  # left by a crash mid-backup
+        with contextlib.suppress(OSError):
+            if time.time() - stale.stat().st_mtime > STALE_BACKUP_SECONDS:
                 stale.unlink()
     backups = sorted(p for p in d.glob(f"{path.stem}-*.sqlite"))
     for old in backups[:-keep] if keep > 0 else []:

@@ -14,6 +14,7 @@ import io
 import json
 import random
 import sqlite3
+import warnings
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
@@ -161,6 +162,7 @@ class Tournament:
         self.backup_keep = backup_keep
         self._changes = 0
         self._closed = False
+        self.backup_error: str | None = None  # the last automatic backup's failure, if any
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -239,7 +241,7 @@ class Tournament:
             return
         try:
             if self.backup_every and self._changes:
-                self.backup()
+                self._try_backup()
         finally:
             self.db.close()
             self._closed = True
@@ -260,9 +262,19 @@ class Tournament:
         return dbm.list_backups(self.path)
 
     def _saved(self) -> None:
+        """Count a committed change; back up every ``backup_every``. A failing backup never
+        turns a committed save into an error: it is kept in ``backup_error`` and warned."""
         self._changes += 1
         if self.backup_every and self._changes >= self.backup_every:
+            self._try_backup()
+
+    def _try_backup(self) -> None:
+        try:
             self.backup()
+            self.backup_error = None
+        except (OSError, sqlite3.Error) as e:
+            self.backup_error = f"backup failed: {e}"
+            warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
     def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
         self.db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
