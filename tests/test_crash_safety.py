@@ -226,3 +226,17 @@ def test_concurrent_amendments_get_distinct_versions(make_tournament, record_for
         hist = t2.hand_history(h.id)
         assert [v.version for v in hist] == list(range(1, 32))
         assert len({v.reason for v in hist[1:]}) == 30
+
+
+def test_revision_sees_changes_made_by_another_process(make_tournament, record_for) -> None:
+    t = make_tournament()
+    r0 = t.revision()
+    assert t.revision() == r0  # reading changes nothing
+    t.add_player("新人")
+    r1 = t.revision()
+    assert r1 != r0
+    p = _spawn(t.path, 1, 1)
+    out, err = p.communicate(timeout=60)
+    assert p.returncode == 0, err
+    assert t.revision() != r1  # the other process's hand is noticed
+    assert len(t.hands()) == 1

@@ -1392,6 +1392,13 @@ class Tournament:
                             h.updated_by, h.updated_at])
         return path
 
+    def revision(self) -> tuple[int, int]:
+        """A cheap token that changes whenever the file changes — by this object or by another
+        process (the CLI while the GUI is open). Poll it (e.g. once a second) and refresh
+        views when it differs from the last value seen."""
+        other = int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        return other, self.db.conn.total_changes
+
     def integrity_check(self) -> str:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 
