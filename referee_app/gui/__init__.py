@@ -5,7 +5,3 @@ Layout lives in :mod:`.views`, logic in :mod:`.controllers`; GUI actions are one
 wrappers around engine or storage calls, so the window never scores a hand itself and
 never touches SQL.
 """
-
-from ._pyside_fix import pin_singletons
-
-pin_singletons()

@@ -158,7 +158,7 @@ class EventDialog(QDialog):
         else:
             d["seats"] = [s for s, cb in self.winners.items() if cb.isChecked()]
             d["tile"] = self.tile.text().strip()
-            if self.frm.currentData():  # "" is self-drawn (no QVariant None: see _pyside_fix)
+            if self.frm.currentData():  # "" is self-drawn
                 d["from"] = self.frm.currentData()
             flags = [f for f, cb in self.flags.items() if cb.isChecked()]
             if flags:
