@@ -15,7 +15,7 @@ from enum import Enum
 from typing import Any
 
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
-from .tiles import TILES, Tile, TileParseError, format_tiles, parse_tiles
+from .tiles import TILES, Tile, TileParseError, format_tiles, parse_plain, parse_tiles
 
 RECORD_FORMAT = "sichuan-hand/1"
 _CORE_FIELDS = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
@@ -223,6 +223,57 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
     raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)")
 
 
+_KONG_KINDS = {k.value: k for k in KongKind}
+
+
+def _event_fast(e: Any, rules: Ruleset) -> Event | None:
+    """A well-formed event in few steps, or None: then :func:`_load_event` reads it, which
+    also accepts the rarer spellings and names the field of any problem (so every error
+    and its message come from one place)."""
+    if type(e) is not dict:
+        return None
+    t = e.get("tile")
+    tile = _ONE_TILE.get(t) if type(t) is str else None
+    if tile is None:
+        return None
+    seats = rules.seats
+    frm = e.get("from")
+    if frm is not None and (type(frm) is not str or frm not in seats):
+        return None
+    etype = e.get("type")
+    if etype == "kong":
+        seat = e.get("seat")
+        kind = e.get("kind")
+        kind = _KONG_KINDS.get(kind) if type(kind) is str else None
+        if (type(seat) is not str or seat not in seats or kind is None
+                or (kind is KongKind.DIRECT) is (frm is None)):
+            return None
+        return KongEvent(seat, tile, kind, frm)
+    if etype == "win":
+        raw = e.get("seats")
+        if type(raw) is not list or not raw:
+            return None
+        for s in raw:
+            if type(s) is not str or s not in seats:
+                return None
+        flags_raw = e.get("flags")
+        if flags_raw is None or (type(flags_raw) is list and not flags_raw):
+            flags: tuple[str, ...] = ()
+        elif type(flags_raw) is list:
+            known = rules.flags
+            for f in flags_raw:
+                if type(f) is not str or f not in known:
+                    return None
+            flags = tuple(dict.fromkeys(flags_raw))
+        else:
+            return None
+        passed = e.get("passed_fan")
+        if passed is not None and (type(passed) is not int or passed < 0):
+            return None
+        return WinEvent(tuple(raw), tile, frm, flags, passed)
+    return None
+
+
 def load_record(data: Any) -> HandRecord:
     """Read a hand-record dict; RecordError names the first field that cannot be read."""
     if not isinstance(data, dict):
@@ -245,24 +296,31 @@ def load_record(data: Any) -> HandRecord:
                               f"{', '.join(rules.seats)})")
     seats: list[SeatHand] = []
     for label in rules.seats:
-        path = f"seats.{label}"
+        # error paths (f-strings) are built only when something is wrong
         if label not in seats_raw:
-            raise RecordError(path, "seat is missing")
+            raise RecordError(f"seats.{label}", "seat is missing")
         s = seats_raw[label]
         if not isinstance(s, dict):
-            raise RecordError(path, f"expected an object, got {_kind(s)}")
+            raise RecordError(f"seats.{label}", f"expected an object, got {_kind(s)}")
         if "concealed" not in s:
-            raise RecordError(f"{path}.concealed", "required field is missing")
-        concealed = _tiles(s["concealed"], f"{path}.concealed")
+            raise RecordError(f"seats.{label}.concealed", "required field is missing")
+        raw = s["concealed"]
+        concealed = parse_plain(raw) if type(raw) is str else None
+        if concealed is None:
+            concealed = _tiles(raw, f"seats.{label}.concealed")
         pongs_raw = s.get("pongs", [])
         if pongs_raw is None:
             pongs_raw = []
         if not isinstance(pongs_raw, list):
-            raise RecordError(f"{path}.pongs", f"expected a list of tiles, got {_kind(pongs_raw)}")
-        pongs = tuple(_tile(p, f"{path}.pongs[{i}]") for i, p in enumerate(pongs_raw))
+            raise RecordError(f"seats.{label}.pongs",
+                              f"expected a list of tiles, got {_kind(pongs_raw)}")
+        try:  # the common case: every pong is a plain tile name such as "5p"
+            pongs = tuple(map(_ONE_TILE.__getitem__, pongs_raw))
+        except (KeyError, TypeError):
+            pongs = tuple(_tile(p, f"seats.{label}.pongs[{i}]") for i, p in enumerate(pongs_raw))
         player = s.get("player")
         if player is not None and not isinstance(player, str):
-            raise RecordError(f"{path}.player", f"expected text, got {_kind(player)}")
+            raise RecordError(f"seats.{label}.player", f"expected text, got {_kind(player)}")
         seats.append(SeatHand(label, concealed, pongs, player))
     dealer = data.get("dealer", "E")
     if dealer is None:
@@ -271,7 +329,8 @@ def load_record(data: Any) -> HandRecord:
     events_raw = data["events"]
     if not isinstance(events_raw, list):
         raise RecordError("events", f"expected a list of events, got {_kind(events_raw)}")
-    events = tuple(_load_event(e, f"events[{i}]", rules) for i, e in enumerate(events_raw))
+    events = tuple(_event_fast(e, rules) or _load_event(e, f"events[{i}]", rules)
+                   for i, e in enumerate(events_raw))
     wall = data.get("wall_exhausted", False)
     if wall is None:
         wall = False

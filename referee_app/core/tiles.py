@@ -146,8 +146,33 @@ def parse_indices(text: str) -> list[int]:
     return out
 
 
+#: per suit letter, digit character -> Tile (for the plain-notation fast path)
+_DIGIT_TILE = {suit: {str(r): TILES[base + r] for r in range(1, 10)}.__getitem__
+               for suit, base in _SUIT_BASE.items()}
+_find_groups = _GROUP.findall
+
+
+def parse_plain(text: str) -> tuple[Tile, ...] | None:
+    """Plain lower-case notation (``"123m45p"``) in one regex pass; None for anything else.
+
+    The record loader's fast path: None means "use :func:`parse_tiles`", which accepts the
+    other spellings and names the bad character.
+    """
+    out: list[Tile] = []
+    n = 0
+    for digits, suit in _find_groups(text):
+        out += map(_DIGIT_TILE[suit], digits)
+        n += len(digits) + 1
+    # the groups are disjoint substrings, so they cover the text exactly when lengths agree
+    return tuple(out) if n == len(text) else None
+
+
 def parse_tiles(text: str) -> tuple[Tile, ...]:
     """``"123m45p"`` -> (1m, 2m, 3m, 4p, 5p), in the order written."""
+    if type(text) is str:
+        tiles = parse_plain(text)
+        if tiles is not None:
+            return tiles
     return tuple(map(TILES.__getitem__, parse_indices(text)))
 
 
