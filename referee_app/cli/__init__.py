@@ -13,6 +13,7 @@ import click
 #: command name -> "module:attribute" (imported only when the command is used)
 COMMANDS: dict[str, str] = {
     "score": "referee_app.cli.score:score",
+    "analyse": "referee_app.cli.analyse:analyse",
     "rulesets": "referee_app.cli.rules:rulesets",
     "rules": "referee_app.cli.rules:rules",
     "event": "referee_app.cli.tournament:event",

@@ -214,14 +214,24 @@ def tile_features(all_counts: list[int] | tuple[int, ...]) -> tuple[bool, bool, 
     return flush, all_term, all_258
 
 
+#: interned summary sets (the table holds only a few dozen distinct ones) -> small ids
+_SUMMARY_IDS: dict[frozenset[tuple[int, int, bool, bool]], int] = {}
+
+
 @cache
 def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool], ...], int,
-                                                bool, bool, bool, bool]:
+                                                bool, bool, bool, bool, int]:
     """Per-suit facts, memoised: (decomposition summaries with at most one pair, tile count,
-    only terminals, only 2/5/8, all counts even, holds a four-of-a-kind)."""
-    summ = tuple(_suit_summaries(key))
-    return (summ, sum(key), not any(key[1:8]), not any(key[r] for r in (0, 2, 3, 5, 6, 8)),
-            all(c % 2 == 0 for c in key), 4 in key)
+    only terminals, only 2/5/8, all counts even, holds a four-of-a-kind, summary-set id)."""
+    summ = _suit_summaries(key)
+    sid = _SUMMARY_IDS.get(summ)
+    if sid is None:
+        sid = _SUMMARY_IDS[summ] = len(_SUMMARY_IDS)
+    k0, k1, k2, k3, k4, k5, k6, k7, k8 = key
+    return (tuple(summ), k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8,
+            not (k1 or k2 or k3 or k4 or k5 or k6 or k7),
+            not (k0 or k2 or k3 or k5 or k6 or k8),
+            not (k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8) & 1, 4 in key, sid)
 
 
 _NO_SUMMARY: tuple = ()
@@ -280,6 +290,46 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...], fixed_run: int | Non
     return masks
 
 
+@cache
+def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool]:
+    """(number of melds, bit set of their suits, all terminal, all 2/5/8), memoised."""
+    suits = 0
+    for m in melds:
+        suits |= 1 << (m // 9)
+    return (len(melds), suits, all(m % 9 in _TERMINAL_RANKS for m in melds),
+            all(m % 9 in _258_RANKS for m in melds))
+
+
+_MASKS: dict[tuple, frozenset[int]] = {}
+_NO_MASKS: frozenset[int] = frozenset()
+_ONE_SUIT = (1, 2, 4)
+
+
+def _masks_fast(i0: tuple, i1: tuple, i2: tuple, melds: tuple[int, ...],
+                facts: tuple[int, int, bool, bool]) -> frozenset[int]:
+    """:func:`_masks_from` without a fixed run, memoised on everything it depends on.
+
+    The key is made of the suits' summary-set ids and a few booleans, so it repeats across
+    hands (a few hundred keys cover thousands of hands); a miss asks ``_masks_from``.
+    """
+    nmelds, suits, mterm, m258 = facts
+    if i0[1] + i1[1] + i2[1] + 3 * nmelds != 14:
+        return _NO_MASKS
+    if i0[1]:
+        suits |= 1
+    if i1[1]:
+        suits |= 2
+    if i2[1]:
+        suits |= 4
+    key = (i0[6], i1[6], i2[6], nmelds, suits in _ONE_SUIT, mterm,
+           mterm and i0[2] and i1[2] and i2[2], m258 and i0[3] and i1[3] and i2[3],
+           i0[4] and i1[4] and i2[4], i0[5] or i1[5] or i2[5])
+    hit = _MASKS.get(key)
+    if hit is None:
+        hit = _MASKS[key] = frozenset(_masks_from([i0, i1, i2], melds))
+    return hit
+
+
 def masks_with_run(hand: Hand, first: int) -> set[int]:
     """Feature sets of the readings of ``hand`` that use the run first, first+1, first+2."""
     c = list(hand.counts)
@@ -297,8 +347,9 @@ def feature_masks(hand: Hand) -> set[int]:
     Fast path used for scoring: it never builds group lists.
     """
     c = hand.counts
-    infos = [_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])), _suit_info(tuple(c[18:27]))]
-    return _masks_from(infos, hand.pongs + hand.kongs)
+    melds = hand.pongs + hand.kongs
+    return set(_masks_fast(_suit_info(tuple(c[0:9])), _suit_info(tuple(c[9:18])),
+                           _suit_info(tuple(c[18:27])), melds, _meld_facts(melds)))
 
 
 def readings(hand: Hand) -> list[Reading]:
@@ -321,8 +372,14 @@ def readings(hand: Hand) -> list[Reading]:
         out.append(Reading(groups, m))
     kinds = (GroupKind.PAIR, GroupKind.TRIPLET, GroupKind.RUN)
     per_suit = [_suit_decompositions(tuple(counts[s * 9:(s + 1) * 9])) for s in range(3)]
+    seen: set[tuple[tuple[int, int], ...]] = set()
     for combo in product(*per_suit):
-        groups = tuple(Group(kinds[k], s * 9 + r) for s, dec in enumerate(combo) for k, r in dec)
+        # the search can find one split in several orders: list each split once, sorted
+        key = tuple(sorted((s * 9 + r, k) for s, dec in enumerate(combo) for k, r in dec))
+        if key in seen:
+            continue
+        seen.add(key)
+        groups = tuple(Group(kinds[k], t) for t, k in key)
         pairs = sum(1 for g in groups if g.kind is GroupKind.PAIR)
         if pairs != 1 or len(groups) - 1 + hand.melds != 4:
             continue
@@ -375,6 +432,7 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
         return []
     candidate_suits = range(3) if len(used) < max_suits else sorted(used)
     melds = pongs + kongs
+    facts = _meld_facts(melds)
     keys = [tuple(concealed[s * 9:(s + 1) * 9]) for s in range(3)]
     infos = [_suit_info(k) for k in keys]
     # a suit that is neither decomposable nor all pairs rules out waits in every other suit
@@ -389,9 +447,9 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
             if held[t] >= 4:
                 continue
             infos[s] = info
-            masks = _masks_from(infos, melds)
+            masks = _masks_fast(infos[0], infos[1], infos[2], melds, facts)
             if masks:
-                out.append(Wait(t, frozenset(masks)))
+                out.append(Wait(t, masks))
         infos[s] = saved
     return out
 
@@ -399,13 +457,16 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
 @cache
 def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
     """Ranks whose addition leaves the suit decomposable (or all pairs), with the new info."""
+    table = _complete_table()
+    odd = [r for r in range(9) if key[r] & 1]
+    even_rank = odd[0] if len(odd) == 1 else -1  # the one rank that would make all pairs
     out = []
     for r in range(9):
         if key[r] >= 4:
             continue
         k = list(key)
         k[r] += 1
-        info = _suit_info(tuple(k))
-        if info[0] or info[4]:
-            out.append((r, info))
+        k = tuple(k)
+        if r == even_rank or k in table:  # only then is the info needed
+            out.append((r, _suit_info(k)))
     return tuple(out)

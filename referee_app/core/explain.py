@@ -1,0 +1,132 @@
+"""Hand analysis a referee can ask for directly: readings of a win, or waits of a hand.
+
+Settlement uses the fast paths of :mod:`.analysis`; this module puts the same analysis in
+readable form ("is this 14-tile hand a win, read how, worth what?", "is this 13-tile hand
+ready, on what, for how much?") for the CLI's ``analyse`` command, the GUI and tests.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .analysis import FEATURE_BITS, Hand, readings, suits_used, waits
+from .ruleset import DEFAULT_RULESET, get_ruleset
+from .scoring import HandScore, score_hand
+from .tiles import NUM_KINDS, parse_indices, tile_name
+
+
+@dataclass(frozen=True, slots=True)
+class ReadingView:
+    """One reading: its groups in notation, features, and the pattern it scores alone."""
+
+    groups: tuple[str, ...]
+    features: tuple[str, ...]
+    pattern: str
+    pattern_clause: str
+    fan: int
+
+
+@dataclass(frozen=True, slots=True)
+class WinAnalysis:
+    """A complete hand: every reading and the best total (base + §5.1/§5.2 bonuses)."""
+
+    tiles: str
+    legal: bool
+    problems: tuple[str, ...]
+    readings: tuple[ReadingView, ...]
+    best: HandScore | None
+
+
+@dataclass(frozen=True, slots=True)
+class WaitView:
+    tile: str
+    fan: int
+    pattern: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReadyAnalysis:
+    """A 13-tile hand at the wall's end: ready or not, its waits and §2.12 maximum fan."""
+
+    tiles: str
+    tile_count: int
+    xianggong: bool
+    flower_pig: bool
+    ready: bool
+    waits: tuple[WaitView, ...]
+    max_fan: int
+
+
+def _counts(text: str) -> list[int]:
+    c = [0] * NUM_KINDS
+    for i in parse_indices(text):
+        c[i] += 1
+    return c
+
+
+def _indices(tiles: tuple[str, ...] | list[str]) -> tuple[int, ...]:
+    out = []
+    for t in tiles:
+        idx = parse_indices(t)
+        if len(idx) != 1:
+            raise ValueError(f"expected exactly one tile, got {t!r}")
+        out.append(idx[0])
+    return tuple(out)
+
+
+def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple[str, ...] = (),
+                kongs: tuple[str, ...] = (), ruleset: str = DEFAULT_RULESET) -> WinAnalysis:
+    """Every reading of ``concealed`` (+ ``winning_tile``) with melds, and the best score.
+
+    Raises TileParseError (a ValueError) for bad notation.
+    """
+    rules = get_ruleset(ruleset)
+    c = _counts(concealed + (winning_tile or ""))
+    p, k = _indices(pongs), _indices(kongs)
+    hand = Hand(tuple(c), p, k)
+    problems = []
+    n = sum(c) + 3 * (len(p) + len(k))
+    if n != 14:
+        problems.append(f"{n} tiles counting each pong/kong as 3; a winning hand has 14")
+    if suits_used(hand.all_counts()) > rules.max_suits_in_win:
+        problems.append(f"holds {suits_used(hand.all_counts())} suits; at most "
+                        f"{rules.max_suits_in_win} may win")
+    views = []
+    for r in readings(hand):
+        sc = score_hand(rules, hand, {r.features})
+        views.append(ReadingView(tuple(str(g) for g in r.groups), r.feature_names,
+                                 sc.pattern, sc.pattern_clause, sc.pattern_fan))
+    if not views:
+        problems.append("no reading as four sets and a pair, or seven pairs")
+    best = score_hand(rules, hand, {r.features for r in readings(hand)},
+                      kong_kinds=("concealed",) * len(k)) if views else None
+    return WinAnalysis(concealed + (winning_tile or ""), not problems, tuple(problems),
+                       tuple(views), best)
+
+
+def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[str, ...] = (),
+                  ruleset: str = DEFAULT_RULESET) -> ReadyAnalysis:
+    """Readiness of an unwon seat as §2.12 reads it (its Reading): waits and maximum fan."""
+    rules = get_ruleset(ruleset)
+    c = _counts(concealed)
+    p, k = _indices(pongs), _indices(kongs)
+    held = list(c)
+    for t in p:
+        held[t] += 3
+    for t in k:
+        held[t] += 4
+    n = sum(c) + 3 * (len(p) + len(k))
+    pig = suits_used(held) == 3
+    ws = waits(c, p, k, max_suits=rules.max_suits_in_win) if n == 13 else []
+    views = []
+    for w in ws:
+        c[w.tile] += 1
+        sc = score_hand(rules, Hand(tuple(c), p, k), w.masks, kong_kinds=("concealed",) * len(k))
+        c[w.tile] -= 1
+        views.append(WaitView(tile_name(w.tile), sc.fan, sc.pattern))
+    return ReadyAnalysis(concealed, n, n != 13, pig, bool(views), tuple(views),
+                         max((v.fan for v in views), default=0))
+
+
+__all__ = ["FEATURE_BITS", "ReadingView", "ReadyAnalysis", "WaitView", "WinAnalysis",
+           "analyse_ready", "analyse_win"]
