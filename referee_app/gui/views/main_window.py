@@ -32,6 +32,7 @@ from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
+from .report_menu import ReportMenu
 from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
 
@@ -117,7 +118,8 @@ class MainWindow(QMainWindow):
         std = QKeySequence(QKeySequence.StandardKey.Redo)
         self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
         self.act_history = act("Ctrl+H", self.show_history, "act_history")
-        self.act_penalties = act("Ctrl+P", self.show_penalties, "act_penalties")
+        # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
+        self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
         self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
         self.act_void = act(None, self.void_hand, "act_void")
         self.act_projector = act("F11", self.open_projector, "act_projector")
@@ -144,13 +146,14 @@ class MainWindow(QMainWindow):
         self.menu_lang = self.menu_view.addMenu("")
         self.menu_lang.addAction(self.act_zh)
         self.menu_lang.addAction(self.act_en)
+        self.reports = ReportMenu(self)
 
         tb = QToolBar()
         tb.setObjectName("toolbar")
         tb.setMovable(False)
         self.addToolBar(tb)
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_penalties, self.act_projector):
+                  self.act_penalties, self.act_projector, self.reports.act_preview):
             tb.addAction(a)
         spacer = QWidget()
         spacer.setSizePolicy(spacer.sizePolicy().horizontalPolicy().Expanding,

@@ -1,0 +1,191 @@
+"""The *Reports* menu of the main window: one action per report, plus *Print preview…*.
+
+Each action reads the window's selection (navigator, tabs), asks the reports controller
+for the PDF and opens it in a :class:`ReportPreviewDialog`. Anything missing (no hand
+selected) or refused by the reports library (round without seating, bad template) is
+shown as one message naming the field; nothing is raised into Qt.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import QObject, Qt
+from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+
+from referee_app.core import RecordError
+
+from ..controllers import reports as ctl
+from ..i18n import LANG, tr
+from .report_preview import ReportPreviewDialog
+
+if TYPE_CHECKING:
+    from .main_window import MainWindow
+
+#: menu entries: (action key, report)
+ENTRIES: tuple[tuple[str, str], ...] = (
+    ("standings_all", "standings"),
+    ("standings_round", "standings"),
+    ("table", "table"),
+    ("player", "player"),
+    ("hand", "hand"),
+    ("seating", "seating"),
+    ("slips", "slips"),
+)
+
+
+class ReportMenu(QObject):
+    """Builds the menu on ``win``'s menu bar and opens the previews."""
+
+    def __init__(self, win: MainWindow) -> None:
+        super().__init__(win)
+        self.win = win
+        self.dialogs: list[ReportPreviewDialog] = []
+        self.menu = win.menuBar().addMenu("")
+        self.menu.setObjectName("menu_reports")
+        self.actions: dict[str, QAction] = {}
+        self.act_preview = QAction(win)
+        self.act_preview.setObjectName("act_print_preview")
+        self.act_preview.setShortcut(QKeySequence("Ctrl+P"))
+        self.act_preview.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+        self.act_preview.triggered.connect(lambda _c=False: self.preview_current())
+        win.addAction(self.act_preview)
+        self.menu.addAction(self.act_preview)
+        self.menu.addSeparator()
+        for key, _report in ENTRIES:
+            a = QAction(win)
+            a.setObjectName(f"act_report_{key}")
+            a.triggered.connect(lambda _c=False, key=key: self.open(key))
+            self.menu.addAction(a)
+            self.actions[key] = a
+        self.menu.aboutToShow.connect(self.retranslate)
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+
+    # ------------------------------------------------------------------ selection
+
+    def selection(self) -> ctl.Selection:
+        """Round, table, hand and player the referee is looking at."""
+        win = self.win
+        key = win.navigator.current_key() or ()
+        ctx = win.context
+        rnd = table = None
+        if key[:1] == ("round",):
+            rnd = key[1]
+        elif key[:1] == ("table",):
+            rnd, table = key[1], key[2]
+        elif ctx is not None:
+            rnd, table = ctx[0], ctx[1]
+        if rnd is None and win.desk.rounds():
+            rnd = win.seating.current_round()
+        hand_id = ctx[3] if ctx is not None else None
+        player = win.players.current_player() or None
+        if win.tabs.currentWidget() is win.standings:
+            row = win.standings.table.currentRow()
+            item = win.standings.table.item(row, 1) if row >= 0 else None
+            if item is not None and item.data(Qt.ItemDataRole.UserRole):
+                player = item.data(Qt.ItemDataRole.UserRole)
+        return ctl.Selection(round=rnd, table=table, hand_id=hand_id, player=player,
+                             standings_round=win.standings.selected_round())
+
+    def label(self, key: str, sel: ctl.Selection) -> str:
+        """The action's text with what it will print (``Table sheets — round 1, table 2``)."""
+        where = ""
+        if key == "standings_round" and sel.round is not None:
+            return tr("report_standings_after", n=sel.round) + "…"
+        if key in ("seating", "table", "slips") and sel.round is not None:
+            where = tr("round_n", n=sel.round)
+            if key in ("table", "slips"):
+                where += " · " + (tr("table_n", n=sel.table) if sel.table is not None
+                                  else tr("all_tables"))
+        elif key == "player" and sel.player:
+            where = sel.player
+        elif key == "hand" and win_hand_text(self.win):
+            where = win_hand_text(self.win)
+        base = tr(f"report_{key}")
+        return f"{base} — {where}…" if where else f"{base}…"
+
+    def retranslate(self, *_args: object) -> None:
+        self.menu.setTitle(tr("Reports"))
+        self.act_preview.setText(tr("Print preview…"))
+        sel = self.selection()
+        for key, a in self.actions.items():
+            a.setText(self.label(key, sel))
+
+    # ------------------------------------------------------------------ opening
+
+    def request(self, key: str, sel: ctl.Selection) -> ctl.ReportRequest:
+        report = dict(ENTRIES)[key]
+        if key == "standings_all":
+            return ctl.ReportRequest("standings", {"round": None})
+        if key == "standings_round":
+            if sel.round is None:
+                raise ctl.ReportRequestError("round", "no round is selected")
+            return ctl.ReportRequest("standings", {"round": sel.round})
+        return ctl.request_for(report, sel)
+
+    def open(self, key: str) -> ReportPreviewDialog | None:
+        """Open the preview of menu entry ``key`` for the current selection."""
+        sel = self.selection()
+        try:
+            req = self.request(key, sel)
+        except ctl.ReportRequestError as e:
+            self.win.message(tr("report_needs", what=tr(f"need_{e.field}")))
+            return None
+        return self.preview(req, self.label(key, sel).rstrip("…"))
+
+    def preview_current(self) -> ReportPreviewDialog | None:
+        """Ctrl+P: the report that fits the tab in view (entry/trace: the hand's ruling
+        sheet; standings: the standings as filtered; seating: the round's chart; player
+        detail: the player's statement)."""
+        w = self.win
+        tab = w.tabs.currentWidget()
+        if tab is w.standings:
+            rnd = w.standings.selected_round()
+            return self.open("standings_all") if rnd is None else self._standings_after(rnd)
+        if tab is w.seating:
+            return self._open_request(ctl.ReportRequest(
+                "seating", {"round": w.seating.current_round()}), "seating")
+        if tab is w.players:
+            return self.open("player")
+        return self.open("hand")
+
+    def _standings_after(self, rnd: int) -> ReportPreviewDialog | None:
+        return self.preview(ctl.ReportRequest("standings", {"round": rnd}),
+                            tr("report_standings_after", n=rnd))
+
+    def _open_request(self, req: ctl.ReportRequest, key: str,
+                      where: str | None = None) -> ReportPreviewDialog | None:
+        if where is None and req.params.get("round") is not None:
+            where = tr("round_n", n=req.params["round"])
+        title = tr(f"report_{key}") + (f" — {where}" if where else "")
+        return self.preview(req, title)
+
+    def preview(self, req: ctl.ReportRequest, title: str) -> ReportPreviewDialog | None:
+        """Make the PDF and show it; a refused request becomes one message."""
+        QGuiApplication.setOverrideCursor(Qt.CursorShape.WaitCursor)
+        try:
+            pdf = ctl.make_pdf(self.win.desk, req)
+            dlg = ReportPreviewDialog(title, req, pdf, self.win)
+        except (ValueError, RecordError, OSError, KeyError) as e:
+            self.win.message(tr("report_failed", msg=_reason(e)))
+            return None
+        finally:
+            QGuiApplication.restoreOverrideCursor()
+        self.dialogs = [d for d in self.dialogs if d.isVisible()] + [dlg]
+        dlg.show()
+        return dlg
+
+
+def win_hand_text(win: MainWindow) -> str:
+    """``Round 1 · Table 2 · Hand 3`` of the saved hand in the form, or ""."""
+    if win.context is None or win.context[3] is None:
+        return ""
+    return win.entry.header.text()
+
+
+def _reason(e: BaseException) -> str:
+    """The library's one-line ``field: problem``; a KeyError names its missing key."""
+    if isinstance(e, KeyError):
+        return f"{e.args[0]}: missing" if e.args else "missing value"
+    return str(e) or type(e).__name__
