@@ -76,7 +76,7 @@ class ReportMenu(QObject):
             rnd, table = key[1], key[2]
         elif ctx is not None:
             rnd, table = ctx[0], ctx[1]
-        if rnd is None and win.desk.rounds():
+        if rnd is None:  # no DB read here: this runs on every menu show / language switch
             rnd = win.seating.current_round()
         hand_id = ctx[3] if ctx is not None else None
         player = win.players.current_player() or None

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QEvent, Qt
 from PySide6.QtGui import QImage, QKeySequence, QPixmap, QShortcut
 from PySide6.QtWidgets import (
     QComboBox,
@@ -105,6 +105,9 @@ class ReportPreviewDialog(QDialog):
         self.btn_print.clicked.connect(self.print_dialog)
         self.btn_save.clicked.connect(self.save_dialog)
         self.btn_close.clicked.connect(self.close)
+        for b in (self.btn_prev, self.btn_next, self.btn_zoom_out, self.btn_zoom_in,
+                  self.btn_print, self.btn_save, self.btn_close):
+            b.setAutoDefault(False)  # Enter in the page box must not print or close
         self.finished.connect(lambda _r: self.pages.close())
         for keys, fn in (((QKeySequence.StandardKey.MoveToNextPage, "PgDown"),
                           lambda: self.go_to(self.page + 1)),
@@ -117,6 +120,7 @@ class ReportPreviewDialog(QDialog):
                          ((QKeySequence.StandardKey.Save,), self.save_dialog)):
             for key in keys:
                 QShortcut(QKeySequence(key), self, activated=fn)
+        self.scroll.viewport().installEventFilter(self)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.zoom_box.setCurrentIndex(ZOOMS.index("width"))
@@ -150,6 +154,7 @@ class ReportPreviewDialog(QDialog):
         self.page_box.setValue(self.page + 1)
         self.page_box.blockSignals(False)
         self._show()
+        self.scroll.verticalScrollBar().setValue(0)  # a new page starts at its top
 
     def step_zoom(self, step: int) -> None:
         """Next larger/smaller percentage (from a fit mode: the percentage it amounts to)."""
@@ -197,10 +202,12 @@ class ReportPreviewDialog(QDialog):
         self.btn_prev.setEnabled(self.page > 0)
         self.btn_next.setEnabled(self.page < self.pages.count - 1)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
-        super().resizeEvent(event)
-        if isinstance(self.zoom_box.currentData(), str):
+    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 (Qt naming)
+        """Fit modes follow the viewport's size (dialog resized, scroll bar shown)."""
+        if (obj is self.scroll.viewport() and event.type() == QEvent.Type.Resize
+                and isinstance(self.zoom_box.currentData(), str)):
             self._show()
+        return super().eventFilter(obj, event)
 
     # ------------------------------------------------------------------ print / save
 
