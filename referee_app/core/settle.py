@@ -8,7 +8,7 @@ trace lines. A record with any problem settles nothing.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from operator import add
+from operator import attrgetter
 from typing import Any
 
 from .analysis import Hand, feature_masks, masks_with_run, suits_used, waits
@@ -18,6 +18,7 @@ from .scoring import HandScore, max_fan, score_hand
 from .tiles import NUM_KINDS, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
+_INDEX = attrgetter("index")
 _TWO_BAMBOO = 19  # index of 2s
 
 
@@ -185,15 +186,22 @@ class _Walk:
         self.rules = rules
         self.order = rules.seats
         self.hands = {s.seat: s for s in record.seats}
-        # per seat, computed once: concealed count vector and pong tile indices
+        # per seat, computed once: concealed count vector, its three per-suit keys and the
+        # pong tile indices; ``total`` sums the concealed counts for the §2.0 tile count
         self.counts: dict[str, list[int]] = {}
+        self.keys: dict[str, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
         self.pongs: dict[str, tuple[int, ...]] = {}
+        total = [0] * NUM_KINDS
         for h in record.seats:
             c = [0] * NUM_KINDS
             for x in h.concealed:
-                c[x.index] += 1
+                i = x.index
+                c[i] += 1
+                total[i] += 1
             self.counts[h.seat] = c
-            self.pongs[h.seat] = tuple(p.index for p in h.pongs)
+            self.keys[h.seat] = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+            self.pongs[h.seat] = tuple(map(_INDEX, h.pongs)) if h.pongs else ()
+        self.total = total
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
         self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
@@ -631,14 +639,16 @@ class _Walk:
 
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
     record, rules = walk.r, walk.rules
-    counts = [0] * NUM_KINDS
-    for c in walk.counts.values():
-        counts = list(map(add, counts, c))
+    counts = walk.total
     for pongs in walk.pongs.values():
         for t in pongs:
             counts[t] += 3
     for ev in record.events:
-        counts[ev.tile.index] += 4 if isinstance(ev, KongEvent) else 1
+        counts[ev.tile.index] += 4 if type(ev) is KongEvent else 1
+    if max(counts) <= 4:  # the common case: nothing to report unless a suit is not played
+        suits = rules.suits
+        if all(not any(counts[s * 9:s * 9 + 9]) for s in range(3) if "mps"[s] not in suits):
+            return []
     out = []
     allowed = {"mps".index(x) for x in rules.suits}
     clause = rules.vclause("tile_count")
