@@ -330,6 +330,22 @@ def _masks_fast(i0: tuple, i1: tuple, i2: tuple, melds: tuple[int, ...],
     return hit
 
 
+def masks_of_suits(k0: tuple[int, ...], k1: tuple[int, ...], k2: tuple[int, ...],
+                   melds: tuple[int, ...]) -> tuple[frozenset[int], int]:
+    """Feature sets of a hand given as its three per-suit count keys (concealed tiles and the
+    winning tile) plus meld tiles, and the bit set of the suits it uses, melds included.
+
+    The settlement's fast path of :func:`feature_masks`: the keys come precomputed per seat
+    and the returned set is shared (interned), so callers must not change it.
+    """
+    i0 = _suit_info(k0)
+    i1 = _suit_info(k1)
+    i2 = _suit_info(k2)
+    facts = _meld_facts(melds)
+    suits = facts[1] | (i0[1] > 0) | ((i1[1] > 0) << 1) | ((i2[1] > 0) << 2)
+    return _masks_fast(i0, i1, i2, melds, facts), suits
+
+
 def masks_with_run(hand: Hand, first: int) -> set[int]:
     """Feature sets of the readings of ``hand`` that use the run first, first+1, first+2."""
     c = list(hand.counts)
@@ -400,7 +416,7 @@ def roots(hand: Hand) -> int:
     c = list(hand.counts)
     for t in hand.pongs:
         c[t] += 3
-    return sum(1 for x in c if x == 4)
+    return c.count(4)
 
 
 @dataclass(frozen=True, slots=True)

@@ -83,6 +83,40 @@ _SITUATIONAL_ORDER = ("robbing_kong", "kong_bloom", "kong_discard", "middle_two"
                       "declared_ready", "first_discard", "heavenly", "earthly")
 
 
+class _Items:
+    """A ruleset's bonus items, built once: BonusItem is immutable, so wins share them."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        root = rules.root
+        self.root = BonusItem(root.name, root.clause, root.fan)
+        kb = rules.kong_bonus
+        self.kong: dict[str, BonusItem] | None = None if kb is None else {
+            k: BonusItem(rules.kong_bonus_names.get(k, kb.name), kb.clause, kb.fan)
+            for k in ("direct", "added", "concealed")}
+        self.situational = tuple(
+            (key, BonusItem(b.name, b.clause, b.fan)) for key in _SITUATIONAL_ORDER
+            if (b := rules.situational_bonuses.get(key)) is not None)
+
+
+# id(rules) -> (rules, items); holding the ruleset keeps its id from being reused
+_ITEMS: dict[int, tuple[Ruleset, _Items]] = {}
+
+
+def _items_of(rules: Ruleset) -> _Items:
+    hit = _ITEMS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    if len(_ITEMS) > 64:  # tournaments' with_settings copies: keep the table small
+        _ITEMS.clear()
+    items = _Items(rules)
+    _ITEMS[id(rules)] = (rules, items)
+    return items
+
+
+# (ruleset id, masks, situational bits, roots) -> best pattern row, for interned mask sets
+_BEST: dict[tuple[str, frozenset[int], int, int], tuple[tuple, str, str, str, int, int]] = {}
+
+
 def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
                flags: tuple[str, ...] = (), kong_kinds: tuple[str, ...] = (),
                extra_bonuses: tuple[str, ...] = ()) -> HandScore:
@@ -91,27 +125,34 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     ``flags`` are the win's situational flags (counted only for an actual win, never in
     the ready check); ``kong_kinds`` are the kinds of the winner's declared kongs in order.
     """
-    situ = (HEAVENLY if "heavenly" in flags else 0) | (EARTHLY if "earthly" in flags else 0)
-    nroots = roots(hand) if not rules.root_concealed_only else sum(
-        1 for c in hand.counts if c == 4)
+    situ = ((HEAVENLY if "heavenly" in flags else 0) | (EARTHLY if "earthly" in flags else 0)
+            if flags else 0)
+    nroots = roots(hand) if not rules.root_concealed_only else hand.counts.count(4)
     if rules.root_counts_kongs:
         nroots += len(hand.kongs)
     # Situational pattern rows are not in the table of additive rulesets' bonuses.
-    best = max(_pattern_for(rules, m | situ, nroots) for m in masks)
+    if type(masks) is frozenset:  # interned by analysis: the choice repeats across hands
+        key = (rules.id, masks, situ, nroots)
+        best = _BEST.get(key)
+        if best is None:
+            best = _BEST[key] = max(_pattern_for(rules, m | situ, nroots) for m in masks)
+    else:
+        best = max(_pattern_for(rules, m | situ, nroots) for m in masks)
     _, name, name_en, clause, pfan, consumed = best
-    items: list[BonusItem] = []
-    root = rules.root
-    items.extend(BonusItem(root.name, root.clause, root.fan) for _ in range(nroots - consumed))
-    if rules.kong_bonus is not None:
+    known = _items_of(rules)
+    items = [known.root] * (nroots - consumed) if nroots > consumed else []
+    if known.kong is not None and kong_kinds:
         kb = rules.kong_bonus
-        items.extend(BonusItem(rules.kong_bonus_names.get(k, kb.name), kb.clause, kb.fan)
-                     for k in kong_kinds)
+        assert kb is not None
+        items.extend(known.kong.get(k) or BonusItem(rules.kong_bonus_names.get(k, kb.name),
+                                                    kb.clause, kb.fan) for k in kong_kinds)
     if flags or extra_bonuses:
-        for key in _SITUATIONAL_ORDER:
-            b = rules.situational_bonuses.get(key)
-            if b is not None and (key in flags or key in extra_bonuses):
-                items.append(BonusItem(b.name, b.clause, b.fan))
-    raw = pfan + sum(i.fan for i in items)
+        for key, item in known.situational:
+            if key in flags or key in extra_bonuses:
+                items.append(item)
+    raw = pfan
+    for i in items:
+        raw += i.fan
     return HandScore(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from .analysis import Hand, feature_masks, masks_with_run, suits_used, waits
+from .analysis import Hand, masks_of_suits, masks_with_run, suits_used, waits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, max_fan, score_hand
@@ -19,6 +19,7 @@ from .tiles import NUM_KINDS, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
+_SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
 _TWO_BAMBOO = 19  # index of 2s
 
 
@@ -205,6 +206,9 @@ class _Walk:
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
         self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
+        # the same kongs as tile indices and kind names, kept up to date by ``kong``
+        self.kong_tiles: dict[str, tuple[int, ...]] = dict.fromkeys(rules.seats, ())
+        self.kong_kinds: dict[str, tuple[str, ...]] = dict.fromkeys(rules.seats, ())
         self.errors: list[RuleViolation] = []
         self.payments: list[Payment] = []
         self.trace: list[str] = []
@@ -284,14 +288,17 @@ class _Walk:
                 self.trace.append(f"{clause} {seat} declares {_a(word)} kong of {t}; "
                                   "no payment under this ruleset")
         self.kongs[seat].append(ev)
+        self.kong_tiles[seat] += (t.index,)
+        self.kong_kinds[seat] += (ev.kind.value,)
         self.kong_payments_of_event[idx] = made
         self.kong_income.extend((idx, p) for p in made)
 
-    def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, bool]:
-        """The winner's complete hand, and whether §2.1 (count) and §2.4 (suits) hold."""
+    def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, frozenset[int], bool]:
+        """The winner's complete hand, its feature sets (empty: no legal reading), and
+        whether §2.1 (count) and §2.4 (suits) hold."""
         h = self.hands[seat]
-        counts = list(self.counts[seat])
-        kongs = tuple(k.tile.index for k in self.kongs[seat])
+        counts = self.counts[seat].copy()
+        kongs = self.kong_tiles[seat]
         pongs = self.pongs[seat]
         held = len(h.concealed) + 3 * (len(pongs) + len(kongs))
         ok = True
@@ -302,12 +309,22 @@ class _Walk:
                      "a winner holds 13")
             ok = False
         counts[tile] += 1
-        hand = Hand(tuple(counts), pongs, kongs)
-        if suits_used(hand.all_counts()) > self.rules.max_suits_in_win:
+        c = tuple(counts)
+        hand = Hand(c, pongs, kongs)
+        k0, k1, k2 = self.keys[seat]
+        suit = tile // 9
+        if suit == 0:
+            k0 = c[0:9]
+        elif suit == 1:
+            k1 = c[9:18]
+        else:
+            k2 = c[18:27]
+        masks, suits = masks_of_suits(k0, k1, k2, pongs + kongs)
+        if _SUITS_IN[suits] > self.rules.max_suits_in_win:
             self.err("missing_suit", seat,
                      f"{seat}'s winning hand holds all three suits (false win, 诈和)")
             ok = False
-        return hand, ok
+        return hand, masks, ok
 
     def win(self, idx: int, ev: WinEvent) -> None:
         rules, t = self.rules, ev.tile
@@ -422,8 +439,7 @@ class _Walk:
         for s in seats:
             if s in self.won:
                 continue
-            hand, ok = self._winner_hand(s, t.index)
-            masks = feature_masks(hand)
+            hand, masks, ok = self._winner_hand(s, t.index)
             if not masks:
                 self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
                          "(four sets and a pair, or seven pairs)")
@@ -432,7 +448,7 @@ class _Walk:
             if not ok:
                 valid = False
                 continue
-            kinds = tuple(k.kind.value for k in self.kongs[s])
+            kinds = self.kong_kinds[s]
             sc = score_hand(rules, hand, masks, flags=flags, kong_kinds=kinds)
             mt = self._middle_two_masks(hand, t.index)
             if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
