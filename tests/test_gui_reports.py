@@ -44,7 +44,6 @@ def test_standings_preview_shows_rendered_pages(qtbot, desk_window):
     win, _seating = desk_window()
     dlg = win.reports.open("standings_all")
     assert dlg is not None and dlg.isVisible()
-    qtbot.addWidget(dlg)
     assert dlg.request == ctl.ReportRequest("standings", {"round": None})
     assert dlg.pages.count > 0
     assert dlg.page_of.text() == f"of {dlg.pages.count}"
@@ -62,7 +61,6 @@ def test_standings_preview_shows_rendered_pages(qtbot, desk_window):
 def test_save_as_pdf_writes_the_previewed_bytes(qtbot, desk_window, tmp_path):
     win, _seating = desk_window()
     dlg = win.reports.open("standings_all")
-    qtbot.addWidget(dlg)
     asked: list[str] = []
     target = tmp_path / "out" / "standings"
     target.parent.mkdir()
@@ -86,7 +84,6 @@ def test_print_to_pdf_printer_without_dialog(qtbot, desk_window, tmp_path):
     win, seating = desk_window()
     _save_hand(win, seating)
     dlg = win.reports.open("hand")
-    qtbot.addWidget(dlg)
     out = tmp_path / "printed.pdf"
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
@@ -121,17 +118,16 @@ def test_ctrl_p_previews_the_report_of_the_view(qtbot, desk_window):
     win.tabs.setCurrentWidget(win.trace)
     qtbot.keyClick(win, Qt.Key.Key_P, CTRL)
     dlg = win.reports.dialogs[-1]
-    qtbot.addWidget(dlg)
     assert dlg.request == ctl.ReportRequest("hand", {"hand_id": hand_id})
     assert "§" in _pdf_text(dlg.pdf)  # the ruling sheet cites its clauses
-    dlg.close()
+    dlg.close()  # deleted on close: it leaves the list of open previews
+    qtbot.waitUntil(lambda: dlg not in win.reports.dialogs, timeout=3000)
     win.tabs.setCurrentWidget(win.standings)
     win.standings.round_box.setCurrentIndex(win.standings.round_box.findData(1))
     win.activateWindow()
+    qtbot.waitUntil(win.isActiveWindow, timeout=3000)
     qtbot.keyClick(win, Qt.Key.Key_P, CTRL)
-    dlg2 = win.reports.dialogs[-1]
-    qtbot.addWidget(dlg2)
-    assert dlg2 is not dlg
+    (dlg2,) = win.reports.dialogs
     assert dlg2.request == ctl.ReportRequest("standings", {"round": 1})
     assert "round 1" in dlg2.windowTitle()
 
@@ -145,16 +141,13 @@ def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):
     assert menu.actions["table"].text() == "Table sheets — Round 1 · Table 1…"
     assert menu.actions["standings_round"].text() == "Standings after round 1…"
     dlg = menu.open("slips")
-    qtbot.addWidget(dlg)
     assert dlg.request == ctl.ReportRequest("slips", {"round": 1, "table": 1})
     win.navigator.select_key(("round", 1))
     assert menu.selection().table is None
     seat_dlg = menu.open("seating")
-    qtbot.addWidget(seat_dlg)
     assert seat_dlg.request == ctl.ReportRequest("seating", {"round": 1})
     win.show_player(PLAYERS[2][0])
     player_dlg = menu.open("player")
-    qtbot.addWidget(player_dlg)
     assert player_dlg.request.params["player"] == PLAYERS[2][0]
     assert PLAYERS[2][1] in _pdf_text(player_dlg.pdf)
     from referee_app.gui.i18n import LANG
@@ -169,7 +162,6 @@ def test_page_navigation_and_zoom(qtbot, desk_window):
     win, _seating = desk_window()
     win.navigator.select_key(("table", 1, 1))
     dlg = win.reports.open("slips")
-    qtbot.addWidget(dlg)
     assert dlg.pages.count >= 2
     first = dlg.page_image()
     qtbot.mouseClick(dlg.btn_next, Qt.MouseButton.LeftButton)
@@ -200,4 +192,4 @@ def test_missing_selection_and_library_errors_are_messages(qtbot, desk_window):
         ctl.ReportRequest("elo")
     with pytest.raises(ctl.PdfPageError, match="pdf: cannot read"):
         ctl.PdfPages(b"not a pdf")
-    assert not [d for d in win.reports.dialogs if d.isVisible()]
+    assert win.reports.dialogs == []

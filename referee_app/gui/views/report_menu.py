@@ -172,9 +172,14 @@ class ReportMenu(QObject):
             return None
         finally:
             QGuiApplication.restoreOverrideCursor()
-        self.dialogs = [d for d in self.dialogs if d.isVisible()] + [dlg]
+        self.dialogs.append(dlg)  # open previews; each leaves the list when deleted on close
+        dlg.destroyed.connect(lambda _obj=None, d=dlg: self._forget(d))
         dlg.show()
         return dlg
+
+
+    def _forget(self, dlg: ReportPreviewDialog) -> None:
+        self.dialogs = [d for d in self.dialogs if d is not dlg]
 
 
 def win_hand_text(win: MainWindow) -> str:

@@ -39,7 +39,7 @@ class ReportPreviewDialog(QDialog):
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setObjectName("report_preview")
-        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, False)
+        self.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose, True)  # frees its page images
         self.title = title
         self.request = request
         self.pdf = pdf
