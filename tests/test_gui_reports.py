@@ -130,6 +130,11 @@ def test_ctrl_p_previews_the_report_of_the_view(qtbot, desk_window):
     (dlg2,) = win.reports.dialogs
     assert dlg2.request == ctl.ReportRequest("standings", {"round": 1})
     assert "round 1" in dlg2.windowTitle()
+    win.tabs.setCurrentWidget(win.seating)
+    seat_dlg = win.reports.preview_current()
+    assert seat_dlg.request == ctl.ReportRequest("seating", {"round": 1})
+    text = _pdf_text(seat_dlg.pdf)
+    assert "Seating chart" in text and all(latin in text for _zh, latin in PLAYERS)
 
 
 def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):

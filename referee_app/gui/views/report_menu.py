@@ -144,8 +144,12 @@ class ReportMenu(QObject):
             rnd = w.standings.selected_round()
             return self.open("standings_all") if rnd is None else self._standings_after(rnd)
         if tab is w.seating:
-            return self._open_request(ctl.ReportRequest(
-                "seating", {"round": w.seating.current_round()}), "seating")
+            rnd = w.seating.current_round()
+            if rnd is None:
+                self.win.message(tr("report_needs", what=tr("need_round")))
+                return None
+            return self.preview(ctl.ReportRequest("seating", {"round": rnd}),
+                                f"{tr('report_seating')} — {tr('round_n', n=rnd)}")
         if tab is w.players:
             return self.open("player")
         return self.open("hand")
@@ -153,13 +157,6 @@ class ReportMenu(QObject):
     def _standings_after(self, rnd: int) -> ReportPreviewDialog | None:
         return self.preview(ctl.ReportRequest("standings", {"round": rnd}),
                             tr("report_standings_after", n=rnd))
-
-    def _open_request(self, req: ctl.ReportRequest, key: str,
-                      where: str | None = None) -> ReportPreviewDialog | None:
-        if where is None and req.params.get("round") is not None:
-            where = tr("round_n", n=req.params["round"])
-        title = tr(f"report_{key}") + (f" — {where}" if where else "")
-        return self.preview(req, title)
 
     def preview(self, req: ctl.ReportRequest, title: str) -> ReportPreviewDialog | None:
         """Make the PDF and show it; a refused request becomes one message."""
