@@ -300,6 +300,11 @@ def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool]:
             all(m % 9 in _258_RANKS for m in melds))
 
 
+def meld_suits(melds: tuple[int, ...]) -> int:
+    """Bit set of the suits of some meld tiles (bit 0 m, 1 p, 2 s)."""
+    return _meld_facts(melds)[1]
+
+
 _MASKS: dict[tuple, frozenset[int]] = {}
 _NO_MASKS: frozenset[int] = frozenset()
 _ONE_SUIT = (1, 2, 4)
@@ -443,29 +448,44 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
         held[t] += 3
     for t in kongs:
         held[t] += 4
-    used = {s for s in range(3) if any(held[s * 9:(s + 1) * 9])}
-    if len(used) > max_suits:
+    used = (any(held[0:9]) | (any(held[9:18]) << 1) | (any(held[18:27]) << 2))
+    keys = (tuple(concealed[0:9]), tuple(concealed[9:18]), tuple(concealed[18:27]))
+    return waits_of_suits(keys, held, used, pongs + kongs, max_suits)
+
+
+_SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
+_OTHER_SUITS = ((1, 2), (0, 2), (0, 1))
+
+
+def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int,
+                   melds: tuple[int, ...], max_suits: int) -> list[Wait]:
+    """:func:`waits` of a 13-tile hand given as its per-suit concealed keys, its held counts
+    (concealed and melds), the bit set of suits it uses and its meld tiles.
+
+    The settlement's fast path: the seat's keys are computed once per hand.
+    """
+    nused = _SUITS_IN[used]
+    if nused > max_suits:
         return []
-    candidate_suits = range(3) if len(used) < max_suits else sorted(used)
-    melds = pongs + kongs
+    candidate_suits = range(3) if nused < max_suits else [s for s in range(3) if used >> s & 1]
     facts = _meld_facts(melds)
-    keys = [tuple(concealed[s * 9:(s + 1) * 9]) for s in range(3)]
-    infos = [_suit_info(k) for k in keys]
+    infos = [_suit_info(keys[0]), _suit_info(keys[1]), _suit_info(keys[2])]
     # a suit that is neither decomposable nor all pairs rules out waits in every other suit
     usable = [bool(i[0]) or i[4] for i in infos]
     out: list[Wait] = []
     for s in candidate_suits:
-        if not all(usable[x] for x in range(3) if x != s):
+        a, b = _OTHER_SUITS[s]
+        if not (usable[a] and usable[b]):
             continue
         saved = infos[s]
+        base = s * 9
         for r, info in _suit_extensions(keys[s]):
-            t = s * 9 + r
-            if held[t] >= 4:
+            if held[base + r] >= 4:
                 continue
             infos[s] = info
             masks = _masks_fast(infos[0], infos[1], infos[2], melds, facts)
             if masks:
-                out.append(Wait(t, masks))
+                out.append(Wait(base + r, masks))
         infos[s] = saved
     return out
 

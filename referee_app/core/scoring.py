@@ -166,20 +166,38 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
     c = list(concealed)
     for t in pongs:
         c[t] += 3
-    base_roots = sum(1 for x in c if x == 4)
+    base_roots = c.count(4)
     kong_fan = rules.kong_bonus.fan * len(kongs) if rules.kong_bonus is not None else 0
     if rules.root_counts_kongs:
         base_roots += len(kongs)
-    root_fan = rules.root.fan
+    concealed_only = rules.root_concealed_only
+    if concealed_only:
+        concealed_fours = concealed.count(4)
+    rid = rules.id
     for w in ws:
-        if rules.root_concealed_only:
-            nroots = sum(1 for x in concealed if x == 4) + (concealed[w.tile] == 3)
+        if not w.masks:
+            continue
+        if concealed_only:
+            nroots = concealed_fours + (concealed[w.tile] == 3)
         else:
             nroots = base_roots + (c[w.tile] == 3)
-        for m in w.masks:
-            _, _, _, _, pfan, consumed = _pattern_for(rules, m, nroots)
-            best = max(best, rules.cap(pfan + root_fan * (nroots - consumed) + kong_fan))
+        # the cap is monotone, so capping the best uncapped fan is the best capped fan
+        key = (rid, w.masks, nroots)
+        fan = _READY_FAN.get(key)
+        if fan is None:
+            fan = _READY_FAN[key] = _ready_fan(rules, w.masks, nroots)
+        best = max(best, rules.cap(fan + kong_fan))
     return best
+
+
+# (ruleset id, masks, roots) -> best pattern fan plus root fan over the masks, uncapped
+_READY_FAN: dict[tuple[str, frozenset[int], int], int] = {}
+
+
+def _ready_fan(rules: Ruleset, masks: frozenset[int], nroots: int) -> int:
+    root_fan = rules.root.fan
+    return max(pfan + root_fan * (nroots - consumed)
+               for _, _, _, _, pfan, consumed in (_pattern_for(rules, m, nroots) for m in masks))
 
 
 def wait_names(ws: list[Wait]) -> list[str]:

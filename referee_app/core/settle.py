@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
-from .analysis import Hand, masks_of_suits, masks_with_run, suits_used, waits
+from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, max_fan, score_hand
@@ -20,6 +20,8 @@ from .tiles import NUM_KINDS, tile_name
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
+_EMPTY_SUIT = (0,) * 9
+_NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
 _TWO_BAMBOO = 19  # index of 2s
 
 
@@ -91,6 +93,9 @@ class SeatReadiness:
         if not self.ready:
             return {"ready": False}
         return {"ready": True, "max_fan": self.max_fan, "waits": list(self.waits)}
+
+
+_NOT_READY = SeatReadiness(False)  # immutable, so every not-ready seat can share it
 
 
 @dataclass(frozen=True, slots=True)
@@ -562,29 +567,31 @@ class _Walk:
         info: dict[str, SeatReadiness] = {}
         pigs: list[str] = []
         xiang: list[str] = []
+        max_suits = rules.max_suits_in_win
         for s in self.unwon:
-            h = self.hands[s]
             counts = self.counts[s]
             pongs = self.pongs[s]
-            kongs = tuple(k.tile.index for k in self.kongs[s])
-            held = list(counts)
+            kongs = self.kong_tiles[s]
+            keys = self.keys[s]
+            used = (meld_suits(pongs + kongs) | (keys[0] != _EMPTY_SUIT)
+                    | ((keys[1] != _EMPTY_SUIT) << 1) | ((keys[2] != _EMPTY_SUIT) << 2))
+            if used == 7:
+                pigs.append(s)
+            if len(self.hands[s].concealed) + 3 * (len(pongs) + len(kongs)) != 13:
+                xiang.append(s)
+                info[s] = _NOT_READY
+                continue
+            held = counts.copy()
             for p in pongs:
                 held[p] += 3
             for k in kongs:
                 held[k] += 4
-            if suits_used(held) == 3:
-                pigs.append(s)
-            if len(h.concealed) + 3 * (len(pongs) + len(kongs)) != 13:
-                xiang.append(s)
-                info[s] = SeatReadiness(False)
-                continue
-            ws = waits(counts, pongs, kongs, max_suits=rules.max_suits_in_win)
+            ws = waits_of_suits(keys, held, used, pongs + kongs, max_suits)
             if not ws:
-                info[s] = SeatReadiness(False)
+                info[s] = _NOT_READY
                 continue
-            mf = max_fan(rules, counts, pongs, kongs, ws,
-                         tuple(k.kind.value for k in self.kongs[s]))
-            info[s] = SeatReadiness(True, mf, tuple(tile_name(w.tile) for w in ws))
+            mf = max_fan(rules, counts, pongs, kongs, ws, self.kong_kinds[s])
+            info[s] = SeatReadiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
         ready = [s for s in self.unwon if info[s].ready]
         not_ready = [s for s in self.unwon if not info[s].ready]
         rc_clause = (ec.get("ready_check") or {}).get("clause")
