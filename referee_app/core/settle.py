@@ -20,6 +20,8 @@ from .tiles import NUM_KINDS, tile_name
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
+_KIND_VALUE = {k: k.value for k in KongKind}  # Enum.value is a slow property
+_A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
 _NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
 _TWO_BAMBOO = 19  # index of 2s
@@ -261,10 +263,12 @@ class _Walk:
         if seat in self.won:
             self.err("blood_battle", seat, f"{seat} declares a kong of {t} after it has won")
             return
-        clause, amount = rules.kong_payments.get(ev.kind.value, ("", 0))
+        kind = _KIND_VALUE[ev.kind]
+        clause, amount = rules.kong_payments.get(kind, ("", 0))
         amount *= rules.stake
+        t = _NAMES[t.index]  # the tile's name, as str(t) writes it
         made: list[Payment] = []
-        if ev.kind is KongKind.DIRECT:
+        if kind == "direct":
             frm = ev.from_seat
             assert frm is not None
             if frm == seat:
@@ -275,28 +279,30 @@ class _Walk:
                          f"{frm} has already won and cannot discard the {t} that {seat} kongs")
                 return
             if amount:
-                made.append(self.pay(frm, seat, amount, clause, f"direct kong {t}"))
+                made.append(Payment(frm, seat, amount, clause, f"direct kong {t}"))
                 self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
                                   f"discard; {frm} pays {amount}")
             else:
                 self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
                                   "discard; no payment under this ruleset")
         else:
-            payers = self.others_unwon(seat)
-            word = "concealed" if ev.kind is KongKind.CONCEALED else "added"
+            payers = [s for s in self.unwon if s != seat]
             if amount:
-                made.extend(self.pay(p, seat, amount, clause, f"{word} kong {t}") for p in payers)
+                reason = f"{kind} kong {t}"
+                made = [Payment(p, seat, amount, clause, reason) for p in payers]
                 verb = "are" if len(payers) != 1 else "is"
-                self.trace.append(f"{clause} {seat} declares {_a(word)} kong of {t}; "
+                self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   f"{_seats_text(payers)} {verb} unwon and pay {amount} each")
             else:
-                self.trace.append(f"{clause} {seat} declares {_a(word)} kong of {t}; "
+                self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   "no payment under this ruleset")
+        self.payments += made  # every one is for a non-zero amount
         self.kongs[seat].append(ev)
-        self.kong_tiles[seat] += (t.index,)
-        self.kong_kinds[seat] += (ev.kind.value,)
+        self.kong_tiles[seat] += (ev.tile.index,)
+        self.kong_kinds[seat] += (kind,)
         self.kong_payments_of_event[idx] = made
-        self.kong_income.extend((idx, p) for p in made)
+        if made:
+            self.kong_income.extend([(idx, p) for p in made])
 
     def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, frozenset[int], bool]:
         """The winner's complete hand, its feature sets (empty: no legal reading), and
@@ -338,7 +344,7 @@ class _Walk:
         seats = list(ev.seats)
         valid = True
         # §2.5: a seat listed twice, or that has won already
-        if len(set(seats)) != len(seats):
+        if len(seats) > 1 and len(set(seats)) != len(seats):
             dup = next(s for s in seats if seats.count(s) > 1)
             self.err("blood_battle", dup, f"{dup} is listed twice in one win")
             valid = False
@@ -389,7 +395,7 @@ class _Walk:
                 self.err("kong_discard", frm,
                          f"kong_discard (杠上炮): the event just before is not a kong by {frm}")
                 valid = False
-        for s in seats:
+        for s in seats if "heavenly" in flags or "earthly" in flags else ():
             melds = bool(self.hands[s].pongs or self.kongs[s])
             if "heavenly" in flags:
                 why = []
@@ -491,34 +497,39 @@ class _Walk:
         return masks_with_run(hand, _TWO_BAMBOO - 1)
 
     def _pay_win(self, idx: int, ev: WinEvent, results: list[tuple[str, HandScore]]) -> None:
-        rules, t, frm = self.rules, ev.tile, ev.from_seat
+        rules, frm = self.rules, ev.from_seat
+        t = _NAMES[ev.tile.index]  # the tile's name, as str(tile) writes it
         prev = self.r.events[idx - 1] if idx > 0 else None
         robbing = "robbing_kong" in ev.flags
         chips_of = {}
+        wins, trace, payments = self.wins, self.trace, self.payments
+        how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
         for s, sc in results:
-            order = len(self.wins) + 1
             chips = rules.chips(sc.fan)
             chips_of[s] = chips
-            self.wins.append(WinResult(s, order, str(t), frm, sc, chips, ev.flags))
-            parts = [f"{sc.pattern} {sc.pattern_fan}"] + [f"{b.name} {b.fan}"
-                                                          for b in sc.bonuses]
+            wins.append(WinResult(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
+            bonuses = sc.bonuses
+            parts = f"{sc.pattern} {sc.pattern_fan}"
+            if bonuses:
+                parts = " + ".join([parts] + [f"{b.name} {b.fan}" for b in bonuses])
             capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
-            how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
-            self.trace.append(f"{sc.pattern_clause} {s} wins {how}: {' + '.join(parts)} = "
-                              f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
-            for b in sc.bonuses:
-                self.trace.append(f"{b.clause} {s}: {b.name} +{b.fan} fan")
+            trace.append(f"{sc.pattern_clause} {s} wins {how}: {parts} = "
+                         f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
+            for b in bonuses:
+                trace.append(f"{b.clause} {s}: {b.name} +{b.fan} fan")
         bloom_payer = None
         if ("kong_bloom" in ev.flags and rules.bloom_after_direct_kong_paid_by_discarder
                 and isinstance(prev, KongEvent) and prev.kind is KongKind.DIRECT):
             bloom_payer = prev.from_seat
         if frm is not None:
             clause = rules.discard_win_clause
-            why = "robbed kong" if robbing else "discard win"
+            reason = f"robbed kong {t}" if robbing else f"discard win {t}"
+            did = "had its added kong robbed by" if robbing else f"discarded {t} to"
             for s, _ in results:
-                self.pay(frm, s, chips_of[s], clause, f"{why} {t}")
-                self.trace.append(f"{clause} {frm} {'had its added kong robbed by' if robbing else 'discarded ' + str(t) + ' to'} "
-                                  f"{s}; {frm} pays {s} {chips_of[s]}")
+                chips = chips_of[s]
+                if chips:
+                    payments.append(Payment(frm, s, chips, clause, reason))
+                trace.append(f"{clause} {frm} {did} {s}; {frm} pays {s} {chips}")
             if robbing and rules.redirect_robbed_tax:
                 rclause = rules.robbed_kong_clause
                 amount = rules.kong_payments.get("added", ("", 0))[1] * rules.stake
@@ -539,12 +550,14 @@ class _Walk:
                                   f"{chips_of[s]}")
         else:
             clause = rules.self_drawn_clause
+            reason = f"self-drawn win {t}"
             for s, _ in results:
-                payers = self.others_unwon(s)
-                for p in payers:
-                    self.pay(p, s, chips_of[s], clause, f"self-drawn win {t}")
-                self.trace.append(f"{clause} {s} self-draws {t}; {_seats_text(payers)} "
-                                  f"pay {chips_of[s]} each")
+                chips = chips_of[s]
+                payers = [p for p in self.unwon if p != s]
+                if chips:
+                    payments += [Payment(p, s, chips, clause, reason) for p in payers]
+                trace.append(f"{clause} {s} self-draws {t}; {_seats_text(payers)} "
+                             f"pay {chips} each")
 
     def _transfer(self, kong_idx: int, frm: str, winners: list[str]) -> None:
         clause = self.rules.kong_discard_transfer or ""
