@@ -15,7 +15,15 @@ from enum import Enum
 from typing import Any
 
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
-from .tiles import TILES, Tile, TileParseError, format_tiles, parse_plain, parse_tiles
+from .tiles import (
+    TILES,
+    Tile,
+    TileParseError,
+    format_tiles,
+    frozen_builder,
+    parse_plain,
+    parse_tiles,
+)
 
 RECORD_FORMAT = "sichuan-hand/1"
 _CORE_FIELDS = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
@@ -224,6 +232,9 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
 
 
 _KONG_KINDS = {k.value: k for k in KongKind}
+_seat_hand = frozen_builder(SeatHand)
+_kong_event = frozen_builder(KongEvent)
+_win_event = frozen_builder(WinEvent)
 
 
 def _event_fast(e: Any, rules: Ruleset) -> Event | None:
@@ -248,7 +259,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
         if (type(seat) is not str or seat not in seats or kind is None
                 or (kind is KongKind.DIRECT) is (frm is None)):
             return None
-        return KongEvent(seat, tile, kind, frm)
+        return _kong_event(seat, tile, kind, frm)
     if etype == "win":
         raw = e.get("seats")
         if type(raw) is not list or not raw:
@@ -270,7 +281,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
         passed = e.get("passed_fan")
         if passed is not None and (type(passed) is not int or passed < 0):
             return None
-        return WinEvent(tuple(raw), tile, frm, flags, passed)
+        return _win_event(tuple(raw), tile, frm, flags, passed)
     return None
 
 
@@ -321,7 +332,7 @@ def load_record(data: Any) -> HandRecord:
         player = s.get("player")
         if player is not None and not isinstance(player, str):
             raise RecordError(f"seats.{label}.player", f"expected text, got {_kind(player)}")
-        seats.append(SeatHand(label, concealed, pongs, player))
+        seats.append(_seat_hand(label, concealed, pongs, player))
     dealer = data.get("dealer", "E")
     if dealer is None:
         dealer = "E"

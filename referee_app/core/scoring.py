@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from .analysis import EARTHLY, HEAVENLY, Hand, Wait, feature_masks, roots
 from .ruleset import Pattern, Ruleset
-from .tiles import tile_name
+from .tiles import frozen_builder, tile_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +32,9 @@ class HandScore:
     bonuses: tuple[BonusItem, ...]
     raw_fan: int
     fan: int  # after the ruleset's cap
+
+
+_hand_score = frozen_builder(HandScore)
 
 
 def _applicable(rules: Ruleset, mask: int) -> list[Pattern]:
@@ -153,7 +156,7 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     raw = pfan
     for i in items:
         raw += i.fan
-    return HandScore(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
+    return _hand_score(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
 
 
 def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],

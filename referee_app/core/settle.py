@@ -15,7 +15,7 @@ from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, max_fan, score_hand
-from .tiles import NUM_KINDS, tile_name
+from .tiles import NUM_KINDS, frozen_builder, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
@@ -175,6 +175,14 @@ def payment_kind(clause: str, ruleset_id: str) -> str:
     return "other"
 
 
+# positional fast constructors of the result types built many times per hand
+_payment = frozen_builder(Payment)
+_win_result = frozen_builder(WinResult)
+_readiness = frozen_builder(SeatReadiness)
+_end_check = frozen_builder(EndCheck)
+_hand = frozen_builder(Hand)
+
+
 # --------------------------------------------------------------------------- walk
 
 
@@ -231,7 +239,7 @@ class _Walk:
         self.errors.append(RuleViolation(self.rules.vclause(check), seat, message))
 
     def pay(self, payer: str, payee: str, chips: int, clause: str, reason: str) -> Payment:
-        p = Payment(payer, payee, chips, clause, reason)
+        p = _payment(payer, payee, chips, clause, reason)
         if chips:
             self.payments.append(p)
         return p
@@ -279,7 +287,7 @@ class _Walk:
                          f"{frm} has already won and cannot discard the {t} that {seat} kongs")
                 return
             if amount:
-                made.append(Payment(frm, seat, amount, clause, f"direct kong {t}"))
+                made.append(_payment(frm, seat, amount, clause, f"direct kong {t}"))
                 self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
                                   f"discard; {frm} pays {amount}")
             else:
@@ -289,7 +297,7 @@ class _Walk:
             payers = [s for s in self.unwon if s != seat]
             if amount:
                 reason = f"{kind} kong {t}"
-                made = [Payment(p, seat, amount, clause, reason) for p in payers]
+                made = [_payment(p, seat, amount, clause, reason) for p in payers]
                 verb = "are" if len(payers) != 1 else "is"
                 self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   f"{_seats_text(payers)} {verb} unwon and pay {amount} each")
@@ -321,7 +329,7 @@ class _Walk:
             ok = False
         counts[tile] += 1
         c = tuple(counts)
-        hand = Hand(c, pongs, kongs)
+        hand = _hand(c, pongs, kongs)
         k0, k1, k2 = self.keys[seat]
         suit = tile // 9
         if suit == 0:
@@ -507,7 +515,7 @@ class _Walk:
         for s, sc in results:
             chips = rules.chips(sc.fan)
             chips_of[s] = chips
-            wins.append(WinResult(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
+            wins.append(_win_result(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
             bonuses = sc.bonuses
             parts = f"{sc.pattern} {sc.pattern_fan}"
             if bonuses:
@@ -528,7 +536,7 @@ class _Walk:
             for s, _ in results:
                 chips = chips_of[s]
                 if chips:
-                    payments.append(Payment(frm, s, chips, clause, reason))
+                    payments.append(_payment(frm, s, chips, clause, reason))
                 trace.append(f"{clause} {frm} {did} {s}; {frm} pays {s} {chips}")
             if robbing and rules.redirect_robbed_tax:
                 rclause = rules.robbed_kong_clause
@@ -555,7 +563,7 @@ class _Walk:
                 chips = chips_of[s]
                 payers = [p for p in self.unwon if p != s]
                 if chips:
-                    payments += [Payment(p, s, chips, clause, reason) for p in payers]
+                    payments += [_payment(p, s, chips, clause, reason) for p in payers]
                 trace.append(f"{clause} {s} self-draws {t}; {_seats_text(payers)} "
                              f"pay {chips} each")
 
@@ -604,7 +612,7 @@ class _Walk:
                 info[s] = _NOT_READY
                 continue
             mf = max_fan(rules, counts, pongs, kongs, ws, self.kong_kinds[s])
-            info[s] = SeatReadiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
+            info[s] = _readiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
         ready = [s for s in self.unwon if info[s].ready]
         not_ready = [s for s in self.unwon if not info[s].ready]
         rc_clause = (ec.get("ready_check") or {}).get("clause")
@@ -670,7 +678,7 @@ class _Walk:
                 if back:
                     self.trace.append(f"{clause} {s} is not ready and returns its kong income: "
                                       + ", ".join(f"{p.chips} to {p.payer}" for p in back))
-        return EndCheck(True, tuple(pigs), tuple(xiang), info)
+        return _end_check(True, tuple(pigs), tuple(xiang), info)
 
 
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
