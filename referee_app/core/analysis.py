@@ -13,7 +13,7 @@ from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement, product
 
-from .tiles import NUM_KINDS, tile_name
+from .tiles import NUM_KINDS, frozen_builder, tile_name
 
 # Feature bits of a reading (patterns in ruleset data name them by these strings).
 STANDARD = 1
@@ -220,18 +220,19 @@ _SUMMARY_IDS: dict[frozenset[tuple[int, int, bool, bool]], int] = {}
 
 @cache
 def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool], ...], int,
-                                                bool, bool, bool, bool, int]:
+                                                bool, bool, bool, bool, int, bool]:
     """Per-suit facts, memoised: (decomposition summaries with at most one pair, tile count,
-    only terminals, only 2/5/8, all counts even, holds a four-of-a-kind, summary-set id)."""
+    only terminals, only 2/5/8, all counts even, holds a four-of-a-kind, summary-set id,
+    usable in a win: decomposable or all pairs)."""
     summ = _suit_summaries(key)
     sid = _SUMMARY_IDS.get(summ)
     if sid is None:
         sid = _SUMMARY_IDS[summ] = len(_SUMMARY_IDS)
     k0, k1, k2, k3, k4, k5, k6, k7, k8 = key
+    even = not (k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8) & 1
     return (tuple(summ), k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8,
             not (k1 or k2 or k3 or k4 or k5 or k6 or k7),
-            not (k0 or k2 or k3 or k5 or k6 or k8),
-            not (k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8) & 1, 4 in key, sid)
+            not (k0 or k2 or k3 or k5 or k6 or k8), even, 4 in key, sid, bool(summ) or even)
 
 
 _NO_SUMMARY: tuple = ()
@@ -434,6 +435,9 @@ class Wait:
         return tile_name(self.tile)
 
 
+_wait = frozen_builder(Wait)
+
+
 def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
           kongs: tuple[int, ...] = (), *, max_suits: int = 2) -> list[Wait]:
     """Tiles that complete a 13-tile hand into a legal win with at most ``max_suits`` suits.
@@ -454,7 +458,7 @@ def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
 
 
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
-_OTHER_SUITS = ((1, 2), (0, 2), (0, 1))
+_SUITS_OF = tuple(tuple(s for s in range(3) if b >> s & 1) for b in range(8))  # bit set -> suits
 
 
 def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int,
@@ -467,26 +471,34 @@ def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int
     nused = _SUITS_IN[used]
     if nused > max_suits:
         return []
-    candidate_suits = range(3) if nused < max_suits else [s for s in range(3) if used >> s & 1]
     facts = _meld_facts(melds)
-    infos = [_suit_info(keys[0]), _suit_info(keys[1]), _suit_info(keys[2])]
-    # a suit that is neither decomposable nor all pairs rules out waits in every other suit
-    usable = [bool(i[0]) or i[4] for i in infos]
+    i0 = _suit_info(keys[0])
+    i1 = _suit_info(keys[1])
+    i2 = _suit_info(keys[2])
     out: list[Wait] = []
-    for s in candidate_suits:
-        a, b = _OTHER_SUITS[s]
-        if not (usable[a] and usable[b]):
+    # a suit that is neither decomposable nor all pairs ([7]) rules out waits in the others
+    for s in range(3) if nused < max_suits else _SUITS_OF[used]:
+        if s == 0:
+            if not (i1[7] and i2[7]):
+                continue
+        elif s == 1:
+            if not (i0[7] and i2[7]):
+                continue
+        elif not (i0[7] and i1[7]):
             continue
-        saved = infos[s]
         base = s * 9
         for r, info in _suit_extensions(keys[s]):
-            if held[base + r] >= 4:
+            t = base + r
+            if held[t] >= 4:
                 continue
-            infos[s] = info
-            masks = _masks_fast(infos[0], infos[1], infos[2], melds, facts)
+            if s == 0:
+                masks = _masks_fast(info, i1, i2, melds, facts)
+            elif s == 1:
+                masks = _masks_fast(i0, info, i2, melds, facts)
+            else:
+                masks = _masks_fast(i0, i1, info, melds, facts)
             if masks:
-                out.append(Wait(base + r, masks))
-        infos[s] = saved
+                out.append(_wait(t, masks))
     return out
 
 

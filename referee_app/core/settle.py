@@ -584,7 +584,7 @@ class _Walk:
         rules = self.rules
         ec = rules.end_check
         if not ec or not self.r.wall_exhausted or len(self.unwon) < 2 or self.hand_over:
-            return EndCheck(False)
+            return _end_check(False, (), (), {})
         info: dict[str, SeatReadiness] = {}
         pigs: list[str] = []
         xiang: list[str] = []
