@@ -295,10 +295,13 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...], fixed_run: int | Non
 def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool]:
     """(number of melds, bit set of their suits, all terminal, all 2/5/8), memoised."""
     suits = 0
+    term = t258 = True
     for m in melds:
         suits |= 1 << (m // 9)
-    return (len(melds), suits, all(m % 9 in _TERMINAL_RANKS for m in melds),
-            all(m % 9 in _258_RANKS for m in melds))
+        rank = m % 9
+        term = term and rank in _TERMINAL_RANKS
+        t258 = t258 and rank in _258_RANKS
+    return (len(melds), suits, term, t258)
 
 
 def meld_suits(melds: tuple[int, ...]) -> int:
@@ -508,6 +511,12 @@ def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
     table = _complete_table()
     odd = [r for r in range(9) if key[r] & 1]
     even_rank = odd[0] if len(odd) == 1 else -1  # the one rank that would make all pairs
+    if (sum(key) + 1) % 3 == 1:  # sets and at most one pair hold 3k or 3k + 2 tiles
+        if even_rank < 0 or key[even_rank] >= 4:
+            return ()
+        k = list(key)
+        k[even_rank] += 1
+        return ((even_rank, _suit_info(tuple(k))),)
     out = []
     for r in range(9):
         if key[r] >= 4:
