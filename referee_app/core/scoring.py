@@ -99,6 +99,9 @@ class _Items:
         self.situational = tuple(
             (key, BonusItem(b.name, b.clause, b.fan)) for key in _SITUATIONAL_ORDER
             if (b := rules.situational_bonuses.get(key)) is not None)
+        # (masks, roots, flags, kong kinds, extra bonuses) -> HandScore; scores are immutable
+        # and depend on nothing else under this ruleset object, so equal inputs share one
+        self.scores: dict[tuple, HandScore] = {}
 
 
 # id(rules) -> (rules, items); holding the ruleset keeps its id from being reused
@@ -133,8 +136,15 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     nroots = roots(hand) if not rules.root_concealed_only else hand.counts.count(4)
     if rules.root_counts_kongs:
         nroots += len(hand.kongs)
+    known = _items_of(rules)
+    interned = type(masks) is frozenset  # mask sets from analysis repeat across hands
+    if interned:
+        skey = (masks, nroots, flags, kong_kinds, extra_bonuses)
+        hit = known.scores.get(skey)
+        if hit is not None:
+            return hit
     # Situational pattern rows are not in the table of additive rulesets' bonuses.
-    if type(masks) is frozenset:  # interned by analysis: the choice repeats across hands
+    if interned:
         key = (rules.id, masks, situ, nroots)
         best = _BEST.get(key)
         if best is None:
@@ -142,7 +152,6 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     else:
         best = max(_pattern_for(rules, m | situ, nroots) for m in masks)
     _, name, name_en, clause, pfan, consumed = best
-    known = _items_of(rules)
     items = [known.root] * (nroots - consumed) if nroots > consumed else []
     if known.kong is not None and kong_kinds:
         kb = rules.kong_bonus
@@ -156,7 +165,33 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     raw = pfan
     for i in items:
         raw += i.fan
-    return _hand_score(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
+    score = _hand_score(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
+    if interned:
+        if len(known.scores) > 100_000:  # unusual flag spellings could grow it; stay bounded
+            known.scores.clear()
+        known.scores[skey] = score
+    return score
+
+
+# id(score) -> (score, text); holding the score keeps its id from being reused
+_FAN_TEXTS: dict[int, tuple[HandScore, str]] = {}
+
+
+def fan_text(score: HandScore) -> str:
+    """``"清一色 2 + 根 1"``: a win's pattern and bonuses as the trace writes them.
+
+    Memoised per score object, which :func:`score_hand` shares between equal wins.
+    """
+    hit = _FAN_TEXTS.get(id(score))
+    if hit is not None and hit[0] is score:
+        return hit[1]
+    text = f"{score.pattern} {score.pattern_fan}"
+    if score.bonuses:
+        text = " + ".join([text] + [f"{b.name} {b.fan}" for b in score.bonuses])
+    if len(_FAN_TEXTS) > 10_000:
+        _FAN_TEXTS.clear()
+    _FAN_TEXTS[id(score)] = (score, text)
+    return text
 
 
 def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],

@@ -14,7 +14,7 @@ from typing import Any
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
-from .scoring import HandScore, max_fan, score_hand
+from .scoring import HandScore, fan_text, max_fan, score_hand
 from .tiles import NUM_KINDS, frozen_builder, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
@@ -516,14 +516,10 @@ class _Walk:
             chips = rules.chips(sc.fan)
             chips_of[s] = chips
             wins.append(_win_result(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
-            bonuses = sc.bonuses
-            parts = f"{sc.pattern} {sc.pattern_fan}"
-            if bonuses:
-                parts = " + ".join([parts] + [f"{b.name} {b.fan}" for b in bonuses])
             capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
-            trace.append(f"{sc.pattern_clause} {s} wins {how}: {parts} = "
+            trace.append(f"{sc.pattern_clause} {s} wins {how}: {fan_text(sc)} = "
                          f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
-            for b in bonuses:
+            for b in sc.bonuses:
                 trace.append(f"{b.clause} {s}: {b.name} +{b.fan} fan")
         bloom_payer = None
         if ("kong_bloom" in ev.flags and rules.bloom_after_direct_kong_paid_by_discarder
