@@ -285,8 +285,76 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     return None
 
 
+def _load_fast(data: Any) -> HandRecord | None:
+    """A well-formed record in few steps, or None: then :func:`load_record` reads it with
+    every check and names the first field that cannot be read (errors come from one place).
+
+    Accepts a subset of what the full reader accepts and builds the same record.
+    """
+    if type(data) is not dict:
+        return None
+    get = data.get
+    if get("format") != RECORD_FORMAT:
+        return None
+    try:
+        rules = get_ruleset(get("ruleset"))
+    except UnknownRulesetError:
+        return None
+    seats_raw = get("seats")
+    events_raw = get("events")
+    order = rules.seats
+    if type(seats_raw) is not dict or type(events_raw) is not list or len(seats_raw) != len(order):
+        return None
+    seats = []
+    for label in order:  # same count and every label present: no unknown seat either
+        s = seats_raw.get(label)
+        if type(s) is not dict:
+            return None
+        raw = s.get("concealed")
+        concealed = parse_plain(raw) if type(raw) is str else None
+        if concealed is None:
+            return None
+        pongs_raw = s.get("pongs")
+        if pongs_raw:
+            if type(pongs_raw) is not list:
+                return None
+            try:
+                pongs = tuple(map(_ONE_TILE.__getitem__, pongs_raw))
+            except (KeyError, TypeError):
+                return None
+        elif pongs_raw is None or pongs_raw == []:
+            pongs = ()
+        else:
+            return None
+        player = s.get("player")
+        if player is not None and type(player) is not str:
+            return None
+        seats.append(_seat_hand(label, concealed, pongs, player))
+    dealer = get("dealer")
+    if dealer is None:
+        dealer = "E"
+    elif type(dealer) is not str or dealer not in order:
+        return None
+    events = []
+    for e in events_raw:
+        ev = _event_fast(e, rules)
+        if ev is None:
+            return None
+        events.append(ev)
+    wall = get("wall_exhausted")
+    if wall is None:
+        wall = False
+    elif type(wall) is not bool:
+        return None
+    extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
+    return HandRecord(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
+
+
 def load_record(data: Any) -> HandRecord:
     """Read a hand-record dict; RecordError names the first field that cannot be read."""
+    fast = _load_fast(data)
+    if fast is not None:
+        return fast
     if not isinstance(data, dict):
         raise RecordError("", f"a hand record is a JSON object, got {_kind(data)}")
     for key in ("format", "ruleset", "seats", "events"):
