@@ -347,7 +347,10 @@ def _load_fast(data: Any) -> HandRecord | None:
     elif type(wall) is not bool:
         return None
     extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
-    return HandRecord(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
+    return _hand_record(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
+
+
+_hand_record = frozen_builder(HandRecord)
 
 
 def load_record(data: Any) -> HandRecord:

@@ -21,6 +21,7 @@ SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
 _KIND_VALUE = {k: k.value for k in KongKind}  # Enum.value is a slow property
+_ALL_SUITS = ("m", "p", "s")
 _A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
 _NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
@@ -181,6 +182,7 @@ _win_result = frozen_builder(WinResult)
 _readiness = frozen_builder(SeatReadiness)
 _end_check = frozen_builder(EndCheck)
 _hand = frozen_builder(Hand)
+_settlement = frozen_builder(Settlement)
 
 
 # --------------------------------------------------------------------------- walk
@@ -687,7 +689,8 @@ def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
         counts[ev.tile.index] += 4 if type(ev) is KongEvent else 1
     if max(counts) <= 4:  # the common case: nothing to report unless a suit is not played
         suits = rules.suits
-        if all(not any(counts[s * 9:s * 9 + 9]) for s in range(3) if "mps"[s] not in suits):
+        if suits == _ALL_SUITS or all(not any(counts[s * 9:s * 9 + 9]) for s in range(3)
+                                      if "mps"[s] not in suits):
             return []
     out = []
     allowed = {"mps".index(x) for x in rules.suits}
@@ -715,16 +718,17 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
     walk = _Walk(record, rules)
     walk.errors.extend(_tile_count_errors(walk))
     walk.run()
-    extra = {k: record.extra[k] for k in _EXTRA_KEYS if k in record.extra}
+    given = record.extra
+    extra = {k: given[k] for k in _EXTRA_KEYS if k in given} if given else {}
     if walk.errors:
-        return Settlement(rules.id, False, tuple(walk.errors), (), None, (), {}, (), extra)
+        return _settlement(rules.id, False, tuple(walk.errors), (), None, (), {}, (), extra)
     end = walk.end_check()
-    totals = {s: 0 for s in rules.seats}
+    totals = dict.fromkeys(rules.seats, 0)
     for p in walk.payments:
         totals[p.payer] -= p.chips
         totals[p.payee] += p.chips
-    return Settlement(rules.id, True, (), tuple(walk.wins), end, tuple(walk.payments), totals,
-                      tuple(walk.trace), extra)
+    return _settlement(rules.id, True, (), tuple(walk.wins), end, tuple(walk.payments), totals,
+                       tuple(walk.trace), extra)
 
 
 def score_dict(data: Any) -> dict[str, Any]:

@@ -213,22 +213,26 @@ def counts_of(indices: Iterable[int]) -> list[int]:
 
 
 def frozen_builder(cls: type) -> Callable[..., Any]:
-    """A fast positional constructor for a frozen, slotted dataclass without __post_init__.
+    """A fast positional constructor for a frozen dataclass without __post_init__.
 
     The generated ``__init__`` of a frozen dataclass sets each field through
-    ``object.__setattr__``; this builder sets them through the slot descriptors directly,
-    which is about twice as fast. The object is the same: same type, fields, equality and
-    hash. Every field must be passed, in declaration order (no defaults). The engine builds
-    tens of these per hand (payments, wins, events), hence the fast path.
+    ``object.__setattr__``; this builder sets them through the slot descriptors directly
+    (or, without slots, into the instance dict), about twice as fast. The object is the
+    same: same type, fields, equality and hash. Every field must be passed, in declaration
+    order (no defaults). The engine builds tens of these per hand (payments, wins, events),
+    hence the fast path.
     """
     if not (is_dataclass(cls) and cls.__dataclass_params__.frozen
-            and "__slots__" in cls.__dict__ and not hasattr(cls, "__post_init__")):
-        raise TypeError(f"{cls.__name__} is not a frozen slotted dataclass without __post_init__")
+            and not hasattr(cls, "__post_init__")):
+        raise TypeError(f"{cls.__name__} is not a frozen dataclass without __post_init__")
     names = [f.name for f in fields(cls)]
-    src = (f"def build({', '.join(names)}):\n    o = new(cls)\n"
-           + "".join(f"    set_{n}(o, {n})\n" for n in names) + "    return o\n")
     namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    namespace.update({f"set_{n}": cls.__dict__[n].__set__ for n in names})
+    if "__slots__" in cls.__dict__:
+        body = "".join(f"    set_{n}(o, {n})\n" for n in names)
+        namespace.update({f"set_{n}": cls.__dict__[n].__set__ for n in names})
+    else:
+        body = "    d = o.__dict__\n" + "".join(f"    d[{n!r}] = {n}\n" for n in names)
+    src = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
     exec(src, namespace)  # noqa: S102 - the source is built from the class's own field names
     build = namespace["build"]
     build.__doc__ = f"{cls.__name__}({', '.join(names)}), built field by field."
