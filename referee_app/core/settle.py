@@ -20,7 +20,6 @@ from .tiles import NUM_KINDS, frozen_builder, tile_name
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
-_KIND_VALUE = {k: k.value for k in KongKind}  # Enum.value is a slow property
 _ALL_SUITS = ("m", "p", "s")
 _A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
@@ -273,7 +272,7 @@ class _Walk:
         if seat in self.won:
             self.err("blood_battle", seat, f"{seat} declares a kong of {t} after it has won")
             return
-        kind = _KIND_VALUE[ev.kind]
+        kind = ev.kind._value_  # KongKind.value; the property (and an Enum's hash) are slow
         clause, amount = rules.kong_payments.get(kind, ("", 0))
         amount *= rules.stake
         t = _NAMES[t.index]  # the tile's name, as str(t) writes it
@@ -586,6 +585,8 @@ class _Walk:
         info: dict[str, SeatReadiness] = {}
         pigs: list[str] = []
         xiang: list[str] = []
+        ready: list[str] = []
+        not_ready: list[str] = []
         max_suits = rules.max_suits_in_win
         for s in self.unwon:
             counts = self.counts[s]
@@ -599,6 +600,7 @@ class _Walk:
             if len(self.hands[s].concealed) + 3 * (len(pongs) + len(kongs)) != 13:
                 xiang.append(s)
                 info[s] = _NOT_READY
+                not_ready.append(s)
                 continue
             held = counts.copy()
             for p in pongs:
@@ -608,11 +610,11 @@ class _Walk:
             ws = waits_of_suits(keys, held, used, pongs + kongs, max_suits)
             if not ws:
                 info[s] = _NOT_READY
+                not_ready.append(s)
                 continue
             mf = max_fan(rules, counts, pongs, kongs, ws, self.kong_kinds[s])
             info[s] = _readiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
-        ready = [s for s in self.unwon if info[s].ready]
-        not_ready = [s for s in self.unwon if not info[s].ready]
+            ready.append(s)
         rc_clause = (ec.get("ready_check") or {}).get("clause")
         if rc_clause:
             for s in self.unwon:
@@ -638,17 +640,18 @@ class _Walk:
         if rc:
             clause = rc["clause"]
             pigs_pay = (fp or {}).get("pays_ready_check", True)
+            # what each ready seat is paid is the same for every payer
+            owed = [(r, rules.chips(mf), mf, f"ready check: {r} max {mf} fan")
+                    for r in ready for mf in (info[r].max_fan,)]
             for payer in not_ready:
                 if payer in pigs and not pigs_pay:
                     continue
                 why = "相公, wrong tile count" if payer in xiang else (
                     "flower pig" if payer in pigs else "not ready")
-                for r in ready:
-                    chips = rules.chips(info[r].max_fan)
-                    self.pay(payer, r, chips, clause,
-                             f"ready check: {r} max {info[r].max_fan} fan")
+                for r, chips, mf, reason in owed:
+                    self.pay(payer, r, chips, clause, reason)
                     self.trace.append(f"{clause} {payer} is not ready ({why}); pays {r} "
-                                      f"{chips} for {r}'s maximum {info[r].max_fan} fan")
+                                      f"{chips} for {r}'s maximum {mf} fan")
         pd = ec.get("price_difference")
         if pd:
             clause = pd["clause"]
@@ -668,7 +671,7 @@ class _Walk:
         rf = ec.get("refund")
         if rf:
             clause = rf["clause"]
-            for s in not_ready:
+            for s in not_ready if self.kong_income else ():
                 back = [p for _, p in self.kong_income
                         if p.payee == s and id(p) not in self.transferred]
                 for p in back:
