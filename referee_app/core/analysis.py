@@ -220,19 +220,23 @@ _SUMMARY_IDS: dict[frozenset[tuple[int, int, bool, bool]], int] = {}
 
 @cache
 def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool], ...], int,
-                                                bool, bool, bool, bool, int, bool]:
+                                                bool, bool, bool, bool, int, bool, int]:
     """Per-suit facts, memoised: (decomposition summaries with at most one pair, tile count,
     only terminals, only 2/5/8, all counts even, holds a four-of-a-kind, summary-set id,
-    usable in a win: decomposable or all pairs)."""
+    usable in a win: decomposable or all pairs, and a code of everything feature sets depend
+    on: summary-set id, has tiles, terminals, 2/5/8, even, four-of-a-kind)."""
     summ = _suit_summaries(key)
     sid = _SUMMARY_IDS.get(summ)
     if sid is None:
         sid = _SUMMARY_IDS[summ] = len(_SUMMARY_IDS)
     k0, k1, k2, k3, k4, k5, k6, k7, k8 = key
     even = not (k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8) & 1
-    return (tuple(summ), k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8,
-            not (k1 or k2 or k3 or k4 or k5 or k6 or k7),
-            not (k0 or k2 or k3 or k5 or k6 or k8), even, 4 in key, sid, bool(summ) or even)
+    n = k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8
+    term = not (k1 or k2 or k3 or k4 or k5 or k6 or k7)
+    t258 = not (k0 or k2 or k3 or k5 or k6 or k8)
+    four = 4 in key
+    code = (sid << 5) | ((n > 0) | (term << 1) | (t258 << 2) | (even << 3) | (four << 4))
+    return (tuple(summ), n, term, t258, even, four, sid, bool(summ) or even, code)
 
 
 _NO_SUMMARY: tuple = ()
@@ -292,8 +296,9 @@ def _masks_from(infos: list[tuple], melds: tuple[int, ...], fixed_run: int | Non
 
 
 @cache
-def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool]:
-    """(number of melds, bit set of their suits, all terminal, all 2/5/8), memoised."""
+def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool, int]:
+    """(number of melds, bit set of their suits, all terminal, all 2/5/8, a code of all four),
+    memoised."""
     suits = 0
     term = t258 = True
     for m in melds:
@@ -301,7 +306,7 @@ def _meld_facts(melds: tuple[int, ...]) -> tuple[int, int, bool, bool]:
         rank = m % 9
         term = term and rank in _TERMINAL_RANKS
         t258 = t258 and rank in _258_RANKS
-    return (len(melds), suits, term, t258)
+    return (len(melds), suits, term, t258, ((len(melds) * 8 + suits) * 2 + term) * 2 + t258)
 
 
 def meld_suits(melds: tuple[int, ...]) -> int:
@@ -311,28 +316,19 @@ def meld_suits(melds: tuple[int, ...]) -> int:
 
 _MASKS: dict[tuple, frozenset[int]] = {}
 _NO_MASKS: frozenset[int] = frozenset()
-_ONE_SUIT = (1, 2, 4)
 
 
 def _masks_fast(i0: tuple, i1: tuple, i2: tuple, melds: tuple[int, ...],
-                facts: tuple[int, int, bool, bool]) -> frozenset[int]:
+                facts: tuple[int, int, bool, bool, int]) -> frozenset[int]:
     """:func:`_masks_from` without a fixed run, memoised on everything it depends on.
 
-    The key is made of the suits' summary-set ids and a few booleans, so it repeats across
-    hands (a few hundred keys cover thousands of hands); a miss asks ``_masks_from``.
+    The key is the suits' info codes (summary-set id and a few booleans) and the melds'
+    code, so it repeats across hands (a few hundred keys cover thousands of hands); a miss
+    asks ``_masks_from``.
     """
-    nmelds, suits, mterm, m258 = facts
-    if i0[1] + i1[1] + i2[1] + 3 * nmelds != 14:
+    if i0[1] + i1[1] + i2[1] + 3 * facts[0] != 14:
         return _NO_MASKS
-    if i0[1]:
-        suits |= 1
-    if i1[1]:
-        suits |= 2
-    if i2[1]:
-        suits |= 4
-    key = (i0[6], i1[6], i2[6], nmelds, suits in _ONE_SUIT, mterm,
-           mterm and i0[2] and i1[2] and i2[2], m258 and i0[3] and i1[3] and i2[3],
-           i0[4] and i1[4] and i2[4], i0[5] or i1[5] or i2[5])
+    key = (i0[8], i1[8], i2[8], facts[4])
     hit = _MASKS.get(key)
     if hit is None:
         hit = _MASKS[key] = frozenset(_masks_from([i0, i1, i2], melds))
