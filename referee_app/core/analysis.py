@@ -331,7 +331,29 @@ def _masks_fast(i0: tuple, i1: tuple, i2: tuple, melds: tuple[int, ...],
     key = (i0[8], i1[8], i2[8], facts[4])
     hit = _MASKS.get(key)
     if hit is None:
-        hit = _MASKS[key] = frozenset(_masks_from([i0, i1, i2], melds))
+        hit = _MASKS[key] = _masks_by_features(i0, i1, i2, melds, facts)
+    return hit
+
+
+# the same, keyed by the combined facts only (fewer keys, so fewer calls of _masks_from)
+_MASKS_BY_FEATURES: dict[tuple, frozenset[int]] = {}
+
+
+def _masks_by_features(i0: tuple, i1: tuple, i2: tuple, melds: tuple[int, ...],
+                       facts: tuple[int, int, bool, bool, int]) -> frozenset[int]:
+    nmelds, suits, mterm, m258, _ = facts
+    if i0[1]:
+        suits |= 1
+    if i1[1]:
+        suits |= 2
+    if i2[1]:
+        suits |= 4
+    key = (i0[6], i1[6], i2[6], nmelds, suits in (1, 2, 4), mterm,
+           mterm and i0[2] and i1[2] and i2[2], m258 and i0[3] and i1[3] and i2[3],
+           i0[4] and i1[4] and i2[4], i0[5] or i1[5] or i2[5])
+    hit = _MASKS_BY_FEATURES.get(key)
+    if hit is None:
+        hit = _MASKS_BY_FEATURES[key] = frozenset(_masks_from([i0, i1, i2], melds))
     return hit
 
 
