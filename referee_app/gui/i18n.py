@@ -221,6 +221,20 @@ def tr(key: str, **fmt: object) -> str:
     return text.format(**fmt) if fmt else text
 
 
+def trace_text(line: str) -> str:
+    """A trace line in the current language (the engine writes English; 中文 is rendered)."""
+    from referee_app.core.trace_zh import trace_line_zh
+
+    return trace_line_zh(line) if LANG.code == "zh" else line
+
+
+def reason_text(reason: str) -> str:
+    """A payment's reason in the current language."""
+    from referee_app.core.trace_zh import reason_zh
+
+    return reason_zh(reason) if LANG.code == "zh" else reason
+
+
 def seat_name(seat: str) -> str:
     """``东 E`` in Chinese mode, ``E 东`` in English: both scripts, so either reader finds it."""
     zh = SEAT_ZH.get(seat, "")

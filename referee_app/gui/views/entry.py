@@ -40,7 +40,7 @@ from referee_app.core import TileParseError, get_ruleset, parse_tiles
 
 from ..controllers.entry import EntryForm, Evaluation
 from ..controllers.undo import FormCommand
-from ..i18n import LANG, bonus_name, both, seat_name, tr
+from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr
 from .colours import GREEN, RED, WARN_BG, brush
 from .tiles import TileGroup, TileStrip
 from .wraplist import WrapList
@@ -315,7 +315,8 @@ class PreviewPanel(QWidget):
         self.wins.resizeRowsToContents()
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
-            cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause, p.reason]
+            cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
+                     reason_text(p.reason)]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c == 2:

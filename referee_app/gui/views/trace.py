@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 
 from referee_app.core import UnknownRulesetError, get_ruleset
 
-from ..i18n import LANG, bonus_name, both, seat_name, tr
+from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr, trace_text
 from .colours import RED, brush
 from .wraplist import WrapList
 
@@ -159,7 +159,7 @@ class TraceView(QWidget):
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p["from"]), seat_name(p["to"]), str(p["chips"]), p["clause"],
-                     p.get("reason", "")]
+                     reason_text(p.get("reason", ""))]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, p["clause"])
@@ -170,7 +170,8 @@ class TraceView(QWidget):
         self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.lines.clear()
         for line in s.get("trace", []):
-            it = QListWidgetItem(line)
+            it = QListWidgetItem(trace_text(line))
+            it.setToolTip(line)
             it.setData(Qt.ItemDataRole.UserRole, clause_of_line(line))
             self.lines.addItem(it)
         for e in s.get("errors", []):
