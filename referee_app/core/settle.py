@@ -198,6 +198,10 @@ def _seats_text(seats: list[str]) -> str:
 class _Walk:
     """The state of one settlement walk (kept private: ``settle`` is the interface)."""
 
+    __slots__ = ("r", "rules", "order", "hands", "counts", "keys", "pongs", "total", "unwon",
+                 "won", "kongs", "kong_tiles", "kong_kinds", "errors", "payments", "trace",
+                 "wins", "kong_income", "transferred", "kong_payments_of_event", "hand_over")
+
     def __init__(self, record: HandRecord, rules: Ruleset) -> None:
         self.r = record
         self.rules = rules
