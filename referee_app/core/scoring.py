@@ -131,11 +131,18 @@ def score_hand(rules: Ruleset, hand: Hand, masks: set[int] | frozenset[int], *,
     ``flags`` are the win's situational flags (counted only for an actual win, never in
     the ready check); ``kong_kinds`` are the kinds of the winner's declared kongs in order.
     """
-    situ = ((HEAVENLY if "heavenly" in flags else 0) | (EARTHLY if "earthly" in flags else 0)
-            if flags else 0)
     nroots = roots(hand) if not rules.root_concealed_only else hand.counts.count(4)
     if rules.root_counts_kongs:
         nroots += len(hand.kongs)
+    return score_masks(rules, masks, nroots, flags, kong_kinds, extra_bonuses)
+
+
+def score_masks(rules: Ruleset, masks: set[int] | frozenset[int], nroots: int,
+                flags: tuple[str, ...] = (), kong_kinds: tuple[str, ...] = (),
+                extra_bonuses: tuple[str, ...] = ()) -> HandScore:
+    """:func:`score_hand` once the hand's roots are counted (the settlement's fast path)."""
+    situ = ((HEAVENLY if "heavenly" in flags else 0) | (EARTHLY if "earthly" in flags else 0)
+            if flags else 0)
     known = _items_of(rules)
     interned = type(masks) is frozenset  # mask sets from analysis repeat across hands
     if interned:

@@ -14,7 +14,7 @@ from typing import Any
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .record import HandRecord, KongEvent, KongKind, WinEvent
 from .ruleset import Ruleset, get_ruleset
-from .scoring import HandScore, fan_text, max_fan, score_hand
+from .scoring import HandScore, fan_text, max_fan, score_hand, score_masks
 from .tiles import NUM_KINDS, frozen_builder, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
@@ -317,9 +317,9 @@ class _Walk:
         if made:
             self.kong_income.extend([(idx, p) for p in made])
 
-    def _winner_hand(self, seat: str, tile: int) -> tuple[Hand, frozenset[int], bool]:
-        """The winner's complete hand, its feature sets (empty: no legal reading), and
-        whether §2.1 (count) and §2.4 (suits) hold."""
+    def _winner_hand(self, seat: str, tile: int) -> tuple[list[int], frozenset[int], bool]:
+        """The winner's concealed counts with the winning tile, its feature sets (empty: no
+        legal reading), and whether §2.1 (count) and §2.4 (suits) hold."""
         h = self.hands[seat]
         counts = self.counts[seat].copy()
         kongs = self.kong_tiles[seat]
@@ -333,22 +333,34 @@ class _Walk:
                      "a winner holds 13")
             ok = False
         counts[tile] += 1
-        c = tuple(counts)
-        hand = _hand(c, pongs, kongs)
         k0, k1, k2 = self.keys[seat]
         suit = tile // 9
         if suit == 0:
-            k0 = c[0:9]
+            k0 = tuple(counts[0:9])
         elif suit == 1:
-            k1 = c[9:18]
+            k1 = tuple(counts[9:18])
         else:
-            k2 = c[18:27]
+            k2 = tuple(counts[18:27])
         masks, suits = masks_of_suits(k0, k1, k2, pongs + kongs)
         if _SUITS_IN[suits] > self.rules.max_suits_in_win:
             self.err("missing_suit", seat,
                      f"{seat}'s winning hand holds all three suits (false win, 诈和)")
             ok = False
-        return hand, masks, ok
+        return counts, masks, ok
+
+    def _roots(self, counts: list[int], pongs: tuple[int, ...], kongs: tuple[int, ...]) -> int:
+        """Roots of a winning hand, counted as :func:`score_hand` counts them."""
+        rules = self.rules
+        if rules.root_concealed_only or not pongs:
+            n = counts.count(4)
+        else:
+            c = counts.copy()
+            for p in pongs:
+                c[p] += 3
+            n = c.count(4)
+        if rules.root_counts_kongs:
+            n += len(kongs)
+        return n
 
     def win(self, idx: int, ev: WinEvent) -> None:
         rules, t = self.rules, ev.tile
@@ -463,7 +475,7 @@ class _Walk:
         for s in seats:
             if s in self.won:
                 continue
-            hand, masks, ok = self._winner_hand(s, t.index)
+            counts, masks, ok = self._winner_hand(s, t.index)
             if not masks:
                 self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
                          "(four sets and a pair, or seven pairs)")
@@ -473,8 +485,12 @@ class _Walk:
                 valid = False
                 continue
             kinds = self.kong_kinds[s]
-            sc = score_hand(rules, hand, masks, flags=flags, kong_kinds=kinds)
-            mt = self._middle_two_masks(hand, t.index)
+            pongs, kongs = self.pongs[s], self.kong_tiles[s]
+            sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds)
+            mt: set[int] = set()
+            if t.index == _TWO_BAMBOO and "middle_two" in rules.situational_bonuses:
+                hand = _hand(tuple(counts), pongs, kongs)
+                mt = self._middle_two_masks(hand, t.index)
             if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
                 alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
                                  extra_bonuses=("middle_two",))
