@@ -12,7 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
-from .record import HandRecord, KongEvent, KongKind, WinEvent
+from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, fan_text, max_fan, score_hand, score_masks
 from .tiles import NUM_KINDS, frozen_builder, tile_name
@@ -206,22 +206,25 @@ class _Walk:
         self.r = record
         self.rules = rules
         self.order = rules.seats
-        self.hands = {s.seat: s for s in record.seats}
         # per seat, computed once: concealed count vector, its three per-suit keys and the
         # pong tile indices; ``total`` sums the concealed counts for the §2.0 tile count
+        self.hands: dict[str, SeatHand] = {}
         self.counts: dict[str, list[int]] = {}
         self.keys: dict[str, tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = {}
         self.pongs: dict[str, tuple[int, ...]] = {}
+        hands, counts, keys, pongs = self.hands, self.counts, self.keys, self.pongs
         total = [0] * NUM_KINDS
         for h in record.seats:
+            seat = h.seat
+            hands[seat] = h
             c = [0] * NUM_KINDS
             for x in h.concealed:
                 i = x.index
                 c[i] += 1
                 total[i] += 1
-            self.counts[h.seat] = c
-            self.keys[h.seat] = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-            self.pongs[h.seat] = tuple(map(_INDEX, h.pongs)) if h.pongs else ()
+            counts[seat] = c
+            keys[seat] = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
+            pongs[seat] = tuple(map(_INDEX, h.pongs)) if h.pongs else ()
         self.total = total
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
