@@ -180,8 +180,22 @@ def score_masks(rules: Ruleset, masks: set[int] | frozenset[int], nroots: int,
     return score
 
 
-# id(score) -> (score, text); holding the score keeps its id from being reused
-_FAN_TEXTS: dict[int, tuple[HandScore, str]] = {}
+# id(score) -> (score, fan text, bonus line parts); holding the score keeps its id unique
+_FAN_TEXTS: dict[int, tuple[HandScore, str, tuple[tuple[str, str], ...]]] = {}
+
+
+def _texts(score: HandScore) -> tuple[HandScore, str, tuple[tuple[str, str], ...]]:
+    hit = _FAN_TEXTS.get(id(score))
+    if hit is not None and hit[0] is score:
+        return hit
+    text = f"{score.pattern} {score.pattern_fan}"
+    if score.bonuses:
+        text = " + ".join([text] + [f"{b.name} {b.fan}" for b in score.bonuses])
+    parts = tuple((f"{b.clause} ", f": {b.name} +{b.fan} fan") for b in score.bonuses)
+    if len(_FAN_TEXTS) > 10_000:
+        _FAN_TEXTS.clear()
+    hit = _FAN_TEXTS[id(score)] = (score, text, parts)
+    return hit
 
 
 def fan_text(score: HandScore) -> str:
@@ -189,16 +203,12 @@ def fan_text(score: HandScore) -> str:
 
     Memoised per score object, which :func:`score_hand` shares between equal wins.
     """
-    hit = _FAN_TEXTS.get(id(score))
-    if hit is not None and hit[0] is score:
-        return hit[1]
-    text = f"{score.pattern} {score.pattern_fan}"
-    if score.bonuses:
-        text = " + ".join([text] + [f"{b.name} {b.fan}" for b in score.bonuses])
-    if len(_FAN_TEXTS) > 10_000:
-        _FAN_TEXTS.clear()
-    _FAN_TEXTS[id(score)] = (score, text)
-    return text
+    return _texts(score)[1]
+
+
+def bonus_lines(score: HandScore, seat: str) -> list[str]:
+    """The trace lines of a win's bonuses, ``"§5.1 E: 根 +1 fan"`` (parts memoised)."""
+    return [head + seat + tail for head, tail in _texts(score)[2]]
 
 
 def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],

@@ -14,7 +14,7 @@ from typing import Any
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
 from .ruleset import Ruleset, get_ruleset
-from .scoring import HandScore, fan_text, max_fan, score_hand, score_masks
+from .scoring import HandScore, bonus_lines, fan_text, max_fan, score_hand, score_masks
 from .tiles import NUM_KINDS, frozen_builder, tile_name
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
@@ -543,8 +543,8 @@ class _Walk:
             capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
             trace.append(f"{sc.pattern_clause} {s} wins {how}: {fan_text(sc)} = "
                          f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
-            for b in sc.bonuses:
-                trace.append(f"{b.clause} {s}: {b.name} +{b.fan} fan")
+            if sc.bonuses:
+                trace += bonus_lines(sc, s)
         bloom_payer = None
         if ("kong_bloom" in ev.flags and rules.bloom_after_direct_kong_paid_by_discarder
                 and isinstance(prev, KongEvent) and prev.kind is KongKind.DIRECT):
