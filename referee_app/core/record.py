@@ -243,7 +243,11 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     and its message come from one place)."""
     if type(e) is not dict:
         return None
-    t = e.get("tile")
+    try:
+        t = e["tile"]
+        etype = e["type"]
+    except KeyError:
+        return None
     tile = _ONE_TILE.get(t) if type(t) is str else None
     if tile is None:
         return None
@@ -251,10 +255,12 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     frm = e.get("from")
     if frm is not None and (type(frm) is not str or frm not in seats):
         return None
-    etype = e.get("type")
     if etype == "kong":
-        seat = e.get("seat")
-        kind = e.get("kind")
+        try:
+            seat = e["seat"]
+            kind = e["kind"]
+        except KeyError:
+            return None
         kind = _KONG_KINDS.get(kind) if type(kind) is str else None
         if (type(seat) is not str or seat not in seats or kind is None
                 or (kind is KongKind.DIRECT) is (frm is None)):
@@ -262,7 +268,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
         return _kong_event(seat, tile, kind, frm)
     if etype == "win":
         raw = e.get("seats")
-        if type(raw) is not list or not raw:
+        if type(raw) is not list or not raw:  # (a missing list is None)
             return None
         for s in raw:
             if type(s) is not str or s not in seats:
@@ -293,24 +299,31 @@ def _load_fast(data: Any) -> HandRecord | None:
     """
     if type(data) is not dict:
         return None
-    get = data.get
-    if get("format") != RECORD_FORMAT:
-        return None
     try:
-        rules = get_ruleset(get("ruleset"))
-    except UnknownRulesetError:
+        if data["format"] != RECORD_FORMAT:
+            return None
+        rid = data["ruleset"]
+        seats_raw = data["seats"]
+        events_raw = data["events"]
+    except KeyError:
         return None
-    seats_raw = get("seats")
-    events_raw = get("events")
+    rules = _SHIPPED.get(rid) if type(rid) is str else None
+    if rules is None:
+        try:
+            rules = get_ruleset(rid)
+        except UnknownRulesetError:
+            return None
+        _SHIPPED[rid] = rules
+    get = data.get
     order = rules.seats
     if type(seats_raw) is not dict or type(events_raw) is not list or len(seats_raw) != len(order):
         return None
     seats = []
     for label in order:  # same count and every label present: no unknown seat either
         s = seats_raw.get(label)
-        if type(s) is not dict:
+        if type(s) is not dict or "concealed" not in s:
             return None
-        raw = s.get("concealed")
+        raw = s["concealed"]
         concealed = parse_plain(raw) if type(raw) is str else None
         if concealed is None:
             return None
@@ -351,6 +364,7 @@ def _load_fast(data: Any) -> HandRecord | None:
 
 
 _hand_record = frozen_builder(HandRecord)
+_SHIPPED: dict[str, Ruleset] = {}  # id -> get_ruleset(id), for the fast path
 
 
 def load_record(data: Any) -> HandRecord:

@@ -21,6 +21,7 @@ SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
 _ALL_SUITS = ("m", "p", "s")
+_RULES: dict[str, Ruleset] = {}  # id -> get_ruleset(id), the shipped rulesets (cached there)
 _A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
 _NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
@@ -738,7 +739,10 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
     (``get_ruleset(id).with_settings(cap_fan=..., stake=...)``); it must have the record's id.
     """
     if rules is None:
-        rules = record.rules
+        rid = record.ruleset
+        rules = _RULES.get(rid) if type(rid) is str else None
+        if rules is None:
+            rules = _RULES[rid] = record.rules
     elif rules.id != record.ruleset:
         raise ValueError(f"record is under {record.ruleset!r}, not {rules.id!r}")
     walk = _Walk(record, rules)
