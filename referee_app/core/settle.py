@@ -225,8 +225,13 @@ class _Walk:
                 total[i] += 1
             counts[seat] = c
             keys[seat] = (tuple(c[0:9]), tuple(c[9:18]), tuple(c[18:27]))
-            pongs[seat] = tuple(map(_INDEX, h.pongs)) if h.pongs else ()
-        self.total = total
+            if h.pongs:
+                pongs[seat] = p = tuple(map(_INDEX, h.pongs))
+                for i in p:
+                    total[i] += 3
+            else:
+                pongs[seat] = ()
+        self.total = total  # concealed and pongs; the tile-count check adds the events
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
         self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
@@ -617,8 +622,11 @@ class _Walk:
             pongs = self.pongs[s]
             kongs = self.kong_tiles[s]
             keys = self.keys[s]
-            used = (meld_suits(pongs + kongs) | (keys[0] != _EMPTY_SUIT)
-                    | ((keys[1] != _EMPTY_SUIT) << 1) | ((keys[2] != _EMPTY_SUIT) << 2))
+            melds = pongs + kongs
+            used = (keys[0] != _EMPTY_SUIT) | ((keys[1] != _EMPTY_SUIT) << 1) | (
+                (keys[2] != _EMPTY_SUIT) << 2)
+            if melds:
+                used |= meld_suits(melds)
             if used == 7:
                 pigs.append(s)
             if len(self.hands[s].concealed) + 3 * (len(pongs) + len(kongs)) != 13:
@@ -631,7 +639,7 @@ class _Walk:
                 held[p] += 3
             for k in kongs:
                 held[k] += 4
-            ws = waits_of_suits(keys, held, used, pongs + kongs, max_suits)
+            ws = waits_of_suits(keys, held, used, melds, max_suits)
             if not ws:
                 info[s] = _NOT_READY
                 not_ready.append(s)
@@ -709,9 +717,6 @@ class _Walk:
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
     record, rules = walk.r, walk.rules
     counts = walk.total
-    for pongs in walk.pongs.values():
-        for t in pongs:
-            counts[t] += 3
     for ev in record.events:
         counts[ev.tile.index] += 4 if type(ev) is KongEvent else 1
     if max(counts) <= 4:  # the common case: nothing to report unless a suit is not played
