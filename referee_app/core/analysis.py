@@ -141,14 +141,15 @@ def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, b
     never searches: a suit vector is complete exactly when it is a key here."""
     shapes = [(r, r, r, False, r in _TERMINAL_RANKS) for r in range(9)] + [
         (r, r + 1, r + 2, True, r in (0, 6)) for r in range(7)]
-    table: dict[tuple[int, ...], set[tuple[int, int, bool, bool]]] = {}
+    table: dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]] = {}
+    # almost every vector has a single summary: share one frozenset per summary
+    single: dict[tuple[int, int, bool, bool], frozenset[tuple[int, int, bool, bool]]] = {}
     for k in range(5):
-        for combo in combinations_with_replacement(range(len(shapes)), k):
+        for combo in combinations_with_replacement(shapes, k):
             vec = [0] * 9
             has_run = False
             term = True
-            for i in combo:
-                a, b, c, run, t = shapes[i]
+            for a, b, c, run, t in combo:
                 vec[a] += 1
                 vec[b] += 1
                 vec[c] += 1
@@ -156,14 +157,22 @@ def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, b
                 term = term and t
             if max(vec) > 4:
                 continue
-            table.setdefault(tuple(vec), set()).add((0, k, has_run, term))
+            items = [((0, k, has_run, term), tuple(vec))]
             for p in range(9):
                 if vec[p] <= 2:
                     vec[p] += 2
-                    table.setdefault(tuple(vec), set()).add(
-                        (1, k, has_run, term and p in _TERMINAL_RANKS))
+                    items.append(((1, k, has_run, term and p in _TERMINAL_RANKS), tuple(vec)))
                     vec[p] -= 2
-    return {key: frozenset(v) for key, v in table.items()}
+            for item, key in items:
+                cur = table.get(key)
+                if cur is None:
+                    fs = single.get(item)
+                    if fs is None:
+                        fs = single[item] = frozenset((item,))
+                    table[key] = fs
+                elif item not in cur:
+                    table[key] = cur | {item}
+    return table
 
 
 _EMPTY: frozenset[tuple[int, int, bool, bool]] = frozenset()
