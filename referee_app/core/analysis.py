@@ -225,6 +225,7 @@ def tile_features(all_counts: list[int] | tuple[int, ...]) -> tuple[bool, bool, 
 
 #: interned summary sets (the table holds only a few dozen distinct ones) -> small ids
 _SUMMARY_IDS: dict[frozenset[tuple[int, int, bool, bool]], int] = {}
+_SUMMARY_TUPLES: list[tuple[tuple[int, int, bool, bool], ...]] = []  # by id, shared by infos
 
 
 @cache
@@ -238,6 +239,7 @@ def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool],
     sid = _SUMMARY_IDS.get(summ)
     if sid is None:
         sid = _SUMMARY_IDS[summ] = len(_SUMMARY_IDS)
+        _SUMMARY_TUPLES.append(tuple(summ))
     k0, k1, k2, k3, k4, k5, k6, k7, k8 = key
     even = not (k0 | k1 | k2 | k3 | k4 | k5 | k6 | k7 | k8) & 1
     n = k0 + k1 + k2 + k3 + k4 + k5 + k6 + k7 + k8
@@ -245,7 +247,7 @@ def _suit_info(key: tuple[int, ...]) -> tuple[tuple[tuple[int, int, bool, bool],
     t258 = not (k0 or k2 or k3 or k5 or k6 or k8)
     four = 4 in key
     code = (sid << 5) | ((n > 0) | (term << 1) | (t258 << 2) | (even << 3) | (four << 4))
-    return (tuple(summ), n, term, t258, even, four, sid, bool(summ) or even, code)
+    return (_SUMMARY_TUPLES[sid], n, term, t258, even, four, sid, bool(summ) or even, code)
 
 
 _NO_SUMMARY: tuple = ()
