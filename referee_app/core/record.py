@@ -359,7 +359,11 @@ def _load_fast(data: Any) -> HandRecord | None:
         wall = False
     elif type(wall) is not bool:
         return None
-    extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
+    # format, ruleset, seats and events are present; anything beyond the core is extra
+    if len(data) == 4 + ("dealer" in data) + ("wall_exhausted" in data):
+        extra: dict[str, Any] = {}
+    else:
+        extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
     return _hand_record(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
 
 

@@ -400,6 +400,61 @@ class _Walk:
                 self.err("discard_win", frm,
                          f"{frm} has already won and cannot discard {t}")
                 valid = False
+        if flags and not self._flag_checks(idx, ev, seats):
+            valid = False
+        # Score each winner
+        results: list[tuple[str, HandScore]] = []
+        for s in seats:
+            if s in self.won:
+                continue
+            counts, masks, ok = self._winner_hand(s, t.index)
+            if not masks:
+                self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
+                         "(four sets and a pair, or seven pairs)")
+                valid = False
+                continue
+            if not ok:
+                valid = False
+                continue
+            kinds = self.kong_kinds[s]
+            pongs, kongs = self.pongs[s], self.kong_tiles[s]
+            sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds)
+            mt: set[int] = set()
+            if t.index == _TWO_BAMBOO and "middle_two" in rules.situational_bonuses:
+                hand = _hand(tuple(counts), pongs, kongs)
+                mt = self._middle_two_masks(hand, t.index)
+            if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
+                alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
+                                 extra_bonuses=("middle_two",))
+                if alt.raw_fan > sc.raw_fan:
+                    sc = alt
+            if ev.passed_fan is not None and frm is not None and rules.passed_win_clause:
+                if not rules.passed_win_higher_fan_allows:
+                    self.err("passed_win", s,
+                             f"{s} passed a win earlier in the go-around and may not win on a "
+                             "discard before its next draw")
+                    valid = False
+                elif sc.fan <= ev.passed_fan:
+                    self.err("passed_win", s,
+                             f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
+                             f"may win on a discard only with more fan, but this win is "
+                             f"{sc.fan} fan")
+                    valid = False
+            results.append((s, sc))
+        if valid:
+            self._pay_win(idx, ev, results)
+        for s in seats:
+            if s not in self.won:
+                self.won.add(s)
+                if s in self.unwon:
+                    self.unwon.remove(s)
+        if not rules.blood_battle:
+            self.hand_over = True
+
+    def _flag_checks(self, idx: int, ev: WinEvent, seats: list[str]) -> bool:
+        """The checks of a win's situational flags; False when one fails."""
+        rules, t, flags, frm = self.rules, ev.tile, ev.flags, ev.from_seat
+        valid = True
         prev = self.r.events[idx - 1] if idx > 0 else None
         robbing = "robbing_kong" in flags
         if robbing:
@@ -479,54 +534,7 @@ class _Walk:
                     self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
                              "have pongs: a declared hand does not change")
                     valid = False
-        # Score each winner
-        results: list[tuple[str, HandScore]] = []
-        for s in seats:
-            if s in self.won:
-                continue
-            counts, masks, ok = self._winner_hand(s, t.index)
-            if not masks:
-                self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
-                         "(four sets and a pair, or seven pairs)")
-                valid = False
-                continue
-            if not ok:
-                valid = False
-                continue
-            kinds = self.kong_kinds[s]
-            pongs, kongs = self.pongs[s], self.kong_tiles[s]
-            sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds)
-            mt: set[int] = set()
-            if t.index == _TWO_BAMBOO and "middle_two" in rules.situational_bonuses:
-                hand = _hand(tuple(counts), pongs, kongs)
-                mt = self._middle_two_masks(hand, t.index)
-            if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
-                alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
-                                 extra_bonuses=("middle_two",))
-                if alt.raw_fan > sc.raw_fan:
-                    sc = alt
-            if ev.passed_fan is not None and frm is not None and rules.passed_win_clause:
-                if not rules.passed_win_higher_fan_allows:
-                    self.err("passed_win", s,
-                             f"{s} passed a win earlier in the go-around and may not win on a "
-                             "discard before its next draw")
-                    valid = False
-                elif sc.fan <= ev.passed_fan:
-                    self.err("passed_win", s,
-                             f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
-                             f"may win on a discard only with more fan, but this win is "
-                             f"{sc.fan} fan")
-                    valid = False
-            results.append((s, sc))
-        if valid:
-            self._pay_win(idx, ev, results)
-        for s in seats:
-            if s not in self.won:
-                self.won.add(s)
-                if s in self.unwon:
-                    self.unwon.remove(s)
-        if not rules.blood_battle:
-            self.hand_over = True
+        return valid
 
     def _middle_two_masks(self, hand: Hand, tile: int) -> set[int]:
         """Readings where the winning 2s is the middle of 1s-2s-3s (Zigong's 卡二条)."""
