@@ -217,10 +217,12 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
 
     Situational bonuses never count here, so only the fan number is computed.
     """
-    best = 0
-    c = list(concealed)
-    for t in pongs:
-        c[t] += 3
+    if pongs:
+        c = list(concealed)
+        for t in pongs:
+            c[t] += 3
+    else:
+        c = concealed
     base_roots = c.count(4)
     kong_fan = rules.kong_bonus.fan * len(kongs) if rules.kong_bonus is not None else 0
     if rules.root_counts_kongs:
@@ -229,6 +231,7 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
     if concealed_only:
         concealed_fours = concealed.count(4)
     rid = rules.id
+    top = None  # best uncapped fan; the cap is monotone, so capping it once is the same
     for w in ws:
         if not w.masks:
             continue
@@ -236,13 +239,13 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
             nroots = concealed_fours + (concealed[w.tile] == 3)
         else:
             nroots = base_roots + (c[w.tile] == 3)
-        # the cap is monotone, so capping the best uncapped fan is the best capped fan
         key = (rid, w.masks, nroots)
         fan = _READY_FAN.get(key)
         if fan is None:
             fan = _READY_FAN[key] = _ready_fan(rules, w.masks, nroots)
-        best = max(best, rules.cap(fan + kong_fan))
-    return best
+        if top is None or fan > top:
+            top = fan
+    return 0 if top is None else max(0, rules.cap(top + kong_fan))
 
 
 # (ruleset id, masks, roots) -> best pattern fan plus root fan over the masks, uncapped

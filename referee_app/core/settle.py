@@ -200,7 +200,7 @@ class _Walk:
     """The state of one settlement walk (kept private: ``settle`` is the interface)."""
 
     __slots__ = ("r", "rules", "order", "hands", "counts", "keys", "pongs", "total", "unwon",
-                 "won", "kongs", "kong_tiles", "kong_kinds", "errors", "payments", "trace",
+                 "won", "kong_tiles", "kong_kinds", "errors", "payments", "trace",
                  "wins", "kong_income", "transferred", "kong_payments_of_event", "hand_over")
 
     def __init__(self, record: HandRecord, rules: Ruleset) -> None:
@@ -234,8 +234,7 @@ class _Walk:
         self.total = total  # concealed and pongs; the tile-count check adds the events
         self.unwon: list[str] = list(rules.seats)
         self.won: set[str] = set()
-        self.kongs: dict[str, list[KongEvent]] = {s: [] for s in rules.seats}
-        # the same kongs as tile indices and kind names, kept up to date by ``kong``
+        # each seat's declared kongs as tile indices and kind names, kept up to date by ``kong``
         self.kong_tiles: dict[str, tuple[int, ...]] = dict.fromkeys(rules.seats, ())
         self.kong_kinds: dict[str, tuple[str, ...]] = dict.fromkeys(rules.seats, ())
         self.errors: list[RuleViolation] = []
@@ -319,7 +318,6 @@ class _Walk:
                 self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   "no payment under this ruleset")
         self.payments += made  # every one is for a non-zero amount
-        self.kongs[seat].append(ev)
         self.kong_tiles[seat] += (ev.tile.index,)
         self.kong_kinds[seat] += (kind,)
         self.kong_payments_of_event[idx] = made
@@ -485,7 +483,7 @@ class _Walk:
                          f"kong_discard (杠上炮): the event just before is not a kong by {frm}")
                 valid = False
         for s in seats if "heavenly" in flags or "earthly" in flags else ():
-            melds = bool(self.hands[s].pongs or self.kongs[s])
+            melds = bool(self.hands[s].pongs or self.kong_tiles[s])
             if "heavenly" in flags:
                 why = []
                 if s != self.r.dealer:
