@@ -547,12 +547,17 @@ def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
         k[even_rank] += 1
         return ((even_rank, _suit_info(tuple(k))),)
     out = []
+    vec = list(key)
+    pad = (0, 0, *key, 0, 0)  # pad[r + 2] is key[r]
     for r in range(9):
-        if key[r] >= 4:
+        c = vec[r]
+        if c >= 4:
             continue
-        k = list(key)
-        k[r] += 1
-        k = tuple(k)
+        if not c and not ((pad[r + 1] and (pad[r] or pad[r + 3])) or (pad[r + 3] and pad[r + 4])):
+            continue  # a lone new tile with no run around it: no set or pair holds it
+        vec[r] = c + 1
+        k = tuple(vec)
+        vec[r] = c
         if r == even_rank or k in table:  # only then is the info needed
             out.append((r, _suit_info(k)))
     return tuple(out)
