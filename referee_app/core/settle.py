@@ -241,8 +241,8 @@ class _Walk:
         self.payments: list[Payment] = []
         self.trace: list[str] = []
         self.wins: list[WinResult] = []
-        # kong income per event index, for refunds and 杠上炮 transfer
-        self.kong_income: list[tuple[int, Payment]] = []
+        # kong income in order, for refunds (payments per kong event: for 杠上炮 transfer)
+        self.kong_income: list[Payment] = []
         self.transferred: set[int] = set()  # ids of kong payments handed over (J7/V6)
         self.kong_payments_of_event: dict[int, list[Payment]] = {}
         self.hand_over = False
@@ -322,7 +322,7 @@ class _Walk:
         self.kong_kinds[seat] += (kind,)
         self.kong_payments_of_event[idx] = made
         if made:
-            self.kong_income.extend([(idx, p) for p in made])
+            self.kong_income += made
 
     def _winner_hand(self, seat: str, tile: int) -> tuple[list[int], frozenset[int], bool]:
         """The winner's concealed counts with the winning tile, its feature sets (empty: no
@@ -710,7 +710,7 @@ class _Walk:
         if rf:
             clause = rf["clause"]
             for s in not_ready if self.kong_income else ():
-                back = [p for _, p in self.kong_income
+                back = [p for p in self.kong_income
                         if p.payee == s and id(p) not in self.transferred]
                 for p in back:
                     self.pay(s, p.payer, p.chips, clause, f"refund: {p.reason}")
