@@ -549,12 +549,10 @@ class _Walk:
         wins, trace, payments = self.wins, self.trace, self.payments
         how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
         for s, sc in results:
-            chips = rules.chips(sc.fan)
+            chips, tail = _win_text(sc, rules)
             chips_of[s] = chips
             wins.append(_win_result(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
-            capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
-            trace.append(f"{sc.pattern_clause} {s} wins {how}: {fan_text(sc)} = "
-                         f"{sc.fan} fan{capped} = {chips} chip{'s' if chips != 1 else ''}")
+            trace.append(f"{sc.pattern_clause} {s} wins {how}{tail}")
             if sc.bonuses:
                 trace += bonus_lines(sc, s)
         bloom_payer = None
@@ -718,6 +716,25 @@ class _Walk:
                     self.trace.append(f"{clause} {s} is not ready and returns its kong income: "
                                       + ", ".join(f"{p.chips} to {p.payer}" for p in back))
         return _end_check(True, tuple(pigs), tuple(xiang), info)
+
+
+# id(score) -> (score, rules, chips, text); holding both keeps the id from being reused
+_WIN_TEXTS: dict[int, tuple[HandScore, Ruleset, int, str]] = {}
+
+
+def _win_text(sc: HandScore, rules: Ruleset) -> tuple[int, str]:
+    """Chips of a win and the end of its trace line (memoised per shared score)."""
+    hit = _WIN_TEXTS.get(id(sc))
+    if hit is not None and hit[0] is sc and hit[1] is rules:
+        return hit[2], hit[3]
+    chips = rules.chips(sc.fan)
+    capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
+    text = (f": {fan_text(sc)} = {sc.fan} fan{capped} = "
+            f"{chips} chip{'s' if chips != 1 else ''}")
+    if len(_WIN_TEXTS) > 10_000:
+        _WIN_TEXTS.clear()
+    _WIN_TEXTS[id(sc)] = (sc, rules, chips, text)
+    return chips, text
 
 
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
