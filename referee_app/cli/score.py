@@ -41,7 +41,7 @@ def render_text(s: Settlement) -> str:
         bonus = ", ".join(f"{b.name} +{b.fan} ({b.clause})" for b in w.score.bonuses) or "-"
         lines.append(f"  {w.order}. {w.seat} {w.tile} {how}: {w.pattern} ({w.score.pattern_clause}) "
                      f"{w.score.pattern_fan} fan; bonus: {bonus}; total {w.fan} fan = "
-                     f"{w.chips} chips")
+                     f"{w.chips} chip{'s' if w.chips != 1 else ''}")
     if s.end_check is not None and s.end_check.applies:
         ec = s.end_check
         lines.append("")
