@@ -188,10 +188,6 @@ _settlement = frozen_builder(Settlement)
 # --------------------------------------------------------------------------- walk
 
 
-def _a(word: str) -> str:
-    return f"an {word}" if word[0] in "aeiou" else f"a {word}"
-
-
 def _seats_text(seats: list[str]) -> str:
     return ", ".join(seats) if seats else "nobody"
 
