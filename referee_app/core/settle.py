@@ -192,6 +192,15 @@ def _seats_text(seats: list[str]) -> str:
     return ", ".join(seats) if seats else "nobody"
 
 
+def _pay_each(payers: list[str], amount: int) -> str:
+    """``E, W pay 2 each`` / ``W pays 2`` / ``nobody pays`` (grammar follows the count)."""
+    if not payers:
+        return "nobody pays"
+    if len(payers) == 1:
+        return f"{payers[0]} pays {amount}"
+    return f"{', '.join(payers)} pay {amount} each"
+
+
 class _Walk:
     """The state of one settlement walk (kept private: ``settle`` is the interface)."""
 
@@ -307,9 +316,11 @@ class _Walk:
             if amount:
                 reason = f"{kind} kong {t}"
                 made = [_payment(p, seat, amount, clause, reason) for p in payers]
-                verb = "are" if len(payers) != 1 else "is"
+                one = len(payers) == 1
                 self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
-                                  f"{_seats_text(payers)} {verb} unwon and pay {amount} each")
+                                  f"{_seats_text(payers)} {'is' if one else 'are'} unwon and "
+                                  f"{'pays' if one else 'pay'} {amount}"
+                                  f"{'' if one else ' each'}")
             else:
                 self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   "no payment under this ruleset")
@@ -572,7 +583,7 @@ class _Walk:
                     for p in payers:
                         self.pay(p, s, amount, rclause, f"robbed kong tax {t}")
                     self.trace.append(f"{rclause} {frm}'s added-kong tax on {t} goes to the "
-                                      f"robber {s}: {_seats_text(payers)} pay {amount} each")
+                                      f"robber {s}: {_pay_each(payers, amount)}")
             if "kong_discard" in ev.flags and rules.kong_discard_transfer:
                 self._transfer(idx - 1, frm, [s for s, _ in results])
         elif bloom_payer is not None:
@@ -590,8 +601,7 @@ class _Walk:
                 payers = [p for p in self.unwon if p != s]
                 if chips:
                     payments += [_payment(p, s, chips, clause, reason) for p in payers]
-                trace.append(f"{clause} {s} self-draws {t}; {_seats_text(payers)} "
-                             f"pay {chips} each")
+                trace.append(f"{clause} {s} self-draws {t}; {_pay_each(payers, chips)}")
 
     def _transfer(self, kong_idx: int, frm: str, winners: list[str]) -> None:
         clause = self.rules.kong_discard_transfer or ""
@@ -678,11 +688,11 @@ class _Walk:
             for payer in not_ready:
                 if payer in pigs and not pigs_pay:
                     continue
-                why = "相公, wrong tile count" if payer in xiang else (
-                    "flower pig" if payer in pigs else "not ready")
+                why = " (相公, wrong tile count)" if payer in xiang else (
+                    " (flower pig)" if payer in pigs else "")
                 for r, chips, mf, reason in owed:
                     self.pay(payer, r, chips, clause, reason)
-                    self.trace.append(f"{clause} {payer} is not ready ({why}); pays {r} "
+                    self.trace.append(f"{clause} {payer} is not ready{why}; pays {r} "
                                       f"{chips} for {r}'s maximum {mf} fan")
         pd = ec.get("price_difference")
         if pd:

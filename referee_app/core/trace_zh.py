@@ -76,15 +76,16 @@ _RULES: list[Rule] = [
           r"(?P<n>\d+)",
           lambda m: f"{_s(m['f'])}补杠被{_s(m['s'])}抢杠；{_s(m['f'])}付{_s(m['s'])} {m['n']}"),
     _rule(rf"(?P<f>{_SEAT})'s added-kong tax on (?P<t>{_TILE}) goes to the robber "
-          rf"(?P<s>{_SEAT}): (?P<p>{_SEATS}) pays? (?P<n>\d+)(?: each)?",
+          rf"(?P<s>{_SEAT}): (?:nobody pays|(?P<p>{_SEATS}) pays? (?P<n>\d+)(?: each)?)",
           lambda m: f"{_s(m['f'])}补杠{_t(m['t'])}的税款转给抢杠者{_s(m['s'])}："
-                    f"{_ss(m['p'])}各付{m['n']}"),
+                    + (f"{_ss(m['p'])}各付{m['n']}" if m["p"] else "无人需付")),
     _rule(rf"(?P<s>{_SEAT})'s 杠上花 follows a direct kong on (?P<f>{_SEAT})'s discard; "
           r"(?P=f) pays alone (?P<n>\d+)",
           lambda m: f"{_s(m['s'])}点杠花（{_s(m['f'])}点杠）；{_s(m['f'])}独付{m['n']}"),
-    _rule(rf"(?P<s>{_SEAT}) self-draws (?P<t>{_TILE}); (?P<p>{_SEATS}) pays? (?P<n>\d+)"
-          r"(?: each)?",
-          lambda m: f"{_s(m['s'])}自摸{_t(m['t'])}；{_ss(m['p'])}各付{m['n']}"),
+    _rule(rf"(?P<s>{_SEAT}) self-draws (?P<t>{_TILE}); (?:nobody pays|(?P<p>{_SEATS}) pays? "
+          r"(?P<n>\d+)(?: each)?)",
+          lambda m: f"{_s(m['s'])}自摸{_t(m['t'])}；"
+                    + (f"{_ss(m['p'])}各付{m['n']}" if m["p"] else "无人需付")),
     _rule(rf"(?P<f>{_SEAT})'s kong just collected (?P<n>\d+); it hands that to "
           rf"(?P<w>{_SEATS}) \((?P<e>\d+) each\)",
           lambda m: f"呼叫转移：{_s(m['f'])}把刚收的杠钱{m['n']}转给{_ss(m['w'])}"
@@ -99,9 +100,9 @@ _RULES: list[Rule] = [
     _rule(rf"(?P<s>{_SEAT}) holds all three suits at the wall's end \(flower pig\); pays "
           rf"(?P<n>\d+) to each of (?P<p>{_SEATS})",
           lambda m: f"{_s(m['s'])}查花猪（三门齐全）；付{_ss(m['p'])}各{m['n']}"),
-    _rule(rf"(?P<s>{_SEAT}) is not ready \((?P<why>[^)]+)\); pays (?P<r>{_SEAT}) (?P<n>\d+) "
-          r"for (?P=r)'s maximum (?P<f>\d+) fan",
-          lambda m: f"{_s(m['s'])}查叫（{_WHY_ZH.get(m['why'], m['why'])}）：按"
+    _rule(rf"(?P<s>{_SEAT}) is not ready(?: \((?P<why>[^)]+)\))?; pays (?P<r>{_SEAT}) "
+          r"(?P<n>\d+) for (?P=r)'s maximum (?P<f>\d+) fan",
+          lambda m: f"{_s(m['s'])}查叫（{_WHY_ZH.get(m['why'] or 'not ready', m['why'])}）：按"
                     f"{_s(m['r'])}最大{m['f']}番付{_s(m['r'])} {m['n']}"),
     _rule(rf"(?P<a>{_SEAT}) \((?P<x>\d+) fan\) pays (?P<b>{_SEAT}) \((?P<y>\d+) fan\) the "
           r"difference (?P<n>\d+)",
