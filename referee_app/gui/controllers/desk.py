@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
-from referee_app.core import get_ruleset
+from referee_app.core import get_ruleset, ruleset_ids
 from referee_app.storage.models import (
     HandInfo,
     HandVersion,
@@ -25,6 +26,35 @@ from referee_app.storage.tournament import Tournament
 from .entry import EntryForm
 
 
+class DeskError(ValueError):
+    """Input the window checks before the store is asked (a file not chosen, a bad seed)."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+def ruleset_choices() -> list[tuple[str, str, str]]:
+    """(id, English name, Chinese name) of every shipped ruleset, for the new-tournament form."""
+    out = []
+    for rid in ruleset_ids():
+        r = get_ruleset(rid)
+        out.append((r.id, r.name, r.name_zh))
+    return out
+
+
+def parse_seed(text: str) -> int | None:
+    """The optional seed typed by the referee: empty means a random one."""
+    text = text.strip()
+    if not text:
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        raise DeskError("seed", f"expected a whole number or nothing, got {text!r}") from None
+
+
 class Desk:
     """One open tournament and the referee at this desk."""
 
@@ -37,6 +67,24 @@ class Desk:
     @classmethod
     def open(cls, path: str | Path, referee: str = "") -> Desk:
         return cls(Tournament.open(path), referee)
+
+    @classmethod
+    def create(cls, path: str | Path, name: str, *, ruleset: str, venue: str = "",
+               start_date: str = "", end_date: str = "", stake: int | None = None,
+               referee: str = "") -> Desk:
+        """File → New tournament…: a new tournament file (the store refuses to overwrite)."""
+        if not str(path).strip():
+            raise DeskError("file", "choose where to save the tournament file")
+        return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
+                                     start_date=start_date, end_date=end_date, stake=stake,
+                                     head_referee=referee), referee)
+
+    @classmethod
+    def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "") -> Desk:
+        """File → Import bundle…: a new tournament file built from an exported bundle."""
+        if not str(db_path).strip():
+            raise DeskError("file", "choose where to save the imported tournament")
+        return cls(Tournament.import_bundle(bundle, db_path), referee)
 
     def close(self) -> None:
         self.t.close()
@@ -126,3 +174,38 @@ class Desk:
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)
+
+    # ------------------------------------------------------------------ running the event
+
+    def export_bundle(self, path: str | Path) -> dict[str, Any]:
+        return self.t.export_bundle(path)
+
+    def add_player(self, name: str, name_latin: str = "", club: str = "",
+                   status: str = "active") -> Player:
+        return self.t.add_player(name, name_latin=name_latin, club=club, status=status,
+                                 referee=self.referee)
+
+    def import_players_csv(self, path: str | Path) -> list[Player]:
+        return self.t.import_players_csv(path, referee=self.referee)
+
+    def set_player_status(self, player: str, status: str) -> Player:
+        return self.t.set_player_status(player, status, referee=self.referee)
+
+    def next_round(self) -> int:
+        """The round "Seat round N…" seats: one after the last seated round."""
+        return max(self.rounds(), default=0) + 1
+
+    def left_over(self) -> tuple[int, int]:
+        """(seatable players, players left over by tables of the ruleset's size): the
+        seat-round form asks byes or substitutes only when the second is not 0."""
+        n = sum(1 for p in self.t.players() if p.status.value in ("active", "late"))
+        return n, n % len(self.seats)
+
+    def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
+        return self.t.seat_round(round_no, seed=seed, fill=fill, referee=self.referee)
+
+    def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
+        return self.t.set_seat(round_no, table, seat, player, referee=self.referee)
+
+    def seating_problems(self, round_no: int) -> list[str]:
+        return self.t.seating_problems(round_no)

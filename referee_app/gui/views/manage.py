@@ -1,0 +1,206 @@
+"""Forms for running a tournament from the window: new tournament, add player, seat a
+round, move a player to a seat.
+
+Each form only lays out its fields. Pressing OK hands the form to a ``submit`` callback
+(the window's, which makes one store call through the Desk); if the store refuses, the
+error is shown by ``on_error`` and the form stays open with what was typed, so nothing is
+lost and nothing was saved.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import LANG, seat_name, tr
+
+#: player statuses in the order the forms list them (the store's PlayerStatus values)
+PLAYER_STATUSES = ("active", "withdrawn", "late", "substitute")
+
+
+class SubmitDialog(QDialog):
+    """A form whose OK runs ``submit(self)``; a ValueError/OSError keeps it open."""
+
+    def __init__(self, title: str, submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(title)
+        self._submit = submit
+        self._on_error = on_error
+        self.outcome: object = None  # what submit returned (e.g. the new Desk)
+        self.form = QFormLayout()
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("OK"))
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addLayout(self.form)
+        lay.addWidget(self.buttons)
+
+    def accept(self) -> None:
+        try:
+            self.outcome = self._submit(self)
+        except (ValueError, OSError) as e:
+            self._on_error(str(e))
+            return
+        super().accept()
+
+
+class NewTournamentDialog(SubmitDialog):
+    """File → New tournament…: where to save it, name, ruleset, venue, dates, stake."""
+
+    def __init__(self, rulesets: Sequence[tuple[str, str, str]],
+                 ask_save_file: Callable[[str, str, str], str], submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(tr("New tournament"), submit, on_error, parent)
+        self.setObjectName("new_tournament_dialog")
+        self.resize(620, 0)
+        self._ask_save_file = ask_save_file
+        self.path = QLineEdit()
+        self.path.setObjectName("nt_path")
+        browse = QPushButton(tr("Browse…"))
+        browse.clicked.connect(self._browse)
+        row = QHBoxLayout()
+        row.addWidget(self.path, 1)
+        row.addWidget(browse)
+        self.name = QLineEdit()
+        self.name.setObjectName("nt_name")
+        self.ruleset = QComboBox()
+        self.ruleset.setObjectName("nt_ruleset")
+        for rid, en, zh in rulesets:
+            self.ruleset.addItem(f"{zh if LANG.code == 'zh' else en}  ({rid})", rid)
+            self.ruleset.setItemData(self.ruleset.count() - 1, f"{zh}\n{en}",
+                                     Qt.ItemDataRole.ToolTipRole)  # both names
+        self.venue = QLineEdit()
+        self.venue.setObjectName("nt_venue")
+        self.start_date = QLineEdit()
+        self.start_date.setObjectName("nt_start")
+        self.end_date = QLineEdit()
+        self.end_date.setObjectName("nt_end")
+        for w in (self.start_date, self.end_date):
+            w.setPlaceholderText(tr("date_hint"))
+        self.stake = QSpinBox()
+        self.stake.setObjectName("nt_stake")
+        self.stake.setRange(1, 1_000_000)
+        self.form.addRow(tr("Tournament file"), row)
+        self.form.addRow(tr("Name"), self.name)
+        self.form.addRow(tr("Ruleset"), self.ruleset)
+        self.form.addRow(tr("Venue"), self.venue)
+        self.form.addRow(tr("Start date"), self.start_date)
+        self.form.addRow(tr("End date"), self.end_date)
+        self.form.addRow(tr("Stake"), self.stake)
+
+    def _browse(self) -> None:
+        path = self._ask_save_file(tr("Tournament file"), tr("db_file"), self.path.text())
+        if path:
+            self.path.setText(path)
+
+    def values(self) -> dict[str, Any]:
+        return {"path": self.path.text().strip(), "name": self.name.text(),
+                "ruleset": self.ruleset.currentData(), "venue": self.venue.text(),
+                "start_date": self.start_date.text().strip(),
+                "end_date": self.end_date.text().strip(), "stake": self.stake.value()}
+
+
+class AddPlayerDialog(SubmitDialog):
+    """Players → Add player…: the record name (unique), Latin name, club, status."""
+
+    def __init__(self, submit: Callable[[Any], object], on_error: Callable[[str], None],
+                 parent: QWidget | None = None) -> None:
+        super().__init__(tr("Add player"), submit, on_error, parent)
+        self.setObjectName("add_player_dialog")
+        self.resize(420, 0)
+        self.name = QLineEdit()
+        self.name.setObjectName("ap_name")
+        self.name_latin = QLineEdit()
+        self.name_latin.setObjectName("ap_latin")
+        self.club = QLineEdit()
+        self.club.setObjectName("ap_club")
+        self.status = QComboBox()
+        self.status.setObjectName("ap_status")
+        for st in PLAYER_STATUSES:
+            self.status.addItem(tr(f"pstatus_{st}"), st)
+        self.form.addRow(tr("Name"), self.name)
+        self.form.addRow(tr("Latin name"), self.name_latin)
+        self.form.addRow(tr("Club"), self.club)
+        self.form.addRow(tr("Status"), self.status)
+
+    def values(self) -> dict[str, str]:
+        return {"name": self.name.text(), "name_latin": self.name_latin.text(),
+                "club": self.club.text(), "status": self.status.currentData()}
+
+
+class SeatRoundDialog(SubmitDialog):
+    """Seating → Seat round N…: an optional seed; byes or substitutes when tables are short."""
+
+    def __init__(self, round_no: int, players: int, size: int, submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(tr("Seat round", n=round_no), submit, on_error, parent)
+        self.setObjectName("seat_round_dialog")
+        self.resize(460, 0)
+        self.round_no = round_no
+        extra = players % size
+        self.seed = QLineEdit()
+        self.seed.setObjectName("sr_seed")
+        self.seed.setPlaceholderText(tr("seed_hint"))
+        self.note = QLabel(tr("fill_note", n=players, size=size, extra=extra) if extra
+                           else tr("fill_none", n=players, size=size))
+        self.note.setObjectName("sr_note")
+        self.note.setWordWrap(True)
+        self.fill = QComboBox()
+        self.fill.setObjectName("sr_fill")
+        for f in ("byes", "substitutes"):
+            self.fill.addItem(tr(f"fill_{f}"), f)
+        self.form.addRow(tr("Seed"), self.seed)
+        self.form.addRow("", self.note)
+        self.form.addRow(tr("Fill"), self.fill)
+        self.fill.setEnabled(bool(extra))
+        self.form.setRowVisible(self.fill, bool(extra))
+
+    def values(self) -> dict[str, Any]:
+        return {"seed": self.seed.text(),
+                "fill": self.fill.currentData() if self.fill.isEnabled() else None}
+
+
+class SwapDialog(SubmitDialog):
+    """Seating → Swap/move player…: who takes the selected seat (the store swaps)."""
+
+    def __init__(self, round_no: int, table: int, seat: str, current: str,
+                 choices: Sequence[tuple[str, str]], submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(tr("Swap/move player"), submit, on_error, parent)
+        self.setObjectName("swap_dialog")
+        self.resize(480, 0)
+        self.round_no, self.table, self.seat = round_no, table, seat
+        where = QLabel(tr("swap_where", round=tr("round_n", n=round_no),
+                          table=tr("table_n", n=table), seat=seat_name(seat), player=current))
+        where.setObjectName("sw_where")
+        help_ = QLabel(tr("swap_help"))
+        help_.setWordWrap(True)
+        self.player = QComboBox()
+        self.player.setObjectName("sw_player")
+        for name, place in choices:
+            self.player.addItem(f"{name}  ({place})", name)
+        self.form.addRow(where)
+        self.form.addRow(tr("Put here"), self.player)
+        self.form.addRow(help_)
+
+    def values(self) -> dict[str, str]:
+        return {"player": self.player.currentData() or ""}
