@@ -13,6 +13,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
     QComboBox,
+    QDialog,
+    QFileDialog,
     QInputDialog,
     QLabel,
     QMainWindow,
@@ -25,11 +27,12 @@ from PySide6.QtWidgets import (
 
 from referee_app.core import RecordError
 
-from ..controllers.desk import Desk
+from ..controllers.desk import Desk, parse_seed, ruleset_choices
 from ..controllers.entry import Evaluation
-from ..i18n import LANG, tr
+from ..i18n import LANG, seat_name, tr
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
+from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .report_menu import ReportMenu
@@ -53,6 +56,13 @@ class MainWindow(QMainWindow):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: hooks for the management forms and file choosers (tests fill them in instead)
+        self.run_dialog: Callable[[QDialog], bool] = \
+            lambda d: d.exec() == QDialog.DialogCode.Accepted
+        self.ask_open_file: Callable[[str, str], str] = \
+            lambda title, filt: QFileDialog.getOpenFileName(self, title, "", filt)[0]
+        self.ask_save_file: Callable[[str, str, str], str] = \
+            lambda title, filt, name: QFileDialog.getSaveFileName(self, title, name, filt)[0]
         self.messages: list[str] = []
 
         self.navigator = Navigator()
@@ -86,6 +96,11 @@ class MainWindow(QMainWindow):
         self.seating.round_changed.connect(self._seating_round)
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
+        self.players.add_requested.connect(self.add_player)
+        self.players.import_requested.connect(self.import_players)
+        self.players.status_requested.connect(self.set_player_status)
+        self.seating.seat_round_requested.connect(self.seat_round)
+        self.seating.swap_requested.connect(self.swap_seat)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
@@ -125,6 +140,9 @@ class MainWindow(QMainWindow):
         self.act_projector = act("F11", self.open_projector, "act_projector")
         self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
         self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
+        self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
+        self.act_import_bundle = act(None, self.import_bundle, "act_import_bundle")
+        self.act_export_bundle = act(None, self.export_bundle, "act_export_bundle")
         self.act_lang = QActionGroup(self)
         self.act_zh = QAction("中文", self, checkable=True)
         self.act_en = QAction("English", self, checkable=True)
@@ -135,7 +153,12 @@ class MainWindow(QMainWindow):
 
         mb = self.menuBar()
         self.menu_file = mb.addMenu("")
+        self.menu_file.addAction(self.act_new_tournament)
         self.menu_file.addAction(self.act_open)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_import_bundle)
+        self.menu_file.addAction(self.act_export_bundle)
+        self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_quit)
         self.menu_hand = mb.addMenu("")
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
@@ -180,6 +203,9 @@ class MainWindow(QMainWindow):
         self.act_projector.setText(tr("Projector window"))
         self.act_quit.setText(tr("Quit"))
         self.act_open.setText(tr("Open database…"))
+        self.act_new_tournament.setText(tr("New tournament…"))
+        self.act_import_bundle.setText(tr("Import bundle…"))
+        self.act_export_bundle.setText(tr("Export bundle…"))
         self.menu_file.setTitle(tr("File"))
         self.menu_hand.setTitle(tr("Hand"))
         self.menu_view.setTitle(tr("View"))
@@ -272,10 +298,14 @@ class MainWindow(QMainWindow):
                                 self.desk.hands())
         self.standings.set_rounds(rounds)
         self.seating.set_rounds(rounds)
+        self.seating.set_next_round(self.desk.next_round())
         if rounds:
-            self.seating.show_seating(self.desk.seating(self.seating.current_round()
-                                                        or rounds[0]))
-        self.players.set_players([p.name for p in self.desk.players()])
+            self._seating_round(self.seating.current_round() or rounds[0])
+        else:
+            self.seating.show_empty()
+        players = self.desk.players()
+        self.players.set_players([p.name for p in players])
+        self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
         if self.players.current_player():
             self.players.show_statement(self.desk.statement(self.players.current_player()))
@@ -285,7 +315,7 @@ class MainWindow(QMainWindow):
         self.standings.set_rows(self.desk.standings(self.standings.selected_round()))
 
     def _seating_round(self, r: int) -> None:
-        self.seating.show_seating(self.desk.seating(r))
+        self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
 
     def _player_changed(self, name: str) -> None:
         self.players.show_statement(self.desk.statement(name))
@@ -447,6 +477,163 @@ class MainWindow(QMainWindow):
                               self.desk.penalties, add, self)
         dlg.show()
         return dlg
+
+    # ------------------------------------------------------------------ running the event
+
+    def _refused(self, msg: str) -> None:
+        """A store error (``field: problem``) as a message box; nothing was changed."""
+        self.message(tr("not_done", msg=msg))
+
+    def new_tournament(self) -> bool:
+        """File → New tournament…: create the file through the store, then open it."""
+        if not self.may_leave_form():
+            return False
+
+        def submit(d: NewTournamentDialog) -> Desk:
+            v = d.values()
+            return Desk.create(v["path"], v["name"], ruleset=v["ruleset"], venue=v["venue"],
+                               start_date=v["start_date"], end_date=v["end_date"],
+                               stake=v["stake"], referee=self.desk.referee)
+
+        dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
+                                  self)
+        if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
+            return False
+        self.switch_desk(dlg.outcome)
+        self.message(tr("created", name=dlg.outcome.title, path=dlg.outcome.t.path),
+                     error=False)
+        return True
+
+    def import_bundle(self) -> bool:
+        """File → Import bundle…: a bundle JSON becomes a new tournament file, opened."""
+        if not self.may_leave_form():
+            return False
+        bundle = self.ask_open_file(tr("Import bundle…"), tr("bundle_file"))
+        if not bundle:
+            return False
+        target = self.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
+                                    str(bundle).rsplit(".", 1)[0] + ".sqlite")
+        if not target:
+            return False
+        try:
+            desk = Desk.import_bundle(bundle, target, self.desk.referee)
+        except (ValueError, OSError) as e:
+            self._refused(str(e))
+            return False
+        self.switch_desk(desk)
+        self.message(tr("imported", name=desk.title, path=target), error=False)
+        return True
+
+    def export_bundle(self) -> bool:
+        """File → Export bundle…: the whole tournament (every version) as one JSON file."""
+        path = self.ask_save_file(tr("Export bundle…"), tr("bundle_file"),
+                                  f"{self.desk.title}.json")
+        if not path:
+            return False
+        try:
+            data = self.desk.export_bundle(path)
+        except (ValueError, OSError) as e:
+            self._refused(str(e))
+            return False
+        self.message(tr("exported", path=path, players=len(data.get("players", [])),
+                        hands=len(data.get("hands", []))), error=False)
+        return True
+
+    def add_player(self) -> bool:
+        """Players → Add player…: register one player (the name must be new)."""
+        def submit(d: AddPlayerDialog) -> Any:
+            v = d.values()
+            return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
+
+        dlg = AddPlayerDialog(submit, self._refused, self)
+        if not self.run_dialog(dlg) or dlg.outcome is None:
+            return False
+        name = dlg.outcome.name  # type: ignore[attr-defined]
+        self.reload()
+        self.players.select_player(name)
+        self.message(tr("player_added", name=name), error=False)
+        return True
+
+    def import_players(self) -> bool:
+        """Players → Import players CSV…: all rows or none (the store names the bad line)."""
+        path = self.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
+        if not path:
+            return False
+        try:
+            added = self.desk.import_players_csv(path)
+        except (ValueError, OSError) as e:
+            self._refused(str(e))
+            return False
+        self.reload()
+        self.message(tr("players_imported", n=len(added), path=path), error=False)
+        return True
+
+    def set_player_status(self, name: str, status: str) -> bool:
+        """The status box of the player tab: withdrawn players are not seated again."""
+        try:
+            p = self.desk.set_player_status(name, status)
+        except ValueError as e:
+            self._refused(str(e))
+            self.reload()  # the box shows the stored status again
+            return False
+        self.reload()
+        self.message(tr("status_set", name=p.name, status=tr(f"pstatus_{p.status.value}")),
+                     error=False)
+        return True
+
+    def seat_round(self) -> bool:
+        """Seating → Seat round N…: the store seats the next round (seeded, byes/substitutes)."""
+        n = self.desk.next_round()
+        players, _extra = self.desk.left_over()
+
+        def submit(d: SeatRoundDialog) -> Any:
+            v = d.values()
+            return self.desk.seat_round(n, parse_seed(v["seed"]), v["fill"])
+
+        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self._refused, self)
+        if not self.run_dialog(dlg) or dlg.outcome is None:
+            return False
+        self.reload()
+        self.tabs.setCurrentWidget(self.seating)
+        self._round_selected(n)
+        self.message(tr("round_seated", n=n), error=False)
+        return True
+
+    def swap_seat(self, round_no: int | None = None, table: int | None = None,
+                  seat: str | None = None) -> bool:
+        """Seating → Swap/move player…: put a player in the selected seat (the store swaps
+        them with whoever sat there, or hands the bye over)."""
+        if round_no is None or table is None or seat is None:
+            sel = self.seating.selected_seat()
+            if sel is None:
+                self.message(tr("select_seat"))
+                return False
+            round_no, table, seat = sel
+        seating = self.desk.seating(round_no)
+        current = seating.tables.get(table, {}).get(seat, "—")
+        byes = set(seating.byes)
+        choices = []
+        for p in self.desk.players():
+            if p.name == current or p.status.value == "withdrawn":
+                continue
+            at = seating.table_of(p.name)
+            place = (tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
+                     if at else tr("on_bye") if p.name in byes else tr("not_seated"))
+            choices.append((p.name, place))
+
+        def submit(d: SwapDialog) -> Any:
+            return self.desk.set_seat(round_no, table, seat, d.values()["player"])
+
+        dlg = SwapDialog(round_no, table, seat, current, choices, submit, self._refused, self)
+        if not self.run_dialog(dlg) or dlg.outcome is None:
+            return False
+        who = dlg.values()["player"]
+        self.reload()
+        self._round_selected(round_no)
+        self.seating.select_seat(table, seat)
+        self.message(tr("seat_set", player=who, table=tr("table_n", n=table),
+                        seat=seat_name(seat)), error=False)
+        return True
 
     def show_player(self, name: str) -> None:
         self.tabs.setCurrentWidget(self.players)

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import (
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
     QTreeWidget,
@@ -157,9 +158,15 @@ class Navigator(QTreeWidget):
 
 
 class SeatingView(QWidget):
-    """A round's seating: one row per table, one column per seat of the ruleset."""
+    """A round's seating: one row per table, one column per seat of the ruleset.
+
+    ``seat_round_requested`` and ``swap_requested(round, table, seat)`` ask the window to
+    seat the next round or to put another player in the selected seat.
+    """
 
     round_changed = Signal(int)
+    seat_round_requested = Signal()
+    swap_requested = Signal(int, int, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -173,25 +180,88 @@ class SeatingView(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setDefaultSectionSize(26)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.itemSelectionChanged.connect(self._selection)
+        self.table.itemActivated.connect(lambda _it: self._swap())
+        self.btn_seat = QPushButton()
+        self.btn_seat.setObjectName("seat_round_button")
+        self.btn_seat.clicked.connect(self.seat_round_requested)
+        self.btn_swap = QPushButton()
+        self.btn_swap.setObjectName("swap_button")
+        self.btn_swap.setEnabled(False)
+        self.btn_swap.clicked.connect(self._swap)
+        self.problems = QLabel()
+        self.problems.setObjectName("seating_problems")
+        self.problems.setWordWrap(True)
         top = QHBoxLayout()
         top.addWidget(self.lbl)
         top.addWidget(self.round_box)
         top.addStretch(1)
+        top.addWidget(self.btn_swap)
+        top.addWidget(self.btn_seat)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addLayout(top)
         lay.addWidget(self.table, 1)
         lay.addWidget(self.byes)
+        lay.addWidget(self.problems)
         self._seating: Any = None
         self._rounds: list[int] = []
+        self._next_round = 1
+        self._problems: list[str] | None = None
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
     def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Round") + ":")
+        self.btn_swap.setText(tr("Swap/move player…"))
+        self.set_next_round(self._next_round)
         self.set_rounds(self._rounds)
         if self._seating is not None:
-            self.show_seating(self._seating)
+            self.show_seating(self._seating, self._problems)
+        else:
+            self.problems.setText(tr("no_rounds"))
+
+    def show_empty(self) -> None:
+        """No round is seated (a new tournament)."""
+        self._seating, self._problems = None, None
+        self.table.setRowCount(0)
+        self.byes.setText("")
+        self.problems.setText(tr("no_rounds"))
+        self.problems.setStyleSheet("")
+        self._selection()
+
+    def set_next_round(self, n: int) -> None:
+        """The round the "Seat round N…" button seats."""
+        self._next_round = n
+        self.btn_seat.setText(tr("Seat round n…", n=n))
+
+    def selected_seat(self) -> tuple[int, int, str] | None:
+        """(round, table, seat) of the selected seat cell, or None (table column, nothing)."""
+        items = self.table.selectedItems()
+        r = self.current_round()
+        if not items or r is None:
+            return None
+        key = items[0].data(Qt.ItemDataRole.UserRole)
+        return None if not key else (r, int(key[0]), str(key[1]))
+
+    def select_seat(self, table: int, seat: str) -> bool:
+        for row in range(self.table.rowCount()):
+            for col in range(1, self.table.columnCount()):
+                it = self.table.item(row, col)
+                key = None if it is None else it.data(Qt.ItemDataRole.UserRole)
+                if key and tuple(key) == (table, seat):
+                    self.table.setCurrentCell(row, col)
+                    return True
+        return False
+
+    def _selection(self) -> None:
+        self.btn_swap.setEnabled(self.selected_seat() is not None)
+
+    def _swap(self) -> None:
+        sel = self.selected_seat()
+        if sel is not None:
+            self.swap_requested.emit(*sel)
 
     def set_rounds(self, rounds: Sequence[int]) -> None:
         current = self.current_round() or 0
@@ -214,9 +284,11 @@ class SeatingView(QWidget):
             return None
         return int(self.round_box.currentData())
 
-    def show_seating(self, seating: Any) -> None:
-        """Show a storage ``Seating`` (tables[table][seat] -> player, byes)."""
+    def show_seating(self, seating: Any, problems: Sequence[str] | None = None) -> None:
+        """Show a storage ``Seating`` (tables[table][seat] -> player, byes) and the store's
+        ``seating_problems`` for that round under the grid."""
         self._seating = seating
+        self._problems = None if problems is None else list(problems)
         seats = tuple(seating.seats)
         self.table.setColumnCount(1 + len(seats))
         self.table.setHorizontalHeaderLabels([tr("Table")] + [seat_name(s) for s in seats])
@@ -225,10 +297,22 @@ class SeatingView(QWidget):
         for r, (t, row) in enumerate(tables.items()):
             item = QTableWidgetItem(tr("table_n", n=t))
             self.table.setItem(r, 0, item)
+            item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             for c, s in enumerate(seats, start=1):
-                self.table.setItem(r, c, QTableWidgetItem(row.get(s, "—")))
+                cell = QTableWidgetItem(row.get(s, "—"))
+                cell.setData(Qt.ItemDataRole.UserRole, (t, s))
+                self.table.setItem(r, c, cell)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         parts = [tr("repeat_pairs", n=seating.repeat_pairs)]
         if seating.byes:
             parts.append(tr("byes", names=", ".join(seating.byes)))
         self.byes.setText("   ".join(parts))
+        if self._problems is None:
+            self.problems.setText("")
+        elif self._problems:
+            self.problems.setText(tr("seating_problems", list="; ".join(self._problems)))
+            self.problems.setStyleSheet("color: #b3261e")
+        else:
+            self.problems.setText(tr("seating_ok"))
+            self.problems.setStyleSheet("color: #1b7a3a")
+        self._selection()

@@ -13,6 +13,7 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QListWidget,
+    QPushButton,
     QSplitter,
     QTableWidget,
     QTableWidgetItem,
@@ -22,13 +23,21 @@ from PySide6.QtWidgets import (
 
 from ..i18n import LANG, seat_name, tr
 from .colours import chips_brush
+from .manage import PLAYER_STATUSES
 
 
 class PlayerView(QWidget):
-    """``player_changed(name)`` asks for a statement; ``hand_activated(id)`` opens a hand."""
+    """``player_changed(name)`` asks for a statement; ``hand_activated(id)`` opens a hand.
+
+    ``add_requested``, ``import_requested`` and ``status_requested(name, status)`` ask the
+    window to register players or change the shown player's status.
+    """
 
     player_changed = Signal(str)
     hand_activated = Signal(int)
+    add_requested = Signal()
+    import_requested = Signal()
+    status_requested = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -53,11 +62,27 @@ class PlayerView(QWidget):
         self.table.itemActivated.connect(self._activated)
         self.detail = QListWidget()
         self.detail.setObjectName("statement_detail")
+        self.status_lbl = QLabel()
+        self.status_box = QComboBox()
+        self.status_box.setObjectName("player_status")
+        self.status_box.activated.connect(self._status_chosen)  # the referee's choice only
+        self.btn_add = QPushButton()
+        self.btn_add.setObjectName("add_player_button")
+        self.btn_add.clicked.connect(self.add_requested)
+        self.btn_import = QPushButton()
+        self.btn_import.setObjectName("import_players_button")
+        self.btn_import.clicked.connect(self.import_requested)
         top = QHBoxLayout()
         top.addWidget(self.lbl)
         top.addWidget(self.player_box, 1)
+        top.addWidget(self.status_lbl)
+        top.addWidget(self.status_box)
         top.addStretch(1)
         top.addWidget(self.total)
+        manage = QHBoxLayout()
+        manage.addWidget(self.btn_add)
+        manage.addWidget(self.btn_import)
+        manage.addStretch(1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
         split.addWidget(self.detail)
@@ -65,15 +90,26 @@ class PlayerView(QWidget):
         split.setStretchFactor(1, 1)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
+        lay.addLayout(manage)
         lay.addLayout(top)
         lay.addWidget(split, 1)
         self._statement: Any = None
         self._players: list[str] = []
+        self._statuses: dict[str, str] = {}
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
     def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Player") + ":")
+        self.status_lbl.setText(tr("player_status"))
+        self.btn_add.setText(tr("Add player…"))
+        self.btn_import.setText(tr("Import players CSV…"))
+        self.status_box.blockSignals(True)
+        self.status_box.clear()
+        for st in PLAYER_STATUSES:
+            self.status_box.addItem(tr(f"pstatus_{st}"), st)
+        self.status_box.blockSignals(False)
+        self._show_status()
         self.table.setHorizontalHeaderLabels([tr("Round"), tr("Table"), tr("hand_no"), tr("Seat"),
                                               tr("Chips"), tr("Status")])
         if self._statement is not None:
@@ -88,6 +124,30 @@ class PlayerView(QWidget):
         if current in self._players:
             self.player_box.setCurrentText(current)
         self.player_box.blockSignals(False)
+        if not self._players:  # a new tournament: nobody to show
+            self._statement = None
+            self.table.setRowCount(0)
+            self.total.setText("")
+            self.detail.clear()
+        self._show_status()
+
+    def set_statuses(self, statuses: dict[str, str]) -> None:
+        """Each player's status (``active``…), shown for the player in view."""
+        self._statuses = dict(statuses)
+        self._show_status()
+
+    def _show_status(self) -> None:
+        st = self._statuses.get(self.current_player())
+        self.status_box.setEnabled(st is not None)
+        idx = self.status_box.findData(st) if st is not None else -1
+        self.status_box.blockSignals(True)
+        self.status_box.setCurrentIndex(idx)
+        self.status_box.blockSignals(False)
+
+    def _status_chosen(self, _i: int) -> None:
+        name, st = self.current_player(), self.status_box.currentData()
+        if name and st and st != self._statuses.get(name):
+            self.status_requested.emit(name, st)
 
     def select_player(self, name: str) -> None:
         if self.player_box.currentText() == name:
@@ -99,6 +159,7 @@ class PlayerView(QWidget):
         return self.player_box.currentText()
 
     def _changed(self, _i: int) -> None:
+        self._show_status()
         if self.player_box.currentText():
             self.player_changed.emit(self.player_box.currentText())
 
