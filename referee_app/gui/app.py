@@ -177,6 +177,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
             win.trace.select_payment(0)
     elif view == "seating":
         win.tabs.setCurrentWidget(win.seating)
+        win.seating.select_seat(1, win.desk.seats[0])  # a seat cell: Swap/move is enabled
     elif view == "players":
         win.tabs.setCurrentWidget(win.players)
         rows = win.desk.standings()

@@ -200,7 +200,8 @@ class SwapDialog(SubmitDialog):
             self.player.addItem(f"{name}  ({place})", name)
         self.form.addRow(where)
         self.form.addRow(tr("Put here"), self.player)
-        self.form.addRow(help_)
+        help_.setMinimumHeight(help_.heightForWidth(440))  # wrapped text gets its lines
+        self.layout().insertWidget(1, help_)  # type: ignore[union-attr]
 
     def values(self) -> dict[str, str]:
         return {"player": self.player.currentData() or ""}

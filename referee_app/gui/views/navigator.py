@@ -215,6 +215,7 @@ class SeatingView(QWidget):
     def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Round") + ":")
         self.btn_swap.setText(tr("Swap/move player…"))
+        self.btn_swap.setToolTip(tr("select_seat"))
         self.set_next_round(self._next_round)
         self.set_rounds(self._rounds)
         if self._seating is not None:
