@@ -105,6 +105,15 @@ def test_new_tournament_is_created_and_opened(fresh):
     assert win.navigator.topLevelItem(0).text(0) == "渥太华公开赛 Ottawa Open"
     assert win.seating.table.rowCount() == 0
     assert win.seating.btn_seat.text() == "Seat round 1…"
+    texts = [a.text() for a in win.menu_file.actions() if a.text()]
+    assert texts[:2] == ["&New tournament…", "Open database…"]
+    assert {"&Import bundle…", "&Export bundle…"} <= set(texts)
+    from referee_app.gui.i18n import LANG
+
+    LANG.set("zh")
+    assert win.act_new_tournament.text() == "新建赛事(&N)…"
+    assert win.seating.btn_seat.text() == "排第1轮座位…"
+    assert win.players.btn_add.text() == "添加选手…"
 
 
 def test_new_tournament_over_an_existing_file_is_refused(desk_window, tmp_path: Path):
