@@ -195,11 +195,10 @@ class Desk:
         """The round "Seat round N…" seats: one after the last seated round."""
         return max(self.rounds(), default=0) + 1
 
-    def left_over(self) -> tuple[int, int]:
-        """(seatable players, players left over by tables of the ruleset's size): the
-        seat-round form asks byes or substitutes only when the second is not 0."""
-        n = sum(1 for p in self.t.players() if p.status.value in ("active", "late"))
-        return n, n % len(self.seats)
+    def seatable_players(self) -> int:
+        """Active and late players (the ones the store seats): the seat-round form asks
+        byes or substitutes only when they do not fill tables of the ruleset's size."""
+        return sum(1 for p in self.t.players() if p.status.value in ("active", "late"))
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
         return self.t.seat_round(round_no, seed=seed, fill=fill, referee=self.referee)

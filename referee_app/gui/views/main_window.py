@@ -7,6 +7,7 @@ reasons the store requires (amendment, override) and shows what comes back.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -512,7 +513,7 @@ class MainWindow(QMainWindow):
         if not bundle:
             return False
         target = self.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
-                                    str(bundle).rsplit(".", 1)[0] + ".sqlite")
+                                    str(Path(bundle).with_suffix(".sqlite")))
         if not target:
             return False
         try:
@@ -584,7 +585,7 @@ class MainWindow(QMainWindow):
     def seat_round(self) -> bool:
         """Seating → Seat round N…: the store seats the next round (seeded, byes/substitutes)."""
         n = self.desk.next_round()
-        players, _extra = self.desk.left_over()
+        players = self.desk.seatable_players()
 
         def submit(d: SeatRoundDialog) -> Any:
             v = d.values()
