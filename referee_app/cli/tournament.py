@@ -120,22 +120,28 @@ def event() -> None:
 @click.option("--head-referee", default="")
 @click.option("--referees", default="", help="Comma-separated referee names.")
 @click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
+@click.option("--cap-fan", type=int, default=None,
+              help="Cap on total fan for this tournament (default: the ruleset's; "
+                   "sichuan-novel leaves it to the tournament).")
 @click.option("--tie-break", default=None,
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
 @db_option
 @handle_errors
 def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: str,
-              head_referee: str, referees: str, stake: int | None, tie_break: str | None,
-              db: Path) -> None:
+              head_referee: str, referees: str, stake: int | None, cap_fan: int | None,
+              tie_break: str | None, db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
-                           referees=_split(referees), stake=stake, **kw) as t:
+                           referees=_split(referees), stake=stake, cap_fan=cap_fan,
+                           **kw) as t:
         i = t.info
-        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table) in {db}")
+        cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
+        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}) "
+                   f"in {db}")
 
 
 def _split(text: str | None) -> list[str]:
@@ -150,17 +156,21 @@ def _split(text: str | None) -> list[str]:
 @click.option("--head-referee", default=None)
 @click.option("--referees", default=None, help="Comma-separated referee names.")
 @click.option("--stake", type=int, default=None)
+@click.option("--cap-fan", type=int, default=None,
+              help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
 @referee_option
 @db_option
 @handle_errors
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
-              stake: int | None, tie_break: str | None, referee: str, db: Path) -> None:
+              stake: int | None, cap_fan: int | None, tie_break: str | None, referee: str,
+              db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created)."""
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
-        ("head_referee", head_referee), ("stake", stake)) if v is not None}
+        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
+        if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
     if tie_break is not None:
@@ -182,8 +192,9 @@ def event_info(db: Path) -> None:
     """Show the tournament's details, rounds and counts."""
     with _open(db) as t:
         i = t.info
+        cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
         click.echo(f"{i.name}\n  ruleset: {i.ruleset}  seats: {' '.join(i.seats)}  "
-                   f"stake: {i.stake}\n  venue: {i.venue or '-'}  dates: "
+                   f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
                    f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")

@@ -26,6 +26,9 @@ class UnknownRulesetError(ValueError):
         self.ruleset_id = ruleset_id
 
 
+_SETTINGS: dict[tuple[str, int | None, int], Ruleset] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Clause:
     """A clause of a ruleset: original Chinese, English rendering and the app's Reading."""
@@ -123,10 +126,15 @@ class Ruleset:
         if stake is not None and (isinstance(stake, bool) or not isinstance(stake, int)
                                   or stake < 1):
             raise ValueError(f"stake must be a whole number >= 1, got {stake!r}")
-        if cap_fan is None and stake is None:
+        cap = self.cap_fan if cap_fan is None else cap_fan
+        st = self.stake if stake is None else stake
+        if cap == self.cap_fan and st == self.stake:
             return self
-        return replace(self, cap_fan=self.cap_fan if cap_fan is None else cap_fan,
-                       stake=self.stake if stake is None else stake)
+        key = (self.id, cap, st)
+        hit = _SETTINGS.get(key)
+        if hit is None or hit.raw is not self.raw:  # one shared object per setting (memos)
+            hit = _SETTINGS[key] = replace(self, cap_fan=cap, stake=st)
+        return hit
 
     # ------------------------------------------------------------------ clauses
 

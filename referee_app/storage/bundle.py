@@ -153,6 +153,7 @@ def import_bundle(cls: type[Tournament], source: str | Path | Mapping[str, Any],
                                      default=[]),
                        head_referee=_get(info, "head_referee", "tournament", str,
                                          optional=True, default=""),
+                       cap_fan=_get(info, "cap_fan", "tournament", int, optional=True),
                        backup_every=0, _log_create=False)
     except BundleError:
         _cleanup(tmp)
@@ -306,7 +307,7 @@ def _fill(t: Tournament, data: dict[str, Any], where: list[str]) -> None:
                 raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
             except StorageError as e:
                 raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
-            s = settle(rec)
+            s = settle(rec, t.rules())
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:

@@ -53,6 +53,7 @@ class TournamentInfo:
     referees: tuple[str, ...] = ()
     head_referee: str = ""
     created_at: str = ""
+    cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
 
     @property
     def table_size(self) -> int:
@@ -62,7 +63,8 @@ class TournamentInfo:
         return {"name": self.name, "ruleset": self.ruleset, "start_date": self.start_date,
                 "end_date": self.end_date, "venue": self.venue, "stake": self.stake,
                 "tie_break": list(self.tie_break), "referees": list(self.referees),
-                "head_referee": self.head_referee, "created_at": self.created_at}
+                "head_referee": self.head_referee, "created_at": self.created_at,
+                "cap_fan": self.cap_fan}
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,6 +27,7 @@ from referee_app.core import (
     DEFAULT_RULESET,
     HandRecord,
     RecordError,
+    Ruleset,
     Settlement,
     UnknownRulesetError,
     WinEvent,
@@ -80,6 +81,15 @@ def _dump(obj: Any) -> str:
 def _positive_int(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise StorageError(field, f"expected a whole number >= 1, got {value!r}")
+    return value
+
+
+def _cap(value: Any) -> int | None:
+    """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got {value!r}")
     return value
 
 
@@ -171,6 +181,7 @@ class Tournament:
                start_date: str = "", end_date: str = "", venue: str = "",
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
+               cap_fan: int | None = None,
                _log_create: bool = True, **kwargs: Any) -> Tournament:
         """Create a new tournament file; refuses to overwrite an existing database."""
         path = Path(path)
@@ -182,6 +193,7 @@ class Tournament:
         tb = _check_tie_break(tie_break)
         if stake is not None:
             stake = _positive_int(stake, "stake")
+        cap_fan = _cap(cap_fan)
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
                                         "or open it instead")
@@ -195,7 +207,7 @@ class Tournament:
                     "stake": rules.stake if stake is None else stake,
                     "tie_break": list(tb), "referees": list(referees),
                     "head_referee": _text(head_referee, "head_referee"),
-                    "created_at": dbm.now()}
+                    "cap_fan": cap_fan, "created_at": dbm.now()}
             with dbm.write_transaction(db):
                 for k, v in info.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (k, _dump(v)))
@@ -299,12 +311,22 @@ class Tournament:
             venue=meta.get("venue", ""), stake=int(meta.get("stake", 1)),
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
             referees=tuple(meta.get("referees", ())),
-            head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""))
+            head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""),
+            cap_fan=meta.get("cap_fan"))
+
+    def rules(self) -> Ruleset:
+        """The tournament's ruleset under its own settings (cap), used for every settlement."""
+        info = self.info
+        return get_ruleset(info.ruleset).with_settings(cap_fan=info.cap_fan)
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, tie_break, referees or head_referee."""
+        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee.
+
+        A changed cap applies to hands saved from then on; saved versions keep their
+        settlement (amend a hand to settle it again).
+        """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee"}
+                   "head_referee", "cap_fan"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -316,6 +338,8 @@ class Tournament:
             fields["referees"] = list(fields["referees"])
         if "stake" in fields:
             fields["stake"] = _positive_int(fields["stake"], "stake")
+        if "cap_fan" in fields:
+            fields["cap_fan"] = _cap(fields["cap_fan"])
         at = dbm.now()
         with dbm.write_transaction(self.db):
             for k, v in fields.items():
@@ -933,7 +957,7 @@ class Tournament:
         rec, ids = self._match(rec, number, table)
         rec = replace(rec, extra={**rec.extra, "round": number, "table": table,
                                   "hand_no": hand_no})
-        s = settle(rec)
+        s = settle(rec, self.rules())
         totals = self._check_override(s, [sh.seat for sh in rec.seats], override_reason,
                                       override_totals)
         return rec, s, ids, totals
@@ -1015,7 +1039,7 @@ class Tournament:
             number, table, _, version, _ = self._current(hand_id)
             prev = self._versions(hand_id, version)[0]
             rec = HandRecord.from_dict(prev.record)
-            s = settle(rec)
+            s = settle(rec, self.rules())
             _, ids = self._match(rec, number, table)
             totals = prev.override_totals if prev.override_totals is not None else (
                 {seat: int(s.totals.get(seat, 0)) for seat in ids} if s.ok
@@ -1174,7 +1198,7 @@ class Tournament:
         if r is None:
             return seats[0]
         rec = HandRecord.from_dict(json.loads(r[0]))
-        return core_next_dealer(rec, settle(rec)) or rec.dealer
+        return core_next_dealer(rec, settle(rec, self.rules())) or rec.dealer
 
     # ------------------------------------------------------------------ penalties
 
