@@ -58,6 +58,7 @@ def fresh(desk_window, tmp_path: Path, qtbot):
         d.venue.setText("Ottawa")
         d.start_date.setText("2026-11-29")
         d.stake.setValue(2)
+        d.cap.setValue(8)
 
     win.run_dialog = filler(fill, shown)
     assert win.new_tournament()
@@ -96,8 +97,9 @@ def test_new_tournament_is_created_and_opened(fresh):
     t = Tournament.open(path)
     try:
         info = t.info
-        assert (info.name, info.ruleset, info.venue, info.start_date, info.stake) == (
-            "渥太华公开赛 Ottawa Open", "ottawa-2009", "Ottawa", "2026-11-29", 2)
+        assert (info.name, info.ruleset, info.venue, info.start_date, info.stake,
+                info.cap_fan) == ("渥太华公开赛 Ottawa Open", "ottawa-2009", "Ottawa",
+                                  "2026-11-29", 2, 8)
     finally:
         t.close()
     assert win.desk.t.path == path

@@ -202,6 +202,8 @@ _TABLE: dict[str, tuple[str, str]] = {
     "Start date": ("Start date", "开始日期"),
     "End date": ("End date", "结束日期"),
     "Stake": ("Stake (money per chip)", "每筹码金额"),
+    "Cap": ("Cap on total fan", "封顶番数"),
+    "cap_none": ("the ruleset's", "按规则"),
     "date_hint": ("YYYY-MM-DD", "年-月-日 YYYY-MM-DD"),
     "bundle_file": ("Tournament bundle (*.json)", "赛事包 (*.json)"),
     "db_file": ("Tournament file (*.sqlite)", "赛事文件 (*.sqlite)"),

@@ -71,13 +71,13 @@ class Desk:
     @classmethod
     def create(cls, path: str | Path, name: str, *, ruleset: str, venue: str = "",
                start_date: str = "", end_date: str = "", stake: int | None = None,
-               referee: str = "") -> Desk:
+               cap_fan: int | None = None, referee: str = "") -> Desk:
         """File → New tournament…: a new tournament file (the store refuses to overwrite)."""
         if not str(path).strip():
             raise DeskError("file", "choose where to save the tournament file")
         return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
                                      start_date=start_date, end_date=end_date, stake=stake,
-                                     head_referee=referee), referee)
+                                     cap_fan=cap_fan, head_referee=referee), referee)
 
     @classmethod
     def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "") -> Desk:

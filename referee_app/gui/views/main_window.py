@@ -494,7 +494,8 @@ class MainWindow(QMainWindow):
             v = d.values()
             return Desk.create(v["path"], v["name"], ruleset=v["ruleset"], venue=v["venue"],
                                start_date=v["start_date"], end_date=v["end_date"],
-                               stake=v["stake"], referee=self.desk.referee)
+                               stake=v["stake"], cap_fan=v["cap_fan"],
+                               referee=self.desk.referee)
 
         dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
                                   self)

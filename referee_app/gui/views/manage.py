@@ -99,6 +99,10 @@ class NewTournamentDialog(SubmitDialog):
         self.stake = QSpinBox()
         self.stake.setObjectName("nt_stake")
         self.stake.setRange(1, 1_000_000)
+        self.cap = QSpinBox()
+        self.cap.setObjectName("nt_cap")
+        self.cap.setRange(0, 99)
+        self.cap.setSpecialValueText(tr("cap_none"))  # 0 shows as "the ruleset's"
         self.form.addRow(tr("Tournament file"), row)
         self.form.addRow(tr("Name"), self.name)
         self.form.addRow(tr("Ruleset"), self.ruleset)
@@ -106,6 +110,7 @@ class NewTournamentDialog(SubmitDialog):
         self.form.addRow(tr("Start date"), self.start_date)
         self.form.addRow(tr("End date"), self.end_date)
         self.form.addRow(tr("Stake"), self.stake)
+        self.form.addRow(tr("Cap"), self.cap)
 
     def _browse(self) -> None:
         path = self._ask_save_file(tr("Tournament file"), tr("db_file"), self.path.text())
@@ -116,7 +121,8 @@ class NewTournamentDialog(SubmitDialog):
         return {"path": self.path.text().strip(), "name": self.name.text(),
                 "ruleset": self.ruleset.currentData(), "venue": self.venue.text(),
                 "start_date": self.start_date.text().strip(),
-                "end_date": self.end_date.text().strip(), "stake": self.stake.value()}
+                "end_date": self.end_date.text().strip(), "stake": self.stake.value(),
+                "cap_fan": self.cap.value() or None}
 
 
 class AddPlayerDialog(SubmitDialog):
