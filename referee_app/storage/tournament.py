@@ -644,25 +644,11 @@ class Tournament:
         met, seat_counts = self._met_before(number)
         tables = seating_mod.generate([p.id for p in seatable], seats, seed=seed, met=met,
                                       seat_counts=seat_counts)
-        at = dbm.now()
-        with dbm.write_transaction(self.db):
-            exists = self._check_round_free(number, replace_existing)
-            if exists:
-                self.db.execute("DELETE FROM seats WHERE round=?", (number,))
-                self.db.execute("DELETE FROM byes WHERE round=?", (number,))
-                self.db.execute("DELETE FROM rounds WHERE number=?", (number,))
-            self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
-                            "VALUES (?,?,?,?)", (number, seed, at, referee))
-            for t, ps in enumerate(tables, start=1):
-                for s, pid in zip(seats, ps, strict=True):
-                    self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
-                                    "VALUES (?,?,?,?)", (number, t, s, pid))
-            for p in byes:
-                self.db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)", (number, p.id))
-            self._log(referee, "round.seat", {"round": number, "seed": seed, "fill": fill,
-                                              "replaced": bool(exists)}, at)
-        self._saved()
-        return self.seating(number)
+        rows = [(t, s, pid) for t, ps in enumerate(tables, start=1)
+                for s, pid in zip(seats, ps, strict=True)]
+        return self._write_round(number, rows, [p.id for p in byes], seed=seed,
+                                 referee=referee, replace_existing=replace_existing,
+                                 action="round.seat", detail={"seed": seed, "fill": fill})
 
     def set_seating(self, number: int, tables: Mapping[int, Mapping[str, PlayerRef]], *,
                     byes: Sequence[PlayerRef] = (), referee: str = "",
@@ -699,6 +685,14 @@ class Tournament:
         for b in bye_ids:
             if b in where:
                 raise SeatingError("byes", f"{self.player(b).name} is seated at {where[b]}")
+        return self._write_round(number, rows, bye_ids, seed=None, referee=referee,
+                                 replace_existing=replace_existing,
+                                 action="round.set_seating", detail={})
+
+    def _write_round(self, number: int, rows: list[tuple[int, str, int]], bye_ids: list[int],
+                     *, seed: int | None, referee: str, replace_existing: bool, action: str,
+                     detail: dict[str, Any]) -> Seating:
+        """Save a round's seats and byes in one transaction (replacing it when allowed)."""
         at = dbm.now()
         with dbm.write_transaction(self.db):
             exists = self._check_round_free(number, replace_existing)
@@ -707,13 +701,14 @@ class Tournament:
                 self.db.execute("DELETE FROM byes WHERE round=?", (number,))
                 self.db.execute("DELETE FROM rounds WHERE number=?", (number,))
             self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
-                            "VALUES (?,?,?,?)", (number, None, at, referee))
+                            "VALUES (?,?,?,?)", (number, seed, at, referee))
             for t, s, pid in rows:
                 self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
                                 "VALUES (?,?,?,?)", (number, t, s, pid))
             for b in bye_ids:
                 self.db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)", (number, b))
-            self._log(referee, "round.set_seating", {"round": number}, at)
+            self._log(referee, action, {"round": number, **detail, "replaced": bool(exists)},
+                      at)
         self._saved()
         return self.seating(number)
 
