@@ -203,6 +203,10 @@ _TABLE: dict[str, tuple[str, str]] = {
     "End date": ("End date", "结束日期"),
     "Stake": ("Stake (money per chip)", "每筹码金额"),
     "Cap": ("Cap on total fan", "封顶番数"),
+    "head_sign_title": ("Head referee's ruling", "裁判长裁决"),
+    "head_sign_prompt": ("Only the head referee ({head}) may record a hand that breaks the "
+                         "rules. Head referee's name:",
+                         "违反规则的牌局只能由裁判长（{head}）裁决记录。裁判长姓名："),
     "cap_none": ("the ruleset's", "按规则"),
     "date_hint": ("YYYY-MM-DD", "年-月-日 YYYY-MM-DD"),
     "bundle_file": ("Tournament bundle (*.json)", "赛事包 (*.json)"),

@@ -887,6 +887,15 @@ class Tournament:
                         discards[seat], 1 if seat in pigs else 0, w.fan if w else 0))
         return out
 
+    def _check_head_referee(self, referee: str, override: str | None) -> None:
+        """An override is the head referee's ruling: when the tournament names a head
+        referee, only that referee may record one (issue 3; the name is what is signed)."""
+        head = self.info.head_referee
+        if override and head and referee != head:
+            who = f"referee {referee!r}" if referee else "no referee was named"
+            raise StorageError("referee", f"only the head referee ({head}) may record a hand "
+                               f"that breaks the rules; {who} (give the head referee's name)")
+
     def _check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> dict[str, int]:
         """The chips a version counts: the settlement's, or the head referee's override."""
@@ -975,6 +984,7 @@ class Tournament:
         if not referee and isinstance(rec.extra.get("referee"), str):
             referee = rec.extra["referee"].strip()  # hand-format.md's optional field
         override = _text(override_reason, "override_reason") or None
+        self._check_head_referee(referee, override)
         at = dbm.now()
         with dbm.write_transaction(self.db):
             dup = self.db.execute("SELECT id FROM hands WHERE round=? AND table_no=? AND "
@@ -1015,6 +1025,7 @@ class Tournament:
         rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
                                             override_totals)
         override = _text(override_reason, "override_reason") or None
+        self._check_head_referee(referee, override)
         at = dbm.now()
         with dbm.write_transaction(self.db):
             _, _, _, version, _ = self._current(hand_id)

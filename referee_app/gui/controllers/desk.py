@@ -154,15 +154,20 @@ class Desk:
     # ------------------------------------------------------------------ writing
 
     def add_hand(self, form: EntryForm, round_no: int, table: int, hand_no: int,
-                 override_reason: str | None = None) -> HandInfo:
+                 override_reason: str | None = None, referee: str | None = None) -> HandInfo:
+        """``referee``: who signs this save (the head referee's name for an override)."""
         return self.t.add_hand(form.to_record_dict(), round=round_no, table=table,
-                               hand_no=hand_no, referee=self.referee,
+                               hand_no=hand_no, referee=referee or self.referee,
                                override_reason=override_reason)
 
     def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
-                   override_reason: str | None = None) -> HandInfo:
+                   override_reason: str | None = None, referee: str | None = None) -> HandInfo:
         return self.t.amend_hand(hand_id, form.to_record_dict(), reason=reason,
-                                 referee=self.referee, override_reason=override_reason)
+                                 referee=referee or self.referee, override_reason=override_reason)
+
+    @property
+    def head_referee(self) -> str:
+        return self.t.info.head_referee
 
     def set_status(self, hand_id: int, status: str, reason: str | None = None) -> HandInfo:
         return self.t.set_status(hand_id, status, referee=self.referee, reason=reason)

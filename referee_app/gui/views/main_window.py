@@ -405,21 +405,30 @@ class MainWindow(QMainWindow):
             return False
         r, t, n, hid = self.context
         override = None
+        signer = None
         if not ev.ok:
             override = self.ask_text(tr("override_title"), tr("override_prompt"))
             if not override or not override.strip():
                 self.message(tr("reason_required"))
                 return False
+            head = self.desk.head_referee
+            if head and self.desk.referee != head:
+                signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
+                if not signer or not signer.strip():
+                    self.message(tr("reason_required"))
+                    return False
+                signer = signer.strip()
         form = self.entry.form
         try:
             if hid is None:
-                h = self.desk.add_hand(form, r, t, n, override_reason=override)
+                h = self.desk.add_hand(form, r, t, n, override_reason=override, referee=signer)
             else:
                 reason = self.ask_text(tr("amend_title"), tr("amend_prompt"))
                 if not reason or not reason.strip():
                     self.message(tr("reason_required"))
                     return False
-                h = self.desk.amend_hand(hid, form, reason, override_reason=override)
+                h = self.desk.amend_hand(hid, form, reason, override_reason=override,
+                                         referee=signer)
         except (ValueError, RecordError) as e:
             self.message(tr("cannot_save", msg=str(e)))
             return False
