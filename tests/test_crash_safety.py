@@ -29,28 +29,37 @@ import os, random, sys
 from referee_app.core.generate import random_record
 from referee_app.storage import Tournament
 path, table, count, mode = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+
+
+def say(*parts):
+    # one write per line: with PYTHONUNBUFFERED, print() writes each part separately and a
+    # kill between them leaves half a line
+    sys.stdout.write(" ".join(map(str, parts)) + "\n")
+    sys.stdout.flush()
+
+
 t = Tournament.open(path, backup_every=7, backup_keep=3)
 seated = t.seating(1).tables[table]
-print("ready", flush=True)
+say("ready")
 for i in range(count):
     if mode == "add":
         n = t.next_hand_no(1, table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
         h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
-        print(h.id, n, flush=True)
+        say(h.id, n)
     elif mode == "mixed":  # add a hand, then amend a random earlier one
         n = t.next_hand_no(1, table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
         h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
-        print("add", h.id, n, flush=True)
+        say("add", h.id, n)
         target = random.Random(n).choice(t.hands(round=1, table=table))
         rec = random_record(random.Random(n * 7 + 1), "ottawa-2009", players=seated)
         a = t.amend_hand(target.id, rec, reason=f"fix {n}", referee="k")
-        print("amend", a.id, a.version, flush=True)
+        say("amend", a.id, a.version)
     else:  # amend hand 1 over and over
         rec = random_record(random.Random(table * 1000 + i), "ottawa-2009", players=seated)
         h = t.amend_hand(int(mode), rec, reason=f"pid {os.getpid()} amend {i}", referee=f"p{table}")
-        print(h.version, flush=True)
+        say(h.version)
 t.close()
 """
 
@@ -66,6 +75,11 @@ def _spawn(path: Path, table: int, count: int, mode: str = "add") -> subprocess.
     return subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(table), str(count),
                              mode], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             env=_env())
+
+
+def _lines(out: str) -> list[str]:
+    """Complete lines only: a line cut by the kill was never fully reported."""
+    return out.split("\n")[:-1]
 
 
 def _check_complete(path: Path, reported: dict[int, int]) -> int:
@@ -115,7 +129,7 @@ def test_sigkill_during_writes_loses_no_reported_hand(make_tournament) -> None:
         assert p.returncode == -signal.SIGKILL
         kills_mid_run += 1
         new = 0
-        for line in out.splitlines():
+        for line in _lines(out):
             hid, hand_no = line.split()
             reported[int(hid)] = int(hand_no)
             new += 1
@@ -142,7 +156,7 @@ def test_sigkill_while_adding_and_amending_keeps_every_reported_version(
         time.sleep(rng.uniform(0.05, 0.5))
         os.kill(p.pid, signal.SIGKILL)
         out, _ = p.communicate()
-        for line in out.splitlines():
+        for line in _lines(out):
             kind, a, b = line.split()
             if kind == "add":
                 added[int(a)] = int(b)
