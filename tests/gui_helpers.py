@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from examples import spec_example
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
@@ -15,23 +16,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QWidget
 from referee_app.core import get_ruleset
 from referee_app.storage import Tournament
 
-SPEC_EXAMPLE = {
-    "format": "sichuan-hand/1",
-    "ruleset": "ottawa-2009",
-    "dealer": "E",
-    "seats": {
-        "E": {"concealed": "1112345678999m", "pongs": []},
-        "S": {"concealed": "2366p456s", "pongs": ["5p"]},
-        "W": {"concealed": "35579m2468p1357s", "pongs": []},
-        "N": {"concealed": "2344567p345678s", "pongs": []},
-    },
-    "events": [
-        {"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
-        {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
-        {"type": "win", "seats": ["E"], "tile": "1m"},
-    ],
-    "wall_exhausted": True,
-}
+SPEC_EXAMPLE = spec_example()
 #: the totals hand-format.md gives for SPEC_EXAMPLE
 SPEC_TOTALS = {"E": 30, "S": 16, "W": -61, "N": 15}
 

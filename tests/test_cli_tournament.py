@@ -9,20 +9,12 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from examples import spec_example
 
 from referee_app.cli import main
 from referee_app.storage import Tournament, default_db_path
 
-EXAMPLE = json.loads("""{
-  "format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
-  "seats": {"E": {"concealed": "1112345678999m", "pongs": []},
-            "S": {"concealed": "2366p456s", "pongs": ["5p"]},
-            "W": {"concealed": "35579m2468p1357s", "pongs": []},
-            "N": {"concealed": "2344567p345678s", "pongs": []}},
-  "events": [{"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
-             {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
-             {"type": "win", "seats": ["E"], "tile": "1m"}],
-  "wall_exhausted": true}""")
+EXAMPLE = spec_example()
 
 PLAYERS_CSV = "name,name_latin,club\n" + "\n".join(
     f"{n},{latin},{club}" for n, latin, club in [

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import os
 import struct
@@ -9,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 from importlib import resources
+from pathlib import Path
 
 import pytest
 
@@ -23,15 +25,17 @@ MAHJONG_TERMS = "万筒饼条索杠碰胡和番庄闲炮摸根猪叫幺龙血战
 TRADITIONAL_TERMS = "萬條餅槓莊閒龍豬對"
 
 
-def gb2312_chars() -> set[str]:
-    chars: set[str] = set()
-    for lead in range(0xA1, 0xF8):
-        for trail in range(0xA1, 0xFF):
-            try:
-                chars.add(bytes([lead, trail]).decode("gb2312"))
-            except UnicodeDecodeError:
-                pass
-    return chars
+def _subset_tool():
+    """tools/subset_font.py (stdlib at import time): its character set is what was kept."""
+    path = Path(__file__).resolve().parents[1] / "tools" / "subset_font.py"
+    spec = importlib.util.spec_from_file_location("subset_font", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+gb2312_chars = _subset_tool().gb2312_chars
 
 
 def sfnt_table_tags(data: bytes) -> tuple[bytes, set[bytes]]:

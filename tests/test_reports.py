@@ -14,6 +14,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
+from examples import spec_example
 from pypdf import PdfReader
 
 from referee_app.core import HandRecord, get_ruleset, settle
@@ -38,16 +39,7 @@ from referee_app.reports.template import (
 )
 
 WHEN = datetime(2026, 11, 29, 20, 0, tzinfo=UTC)
-EXAMPLE = {
-    "format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
-    "seats": {"E": {"player": "Li Wei", "concealed": "1112345678999m", "pongs": []},
-              "S": {"player": "Zhang Min", "concealed": "2366p456s", "pongs": ["5p"]},
-              "W": {"player": "Chen Jie", "concealed": "35579m2468p1357s", "pongs": []},
-              "N": {"player": "Wang Fang", "concealed": "2344567p345678s", "pongs": []}},
-    "events": [{"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
-               {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
-               {"type": "win", "seats": ["E"], "tile": "1m"}],
-    "wall_exhausted": True}
+EXAMPLE = spec_example(players=True)
 
 
 def text_of(pdf: bytes, layout: bool = False) -> str:

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from examples import spec_example
 
 from referee_app.core import HandRecord, RecordError, get_ruleset, ruleset_ids, settle
 from referee_app.storage import (
@@ -28,17 +29,7 @@ from referee_app.storage import (
     UnknownPlayerError,
 )
 
-EXAMPLE = {
-    "format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
-    "seats": {"E": {"concealed": "1112345678999m", "pongs": []},
-              "S": {"concealed": "2366p456s", "pongs": ["5p"]},
-              "W": {"concealed": "35579m2468p1357s", "pongs": []},
-              "N": {"concealed": "2344567p345678s", "pongs": []}},
-    "events": [{"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
-               {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
-               {"type": "win", "seats": ["E"], "tile": "1m"}],
-    "wall_exhausted": True,
-}
+EXAMPLE = spec_example()
 
 
 def example_at(t: Tournament, round: int = 1, table: int = 1) -> dict:

@@ -6,21 +6,13 @@ import json
 from pathlib import Path
 
 import pytest
+from examples import spec_example
 
 from referee_app.core import HandRecord, ruleset_ids, settle
 from referee_app.core.generate import random_records
 from referee_app.core.trace_zh import is_translated, reason_zh, trace_line_zh
 
-EXAMPLE = {
-    "format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
-    "seats": {"E": {"concealed": "1112345678999m"}, "S": {"concealed": "2366p456s",
-                                                           "pongs": ["5p"]},
-              "W": {"concealed": "35579m2468p1357s"}, "N": {"concealed": "2344567p345678s"}},
-    "events": [{"type": "kong", "seat": "S", "tile": "9s", "kind": "concealed"},
-               {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"},
-               {"type": "win", "seats": ["E"], "tile": "1m"}],
-    "wall_exhausted": True,
-}
+EXAMPLE = spec_example()
 
 
 def test_hand_format_example_reads_in_chinese() -> None:
