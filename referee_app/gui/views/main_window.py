@@ -7,41 +7,35 @@ reasons the store requires (amendment, override) and shows what comes back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QFileDialog,
     QInputDialog,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QToolBar,
-    QWidget,
 )
 
 from referee_app.core import RecordError
 
-from ..controllers.desk import Desk, parse_seed, ruleset_choices
+from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
-from ..i18n import LANG, seat_name, tr
+from ..i18n import LANG, tr
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
-from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
+from .event_admin import EventAdmin
+from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
-from .report_menu import ReportMenu
 from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
 
 
-class MainWindow(QMainWindow):
+class MainWindow(EventAdmin, WindowMenus):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -105,120 +99,6 @@ class MainWindow(QMainWindow):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
-
-    # ------------------------------------------------------------------ actions
-
-    def _make_actions(self) -> None:
-        def act(shortcut: Any, fn: Callable[[], Any], name: str) -> QAction:
-            a = QAction(self)
-            a.setObjectName(name)
-            if shortcut is not None:
-                a.setShortcut(QKeySequence(shortcut))
-            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            a.triggered.connect(lambda _checked=False: fn())
-            self.addAction(a)
-            return a
-
-        self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
-        self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
-        # plain actions with fixed texts (the stack's own actions rename themselves per
-        # command, which made the toolbar jump around)
-        stack = self.entry.undo_stack
-        self.act_undo = act(QKeySequence.StandardKey.Undo, stack.undo, "act_undo")
-        self.act_redo = act(None, stack.redo, "act_redo")
-        self.act_undo.setEnabled(False)
-        self.act_redo.setEnabled(False)
-        stack.canUndoChanged.connect(self.act_undo.setEnabled)
-        stack.canRedoChanged.connect(self.act_redo.setEnabled)
-        redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
-        std = QKeySequence(QKeySequence.StandardKey.Redo)
-        self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
-        self.act_history = act("Ctrl+H", self.show_history, "act_history")
-        # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
-        self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
-        self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
-        self.act_void = act(None, self.void_hand, "act_void")
-        self.act_projector = act("F11", self.open_projector, "act_projector")
-        self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
-        self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
-        self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
-        self.act_import_bundle = act(None, self.import_bundle, "act_import_bundle")
-        self.act_export_bundle = act(None, self.export_bundle, "act_export_bundle")
-        self.act_lang = QActionGroup(self)
-        self.act_zh = QAction("中文", self, checkable=True)
-        self.act_en = QAction("English", self, checkable=True)
-        for a, code in ((self.act_zh, "zh"), (self.act_en, "en")):
-            self.act_lang.addAction(a)
-            a.triggered.connect(lambda _c=False, code=code: LANG.set(code))
-        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
-
-        mb = self.menuBar()
-        self.menu_file = mb.addMenu("")
-        self.menu_file.addAction(self.act_new_tournament)
-        self.menu_file.addAction(self.act_open)
-        self.menu_file.addSeparator()
-        self.menu_file.addAction(self.act_import_bundle)
-        self.menu_file.addAction(self.act_export_bundle)
-        self.menu_file.addSeparator()
-        self.menu_file.addAction(self.act_quit)
-        self.menu_hand = mb.addMenu("")
-        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_verify, self.act_void, self.act_penalties):
-            self.menu_hand.addAction(a)
-        self.menu_view = mb.addMenu("")
-        self.menu_view.addAction(self.act_projector)
-        self.menu_lang = self.menu_view.addMenu("")
-        self.menu_lang.addAction(self.act_zh)
-        self.menu_lang.addAction(self.act_en)
-        self.reports = ReportMenu(self)
-
-        tb = QToolBar()
-        tb.setObjectName("toolbar")
-        tb.setMovable(False)
-        self.addToolBar(tb)
-        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_penalties, self.act_projector, self.reports.act_preview):
-            tb.addAction(a)
-        spacer = QWidget()
-        spacer.setSizePolicy(spacer.sizePolicy().horizontalPolicy().Expanding,
-                             spacer.sizePolicy().verticalPolicy())
-        tb.addWidget(spacer)
-        self.lang_box = QComboBox()
-        self.lang_box.setObjectName("lang_box")
-        self.lang_box.addItem("中文", "zh")
-        self.lang_box.addItem("English", "en")
-        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
-        self.lang_box.currentIndexChanged.connect(
-            lambda _i: LANG.set(self.lang_box.currentData()))
-        tb.addWidget(self.lang_box)
-
-    def retranslate(self, *_args: object) -> None:
-        self.act_save.setText(tr("Save hand"))
-        self.act_next.setText(tr("Next hand"))
-        self.act_undo.setText(tr("Undo"))
-        self.act_redo.setText(tr("Redo"))
-        self.act_history.setText(tr("History…"))
-        self.act_penalties.setText(tr("Penalties…"))
-        self.act_verify.setText(tr("Mark verified"))
-        self.act_void.setText(tr("Void hand…"))
-        self.act_projector.setText(tr("Projector window"))
-        self.act_quit.setText(tr("Quit"))
-        self.act_open.setText(tr("Open database…"))
-        self.act_new_tournament.setText(tr("New tournament…"))
-        self.act_import_bundle.setText(tr("Import bundle…"))
-        self.act_export_bundle.setText(tr("Export bundle…"))
-        self.menu_file.setTitle(tr("File"))
-        self.menu_hand.setTitle(tr("Hand"))
-        self.menu_view.setTitle(tr("View"))
-        self.menu_lang.setTitle(tr("Language"))
-        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
-        self.lang_box.blockSignals(True)
-        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
-        self.lang_box.blockSignals(False)
-        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players")):
-            self.tabs.setTabText(i, tr(key))
-        self._update_title()
-        self.update_header()
 
     # ------------------------------------------------------------------ messages
 
@@ -487,164 +367,6 @@ class MainWindow(QMainWindow):
                               self.desk.penalties, add, self)
         dlg.show()
         return dlg
-
-    # ------------------------------------------------------------------ running the event
-
-    def _refused(self, msg: str) -> None:
-        """A store error (``field: problem``) as a message box; nothing was changed."""
-        self.message(tr("not_done", msg=msg))
-
-    def new_tournament(self) -> bool:
-        """File → New tournament…: create the file through the store, then open it."""
-        if not self.may_leave_form():
-            return False
-
-        def submit(d: NewTournamentDialog) -> Desk:
-            v = d.values()
-            return Desk.create(v["path"], v["name"], ruleset=v["ruleset"], venue=v["venue"],
-                               start_date=v["start_date"], end_date=v["end_date"],
-                               stake=v["stake"], cap_fan=v["cap_fan"],
-                               referee=self.desk.referee)
-
-        dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
-                                  self)
-        if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
-            return False
-        self.switch_desk(dlg.outcome)
-        self.message(tr("created", name=dlg.outcome.title, path=dlg.outcome.t.path),
-                     error=False)
-        return True
-
-    def import_bundle(self) -> bool:
-        """File → Import bundle…: a bundle JSON becomes a new tournament file, opened."""
-        if not self.may_leave_form():
-            return False
-        bundle = self.ask_open_file(tr("Import bundle…"), tr("bundle_file"))
-        if not bundle:
-            return False
-        target = self.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
-                                    str(Path(bundle).with_suffix(".sqlite")))
-        if not target:
-            return False
-        try:
-            desk = Desk.import_bundle(bundle, target, self.desk.referee)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.switch_desk(desk)
-        self.message(tr("imported", name=desk.title, path=target), error=False)
-        return True
-
-    def export_bundle(self) -> bool:
-        """File → Export bundle…: the whole tournament (every version) as one JSON file."""
-        path = self.ask_save_file(tr("Export bundle…"), tr("bundle_file"),
-                                  f"{self.desk.title}.json")
-        if not path:
-            return False
-        try:
-            data = self.desk.export_bundle(path)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.message(tr("exported", path=path, players=len(data.get("players", [])),
-                        hands=len(data.get("hands", []))), error=False)
-        return True
-
-    def add_player(self) -> bool:
-        """Players → Add player…: register one player (the name must be new)."""
-        def submit(d: AddPlayerDialog) -> Any:
-            v = d.values()
-            return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
-
-        dlg = AddPlayerDialog(submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        name = dlg.outcome.name  # type: ignore[attr-defined]
-        self.reload()
-        self.players.select_player(name)
-        self.message(tr("player_added", name=name), error=False)
-        return True
-
-    def import_players(self) -> bool:
-        """Players → Import players CSV…: all rows or none (the store names the bad line)."""
-        path = self.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
-        if not path:
-            return False
-        try:
-            added = self.desk.import_players_csv(path)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.reload()
-        self.message(tr("players_imported", n=len(added), path=path), error=False)
-        return True
-
-    def set_player_status(self, name: str, status: str) -> bool:
-        """The status box of the player tab: withdrawn players are not seated again."""
-        try:
-            p = self.desk.set_player_status(name, status)
-        except ValueError as e:
-            self._refused(str(e))
-            self.reload()  # the box shows the stored status again
-            return False
-        self.reload()
-        self.message(tr("status_set", name=p.name, status=tr(f"pstatus_{p.status.value}")),
-                     error=False)
-        return True
-
-    def seat_round(self) -> bool:
-        """Seating → Seat round N…: the store seats the next round (seeded, byes/substitutes)."""
-        n = self.desk.next_round()
-        players = self.desk.seatable_players()
-
-        def submit(d: SeatRoundDialog) -> Any:
-            v = d.values()
-            return self.desk.seat_round(n, parse_seed(v["seed"]), v["fill"])
-
-        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        self.reload()
-        self.tabs.setCurrentWidget(self.seating)
-        self._round_selected(n)
-        self.message(tr("round_seated", n=n), error=False)
-        return True
-
-    def swap_seat(self, round_no: int | None = None, table: int | None = None,
-                  seat: str | None = None) -> bool:
-        """Seating → Swap/move player…: put a player in the selected seat (the store swaps
-        them with whoever sat there, or hands the bye over)."""
-        if round_no is None or table is None or seat is None:
-            sel = self.seating.selected_seat()
-            if sel is None:
-                self.message(tr("select_seat"))
-                return False
-            round_no, table, seat = sel
-        seating = self.desk.seating(round_no)
-        current = seating.tables.get(table, {}).get(seat, "—")
-        byes = set(seating.byes)
-        choices = []
-        for p in self.desk.players():
-            if p.name == current or p.status.value == "withdrawn":
-                continue
-            at = seating.table_of(p.name)
-            place = (tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
-                     if at else tr("on_bye") if p.name in byes else tr("not_seated"))
-            choices.append((p.name, place))
-
-        def submit(d: SwapDialog) -> Any:
-            return self.desk.set_seat(round_no, table, seat, d.values()["player"])
-
-        dlg = SwapDialog(round_no, table, seat, current, choices, submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        who = dlg.values()["player"]
-        self.reload()
-        self._round_selected(round_no)
-        self.seating.select_seat(table, seat)
-        self.message(tr("seat_set", player=who, table=tr("table_n", n=table),
-                        seat=seat_name(seat)), error=False)
-        return True
 
     def show_player(self, name: str) -> None:
         self.tabs.setCurrentWidget(self.players)
