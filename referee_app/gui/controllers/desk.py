@@ -121,6 +121,9 @@ class Desk:
     def find_hand(self, round_no: int, table: int, hand_no: int) -> HandInfo | None:
         return self.t.find_hand(round_no, table, hand_no)
 
+    def next_hand_no(self, round_no: int, table: int) -> int:
+        return self.t.next_hand_no(round_no, table)
+
     def history(self, hand_id: int) -> list[HandVersion]:
         return self.t.hand_history(hand_id)
 

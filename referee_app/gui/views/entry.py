@@ -33,11 +33,12 @@ from PySide6.QtWidgets import (
 from referee_app.core import get_ruleset
 
 from ..controllers.entry import EntryForm, Evaluation
+from ..controllers.event_line import EventLineError, parse_event_line
 from ..controllers.undo import FormCommand
 from ..i18n import LANG, seat_name, tr
 from .colours import RED, WARN_BG, brush
 from .preview import PreviewPanel
-from .seat_panel import SeatPanel, tiles_or_none
+from .seat_panel import FormLineEdit, SeatPanel, tiles_or_none
 
 
 class EntryView(QWidget):
@@ -107,6 +108,19 @@ class EntryView(QWidget):
         self.wall = QCheckBox()
         self.wall.setObjectName("wall_exhausted")
         self.wall.toggled.connect(self._wall_toggled)
+        #: the events typed as one line (``k S 9s; w N 7p W; w E 1m; x``), added on Enter
+        self.events_line = FormLineEdit()
+        self.events_line.setObjectName("events_line")
+        self.events_line.returnPressed.connect(self.apply_events_line)
+        self.lbl_line = QLabel()
+        self.lbl_line.setBuddy(self.events_line)
+        self.line_message = QLabel()
+        self.line_message.setObjectName("events_line_message")
+        self.line_message.setStyleSheet("color: #b3261e")
+        self.line_message.setVisible(False)
+        self.btn_save = QPushButton()
+        self.btn_save.setObjectName("save_button")
+        self.btn_save.clicked.connect(self.save_requested)
         buttons = QVBoxLayout()
         for b in (self.btn_kong, self.btn_win, self.btn_edit, self.btn_up, self.btn_down,
                   self.btn_delete):
@@ -115,9 +129,18 @@ class EntryView(QWidget):
         ev_lay = QHBoxLayout()
         ev_lay.addWidget(self.events, 1)
         ev_lay.addLayout(buttons)
+        line_row = QHBoxLayout()
+        line_row.addWidget(self.lbl_line)
+        line_row.addWidget(self.events_line, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.wall)
+        bottom.addStretch(1)
+        bottom.addWidget(self.btn_save)
         ev_box_lay = QVBoxLayout(self.events_box)
+        ev_box_lay.addLayout(line_row)
+        ev_box_lay.addWidget(self.line_message)
         ev_box_lay.addLayout(ev_lay)
-        ev_box_lay.addWidget(self.wall)
+        ev_box_lay.addLayout(bottom)
 
         left = QWidget()
         left_lay = QVBoxLayout(left)
@@ -164,6 +187,9 @@ class EntryView(QWidget):
         self.btn_down.setText(tr("Move down"))
         self.btn_delete.setText(tr("Delete"))
         self.wall.setText(tr("Wall exhausted"))
+        self.lbl_line.setText(tr("Type events"))
+        self.events_line.setPlaceholderText(tr("events_line_hint"))
+        self.btn_save.setText(tr("Save hand") + " (Ctrl+S)")
         for p in self.panels.values():
             p.retranslate()
         self._fill_dealer_combo()
@@ -196,14 +222,29 @@ class EntryView(QWidget):
             self.panels[s] = p
             self.seat_grid.addWidget(p, i // cols, i % cols)
         self.preview.set_seats(seats)
-        prev: QWidget | None = None
-        for p in self.panels.values():
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        """Tab follows the screen: dealer, each seat's tiles and pongs, the events line and
+        list with its buttons, wall exhausted, save. Enter in a seat's field goes on to the
+        next seat's tiles (pongs are reached with Tab), after the last to the events line."""
+        chain: list[QWidget] = [self.dealer]
+        panels = list(self.panels.values())
+        for p in panels:
+            chain += [p.concealed, p.pongs]
+        chain += [self.events_line, self.events, self.btn_kong, self.btn_win, self.btn_edit,
+                  self.btn_up, self.btn_down, self.btn_delete, self.wall, self.btn_save]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        for i, p in enumerate(panels):
+            nxt = panels[i + 1].concealed if i + 1 < len(panels) else self.events_line
             for w in (p.concealed, p.pongs):
-                if prev is not None:
-                    QWidget.setTabOrder(prev, w)
-                prev = w
-        if prev is not None:
-            QWidget.setTabOrder(prev, self.events)
+                w.returnPressed.connect(lambda nxt=nxt: self._enter_to(nxt))
+
+    @staticmethod
+    def _enter_to(w: FormLineEdit) -> None:
+        w.setFocus()
+        w.selectAll()
 
     def players(self) -> dict[str, str | None]:
         return {s: inp.player for s, inp in self.form.seats.items()}
@@ -344,6 +385,28 @@ class EntryView(QWidget):
         result = dlg.result_event() if accepted else None
         dlg.deleteLater()
         return result
+
+    def apply_events_line(self) -> bool:
+        """Enter in the events line: its events are added after the listed ones (``x``
+        ticks wall exhausted); an unreadable part is named and nothing changes."""
+        text = self.events_line.text()
+        if not text.strip():
+            return True
+        try:
+            got = parse_event_line(text)
+        except EventLineError as e:
+            self.line_message.setText(tr(e.msg_id, part=e.part, text=e.text))
+            self.line_message.setVisible(True)
+            return False
+        self.line_message.setVisible(False)
+        before = copy.deepcopy(self.form)
+        self.form.events = self.form.events + got.events
+        self.form.wall_exhausted = self.form.wall_exhausted or got.wall_exhausted
+        self._push(before, "type events")
+        self.events_line.clear()
+        if self.form.events:
+            self.events.setCurrentRow(len(self.form.events) - 1)
+        return True
 
     def add_kong(self) -> None:
         seat = self.form.seat_labels[0]

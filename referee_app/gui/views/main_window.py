@@ -18,19 +18,24 @@ from PySide6.QtWidgets import (
     QMessageBox,
     QSplitter,
     QTabWidget,
+    QVBoxLayout,
+    QWidget,
 )
 
 from referee_app.core import RecordError
 
 from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
-from ..i18n import LANG, tr
+from ..controllers.navigation import GoToError, find_players, resolve_goto
+from ..i18n import LANG, seat_name, tr
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
+from .jump_bar import JumpBar
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
+from .prompts import confirm_destructive
 from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
 
@@ -70,8 +75,18 @@ class MainWindow(EventAdmin, WindowMenus):
         self.tabs.setObjectName("tabs")
         for w in (self.entry, self.trace, self.standings, self.seating, self.players):
             self.tabs.addTab(w, "")
+        self.jump_bar = JumpBar()
+        self.jump_bar.goto_requested.connect(self.go_to)
+        self.jump_bar.find_requested.connect(self.find_player)
+        self.jump_bar.closed.connect(self.navigator.setFocus)
+        left = QWidget()
+        left_lay = QVBoxLayout(left)
+        left_lay.setContentsMargins(0, 0, 0, 0)
+        left_lay.setSpacing(2)
+        left_lay.addWidget(self.jump_bar)
+        left_lay.addWidget(self.navigator, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.navigator)
+        split.addWidget(left)
         split.addWidget(self.tabs)
         split.setStretchFactor(1, 1)
         split.setSizes([250, 1250])
@@ -84,6 +99,7 @@ class MainWindow(EventAdmin, WindowMenus):
         self.navigator.table_selected.connect(self._nav_table)
         self.navigator.round_selected.connect(self._round_selected)
         self.entry.evaluated.connect(self._evaluated)
+        self.entry.save_requested.connect(self.save)
         self.entry.undo_stack.cleanChanged.connect(self._update_title)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
@@ -107,8 +123,7 @@ class MainWindow(EventAdmin, WindowMenus):
         return text if ok else None
 
     def _confirm_discard_dialog(self) -> bool:
-        answer = QMessageBox.question(self, tr("app_title"), tr("discard_prompt"))
-        return answer == QMessageBox.StandardButton.Yes
+        return confirm_destructive(self, tr("discard_prompt"), tr("Discard changes"))
 
     def may_leave_form(self) -> bool:
         """Unsaved edits are only dropped when the referee says so."""
@@ -119,6 +134,43 @@ class MainWindow(EventAdmin, WindowMenus):
             r, t, _n, hid = self.context
             self.navigator.select_key(("hand", hid) if hid is not None else ("table", r, t),
                                       emit=False)
+
+    # ------------------------------------------------------------------ go to / find
+
+    def go_to(self, text: str) -> bool:
+        """Ctrl+G ``round table hand``: open that hand (or the table's next, new hand)."""
+        d = self.desk
+        try:
+            target = resolve_goto(text, d.rounds(), {r: d.seating(r).tables for r in d.rounds()},
+                                  d.hands(), d.next_hand_no)
+        except GoToError as e:
+            self.message(tr(e.msg_id, **e.values))
+            return False
+        self.jump_bar.close_bar()
+        self.navigator.select_key(target.key)
+        if target.key[0] != "table":
+            self.navigator.setFocus()
+        return True
+
+    def find_player(self, text: str) -> bool:
+        """Ctrl+F: a player's statement and hands on their tab; their seat this round."""
+        found = find_players(text, self.desk.players())
+        if not found:
+            self.message(tr("find_none", text=text))
+            return False
+        p = found[0]
+        self.jump_bar.close_bar()
+        self.show_player(p.name)
+        rounds = self.desk.rounds()
+        r = self.context[0] if self.context else (rounds[-1] if rounds else None)
+        where = ""
+        if r is not None:
+            at = self.desk.seating(r).table_of(p.name)
+            where = (tr("find_seat", round=tr("round_n", n=r), table=tr("table_n", n=at[0]),
+                        seat=seat_name(at[1])) if at else tr("find_no_seat", round=tr("round_n", n=r)))
+        self.message(f"{p.name}: {where}" if where else p.name, error=False)
+        self.players.table.setFocus()
+        return True
 
     def _nav_hand(self, hand_id: int) -> None:
         if self.context is not None and self.context[3] == hand_id:
@@ -186,6 +238,8 @@ class MainWindow(EventAdmin, WindowMenus):
             self.seating.show_empty()
         players = self.desk.players()
         self.players.set_players([p.name for p in players])
+        self.jump_bar.set_player_names([p.name for p in players]
+                                       + [p.name_latin for p in players if p.name_latin])
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
         if self.players.current_player():
@@ -216,6 +270,7 @@ class MainWindow(EventAdmin, WindowMenus):
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
 
     def update_header(self) -> None:
+        self._restore_navigator()  # the tree follows the form (Ctrl+N, save, go-to)
         if self.context is None:
             self.entry.header.setText(tr("no_hand"))
             return
@@ -278,6 +333,9 @@ class MainWindow(EventAdmin, WindowMenus):
         """Ctrl+S: add the hand, or amend it (asking the reason); override needs a reason."""
         if self.context is None:
             self.message(tr("no_hand"))
+            return False
+        if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
+            self.message(tr("cannot_save", msg=self.entry.line_message.text()))
             return False
         ev = self.entry.refresh()
         if ev.read_error is not None:

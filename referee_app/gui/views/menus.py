@@ -51,6 +51,9 @@ class WindowMenus(QMainWindow):
         self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
         self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
         self.act_void = act(None, self.void_hand, "act_void")
+        self.act_goto = act("Ctrl+G", lambda: self.jump_bar.open("goto"), "act_goto")
+        self.act_find = act(QKeySequence.StandardKey.Find, lambda: self.jump_bar.open("find"),
+                            "act_find")
         self.act_projector = act("F11", self.open_projector, "act_projector")
         self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
         self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
@@ -79,6 +82,8 @@ class WindowMenus(QMainWindow):
                   self.act_verify, self.act_void, self.act_penalties):
             self.menu_hand.addAction(a)
         self.menu_view = mb.addMenu("")
+        self.menu_view.addAction(self.act_goto)
+        self.menu_view.addAction(self.act_find)
         self.menu_view.addAction(self.act_projector)
         self.menu_lang = self.menu_view.addMenu("")
         self.menu_lang.addAction(self.act_zh)
@@ -98,6 +103,8 @@ class WindowMenus(QMainWindow):
         tb.addWidget(spacer)
         self.lang_box = QComboBox()
         self.lang_box.setObjectName("lang_box")
+        # not in the Tab chain: Down on it used to switch the whole interface language
+        self.lang_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
         self.lang_box.addItem("中文", "zh")
         self.lang_box.addItem("English", "en")
         self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
@@ -114,6 +121,8 @@ class WindowMenus(QMainWindow):
         self.act_penalties.setText(tr("Penalties…"))
         self.act_verify.setText(tr("Mark verified"))
         self.act_void.setText(tr("Void hand…"))
+        self.act_goto.setText(tr("Go to hand…"))
+        self.act_find.setText(tr("Find player…"))
         self.act_projector.setText(tr("Projector window"))
         self.act_quit.setText(tr("Quit"))
         self.act_open.setText(tr("Open database…"))
