@@ -290,6 +290,15 @@ _TABLE: dict[str, tuple[str, str]] = {
                        "事件行第 {part} 段（{text}）：请写出和牌者座位。"),
     "line_flag": ("Events line, part {part} ({text}): unknown flag letter (r b g t f h e).",
                   "事件行第 {part} 段（{text}）：未知标记字母（r b g t f h e）。"),
+    "empty_form": ("Type each seat's tiles; problems and the settlement show as you type.",
+                   "请输入各家的牌；问题与结算会随输入显示。"),
+    "action_entered": ("entered", "录入"),
+    "action_amended": ("amended", "修改"),
+    "action_status": ("status", "状态变更"),
+    "action_voided": ("voided", "作废"),
+    "action_restored": ("restored", "恢复"),
+    "amending": ("amending v{a} → v{b}", "正在修改 v{a} → v{b}"),
+    "void_counts_nothing": ("void: this hand counts nothing", "作废：本局不计分"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

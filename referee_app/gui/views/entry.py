@@ -36,6 +36,7 @@ from ..controllers.entry import EntryForm, Evaluation
 from ..controllers.event_line import EventLineError, parse_event_line
 from ..controllers.undo import FormCommand
 from ..i18n import LANG, seat_name, tr
+from ..messages import shown_problem
 from .colours import RED, WARN_BG, brush
 from .preview import PreviewPanel
 from .seat_panel import FormLineEdit, SeatPanel, tiles_or_none
@@ -246,6 +247,11 @@ class EntryView(QWidget):
         w.setFocus()
         w.selectAll()
 
+    def set_void(self, void: bool) -> None:
+        """A void hand counts nothing: its status in red, its totals greyed."""
+        self.status.setStyleSheet("color: #b3261e; font-weight: bold" if void else "")
+        self.preview.set_void(void)
+
     def players(self) -> dict[str, str | None]:
         return {s: inp.player for s, inp in self.form.seats.items()}
 
@@ -338,7 +344,8 @@ class EntryView(QWidget):
         by_seat: dict[str, list[str]] = {s: [] for s in self.panels}
         for p in ev.problems:
             if p.seat in by_seat:
-                by_seat[p.seat].append(f"{p.clause}: {p.message}")
+                clause, message = shown_problem(p.clause, p.message)
+                by_seat[p.seat].append(f"{clause}: {message}" if clause else message)
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])
         self._mark_events()

@@ -28,6 +28,7 @@ from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
 from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -51,6 +52,8 @@ class MainWindow(EventAdmin, WindowMenus):
         self.resize(1500, 900)
         #: context of the form: (round, table, hand_no, hand_id or None)
         self.context: tuple[int, int, int, int | None] | None = None
+        #: the saved hand in the form (None: a new hand)
+        self.shown: Any = None
         self.projector: ProjectorWindow | None = None
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
@@ -264,7 +267,27 @@ class MainWindow(EventAdmin, WindowMenus):
         if idx >= 0 and idx != self.seating.round_box.currentIndex():
             self.seating.round_box.setCurrentIndex(idx)
 
+    def _update_status(self) -> None:
+        """The form's status in the current language: new, ``v2 · verified``, a void hand
+        in red, and ``amending v1 → v2`` as soon as a saved hand is edited."""
+        h = self.shown
+        void = h is not None and h.status.value == "void"
+        if h is None:
+            text = tr("status_new")
+        elif not self.entry.undo_stack.isClean():
+            text = tr("amending", a=h.version, b=h.version + 1)
+        else:
+            marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
+                                                                   if f != h.status.value])]
+            text = f"v{h.version} · " + ", ".join(marks)
+        if void:
+            text = "⊘ " + text + " — " + tr("void_counts_nothing")
+        self.entry.status.setText(text)
+        self.entry.set_void(void)
+
     def _update_title(self, *_args: object) -> None:
+        if hasattr(self, "shown"):
+            self._update_status()
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
@@ -283,9 +306,8 @@ class MainWindow(EventAdmin, WindowMenus):
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
         self.context = (h.round, h.table, h.hand_no, h.id)
-        marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
-                                                               if f != h.status.value])]
-        self.entry.load(self.desk.form_of(h), "", f"v{h.version} · " + ", ".join(marks))
+        self.shown = h
+        self.entry.load(self.desk.form_of(h), "", "")
         self._round_selected(h.round)
         self.update_header()
         self._update_title()
@@ -294,7 +316,8 @@ class MainWindow(EventAdmin, WindowMenus):
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
         self.context = (round_no, table, hand_no, None)
-        self.entry.load(form, "", tr("status_new"))
+        self.shown = None
+        self.entry.load(form, "", "")
         self._round_selected(round_no)
         self.update_header()
         self._update_title()
@@ -325,7 +348,10 @@ class MainWindow(EventAdmin, WindowMenus):
         s = ev.settlement.to_dict() if ev.settlement is not None else {
             "errors": [{"clause": p.clause, "seat": p.seat, "message": p.message}
                        for p in ev.problems]}
-        self.trace.show_settlement(s, self.entry.form.ruleset, self.entry.header.text())
+        header = self.entry.header.text()
+        if self.shown is not None and self.shown.status.value == "void":
+            header += f" · ⊘ {tr('void_counts_nothing')}"
+        self.trace.show_settlement(s, self.entry.form.ruleset, header)
 
     # ------------------------------------------------------------------ saving
 
@@ -339,7 +365,7 @@ class MainWindow(EventAdmin, WindowMenus):
             return False
         ev = self.entry.refresh()
         if ev.read_error is not None:
-            self.message(tr("cannot_save", msg=str(ev.read_error)))
+            self.message(tr("cannot_save", msg=exception_text(ev.read_error)))
             return False
         r, t, n, hid = self.context
         override = None
@@ -368,7 +394,7 @@ class MainWindow(EventAdmin, WindowMenus):
                 h = self.desk.amend_hand(hid, form, reason, override_reason=override,
                                          referee=signer)
         except (ValueError, RecordError) as e:
-            self.message(tr("cannot_save", msg=str(e)))
+            self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.reload()
@@ -384,7 +410,7 @@ class MainWindow(EventAdmin, WindowMenus):
         try:
             h = self.desk.set_status(self.context[3], status, reason)
         except ValueError as e:
-            self.message(tr("cannot_save", msg=str(e)))
+            self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.reload()
         self.navigator.select_key(("hand", h.id), emit=False)

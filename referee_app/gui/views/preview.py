@@ -23,6 +23,7 @@ from referee_app.core import get_ruleset
 
 from ..controllers.entry import Evaluation
 from ..i18n import bonus_name, both, reason_text, seat_name, tr
+from ..messages import shown_problem
 from .colours import GREEN, RED, brush
 from .wraplist import WrapList
 
@@ -123,6 +124,13 @@ class PreviewPanel(QWidget):
             self.total_labels[s] = lbl
             self.totals_row.addWidget(lbl)
 
+    def set_void(self, void: bool) -> None:
+        if void != getattr(self, "_void", False):
+            self._void = void
+            self.settle_box.setEnabled(not void)
+            self.settle_box.setTitle(tr("Settlement") + (f" — ⊘ {tr('void_counts_nothing')}"
+                                                         if void else ""))
+
     def totals(self) -> dict[str, int | None]:
         """The totals as shown (None where no total is shown): what the referee reads."""
         return {s: self._shown_totals.get(s) for s in self.total_labels}
@@ -132,16 +140,19 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(ev.problems)
         texts = []
         for p in ev.problems:
+            clause, message = shown_problem(p.clause, p.message)
+            if not clause:  # an unreadable field: the message names it in words
+                texts.append(message)
+                continue
             where = seat_name(p.seat) if p.seat else ""
             if p.event is not None:
                 where = (where + " " if where else "") + f"#{p.event + 1}"
-            texts.append(f"{p.clause}  {where}: {p.message}" if where
-                         else f"{p.clause}  {p.message}")
-        texts = texts or [tr("no_problems")]
+            texts.append(f"{clause}  {where}: {message}" if where else f"{clause}  {message}")
+        texts = texts or [tr("empty_form") if ev.blank else tr("no_problems")]
         if texts != self._problem_texts:  # most keystrokes leave the problems as they were
             self._problem_texts = texts
             self.problems.clear()
-            colour = brush(RED if ev.problems else GREEN)
+            colour = brush(RED if ev.problems else "#666666" if ev.blank else GREEN)
             ruleset = ev.record.ruleset if ev.record is not None else None
             for i, text in enumerate(texts):
                 it = QListWidgetItem(text)
