@@ -299,6 +299,8 @@ _TABLE: dict[str, tuple[str, str]] = {
     "action_restored": ("restored", "恢复"),
     "amending": ("amending v{a} → v{b}", "正在修改 v{a} → v{b}"),
     "void_counts_nothing": ("void: this hand counts nothing", "作废：本局不计分"),
+    "stale_tip": ("From this seat's last readable tiles: fix the typo to update it.",
+                  "按该座位上一次可读的牌计算：改正输入后更新。"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -207,6 +207,8 @@ class EntryView(QWidget):
         self.header.setText(title)
         self.status.setText(status)
         self.undo_stack.clear()
+        for p in self.panels.values():
+            p.reset()
         self._apply(copy.deepcopy(form))
         self.undo_stack.setClean()
         self.retranslate()
@@ -222,6 +224,8 @@ class EntryView(QWidget):
             p.edited.connect(self._seat_edited)
             self.panels[s] = p
             self.seat_grid.addWidget(p, i // cols, i % cols)
+        for c in range(cols):  # equal columns, whatever each panel shows
+            self.seat_grid.setColumnStretch(c, 1)
         self.preview.set_seats(seats)
         self._tab_order()
 
@@ -349,9 +353,29 @@ class EntryView(QWidget):
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])
         self._mark_events()
-        self.preview.show_evaluation(ev, self.players())
+        shown, stale = self._stand_in(ev)
+        self.preview.show_evaluation(shown, self.players(), stale, ev.problems)
         self.evaluated.emit(ev)
         return ev
+
+    def _stand_in(self, ev: Evaluation) -> tuple[Evaluation, set[str]]:
+        """While a seat's field cannot be read, settle the hand with that field's last good
+        text instead, so the preview keeps the wins, payments and totals; the seats whose
+        tiles are stand-ins are returned (the preview greys what involves them)."""
+        if ev.read_error is None or ev.blank:
+            return ev, set()
+        broken = {s: p.unreadable() for s, p in self.panels.items()}
+        broken = {s: f for s, f in broken.items() if f}
+        if not broken:
+            return ev, set()
+        form = copy.deepcopy(self.form)
+        for s, fields in broken.items():
+            for name in fields:
+                setattr(form.seats[s], name, self.panels[s].last_good_text[name])
+        alt = form.evaluate()
+        if alt.read_error is not None or alt.settlement is None:
+            return ev, set()
+        return alt, set(broken)
 
     # ------------------------------------------------------------------ edits
 

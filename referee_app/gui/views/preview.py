@@ -27,6 +27,8 @@ from ..messages import shown_problem
 from .colours import GREEN, RED, brush
 from .wraplist import WrapList
 
+STALE = "#9a9a9a"  # what rests on a seat's last readable tiles
+
 
 class PreviewPanel(QWidget):
     """Problems (each with its clause), wins, payments and totals of the form as it stands."""
@@ -79,6 +81,8 @@ class PreviewPanel(QWidget):
         lay.addWidget(self.settle_box, 1)
         self._players: dict[str, str | None] = {}
         self._last: Evaluation | None = None
+        self._stale: set[str] = set()
+        self._problems_given: tuple[Any, ...] | None = None
         self._shown_totals = {}
         self._label_colours = {}
         self._problem_rows: list[Any] = []
@@ -101,7 +105,7 @@ class PreviewPanel(QWidget):
         self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
                                                  tr("Reason")])
         if self._last is not None:
-            self.show_evaluation(self._last, self._players)
+            self.show_evaluation(self._last, self._players, self._stale, self._problems_given)
 
     def set_seats(self, seats: tuple[str, ...]) -> None:
         while self.totals_row.count():
@@ -135,11 +139,18 @@ class PreviewPanel(QWidget):
         """The totals as shown (None where no total is shown): what the referee reads."""
         return {s: self._shown_totals.get(s) for s in self.total_labels}
 
-    def show_evaluation(self, ev: Evaluation, players: dict[str, str | None]) -> None:
+    def show_evaluation(self, ev: Evaluation, players: dict[str, str | None],
+                        stale: set[str] | frozenset[str] = frozenset(),
+                        problems: tuple[Any, ...] | None = None) -> None:
+        """Show ``ev``. ``stale`` seats were settled with their last readable tiles (the
+        real form has a typo there, listed in ``problems``): what involves them is greyed,
+        the rest shows as usual."""
         self._last, self._players = ev, players
-        self._problem_rows = list(ev.problems)
+        self._stale, self._problems_given = set(stale), problems
+        problems = ev.problems if problems is None else problems
+        self._problem_rows = list(problems)
         texts = []
-        for p in ev.problems:
+        for p in problems:
             clause, message = shown_problem(p.clause, p.message)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
@@ -152,13 +163,13 @@ class PreviewPanel(QWidget):
         if texts != self._problem_texts:  # most keystrokes leave the problems as they were
             self._problem_texts = texts
             self.problems.clear()
-            colour = brush(RED if ev.problems else "#666666" if ev.blank else GREEN)
+            colour = brush(RED if problems else "#666666" if ev.blank else GREEN)
             ruleset = ev.record.ruleset if ev.record is not None else None
             for i, text in enumerate(texts):
                 it = QListWidgetItem(text)
                 it.setForeground(colour)
-                if ruleset and i < len(ev.problems):
-                    c = get_ruleset(ruleset).clause(ev.problems[i].clause)
+                if ruleset and i < len(problems) and problems[i].clause.startswith("§"):
+                    c = get_ruleset(ruleset).clause(problems[i].clause)
                     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
                     if title:
                         it.setToolTip(f"{c.id} {title}")
@@ -176,26 +187,40 @@ class PreviewPanel(QWidget):
                                               for b in sc.bonuses)
             cells = [seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
                      str(w.chips)]
+            dim = w.seat in stale  # a win's fan and chips rest on the winner's tiles
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(text)
+                item.setToolTip(tr("stale_tip") if dim else text)
+                if dim:
+                    item.setForeground(brush(STALE))
                 self.wins.setItem(r, c, item)
         self.wins.resizeRowsToContents()
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
                      reason_text(p.reason)]
+            dim = p.payer in stale or p.payee in stale
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
+                if dim:
+                    item.setForeground(brush(STALE))
+                    item.setToolTip(tr("stale_tip"))
                 if c == 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.payments.setItem(r, c, item)
         totals = s.totals if s is not None and s.ok else {}
+        # a total depends on a stand-in seat if it is one, or paid/was paid by one
+        touched = set(stale) | {q for p in pays for q in (p.payer, p.payee)
+                                if {p.payer, p.payee} & set(stale)}
         for seat, lbl in self.total_labels.items():
             name = players.get(seat) or ""
             val = totals.get(seat)
-            self._shown_totals[seat] = val
-            if val is not None:
+            self._shown_totals[seat] = None if seat in touched else val
+            if val is not None and seat in touched:
+                colour = STALE
+                lbl.setText(f"{seat_name(seat)} {name}\n≈{val:+d}")
+                lbl.setToolTip(tr("stale_tip"))
+            elif val is not None:
                 colour = GREEN if val > 0 else RED if val < 0 else "#444444"
                 lbl.setText(f"{seat_name(seat)} {name}\n{val:+d}")
             else:

@@ -6,7 +6,7 @@ from typing import Any
 
 from PySide6.QtCore import QEvent, Signal
 from PySide6.QtGui import QKeySequence
-from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QWidget
+from PySide6.QtWidgets import QGridLayout, QGroupBox, QLabel, QLineEdit, QSizePolicy, QWidget
 
 from referee_app.core import TileParseError, parse_tiles
 
@@ -64,6 +64,14 @@ class SeatPanel(QGroupBox):
         self.message.setObjectName(f"seat_message_{seat}")
         self.message.setStyleSheet("color: #b3261e")
         self.message.setWordWrap(True)
+        # the panel keeps its size whatever the message: room for two lines, always there
+        line = self.message.fontMetrics().lineSpacing()
+        self.message.setFixedHeight(2 * line + 4)
+        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        #: the last tiles each field could be read as (shown faded while it cannot)
+        self.last_good: dict[str, tuple[Any, ...]] = {"concealed": (), "pongs": ()}
+        self.last_good_text: dict[str, str] = {"concealed": "", "pongs": ""}
         self.lbl_concealed = QLabel()
         self.lbl_pongs = QLabel()
         self.lbl_concealed.setBuddy(self.concealed)
@@ -83,7 +91,6 @@ class SeatPanel(QGroupBox):
         self.concealed.textChanged.connect(self._redraw)
         self.pongs.textChanged.connect(self._redraw)
         self.setStyleSheet(NORMAL_STYLE)
-        self.message.setVisible(False)
         self.retranslate()
 
     def retranslate(self, *_args: object) -> None:
@@ -106,6 +113,16 @@ class SeatPanel(QGroupBox):
         self.player, self.dealer = player, dealer
         self._title()
 
+    def reset(self) -> None:
+        """Another hand: forget the last good tiles of the previous one."""
+        self.last_good = {"concealed": (), "pongs": ()}
+        self.last_good_text = {"concealed": "", "pongs": ""}
+
+    def unreadable(self) -> list[str]:
+        """The fields ("concealed", "pongs") whose text cannot be read as tiles now."""
+        return [n for n, e in (("concealed", self.concealed), ("pongs", self.pongs))
+                if tiles_or_none(e.text()) is None]
+
     def set_texts(self, concealed: str, pongs: str) -> None:
         """Show the form's text without echoing it back as an edit (keeps the cursor)."""
         for edit, text in ((self.concealed, concealed), (self.pongs, pongs)):
@@ -119,7 +136,6 @@ class SeatPanel(QGroupBox):
         if bad != self.has_problem:  # restyling is slow: only when the state flips
             self.has_problem = bad
             self.setStyleSheet(PROBLEM_STYLE if bad else NORMAL_STYLE)
-            self.message.setVisible(bad)
         text = "\n".join(messages)
         if self.message.text() != text:
             self.message.setText(text)
@@ -131,8 +147,19 @@ class SeatPanel(QGroupBox):
             self._redraw()
 
     def _redraw(self) -> None:
-        concealed = tiles_or_none(self.concealed.text()) or ()
-        pongs = tiles_or_none(self.pongs.text()) or ()
+        stale = False
+        got = {}
+        for name, edit in (("concealed", self.concealed), ("pongs", self.pongs)):
+            tiles = tiles_or_none(edit.text())
+            if tiles is None:  # a typo: keep drawing what the field last said, faded
+                stale = True
+                tiles = self.last_good[name]
+            else:
+                self.last_good[name] = tuple(tiles)
+                self.last_good_text[name] = edit.text()
+            got[name] = tiles
+        concealed, pongs = got["concealed"], got["pongs"]
+        self.tiles.set_stale(stale)
         self.tiles.set_groups([TileGroup(tuple(concealed))]
                               + [TileGroup((t, t, t), exposed=True) for t in pongs]
                               + [TileGroup((t, t, t, t), exposed=True) for t in self.kongs])
