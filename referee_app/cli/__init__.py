@@ -26,6 +26,17 @@ COMMANDS: dict[str, str] = {
     "report": "referee_app.cli.report:report",
 }
 
+#: subcommands that live in their own module, added to a group above when it is loaded
+#: (``round progress`` lives in cli/progress.py, not in the module that defines ``round``)
+SUBCOMMANDS: dict[str, tuple[str, ...]] = {
+    "round": ("referee_app.cli.progress:progress",),
+}
+
+
+def _load(target: str) -> click.Command:
+    module, attr = target.split(":")
+    return getattr(importlib.import_module(module), attr)
+
 
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
@@ -35,8 +46,13 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)
+        cmd = _load(target)
+        if isinstance(cmd, click.Group):
+            for sub in SUBCOMMANDS.get(cmd_name, ()):
+                extra = _load(sub)
+                if extra.name not in cmd.commands:
+                    cmd.add_command(extra)
+        return cmd
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
-VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector")
+VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector",
+         "progress")
 
 
 class GuiError(ValueError):
@@ -184,6 +185,8 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
         if rows:
             win.players.select_player(rows[0].player)
             win.players.table.selectRow(0)
+    elif view == "progress":
+        win.tabs.setCurrentWidget(win.progress)
     elif view == "history":
         dlg = win.show_history()
         if dlg is not None:

@@ -301,6 +301,17 @@ _TABLE: dict[str, tuple[str, str]] = {
     "void_counts_nothing": ("void: this hand counts nothing", "作废：本局不计分"),
     "stale_tip": ("From this seat's last readable tiles: fix the typo to update it.",
                   "按该座位上一次可读的牌计算：改正输入后更新。"),
+    "Progress": ("Round progress", "本轮进度"),
+    "prog_entered": ("To verify", "待核对"),
+    "prog_verified": ("Verified", "已核对"),
+    "prog_override": ("Override", "强制录入"),
+    "prog_void": ("Void", "作废"),
+    "prog_last_hand": ("Last hand", "最后一局"),
+    "prog_last_entry": ("Last entry", "最后录入"),
+    "prog_gaps": ("Missing hands", "缺少的局"),
+    "prog_summary": ("{hands} hands, {verified} verified, {left} still to verify",
+                     "共 {hands} 局，已核对 {verified} 局，待核对 {left} 局"),
+    "Players_col": ("Players", "选手"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

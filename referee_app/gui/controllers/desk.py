@@ -21,6 +21,7 @@ from referee_app.storage.models import (
     Seating,
     StandingRow,
 )
+from referee_app.storage.progress import RoundProgress, round_progress
 from referee_app.storage.tournament import Tournament
 
 from .entry import EntryForm
@@ -135,6 +136,9 @@ class Desk:
 
     def statement(self, player: str) -> PlayerStatement:
         return self.t.player_statement(player)
+
+    def round_progress(self, round_no: int) -> RoundProgress:
+        return round_progress(self.t, round_no)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

@@ -36,6 +36,7 @@ from .jump_bar import JumpBar
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
+from .progress import ProgressView
 from .prompts import confirm_destructive
 from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
@@ -74,9 +75,11 @@ class MainWindow(EventAdmin, WindowMenus):
         self.standings = StandingsView()
         self.seating = SeatingView()
         self.players = PlayerView()
+        self.progress = ProgressView()
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
-        for w in (self.entry, self.trace, self.standings, self.seating, self.players):
+        for w in (self.entry, self.trace, self.standings, self.seating, self.players,
+                  self.progress):
             self.tabs.addTab(w, "")
         self.jump_bar = JumpBar()
         self.jump_bar.goto_requested.connect(self.go_to)
@@ -108,6 +111,9 @@ class MainWindow(EventAdmin, WindowMenus):
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
         self.seating.round_changed.connect(self._seating_round)
+        self.progress.round_changed.connect(self.refresh_progress)
+        self.progress.table_activated.connect(
+            lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
         self.players.add_requested.connect(self.add_player)
@@ -245,9 +251,16 @@ class MainWindow(EventAdmin, WindowMenus):
                                        + [p.name_latin for p in players if p.name_latin])
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
+        self.progress.set_rounds(rounds)
+        self.refresh_progress()
         if self.players.current_player():
             self.players.show_statement(self.desk.statement(self.players.current_player()))
         self._update_title()
+
+    def refresh_progress(self, *_args: object) -> None:
+        r = self.progress.current_round()
+        if r is not None:
+            self.progress.show_progress(self.desk.round_progress(r))
 
     def refresh_standings(self, *_args: object) -> None:
         self.standings.set_rows(self.desk.standings(self.standings.selected_round()))

@@ -137,7 +137,8 @@ class WindowMenus(QMainWindow):
         self.lang_box.blockSignals(True)
         self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
         self.lang_box.blockSignals(False)
-        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players")):
+        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players",
+                                 "Progress")):
             self.tabs.setTabText(i, tr(key))
         self._update_title()
         self.update_header()
