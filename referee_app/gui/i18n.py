@@ -312,6 +312,12 @@ _TABLE: dict[str, tuple[str, str]] = {
     "prog_summary": ("{hands} hands, {verified} verified, {left} still to verify",
                      "共 {hands} 局，已核对 {verified} 局，待核对 {left} 局"),
     "Players_col": ("Players", "选手"),
+    "impact_breaks": ("the changed hand breaks the rules (see Validation)",
+                      "修改后的牌局违反规则（见校验）"),
+    "impact_no_change": ("no total changes", "合计不变"),
+    "impact_no_rank": ("no player's rank changes", "名次不变"),
+    "impact_totals": ("totals: ", "合计："),
+    "impact_ranks": ("ranks: ", "名次："),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -454,3 +454,23 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     return (f"table {m[1]} {_s(m, 2)}: {m[3]} has withdrawn",
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
+
+
+def impact_text(imp: object) -> str:
+    """An :class:`~referee_app.storage.impact.AmendImpact` in the referee's words."""
+    from .i18n import tr
+
+    zh = LANG.code == "zh"
+    head = tr("amending", a=imp.version_from, b=imp.version_to)  # type: ignore[attr-defined]
+    if imp.totals_after is None:  # type: ignore[attr-defined]
+        return f"{head} · {tr('impact_breaks')}"
+    changes = imp.seat_changes  # type: ignore[attr-defined]
+    players = imp.players  # type: ignore[attr-defined]
+    parts = [f"{seat_name(s)} {players.get(s, '')} "
+             f"{imp.totals_before.get(s, 0):+d} → {imp.totals_after.get(s, 0):+d}"  # type: ignore[attr-defined]
+             for s, d in changes.items() if d]
+    totals = ("；" if zh else "; ").join(parts) if parts else tr("impact_no_change")
+    ranks = [f"{r.player} {r.rank_before} → {r.rank_after}"
+             for r in imp.rank_changes]  # type: ignore[attr-defined]
+    rank_text = ("，" if zh else ", ").join(ranks) if ranks else tr("impact_no_rank")
+    return f"{head} · {tr('impact_totals')}{totals}\n{tr('impact_ranks')}{rank_text}"

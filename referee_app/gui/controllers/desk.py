@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import get_ruleset, ruleset_ids
+from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
     HandVersion,
@@ -64,6 +65,7 @@ class Desk:
         self.referee = referee
         info = tournament.info
         self._title, self._ruleset = info.name, info.ruleset  # fixed for a tournament file
+        self._impact: tuple[Any, ImpactModel] | None = None
 
     @classmethod
     def open(cls, path: str | Path, referee: str = "") -> Desk:
@@ -139,6 +141,14 @@ class Desk:
 
     def round_progress(self, round_no: int) -> RoundProgress:
         return round_progress(self.t, round_no)
+
+    def amend_impact(self, hand_id: int, form: EntryForm) -> AmendImpact:
+        """What saving ``form`` over hand ``hand_id`` would change (nothing is written).
+        The standings inputs are read once and kept until the store changes."""
+        rev = self.t.revision()
+        if self._impact is None or self._impact[0] != rev:
+            self._impact = (rev, ImpactModel(self.t))
+        return self._impact[1].impact(hand_id, form.to_record_dict())
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

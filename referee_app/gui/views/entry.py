@@ -72,6 +72,12 @@ class EntryView(QWidget):
         self.lbl_dealer = QLabel()
         self.lbl_dealer.setBuddy(self.dealer)
         self.dealer.activated.connect(self._dealer_changed)
+        #: while a saved hand is edited: the change in totals and ranks it would make
+        self.impact = QLabel()
+        self.impact.setObjectName("amend_impact")
+        self.impact.setWordWrap(True)
+        self.impact.setStyleSheet("background: #fff7d6; border: 1px solid #e0c870; padding: 4px;")
+        self.impact.setVisible(False)
         head = QHBoxLayout()
         head.addWidget(self.header)
         head.addStretch(1)
@@ -147,6 +153,7 @@ class EntryView(QWidget):
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addLayout(head)
+        left_lay.addWidget(self.impact)
         left_lay.addLayout(self.seat_grid)
         left_lay.addWidget(self.events_box, 1)
 

@@ -28,7 +28,7 @@ from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
 from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
-from ..messages import exception_text
+from ..messages import exception_text, impact_text
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -37,7 +37,7 @@ from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .progress import ProgressView
-from .prompts import confirm_destructive
+from .prompts import ReasonDialog, confirm_destructive
 from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
 
@@ -60,6 +60,8 @@ class MainWindow(EventAdmin, WindowMenus):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a required reason with a summary of what it changes (multi-line dialog)
+        self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -130,6 +132,10 @@ class MainWindow(EventAdmin, WindowMenus):
     def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
         text, ok = QInputDialog.getText(self, title, prompt)
         return text if ok else None
+
+    def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
+        dlg = ReasonDialog(title, prompt, summary, self)
+        return dlg.reason() if self.run_dialog(dlg) else None
 
     def _confirm_discard_dialog(self) -> bool:
         return confirm_destructive(self, tr("discard_prompt"), tr("Discard changes"))
@@ -301,6 +307,7 @@ class MainWindow(EventAdmin, WindowMenus):
     def _update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
+            self._show_impact()
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
@@ -352,6 +359,21 @@ class MainWindow(EventAdmin, WindowMenus):
     def _evaluated(self, ev: Evaluation) -> None:
         if self.tabs.currentWidget() is self.trace:
             self._show_trace(ev)
+        self._show_impact()
+
+    def amending(self) -> bool:
+        return self.shown is not None and not self.entry.undo_stack.isClean()
+
+    def impact_summary(self) -> str:
+        """While a saved hand is edited: each seat's change and every rank that moves."""
+        if not self.amending():
+            return ""
+        return impact_text(self.desk.amend_impact(self.shown.id, self.entry.form))
+
+    def _show_impact(self) -> None:
+        text = self.impact_summary()
+        self.entry.impact.setText(text)
+        self.entry.impact.setVisible(bool(text))
 
     def _tab_changed(self, _i: int) -> None:
         if self.tabs.currentWidget() is self.trace and self.entry.evaluation is not None:
@@ -400,7 +422,8 @@ class MainWindow(EventAdmin, WindowMenus):
             if hid is None:
                 h = self.desk.add_hand(form, r, t, n, override_reason=override, referee=signer)
             else:
-                reason = self.ask_text(tr("amend_title"), tr("amend_prompt"))
+                reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
+                                         self.impact_summary())
                 if not reason or not reason.strip():
                     self.message(tr("reason_required"))
                     return False
