@@ -31,6 +31,11 @@ COMMANDS: dict[str, str] = {
 SUBCOMMANDS: dict[str, tuple[str, ...]] = {
     "round": ("referee_app.cli.progress:progress",),
 }
+#: functions that add options to a group's existing subcommands (``hand amend --dry-run``,
+#: ``hand verify --record``), called with the group when it is loaded
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "hand": ("referee_app.cli.desk_checks:extend_hand",),
+}
 
 
 def _load(target: str) -> click.Command:
@@ -52,6 +57,8 @@ class LazyGroup(click.Group):
                 extra = _load(sub)
                 if extra.name not in cmd.commands:
                     cmd.add_command(extra)
+            for ext in EXTENSIONS.get(cmd_name, ()):
+                _load(ext)(cmd)
         return cmd
 
 

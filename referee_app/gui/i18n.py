@@ -318,6 +318,26 @@ _TABLE: dict[str, tuple[str, str]] = {
     "impact_no_rank": ("no player's rank changes", "名次不变"),
     "impact_totals": ("totals: ", "合计："),
     "impact_ranks": ("ranks: ", "名次："),
+    "Verify blind…": ("Verify &blind…", "盲录核对(&B)…"),
+    "blind_status": ("blind entry: key the slip again (the saved version is hidden)",
+                     "盲录核对：请再次录入记分单（已保存的版本已隐藏）"),
+    "verify_void": ("A void hand has nothing to verify.", "作废的牌局无需核对。"),
+    "verified_blind": ("{title}: the second entry matches — verified.",
+                       "{title}：第二次录入一致 — 已核对。"),
+    "verified_resolved": ("{title}: resolved by the head referee — verified.",
+                          "{title}：已由裁判长裁定 — 已核对。"),
+    "verify_differ_title": ("The two entries differ", "两次录入不一致"),
+    "verify_differ": ("{title}: the second entry differs from the first in {n} field(s). "
+                      "The head referee decides which is right.",
+                      "{title}：第二次录入与第一次有 {n} 处不同，由裁判长裁定。"),
+    "verify_take_second": ("The second entry replaces the saved hand (a new version). "
+                           "Reason (required):",
+                           "以第二次录入替换已保存的牌局（新版本）。原因（必填）："),
+    "Field": ("Field", "项目"),
+    "First entry": ("First entry", "第一次录入"),
+    "Second entry": ("Second entry", "第二次录入"),
+    "Keep first entry": ("Keep the &first entry", "保留第一次录入(&F)"),
+    "Take second entry…": ("Take the &second entry…", "采用第二次录入(&S)…"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

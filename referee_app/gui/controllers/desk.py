@@ -24,6 +24,7 @@ from referee_app.storage.models import (
 )
 from referee_app.storage.progress import RoundProgress, round_progress
 from referee_app.storage.tournament import Tournament
+from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
 
@@ -149,6 +150,10 @@ class Desk:
         if self._impact is None or self._impact[0] != rev:
             self._impact = (rev, ImpactModel(self.t))
         return self._impact[1].impact(hand_id, form.to_record_dict())
+
+    def verify_blind(self, hand_id: int, form: EntryForm) -> VerifyResult:
+        """The second, blind entry of hand ``hand_id``: verified if it matches."""
+        return verify_hand(self.t, hand_id, form.to_record_dict(), referee=self.referee)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

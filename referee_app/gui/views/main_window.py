@@ -29,6 +29,7 @@ from ..controllers.entry import Evaluation
 from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
 from ..messages import exception_text, impact_text
+from .blind import BlindVerify
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -42,7 +43,7 @@ from .standings import ProjectorWindow, StandingsView
 from .trace import TraceView
 
 
-class MainWindow(EventAdmin, WindowMenus):
+class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -55,6 +56,7 @@ class MainWindow(EventAdmin, WindowMenus):
         self.context: tuple[int, int, int, int | None] | None = None
         #: the saved hand in the form (None: a new hand)
         self.shown: Any = None
+        self._init_blind()
         self.projector: ProjectorWindow | None = None
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
@@ -291,7 +293,9 @@ class MainWindow(EventAdmin, WindowMenus):
         in red, and ``amending v1 → v2`` as soon as a saved hand is edited."""
         h = self.shown
         void = h is not None and h.status.value == "void"
-        if h is None:
+        if self.blind is not None:
+            text = tr("blind_status")
+        elif h is None:
             text = tr("status_new")
         elif not self.entry.undo_stack.isClean():
             text = tr("amending", a=h.version, b=h.version + 1)
@@ -327,6 +331,7 @@ class MainWindow(EventAdmin, WindowMenus):
         h = self.desk.hand(hand_id)
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
+        self.blind = None
         self.entry.load(self.desk.form_of(h), "", "")
         self._round_selected(h.round)
         self.update_header()
@@ -337,6 +342,7 @@ class MainWindow(EventAdmin, WindowMenus):
         form, hand_no = self.desk.new_form(round_no, table)
         self.context = (round_no, table, hand_no, None)
         self.shown = None
+        self.blind = None
         self.entry.load(form, "", "")
         self._round_selected(round_no)
         self.update_header()
@@ -402,6 +408,8 @@ class MainWindow(EventAdmin, WindowMenus):
         if ev.read_error is not None:
             self.message(tr("cannot_save", msg=exception_text(ev.read_error)))
             return False
+        if self.blind is not None:
+            return self._save_blind()
         r, t, n, hid = self.context
         override = None
         signer = None
