@@ -17,7 +17,7 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from .errors import StorageError
-from .standings import compute
+from .ranking import compute
 from .tournament import Tournament
 
 SeatRow = tuple[int, int, int, int, int, int, int, int, int]
