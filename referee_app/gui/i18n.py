@@ -338,6 +338,10 @@ _TABLE: dict[str, tuple[str, str]] = {
     "Second entry": ("Second entry", "第二次录入"),
     "Keep first entry": ("Keep the &first entry", "保留第一次录入(&F)"),
     "Take second entry…": ("Take the &second entry…", "采用第二次录入(&S)…"),
+    "proj_after": ("after round {n}", "截至第{n}轮"),
+    "proj_page": ("page {p}/{n}", "第 {p}/{n} 页"),
+    "proj_move": ("▲▼", "升降"),
+    "proj_new": ("new", "新"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -27,6 +27,7 @@ from referee_app.storage.tournament import Tournament
 from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
+from .projector import ProjectorData
 
 
 class DeskError(ValueError):
@@ -154,6 +155,16 @@ class Desk:
     def verify_blind(self, hand_id: int, form: EntryForm) -> VerifyResult:
         """The second, blind entry of hand ``hand_id``: verified if it matches."""
         return verify_hand(self.t, hand_id, form.to_record_dict(), referee=self.referee)
+
+    def projector_data(self, title: str) -> ProjectorData:
+        """The projector's standings: through the last round with a hand, with each
+        player's rank after the round before (for ▲▼)."""
+        n = next((r for r in reversed(self.rounds()) if self.t.hands(round=r)), None)
+        if n is None:
+            return ProjectorData(title, self.t.standings())
+        prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
+            if n > 1 else {}
+        return ProjectorData(title, self.t.standings(through_round=n), n, prev)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

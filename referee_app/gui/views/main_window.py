@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -38,8 +38,9 @@ from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .progress import ProgressView
+from .projector import ProjectorWindow
 from .prompts import ReasonDialog, confirm_destructive
-from .standings import ProjectorWindow, StandingsView
+from .standings import StandingsView
 from .trace import TraceView
 
 
@@ -58,6 +59,9 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.shown: Any = None
         self._init_blind()
         self.projector: ProjectorWindow | None = None
+        #: seconds a projector page stays up (QSettings "projector/page_seconds")
+        self.projector_page_seconds = int(QSettings("RefereeDesk", "referee-app").value(
+            "projector/page_seconds", 10))
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
@@ -503,7 +507,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def open_projector(self) -> ProjectorWindow:
         if self.projector is None:
             self.projector = ProjectorWindow(
-                lambda: (f"{self.desk.title} · {tr('Standings')}", self.desk.standings()))
+                lambda: self.desk.projector_data(f"{self.desk.title} · {tr('Standings')}"),
+                                             page_seconds=self.projector_page_seconds)
         self.projector.showFullScreen()
         return self.projector
 
