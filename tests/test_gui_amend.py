@@ -81,7 +81,7 @@ def test_form_shows_amending_and_the_impact(qtbot, desk_window) -> None:
     # the referee ticks off "wall exhausted": the hand changes (or breaks) — the form says so
     win.entry.wall.setChecked(False)
     assert win.entry.status.text() == "amending v1 → v2"
-    assert win.entry.impact.isVisible()
+    qtbot.waitUntil(win.entry.impact.isVisible, timeout=2000)  # once typing pauses
     assert win.entry.impact.text().startswith("amending v1 → v2 · ")
     # undo: back to the saved hand, no impact shown
     win.entry.undo_stack.undo()

@@ -35,6 +35,7 @@ SUBCOMMANDS: dict[str, tuple[str, ...]] = {
 #: ``hand verify --record``), called with the group when it is loaded
 EXTENSIONS: dict[str, tuple[str, ...]] = {
     "hand": ("referee_app.cli.desk_checks:extend_hand",),
+    "score": ("referee_app.cli.whatif:extend_score",),
 }
 
 
@@ -57,8 +58,8 @@ class LazyGroup(click.Group):
                 extra = _load(sub)
                 if extra.name not in cmd.commands:
                     cmd.add_command(extra)
-            for ext in EXTENSIONS.get(cmd_name, ()):
-                _load(ext)(cmd)
+        for ext in EXTENSIONS.get(cmd_name, ()):
+            _load(ext)(cmd)
         return cmd
 
 

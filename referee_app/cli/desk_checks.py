@@ -9,16 +9,16 @@ entries differ (listed), 2 bad input.
 
 from __future__ import annotations
 
-import functools
 import json
 import sys
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import click
 
 from referee_app.storage import StorageError, Tournament
+
+from .extend import add_option_action
 
 
 def _read(path: str, what: str) -> Any:
@@ -36,27 +36,6 @@ def _read(path: str, what: str) -> Any:
 def _refused(e: Exception) -> None:
     click.echo(f"error: {e}", err=True)
     sys.exit(2)
-
-
-def _wrap(cmd: click.Command, option: click.Option,
-          run: Callable[[dict[str, Any]], None]) -> None:
-    """Give ``cmd`` the extra ``option``; when it is used, ``run(params)`` replaces the
-    command's own action."""
-    if any(p.name == option.name for p in cmd.params):
-        return
-    cmd.params.append(option)
-    original = cmd.callback
-    assert original is not None
-
-    @functools.wraps(original)
-    def callback(**kwargs: Any) -> Any:
-        value = kwargs.pop(option.name)
-        if value in (None, False):
-            return original(**kwargs)
-        kwargs[option.name] = value
-        return run(kwargs)
-
-    cmd.callback = callback
 
 
 def _amend_dry_run(kw: dict[str, Any]) -> None:
@@ -104,13 +83,13 @@ def extend_hand(group: click.Group) -> None:
     """Add ``--dry-run`` to ``hand amend`` and ``--record`` to ``hand verify``."""
     amend = group.commands.get("amend")
     if amend is not None:
-        _wrap(amend, click.Option(["--dry-run"], is_flag=True, default=False,
+        add_option_action(amend, click.Option(["--dry-run"], is_flag=True, default=False,
                                   help="Print what the amendment would change (each seat's "
                                        "total, every rank) and write nothing."),
               _amend_dry_run)
     verify = group.commands.get("verify")
     if verify is not None:
-        _wrap(verify, click.Option(["--record"], default=None, metavar="FILE",
+        add_option_action(verify, click.Option(["--record"], default=None, metavar="FILE",
                                    help="Blind double entry: compare FILE (the slip keyed "
                                         "again) with the saved hand; verified only if they "
                                         "match (exit 1 lists the differences)."),

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -58,6 +58,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         #: the saved hand in the form (None: a new hand)
         self.shown: Any = None
         self._init_blind()
+        self._impact_timer = QTimer(self)
+        self._impact_timer.setSingleShot(True)
+        self._impact_timer.setInterval(150)
+        self._impact_timer.timeout.connect(self._show_impact)
         self.projector: ProjectorWindow | None = None
         #: seconds a projector page stays up (QSettings "projector/page_seconds")
         self.projector_page_seconds = int(QSettings("RefereeDesk", "referee-app").value(
@@ -264,7 +268,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
         self.progress.set_rounds(rounds)
-        self.refresh_progress()
+        if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
+            self.refresh_progress()
         if self.players.current_player():
             self.players.show_statement(self.desk.statement(self.players.current_player()))
         self._update_title()
@@ -315,7 +320,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def _update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
-            self._show_impact()
+            if self.amending():
+                self._impact_timer.start()
+            elif self.entry.impact.isVisible():
+                self._show_impact()  # back to the saved hand: the summary goes
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
@@ -369,7 +377,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def _evaluated(self, ev: Evaluation) -> None:
         if self.tabs.currentWidget() is self.trace:
             self._show_trace(ev)
-        self._show_impact()
+        if self.amending():  # worked out once typing pauses: keystrokes stay fast
+            self._impact_timer.start()
+        elif self.entry.impact.isVisible():
+            self._show_impact()
 
     def amending(self) -> bool:
         return self.shown is not None and not self.entry.undo_stack.isClean()
@@ -386,6 +397,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.entry.impact.setVisible(bool(text))
 
     def _tab_changed(self, _i: int) -> None:
+        if self.tabs.currentWidget() is self.progress:
+            self.refresh_progress()
         if self.tabs.currentWidget() is self.trace and self.entry.evaluation is not None:
             self._show_trace(self.entry.evaluation)
 
