@@ -342,6 +342,31 @@ _TABLE: dict[str, tuple[str, str]] = {
     "proj_page": ("page {p}/{n}", "第 {p}/{n} 页"),
     "proj_move": ("▲▼", "升降"),
     "proj_new": ("new", "新"),
+    "What if": ("What if… (disputes: nothing is saved)", "假如…（争议：不保存）"),
+    "As ruled": ("As ruled", "按现规"),
+    "whatif_change": ("Change", "变化"),
+    "Record as override…": ("Record as override…", "作为裁决记录…"),
+    "whatif_none": ("No ruleset switch or Reading would settle this hand differently.",
+                    "没有任何规则开关或解读会改变本局的结算。"),
+    "whatif_hint": ("Tick a switch to see the hand settled the other way; only the head "
+                    "referee may record it, as an override with a reason.",
+                    "勾选一项查看按另一种规定的结算；只有裁判长可将其作为强制裁决记录（须写原因）。"),
+    "whatif_reason": ("Record the '{name}' ruling as an override for this hand. Reason "
+                      "(required):", "将“{name}”的结算作为本局的强制裁决记录。原因（必填）："),
+    "whatif_saved": ("Recorded the ruling as an override (version {v}).",
+                     "已作为强制裁决记录（第{v}版）。"),
+    "yes": ("yes", "是"),
+    "no": ("no", "否"),
+    "switch_redirect_robbed_tax": ("robbed kong's tax goes to the robber",
+                                   "被抢杠的杠钱转给抢杠者"),
+    "switch_bloom_after_direct_kong_paid_by_discarder": (
+        "kong bloom after a direct kong: the kong's discarder pays alone",
+        "直杠后杠上花：由点杠者一家支付"),
+    "switch_passed_win_higher_fan_allows": ("after a passed win, more fan allows a discard win",
+                                            "过水后番数更高可和"),
+    "switch_root_counts_kongs": ("declared kongs count as roots (根)", "杠算根"),
+    "switch_root_concealed_only": ("only concealed fours count as roots", "只有暗四张算根"),
+    "switch_cap_fan": ("cap on a win's fan", "封顶番数"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

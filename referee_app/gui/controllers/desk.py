@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import get_ruleset, ruleset_ids
+from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
@@ -165,6 +166,29 @@ class Desk:
         prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
             if n > 1 else {}
         return ProjectorData(title, self.t.standings(through_round=n), n, prev)
+
+    def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
+        """The switches this hand touches under the tournament's rules, with their clauses
+        (empty while the form cannot be read)."""
+        ev = form.evaluate()
+        if ev.record is None:
+            return [], []
+        rules = self.t.rules()
+        opts = touched(ev.record, rules)
+        return opts, [SWITCHES[w.name].clause(rules) for w in opts]
+
+    def record_ruling(self, form: EntryForm, context: tuple[int, int, int, int | None],
+                      totals: dict[str, int], reason: str, referee: str | None) -> HandInfo:
+        """The head referee's what-if ruling: the hand saved with those totals as an
+        override (a new hand, or a new version of the saved one)."""
+        r, t, n, hid = context
+        rec = form.to_record_dict()
+        who = referee or self.referee
+        if hid is None:
+            return self.t.add_hand(rec, round=r, table=t, hand_no=n, referee=who,
+                                   override_reason=reason, override_totals=totals)
+        return self.t.amend_hand(hid, rec, reason=reason, referee=who, override_reason=reason,
+                                 override_totals=totals)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

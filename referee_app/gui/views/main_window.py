@@ -118,6 +118,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.navigator.round_selected.connect(self._round_selected)
         self.entry.evaluated.connect(self._evaluated)
         self.entry.save_requested.connect(self.save)
+        self.trace.whatif.record_requested.connect(self.record_ruling)
         self.entry.undo_stack.cleanChanged.connect(self._update_title)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
@@ -410,6 +411,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.shown is not None and self.shown.status.value == "void":
             header += f" · ⊘ {tr('void_counts_nothing')}"
         self.trace.show_settlement(s, self.entry.form.ruleset, header)
+        self.trace.whatif.show_options(*self.desk.what_if_options(self.entry.form))
 
     # ------------------------------------------------------------------ saving
 
@@ -462,6 +464,38 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
+        return True
+
+    def record_ruling(self, w: Any) -> bool:
+        """What-if → Record as override…: the head referee makes the alternative the
+        ruling (a reason is required; the head referee signs when one is named)."""
+        if self.context is None:
+            self.message(tr("no_hand"))
+            return False
+        name = tr(f"switch_{w.name}")
+        summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
+                            for s in w.base.totals)
+        reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
+        if not reason or not reason.strip():
+            self.message(tr("reason_required"))
+            return False
+        signer = None
+        head = self.desk.head_referee
+        if head and self.desk.referee != head:
+            signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
+            if not signer or not signer.strip():
+                self.message(tr("reason_required"))
+                return False
+        try:
+            h = self.desk.record_ruling(self.entry.form, self.context, dict(w.alt.totals),
+                                        f"{name}: {reason.strip()}", signer)
+        except (ValueError, RecordError) as e:
+            self.message(tr("cannot_save", msg=exception_text(e)))
+            return False
+        self.entry.undo_stack.setClean()
+        self.reload()
+        self.open_hand(h.id)
+        self.message(tr("whatif_saved", v=h.version), error=False)
         return True
 
     def _set_status(self, status: str, reason: str | None = None) -> bool:
