@@ -474,3 +474,34 @@ def impact_text(imp: object) -> str:
              for r in imp.rank_changes]  # type: ignore[attr-defined]
     rank_text = ("，" if zh else ", ").join(ranks) if ranks else tr("impact_no_rank")
     return f"{head} · {tr('impact_totals')}{totals}\n{tr('impact_ranks')}{rank_text}"
+
+
+# ---------------------------------------------------------------- events as verification compares them
+_KIND_WORDS = {"concealed": ("concealed", "暗杠"), "added": ("added", "补杠"),
+               "direct": ("direct", "直杠")}
+
+
+@_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
+def _(m):  # noqa: ANN001, ANN202
+    en, zh = _KIND_WORDS[m[3]]
+    frm_en = f" from {_s(m, 4)}" if m[4] else ""
+    frm_zh = f"（{_s(m, 4)} 点杠）" if m[4] else ""
+    return f"{_s(m, 1)} {en} kong {m[2]}{frm_en}", f"{_s(m, 1)} {zh} {m[2]}{frm_zh}"
+
+
+@_rule(r"win ([ESWN](?:,[ESWN])*) ([1-9]+[mps])(?: from ([ESWN])| self-drawn)"
+       r"(?: \[([a-z_, ]+)\])?(?: passed (\d+))?")
+def _(m):  # noqa: ANN001, ANN202
+    seats = [seat_name(x) for x in m[1].split(",")]
+    flags = [f.strip() for f in (m[4] or "").split(",") if f.strip()]
+    if any(f not in _FLAG_ZH for f in flags):
+        raise _Untranslated(m[0])
+    fl_en = f" [{', '.join(f.replace('_', ' ') for f in flags)}]" if flags else ""
+    fl_zh = f"［{'、'.join(_FLAG_ZH[f] for f in flags)}］" if flags else ""
+    pf_en = f" (passed {m[5]} fan)" if m[5] else ""
+    pf_zh = f"（过水 {m[5]} 番）" if m[5] else ""
+    if m[3]:
+        return (f"{'+'.join(seats)} win on {seat_name(m[3])}'s {m[2]}{fl_en}{pf_en}",
+                f"{'、'.join(seats)} 和 {seat_name(m[3])} 打出的 {m[2]}{fl_zh}{pf_zh}")
+    return (f"{'+'.join(seats)} self-drawn {m[2]}{fl_en}{pf_en}",
+            f"{'、'.join(seats)} 自摸 {m[2]}{fl_zh}{pf_zh}")

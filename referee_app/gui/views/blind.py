@@ -24,7 +24,7 @@ from PySide6.QtWidgets import (
 
 from ..controllers.entry import EntryForm
 from ..i18n import tr
-from ..messages import exception_text, field_words
+from ..messages import exception_text, field_words, problem_text
 
 
 class DifferencesDialog(QDialog):
@@ -48,8 +48,9 @@ class DifferencesDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         for r, d in enumerate(differences):
-            for c, text in enumerate((field_words(d.field) or d.field, d.first or "—",
-                                      d.second or "—")):
+            for c, text in enumerate((field_words(d.field) or d.field,
+                                      problem_text(d.first) if d.first else "—",
+                                      problem_text(d.second) if d.second else "—")):
                 self.table.setItem(r, c, QTableWidgetItem(text))
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         lay.addWidget(self.table, 1)

@@ -75,7 +75,7 @@ class WhatIfPanel(QGroupBox):
     def retranslate(self) -> None:
         self.setTitle(tr("What if"))
         self.btn_record.setText(tr("Record as override…"))
-        self.table.setHorizontalHeaderLabels([tr("Seat"), tr("As ruled"), tr("What if"),
+        self.table.setHorizontalHeaderLabels([tr("Seat"), tr("As ruled"), tr("whatif_col"),
                                               tr("whatif_change")])
         self.show_options(self._options, self._clauses)
 
