@@ -58,6 +58,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         #: the saved hand in the form (None: a new hand)
         self.shown: Any = None
         self._init_blind()
+        self._statement_stale = False
         self._impact_timer = QTimer(self)
         self._impact_timer.setSingleShot(True)
         self._impact_timer.setInterval(150)
@@ -271,8 +272,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.progress.set_rounds(rounds)
         if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
             self.refresh_progress()
-        if self.players.current_player():
+        if self.players.current_player() and self.tabs.currentWidget() is self.players:
             self.players.show_statement(self.desk.statement(self.players.current_player()))
+        else:
+            self._statement_stale = True  # read when the player tab is opened
         self._update_title()
 
     def refresh_progress(self, *_args: object) -> None:
@@ -287,6 +290,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
 
     def _player_changed(self, name: str) -> None:
+        """The statement is read when it can be seen (a 2,000-hand one takes ~0.1 s)."""
+        if self.tabs.currentWidget() is not self.players:
+            self._statement_stale = True
+            return
         self.players.show_statement(self.desk.statement(name))
 
     def _hand_activated(self, hand_id: int) -> None:
@@ -400,6 +407,10 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def _tab_changed(self, _i: int) -> None:
         if self.tabs.currentWidget() is self.progress:
             self.refresh_progress()
+        if self.tabs.currentWidget() is self.players and self._statement_stale:
+            self._statement_stale = False
+            if self.players.current_player():
+                self._player_changed(self.players.current_player())
         if self.tabs.currentWidget() is self.trace and self.entry.evaluation is not None:
             self._show_trace(self.entry.evaluation)
 
