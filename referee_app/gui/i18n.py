@@ -368,6 +368,11 @@ _TABLE: dict[str, tuple[str, str]] = {
     "switch_root_counts_kongs": ("declared kongs count as roots (根)", "杠算根"),
     "switch_root_concealed_only": ("only concealed fours count as roots", "只有暗四张算根"),
     "switch_cap_fan": ("cap on a win's fan", "封顶番数"),
+    "after_round_n": ("After round {n} (rounds 1–{n})", "截至第{n}轮（第1–{n}轮）"),
+    "round_only_n": ("Round {n} only", "仅第{n}轮"),
+    "report_round_only": ("The standings report prints cumulative standings: choose "
+                          "\"After round {n}\" to print, or Reports → Standings.",
+                          "排名报表只打印累计排名：请选择“截至第{n}轮”后打印。"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -133,8 +133,10 @@ class Desk:
     def history(self, hand_id: int) -> list[HandVersion]:
         return self.t.hand_history(hand_id)
 
-    def standings(self, round_no: int | None = None) -> list[StandingRow]:
-        return self.t.standings(round_no)
+    def standings(self, round_no: int | None = None, *,
+                  through: int | None = None) -> list[StandingRow]:
+        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
+        return self.t.standings(round_no, through_round=through)
 
     def players(self) -> list[Player]:
         return self.t.players()

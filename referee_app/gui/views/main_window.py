@@ -284,7 +284,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
             self.progress.show_progress(self.desk.round_progress(r))
 
     def refresh_standings(self, *_args: object) -> None:
-        self.standings.set_rows(self.desk.standings(self.standings.selected_round()))
+        only, through = self.standings.selected_scope()
+        self.standings.set_rows(self.desk.standings(only, through=through))
 
     def _seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))

@@ -160,7 +160,10 @@ class ReportMenu(QObject):
         w = self.win
         tab = w.tabs.currentWidget()
         if tab is w.standings:
-            rnd = w.standings.selected_round()
+            only, rnd = w.standings.selected_scope()
+            if only is not None:  # the report prints cumulative standings only
+                self.win.message(tr("report_round_only", n=only))
+                return None
             return self.open("standings_all") if rnd is None else self._standings_after(rnd)
         if tab is w.seating:
             rnd = w.seating.current_round()

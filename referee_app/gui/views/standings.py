@@ -80,21 +80,32 @@ class StandingsView(QWidget):
         self.set_rows(self._rows)
 
     def set_rounds(self, rounds: Sequence[int]) -> None:
-        current = self.selected_round() or 0
+        """One meaning of rounds everywhere (as ``--through N`` / ``--round N`` in the CLI):
+        "after round N" is rounds 1…N, "round N only" that round alone. Item data: 0 all
+        rounds, N after round N, -N round N only."""
+        current = self.round_box.currentData() if self.round_box.currentIndex() >= 0 else 0
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
         self.round_box.clear()
         self.round_box.addItem(tr("all_rounds"), 0)
         for r in self._rounds:
-            self.round_box.addItem(tr("round_n", n=r), r)
-        self.round_box.setCurrentIndex(max(0, self.round_box.findData(current)))
+            self.round_box.addItem(tr("after_round_n", n=r), r)
+        for r in self._rounds:
+            self.round_box.addItem(tr("round_only_n", n=r), -r)
+        self.round_box.setCurrentIndex(max(0, self.round_box.findData(current or 0)))
         self.round_box.blockSignals(False)
 
-    def selected_round(self) -> int | None:
-        """None for all rounds (stored as 0: a QVariant never carries None here)."""
+    def selected_scope(self) -> tuple[int | None, int | None]:
+        """(round only, through round): at most one is set; (None, None) is all rounds."""
         if self.round_box.currentIndex() < 0:
-            return None
-        return self.round_box.currentData() or None
+            return None, None
+        d = int(self.round_box.currentData() or 0)
+        return (-d, None) if d < 0 else (None, d or None)
+
+    def selected_round(self) -> int | None:
+        """The cumulative scope shown — "after round N" (what the printout says) — or None
+        for all rounds or a single round (which the standings report does not print)."""
+        return self.selected_scope()[1]
 
     def set_rows(self, rows: Sequence[Any]) -> None:
         """Show StandingRow values (rank order as given), with one column per round."""
