@@ -22,6 +22,9 @@ COMMANDS: dict[str, str] = {
     "hand": "referee_app.cli.hands:hand",
     "standings": "referee_app.cli.standings:standings",
     "penalty": "referee_app.cli.penalties:penalty",
+    "referee": "referee_app.cli.referees:referee",
+    "verify": "referee_app.cli.record:verify",
+    "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
 }

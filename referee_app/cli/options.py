@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 import unicodedata
 from collections.abc import Callable
@@ -62,8 +63,33 @@ def handle_errors(f: F) -> F:
     return wrapper  # type: ignore[return-value]
 
 
-def open_db(db: Path) -> Tournament:
-    return Tournament.open(db)
+def open_db(db: Path, referee: str | None = None) -> Tournament:
+    """Open the tournament; for a change (``referee`` given) in a tournament with referees,
+    sign that referee in with their PIN: from ``REFEREE_PIN``, or asked on a terminal."""
+    t = Tournament.open(db)
+    if referee is None or not t.has_referees():
+        return t
+    try:
+        if not referee.strip():
+            raise StorageError("referee", "this tournament has referees: name yourself with "
+                               "--referee NAME (your PIN is then asked, or read from "
+                               "REFEREE_PIN)")
+        t.sign_in(referee.strip(), read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN"))
+    except BaseException:
+        t.close()
+        raise
+    return t
+
+
+def read_pin(prompt: str, env: str, *, confirm: bool = False) -> str:
+    """A PIN from the environment variable ``env`` (scripts) or asked without echo on a
+    terminal (twice with ``confirm``, for a new PIN)."""
+    pin = os.environ.get(env)
+    if pin is not None:
+        return pin
+    if not sys.stdin.isatty():
+        raise StorageError("pin", f"no terminal to ask for the PIN: set {env}")
+    return str(click.prompt(prompt, hide_input=True, confirmation_prompt=confirm))
 
 
 def read_json(path: str, what: str) -> Any:
