@@ -529,18 +529,25 @@ class _Walk:
                 why.append("the win is not on the dealer's discard")
             if self.r.dealer in seats:
                 why.append("the dealer cannot win on its own first discard")
-            if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer)
-                   for e in self.r.events[:idx]):
-                why.append("another event precedes the dealer's first discard")
+            if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer
+                        and e.kind is KongKind.CONCEALED) for e in self.r.events[:idx]):
+                why.append("only the dealer's concealed kongs may precede its first discard")
+            # Z3 Reading: nothing was claimed before the first discard
+            why += [f"{s} holds a pong of {', '.join(map(str, self.hands[s].pongs))}"
+                    for s in seats if self.hands[s].pongs]
+            why += [f"{s} holds a kong" for s in seats if self.kong_tiles[s]]
             if why:
                 self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
                          + "; ".join(why))
                 valid = False
         if "declared_ready" in flags and "declared_ready" in rules.validation:
-            for s in seats:
-                if self.hands[s].pongs:
+            for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
+                melds = [f"a pong of {t}" for t in self.hands[s].pongs]
+                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong"
+                          for k in self.kong_kinds[s] if k in ("direct", "added")]
+                if melds:
                     self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
-                             "have pongs: a declared hand does not change")
+                             f"have {', '.join(melds)}: a declared hand does not change")
                     valid = False
         return valid
 
