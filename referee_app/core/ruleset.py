@@ -7,9 +7,9 @@ ids and a few named switches, so a new ruleset is a new data file.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, replace
 from functools import cache
-import os
 from typing import Any
 
 from .analysis import FEATURE_BITS
