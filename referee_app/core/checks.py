@@ -11,7 +11,7 @@ gives the clause each ruleset cites for it.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from .ruleset import Ruleset
 from .tiles import tile_name
@@ -20,8 +20,7 @@ _SUIT_LETTERS = "mps"
 _NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
-@dataclass(frozen=True, slots=True)
-class Problem:
+class Problem(NamedTuple):
     """One failed check: ``check`` names it (see the rulesets' ``validation_clauses``)."""
 
     check: str

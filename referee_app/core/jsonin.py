@@ -20,8 +20,8 @@ BOM = "\ufeff"
 #: Deepest nesting accepted in a record's free fields (a record itself nests 4 deep).
 MAX_DEPTH = 64
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
+_CONTROL = r"[\x00-\x1f\x7f-\x9f\u2028\u2029]"  # compiled on first use (start-up time)
+_SURROGATE = r"[\ud800-\udfff]"
 
 
 def json_kind(value: Any) -> str:
@@ -99,12 +99,12 @@ def text_problem(text: str, *, control: bool = True) -> str | None:
     """
     if text.isprintable():  # the common case, at C speed
         return None
-    m = _SURROGATE.search(text)
+    m = re.search(_SURROGATE, text)
     if m is not None:
         return (f"contains a lone surrogate U+{ord(m.group()):04X} at position "
                 f"{m.start() + 1}, which is not text")
     if control:
-        m = _CONTROL.search(text)
+        m = re.search(_CONTROL, text)
         if m is not None:
             return (f"contains a control character U+{ord(m.group()):04X} at position "
                     f"{m.start() + 1}; names must be one line of printable text")
