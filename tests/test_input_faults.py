@@ -443,3 +443,25 @@ def test_analyse_ready_reports_impossible_tiles() -> None:
     assert not r.ready and r.problems == ("§1 1m appears 5 times in the hand; there are only "
                                           "four of each tile",)
     assert analyse_ready("2366p456s", pongs=("5p",), kongs=("9s",)).problems == ()
+
+
+def test_hand_add_reads_json_like_score(tmp_path: Path) -> None:
+    """Issue 11 item 4: the same input, the same message, in ``score`` and ``hand add``."""
+    db = str(tmp_path / "t.sqlite")
+    players = tmp_path / "p.csv"
+    players.write_text("name\nA\nB\nC\nD\n", encoding="utf-8")
+    for args in (["event", "new", "T", "--db", db], ["players", "import", str(players),
+                                                     "--db", db],
+                 ["round", "seat", "1", "--db", db]):
+        assert run(args).exit_code == 0
+    for content in ('"x"', "[1]", "null", "42", "", DEEP, HUGE, b"\xff"):
+        path = write(tmp_path, content)
+        scored = one_error_line(run(["score", path]))
+        added = run(["hand", "add", path, "--round", "1", "--table", "1", "--hand", "1",
+                     "--db", db])
+        assert added.exit_code == 2
+        assert one_error_line(added) == scored
+    bom = "\ufeff" + json.dumps(spec_example())
+    added = run(["hand", "add", write(tmp_path, bom), "--round", "1", "--table", "1",
+                 "--hand", "1", "--db", db])
+    assert added.exit_code == 0, added.stderr

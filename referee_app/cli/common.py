@@ -172,9 +172,9 @@ def read_input(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except IsADirectoryError:
-        raise InputError("", f"{path} is a directory, not a file") from None
+        raise InputError("", f"cannot read {path}: it is a directory, not a file") from None
     except FileNotFoundError:
-        raise InputError("", f"{path}: no such file") from None
+        raise InputError("", f"cannot read {path}: no such file") from None
     except OSError as e:
         raise InputError("", f"cannot read {path}: {e.strerror or e}") from None
 
