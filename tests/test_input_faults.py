@@ -465,3 +465,16 @@ def test_hand_add_reads_json_like_score(tmp_path: Path) -> None:
     added = run(["hand", "add", write(tmp_path, bom), "--round", "1", "--table", "1",
                  "--hand", "1", "--db", db])
     assert added.exit_code == 0, added.stderr
+
+
+@pytest.mark.parametrize(("where", "value", "meant"), [
+    ("flags", ["kong_blom"], "kong_bloom"),
+    ("type", "Win", "win"),
+    ("kind", "concealled", "concealed"),
+])
+def test_near_miss_values_suggest_the_known_one(where: str, value: Any, meant: str) -> None:
+    rec = spec_example()
+    ev = rec["events"][0] if where == "kind" else rec["events"][1]
+    ev[where] = value
+    with pytest.raises(RecordError, match=re.escape(f"; did you mean {meant!r}?")):
+        HandRecord.from_dict(rec)

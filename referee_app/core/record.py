@@ -196,6 +196,11 @@ def near_field(key: Any, known: tuple[str, ...]) -> str | None:
     return best if edit_distance(low, best) <= 2 else None
 
 
+def _did_you_mean(value: Any, known: tuple[str, ...]) -> str:
+    near = near_field(value, known)
+    return f"; did you mean {near!r}?" if near else ""
+
+
 def _refuse_near_misses(d: dict[Any, Any], known: tuple[str, ...], prefix: str) -> None:
     for k in d:
         near = near_field(k, known)
@@ -245,7 +250,8 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
             kind = KongKind(e.get("kind"))
         except ValueError:
             raise RecordError(f"{path}.kind", f"unknown kong kind {e.get('kind')!r} "
-                              "(direct, added or concealed)") from None
+                              "(direct, added or concealed)"
+                              + _did_you_mean(e.get("kind"), tuple(_KONG_KINDS))) from None
         frm = e.get("from")
         if kind is KongKind.DIRECT:
             if frm is None:
@@ -278,14 +284,16 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
             if not isinstance(f, str) or f not in rules.flags:
                 known = ", ".join(sorted(rules.flags))
                 raise RecordError(f"{path}.flags[{i}]",
-                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})")
+                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})"
+                                  + _did_you_mean(f, tuple(sorted(rules.flags))))
         passed = e.get("passed_fan")
         if passed is not None and (isinstance(passed, bool) or not isinstance(passed, int)
                                    or passed < 0):
             raise RecordError(f"{path}.passed_fan",
                               f"expected a whole number of fan >= 0, got {passed!r}")
         return WinEvent(winners, tile, frm, tuple(dict.fromkeys(flags_raw)), passed)
-    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)")
+    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)"
+                      + _did_you_mean(etype, ("kong", "win")))
 
 
 _KONG_KINDS = {k.value: k for k in KongKind}
