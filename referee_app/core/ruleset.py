@@ -7,9 +7,9 @@ ids and a few named switches, so a new ruleset is a new data file.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field, replace
 from functools import cache
+from pathlib import Path
 from typing import Any
 
 from .analysis import FEATURE_BITS
@@ -219,17 +219,17 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
     )
 
 
-#: The shipped ruleset files. A plain path, not importlib.resources: that import alone costs
-#: ~10 ms of every CLI start-up (issue 11), and the package is always installed as files.
-_DATA_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "data",
-                         "rulesets")
+def _data_dir():
+    # a plain path, not importlib.resources: that import alone costs ~10 ms of every CLI
+    # start-up (issue 11), and the package is always installed as files
+    return Path(__file__).resolve().parent.parent / "data" / "rulesets"
 
 
 @cache
 def ruleset_ids() -> tuple[str, ...]:
     """Ids of every ruleset shipped in the package, default first."""
-    ids = sorted(n[:-5] for n in os.listdir(_DATA_DIR)
-                 if n.endswith(".json") and not n.endswith(".clauses.json"))
+    ids = sorted(p.name[:-5] for p in _data_dir().iterdir()
+                 if p.name.endswith(".json") and not p.name.endswith(".clauses.json"))
     if DEFAULT_RULESET in ids:
         ids.remove(DEFAULT_RULESET)
         ids.insert(0, DEFAULT_RULESET)
@@ -245,13 +245,10 @@ def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
 
 @cache
 def _load_ruleset(ruleset_id: str) -> Ruleset:
-    with open(os.path.join(_DATA_DIR, f"{ruleset_id}.json"), encoding="utf-8") as f:
-        data = json.load(f)
-    texts = None
-    texts_file = os.path.join(_DATA_DIR, f"{ruleset_id}.clauses.json")
-    if os.path.isfile(texts_file):
-        with open(texts_file, encoding="utf-8") as f:
-            texts = json.load(f)
+    base = _data_dir()
+    data = json.loads(base.joinpath(f"{ruleset_id}.json").read_text(encoding="utf-8"))
+    texts_file = base.joinpath(f"{ruleset_id}.clauses.json")
+    texts = json.loads(texts_file.read_text(encoding="utf-8")) if texts_file.is_file() else None
     return ruleset_from_dict(data, texts)
 
 
