@@ -478,3 +478,22 @@ def test_near_miss_values_suggest_the_known_one(where: str, value: Any, meant: s
     ev[where] = value
     with pytest.raises(RecordError, match=re.escape(f"; did you mean {meant!r}?")):
         HandRecord.from_dict(rec)
+
+
+def test_text_option_callback_refuses_control_characters() -> None:
+    from referee_app.cli.common import NUMBER, text_option
+
+    @click.command()
+    @click.argument("names", nargs=-1, callback=text_option("NAMES"))
+    @click.option("--reason", callback=text_option("--reason"))
+    @click.option("--round", "round_no", type=NUMBER)
+    def cmd(names: tuple[str, ...], reason: str | None, round_no: int | None) -> None:
+        click.echo(f"ok {len(names)} {round_no}")
+
+    runner = CliRunner()
+    assert runner.invoke(cmd, ["Li Wei", "王芳", "--round", "3"]).output == "ok 2 3\n"
+    for args in (["Li\tWei"], ["--reason", "late\nagain"], ["x\ud800"],
+                 ["--round", "99999999999999999999"], ["--round", "0"]):
+        res = runner.invoke(cmd, args)
+        assert res.exit_code == 2, (args, res.output)
+        assert "Invalid value" in res.output

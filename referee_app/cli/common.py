@@ -94,7 +94,6 @@ def check_int(value: Any, low: int, high: int, what: str = "a whole number",
 #: click types for the numbers the issue names (use ``type=ID`` etc.)
 ID = BoundedInt(1, MAX_INT64, "an id (a whole number >= 1)")
 NUMBER = BoundedInt(1, MAX_INT64, "a whole number >= 1")  # round, table, hand number
-SEAT_NUMBER = BoundedInt(0, MAX_INT64, "a whole number >= 0")
 CHIPS = BoundedInt(-MAX_CHIPS, MAX_CHIPS, "a whole number of chips")
 STAKE = BoundedInt(1, MAX_STAKE, "a whole number of chips per unit")
 CAP_FAN = BoundedInt(1, MAX_CAP_FAN, "a cap on total fan (a whole number >= 1)")
@@ -209,7 +208,7 @@ def echo_warnings(lines: list[str], prefix: str = "") -> None:
 
 __all__ = [
     "CAP_FAN", "CHIPS", "MAX_CAP_FAN", "MAX_STAKE", "EXIT_BAD_INPUT", "EXIT_CODES_HELP", "EXIT_FAULT", "EXIT_OK",
-    "EXIT_RULES", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "SEAT_NUMBER", "STAKE",
+    "EXIT_RULES", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "STAKE",
     "BoundedInt", "InputError", "check_int", "check_text", "display_name", "echo_warnings",
     "load_json_input", "parse_totals", "read_input", "require_object", "text_option",
 ]
