@@ -162,6 +162,8 @@ def display_name(path: str) -> str:
 def read_input(path: str) -> bytes:
     """The bytes of FILE, or of stdin for ``-``; InputError naming the file otherwise."""
     if path == "-":
+        if sys.stdin is None:
+            raise InputError("", "stdin is closed; give a FILE or pipe the record in")
         stream = getattr(sys.stdin, "buffer", None)
         if stream is not None:
             return stream.read()
