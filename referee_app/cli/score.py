@@ -127,8 +127,8 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
 
     \b
     Exit codes: 0 settled; 1 the record breaks a rule (errors listed, each with its
-    clause); 2 the input cannot be read (one line names the field and the problem).
-    A field name within two letters of a known one ("flag") is refused with
+    clause); 2 the input cannot be read (one line names the field and the problem);
+    3 a fault outside the input (one line says what to do). A field name within two letters of a known one ("flag") is refused with
     "did you mean 'flags'?"; other unknown fields are kept and warned about on stderr.
     """
     try:
