@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 
+from referee_app.cli.common import load_json_input, require_object
 from referee_app.core import RecordError
 from referee_app.storage import (
     HandInfo,
@@ -93,17 +94,9 @@ def read_pin(prompt: str, env: str, *, confirm: bool = False) -> str:
 
 
 def read_json(path: str, what: str) -> Any:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise StorageError(what, f"cannot read {path!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise StorageError(what, f"{path!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError("", f"{path}: not valid JSON: {e.msg} at line {e.lineno} column "
-                          f"{e.colno}") from None
+    """The hand record in FILE or stdin: one clear line for anything that is not one (BOM
+    accepted, "FILE is empty", invalid UTF-8, deep nesting, huge numbers, not an object)."""
+    return require_object(load_json_input(path))
 
 
 def text_width(text: str) -> int:
