@@ -52,6 +52,9 @@ SHORT_HELP: dict[str, str] = {
     "hand": "Add, amend, void, verify and list hands (history is kept).",
     "standings": "The leaderboard, from the current version of every hand.",
     "penalty": "Penalties and adjustments (counted in the standings).",
+    "referee": "Referees and their PINs (add, list, change a PIN).",
+    "verify": "Check the tamper-evident record: ok ENTRIES DIGEST, or the bad entry.",
+    "log": "Who did what and when, read from the record's chain.",
     "gui": "Open the referee desk (hand entry, rule help, standings).",
     "report": "Print a report of the tournament to a PDF.",
 }
