@@ -146,8 +146,8 @@ def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
             e = json.loads(text)
         except ValueError:
             raise ChainError(i, "is not valid JSON") from None
-        if not isinstance(e, dict) or canonical(e) != text:
-            raise ChainError(i, "is not in canonical form")
+        if not isinstance(e, dict):
+            raise ChainError(i, "is not a JSON object")
         try:
             entry = Entry(int(e["seq"]), str(e["prev"]), str(e["at"]), str(e["referee"]),
                           str(e["action"]), dict(e["detail"]), list(e["rows"]), stored)
@@ -163,10 +163,11 @@ def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
         yield entry
 
 
-def replay(entries: Iterable[Entry], target: sqlite3.Connection) -> dict[tuple[str, str], int]:
+def replay(entries: Iterable[Entry], target: sqlite3.Connection
+           ) -> dict[tuple[str, tuple[Any, ...]], int]:
     """Apply every entry's rows to ``target`` (empty tables of the same schema); returns, per
     (table, primary key), the entry that last wrote the row."""
-    written: dict[tuple[str, str], int] = {}
+    written: dict[tuple[str, tuple[Any, ...]], int] = {}
     target.execute("PRAGMA defer_foreign_keys=ON")  # an UPDATE replays as delete + insert
     cols_cache: dict[str, tuple[list[str], list[str]]] = {}
     for e in entries:
@@ -178,7 +179,7 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection) -> dict[tuple[s
                 if table not in cols_cache:
                     cols_cache[table] = (columns(target, table), primary_key(target, table))
                 cols, pk = cols_cache[table]
-                key = canonical([row.get(c) for c in pk])
+                key = tuple(row.get(c) for c in pk)
                 if op == "I":
                     target.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES "
                                    f"({', '.join('?' * len(cols))})", [row.get(c) for c in cols])
@@ -196,7 +197,7 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection) -> dict[tuple[s
 
 
 def compare(actual: sqlite3.Connection, expected: sqlite3.Connection,
-            written: Mapping[tuple[str, str], int]) -> None:
+            written: Mapping[tuple[str, tuple[Any, ...]], int]) -> None:
     """Raise ChainError naming the entry behind the first row where the file differs from
     the record rebuilt from the chain."""
     for table in RECORD_TABLES:
@@ -204,15 +205,17 @@ def compare(actual: sqlite3.Connection, expected: sqlite3.Connection,
         pk = primary_key(expected, table)
         order = ", ".join(pk)
         sql = f"SELECT {', '.join(cols)} FROM {{}}.{table} ORDER BY {order}"
-        a = {canonical([r[cols.index(c)] for c in pk]): list(r)
-             for r in actual.execute(sql.format("main"))}
-        b = {canonical([r[cols.index(c)] for c in pk]): list(r)
-             for r in expected.execute(sql.format("main"))}
-        for key in sorted(set(a) | set(b)):
+        idx = [cols.index(c) for c in pk]
+        a = {tuple(r[i] for i in idx): r for r in actual.execute(sql.format("main"))}
+        b = {tuple(r[i] for i in idx): r for r in expected.execute(sql.format("main"))}
+        if a == b:
+            continue
+        for key in sorted(set(a) | set(b), key=repr):
             if a.get(key) == b.get(key):
                 continue
             seq = written.get((table, key))
-            what = (f"{table} row {key} was added outside the record" if key not in b else
-                    f"{table} row {key} was deleted outside the record" if key not in a else
-                    f"{table} row {key} was changed outside the record")
+            key_text = canonical(list(key))
+            what = (f"{table} row {key_text} was added outside the record" if key not in b else
+                    f"{table} row {key_text} was deleted outside the record" if key not in a
+                    else f"{table} row {key_text} was changed outside the record")
             raise ChainError(seq, what)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
 
@@ -44,7 +45,7 @@ class VerifyMixin(TournamentBase):
             entries, digest = chain.head(self.db.conn)
         return VerifyReport(entries, versions, digest)
 
-    def _verify_chain(self) -> tuple[int, dict[tuple[str, str], int]]:
+    def _verify_chain(self) -> tuple[int, dict[tuple[str, tuple[Any, ...]], int]]:
         conn = self.db.conn
         rows = conn.execute("SELECT seq, entry, hash, at, referee, action FROM chain "
                             "ORDER BY seq").fetchall()
@@ -72,12 +73,17 @@ class VerifyMixin(TournamentBase):
             raise RecordIntegrityError("chain", str(e), e.seq) from None
         return len(entries), written
 
-    def _verify_settlements(self, written: dict[tuple[str, str], int]) -> int:
+    def _verify_settlements(self, written: dict[tuple[str, tuple[Any, ...]], int]) -> int:
         count = 0
+        checked: set[tuple[str, str, str]] = set()  # a status change copies its version
         for hid, version, record, settlement, settings in self.db.execute(
                 "SELECT hand_id, version, record, settlement, settings FROM hand_versions "
                 "ORDER BY hand_id, version").fetchall():
-            seq = written.get(("hand_versions", chain.canonical([hid, version])))
+            if (record, settlement, settings) in checked:
+                count += 1
+                continue
+            checked.add((record, settlement, settings))
+            seq = written.get(("hand_versions", (hid, version)))
             where = f"hand {hid} version {version}"
             try:
                 st = json.loads(settings)
