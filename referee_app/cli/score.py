@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from referee_app.core import HandRecord, RecordError, Settlement, get_ruleset, settle
+from referee_app.core import HandRecord, RecordError, Ruleset, Settlement, get_ruleset, settle
 
 EXIT_OK, EXIT_RULES, EXIT_UNREADABLE = 0, 1, 2
 
@@ -71,13 +71,13 @@ def _dump(d: dict[str, Any], *, compact: bool) -> str:
     return json.dumps(d, ensure_ascii=False, indent=2)
 
 
-def _score_jsonl(text: str, settings: dict[str, int | None]) -> int:
+def _score_jsonl(text: str, settings: dict[str, int | None], club: Ruleset | None) -> int:
     worst = EXIT_OK
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            s = _settle(HandRecord.from_json(line), settings)
+            s = _settle(HandRecord.from_json(line, club), settings, club)
         except RecordError as e:
             click.echo(_dump({"ok": False, "errors": [
                 {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
@@ -89,10 +89,12 @@ def _score_jsonl(text: str, settings: dict[str, int | None]) -> int:
     return worst
 
 
-def _settle(record: HandRecord, settings: dict[str, int | None]) -> Settlement:
-    """Settle under the ruleset with the tournament's own cap and stake, if given."""
+def _settle(record: HandRecord, settings: dict[str, int | None],
+            club: Ruleset | None = None) -> Settlement:
+    """Settle under the ruleset (a club's file, if given) with the tournament's own cap and
+    stake, if given."""
     try:
-        rules = get_ruleset(record.ruleset).with_settings(**settings)
+        rules = (club or get_ruleset(record.ruleset)).with_settings(**settings)
     except ValueError as e:
         raise RecordError("--cap-fan/--stake", str(e)) from None
     return settle(record, rules)
@@ -107,19 +109,22 @@ def _settle(record: HandRecord, settings: dict[str, int | None]) -> Settlement:
               help="Tournament cap on total fan (overrides the ruleset's, e.g. sichuan-novel).")
 @click.option("--stake", type=int, default=None,
               help="Tournament stake: every amount is multiplied by it (default 1).")
+@click.option("--ruleset-file", "ruleset_file", default=None,
+              help="Settle under this ruleset file (docs/rulesets.md); records name its id.")
 def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
-          stake: int | None) -> None:
+          stake: int | None, ruleset_file: str | None) -> None:
     """Validate and settle the hand record in FILE (or - for stdin).
 
     Exit codes: 0 settled; 1 the record breaks a rule (errors listed, each with its
     clause); 2 the input cannot be read (the message names the field and the problem).
     """
     try:
+        club = Ruleset.from_file(ruleset_file) if ruleset_file is not None else None
         text = _read_text(file)
         settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:
-            sys.exit(_score_jsonl(text, settings))
-        s = _settle(HandRecord.from_json(text), settings)
+            sys.exit(_score_jsonl(text, settings, club))
+        s = _settle(HandRecord.from_json(text, club), settings, club)
     except RecordError as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_UNREADABLE)

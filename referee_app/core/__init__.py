@@ -14,6 +14,7 @@ from .ruleset import (
     list_rulesets,
     ruleset_ids,
 )
+from .ruleset_file import RulesetFileError, diff_rulesets
 from .settle import (
     EndCheck,
     Payment,
@@ -30,8 +31,8 @@ from .tiles import Suit, Tile, TileParseError, canonical, format_tiles, parse_ti
 
 __all__ = [
     "DEFAULT_RULESET", "Clause", "EndCheck", "HandRecord", "KongEvent", "KongKind", "Payment",
-    "RecordError", "RuleViolation", "Ruleset", "SeatHand", "SeatReadiness", "Settlement", "Suit",
-    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical",
+    "RecordError", "RuleViolation", "Ruleset", "RulesetFileError", "SeatHand", "SeatReadiness", "Settlement", "Suit",
+    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
     "payment_kind", "ruleset_ids", "score_dict", "settle",
 ]
