@@ -451,3 +451,18 @@ def test_random_club_rulesets_settle_zero_sum_and_deterministically(d: dict[str,
             assert sum(s.totals.values()) == 0
             assert all(p.chips > 0 for p in s.payments)
         assert settle(HandRecord.from_dict(rec, again), again).to_dict() == s.to_dict()
+
+
+def test_club_trace_lines_have_chinese(switches: Ruleset) -> None:
+    """The 自摸加底 line and the new bonus lines render in 中文 like every other line."""
+    from referee_app.core.trace_zh import is_translated, reason_zh, trace_line_zh
+
+    def extra_chip(d: dict[str, Any]) -> None:
+        del d["bonuses"]["self_drawn"]
+        d["win_payments"]["self_drawn_extra"] = {"clause": "§6.1", "chips": 1}
+    rules = _variant(SWITCHES, extra_chip)
+    s = settle(HandRecord.from_dict(record("club-switches", PLAIN, [
+        {"type": "win", "seats": ["E"], "tile": "5p", "flags": ["last_tile"]}]), rules), rules)
+    assert all(is_translated(line) for line in s.trace), s.trace
+    assert "§6.1 东自摸加底：每家另付1；南、西、北各付1" in [trace_line_zh(x) for x in s.trace]
+    assert reason_zh(s.payments[-1].reason) == "自摸加底 五筒"
