@@ -12,6 +12,7 @@ Two layers of checks, each error naming its path and the problem:
 
 from __future__ import annotations
 
+import copy
 import json
 from collections.abc import Iterator
 from functools import cache
@@ -44,6 +45,7 @@ class RulesetFileError(RecordError):
     def __init__(self, field_path: str, problem: str, *, source: str | None = None,
                  errors: list[tuple[str, str]] | None = None) -> None:
         super().__init__(field_path, problem)
+        self.path = field_path  # the same as ``field``
         self.source = source
         self.errors = errors or [(field_path, problem)]
         more = len(self.errors) - 1
@@ -137,8 +139,8 @@ def _problem(err: Any) -> tuple[str, str]:
         allowed = ", ".join(sub.get("properties", {}))
         return (path_text([*path, extra[0]]) if extra else path_text(path),
                 f"unknown field (allowed here: {allowed})")
-    if v == "propertyNames":
-        return path_text(path), f"unknown name {err.instance!r}: {_expected(sub['propertyNames'])}"
+    if "propertyNames" in err.schema_path:
+        return path_text([*path, str(err.instance)]), f"unknown name: {_expected(sub)}"
     if v == "minimum" and sub.get("maximum") is None and sub.get("type") == "integer":
         return path_text(path), f"must be ≥ {sub['minimum']}"
     if v in ("type", "minimum", "maximum", "enum", "const", "pattern", "anyOf"):
@@ -214,12 +216,11 @@ def consistency_errors(d: dict[str, Any]) -> list[tuple[str, str]]:
     if d["max_suits_in_win"] > len(d["suits"]):
         out.append(("max_suits_in_win", f"more than the {len(d['suits'])} suits in play"))
     rows = [p for p in d["patterns"] if not p.get("situational") and not p.get("consumes_root")]
-    for bit, what in ((_STANDARD, "a standard hand (four sets and a pair)"),
-                      (_SEVEN_PAIRS, "a seven-pairs hand")):
+    for bit, name, what in ((_STANDARD, "standard", "a plain standard hand (four sets and "
+                             "a pair)"), (_SEVEN_PAIRS, "seven_pairs", "plain seven pairs")):
         if not any(_mask(p["requires"]) & ~bit == 0 for p in rows):
-            out.append(("patterns", f"no row applies to every {what}: add a row whose "
-                        f"requires is [\"{'standard' if bit == _STANDARD else 'seven_pairs'}\"]"
-                        " or []"))
+            out.append(("patterns", f"no row applies to {what}: add a row whose requires "
+                        f"is [\"{name}\"] (or [])"))
     flags = set(d["flags"])
     bonuses = d["bonuses"]
     checks = d["validation_clauses"]
@@ -283,7 +284,9 @@ def _mask(names: list[str]) -> int:
 
 
 def ruleset_from_data(data: Any, *, source: str | None = None) -> Ruleset:
-    """Check a ruleset document (schema, then consistency) and build it."""
+    """Check a ruleset document (schema, then consistency) and build it (from a copy: a
+    later change of ``data`` changes nothing)."""
+    data = copy.deepcopy(data)
     errs = schema_errors(data)
     if not errs:
         errs = consistency_errors(data)
