@@ -415,9 +415,13 @@ def club_rulesets(draw: st.DrawFn) -> dict[str, Any]:
         v["chips"] = draw(st.integers(0, 4))
     clause = d["win_payments"]["self_drawn"]
     extras = draw(st.sets(st.sampled_from(
-        ["self_drawn", "single_wait", "concealed_hand", "all_simples", "single_wait_row"])))
+        ["self_drawn", "single_wait", "concealed_hand", "all_simples", "single_wait_row",
+         "last_tile"])))
     for k in extras - {"single_wait_row"}:
         d["bonuses"][k] = {"clause": clause, "name": k, "name_en": k, "fan": draw(fan)}
+    if "last_tile" in extras:
+        d["flags"].append("last_tile")
+        d["validation_clauses"]["last_tile"] = clause
     if "single_wait_row" in extras and "single_wait" not in extras:
         d["patterns"].append({"clause": clause, "name": "金钩钓", "fan": draw(st.integers(0, 8)),
                               "requires": ["single_wait"]})
@@ -442,10 +446,14 @@ def test_random_club_rulesets_settle_zero_sum_and_deterministically(d: dict[str,
     rules = Ruleset.from_data(d)
     again = Ruleset.from_data(json.loads(json.dumps(d)))
     base = next(r for r in ruleset_ids() if get_ruleset(r).seats == rules.seats
-                and get_ruleset(r).flags == rules.flags and d["patterns"][0]["clause"]
+                and get_ruleset(r).flags <= rules.flags and d["patterns"][0]["clause"]
                 == get_ruleset(r).patterns[0].clause)
     for raw in _records(base):
         rec = dict(raw, ruleset="club-random")
+        last = rec["events"][-1] if rec["events"] else None
+        if "last_tile" in rules.flags and rec["wall_exhausted"] and last and last["type"] == "win":
+            rec["events"] = [*rec["events"][:-1],
+                             dict(last, flags=[*last.get("flags", []), "last_tile"])]
         s = settle(HandRecord.from_dict(rec, rules), rules)
         if s.ok:
             assert sum(s.totals.values()) == 0
