@@ -474,3 +474,31 @@ def test_club_trace_lines_have_chinese(switches: Ruleset) -> None:
     assert all(is_translated(line) for line in s.trace), s.trace
     assert "§6.1 东自摸加底：每家另付1；南、西、北各付1" in [trace_line_zh(x) for x in s.trace]
     assert reason_zh(s.payments[-1].reason) == "自摸加底 五筒"
+
+
+@pytest.mark.parametrize("extra_chip", [False, True], ids=["zimo-fan", "zimo-chip"])
+def test_generated_hands_under_the_club_switches(switches: Ruleset, extra_chip: bool) -> None:
+    """500 generated hands under club-switches (and its 自摸加底 variant): all valid (the
+    generator builds valid hands), zero-sum, every trace line in 中文, and the switches show."""
+    from collections import Counter
+
+    from referee_app.core.generate import random_records
+    from referee_app.core.trace_zh import is_translated
+
+    rules = switches
+    if extra_chip:
+        def chip(d: dict[str, Any]) -> None:
+            del d["bonuses"]["self_drawn"]
+            d["win_payments"]["self_drawn_extra"] = {"clause": "§6.1", "chips": 1}
+        rules = _variant(SWITCHES, chip)
+    seen: Counter[str] = Counter()
+    for rec in random_records(500, 6, rules, check=False):
+        assert rec["ruleset"] == "club-switches"
+        s = settle(HandRecord.from_dict(rec, rules), rules)
+        assert s.ok, (rec, s.errors)
+        assert sum(s.totals.values()) == 0
+        assert all(is_translated(line) for line in s.trace), s.trace
+        seen.update(b.name for w in s.wins for b in w.score.bonuses)
+        seen.update(p.clause for p in s.payments)
+    assert seen["门清"] and seen["中张"] and seen["金钩钓"]
+    assert (seen["§6.1"] > 0) == extra_chip and (seen["自摸"] > 0) != extra_chip
