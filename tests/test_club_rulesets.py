@@ -405,7 +405,8 @@ def club_rulesets(draw: st.DrawFn) -> dict[str, Any]:
     d["id"] = "club-random"
     fan = st.integers(0, 4)
     cap = draw(st.none() | st.integers(1, 13))
-    d["chips"].update(stake=draw(st.integers(1, 5)), cap_fan=cap)
+    d["chips"].update(stake=draw(st.integers(1, 5)), cap_fan=cap, zero_based=draw(st.booleans()))
+    d["pattern_mode"] = draw(st.sampled_from(["highest", "additive"]))
     if cap is None:
         d["chips"].update(cap_name=None, cap_clause=None)
     for p in d["patterns"]:

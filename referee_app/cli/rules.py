@@ -15,7 +15,12 @@ from typing import NoReturn
 import click
 
 from referee_app.core import RecordError, Ruleset, UnknownRulesetError, get_ruleset, list_rulesets
-from referee_app.core.ruleset_file import diff_rulesets, format_ruleset_json, value_text
+from referee_app.core.ruleset_file import (
+    diff_rulesets,
+    format_ruleset_json,
+    nearest_shipped,
+    value_text,
+)
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -82,7 +87,10 @@ def check(file: str) -> None:
             for path, problem in errors:
                 click.echo(f"  {path}: {problem}" if path else f"  {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    click.echo(f"ok: {r.id} — {r.name}\nsha256 {r.digest()}")
+    near, diffs = nearest_shipped(r)
+    click.echo(f"ok: {r.id} — {r.name}\nsha256 {r.digest()}\nnearest shipped ruleset: {near} "
+               f"({len(diffs)} difference{'s' if len(diffs) != 1 else ''} besides identity; "
+               f"referee-app rules --file {file} --diff {near})")
 
 
 @click.command()
