@@ -503,3 +503,18 @@ def test_generated_hands_under_the_club_switches(switches: Ruleset, extra_chip: 
         seen.update(p.clause for p in s.payments)
     assert seen["门清"] and seen["中张"] and seen["金钩钓"]
     assert (seen["§6.1"] > 0) == extra_chip and (seen["自摸"] > 0) != extra_chip
+
+
+def test_schema_names_what_the_engine_knows() -> None:
+    """The published schema's lists are the engine's: a new switch cannot drift from it."""
+    from referee_app.core import ruleset as rs
+    from referee_app.core.ruleset_file import schema
+
+    p = schema()["properties"]
+    assert p["flags"]["items"]["enum"] == list(rs.KNOWN_FLAGS)
+    assert p["validation_clauses"]["propertyNames"]["enum"] == list(rs.VALIDATION_CHECKS)
+    assert p["patterns"]["items"]["properties"]["requires"]["items"]["enum"] == list(
+        rs.PATTERN_FEATURES)
+    assert list(p["bonuses"]["properties"]) == ["root", "kong", *rs.SITUATIONAL_KEYS]
+    assert list(p["end_check"]["properties"]) == list(rs.END_CHECK_PARTS)
+    assert set(p) == set(get_ruleset("ottawa-2009").to_data()) | {"source_note", "based_on"}
