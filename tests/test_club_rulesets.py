@@ -352,6 +352,8 @@ def test_cli_export_check_rules_and_score(tmp_path: Path) -> None:
     r = cli.invoke(cli_main, ["rules", "--file", str(CLUB32), "--diff", "ottawa-2009"])
     assert r.exit_code == 0
     assert "  end_check.flower_pig.chips: 16 -> 32" in r.output.splitlines()
+    line = next(x for x in r.output.splitlines() if x.startswith("  clauses.§2.11.en: "))
+    assert "pay 16 chips" in line.split(" -> ")[0] and "pay 32 chips" in line.split(" -> ")[1]
     r = cli.invoke(cli_main, ["rules", "--file", str(CLUB32), "--clause", "§3"])
     assert r.exit_code == 0 and "六番封顶" in r.output
     hand = tmp_path / "hand.json"

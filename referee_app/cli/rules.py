@@ -17,9 +17,9 @@ import click
 from referee_app.core import RecordError, Ruleset, UnknownRulesetError, get_ruleset, list_rulesets
 from referee_app.core.ruleset_file import (
     diff_rulesets,
+    diff_texts,
     format_ruleset_json,
     nearest_shipped,
-    value_text,
 )
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -115,7 +115,8 @@ def rules(ruleset: str | None, file: str | None, clause_id: str | None,
         click.echo(f"{r.id} against {base.id}: {len(diffs)} difference"
                    f"{'s' if len(diffs) != 1 else ''}")
         for path, a, b in diffs:
-            click.echo(f"  {path}: {value_text(a)} -> {value_text(b)}")
+            left, right = diff_texts(a, b)
+            click.echo(f"  {path}: {left} -> {right}")
         return
     ids = [clause_id] if clause_id else list(r.clauses)
     if clause_id and clause_id not in r.clauses:

@@ -383,6 +383,21 @@ def value_text(v: Any) -> str:
     return text if len(text) <= 70 else text[:67] + "…"
 
 
+def diff_texts(a: Any, b: Any, width: int = 60) -> tuple[str, str]:
+    """Both sides of one difference for display; long texts are cut around where they
+    first differ (``…赔16个筹码给…`` / ``…赔32个筹码给…``)."""
+    if not (isinstance(a, str) and isinstance(b, str)) or max(len(a), len(b)) <= width:
+        return value_text(a), value_text(b)
+    i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+    start = max(0, i - width // 3)
+
+    def cut(t: str) -> str:
+        part = t[start:start + width]
+        return (("…" if start else "") + json.dumps(part, ensure_ascii=False)
+                + ("…" if start + width < len(t) else ""))
+    return cut(a), cut(b)
+
+
 _IDENTITY = ("format", "id", "name", "name_zh", "source", "source_note", "spec", "based_on")
 
 
@@ -398,5 +413,5 @@ def nearest_shipped(rules: Ruleset) -> tuple[str, list[tuple[str, Any, Any]]]:
 
 
 __all__ = ["ABSENT", "RULESET_FORMAT", "RulesetFileError", "consistency_errors",
-           "diff_rulesets", "format_ruleset_json", "nearest_shipped", "ruleset_from_data",
+           "diff_rulesets", "diff_texts", "format_ruleset_json", "nearest_shipped", "ruleset_from_data",
            "ruleset_from_file", "schema", "schema_errors", "value_text"]
