@@ -103,8 +103,8 @@ def rules(ruleset: str | None, file: str | None, clause_id: str | None,
           diff_id: str | None) -> None:
     """Print RULESET's clauses: original Chinese, English, and the app's Reading.
 
-    RULESET is a shipped id (``referee-app rulesets``); ``--file club.json`` reads a
-    ruleset file instead. ``--diff ottawa-2009`` lists what differs from that ruleset.
+    RULESET is a shipped id (see: referee-app rulesets); --file club.json reads a
+    ruleset file instead. --diff ottawa-2009 lists what differs from that ruleset.
     """
     if (ruleset is None) == (file is None):
         _fail("give a shipped RULESET id or --file FILE (one of them)")
