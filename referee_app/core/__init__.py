@@ -14,7 +14,6 @@ from .ruleset import (
     list_rulesets,
     ruleset_ids,
 )
-from .ruleset_file import RulesetFileError, diff_rulesets
 from .settle import (
     EndCheck,
     Payment,
@@ -36,3 +35,13 @@ __all__ = [
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
     "payment_kind", "ruleset_ids", "score_dict", "settle",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``RulesetFileError`` and ``diff_rulesets`` load :mod:`.ruleset_file` on first use, so
+    a cold ``score`` of a shipped ruleset does not import it."""
+    if name in ("RulesetFileError", "diff_rulesets"):
+        from . import ruleset_file
+
+        return getattr(ruleset_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -9,7 +9,6 @@ checks) before settling anything under it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -146,7 +145,9 @@ class Ruleset:
     cap_clause: str | None = None
     self_drawn_extra: tuple[str, int] | None = None  # 自摸加底: (clause, chips per payer)
     hand_features: int = 0  # HAND_FEATURES bits that a pattern row or a bonus uses
-    key: str = ""  # content hash of the data it was built from: the scoring memos' key
+    # the canonical JSON of the data it was built from: the scoring memos' key (equal data,
+    # equal key; a str caches its hash, so the long text costs one hash per ruleset)
+    key: str = ""
 
     # ------------------------------------------------------------------ chips
 
@@ -294,10 +295,16 @@ class Ruleset:
         return ruleset_from_file(path)
 
 
+def canonical_json(data: dict[str, Any]) -> str:
+    """A ruleset document as canonical JSON: keys sorted, no whitespace, not ASCII-escaped."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
 def data_digest(data: dict[str, Any]) -> str:
     """sha256 hex of a ruleset document's canonical JSON (see :meth:`Ruleset.digest`)."""
-    text = json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    import hashlib  # on first use: loading OpenSSL would slow every cold ``score``
+
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
 
 
 def _bits(names: list[str]) -> int:
@@ -378,7 +385,7 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
         source_note=d.get("source_note"), spec=d.get("spec"), based_on=d.get("based_on"),
         cap_clause=chips.get("cap_clause"),
         self_drawn_extra=None if not extra else (extra["clause"], int(extra["chips"])),
-        hand_features=hand_features, key=data_digest(d),
+        hand_features=hand_features, key=canonical_json(d),
     )
 
 
