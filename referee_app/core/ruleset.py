@@ -10,6 +10,7 @@ checks) before settling anything under it.
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field, replace
 from functools import cache
 from importlib import resources
@@ -146,7 +147,7 @@ class Ruleset:
     self_drawn_extra: tuple[str, int] | None = None  # 自摸加底: (clause, chips per payer)
     hand_features: int = 0  # HAND_FEATURES bits that a pattern row or a bonus uses
     # the canonical JSON of the data it was built from: the scoring memos' key (equal data,
-    # equal key; a str caches its hash, so the long text costs one hash per ruleset)
+    # equal key, interned: one object, so memo lookups never compare the long text)
     key: str = ""
 
     # ------------------------------------------------------------------ chips
@@ -385,7 +386,7 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
         source_note=d.get("source_note"), spec=d.get("spec"), based_on=d.get("based_on"),
         cap_clause=chips.get("cap_clause"),
         self_drawn_extra=None if not extra else (extra["clause"], int(extra["chips"])),
-        hand_features=hand_features, key=canonical_json(d),
+        hand_features=hand_features, key=sys.intern(canonical_json(d)),
     )
 
 
