@@ -1,0 +1,489 @@
+"""Whole-event seating plan (pure): every remaining round at once, played rounds kept.
+
+Three goals, in this order (issue 13):
+
+1. **Repeat meetings** (a pair sharing a table once more than the first time) as few as
+   possible. Known resolvable designs (:mod:`referee_app.core.designs`) give 0 where the
+   player count allows; otherwise, and for rounds beyond a design, a seeded simulated
+   annealing over swaps of two players of one round, which stops when the counting bound
+   is reached (each player meets ``(size-1)·R`` others among ``n-1``, so at least
+   ``max(0, (size-1)·R - (n-1))`` of those meetings repeat; halved because a pair is two
+   players).
+2. **Seat winds** balanced per player: rounds are taken in blocks of ``size`` rounds; in a
+   block the players and the tables form a bipartite graph of maximum degree ``size``,
+   which König's theorem colours with ``size`` winds so that every table has all winds and
+   no player has one wind twice. So the spread is 0 whenever R is a multiple of the table
+   size and at most 1 otherwise (byes can add one).
+3. **Same seat at the same table twice** avoided by numbering each round's tables (an
+   assignment of groups to table numbers, improved by swaps).
+
+Same inputs and seed give the same plan on every machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .designs import resolvable
+
+Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    number: int
+    tables: tuple[Table, ...]  # tables[t - 1] is table number t
+    byes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlanFigures:
+    """How good a whole schedule (played plus planned rounds) is."""
+
+    repeats: int  # sum over pairs of max(0, meetings - 1)
+    bound: int  # the counting lower bound for repeats
+    wind_spread: int  # worst player's most-minus-fewest times in one seat
+    same_seat_same_table: int  # times a player sits in a seat of a table they had before
+    max_meetings: int  # most times one pair shares a table
+
+    def lines(self) -> list[str]:
+        return [f"repeat meetings: {self.repeats} (counting bound {self.bound})",
+                f"seat wind spread: {self.wind_spread}",
+                f"same seat at the same table again: {self.same_seat_same_table}",
+                f"most meetings of one pair: {self.max_meetings}"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    seats: tuple[str, ...]
+    played: tuple[PlannedRound, ...]
+    rounds: tuple[PlannedRound, ...]  # the planned rounds only
+    figures: PlanFigures
+    method: str  # which design or search gave the groups
+    seed: int
+
+
+class PlanError(ValueError):
+    """Bad planning input; ``field`` names what to fix."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+# ----------------------------------------------------------------------------- figures
+
+def counting_bound(plays: Mapping[int, int], n: int, size: int) -> int:
+    """Least possible repeats when player p plays ``plays[p]`` rounds among ``n`` players."""
+    total = sum(max(0, (size - 1) * r - (n - 1)) for r in plays.values())
+    return (total + 1) // 2
+
+
+def figures(rounds: Sequence[Sequence[Sequence[int]]], seats: Sequence[str],
+            players: Sequence[int] | None = None) -> PlanFigures:
+    """Figures of a schedule given as rounds → tables (table number = index + 1) → seat."""
+    size = len(seats)
+    met: Counter[tuple[int, int]] = Counter()
+    wind: dict[int, Counter[int]] = defaultdict(Counter)
+    spot: Counter[tuple[int, int, int]] = Counter()
+    plays: Counter[int] = Counter()
+    for rnd in rounds:
+        for t, table in enumerate(rnd):
+            for i, p in enumerate(table):
+                wind[p][i] += 1
+                spot[(p, t, i)] += 1
+                plays[p] += 1
+            for a, b in itertools.combinations(sorted(table), 2):
+                met[(a, b)] += 1
+    everyone = set(players) if players is not None else set(plays)
+    everyone |= set(plays)
+    spread = max((max(wind[p][i] for i in range(size)) - min(wind[p][i] for i in range(size))
+                  for p in everyone), default=0)
+    return PlanFigures(
+        repeats=sum(m - 1 for m in met.values() if m > 1),
+        bound=counting_bound({p: plays[p] for p in everyone}, len(everyone), size),
+        wind_spread=spread,
+        same_seat_same_table=sum(c - 1 for c in spot.values() if c > 1),
+        max_meetings=max(met.values(), default=0))
+
+
+# ----------------------------------------------------------------------------- byes
+
+def _choose_byes(players: Sequence[int], rounds: int, per_round: int,
+                 earlier: Counter[int], rng: random.Random) -> list[list[int]]:
+    """Who sits out each planned round: fewest byes so far first, seeded tie-break."""
+    counts = Counter({p: earlier.get(p, 0) for p in players})
+    tie = {p: rng.random() for p in players}
+    out = []
+    for _ in range(rounds):
+        order = sorted(players, key=lambda p: (counts[p], tie[p]))
+        sit = order[:per_round]
+        for p in sit:
+            counts[p] += 1
+            tie[p] += 1.0  # rotate: nobody sits out twice before everyone once
+        out.append(sorted(sit))
+    return out
+
+
+# ----------------------------------------------------------------------------- groups
+
+class _Search:
+    """Simulated annealing over player swaps within a round, on a meetings matrix."""
+
+    def __init__(self, n: int, fixed: Sequence[Sequence[Sequence[int]]],
+                 rounds: list[list[list[int]]], rng: random.Random) -> None:
+        self.n = n
+        self.m = [[0] * n for _ in range(n)]
+        self.rounds = rounds
+        self.rng = rng
+        for rnd in list(fixed) + rounds:
+            for table in rnd:
+                self._add(table, 1)
+        pairs = [self.m[a][b] for a in range(n) for b in range(a + 1, n)]
+        self.repeats = sum(max(0, x - 1) for x in pairs)
+        self.cost = sum(x * (x - 1) // 2 for x in pairs)
+        # least cost: the meetings spread as evenly as possible over all pairs
+        q, r = divmod(sum(pairs), max(1, len(pairs)))
+        self.least_cost = (len(pairs) - r) * (q * (q - 1) // 2) + r * (q * (q + 1) // 2)
+
+    def _add(self, table: Sequence[int], d: int) -> None:
+        m = self.m
+        for a, b in itertools.combinations(table, 2):
+            m[a][b] += d
+            m[b][a] += d
+
+    def _move(self, table: list[int], i: int, q: int) -> int:
+        """Replace table[i] by q, keeping the matrix and repeats; returns repeats' change."""
+        m = self.m
+        p = table[i]
+        change = 0
+        for x in table:
+            if x == p:
+                continue
+            m[p][x] -= 1
+            m[x][p] -= 1
+            if m[p][x] >= 1:
+                change -= 1
+            if m[q][x] >= 1:
+                change += 1
+            m[q][x] += 1
+            m[x][q] += 1
+        table[i] = q
+        return change
+
+    def run(self, bound: int, budget: int) -> None:
+        m, rng, rounds = self.m, self.rng, self.rounds
+        if not rounds or len(rounds[0]) < 2 or (self.repeats <= bound
+                                                and self.cost <= self.least_cost):
+            return
+        temp = 0.6
+        cool = math.exp(math.log(0.02 / temp) / max(1, budget))
+        best = (self.repeats, self.cost)
+        best_state = [[list(t) for t in r] for r in rounds]
+        nt = len(rounds[0])
+        for _ in range(budget):
+            r = rounds[rng.randrange(len(rounds))]
+            ta, tb = rng.sample(range(nt), 2)
+            A, B = r[ta], r[tb]
+            i, j = rng.randrange(len(A)), rng.randrange(len(B))
+            p, q = A[i], B[j]
+            # cost is sum of C(m, 2); a pair's marginal cost of one more meeting is m
+            delta = 0
+            for x in A:
+                if x != p:
+                    delta += m[q][x] - (m[p][x] - 1)
+            for y in B:
+                if y != q:
+                    delta += m[p][y] - (m[q][y] - 1)
+            if delta > 0 and rng.random() >= math.exp(-delta / temp):
+                temp *= cool
+                continue
+            temp *= cool
+            self.repeats += self._move(A, i, q)
+            self.repeats += self._move(B, j, p)
+            self.cost += delta
+            if (self.repeats, self.cost) < best:
+                best = (self.repeats, self.cost)
+                best_state = [[list(t) for t in rr] for rr in rounds]
+                if self.repeats <= bound and self.cost <= self.least_cost:
+                    break
+        if (self.repeats, self.cost) > best:
+            for k, r in enumerate(best_state):
+                rounds[k][:] = r
+            self.repeats, self.cost = best
+
+
+def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
+             points: Sequence[int]) -> tuple[dict[int, int], int]:
+    """Map design points to players so that the design's first classes are played rounds.
+
+    Any bijection of points keeps a design free of repeats, so: when the last two played
+    rounds are orthogonal (every table of one meets every table of the other once, as in
+    an affine plane) point ``line_a[i] ∩ line_b[j]`` becomes the player at tables i and j;
+    else when the last played round is a full partition class 0 maps onto it. Returns
+    (point → player, number of classes used up); without a fit the points map to
+    ``points`` in order.
+    """
+    everyone = sorted(points)
+
+    def full(rnd: Sequence[Sequence[int]]) -> bool:
+        return len(rnd) == len(classes[0]) and sorted(p for t in rnd for p in t) == everyone
+
+    if len(played) >= 2 and len(classes) >= 2 and full(played[-1]) and full(played[-2]):
+        r1, r2 = [set(t) for t in played[-2]], [set(t) for t in played[-1]]
+        c1, c2 = [set(t) for t in classes[0]], [set(t) for t in classes[1]]
+        if all(len(a & b) == 1 for a in r1 for b in r2) and \
+                all(len(a & b) == 1 for a in c1 for b in c2):
+            mapping = {}
+            for la, ta in zip(c1, r1, strict=True):
+                for lb, tb in zip(c2, r2, strict=True):
+                    (pt,), (pl,) = la & lb, ta & tb
+                    mapping[pt] = pl
+            return mapping, 2
+    if played and classes and full(played[-1]):
+        mapping = {}
+        for line, table in zip(classes[0], played[-1], strict=True):
+            for pt, pl in zip(line, sorted(table), strict=True):
+                mapping[pt] = pl
+        return mapping, 1
+    return dict(enumerate(points)), 0
+
+
+def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+            byes: list[list[int]], seed: int,
+            budget: int | None) -> tuple[str, list[list[list[int]]]]:
+    """Which players share a table in each planned round (seat order not yet decided).
+
+    A design's rounds are used as they are when nothing was played (or when the last played
+    round can be read as the design's first class); other rounds come from the search, which
+    also repairs a design against older played rounds.
+    """
+    rng = random.Random(seed)
+    nrounds = len(byes)
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    method = "search"
+    start = 0
+    design: list[list[list[int]]] = []
+    if nrounds and not any(byes):
+        pool = list(players)
+        rng.shuffle(pool)
+        name, classes = resolvable(n, size, nrounds + 2, rng)
+        mapping, start = _relabel(played, classes, pool) if classes else ({}, 0)
+        if classes and (not played or start):
+            design = [[[index[mapping[pt]] for pt in line] for line in cls]
+                      for cls in classes[start:start + nrounds]]
+            method = name
+    fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
+    rest: list[list[list[int]]] = []
+    for k in range(len(design), nrounds):
+        seated = [index[p] for p in players if p not in set(byes[k])]
+        rng.shuffle(seated)
+        rest.append([seated[i:i + size] for i in range(0, len(seated), size)])
+    if len(played) > start and design:
+        frozen, free = fixed, design + rest  # repair the design against older rounds
+    else:
+        frozen, free = fixed + design, rest
+    if free:
+        plays = Counter(p for rnd in fixed + design + rest for t in rnd for p in t)
+        bound = counting_bound({p: plays[p] for p in range(n)}, n, size)
+        search = _Search(n, frozen, free, rng)
+        if budget is None:
+            budget = min(400_000, 4000 * n * len(free) // size + 20_000)
+        search.run(bound, budget)
+        if design:
+            method += " + search"
+    return method, [[[players[i] for i in t] for t in r] for r in design + rest]
+
+
+# ----------------------------------------------------------------------------- winds
+
+def _colour_block(tables: list[tuple[int, list[int]]], size: int,
+                  counts: dict[int, Counter[int]]) -> dict[tuple[int, int], int]:
+    """Edge-colour the bipartite player–table graph of a block with ``size`` winds.
+
+    ``tables`` lists (table key, players). Returns (table key, player) → wind index. Every
+    table gets all winds and no player gets a wind twice within the block (König); free
+    choices go to the wind the player has had least.
+    """
+    at_p: dict[int, dict[int, int]] = defaultdict(dict)  # player -> wind -> table key
+    at_t: dict[int, dict[int, int]] = defaultdict(dict)  # table key -> wind -> player
+    for key, members in tables:
+        for p in members:
+            free_p = [c for c in range(size) if c not in at_p[p]]
+            free_t = [c for c in range(size) if c not in at_t[key]]
+            a = min(free_p, key=lambda c: (counts[p][c], c in at_t[key], c))
+            if a not in at_t[key]:
+                at_p[p][a] = key
+                at_t[key][a] = p
+                continue
+            b = free_t[0]
+            # flip the a/b path that starts at table `key` with its a-coloured edge
+            path: list[tuple[int, int, int]] = []  # (player, table, colour)
+            t, colour = key, a
+            while colour in at_t[t]:
+                q = at_t[t][colour]
+                path.append((q, t, colour))
+                other = b if colour == a else a
+                if other not in at_p[q]:
+                    break
+                t = at_p[q][other]
+                path.append((q, t, other))
+                colour = a if other == b else b
+                if colour not in at_t[t]:
+                    break
+            for q, t2, c in path:
+                del at_p[q][c]
+                del at_t[t2][c]
+            for q, t2, c in path:
+                nc = b if c == a else a
+                at_p[q][nc] = t2
+                at_t[t2][nc] = q
+            at_p[p][a] = key
+            at_t[key][a] = p
+    return {(key, p): c for key, wc in at_t.items() for c, p in wc.items()}
+
+
+def _winds(groups: list[list[list[int]]], size: int, played_rounds: int,
+           counts: dict[int, Counter[int]]) -> list[list[list[int]]]:
+    """Order each planned table's players by seat, block by block of ``size`` rounds."""
+    out: list[list[list[int]]] = []
+    r = 0
+    first = size - played_rounds % size if played_rounds % size else size
+    while r < len(groups):
+        length = first if r == 0 else size
+        block = groups[r:r + length]
+        keyed = [(k * 10_000 + t, members) for k, rnd in enumerate(block)
+                 for t, members in enumerate(rnd)]
+        colour = _colour_block(keyed, size, counts)
+        for k, rnd in enumerate(block):
+            seated = []
+            for t, members in enumerate(rnd):
+                order = [0] * size
+                for p in members:
+                    c = colour[(k * 10_000 + t, p)]
+                    order[c] = p
+                    counts[p][c] += 1
+                seated.append(order)
+            out.append(seated)
+        r += length
+    return out
+
+
+def _polish_winds(rounds: list[list[list[int]]], size: int,
+                  counts: dict[int, Counter[int]]) -> None:
+    """Re-order single tables while that evens out players' totals (after played rounds or
+    byes the blocks alone may leave a spread of 2); sums of squares only ever go down."""
+    perms = list(itertools.permutations(range(size)))
+    for _ in range(4):
+        changed = False
+        for rnd in rounds:
+            for k, table in enumerate(rnd):
+                for i, p in enumerate(table):
+                    counts[p][i] -= 1
+
+                def score(order: tuple[int, ...], table: list[int] = table) -> int:
+                    return sum(2 * counts[table[j]][i] for i, j in enumerate(order))
+
+                here = tuple(range(size))
+                best = min(perms, key=lambda o: (score(o), o != here))
+                if best != here:
+                    rnd[k] = table = [table[j] for j in best]
+                    changed = True
+                for i, p in enumerate(table):
+                    counts[p][i] += 1
+        if not changed:
+            break
+
+
+# ----------------------------------------------------------------------------- tables
+
+def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequence[int]]],
+                   rng: random.Random) -> list[list[list[int]]]:
+    """Permute each round's table numbers so nobody gets a seat of a table twice."""
+    used: set[tuple[int, int, int]] = set()
+    for rnd in played:
+        for t, table in enumerate(rnd):
+            used.update((p, t, i) for i, p in enumerate(table))
+    out = []
+    for rnd in rounds:
+        nt = len(rnd)
+        cost = [[sum((p, t, i) in used for i, p in enumerate(g)) for t in range(nt)]
+                for g in rnd]
+        perm = list(range(nt))  # group g -> table number perm[g]
+        rng.shuffle(perm)
+        improved = True
+        while improved:
+            improved = False
+            for g, h in itertools.combinations(range(nt), 2):
+                a, b = perm[g], perm[h]
+                if cost[g][b] + cost[h][a] < cost[g][a] + cost[h][b]:
+                    perm[g], perm[h] = b, a
+                    improved = True
+        numbered: list[list[int]] = [[] for _ in range(nt)]
+        for g, t in enumerate(perm):
+            numbered[t] = rnd[g]
+            used.update((p, t, i) for i, p in enumerate(rnd[g]))
+        out.append(numbered)
+    return out
+
+
+# ----------------------------------------------------------------------------- plan
+
+def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
+         played: Sequence[Sequence[Sequence[int]]] = (), seed: int = 1,
+         budget: int | None = None) -> Plan:
+    """Plan ``rounds`` more rounds for ``players`` after the ``played`` ones.
+
+    ``played`` holds each played round as tables of player ids in seat order; their
+    players who are no longer in ``players`` (withdrawn) are ignored when planning. When
+    ``len(players)`` is not a multiple of the table size the remainder sit out each round
+    (byes, spread evenly); to use substitutes instead, include them in ``players``.
+    ``budget`` caps the search's moves (default grows with the size of the problem).
+    """
+    size = len(seats)
+    if size < 2:
+        raise PlanError("seats", "a table needs at least 2 seats")
+    ids = list(dict.fromkeys(players))
+    if len(ids) != len(players):
+        raise PlanError("players", "a player is listed twice")
+    if len(ids) < size:
+        raise PlanError("players", f"{len(ids)} player(s) cannot fill a table of {size}")
+    if rounds < 0:
+        raise PlanError("rounds", "must be 0 or more")
+    for k, rnd in enumerate(played, start=1):
+        flat = [p for t in rnd for p in t]
+        if len(flat) != len(set(flat)):
+            raise PlanError(f"round {k}", "a player sits twice")
+        if any(len(t) != size for t in rnd):
+            raise PlanError(f"round {k}", f"every table needs {size} seats")
+    rng = random.Random(seed)
+    earlier_byes: Counter[int] = Counter()
+    for rnd in played:
+        present = {p for t in rnd for p in t}
+        earlier_byes.update(p for p in ids if p not in present)
+    byes = _choose_byes(ids, rounds, len(ids) % size, earlier_byes, rng)
+    method, groups = _groups(ids, size, played, byes, rng.randrange(2**31), budget)
+    counts: dict[int, Counter[int]] = defaultdict(Counter)
+    for rnd in played:
+        for table in rnd:
+            for i, p in enumerate(table):
+                counts[p][i] += 1
+    ordered = _winds(groups, size, len(played), counts)
+    _polish_winds(ordered, size, counts)
+    numbered = _number_tables(ordered, played, rng)
+    planned = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
+                                 tuple(byes[k]))
+                    for k, rnd in enumerate(numbered))
+    done = tuple(PlannedRound(k + 1, tuple(tuple(t) for t in rnd),
+                              tuple(sorted(set(ids) - {p for t in rnd for p in t})))
+                 for k, rnd in enumerate(played))
+    everything = [list(r) for r in played] + [list(r.tables) for r in planned]
+    return Plan(seats=tuple(seats), played=done, rounds=planned,
+                figures=figures(everything, seats, ids), method=method, seed=seed)
