@@ -9,7 +9,7 @@ from test_storage import example_at
 
 from referee_app.core import HandRecord, settle
 from referee_app.storage import Player, PlayerStatus
-from referee_app.storage.standings import compute
+from referee_app.storage.ranking import compute
 
 
 def _independent_totals(t) -> Counter[str]:

@@ -1,7 +1,8 @@
 """Tournament storage: players, rounds, seating, hands (append-only), penalties, standings.
 
 One tournament = one SQLite file (WAL, ``synchronous=FULL``, busy timeout) reached only
-through :class:`Tournament`; depends on :mod:`referee_app.core`, never the reverse, and
+through :class:`Tournament` (one module per concern mixed into it: players, rounds, hands,
+hand_queries, penalties, standings, bundle, csv_io; see docs/tournament.md); depends on :mod:`referee_app.core`, never the reverse, and
 imports no Qt or reportlab. Public API (see docs/tournament.md for the full contract)::
 
     t = Tournament.create(path, "Ottawa Open", ruleset="ottawa-2009")   # or Tournament.open(path)

@@ -16,21 +16,19 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Self
 
 from referee_app.core import HandRecord, RecordError, settle
 
 from . import db as dbm
+from .base import TournamentBase
 from .errors import BundleError, StorageError, TournamentExistsError
 from .models import HandStatus, PlayerStatus, VersionAction
-
-if TYPE_CHECKING:
-    from .tournament import Tournament
 
 BUNDLE_FORMAT = "referee-tournament/1"
 
 
-def export_bundle(t: Tournament, path: str | Path | None = None) -> dict[str, Any]:
+def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
     """Build (and optionally write, atomically) the bundle of ``t``."""
     with dbm.read_transaction(t.db):
         info = t.info.to_dict()
@@ -126,8 +124,8 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-def import_bundle(cls: type[Tournament], source: str | Path | Mapping[str, Any], db_path: Path,
-                  **kwargs: Any) -> Tournament:
+def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path,
+                  **kwargs: Any) -> Any:
     data = load_bundle(source)
     if data.get("format") != BUNDLE_FORMAT:
         raise BundleError("format", f"expected {BUNDLE_FORMAT!r}, got {data.get('format')!r}")
@@ -213,7 +211,7 @@ def _cleanup(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
-def _fill(t: Tournament, data: dict[str, Any], where: list[str]) -> None:
+def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
     """Insert everything; ``where[0]`` tracks the entry being read for error messages."""
     db = t.db
     seats = t._seats()
@@ -354,3 +352,17 @@ def _fill(t: Tournament, data: dict[str, Any], where: list[str]) -> None:
                     _get(e, "referee", path, str, optional=True, default=""),
                     _get(e, "action", path, str),
                     json.dumps(e.get("detail", {}), ensure_ascii=False, separators=(",", ":"))))
+
+
+class BundleMixin(TournamentBase):
+    """The whole tournament as one JSON document, out and back in."""
+
+    def export_bundle(self, path: str | Path | None = None) -> dict[str, Any]:
+        """The whole tournament as one JSON document (written to ``path`` if given)."""
+        return export_bundle(self, path)
+
+    @classmethod
+    def import_bundle(cls, bundle: str | Path | Mapping[str, Any], db_path: str | Path,
+                      **kwargs: Any) -> Self:
+        """Create ``db_path`` from a bundle; all or nothing (nothing is left on failure)."""
+        return import_bundle(cls, bundle, Path(db_path), **kwargs)

@@ -1,99 +1,76 @@
-"""Ranking (pure): aggregate rows in, ranked :class:`StandingRow` out.
-
-Kept apart from SQL so the tie-break and shared-rank rules can be tested directly.
-A tie-break key is a StandingRow field; ``-key`` means fewer is better. Players equal on
-every key share a rank (1, 2, 2, 4 — standard competition ranking).
-"""
+"""Standings and player statements, read from the current version of every hand (ranking
+itself is pure, in :mod:`.ranking`)."""
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+import json
 
-from .models import Player, PlayerStatus, StandingRow
-
-
-@dataclass
-class _Acc:
-    hand_chips: int = 0
-    hands: int = 0
-    wins: int = 0
-    self_drawn: int = 0
-    discards_paid: int = 0
-    flower_pigs: int = 0
-    largest_win_fan: int = 0
-    penalties: int = 0
-    per_round: dict[int, int] = field(default_factory=dict)
+from . import db as dbm
+from .base import PlayerRef, TournamentBase
+from .models import (
+    PlayerStatement,
+    StandingRow,
+    StatementLine,
+)
+from .ranking import compute
 
 
-def _in_scope(rnd: int | None, round: int | None, through: int | None) -> bool:
-    if round is not None:
-        return rnd == round
-    if through is not None:
-        return rnd is not None and rnd <= through
-    return True
+class StandingsMixin(TournamentBase):
 
+    def standings(self, round: int | None = None, *, through_round: int | None = None,
+                  include_substitutes: bool = False) -> list[StandingRow]:
+        """The leaderboard, recomputed now from the current version of every hand.
 
-def sort_key(values: dict[str, Any], tie_break: Sequence[str]) -> tuple[int, ...]:
-    out = []
-    for key in tie_break:
-        if key.startswith("-"):
-            out.append(values[key[1:]])
-        else:
-            out.append(-values[key])
-    return tuple(out)
+        ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
+        Ranked by the tournament's tie-break order; players still tied share a rank.
+        """
+        with dbm.read_transaction(self.db):
+            players = self.players()
+            hand_rows = self.db.execute(
+                "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
+                "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
+                "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
+                "hs.version=h.current_version GROUP BY hs.player_id, h.round").fetchall()
+            pen_rows = self.db.execute(
+                "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
+                "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
+                "WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round").fetchall()
+            tie_break = self.info.tie_break
+        return compute(players, hand_rows, pen_rows, tie_break, round=round,
+                       through_round=through_round, include_substitutes=include_substitutes)
 
+    def player_statement(self, player: PlayerRef) -> PlayerStatement:
+        """Every hand and penalty of one player, each hand with its payments and clauses."""
+        p = self.player(player)
+        rows = self.db.execute(
+            "SELECT h.id, h.round, h.table_no, h.hand_no, hs.seat, hs.chips, h.status, "
+            "v.settlement, v.override_reason FROM hand_seats hs JOIN hands h ON h.id=hs.hand_id "
+            "AND hs.version=h.current_version JOIN hand_versions v ON v.hand_id=h.id AND "
+            "v.version=h.current_version WHERE hs.player_id=? ORDER BY h.round, h.table_no, "
+            "h.hand_no", (p.id,)).fetchall()
+        lines = []
+        total = 0
+        for hid, rnd, tbl, hno, seat, chips, status, sjson, override in rows:
+            st = json.loads(sjson)
+            detail = tuple(
+                f"{pay['clause']} {'+' if pay['to'] == seat else '-'}{pay['chips']} "
+                f"{'from ' + pay['from'] if pay['to'] == seat else 'to ' + pay['to']}: "
+                f"{pay['reason']}"
+                for pay in st.get("payments", []) if seat in (pay["from"], pay["to"]))
+            flags = tuple(f for f, on in (("void", status == "void"),
+                                          ("override", override is not None)) if on)
+            if override is not None:
+                detail += (f"override: {override}",)
+            lines.append(StatementLine(rnd, tbl, hno, hid, seat, chips, detail, flags))
+            total += chips
+        for pen in self.penalties(player=p.id):
+            c = 0 if pen.void else pen.entries.get(p.name, 0)
+            who = ("" if p.name in pen.players
+                   else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
+            lines.append(StatementLine(pen.round, None, None, None, None, c,
+                                       (f"{pen.clause + ' ' if pen.clause else ''}penalty "
+                                        f"#{pen.id}: {who}{pen.reason}",),
+                                       ("void",) if pen.void else ("penalty",)))
+            total += c
+        return PlayerStatement(p, tuple(lines), total)
 
-def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
-            pen_rows: Iterable[Sequence[Any]], tie_break: Sequence[str], *,
-            round: int | None = None, through_round: int | None = None,
-            include_substitutes: bool = False) -> list[StandingRow]:
-    """``hand_rows``: (player_id, round, chips, hands, wins, self_drawn, discards_paid,
-    flower_pigs, max_fan); ``pen_rows``: (player_id, round or None, chips)."""
-    acc: dict[int, _Acc] = defaultdict(_Acc)
-    for pid, rnd, chips, hands, wins, sd, dp, fp, mf in hand_rows:
-        if not _in_scope(rnd, round, through_round):
-            continue
-        a = acc[pid]
-        a.hand_chips += chips or 0
-        a.hands += hands or 0
-        a.wins += wins or 0
-        a.self_drawn += sd or 0
-        a.discards_paid += dp or 0
-        a.flower_pigs += fp or 0
-        a.largest_win_fan = max(a.largest_win_fan, mf or 0)
-        a.per_round[rnd] = a.per_round.get(rnd, 0) + (chips or 0)
-    for pid, rnd, chips in pen_rows:
-        if rnd is None and (round is not None or through_round is not None):
-            continue  # a penalty outside any round counts in the overall standings only
-        if not _in_scope(rnd, round, through_round):
-            continue
-        a = acc[pid]
-        a.penalties += chips
-        if rnd is not None:
-            a.per_round[rnd] = a.per_round.get(rnd, 0) + chips
-    rows = []
-    for p in players:
-        if p.status is PlayerStatus.SUBSTITUTE and not include_substitutes:
-            continue
-        a = acc.get(p.id, _Acc())
-        rows.append(dict(player_id=p.id, player=p.name, club=p.club, status=p.status,
-                         chips=a.hand_chips + a.penalties, hand_chips=a.hand_chips,
-                         hands=a.hands, wins=a.wins, self_drawn=a.self_drawn,
-                         discards_paid=a.discards_paid, flower_pigs=a.flower_pigs,
-                         largest_win_fan=a.largest_win_fan, penalties=a.penalties,
-                         per_round=dict(sorted(a.per_round.items()))))
-    rows.sort(key=lambda r: (sort_key(r, tie_break), r["player"]))
-    out: list[StandingRow] = []
-    prev_key: tuple[int, ...] | None = None
-    rank = 0
-    keys = [sort_key(r, tie_break) for r in rows]
-    for i, r in enumerate(rows):
-        if keys[i] != prev_key:
-            rank = i + 1
-            prev_key = keys[i]
-        tied = (i > 0 and keys[i - 1] == keys[i]) or (i + 1 < len(rows) and keys[i + 1] == keys[i])
-        out.append(StandingRow(rank=rank, tied=tied, **r))
-    return out

@@ -1,0 +1,152 @@
+"""``referee-app event``: create, change, show, import, export and back up a tournament."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from referee_app.storage import StorageError, Tournament
+
+from .options import (
+    db_option,
+    handle_errors,
+    open_db,
+    referee_option,
+)
+
+
+@click.group()
+def event() -> None:
+    """Create, import, export and describe the tournament (one database file)."""
+
+
+@event.command("new")
+@click.argument("name")
+@click.option("--ruleset", default="ottawa-2009", show_default=True,
+              help="Ruleset id (see 'referee-app rulesets').")
+@click.option("--venue", default="")
+@click.option("--start-date", default="", help="YYYY-MM-DD")
+@click.option("--end-date", default="", help="YYYY-MM-DD")
+@click.option("--head-referee", default="")
+@click.option("--referees", default="", help="Comma-separated referee names.")
+@click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
+@click.option("--cap-fan", type=int, default=None,
+              help="Cap on total fan for this tournament (default: the ruleset's; "
+                   "sichuan-novel leaves it to the tournament).")
+@click.option("--tie-break", default=None,
+              help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
+@db_option
+@handle_errors
+def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: str,
+              head_referee: str, referees: str, stake: int | None, cap_fan: int | None,
+              tie_break: str | None, db: Path) -> None:
+    """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
+    kw: dict[str, Any] = {}
+    if tie_break:
+        kw["tie_break"] = _split(tie_break)
+    with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
+                           end_date=end_date, head_referee=head_referee,
+                           referees=_split(referees), stake=stake, cap_fan=cap_fan,
+                           **kw) as t:
+        i = t.info
+        cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
+        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}) "
+                   f"in {db}")
+
+
+def _split(text: str | None) -> list[str]:
+    return [k.strip() for k in (text or "").split(",") if k.strip()]
+
+
+@event.command("set")
+@click.option("--name", default=None)
+@click.option("--venue", default=None)
+@click.option("--start-date", default=None)
+@click.option("--end-date", default=None)
+@click.option("--head-referee", default=None)
+@click.option("--referees", default=None, help="Comma-separated referee names.")
+@click.option("--stake", type=int, default=None)
+@click.option("--cap-fan", type=int, default=None,
+              help="Cap on total fan for hands saved from now on.")
+@click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@referee_option
+@db_option
+@handle_errors
+def event_set(name: str | None, venue: str | None, start_date: str | None,
+              end_date: str | None, head_referee: str | None, referees: str | None,
+              stake: int | None, cap_fan: int | None, tie_break: str | None, referee: str,
+              db: Path) -> None:
+    """Change the tournament's details (the ruleset cannot change once created)."""
+    fields: dict[str, Any] = {k: v for k, v in (
+        ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
+        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
+        if v is not None}
+    if referees is not None:
+        fields["referees"] = _split(referees)
+    if tie_break is not None:
+        fields["tie_break"] = _split(tie_break)
+    if not fields:
+        raise StorageError("options", "nothing to change (see --help)")
+    with open_db(db) as t:
+        i = t.update_info(referee=referee, **fields)
+        click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
+                   f"{i.end_date or '-'}, stake {i.stake}, referees "
+                   f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
+                   f"tie-break {', '.join(i.tie_break)}")
+
+
+@event.command("info")
+@db_option
+@handle_errors
+def event_info(db: Path) -> None:
+    """Show the tournament's details, rounds and counts."""
+    with open_db(db) as t:
+        i = t.info
+        cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
+        click.echo(f"{i.name}\n  ruleset: {i.ruleset}  seats: {' '.join(i.seats)}  "
+                   f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
+                   f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
+                   f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
+                   f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")
+        for r in t.rounds():
+            click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
+                       + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
+
+
+@event.command("import")
+@click.argument("bundle", type=click.Path(dir_okay=False))
+@db_option
+@handle_errors
+def event_import(bundle: str, db: Path) -> None:
+    """Create --db from a tournament BUNDLE.json (all or nothing)."""
+    with Tournament.import_bundle(bundle, db) as t:
+        click.echo(f"imported {t.info.name!r}: {len(t.players())} players, "
+                   f"{len(t.rounds())} rounds, {len(t.hands())} hands, "
+                   f"{len(t.penalties())} penalties into {db}")
+
+
+@event.command("export")
+@click.argument("bundle", type=click.Path(dir_okay=False))
+@db_option
+@handle_errors
+def event_export(bundle: str, db: Path) -> None:
+    """Write the whole tournament to BUNDLE.json (lossless; re-import with 'event import')."""
+    with open_db(db) as t:
+        b = t.export_bundle(bundle)
+        click.echo(f"wrote {bundle}: {len(b['players'])} players, {len(b['rounds'])} rounds, "
+                   f"{len(b['hands'])} hands, {len(b['penalties'])} penalties")
+
+
+@event.command("backup")
+@db_option
+@handle_errors
+def event_backup(db: Path) -> None:
+    """Write a backup copy now (SQLite backup API) and list the kept backups."""
+    with open_db(db) as t:
+        p = t.backup()
+        click.echo(f"backup written: {p}")
+        click.echo(f"{len(t.backups())} backups kept in {p.parent}")
+
+

@@ -1,0 +1,208 @@
+"""``referee-app hand``: add, amend, void, verify, list and show hands with their history."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+
+from referee_app.storage import HandInfo, StorageError
+
+from .options import (
+    db_option,
+    echo_json,
+    hand_line,
+    handle_errors,
+    open_db,
+    read_json,
+)
+
+
+@click.group()
+def hand() -> None:
+    """Add, amend, void, verify and list hands (history is never erased)."""
+
+
+def _parse_totals(text: str | None) -> dict[str, int] | None:
+    if not text:
+        return None
+    out: dict[str, int] = {}
+    for part in text.split(","):
+        seat, _, v = part.partition("=")
+        try:
+            out[seat.strip()] = int(v)
+        except ValueError:
+            raise StorageError("--totals", f"expected SEAT=CHIPS,..., got {part!r}") from None
+    return out
+
+
+@hand.command("add")
+@click.argument("record", metavar="RECORD.json")
+@click.option("--round", "round_no", type=int, required=True)
+@click.option("--table", type=int, required=True)
+@click.option("--hand", "hand_no", type=int, required=True, help="Hand number at the table.")
+@click.option("--referee", default="", help="Who entered the hand.")
+@click.option("--override-reason", default=None,
+              help="Head referee only: record a rule-breaking hand anyway, with this reason.")
+@click.option("--totals", default=None,
+              help="With --override-reason: the chips to count, e.g. E=4,S=-4,W=0,N=0.")
+@click.option("--json", "as_json", is_flag=True, help="Print the saved hand as JSON.")
+@db_option
+@handle_errors
+def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
+             override_reason: str | None, totals: str | None, as_json: bool, db: Path) -> None:
+    """Validate, settle and save the hand in RECORD.json (- for stdin)."""
+    data = read_json(record, "RECORD")
+    with open_db(db) as t:
+        expected_no = t.next_hand_no(round_no, table)
+        suggested = t.next_dealer(round_no, table)
+        h = t.add_hand(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
+                       override_reason=override_reason, override_totals=_parse_totals(totals))
+        notes = []
+        if hand_no > expected_no:
+            notes.append(f"note: hand(s) {expected_no}-{hand_no - 1} of table {table} are not "
+                         "entered yet")
+        if hand_no == expected_no and h.dealer != suggested:
+            notes.append(f"note: the record's dealer is {h.dealer}; the rules suggested "
+                         f"{suggested}")
+        for n in notes:
+            click.echo(n, err=True)
+        if as_json:
+            echo_json(_hand_json(h))
+        else:
+            click.echo(f"saved hand id {h.id}")
+            click.echo(hand_line(h, t.info.seats))
+            click.echo(f"next dealer at table {table}: {t.next_dealer(round_no, table)}")
+
+
+@hand.command("amend")
+@click.argument("hand_id", type=int)
+@click.argument("record", metavar="RECORD.json")
+@click.option("--reason", required=True, help="Why the hand is corrected (required).")
+@click.option("--referee", default="")
+@click.option("--override-reason", default=None)
+@click.option("--totals", default=None)
+@db_option
+@handle_errors
+def hand_amend(hand_id: int, record: str, reason: str, referee: str,
+               override_reason: str | None, totals: str | None, db: Path) -> None:
+    """Correct hand HAND_ID with RECORD.json: a new version; earlier ones are kept."""
+    data = read_json(record, "RECORD")
+    with open_db(db) as t:
+        h = t.amend_hand(hand_id, data, reason=reason, referee=referee,
+                         override_reason=override_reason, override_totals=_parse_totals(totals))
+        v = t.hand_history(hand_id)[-1]
+        click.echo(f"hand {h.id} amended: version {h.version}")
+        click.echo(hand_line(h, t.info.seats))
+        click.echo("change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items()))
+
+
+@hand.command("history")
+@click.argument("hand_id", type=int)
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
+    """Every version of HAND_ID with who, when, why and the chip change."""
+    with open_db(db) as t:
+        vs = t.hand_history(hand_id)
+        h = t.hand(hand_id)
+        if as_json:
+            echo_json([{"version": v.version, "action": v.action.value,
+                         "status": v.status.value, "referee": v.referee, "at": v.at,
+                         "reason": v.reason, "override_reason": v.override_reason,
+                         "totals": v.totals, "diff": v.diff, "changes": list(v.changes),
+                         "record": v.record}
+                        for v in vs])
+            return
+        click.echo(f"hand {hand_id} ({h.label}), {len(vs)} version(s)")
+        for v in vs:
+            click.echo(f"  v{v.version} {v.action.value:<9} {v.status.value:<8} {v.at[:19]} "
+                       f"by {v.referee or '-'}" + (f"  reason: {v.reason}" if v.reason else "")
+                       + (f"  OVERRIDE: {v.override_reason}" if v.override_reason else ""))
+            click.echo("     totals: " + "  ".join(f"{s} {c:+d}" for s, c in v.totals.items())
+                       + ("   change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items())
+                          if v.version > 1 else ""))
+            for line in v.changes:
+                click.echo(f"     {line}")
+
+
+def _hand_json(h: HandInfo) -> dict[str, Any]:
+    return {"id": h.id, "round": h.round, "table": h.table, "hand_no": h.hand_no,
+            "version": h.version, "status": h.status.value, "flags": list(h.flags),
+            "dealer": h.dealer, "players": h.players, "totals": h.totals,
+            "override_reason": h.override_reason, "entered_by": h.entered_by,
+            "entered_at": h.entered_at, "record": h.record, "settlement": h.settlement}
+
+
+@hand.command("show")
+@click.argument("hand_id", type=int)
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
+    """Show the current version of HAND_ID with its settlement."""
+    from referee_app.cli.score import render_text
+    from referee_app.core import HandRecord, settle
+
+    with open_db(db) as t:
+        h = t.hand(hand_id)
+        if as_json:
+            echo_json(_hand_json(h))
+            return
+        click.echo(hand_line(h, t.info.seats))
+        if h.override_reason:
+            click.echo(f"OVERRIDE by head referee: {h.override_reason}")
+        click.echo(render_text(settle(HandRecord.from_dict(h.record))))
+
+
+@hand.command("list")
+@click.option("--round", "round_no", type=int, default=None)
+@click.option("--table", type=int, default=None)
+@click.option("--json", "as_json", is_flag=True)
+@click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
+              help="Also write the hands of --round (or all) to this CSV file.")
+@db_option
+@handle_errors
+def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: str | None,
+              db: Path) -> None:
+    """List hands (current versions; amended / override / void are marked)."""
+    with open_db(db) as t:
+        if csv_path:
+            t.export_hands_csv(csv_path, round=round_no)
+        hs = t.hands(round=round_no, table=table)
+        if as_json:
+            echo_json([{k: v for k, v in _hand_json(h).items()
+                         if k not in ("record", "settlement")} for h in hs])
+            return
+        for h in hs:
+            click.echo(hand_line(h, t.info.seats))
+        click.echo(f"{len(hs)} hand(s)")
+
+
+@hand.command("void")
+@click.argument("hand_id", type=int)
+@click.option("--reason", required=True)
+@click.option("--referee", default="")
+@db_option
+@handle_errors
+def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
+    """Void HAND_ID: it stays listed as void and counts nothing."""
+    with open_db(db) as t:
+        h = t.void_hand(hand_id, reason=reason, referee=referee)
+        click.echo(hand_line(h, t.info.seats))
+
+
+@hand.command("verify")
+@click.argument("hand_id", type=int)
+@click.option("--referee", default="")
+@db_option
+@handle_errors
+def hand_verify(hand_id: int, referee: str, db: Path) -> None:
+    """Mark HAND_ID verified (a second referee checked it)."""
+    with open_db(db) as t:
+        h = t.set_status(hand_id, "verified", referee=referee)
+        click.echo(hand_line(h, t.info.seats))
+
+

@@ -1,0 +1,102 @@
+"""What every tournament command shares: the ``--db`` and ``--referee`` options, errors turned
+into one line with the documented exit code, reading JSON input, and aligned output."""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+import unicodedata
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from referee_app.core import RecordError
+from referee_app.storage import (
+    HandInfo,
+    HandRuleError,
+    StorageError,
+    Tournament,
+    default_db_path,
+)
+
+EXIT_RULES, EXIT_BAD_INPUT = 1, 2
+F = TypeVar("F", bound=Callable[..., Any])
+
+_DEFAULT_DB = default_db_path()
+
+
+
+
+def db_option(f: F) -> F:
+    return click.option(
+        "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=_DEFAULT_DB,
+        envvar="REFEREE_APP_DB", show_default=True,
+        help="Tournament database file (env REFEREE_APP_DB).")(f)
+
+
+def referee_option(f: F) -> F:
+    return click.option("--referee", default="", help="Who makes this change (kept in the "
+                        "history).")(f)
+
+
+def handle_errors(f: F) -> F:
+    """Turn storage/record errors into one clear line and the contract's exit codes."""
+
+    @functools.wraps(f)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return f(*args, **kwargs)
+        except HandRuleError as e:
+            click.echo(f"error: {e.field}: the record breaks the rules:", err=True)
+            for v in e.violations:
+                click.echo(f"  {v.clause:<7} {v.seat or '-':<2} {v.message}", err=True)
+            click.echo("  (a head referee may record it with --override-reason TEXT)", err=True)
+            sys.exit(EXIT_RULES)
+        except (StorageError, RecordError) as e:
+            click.echo(f"error: {e}", err=True)
+            sys.exit(EXIT_BAD_INPUT)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def open_db(db: Path) -> Tournament:
+    return Tournament.open(db)
+
+
+def read_json(path: str, what: str) -> Any:
+    try:
+        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
+    except OSError as e:
+        raise StorageError(what, f"cannot read {path!r}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise StorageError(what, f"{path!r} is not UTF-8 text") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise RecordError("", f"{path}: not valid JSON: {e.msg} at line {e.lineno} column "
+                          f"{e.colno}") from None
+
+
+def text_width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+
+def pad(text: str, width: int) -> str:
+    """Left-align allowing for double-width Chinese characters (terminal columns)."""
+    return text + " " * max(0, width - text_width(text))
+
+
+def echo_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, indent=2))
+
+
+def hand_line(h: HandInfo, seats: tuple[str, ...]) -> str:
+    chips = "  ".join(f"{s} {h.players.get(s, '-')} {h.totals.get(s, 0):+d}" for s in seats)
+    flags = f"  [{', '.join(h.flags)}]" if h.flags else ""
+    return (f"#{h.id:<5} {h.label:<12} v{h.version} {h.status.value:<8} dealer {h.dealer}  "
+            f"{chips}{flags}")
+
+

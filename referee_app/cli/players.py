@@ -1,0 +1,109 @@
+"""``referee-app players``: register players, list them, their statements and status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import (
+    db_option,
+    echo_json,
+    handle_errors,
+    open_db,
+    pad,
+    referee_option,
+)
+
+
+@click.group()
+def players() -> None:
+    """Register and list players."""
+
+
+@players.command("import")
+@click.argument("csv_file", metavar="PLAYERS.csv", type=click.Path(dir_okay=False))
+@click.option("--skip-existing", is_flag=True,
+              help="Leave out rows naming players already registered (updated entry lists).")
+@referee_option
+@db_option
+@handle_errors
+def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -> None:
+    """Register players from a CSV with a header: name[,name_latin,club,status]."""
+    with open_db(db) as t:
+        added = t.import_players_csv(csv_file, referee=referee, skip_existing=skip_existing)
+        click.echo(f"registered {len(added)} players ({len(t.players())} in total)")
+
+
+@players.command("add")
+@click.argument("name")
+@click.option("--latin", default="", help="Latin spelling of the name.")
+@click.option("--club", default="")
+@click.option("--status", default="active", show_default=True,
+              type=click.Choice(["active", "late", "substitute", "withdrawn"]))
+@referee_option
+@db_option
+@handle_errors
+def players_add(name: str, latin: str, club: str, status: str, referee: str, db: Path) -> None:
+    """Register one player NAME (the name hand records use)."""
+    with open_db(db) as t:
+        p = t.add_player(name, name_latin=latin, club=club, status=status, referee=referee)
+        click.echo(f"registered #{p.id} {p.display}")
+
+
+@players.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def players_list(as_json: bool, db: Path) -> None:
+    """List registered players."""
+    with open_db(db) as t:
+        ps = t.players()
+        if as_json:
+            echo_json([{"id": p.id, "name": p.name, "name_latin": p.name_latin,
+                         "club": p.club, "status": p.status.value} for p in ps])
+            return
+        for p in ps:
+            click.echo(f"#{p.id:<4} {pad(p.display, 28)} {pad(p.club, 16)} {p.status.value}")
+
+
+@players.command("statement")
+@click.argument("player")
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def players_statement(player: str, as_json: bool, db: Path) -> None:
+    """PLAYER's hands and penalties, every payment with its clause, and the total."""
+    with open_db(db) as t:
+        st = t.player_statement(player)
+        if as_json:
+            echo_json({"player": st.player.name, "total": st.total, "lines": [
+                {"round": ln.round, "table": ln.table, "hand_no": ln.hand_no,
+                 "hand_id": ln.hand_id, "seat": ln.seat, "chips": ln.chips,
+                 "detail": list(ln.detail), "flags": list(ln.flags)} for ln in st.lines]})
+            return
+        click.echo(f"{st.player.display} — {st.player.club or '-'}")
+        for ln in st.lines:
+            where = (f"R{ln.round} T{ln.table} H{ln.hand_no} {ln.seat}" if ln.hand_id
+                     else f"R{ln.round or '-'} penalty")
+            flags = f"  [{', '.join(ln.flags)}]" if ln.flags and ln.hand_id else ""
+            click.echo(f"  {where:<16}{ln.chips:>+6}{flags}")
+            for d in ln.detail:
+                click.echo(f"      {d}")
+        click.echo(f"  total {st.total:+d}")
+
+
+@players.command("status")
+@click.argument("player")
+@click.argument("status", type=click.Choice(["active", "late", "substitute", "withdrawn"]))
+@click.option("--reason", default="")
+@referee_option
+@db_option
+@handle_errors
+def players_status(player: str, status: str, reason: str, referee: str, db: Path) -> None:
+    """Set PLAYER's STATUS (a withdrawn player keeps results and is not seated again)."""
+    with open_db(db) as t:
+        p = t.set_player_status(player, status, referee=referee, reason=reason)
+        click.echo(f"#{p.id} {p.display}: {p.status.value}")
+
+

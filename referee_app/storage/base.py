@@ -1,0 +1,185 @@
+"""What every part of a :class:`~referee_app.storage.tournament.Tournament` shares: the
+connection, the audit log, automatic backups, and the small checks of stored values."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import warnings
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any, Self
+
+import sqlite_utils
+
+from referee_app.core import (
+    Ruleset,
+    get_ruleset,
+)
+
+from . import db as dbm
+from .errors import (
+    StorageError,
+)
+from .models import (
+    DEFAULT_TIE_BREAK,
+    TIE_BREAK_KEYS,
+    TournamentInfo,
+)
+
+PlayerRef = int | str
+
+
+
+
+PlayerRef = int | str
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
+
+
+def _positive_int(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise StorageError(field, f"expected a whole number >= 1, got {value!r}")
+    return value
+
+
+def _cap(value: Any) -> int | None:
+    """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got {value!r}")
+    return value
+
+
+def _text(value: Any, field: str, *, required: bool = False) -> str:
+    if value is None:
+        value = ""
+    if not isinstance(value, str):
+        raise StorageError(field, f"expected text, got {type(value).__name__}")
+    value = value.strip()
+    if required and not value:
+        raise StorageError(field, "is required and may not be empty")
+    return value
+
+
+def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
+    out = tuple(order)
+    for key in out:
+        if key.lstrip("-") not in TIE_BREAK_KEYS:
+            raise StorageError("tie_break", f"unknown key {key!r} (known: "
+                               f"{', '.join(TIE_BREAK_KEYS)}; prefix '-' for fewer-is-better)")
+    if not out:
+        raise StorageError("tie_break", "needs at least one key")
+    return out
+
+
+class TournamentBase:
+    """State and services every part of a tournament uses: the open file (``db``), the audit
+    log, the tournament's settings and ruleset, and automatic backups.
+
+    ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
+    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
+    turns automatic backups off (tests, benchmarks).
+    """
+
+    def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
+                 backup_keep: int = 10) -> None:
+        self.path = path
+        self.db = db
+        self.backup_every = backup_every
+        self.backup_keep = backup_keep
+        self._changes = 0
+        self._closed = False
+        self.backup_error: str | None = None  # the last automatic backup's failure, if any
+
+    def close(self) -> None:
+        """Back up (if anything changed) and close the file."""
+        if self._closed:
+            return
+        try:
+            if self.backup_every and self._changes:
+                self._try_backup()
+        finally:
+            self.db.close()
+            self._closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def backup(self) -> Path:
+        """Write a backup now (SQLite backup API); returns its path."""
+        p = dbm.backup(self.db, self.path, self.backup_keep)
+        self._changes = 0
+        return p
+
+    def backups(self) -> list[Path]:
+        return dbm.list_backups(self.path)
+
+    def _saved(self) -> None:
+        """Count a committed change; back up every ``backup_every``. A failing backup never
+        turns a committed save into an error: it is kept in ``backup_error`` and warned."""
+        self._changes += 1
+        if self.backup_every and self._changes >= self.backup_every:
+            self._try_backup()
+
+    def _try_backup(self) -> None:
+        try:
+            self.backup()
+            self.backup_error = None
+        except (OSError, sqlite3.Error) as e:
+            self.backup_error = f"backup failed: {e}"
+            warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
+
+    def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
+        self.db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
+                        (at, referee, action, _dump(detail)))
+
+    def log(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The audit log (every change, who and when), newest last."""
+        sql = "SELECT id, at, referee, action, detail FROM log ORDER BY id"
+        rows = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
+                 "detail": json.loads(r[4])} for r in self.db.execute(sql).fetchall()]
+        return rows[-limit:] if limit else rows
+
+    @property
+    def info(self) -> TournamentInfo:
+        meta = {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
+        rules = get_ruleset(meta["ruleset"])
+        return TournamentInfo(
+            name=meta["name"], ruleset=rules.id, seats=tuple(rules.seats),
+            start_date=meta.get("start_date", ""), end_date=meta.get("end_date", ""),
+            venue=meta.get("venue", ""), stake=int(meta.get("stake", 1)),
+            tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
+            referees=tuple(meta.get("referees", ())),
+            head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""),
+            cap_fan=meta.get("cap_fan"))
+
+    def rules(self) -> Ruleset:
+        """The tournament's ruleset under its own settings (cap), used for every settlement."""
+        info = self.info
+        return get_ruleset(info.ruleset).with_settings(cap_fan=info.cap_fan)
+
+    def _seats(self) -> tuple[str, ...]:
+        return tuple(get_ruleset(self._ruleset_id()).seats)
+
+    def _ruleset_id(self) -> str:
+        return json.loads(self.db.execute("SELECT value FROM meta WHERE key='ruleset'")
+                          .fetchone()[0])
+
+    def revision(self) -> tuple[int, int]:
+        """A cheap token that changes whenever the file changes — by this object or by another
+        process (the CLI while the GUI is open). Poll it (e.g. once a second) and refresh
+        views when it differs from the last value seen."""
+        other = int(self.db.execute("PRAGMA data_version").fetchone()[0])
+        return other, self.db.conn.total_changes
+
+    def integrity_check(self) -> str:
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
+
+

@@ -1,0 +1,314 @@
+"""Writing hands: validate and settle a record, then save it as a new version (add, amend,
+void, status). Nothing is overwritten: every change is a version."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from referee_app.core import (
+    HandRecord,
+    Settlement,
+    WinEvent,
+    settle,
+)
+
+from . import db as dbm
+from .base import TournamentBase, _dump, _positive_int, _text
+from .errors import (
+    DuplicateHandError,
+    HandRuleError,
+    SeatingError,
+    SeatMismatchError,
+    StorageError,
+    UnknownHandError,
+    UnknownPlayerError,
+)
+from .models import (
+    HandInfo,
+    HandStatus,
+    VersionAction,
+)
+
+
+class HandsMixin(TournamentBase):
+
+    def _table_seats(self, number: int, table: int) -> dict[str, tuple[int, str]]:
+        rows = self.db.execute(
+            "SELECT s.seat, s.player_id, p.name FROM seats s JOIN players p ON p.id=s.player_id "
+            "WHERE s.round=? AND s.table_no=?", (number, table)).fetchall()
+        if not rows:
+            if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
+                raise SeatingError("round", f"round {number} is not seated yet "
+                                   f"(referee-app round seat {number})")
+            n = self.db.execute("SELECT MAX(table_no) FROM seats WHERE round=?",
+                                (number,)).fetchone()[0]
+            raise SeatingError("table", f"round {number} has no table {table} (tables 1-{n})")
+        return {r[0]: (r[1], r[2]) for r in rows}
+
+    @staticmethod
+    def _as_record(record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+        if isinstance(record, HandRecord):
+            return record
+        if isinstance(record, str):
+            return HandRecord.from_json(record)
+        return HandRecord.from_dict(dict(record))
+
+    def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
+        """Fill/verify each seat's player against the seating; returns record and seat->id."""
+        seated = self._table_seats(number, table)
+        by_id = {pid: s for s, (pid, _) in seated.items()}
+        filled = []
+        ids: dict[str, int] = {}
+        for sh in rec.seats:
+            if sh.seat not in seated:
+                raise SeatMismatchError(f"seats.{sh.seat}", f"no player is seated at "
+                                        f"{sh.seat} of table {table} in round {number}")
+            pid, name = seated[sh.seat]
+            if sh.player not in (None, ""):
+                try:
+                    named = self._player_id(sh.player, f"seats.{sh.seat}.player")
+                except UnknownPlayerError as e:
+                    raise SeatMismatchError(e.field, f"{e.problem}; table {table} of round "
+                                            f"{number}: " + ", ".join(
+                                                f"{s} {seated[s][1]}" for s in seated)) from None
+                if named != pid:
+                    where = (f"sits at {by_id[named]} of this table" if named in by_id
+                             else f"is not seated at table {table} in round {number}")
+                    raise SeatMismatchError(f"seats.{sh.seat}.player",
+                                            f"{sh.player!r} {where}; {sh.seat} is {name}")
+            filled.append(replace(sh, player=name))
+            ids[sh.seat] = pid
+        return replace(rec, seats=tuple(filled)), ids
+
+    def _seat_values(self, rec: HandRecord, s: Settlement, ids: Mapping[str, int],
+                     totals: Mapping[str, int], counted: bool) -> list[tuple[Any, ...]]:
+        wins = {w.seat: w for w in s.wins}
+        claimed: dict[str, WinEvent] = {}
+        discards: Counter[str] = Counter()
+        for ev in rec.events:
+            if isinstance(ev, WinEvent):
+                for seat in ev.seats:
+                    claimed.setdefault(seat, ev)
+                if ev.from_seat is not None:
+                    discards[ev.from_seat] += 1
+        pigs = set(s.end_check.flower_pigs) if s.end_check and s.end_check.applies else set()
+        out = []
+        for sh in rec.seats:
+            seat = sh.seat
+            if not counted:
+                out.append((seat, ids[seat], 0, 0, 0, 0, 0, 0, 0))
+                continue
+            w = wins.get(seat)
+            ev = claimed.get(seat)
+            won = 1 if (w is not None or (not s.ok and ev is not None)) else 0
+            self_drawn = 1 if won and ev is not None and ev.from_seat is None else 0
+            out.append((seat, ids[seat], 1, int(totals.get(seat, 0)), won, self_drawn,
+                        discards[seat], 1 if seat in pigs else 0, w.fan if w else 0))
+        return out
+
+    def _check_head_referee(self, referee: str, override: str | None) -> None:
+        """An override is the head referee's ruling: when the tournament names a head
+        referee, only that referee may record one (issue 3; the name is what is signed)."""
+        head = self.info.head_referee
+        if override and head and referee != head:
+            who = f"referee {referee!r}" if referee else "no referee was named"
+            raise StorageError("referee", f"only the head referee ({head}) may record a hand "
+                               f"that breaks the rules; {who} (give the head referee's name)")
+
+    def _check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
+                        override_totals: Mapping[str, int] | None) -> dict[str, int]:
+        """The chips a version counts: the settlement's, or the head referee's override."""
+        reason = _text(override_reason, "override_reason") or None
+        if override_totals is not None:
+            if reason is None:
+                raise StorageError("override_totals", "needs an override_reason")
+            ot = dict(override_totals)
+            for k, v in ot.items():
+                if k not in seats:
+                    raise StorageError(f"override_totals.{k}", "unknown seat")
+                if isinstance(v, bool) or not isinstance(v, int):
+                    raise StorageError(f"override_totals.{k}", f"expected whole chips, got {v!r}")
+            if sum(ot.values()) != 0:
+                raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
+            return {seat: int(ot.get(seat, 0)) for seat in seats}
+        if not s.ok:
+            if reason is None:
+                problems = "; ".join(f"{e.clause} {e.seat or '-'}: {e.message}" for e in s.errors)
+                raise HandRuleError("record", f"breaks the rules ({problems}); a head referee "
+                                    "may record it with an override reason", s.errors)
+            return {seat: 0 for seat in seats}
+        if reason is not None:
+            raise StorageError("override_reason", "the record breaks no rule; nothing to "
+                               "override (give override_totals to overrule the chips)")
+        return {seat: int(s.totals.get(seat, 0)) for seat in seats}
+
+    def _insert_version(self, hand_id: int, version: int, action: VersionAction,
+                        status: HandStatus, rec: HandRecord, s: Settlement,
+                        ids: Mapping[str, int], totals: Mapping[str, int], *, referee: str,
+                        at: str, reason: str | None, override_reason: str | None,
+                        override_totals: Mapping[str, int] | None) -> None:
+        counted = status is not HandStatus.VOID
+        self.db.execute(
+            "INSERT INTO hand_versions(hand_id, version, action, status, record, settlement, ok, "
+            "override_reason, override_totals, reason, referee, at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            (hand_id, version, action.value, status.value, _dump(rec.to_dict()),
+             _dump(s.to_dict()), int(s.ok), override_reason,
+             _dump(dict(override_totals)) if override_totals is not None else None,
+             reason, referee, at))
+        for row in self._seat_values(rec, s, ids, totals, counted):
+            self.db.execute(
+                "INSERT INTO hand_seats(hand_id, version, seat, player_id, counted, chips, won, "
+                "self_drawn, discards_paid, flower_pig, win_fan) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                (hand_id, version, *row))
+        self.db.execute("UPDATE hands SET current_version=?, status=? WHERE id=?",
+                        (version, status.value, hand_id))
+
+    def _prepare(self, record: HandRecord | Mapping[str, Any] | str, number: int, table: int,
+                 hand_no: int, override_reason: str | None,
+                 override_totals: Mapping[str, int] | None
+                 ) -> tuple[HandRecord, Settlement, dict[str, int], dict[str, int]]:
+        rec = self._as_record(record)
+        ruleset = self._ruleset_id()
+        if rec.ruleset != ruleset:
+            raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
+                               f"plays {ruleset!r}")
+        for key, want in (("round", number), ("table", table), ("hand_no", hand_no)):
+            got = rec.extra.get(key)
+            if got is not None and got != want and str(got) != str(want):
+                raise StorageError(key, f"the record says {got!r} but it is being saved as "
+                                   f"{want!r}")
+        rec, ids = self._match(rec, number, table)
+        rec = replace(rec, extra={**rec.extra, "round": number, "table": table,
+                                  "hand_no": hand_no})
+        s = settle(rec, self.rules())
+        totals = self._check_override(s, [sh.seat for sh in rec.seats], override_reason,
+                                      override_totals)
+        return rec, s, ids, totals
+
+    def add_hand(self, record: HandRecord | Mapping[str, Any] | str, *, round: int, table: int,
+                 hand_no: int, referee: str = "", override_reason: str | None = None,
+                 override_totals: Mapping[str, int] | None = None) -> HandInfo:
+        """Validate, settle and save a finished hand (one transaction); returns it.
+
+        Refused: an unreadable record (RecordError), another ruleset, a player not seated
+        there (SeatMismatchError), a used hand number (DuplicateHandError), a rule-breaking
+        record without ``override_reason`` (HandRuleError listing the engine's errors).
+        """
+        number = _positive_int(round, "round")
+        table = _positive_int(table, "table")
+        hand_no = _positive_int(hand_no, "hand_no")
+        referee = _text(referee, "referee")
+        rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
+                                            override_totals)
+        if not referee and isinstance(rec.extra.get("referee"), str):
+            referee = rec.extra["referee"].strip()  # hand-format.md's optional field
+        override = _text(override_reason, "override_reason") or None
+        self._check_head_referee(referee, override)
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            dup = self.db.execute("SELECT id FROM hands WHERE round=? AND table_no=? AND "
+                                  "hand_no=?", (number, table, hand_no)).fetchone()
+            if dup:
+                raise DuplicateHandError("hand_no", f"hand {hand_no} of table {table} in round "
+                                         f"{number} is already saved as hand id {dup[0]}; "
+                                         "amend or void it instead")
+            cur = self.db.execute("INSERT INTO hands(round, table_no, hand_no, current_version, "
+                                  "status) VALUES (?,?,?,?,?)",
+                                  (number, table, hand_no, 1, HandStatus.ENTERED.value))
+            hand_id = int(cur.lastrowid or 0)
+            self._insert_version(hand_id, 1, VersionAction.ENTERED, HandStatus.ENTERED, rec, s,
+                                 ids, totals, referee=referee, at=at, reason=None,
+                                 override_reason=override, override_totals=override_totals)
+            self._log(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
+                                            "hand_no": hand_no, "override": override}, at)
+            result = self.hand(hand_id)  # read inside the transaction: exactly what we wrote
+        self._saved()
+        return result
+
+    def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
+        if isinstance(hand_id, bool) or not isinstance(hand_id, int):
+            raise UnknownHandError("hand_id", f"expected a hand id number, got {hand_id!r}")
+        r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
+                            "WHERE id=?", (hand_id,)).fetchone()
+        if r is None:
+            raise UnknownHandError("hand_id", f"no hand with id {hand_id}")
+        return r[0], r[1], r[2], r[3], r[4]
+
+    def amend_hand(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
+                   reason: str, referee: str = "", override_reason: str | None = None,
+                   override_totals: Mapping[str, int] | None = None) -> HandInfo:
+        """Correct a hand: a new version with its reason; the old versions stay."""
+        reason = _text(reason, "reason", required=True)
+        referee = _text(referee, "referee")
+        number, table, hand_no, _, _ = self._current(hand_id)
+        rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
+                                            override_totals)
+        override = _text(override_reason, "override_reason") or None
+        self._check_head_referee(referee, override)
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            _, _, _, version, _ = self._current(hand_id)
+            self._insert_version(hand_id, version + 1, VersionAction.AMENDED, HandStatus.ENTERED,
+                                 rec, s, ids, totals, referee=referee, at=at, reason=reason,
+                                 override_reason=override, override_totals=override_totals)
+            self._log(referee, "hand.amend", {"hand_id": hand_id, "version": version + 1,
+                                              "reason": reason}, at)
+            result = self.hand(hand_id)
+        self._saved()
+        return result
+
+    def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
+                      referee: str, reason: str | None) -> HandInfo:
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            number, table, _, version, _ = self._current(hand_id)
+            prev = self._versions(hand_id, version)[0]
+            rec = HandRecord.from_dict(prev.record)
+            s = settle(rec, self.rules())
+            _, ids = self._match(rec, number, table)
+            totals = prev.override_totals if prev.override_totals is not None else (
+                {seat: int(s.totals.get(seat, 0)) for seat in ids} if s.ok
+                else {seat: 0 for seat in ids})
+            self._insert_version(hand_id, version + 1, action, status, rec, s, ids, totals,
+                                 referee=referee, at=at, reason=reason,
+                                 override_reason=prev.override_reason,
+                                 override_totals=prev.override_totals)
+            self._log(referee, f"hand.{action.value}", {"hand_id": hand_id,
+                                                        "version": version + 1,
+                                                        "status": status.value,
+                                                        "reason": reason}, at)
+            result = self.hand(hand_id)
+        self._saved()
+        return result
+
+    def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
+        """Void a hand: it stays listed (as void) and counts nothing."""
+        reason = _text(reason, "reason", required=True)
+        _, _, _, _, status = self._current(hand_id)
+        if status == HandStatus.VOID.value:
+            raise StorageError("hand_id", f"hand {hand_id} is already void")
+        return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID,
+                                  _text(referee, "referee"), reason)
+
+    def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
+                   reason: str | None = None) -> HandInfo:
+        """Mark a hand verified (or back to entered); un-voiding needs a reason."""
+        try:
+            st = HandStatus(status)
+        except ValueError:
+            raise StorageError("status", f"unknown status {status!r} (entered, verified, "
+                               "void)") from None
+        _, _, _, _, cur = self._current(hand_id)
+        if st is HandStatus.VOID:
+            return self.void_hand(hand_id, reason=reason or "", referee=referee)
+        if cur == st.value:
+            raise StorageError("status", f"hand {hand_id} is already {st.value}")
+        action = VersionAction.STATUS
+        if cur == HandStatus.VOID.value:
+            reason = _text(reason, "reason", required=True)
+            action = VersionAction.RESTORED
+        return self._copy_version(hand_id, action, st, _text(referee, "referee"), reason)
+

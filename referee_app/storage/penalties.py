@@ -1,0 +1,127 @@
+"""Penalties: chips taken from players (optionally zero-sum, shared by the others) and voids."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from . import db as dbm
+from .base import PlayerRef, TournamentBase, _dump, _positive_int, _text
+from .errors import (
+    PenaltyError,
+)
+from .models import (
+    Penalty,
+)
+
+
+class PenaltiesMixin(TournamentBase):
+
+    def add_penalty(self, players: Sequence[PlayerRef] | PlayerRef, chips: int, reason: str, *,
+                    clause: str | None = None, referee: str = "", zero_sum: bool = False,
+                    round: int | None = None) -> Penalty:
+        """Take ``chips`` from each named player (negative chips: a credit/adjustment).
+
+        ``zero_sum``: each penalised player pays ``chips`` to each other player at their
+        table in ``round`` (required), so the tournament total stays zero. Otherwise it is
+        a deduction. Counted in the standings (in that round's column when a round is given).
+        """
+        if isinstance(players, str | int):
+            players = [players]
+        if not players:
+            raise PenaltyError("players", "name at least one player")
+        if isinstance(chips, bool) or not isinstance(chips, int) or chips == 0:
+            raise PenaltyError("chips", f"expected a non-zero whole number, got {chips!r}")
+        reason = _text(reason, "reason", required=True)
+        clause = _text(clause, "clause") or None
+        referee = _text(referee, "referee")
+        ids = []
+        for i, p in enumerate(players):
+            pid = self._player_id(p, f"players[{i}]")
+            if pid in ids:
+                raise PenaltyError(f"players[{i}]", f"{p!r} is listed twice")
+            ids.append(pid)
+        if round is not None:
+            round = _positive_int(round, "round")
+        entries: Counter[int] = Counter()
+        if zero_sum:
+            if round is None:
+                raise PenaltyError("round", "a zero-sum penalty needs the round (its chips go "
+                                   "to the player's tablemates in that round)")
+            for i, pid in enumerate(ids):
+                r = self.db.execute("SELECT table_no FROM seats WHERE round=? AND player_id=?",
+                                    (round, pid)).fetchone()
+                if r is None:
+                    raise PenaltyError(f"players[{i}]", f"{self.player(pid).name} is not seated "
+                                       f"in round {round}")
+                mates = [m for (m,) in self.db.execute(
+                    "SELECT player_id FROM seats WHERE round=? AND table_no=? AND player_id<>?",
+                    (round, r[0], pid)).fetchall()]
+                entries[pid] -= chips * len(mates)
+                for m in mates:
+                    entries[m] += chips
+        else:
+            for pid in ids:
+                entries[pid] -= chips
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            cur = self.db.execute(
+                "INSERT INTO penalties(players, chips, reason, clause, referee, at, zero_sum, "
+                "round) VALUES (?,?,?,?,?,?,?,?)",
+                (_dump(ids), chips, reason, clause, referee, at, int(zero_sum), round))
+            pen_id = int(cur.lastrowid or 0)
+            for pid, c in entries.items():
+                if c:
+                    self.db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) "
+                                    "VALUES (?,?,?)", (pen_id, pid, c))
+            self._log(referee, "penalty.add", {"penalty_id": pen_id, "players": ids,
+                                               "chips": chips, "reason": reason}, at)
+        self._saved()
+        return self.penalty(pen_id)
+
+    def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
+        """Cancel a penalty: it stays listed (void) and counts nothing."""
+        reason = _text(reason, "reason", required=True)
+        p = self.penalty(penalty_id)
+        if p.void:
+            raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            self.db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
+                            "(?,?,?,?)", (penalty_id, reason, _text(referee, "referee"), at))
+            self._log(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)
+        self._saved()
+        return self.penalty(penalty_id)
+
+    def penalty(self, penalty_id: int) -> Penalty:
+        rows = self.penalties(_only=penalty_id)
+        if not rows:
+            raise PenaltyError("penalty_id", f"no penalty with id {penalty_id}")
+        return rows[0]
+
+    def penalties(self, *, player: PlayerRef | None = None, _only: int | None = None
+                  ) -> list[Penalty]:
+        names = {p.id: p.name for p in self.players()}
+        q = ("SELECT p.id, p.players, p.chips, p.reason, p.clause, p.referee, p.at, p.zero_sum, "
+             "p.round, v.reason FROM penalties p LEFT JOIN penalty_voids v ON "
+             "v.penalty_id=p.id")
+        params: list[Any] = []
+        if _only is not None:
+            q += " WHERE p.id=?"
+            params.append(_only)
+        entries: dict[int, dict[str, int]] = defaultdict(dict)
+        for pen, pid, c in self.db.execute("SELECT penalty_id, player_id, chips FROM "
+                                           "penalty_entries").fetchall():
+            entries[pen][names[pid]] = c
+        out = []
+        for r in self.db.execute(q + " ORDER BY p.id", params).fetchall():
+            out.append(Penalty(r[0], tuple(names[i] for i in json.loads(r[1])), r[2], r[3], r[4],
+                               r[5], r[6], bool(r[7]), r[8], entries[r[0]], r[9] is not None,
+                               r[9]))
+        if player is not None:
+            name = self.player(player).name
+            out = [p for p in out if name in p.entries]
+        return out
+

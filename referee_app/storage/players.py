@@ -1,0 +1,154 @@
+"""Players: registration, status and details (CSV import is in :mod:`.csv_io`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from . import db as dbm
+from .base import PlayerRef, TournamentBase, _text
+from .errors import (
+    DuplicatePlayerError,
+    StorageError,
+    UnknownPlayerError,
+)
+from .models import (
+    Player,
+    PlayerStatus,
+)
+
+
+class PlayersMixin(TournamentBase):
+
+    @staticmethod
+    def _player_row(r: Sequence[Any]) -> Player:
+        return Player(id=r[0], name=r[1], name_latin=r[2], club=r[3],
+                      status=PlayerStatus(r[4]), registered_at=r[5])
+
+    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
+
+    def players(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
+        rows = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players ORDER BY id").fetchall()
+        out = [self._player_row(r) for r in rows]
+        if status is not None:
+            out = [p for p in out if p.status is PlayerStatus(status)]
+        return out
+
+    def player(self, ref: PlayerRef, field: str = "player") -> Player:
+        """A player by id, ``#id``, exact name, or Latin name (case-insensitive)."""
+        pid = self._player_id(ref, field)
+        r = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players WHERE id=?",
+                            (pid,)).fetchone()
+        return self._player_row(r)
+
+    def _player_id(self, ref: PlayerRef, field: str) -> int:
+        if isinstance(ref, bool):
+            raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
+        if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
+                                    and ref[1:].isdigit()):
+            pid = int(ref[1:]) if isinstance(ref, str) else ref
+            if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
+                return pid
+            raise UnknownPlayerError(field, f"no player with id {pid}")
+        if not isinstance(ref, str):
+            raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
+        name = ref.strip()
+        r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
+        if r is None and name:
+            rows = self.db.execute("SELECT id FROM players WHERE name_latin<>'' AND "
+                                   "lower(name_latin)=lower(?)", (name,)).fetchall()
+            if len(rows) == 1:
+                r = rows[0]
+        if r is None:
+            raise UnknownPlayerError(field, f"unknown player {ref!r} (not registered)")
+        return int(r[0])
+
+    def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
+                                field: str) -> tuple[str, str, str, PlayerStatus]:
+        name = _text(name, f"{field}name", required=True)
+        if name.startswith("#"):
+            raise StorageError(f"{field}name", f"may not start with '#' ({name!r})")
+        try:
+            st = PlayerStatus(status or "active")
+        except ValueError:
+            raise StorageError(f"{field}status", f"unknown status {status!r} (one of "
+                               f"{', '.join(s.value for s in PlayerStatus)})") from None
+        return name, _text(name_latin, f"{field}name_latin"), _text(club, f"{field}club"), st
+
+    def add_player(self, name: str, *, name_latin: str = "", club: str = "",
+                   status: PlayerStatus | str = PlayerStatus.ACTIVE,
+                   referee: str = "") -> Player:
+        """Register a player; the name is what hand records carry and must be unique."""
+        return self._add_players([(name, name_latin, club, status)], referee)[0]
+
+    def _add_players(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
+                     locs: Sequence[str] | None = None) -> list[Player]:
+        """Validate every row first, then insert all in one transaction (all or nothing).
+
+        ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
+        """
+        existing = {p.name for p in self.players()}
+        checked = []
+        seen: dict[str, str] = {}
+        for i, (name, latin, club, status) in enumerate(rows):
+            loc = locs[i] if locs else ""
+            n, la, cl, st = self._validate_player_fields(name, latin, club, status, loc)
+            if n in existing:
+                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is already registered")
+            if n in seen:
+                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is listed twice"
+                                           + (f" (first at {seen[n]})" if seen[n] else ""))
+            seen[n] = loc.rstrip(", ")
+            checked.append((n, la, cl, st))
+        at = dbm.now()
+        ids = []
+        with dbm.write_transaction(self.db):
+            for n, la, cl, st in checked:
+                cur = self.db.execute("INSERT INTO players(name, name_latin, club, status, "
+                                      "registered_at) VALUES (?,?,?,?,?)",
+                                      (n, la, cl, st.value, at))
+                ids.append(cur.lastrowid)
+            self._log(referee, "players.add", {"players": [c[0] for c in checked]}, at)
+        self._saved()
+        return [self.player(i) for i in ids]
+
+    def set_player_status(self, player: PlayerRef, status: PlayerStatus | str, *,
+                          referee: str = "", reason: str = "") -> Player:
+        """Withdraw, re-activate, mark late entry or substitute (results are kept)."""
+        pid = self._player_id(player, "player")
+        try:
+            st = PlayerStatus(status)
+        except ValueError:
+            raise StorageError("status", f"unknown status {status!r}") from None
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            self.db.execute("UPDATE players SET status=? WHERE id=?", (st.value, pid))
+            self._log(referee, "players.status", {"player_id": pid, "status": st.value,
+                                                  "reason": reason}, at)
+        self._saved()
+        return self.player(pid)
+
+    def update_player(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
+        """Correct a player's name_latin or club (the record name is fixed once hands exist)."""
+        pid = self._player_id(player, "player")
+        allowed = {"name_latin", "club", "name"}
+        for k in fields:
+            if k not in allowed:
+                raise StorageError(k, "cannot be changed here")
+        if "name" in fields:
+            new = _text(fields["name"], "name", required=True)
+            if self.db.execute("SELECT 1 FROM hand_seats WHERE player_id=?", (pid,)).fetchone():
+                raise StorageError("name", "the player already appears on hand records; "
+                                   "a record name cannot change afterwards")
+            if self.db.execute("SELECT 1 FROM players WHERE name=? AND id<>?",
+                               (new, pid)).fetchone():
+                raise DuplicatePlayerError("name", f"player {new!r} is already registered")
+            fields["name"] = new
+        at = dbm.now()
+        with dbm.write_transaction(self.db):
+            for k, v in fields.items():
+                self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (_text(v, k), pid))
+            self._log(referee, "players.update", {"player_id": pid, **fields}, at)
+        self._saved()
+        return self.player(pid)
+
