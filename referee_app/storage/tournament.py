@@ -1,7 +1,8 @@
 """The tournament store: one SQLite file per tournament, reached only through this class.
 
 :class:`Tournament` is the one entry point; each concern lives in its own module and is
-mixed in here: players (``players.py``), rounds and seating (``rounds.py``), writing hands
+mixed in here: players (``players.py``), rounds and seating (``rounds.py``), the whole-event
+seating plan (``planning.py``), writing hands
 (``hands.py``), reading hands (``hand_queries.py``), penalties (``penalties.py``),
 standings and statements (``standings.py``), bundles (``bundle.py``), CSV (``csv_io.py``);
 the connection, audit log and backups are in ``base.py``, the schema in ``db.py``.
@@ -44,12 +45,13 @@ from .models import (
     TournamentInfo,
 )
 from .penalties import PenaltiesMixin
+from .planning import PlanningMixin
 from .players import PlayersMixin
 from .rounds import RoundsMixin
 from .standings import StandingsMixin
 
 
-class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, PenaltiesMixin,
+class Tournament(PlayersMixin, RoundsMixin, PlanningMixin, HandsMixin, HandQueriesMixin, PenaltiesMixin,
                  StandingsMixin, BundleMixin, CsvMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
