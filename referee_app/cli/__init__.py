@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "penalty": "referee_app.cli.penalties:penalty",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
+    "templates": "referee_app.cli.templates:templates",
 }
 
 

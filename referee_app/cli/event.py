@@ -71,17 +71,21 @@ def _split(text: str | None) -> list[str]:
 @click.option("--cap-fan", type=int, default=None,
               help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@click.option("--templates", default=None, metavar="DIR",
+              help="The tournament's report template folder ('' for the shipped ones; "
+                   "relative to the database's folder).")
 @referee_option
 @db_option
 @handle_errors
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
-              stake: int | None, cap_fan: int | None, tie_break: str | None, referee: str,
-              db: Path) -> None:
+              stake: int | None, cap_fan: int | None, tie_break: str | None,
+              templates: str | None, referee: str, db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created)."""
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
-        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
+        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
+        ("templates", templates))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -94,7 +98,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}")
+                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}")
 
 
 @event.command("info")
@@ -109,7 +113,8 @@ def event_info(db: Path) -> None:
                    f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
-                   f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")
+                   f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
+                   f"\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))

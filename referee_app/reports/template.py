@@ -20,8 +20,18 @@ from typing import Any
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
 
-#: Where the editable default templates live (the repository's ``templates/``).
-TEMPLATE_DIR: Path = Path(__file__).resolve().parent.parent.parent / "templates"
+def _default_dir() -> Path:
+    """The repository's editable ``templates/`` in a checkout; the copy shipped as package
+    data (``referee_app/data/templates``, built by setup.py) in an installed wheel."""
+    package = Path(__file__).resolve().parent.parent
+    repo = package.parent
+    if (repo / "pyproject.toml").is_file() and (repo / "templates").is_dir():
+        return repo / "templates"
+    return package / "data" / "templates"
+
+
+#: Where the default templates live (see :func:`_default_dir`).
+TEMPLATE_DIR: Path = _default_dir()
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {
     "A4": (595.2755905511812, 841.8897637795277),
@@ -314,18 +324,56 @@ class Template:
 # --------------------------------------------------------------------------- loading
 
 
+def export_templates(dest: str | Path, *, overwrite: bool = False) -> list[Path]:
+    """Copy the default templates into ``dest`` (created) as editable starting points.
+
+    Refuses to overwrite existing files unless ``overwrite``; returns the written paths.
+    """
+    d = Path(dest)
+    if d.exists() and not d.is_dir():
+        raise TemplateError("templates", f"{d} is a file, not a folder")
+    targets = [(d / f"{r}.toml", default_template_path(r)) for r in REPORTS]
+    clash = [str(t) for t, _ in targets if t.exists()]
+    if clash and not overwrite:
+        raise TemplateError("templates", f"{', '.join(clash)} already exist(s); choose an "
+                            "empty folder or overwrite (--force)")
+    d.mkdir(parents=True, exist_ok=True)
+    for target, source in targets:
+        target.write_text(source.read_text(encoding="utf-8") if source.is_file()
+                          else f"# {target.stem} report: every key is optional; see "
+                               "docs/reports.md\n", encoding="utf-8")
+    return [t for t, _ in targets]
+
+
+
 def default_template_path(report: str) -> Path:
     return TEMPLATE_DIR / f"{report}.toml"
 
 
-def load_template(report: str, path: str | Path | None = None) -> Template:
-    """Load ``report``'s template from ``path`` (or ``templates/<report>.toml``).
+def folder_template_path(report: str, folder: str | Path) -> Path | None:
+    """``folder/<report>.toml`` (or ``.json``) when the folder holds one."""
+    for suffix in (".toml", ".json"):
+        p = Path(folder) / f"{report}{suffix}"
+        if p.is_file():
+            return p
+    return None
 
-    Without a file (e.g. an installed wheel without the repository) the built-in
-    defaults are used, so a report can always be printed.
+
+def load_template(report: str, path: str | Path | None = None, *,
+                  folder: str | Path | None = None) -> Template:
+    """Load ``report``'s template from ``path``, else from ``folder`` (a tournament's own
+    template folder), else the default ``templates/<report>.toml``.
+
+    A folder without this report's file falls back to the default; without any file the
+    built-in defaults are used, so a report can always be printed.
     """
     if report not in REPORTS:
         raise TemplateError("report", f"unknown report {report!r} (known: {', '.join(REPORTS)})")
+    if path is None and folder is not None and str(folder):
+        if not Path(folder).is_dir():
+            raise TemplateError("templates", f"folder not found: {folder} (make one with "
+                                "'referee-app templates export DIR')")
+        path = folder_template_path(report, folder)
     if path is None:
         p = default_template_path(report)
         if not p.is_file():

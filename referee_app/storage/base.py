@@ -158,7 +158,7 @@ class TournamentBase:
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
             referees=tuple(meta.get("referees", ())),
             head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""),
-            cap_fan=meta.get("cap_fan"))
+            cap_fan=meta.get("cap_fan"), templates=meta.get("templates", ""))
 
     def rules(self) -> Ruleset:
         """The tournament's ruleset under its own settings (cap), used for every settlement."""

@@ -134,13 +134,14 @@ class Tournament(PlayersMixin, RoundsMixin, PlanningMixin, HandsMixin, HandQueri
         return cls(path, dbm.connect(path), **kwargs)
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee.
+        """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee or
+        templates (the folder of report templates; relative to the database's folder).
 
         A changed cap applies to hands saved from then on; saved versions keep their
         settlement (amend a hand to settle it again).
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan"}
+                   "head_referee", "cap_fan", "templates"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -154,6 +155,8 @@ class Tournament(PlayersMixin, RoundsMixin, PlanningMixin, HandsMixin, HandQueri
             fields["stake"] = _positive_int(fields["stake"], "stake")
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
+        if "templates" in fields:
+            fields["templates"] = _text(str(fields["templates"]), "templates")
         at = dbm.now()
         with dbm.write_transaction(self.db):
             for k, v in fields.items():
