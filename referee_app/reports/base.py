@@ -25,6 +25,7 @@ from reportlab.platypus import TableStyle as _TableStyle
 
 from referee_app.fonts import register_reportlab_font
 
+from . import textfit
 from .model import ReportMeta
 from .template import Template
 
@@ -216,11 +217,13 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
                wrap: Sequence[int] = ()) -> Table:
     """A ruled table with a shaded, repeated header row.
 
-    Plain-string cells are shortened with an ellipsis to fit their column, except in the
-    ``wrap`` columns, whose text wraps onto more lines (so nothing is ever cut off).
+    Plain-string cells that do not fit their column shrink (to 75 % of the size, at least
+    5 pt) and then wrap (:mod:`.textfit`); ``wrap`` columns wrap at the full size. Nothing
+    is ever cut off. Headers shrink until every word fits, so they wrap between words.
     """
     f = font()
     size = size or t.font_size - 0.5
+    least = max(5.0, size * 0.75)
     wrap_style = ParagraphStyle("wrap", fontName=f, fontSize=size, leading=size * 1.2)
     fitted: list[list[Any]] = []
     for row in rows:
@@ -229,13 +232,18 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
             if isinstance(value, str) and i in wrap and value:
                 value = Paragraph(esc(value), wrap_style)
             elif isinstance(value, str) and "\n" not in value:
-                value = fit(value, w - 4, size)
+                value = textfit.cell(value, w - 4, size, least,
+                                     aligns[i] if i < len(aligns) else "LEFT")
             cells.append(value)
         fitted.append(cells)
-    head_style = ParagraphStyle("head", fontName=f, fontSize=size - 1, leading=(size - 1) * 1.15,
-                                alignment=TA_CENTER)
-    head = [Paragraph(esc(h).replace("\n", "<br/>"), head_style) if isinstance(h, str) else h
-            for h in header]
+    head: list[Any] = []
+    for h, w in zip(header, widths, strict=True):
+        if not isinstance(h, str):
+            head.append(h)
+            continue
+        hs = textfit.header_size(h, w - 4, size - 1, max(4.5, (size - 1) * 0.7))
+        head.append(Paragraph(esc(h).replace("\n", "<br/>"), ParagraphStyle(
+            "head", fontName=f, fontSize=hs, leading=hs * 1.15, alignment=TA_CENTER)))
     data = [head, *fitted]
     cmds: list[tuple] = [
         ("FONT", (0, 0), (-1, -1), f, size),

@@ -230,7 +230,8 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
         if v.override_reason:
             reason = (reason + "; " if reason else "") + f"override: {v.override_reason}"
         versions.append(VersionLine(v.version, _when(v.at), v.referee,
-                                    f"[{v.action}] {reason}".strip(), str(v.status), totals))
+                                    f"[{v.action}] {reason}".strip(), str(v.status), totals,
+                                    action=str(v.action), note=v.reason or ""))
     return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st), tuple(versions),
                           hand_id=str(h.id), round=h.round, table=str(h.table),
                           hand_no=h.hand_no, status=str(h.status),
@@ -238,6 +239,15 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
 
 
 # --------------------------------------------------------------------------- 5, 6 seating
+
+
+def name_sort_key(name: str, latin: str = "") -> str:
+    """Alphabetical order for a wall list: the Latin name when set, otherwise the name in
+    pinyin (pypinyin), so 何敏 (he) comes before 刘洋 (liu), not in character-code order."""
+    from pypinyin import Style, lazy_pinyin
+
+    text = latin or " ".join(lazy_pinyin(name, style=Style.NORMAL, errors="default"))
+    return " ".join(text.casefold().split())
 
 
 def _seating_tables(t: Tournament, round: int, table: int | None = None
@@ -256,7 +266,8 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
         for seat, name in row.items():
             p = players.get(name)
             shown = p.display if p is not None else name
-            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else ""))
+            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else "",
+                                       name_sort_key(name, p.name_latin if p else "")))
         first = t.find_hand(round, tno, 1)  # the first dealer is chosen at the table
         out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)

@@ -189,6 +189,8 @@ class VersionLine:
     reason: str
     status: str = "entered"
     totals: str = ""  # e.g. "E +30, S +16, W -61, N +15"
+    action: str = ""  # entered / amended / verified / void ... (what made this version)
+    note: str = ""  # the reason as given (without the [action] prefix)
 
 
 @dataclass(frozen=True)
@@ -215,6 +217,7 @@ class SeatedPlayer:
     name: str
     player_id: str = ""
     club: str = ""
+    sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,6 @@ from .base import (
     MUTED,
     build_pdf,
     esc,
-    fit,
     frame_width,
     grid_table,
     scaled_widths,
@@ -72,10 +71,8 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     head: list[str] = [t.label("hand_no", "\n"), t.label("dealer", "\n")]
     rel: list[float] = [0.9, 0.9]
     aligns = ["RIGHT", "CENTER"]
-    total_rel = 1.8 + n * (3.0 if running else 1.6) + 3.0
-    name_w = fw * 1.6 / total_rel - 4
     for s, p in zip(data.seats, data.players, strict=True):
-        head.append(f"{s}\n{fit(p, name_w, t.font_size - 1.5)}")
+        head.append(f"{s}\n{p}")  # grid_table shrinks, then wraps it: never cut
         rel.append(1.6)
         aligns.append("RIGHT")
         if running:
