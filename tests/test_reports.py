@@ -99,10 +99,16 @@ def test_standings_rank_every_player_with_ties_and_penalties(event):
     line = next(ln for ln in text.splitlines() if top.player in ln)
     assert (f"+{top.chips}" if top.chips > 0 else str(top.chips)) in line
     assert ("=1" if top.tied else "1") in line
-    penalised = [r for r in rows if r.penalties]
+    payers = {n for p in event.penalties() if not p.void for n in p.players}
+    penalised = [r for r in rows if r.player in payers]
     assert penalised, "the sample has penalties"
     for r in penalised:
         assert any(r.player in ln and "†" in ln for ln in text.splitlines())
+    # issue 13: receiving chips from a zero-sum penalty is not being penalised
+    for r in rows:
+        if r.penalties and r.player not in payers:
+            line = next(ln for ln in text.splitlines() if r.player in ln and "‡" in ln)
+            assert "†" not in line
     assert "迟到 late arrival" in text
     assert "fewer discards paid" in text  # the tie-break order, "-discards_paid"
 

@@ -272,3 +272,21 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
 def scaled_widths(rel: Sequence[float], total: float) -> list[float]:
     s = sum(rel)
     return [total * r / s for r in rel]
+
+
+def signature_lines(t: Template, st: Styles, keys: Sequence[str], *,
+                    posted: bool = False) -> Flowable:
+    """Lines to sign (one per label key) with a date — or "posted at" — line beside each,
+    kept together with a little space above."""
+    from reportlab.platypus import KeepTogether, Spacer
+
+    fw = frame_width(t)
+    when = t.label("posted") if posted else t.label("date")
+    rows = [[f"{t.label(k)} {t.label('signature')}:", "", f"{when}:", ""] for k in keys]
+    sig = Table(rows, colWidths=scaled_widths([3.2, 4.5, 1.8, 2.5], fw),
+                rowHeights=[11 * mm] * len(rows), hAlign="LEFT",
+                style=_TableStyle([("FONT", (0, 0), (-1, -1), font(), t.font_size),
+                                   ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                                   ("LINEBELOW", (1, 0), (1, -1), 0.6, colors.black),
+                                   ("LINEBELOW", (3, 0), (3, -1), 0.6, colors.black)]))
+    return KeepTogether([Spacer(1, 5 * mm), sig])

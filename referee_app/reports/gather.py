@@ -75,7 +75,9 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
         if through_round is not None and p.round is not None and p.round > through_round:
             continue
         reason = p.reason + (" (zero-sum)" if p.zero_sum else "")
-        names = [player] if player is not None else list(p.players)
+        # the payer(s) first, then everyone who received chips from a zero-sum penalty
+        everyone = list(p.players) + [n for n in p.entries if n not in p.players]
+        names = [player] if player is not None else everyone
         for name in names:
             if name in p.entries:
                 out.append(PenaltyLine(name, p.entries[name], reason, p.round, p.clause or "",
@@ -100,6 +102,10 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
         _require_round(t, round)
     rows = t.standings(through_round=round) if round is not None else t.standings()
     latin = {p.id: p.name_latin for p in t.players()}
+    lines = _penalty_lines(t.penalties(), through_round=round)
+    penalised = {p.player for p in lines if p.chips < 0}
+    counted = [h for h in t.hands() if round is None or h.round <= round]
+    unverified = sum(1 for h in counted if str(h.status) == "entered")
     out = []
     for r in rows:
         name = r.player + (f" {latin[r.player_id]}" if latin.get(r.player_id) else "")
@@ -107,10 +113,11 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             rank=r.rank, name=name, chips=r.chips, player_id=str(r.player_id), club=r.club,
             status=str(r.status), tied=r.tied, hands=r.hands, wins=r.wins,
             self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
-            largest_fan=r.largest_win_fan, penalties=r.penalties))
+            largest_fan=r.largest_win_fan, penalties=r.penalties,
+            penalised=r.player in penalised))
     return StandingsData(meta(t, generated_at), tuple(out), round=round,
-                         tie_break=tuple(t.info.tie_break),
-                         penalties=_penalty_lines(t.penalties(), through_round=round))
+                         tie_break=tuple(t.info.tie_break), penalties=lines,
+                         final=bool(counted) and unverified == 0, unverified=unverified)
 
 
 # --------------------------------------------------------------------------- 2 table sheets

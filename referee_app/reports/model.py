@@ -62,6 +62,11 @@ class StandingRow:
     flower_pigs: int = 0
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+    penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
+
+    @property
+    def is_penalised(self) -> bool:
+        return self.penalised if self.penalised is not None else self.penalties < 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,8 @@ class StandingsData:
     round: int | None = None  # None: overall; N: after round N
     tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
     penalties: tuple[PenaltyLine, ...] = ()
+    final: bool = False  # every hand counted is verified (or void): fit to post as final
+    unverified: int = 0  # hands still waiting for verification
 
 
 # --------------------------------------------------------------------------- table sheets
