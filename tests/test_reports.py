@@ -170,7 +170,7 @@ def test_hand_ruling_sheet_cites_every_clause_with_text_and_history(event):
     for c in data.clauses:
         assert c.id in text
         assert c.zh[:12] in text.replace("\n", "")
-    assert "kong was concealed" in " ".join(text.split())  # the amendment's reason
+    assert "re-entered from the table's slip" in " ".join(text.split())  # amendment reason
     assert "Head referee" in text and "Signature" in text
     assert len(data.versions) == 2
 

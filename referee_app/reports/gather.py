@@ -123,15 +123,28 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
 # --------------------------------------------------------------------------- 2 table sheets
 
 
-def _hand_items(hands: Sequence[HandInfo]) -> list[tuple[int, HandRecord, Settlement, dict]]:
+def _hand_items(t: Tournament, hands: Sequence[HandInfo]
+                ) -> list[tuple[int, HandRecord, Settlement, dict]]:
     items = []
     for h in hands:
         rec = HandRecord.from_dict(h.record)
         st = settlement_from_dict(h.settlement)
+        amendments: list[str] = []
+        ruling = ""
+        if h.version > 1 or h.override:
+            for v in t.hand_history(h.id):
+                if str(v.action) == "amended":
+                    amendments.append(f"v{v.version}: {v.reason or ''}".rstrip(": "))
+                if v.override_reason:  # the latest override ruling and who made it
+                    ruling = f"{v.referee}: {v.override_reason}" if v.referee else \
+                        v.override_reason
         items.append((h.hand_no, rec, st, {
             "hand_id": h.id, "status": str(h.status), "override": h.override,
             "version": h.version, "note": str(h.record.get("note", "") or ""),
-            "totals": h.totals}))
+            "totals": h.totals, "amendments": tuple(amendments),
+            "violations": tuple(f"{e.clause} {e.seat + ': ' if e.seat else ''}{e.message}"
+                                for e in st.errors),
+            "ruling": (ruling or h.override_reason or "") if h.override else ""}))
     return items
 
 
@@ -155,7 +168,7 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
     out = []
     for tno, row in tables.items():
         players = tuple(row.get(s, "") for s in seats)
-        items = _hand_items(by_table.get(tno, []))
+        items = _hand_items(t, by_table.get(tno, []))
         sheets = hand_sheets(items, seats, dict(zip(seats, players, strict=True)))
         table_pens = tuple(p for p in _penalty_lines([x for x in pens if x.round == round])
                            if p.player in players)

@@ -119,6 +119,9 @@ class HandSheet:
     ok: bool = True
     version: int = 1
     note: str = ""
+    amendments: tuple[str, ...] = ()  # "v2: reason" for each amendment
+    violations: tuple[str, ...] = ()  # the rules a rule-breaking hand breaks
+    ruling: str = ""  # the head referee's ruling on an override: who, why
 
 
 @dataclass(frozen=True, slots=True)
