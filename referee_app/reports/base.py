@@ -267,7 +267,7 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
             if isinstance(value, str) and i in wrap and value:
                 value = Paragraph(esc(value), wrap_style)
             elif isinstance(value, str) and "\n" not in value:
-                value = textfit.cell(value, w - 4, size, least,
+                value = textfit.cell(value, w - 4.5, size, least,
                                      aligns[i] if i < len(aligns) else "LEFT")
             cells.append(value)
         fitted.append(cells)
@@ -276,7 +276,7 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
         if not isinstance(h, str):
             head.append(h)
             continue
-        hs = textfit.header_size(h, w - 4, size - 1, max(4.5, (size - 1) * 0.7))
+        hs = textfit.header_size(h, w - 4.5, size - 1, max(4.5, (size - 1) * 0.7))
         head.append(Paragraph(esc(h).replace("\n", "<br/>"), ParagraphStyle(
             "head", fontName=f, fontSize=hs, leading=hs * 1.15, alignment=TA_CENTER)))
     data = [head, *fitted]
@@ -319,7 +319,7 @@ def signature_lines(t: Template, st: Styles, keys: Sequence[str], *,
     when = t.label("posted") if posted else t.label("date")
     widths = scaled_widths([3.2, 4.5, 1.8, 2.5], fw)
     rows = [[textfit.cell(f"{k if raw else t.label(k)} {t.label('signature')}:",
-                          widths[0] - 4, t.font_size, max(5.0, t.font_size * 0.7)),
+                          widths[0] - 4.5, t.font_size, max(5.0, t.font_size * 0.7)),
              "", f"{when}:", ""] for k in keys]
     sig = Table(rows, colWidths=widths, rowHeights=[11 * mm] * len(rows), hAlign="LEFT",
                 style=_TableStyle([("FONT", (0, 0), (-1, -1), font(), t.font_size),

@@ -168,7 +168,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "hand": {"show_english": True, "show_reading": True, "show_payments": True,
              "signatures": ["referee", "head_referee"]},
     "seating": {"table_cards": True},
-    "slips": {"slips_per_page": 1, "event_rows": 8},
+    "slips": {"slips_per_page": 0, "event_rows": 6},
 }
 
 #: Text that is not a column header; a template's [labels] may override any of these.
@@ -513,8 +513,9 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
             raise TemplateError(f"options.{k}", f"expected {want.__name__}, got {v!r}")
         options[k] = v
     if report == "slips":
-        if options["slips_per_page"] not in (1, 2):
-            raise TemplateError("options.slips_per_page", "must be 1 or 2")
+        if options["slips_per_page"] not in (0, 1, 2, 3, 4):
+            raise TemplateError("options.slips_per_page",
+                                "must be 0 (as many as fit) or 1 to 4")
         if not 1 <= options["event_rows"] <= 16:
             raise TemplateError("options.event_rows", "must be from 1 to 16")
     if report == "hand":

@@ -77,10 +77,16 @@ def fit_lines(text: str, width: float, size: float, min_size: float) -> tuple[fl
 
 def cell(text: str, width: float, size: float, min_size: float,
          align: str = "LEFT") -> str | Paragraph:
-    """A table cell: the plain text when it fits, else a shrunk or wrapped paragraph."""
-    if width_of(text, size) <= width:
+    """A table cell: the plain text when it fits, else a shrunk or wrapped paragraph.
+    Explicit line breaks (``\n``) are kept; all lines share one size."""
+    parts = text.split("\n")
+    if all(width_of(p, size) <= width for p in parts):
         return text
-    s, lines = fit_lines(text, width, size, min_size)
+    sizes = [largest_size(p, width, size, min_size) for p in parts]
+    if all(x is not None for x in sizes):
+        s, lines = min(x for x in sizes if x is not None), parts
+    else:
+        s, lines = min_size, [ln for p in parts for ln in wrap_lines(p, width, min_size)]
     style = ParagraphStyle("fit", fontName=register_reportlab_font(), fontSize=s,
                            leading=s * 1.18, alignment=_ALIGN.get(align.upper(), TA_LEFT))
     return Paragraph("<br/>".join(escape(line) for line in lines), style)
