@@ -137,3 +137,22 @@ def test_bad_input_names_the_field(players, rounds, field) -> None:
     with pytest.raises(PlanError) as e:
         plan(players, WINDS, rounds)
     assert e.value.field == field
+
+
+def test_repair_fills_vacancies_and_keeps_everyone_else() -> None:
+    from referee_app.core.planning import repair
+
+    tables = [(1, 2, 3, 4), (5, 6, 7, 8)]
+    r = repair(tables, seatable=[1, 2, 4, 5, 6, 7, 8, 9], fillers=[9])
+    assert r.tables == ((1, 2, 9, 4), (5, 6, 7, 8)) and r.moved == (9,) and not r.byes
+    # the filler who met the tablemates least takes the seat
+    r = repair(tables, seatable=[1, 2, 4, 5, 6, 7, 8, 9, 10], fillers=[9, 10],
+               met={(1, 9): 2})
+    assert r.tables[0] == (1, 2, 10, 4) and r.byes == (9,)
+    with pytest.raises(PlanError) as e:
+        repair(tables, seatable=[1, 2, 4, 5, 6, 7, 8], fillers=[])
+    assert e.value.field == "players"
+    # dissolving: the emptiest table goes, its players fill the other table first
+    r = repair(tables, seatable=[1, 2, 4, 5, 6, 8], fillers=[], dissolve=True)
+    assert r.dissolved == (2,) and r.tables[0] == (1, 2, 5, 4)
+    assert sorted(r.byes) == [6, 8]

@@ -80,3 +80,22 @@ def test_cli_round_plan_prints_figures(make_tournament) -> None:
     assert data["figures"]["repeats"] == 0 and len(data["rounds"]) == 4
     r = CliRunner().invoke(main, ["round", "plan", "--rounds", "0", "--db", str(db)])
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "rounds" in r.output
+
+
+def test_reseat_after_withdrawal_changes_one_seat(make_tournament) -> None:
+    t = make_tournament(n=17, rounds=0)
+    _, seatings = t.plan_rounds(3, fill="byes", seed=2)
+    before = {a.player: (a.table, a.seat) for a in t.seating(3).assignments}
+    leaver = t.seating(3).assignments[0].player
+    t.set_player_status(leaver, "withdrawn")
+    r, s = t.reseat_round(3)
+    after = {a.player: (a.table, a.seat) for a in s.assignments}
+    assert leaver not in after and len(r.moved) == 1 and not s.byes
+    assert sum(after.get(p) != where for p, where in before.items() if p != leaver) == 0
+    assert t.seating_problems(3) == []
+    t.set_player_status(after and next(iter(after)), "withdrawn")
+    with pytest.raises(SeatingError) as e:
+        t.reseat_round(3)
+    assert "byes" in str(e.value)
+    _, s = t.reseat_round(3, fill="byes")
+    assert len(s.tables) == 3 and len(s.byes) == 3

@@ -81,6 +81,26 @@ def round_plan(total: int, seed: int | None, fill: str | None, as_json: bool, re
         click.echo(f"  {line}")
 
 
+@round_.command("reseat")
+@click.argument("number", type=int)
+@click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
+              help="When newcomers and players on a bye cannot fill the empty seats.")
+@referee_option
+@db_option
+@handle_errors
+def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
+    """Re-seat round NUMBER (no hands yet) after withdrawals, changing as few seats as
+    possible from its planned seating."""
+    with open_db(db) as t:
+        r, s = t.reseat_round(number, fill=fill, referee=referee)
+        click.echo(s.render())
+        names = {p.id: p.name for p in t.players()}
+    click.echo(f"  changed seats: {len(r.moved)}"
+               + (f" ({', '.join(names[p] for p in r.moved)})" if r.moved else "")
+               + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
+                  if r.dissolved else ""))
+
+
 @round_.command("show")
 @click.argument("number", type=int)
 @click.option("--json", "as_json", is_flag=True)

@@ -487,3 +487,65 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     everything = [list(r) for r in played] + [list(r.tables) for r in planned]
     return Plan(seats=tuple(seats), played=done, rounds=planned,
                 figures=figures(everything, seats, ids), method=method, seed=seed)
+
+
+# ----------------------------------------------------------------------------- repair
+
+@dataclass(frozen=True)
+class Repair:
+    """A planned round re-seated after withdrawals: what changed, and what stayed."""
+
+    tables: tuple[Table, ...]
+    byes: tuple[int, ...]  # seatable players left without a seat
+    moved: tuple[int, ...]  # players who took a seat they did not have in the plan
+    dissolved: tuple[int, ...]  # plan table numbers (1-based) that no longer play
+
+
+def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Sequence[int],
+           *, met: Mapping[tuple[int, int], int] | None = None,
+           dissolve: bool = False) -> Repair:
+    """Re-seat a planned round changing as few seats as possible.
+
+    Seats of players not in ``seatable`` (withdrawn) are vacant; ``fillers`` (in order of
+    preference: newcomers, players on a bye, substitutes) take them, each vacancy getting
+    the filler who met its tablemates least. Everyone else keeps table and seat. When the
+    fillers run out and ``dissolve`` is true, the tables with most vacancies are dissolved
+    (their players fill other vacancies first, the rest sit out); otherwise
+    :class:`PlanError` says how many players are missing.
+    """
+    met = met or {}
+    playing = set(seatable)
+    ok = playing | set(fillers)
+    grid = [list(t) for t in tables]
+    pool = [p for p in dict.fromkeys(fillers) if p not in {x for t in grid for x in t}]
+    dissolved: list[int] = []
+    byes: list[int] = []
+    moved: list[int] = []
+
+    def vacancies() -> list[tuple[int, int]]:
+        return [(t, i) for t, row in enumerate(grid) if t not in dissolved
+                for i, p in enumerate(row) if p not in ok]
+
+    while True:
+        empty = vacancies()
+        if len(empty) <= len(pool):
+            break
+        if not dissolve:
+            raise PlanError("players", f"{len(empty) - len(pool)} more player(s) needed to "
+                            f"fill {len(empty)} empty seat(s): sit players out (byes) or "
+                            "seat substitutes")
+        live = [t for t in range(len(grid)) if t not in dissolved]
+        if len(live) <= 1:
+            raise PlanError("players", "too few players left for a table")
+        worst = max(live, key=lambda t: (sum(p not in ok for p in grid[t]), t))
+        dissolved.append(worst)
+        pool = [p for p in grid[worst] if p in ok] + pool
+    for t, i in vacancies():
+        mates = [p for p in grid[t] if p in ok]
+        best = min(range(len(pool)), key=lambda k: (
+            sum(met.get((min(pool[k], q), max(pool[k], q)), 0) for q in mates), k))
+        grid[t][i] = pool.pop(best)
+        moved.append(grid[t][i])
+    byes = [p for p in pool if p in playing]  # unused substitutes simply stay out
+    kept = tuple(tuple(row) for t, row in enumerate(grid) if t not in dissolved)
+    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)))

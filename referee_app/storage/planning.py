@@ -8,8 +8,9 @@ they do not fill the tables) and writes every planned round together.
 from __future__ import annotations
 
 import random
+from collections import Counter
 
-from referee_app.core.planning import Plan, PlanError
+from referee_app.core.planning import Plan, PlanError, Repair, repair
 from referee_app.core.planning import plan as make_plan
 
 from . import db as dbm
@@ -115,3 +116,50 @@ class PlanningMixin(TournamentBase):
                 at)
         self._saved()
         return p, [self.seating(r.number) for r in p.rounds]
+
+    def reseat_round(self, number: int, *, fill: str | None = None,
+                     referee: str = "") -> tuple[Repair, Seating]:
+        """Re-seat a seated round that has no hands yet after withdrawals (or late
+        arrivals), changing as few seats as possible: withdrawn players' seats are taken by
+        newcomers, then by players planned to sit out, then (``fill="substitutes"``) by
+        substitutes; with ``fill="byes"`` the emptiest tables are dissolved when that is
+        not enough. Everyone else keeps table and seat."""
+        seats = self._seats()
+        s = self.seating(number)
+        if not s.assignments:
+            raise SeatingError("round", f"round {number} is not seated (plan or seat it)")
+        if self._has_live_hands(number):
+            raise SeatingError("round", f"round {number} already has hands entered; "
+                               "move single players instead (set-seat)")
+        by_table: dict[int, dict[str, int]] = {}
+        for a in s.assignments:
+            by_table.setdefault(a.table, {})[a.seat] = a.player_id
+        tables = [tuple(row.get(x, 0) for x in seats) for _, row in sorted(by_table.items())]
+        everyone = self.players()
+        playing = [p.id for p in everyone
+                   if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
+        seated = {pid for t in tables for pid in t}
+        bye_ids = [pid for (pid,) in self.db.execute(
+            "SELECT player_id FROM byes WHERE round=?", (number,)).fetchall()]
+        counts = Counter(pid for (pid,) in self.db.execute(
+            "SELECT player_id FROM byes WHERE round<>?", (number,)).fetchall())
+        newcomers = [p for p in playing if p not in seated and p not in bye_ids]
+        on_bye = sorted((p for p in bye_ids if p in playing), key=lambda p: (counts[p], p))
+        fillers = newcomers + on_bye
+        if fill == "substitutes":
+            fillers += [p.id for p in everyone if p.status is PlayerStatus.SUBSTITUTE
+                        and p.id not in seated]
+        elif fill not in (None, "byes"):
+            raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
+        met, _ = self._met_before(number)
+        try:
+            r = repair(tables, playing, fillers, met=met, dissolve=fill == "byes")
+        except PlanError as e:
+            raise SeatingError(e.field, e.problem + " (--fill byes or --fill substitutes)") \
+                from None
+        rows = [(t, x, pid) for t, ps in enumerate(r.tables, start=1)
+                for x, pid in zip(seats, ps, strict=True)]
+        return r, self._write_round(number, rows, list(r.byes), seed=None, referee=referee,
+                                    replace_existing=True, action="round.reseat",
+                                    detail={"fill": fill, "moved": list(r.moved),
+                                            "dissolved": list(r.dissolved)})
