@@ -156,3 +156,19 @@ def test_repair_fills_vacancies_and_keeps_everyone_else() -> None:
     r = repair(tables, seatable=[1, 2, 4, 5, 6, 8], fillers=[], dissolve=True)
     assert r.dissolved == (2,) and r.tables[0] == (1, 2, 5, 4)
     assert sorted(r.byes) == [6, 8]
+
+
+@pytest.mark.parametrize(("n", "seats"), [(16, WINDS), (32, WINDS), (64, WINDS),
+                                          (27, WINDS[:3])])
+def test_after_an_arbitrary_first_round_the_design_still_fits(n: int, seats) -> None:
+    """Round 1 seated by hand: the design is relabelled onto it, so the plan still has no
+    repeat and, with round 1's winds completed, every player has every wind once."""
+    size = len(seats)
+    rng = random.Random(n)
+    pool = list(range(n))
+    rng.shuffle(pool)
+    first = [tuple(pool[i:i + size]) for i in range(0, n, size)]
+    p = plan(list(range(n)), seats, size - 1, played=[first], seed=3)
+    assert p.method.startswith(("affine", "2-dimensional"))
+    assert p.figures.repeats == 0
+    assert p.figures.wind_spread == 0

@@ -105,7 +105,39 @@ def binary_spread(k: int, wanted: int, rng: random.Random) -> list[Round]:
             best = chosen
         if len(best) >= target:
             break
-    return [_cosets(n, [0, a, b, c], lambda x, w: x ^ w) for a, b, c in best[:target]]
+    chosen = best[:target]
+    classes = [_cosets(n, [0, a, b, c], lambda x, w: x ^ w) for a, b, c in chosen]
+    if classes:
+        # order class 0's lines by a linear 2-bit label L that is one-to-one on as many
+        # other subspaces as possible: a later round's table then holds players who sat
+        # in four different seats of round 1 (what lets winds be balanced exactly)
+        label = _best_label(k, chosen)
+        classes[0] = [sorted(line, key=label) for line in classes[0]]
+    return classes
+
+
+def _parity(v: int) -> int:
+    return bin(v).count("1") & 1
+
+
+def _best_label(k: int, subspaces: list[tuple[int, int, int]]):
+    """A linear map GF(2)^k → GF(2)^2, one-to-one on the first subspace, chosen to be
+    one-to-one on the most of the others."""
+    def injective(m1: int, m2: int, s: tuple[int, int, int]) -> bool:
+        return all((_parity(v & m1), _parity(v & m2)) != (0, 0) for v in s)
+
+    best = (-1, 1, 2)
+    for m1 in range(1, 2 ** k):
+        for m2 in range(m1 + 1, 2 ** k):
+            if not injective(m1, m2, subspaces[0]):
+                continue
+            good = sum(injective(m1, m2, s) for s in subspaces[1:])
+            if good > best[0]:
+                best = (good, m1, m2)
+        if k > 5 and best[0] >= 8:  # plenty for 8 rounds; keep 128 players fast
+            break
+    _, m1, m2 = best
+    return lambda v: 2 * _parity(v & m1) + _parity(v & m2)
 
 
 def _gf3_add(x: int, y: int, k: int) -> int:

@@ -247,9 +247,11 @@ def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[
                     mapping[pt] = pl
             return mapping, 2
     if played and classes and full(played[-1]):
+        # point i of each line ↔ the player who sat in seat i: in an affine geometry the
+        # lines of most other classes then gather players who had different winds
         mapping = {}
         for line, table in zip(classes[0], played[-1], strict=True):
-            for pt, pl in zip(line, sorted(table), strict=True):
+            for pt, pl in zip(line, table, strict=True):
                 mapping[pt] = pl
         return mapping, 1
     return dict(enumerate(points)), 0
@@ -277,8 +279,17 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         name, classes = resolvable(n, size, nrounds + 2, rng)
         mapping, start = _relabel(played, classes, pool) if classes else ({}, 0)
         if classes and (not played or start):
+            rest_classes = classes[start:]
+            if played:  # first the classes whose tables mix the last round's winds
+                seat_of = {p: i for t in played[-1] for i, p in enumerate(t)}
+
+                def clashes(cls: list[list[int]]) -> int:
+                    return sum(len(line) - len({seat_of.get(mapping[pt]) for pt in line})
+                               for line in cls)
+
+                rest_classes = sorted(rest_classes, key=clashes)
             design = [[[index[mapping[pt]] for pt in line] for line in cls]
-                      for cls in classes[start:start + nrounds]]
+                      for cls in rest_classes[:nrounds]]
             method = name
     fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
     rest: list[list[list[int]]] = []
@@ -350,17 +361,104 @@ def _colour_block(tables: list[tuple[int, list[int]]], size: int,
     return {(key, p): c for key, wc in at_t.items() for c, p in wc.items()}
 
 
+def _complete_block(block: list[list[list[int]]], size: int,
+                    used: dict[int, set[int]], limit: int = 20_000
+                    ) -> list[list[list[int]]] | None:
+    """Seat a block's tables so nobody repeats a wind already had in the block (``used``:
+    the winds of the played rounds of the same block) — a depth-first search over each
+    table's seat orders, or None when ``limit`` steps find none."""
+    tables = [(k, t, members) for k, rnd in enumerate(block) for t, members in enumerate(rnd)]
+    perms = list(itertools.permutations(range(size)))
+    choice: list[tuple[int, ...]] = []
+    steps = 0
+
+    def fits(members: list[int], order: tuple[int, ...]) -> bool:
+        return all(order[i] not in used[p] for i, p in enumerate(members))
+
+    def dfs(i: int) -> bool:
+        nonlocal steps
+        if i == len(tables):
+            return True
+        members = tables[i][2]
+        for order in perms:
+            steps += 1
+            if steps > limit:
+                return False
+            if fits(members, order):
+                for j, p in enumerate(members):
+                    used[p].add(order[j])
+                choice.append(order)
+                if dfs(i + 1):
+                    return True
+                choice.pop()
+                for j, p in enumerate(members):
+                    used[p].discard(order[j])
+        return False
+
+    if not dfs(0):
+        return None
+    out = [[[] for _ in rnd] for rnd in block]
+    for (k, t, members), order in zip(tables, choice, strict=True):
+        seated = [0] * size
+        for j, p in enumerate(members):
+            seated[order[j]] = p
+        out[k][t] = seated
+    return out
+
+
+def _shifted_block(block: list[list[list[int]]], size: int,
+                   recent: Mapping[int, Sequence[int]]) -> list[list[list[int]]] | None:
+    """After one played round: planned round k seats each player at (their last wind +
+    k + 1) mod size — every wind once per player in the block, and distinct at a table
+    whenever its players had distinct winds (what the design relabelling aims for)."""
+    if any(len(w) != 1 for w in recent.values()):
+        return None
+    out = []
+    for k, rnd in enumerate(block):
+        seated_round = []
+        for members in rnd:
+            order: list[int | None] = [None] * size
+            for p in members:
+                if p not in recent:
+                    return None
+                c = (recent[p][0] + k + 1) % size
+                if order[c] is not None:
+                    return None
+                order[c] = p
+            seated_round.append([p for p in order if p is not None])
+        out.append(seated_round)
+    return out
+
+
 def _winds(groups: list[list[list[int]]], size: int, played_rounds: int,
-           counts: dict[int, Counter[int]]) -> list[list[list[int]]]:
-    """Order each planned table's players by seat, block by block of ``size`` rounds."""
+           counts: dict[int, Counter[int]],
+           shuffle: random.Random | None = None,
+           recent: Mapping[int, Sequence[int]] | None = None) -> list[list[list[int]]]:
+    """Order each planned table's players by seat, block by block of ``size`` rounds
+    (``shuffle``: colour the tables in a seeded random order — another attempt;
+    ``recent``: each player's winds in the played rounds of an unfinished block, which
+    the first planned rounds complete exactly when a search finds a way)."""
     out: list[list[list[int]]] = []
     r = 0
     first = size - played_rounds % size if played_rounds % size else size
     while r < len(groups):
         length = first if r == 0 else size
         block = groups[r:r + length]
+        if r == 0 and length < size and recent is not None:
+            used = defaultdict(set, {p: set(w) for p, w in recent.items()})
+            done = _shifted_block(block, size, recent) or _complete_block(block, size, used)
+            if done is not None:
+                for rnd in done:
+                    for table in rnd:
+                        for c, p in enumerate(table):
+                            counts[p][c] += 1
+                out += done
+                r += length
+                continue
         keyed = [(k * 10_000 + t, members) for k, rnd in enumerate(block)
                  for t, members in enumerate(rnd)]
+        if shuffle is not None:
+            shuffle.shuffle(keyed)
         colour = _colour_block(keyed, size, counts)
         for k, rnd in enumerate(block):
             seated = []
@@ -475,8 +573,33 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
         for table in rnd:
             for i, p in enumerate(table):
                 counts[p][i] += 1
-    ordered = _winds(groups, size, len(played), counts)
-    _polish_winds(ordered, size, counts)
+    # the blocks give spread 0 / 1 from scratch; after played rounds or with byes a few
+    # seeded attempts (tables coloured in other orders) are compared and the best kept
+    total = len(played) + rounds
+    target = 0 if total % size == 0 and not any(byes) and not earlier_byes else 1
+    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
+    partial = len(played) % size
+    recent: dict[int, list[int]] = defaultdict(list)
+    for rnd in played[len(played) - partial:] if partial else []:
+        for table in rnd:
+            for i, p in enumerate(table):
+                recent[p].append(i)
+    for attempt in range(12):
+        trial = {p: Counter(c) for p, c in counts.items()}
+        trial = defaultdict(Counter, trial)
+        got = _winds(groups, size, len(played), trial,
+                     random.Random(seed * 31 + attempt) if attempt else None,
+                     recent if partial and attempt == 0 else None)
+        _polish_winds(got, size, trial)
+        score = (max((max(trial[p][i] for i in range(size))
+                      - min(trial[p][i] for i in range(size)) for p in ids), default=0),
+                 sum(v * v for p in ids for v in trial[p].values()))
+        if best is None or score < best[0]:
+            best = (score, got)
+        if score[0] <= target:
+            break
+    assert best is not None
+    ordered = best[1]
     numbered = _number_tables(ordered, played, rng)
     planned = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
                                  tuple(byes[k]))
