@@ -516,6 +516,9 @@ def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequ
                 for g in rnd]
         perm = list(range(nt))  # group g -> table number perm[g]
         rng.shuffle(perm)
+        if nt <= 6:  # few tables: the best numbering outright
+            perm = list(min(itertools.permutations(range(nt)),
+                            key=lambda q: sum(cost[g][q[g]] for g in range(nt))))
         improved = True
         while improved:
             improved = False
