@@ -36,7 +36,7 @@ def round_() -> None:
 def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, as_json: bool,
                referee: str, db: Path) -> None:
     """Generate and save round NUMBER's seating, and print it."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         s = t.seat_round(number, seed=seed, fill=fill, referee=referee,
                          replace_existing=replace)
         if as_json:
@@ -61,7 +61,7 @@ def round_plan(total: int, seed: int | None, fill: str | None, as_json: bool, re
                db: Path) -> None:
     """Plan every remaining round at once (repeats, then seat winds, then seats), save it,
     and print it with its figures."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         plan, seatings = t.plan_rounds(total, seed=seed, fill=fill, referee=referee)
     f = plan.figures
     if as_json:
@@ -91,7 +91,7 @@ def round_plan(total: int, seed: int | None, fill: str | None, as_json: bool, re
 def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
     """Re-seat round NUMBER (no hands yet) after withdrawals, changing as few seats as
     possible from its planned seating."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         r, s = t.reseat_round(number, fill=fill, referee=referee)
         click.echo(s.render())
         names = {p.id: p.name for p in t.players()}
@@ -135,7 +135,7 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 def round_set_seat(number: int, table: int, seat: str, player: str, referee: str,
                    db: Path) -> None:
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         click.echo(t.set_seat(number, table, seat, player, referee=referee).render())
 
 

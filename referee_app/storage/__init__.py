@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from .demo import data_dir, default_db_path, demo_bundle_path, demo_db_path
 from .errors import (
+    AuthError,
     BundleError,
     CSVImportError,
     DuplicateHandError,
@@ -32,6 +33,7 @@ from .errors import (
     HandRuleError,
     NotATournamentError,
     PenaltyError,
+    RecordIntegrityError,
     SeatingError,
     SeatMismatchError,
     StorageError,
@@ -49,17 +51,20 @@ from .models import (
     Player,
     PlayerStatement,
     PlayerStatus,
+    Referee,
     RoundInfo,
     SeatAssignment,
     Seating,
     StandingRow,
     StatementLine,
     TournamentInfo,
+    VerifyReport,
     VersionAction,
 )
 from .tournament import Tournament
 
 __all__ = [
+    "AuthError", "RecordIntegrityError", "Referee", "VerifyReport",
     "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
     "DuplicateHandError", "DuplicatePlayerError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",

@@ -84,8 +84,9 @@ class PlanningMixin(TournamentBase):
                           seed=seed)
         except PlanError as e:
             raise SeatingError(e.field, e.problem) from None
+        referee = self._authorize(referee, action="planning the seating")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():  # one save: every planned round, one chain entry
             for r in p.rounds:
                 if self._has_live_hands(r.number):  # entered since we looked
                     raise SeatingError("round", f"round {r.number} now has hands; plan again")
