@@ -189,7 +189,11 @@ class ReportMenu(QObject):
                                                       self.win.desk.templates or "")
             if not folder:
                 return self.win.desk.templates
-        self.win.desk.set_templates(folder)
+        try:
+            self.win.desk.set_templates(folder)
+        except ValueError as e:  # e.g. only the head referee may change settings
+            self.win.message(tr("report_failed", msg=_reason(e)))
+            return self.win.desk.templates
         self.win.message(tr("report_templates_now",
                             folder=folder or tr("report_templates_shipped")), error=False)
         return folder
