@@ -99,3 +99,22 @@ def test_reseat_after_withdrawal_changes_one_seat(make_tournament) -> None:
     assert "byes" in str(e.value)
     _, s = t.reseat_round(3, fill="byes")
     assert len(s.tables) == 3 and len(s.byes) == 3
+
+
+def test_replanning_keeps_the_stored_plan_and_refills_withdrawals(make_tournament,
+                                                                  record_for) -> None:
+    t = make_tournament(n=32, rounds=0)
+    t.plan_rounds(6, seed=3)
+    before = {n: t.seating(n).tables for n in range(1, 7)}
+    t.add_hand(record_for(t, 1, 1), round=1, table=1, hand_no=1)
+    plan, _ = t.plan_rounds(6, seed=99)  # another seed, same players: nothing to improve
+    assert plan.method.startswith("kept")
+    assert {n: t.seating(n).tables for n in range(1, 7)} == before
+    leaver = t.seating(4).assignments[5].player
+    t.set_player_status(leaver, "withdrawn")
+    plan, seatings = t.plan_rounds(6, seed=99, fill="byes")
+    assert plan.figures.repeats == 0
+    assert all(len(s.byes) == 3 and leaver not in s.byes for s in seatings)
+    assert all(t.seating_problems(n) == [] for n in range(2, 7))
+    fresh, _ = t.plan_rounds(6, seed=5, fill="byes", fresh=True)
+    assert not fresh.method.startswith("kept")

@@ -53,16 +53,20 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, a
               "players and played rounds: same plan).")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When players do not fill whole tables.")
+@click.option("--fresh", is_flag=True,
+              help="A new plan even where rounds are already planned (default: keep them, "
+                   "refilled after withdrawals, unless a new plan is better).")
 @click.option("--json", "as_json", is_flag=True)
 @referee_option
 @db_option
 @handle_errors
-def round_plan(total: int, seed: int | None, fill: str | None, as_json: bool, referee: str,
-               db: Path) -> None:
+def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_json: bool,
+               referee: str, db: Path) -> None:
     """Plan every remaining round at once (repeats, then seat winds, then seats), save it,
     and print it with its figures."""
     with open_db(db, referee) as t:
-        plan, seatings = t.plan_rounds(total, seed=seed, fill=fill, referee=referee)
+        plan, seatings = t.plan_rounds(total, seed=seed, fill=fill, referee=referee,
+                                       fresh=fresh)
     f = plan.figures
     if as_json:
         echo_json({"seed": plan.seed, "method": plan.method,

@@ -353,7 +353,8 @@ def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequ
 
 def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
          played: Sequence[Sequence[Sequence[int]]] = (), seed: int = 1,
-         budget: int | None = None) -> Plan:
+         budget: int | None = None,
+         initial: Sequence[Sequence[Sequence[int]]] | None = None) -> Plan:
     """Plan ``rounds`` more rounds for ``players`` after the ``played`` ones.
 
     ``played`` holds each played round as tables of player ids in seat order; their
@@ -361,6 +362,9 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     ``len(players)`` is not a multiple of the table size the remainder sit out each round
     (byes, spread evenly); to use substitutes instead, include them in ``players``.
     ``budget`` caps the search's moves (default grows with the size of the problem).
+    ``initial``: the rounds planned before (seat order kept); when, repaired for players
+    who withdrew or arrived, they are at least as good as a new plan they are kept —
+    re-planning changes as little as possible.
     """
     size = len(seats)
     if size < 2:
@@ -425,8 +429,47 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
                               tuple(sorted(set(ids) - {p for t in rnd for p in t})))
                  for k, rnd in enumerate(played))
     everything = [list(r) for r in played] + [list(r.tables) for r in planned]
-    return Plan(seats=tuple(seats), played=done, rounds=planned,
-                figures=figures(everything, seats, ids), method=method, seed=seed)
+    fresh = Plan(seats=tuple(seats), played=done, rounds=planned,
+                 figures=figures(everything, seats, ids), method=method, seed=seed)
+    if initial is not None and len(initial) >= rounds > 0:
+        kept = _keep_initial(initial[:rounds], ids, size, played, earlier_byes)
+        if kept is not None:
+            rounds_kept, moved = kept
+            f = figures([list(r) for r in played] + [list(r.tables) for r in rounds_kept],
+                        seats, ids)
+            key = (f.repeats, f.wind_spread, f.same_seat_same_table)
+            new = fresh.figures
+            if key <= (new.repeats, new.wind_spread, new.same_seat_same_table):
+                how = "kept from the stored plan" + (f" ({moved} seat(s) refilled)"
+                                                       if moved else "")
+                return Plan(seats=tuple(seats), played=done, rounds=rounds_kept,
+                            figures=f, method=how, seed=seed)
+    return fresh
+
+
+def _keep_initial(initial: Sequence[Sequence[Sequence[int]]], ids: list[int], size: int,
+                  played: Sequence[Sequence[Sequence[int]]], earlier_byes: Counter[int]
+                  ) -> tuple[tuple[PlannedRound, ...], int] | None:
+    """The stored rounds, with withdrawn players' seats refilled (:func:`repair`), or None
+    when they no longer fit (a table short, byes not what the player count needs)."""
+    out = []
+    moved = 0
+    byes = Counter(earlier_byes)
+    for k, rnd in enumerate(initial):
+        if any(len(t) != size for t in rnd):
+            return None
+        seated = {p for t in rnd for p in t}
+        spare = sorted((p for p in ids if p not in seated), key=lambda p: (byes[p], p))
+        try:
+            r = repair(rnd, ids, spare, dissolve=True)
+        except PlanError:
+            return None
+        if len(r.byes) != len(ids) % size:
+            return None
+        byes.update(r.byes)
+        moved += len(r.moved)
+        out.append(PlannedRound(len(played) + k + 1, r.tables, tuple(sorted(r.byes))))
+    return tuple(out), moved
 
 
 # ----------------------------------------------------------------------------- repair

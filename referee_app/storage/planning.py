@@ -25,14 +25,24 @@ class PlanningMixin(TournamentBase):
         row = self.db.execute("SELECT MAX(round) FROM hands WHERE status<>'void'").fetchone()
         return int(row[0] or 0)
 
+    def _seat_rows(self, number: int, seats: tuple[str, ...]) -> list[tuple[int, ...]]:
+        """A seated round as tables of player ids in seat order (full tables only)."""
+        by_table: dict[int, dict[str, int]] = {}
+        for a in self.seating(number).assignments:
+            by_table.setdefault(a.table, {})[a.seat] = a.player_id
+        return [tuple(row[x] for x in seats) for _, row in sorted(by_table.items())
+                if len(row) == len(seats)]
+
     def plan_rounds(self, rounds: int, *, seed: int | None = None, fill: str | None = None,
-                    referee: str = "") -> tuple[Plan, list[Seating]]:
+                    referee: str = "", fresh: bool = False) -> tuple[Plan, list[Seating]]:
         """Plan and save rounds ``k+1..rounds`` where ``k`` is the last round with hands.
 
         Played rounds stay as they are and count against repeats, seat winds and seats;
         seated rounds without hands are re-seated from the plan (and dropped beyond
         ``rounds``). ``fill`` is ``"byes"`` or
         ``"substitutes"`` when the players do not fill whole tables (as for ``seat_round``).
+        Rounds already planned (seated, no hands) are kept — refilled where players
+        withdrew — unless a new plan is better or ``fresh`` asks for a new one.
         Returns the plan (with its figures) and the saved seatings.
         """
         seats = self._seats()
@@ -71,17 +81,15 @@ class PlanningMixin(TournamentBase):
                 raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
-        played = []
-        for n in range(1, done + 1):
-            s = self.seating(n)
-            by_table: dict[int, dict[str, int]] = {}
-            for a in s.assignments:
-                by_table.setdefault(a.table, {})[a.seat] = a.player_id
-            played.append([tuple(row[x] for x in seats) for _, row in sorted(by_table.items())
-                           if len(row) == size])
+        played = [self._seat_rows(n, seats) for n in range(1, done + 1)]
+        initial = None
+        if not fresh:
+            stored = [self._seat_rows(n, seats) for n in range(done + 1, rounds + 1)]
+            if all(stored):
+                initial = stored
         try:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
-                          seed=seed)
+                          seed=seed, initial=initial)
         except PlanError as e:
             raise SeatingError(e.field, e.problem) from None
         referee = self._authorize(referee, action="planning the seating")
