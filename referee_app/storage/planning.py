@@ -37,13 +37,12 @@ class PlanningMixin(TournamentBase):
                     referee: str = "", fresh: bool = False) -> tuple[Plan, list[Seating]]:
         """Plan and save rounds ``k+1..rounds`` where ``k`` is the last round with hands.
 
-        Played rounds stay as they are and count against repeats, seat winds and seats;
-        seated rounds without hands are re-seated from the plan (and dropped beyond
-        ``rounds``). ``fill`` is ``"byes"`` or
-        ``"substitutes"`` when the players do not fill whole tables (as for ``seat_round``).
+        Played rounds stay as they are and count against repeats, seat winds and seats.
         Rounds already planned (seated, no hands) are kept — refilled where players
-        withdrew — unless a new plan is better or ``fresh`` asks for a new one.
-        Returns the plan (with its figures) and the saved seatings.
+        withdrew — unless a new plan is better or ``fresh`` asks for a new one; unplayed
+        rounds beyond ``rounds`` are dropped. ``fill`` is ``"byes"`` or ``"substitutes"``
+        when the players do not fill whole tables (as for ``seat_round``). All rounds are
+        written in one save. Returns the plan (with its figures) and the saved seatings.
         """
         seats = self._seats()
         size = len(seats)
@@ -119,7 +118,8 @@ class PlanningMixin(TournamentBase):
                 self.db.execute("DELETE FROM rounds WHERE number=?", (n,))
             f = p.figures
             self._log(referee, "round.plan", {
-                "rounds": [r.number for r in p.rounds], "dropped": later, "seed": seed, "fill": fill,
+                "rounds": [r.number for r in p.rounds], "dropped": later, "seed": seed,
+                "fill": fill,
                 "method": p.method, "repeats": f.repeats, "bound": f.bound,
                 "wind_spread": f.wind_spread, "same_seat_same_table": f.same_seat_same_table},
                 at)
