@@ -172,3 +172,14 @@ def test_after_an_arbitrary_first_round_the_design_still_fits(n: int, seats) -> 
     assert p.method.startswith(("affine", "2-dimensional"))
     assert p.figures.repeats == 0
     assert p.figures.wind_spread == 0
+
+
+def test_finishing_a_wind_block_left_open_by_played_rounds() -> None:
+    """Rounds planned one at a time (as round by round seating does): the round that
+    closes a block of four is seated wind-first, so everyone has had every wind once."""
+    played: list = []
+    for r in range(1, 5):
+        p = plan(list(range(36)), WINDS, 1, played=played, seed=r)
+        played.append(list(p.rounds[0].tables))
+    f = figures(played, WINDS)
+    assert f.repeats == 0 and f.wind_spread == 0

@@ -138,8 +138,10 @@ class _Search:
     """Simulated annealing over player swaps within a round, on a meetings matrix."""
 
     def __init__(self, n: int, fixed: Sequence[Sequence[Sequence[int]]],
-                 rounds: list[list[list[int]]], rng: random.Random) -> None:
+                 rounds: list[list[list[int]]], rng: random.Random,
+                 same_seat: frozenset[int] = frozenset()) -> None:
         self.n = n
+        self.same_seat = same_seat  # rounds whose swaps keep the seat (winds already fixed)
         self.m = [[0] * n for _ in range(n)]
         self.rounds = rounds
         self.rng = rng
@@ -189,10 +191,12 @@ class _Search:
         best_state = [[list(t) for t in r] for r in rounds]
         nt = len(rounds[0])
         for _ in range(budget):
-            r = rounds[rng.randrange(len(rounds))]
+            k = rng.randrange(len(rounds))
+            r = rounds[k]
             ta, tb = rng.sample(range(nt), 2)
             A, B = r[ta], r[tb]
-            i, j = rng.randrange(len(A)), rng.randrange(len(B))
+            i = rng.randrange(len(A))
+            j = i if k in self.same_seat else rng.randrange(len(B))
             p, q = A[i], B[j]
             # cost is sum of C(m, 2); a pair's marginal cost of one more meeting is m
             delta = 0
@@ -218,6 +222,77 @@ class _Search:
             for k, r in enumerate(best_state):
                 rounds[k][:] = r
             self.repeats, self.cost = best
+
+
+def _wind_targets(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+                  partial: int) -> list[dict[int, int]] | None:
+    """For the rounds that finish a wind block left open by ``partial`` played rounds:
+    the wind each player must get in each of them (every player each missing wind once,
+    every wind ``n/size`` times a round), or None when the played rounds do not allow it.
+
+    Each wind's players are cut into slots of ``r`` (the rounds left in the block); slots
+    and players form an ``r``-regular bipartite graph, coloured by round (König)."""
+    from .winds import colour_bipartite
+
+    r = size - partial
+    recent: dict[int, list[int]] = {p: [] for p in ids}
+    for rnd in played[len(played) - partial:]:
+        for table in rnd:
+            for i, p in enumerate(table):
+                if p in recent:
+                    recent[p].append(i)
+    missing = {p: [w for w in range(size) if w not in had] for p, had in recent.items()}
+    if any(len(m) != r or len(recent[p]) != partial for p, m in missing.items()):
+        return None
+    slots: list[tuple[int, list[int]]] = []
+    for w in range(size):
+        holders = [p for p in ids if w in missing[p]]
+        if len(holders) % r:
+            return None
+        for k in range(0, len(holders), r):
+            slots.append((w * 100_000 + k, holders[k:k + r]))
+    colour = colour_bipartite(slots, r)
+    targets: list[dict[int, int]] = [{} for _ in range(r)]
+    for (key, p), c in colour.items():
+        targets[c][p] = key // 100_000
+    if any(len(t) != len(ids) for t in targets):
+        return None
+    return targets
+
+
+def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+                rounds: int, seed: int, budget: int | None
+                ) -> tuple[list[list[list[int]]], int] | None:
+    """Rounds that finish the open wind block seated wind-first (each table takes one
+    player per target wind; the search only swaps players of the same seat), then the
+    other rounds as groups. Returns (rounds, how many are already seated) or None."""
+    partial = len(played) % size
+    if not partial or len(ids) % size:
+        return None
+    targets = _wind_targets(ids, size, played, partial)
+    if targets is None:
+        return None
+    rng = random.Random(seed)
+    index = {p: i for i, p in enumerate(ids)}
+    n = len(ids)
+    seated_rounds = min(rounds, len(targets))
+    planned: list[list[list[int]]] = []
+    for k in range(seated_rounds):
+        by_wind = [[index[p] for p in ids if targets[k][p] == w] for w in range(size)]
+        for col in by_wind:
+            rng.shuffle(col)
+        planned.append([list(t) for t in zip(*by_wind, strict=True)])
+    for _ in range(seated_rounds, rounds):
+        pool = list(range(n))
+        rng.shuffle(pool)
+        planned.append([pool[i:i + size] for i in range(0, n, size)])
+    fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
+    plays = Counter(p for rnd in fixed + planned for t in rnd for p in t)
+    search = _Search(n, fixed, planned, rng, same_seat=frozenset(range(seated_rounds)))
+    if budget is None:
+        budget = min(400_000, 4000 * n * len(planned) // size + 20_000)
+    search.run(counting_bound({p: plays[p] for p in range(n)}, n, size), budget)
+    return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
 
 
 def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
@@ -431,6 +506,29 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     everything = [list(r) for r in played] + [list(r.tables) for r in planned]
     fresh = Plan(seats=tuple(seats), played=done, rounds=planned,
                  figures=figures(everything, seats, ids), method=method, seed=seed)
+    if fresh.figures.wind_spread > target and not any(byes):
+        # played rounds left a wind block open that these groups cannot finish: try
+        # seating that block wind-first and keep it when it is at least as good
+        alt = _wind_first(ids, size, played, rounds, seed, budget)
+        if alt is not None:
+            got, seated = alt
+            trial = defaultdict(Counter, {p: Counter(c) for p, c in counts.items()})
+            for rnd in got[:seated]:
+                for table in rnd:
+                    for i, p in enumerate(table):
+                        trial[p][i] += 1
+            rest = balance_block_winds(got[seated:], size, len(played) + seated, trial)
+            polish_winds(rest, size, trial)
+            tables = _number_tables(got[:seated] + rest, played, random.Random(seed))
+            alt_rounds = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
+                                            ()) for k, rnd in enumerate(tables))
+            f = figures([list(r) for r in played] + [list(r.tables) for r in alt_rounds],
+                        seats, ids)
+            new = fresh.figures
+            if (f.repeats, f.wind_spread, f.same_seat_same_table) < (
+                    new.repeats, new.wind_spread, new.same_seat_same_table):
+                fresh = Plan(seats=tuple(seats), played=done, rounds=alt_rounds, figures=f,
+                             method="winds first + search", seed=seed)
     if initial is not None and len(initial) >= rounds > 0:
         kept = _keep_initial(initial[:rounds], ids, size, played, earlier_byes)
         if kept is not None:

@@ -16,21 +16,23 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 
 
-def _colour_block(tables: list[tuple[int, list[int]]], size: int,
-                  counts: dict[int, Counter[int]]) -> dict[tuple[int, int], int]:
+def colour_bipartite(tables: list[tuple[int, list[int]]], size: int,
+                     counts: Mapping[int, Counter[int]] | None = None
+                     ) -> dict[tuple[int, int], int]:
     """Edge-colour the bipartite player–table graph of a block with ``size`` winds.
 
     ``tables`` lists (table key, players). Returns (table key, player) → wind index. Every
     table gets all winds and no player gets a wind twice within the block (König); free
     choices go to the wind the player has had least.
     """
+    counts = counts if counts is not None else defaultdict(Counter)
     at_p: dict[int, dict[int, int]] = defaultdict(dict)  # player -> wind -> table key
     at_t: dict[int, dict[int, int]] = defaultdict(dict)  # table key -> wind -> player
     for key, members in tables:
         for p in members:
             free_p = [c for c in range(size) if c not in at_p[p]]
             free_t = [c for c in range(size) if c not in at_t[key]]
-            a = min(free_p, key=lambda c: (counts[p][c], c in at_t[key], c))
+            a = min(free_p, key=lambda c: (counts.get(p, Counter())[c], c in at_t[key], c))
             if a not in at_t[key]:
                 at_p[p][a] = key
                 at_t[key][a] = p
@@ -160,7 +162,7 @@ def balance_block_winds(groups: list[list[list[int]]], size: int, played_rounds:
                  for t, members in enumerate(rnd)]
         if shuffle is not None:
             shuffle.shuffle(keyed)
-        colour = _colour_block(keyed, size, counts)
+        colour = colour_bipartite(keyed, size, counts)
         for k, rnd in enumerate(block):
             seated = []
             for t, members in enumerate(rnd):
