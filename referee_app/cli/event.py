@@ -78,6 +78,9 @@ def _split(text: str | None) -> list[str]:
 @click.option("--cap-fan", type=int, default=None,
               help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@click.option("--templates", default=None, metavar="DIR",
+              help="The tournament's report template folder ('' for the shipped ones; "
+                   "relative to the database's folder).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -86,8 +89,8 @@ def _split(text: str | None) -> list[str]:
 @handle_errors
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
-              stake: int | None, cap_fan: int | None, tie_break: str | None, resettle: bool,
-              referee: str, db: Path) -> None:
+              stake: int | None, cap_fan: int | None, tie_break: str | None,
+              templates: str | None, resettle: bool, referee: str, db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -95,7 +98,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     --resettle writes a new version of each of them."""
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
-        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
+        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
+        ("templates", templates))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -108,7 +112,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}")
+                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}")
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
@@ -132,7 +136,8 @@ def event_info(db: Path) -> None:
                    f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
-                   f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")
+                   f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
+                   f"\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))

@@ -54,7 +54,12 @@ def common(f: F) -> F:
                      help="Time printed as 'generated' (default: now, UTC); fix it to get "
                           "byte-identical PDFs.")(f)
     f = click.option("--template", "template", type=click.Path(dir_okay=False, path_type=Path),
-                     help="Template file (TOML or JSON) instead of templates/<report>.toml.")(f)
+                     help="One template file (TOML or JSON) for this report.")(f)
+    f = click.option("--templates", "templates", type=click.Path(file_okay=False,
+                                                                 path_type=Path),
+                     help="Template folder (<report>.toml files; 'referee-app templates "
+                          "export DIR' makes one). Default: the tournament's folder "
+                          "(event set --templates), else the shipped templates.")(f)
     f = click.option("-o", "--output", "output", required=True,
                      type=click.Path(dir_okay=False, path_type=Path), help="PDF file to write.")(f)
     f = click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
@@ -76,18 +81,20 @@ def _write_atomic(path: Path, data: bytes) -> None:
         raise
 
 
-def _run(report: str, db: Path, output: Path, template: Path | None,
+def _run(report: str, db: Path, output: Path, template: Path | None, templates: Path | None,
          generated_at: datetime | None, **params: Any) -> None:
     from referee_app.core import RecordError
-    from referee_app.reports.api import generate
+    from referee_app.reports.api import generate, templates_folder
     from referee_app.reports.template import TemplateError, load_template
     from referee_app.storage import StorageError, Tournament
 
     try:
-        tpl = load_template(report, template)
+        if template is not None or templates is not None:
+            load_template(report, template, folder=templates)  # a bad file: before the db
         if not output.parent.is_dir():
             raise OutputError("output", f"directory does not exist: {output.parent}")
         with Tournament.open(db) as t:
+            tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
@@ -115,7 +122,9 @@ def _player_ref(t: Any, text: str) -> str | int:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def report() -> None:
-    """Print a report of the tournament to a PDF (templates in templates/, see docs/reports.md).
+    """Print a report of the tournament to a PDF, laid out by editable templates
+    (--templates DIR or the tournament's folder; 'referee-app templates export DIR' writes
+    copies to edit; docs/reports.md).
 
     \b
     referee-app report standings [--round N] -o standings.pdf

@@ -54,6 +54,15 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
     raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
 
 
+def templates_folder(tournament: Tournament) -> Path | None:
+    """The tournament's own template folder (relative paths: from the database's folder)."""
+    name = tournament.info.templates
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    return p if p.is_absolute() else Path(tournament.path).parent / p
+
+
 def render(report: str, data: Any, template: Template | None = None,
            out: str | Path | None = None) -> bytes:
     """Draw already-gathered data (GUI preview, tests) with the report's template."""
@@ -74,7 +83,8 @@ def generate(report: str, tournament: Tournament, *, out: str | Path | None = No
     """
     if report not in REPORTS:
         raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
-    t = template if isinstance(template, Template) else load_template(report, template)
+    t = template if isinstance(template, Template) else load_template(
+        report, template, folder=templates_folder(tournament))
     when = generated_at or datetime.now(UTC).replace(microsecond=0)
     data = gather_data(report, tournament, when, **params)
     return render(report, data, t, out=out)

@@ -229,7 +229,8 @@ class TournamentBase:
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
             referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
-            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"))
+            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
+            templates=meta.get("templates", ""))
 
     def _base_rules(self, meta: Mapping[str, Any] | None = None) -> Ruleset:
         """The tournament's own ruleset, from the snapshot stored inside the tournament."""

@@ -18,15 +18,16 @@ class SettingsMixin(TournamentBase):
     """Settings changes, and re-settling saved hands under new settings on request."""
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee
-        (the head referee's change once the tournament has referees).
+        """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
+        (the head referee's change once the tournament has referees) or templates (the
+        folder of report templates; relative to the database's folder).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
         :meth:`resettle` writes new versions of them).
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan"}
+                   "head_referee", "cap_fan", "templates"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -44,6 +45,8 @@ class SettingsMixin(TournamentBase):
             fields["stake"] = _positive_int(fields["stake"], "stake")
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
+        if "templates" in fields:
+            fields["templates"] = _text(str(fields["templates"]), "templates")
         at = dbm.now()
         with self._write():
             for k, v in fields.items():

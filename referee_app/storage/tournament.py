@@ -1,7 +1,8 @@
 """The tournament store: one SQLite file per tournament, reached only through this class.
 
 :class:`Tournament` is the one entry point; each concern lives in its own module and is
-mixed in here: players (``players.py``), rounds and seating (``rounds.py``), writing hands
+mixed in here: players (``players.py``), rounds and seating (``rounds.py``), the whole-event
+seating plan (``planning.py``), writing hands
 (``hands.py``), reading hands (``hand_queries.py``), penalties (``penalties.py``),
 standings and statements (``standings.py``), bundles (``bundle.py``), CSV (``csv_io.py``);
 the connection, audit log and backups are in ``base.py``, the schema in ``db.py``.
@@ -46,6 +47,7 @@ from .models import (
     DEFAULT_TIE_BREAK,
 )
 from .penalties import PenaltiesMixin
+from .planning import PlanningMixin
 from .players import PlayersMixin
 from .referees import RefereesMixin
 from .rounds import RoundsMixin
@@ -54,9 +56,9 @@ from .standings import StandingsMixin
 from .verify import VerifyMixin
 
 
-class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, HandsMixin,
-                 HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin, CsvMixin,
-                 VerifyMixin):
+class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, PlanningMixin,
+                 HandsMixin, HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin,
+                 CsvMixin, VerifyMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
