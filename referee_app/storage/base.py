@@ -17,7 +17,7 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import db as dbm
+from . import backup_files
 from .errors import (
     StorageError,
 )
@@ -81,12 +81,13 @@ class TournamentBase:
     log, the tournament's settings and ruleset, and automatic backups.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` and the last of each round
+    (``backup_files.py``; list and restore them with ``backups.py``). ``backup_every=0``
     turns automatic backups off (tests, benchmarks).
     """
 
     def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
-                 backup_keep: int = 10) -> None:
+                 backup_keep: int = backup_files.KEEP_NEWEST) -> None:
         self.path = path
         self.db = db
         self.backup_every = backup_every
@@ -94,6 +95,7 @@ class TournamentBase:
         self._changes = 0
         self._closed = False
         self.backup_error: str | None = None  # the last automatic backup's failure, if any
+        self.read_only: str | None = None  # why the file is open for viewing only, if it is
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -114,12 +116,12 @@ class TournamentBase:
 
     def backup(self) -> Path:
         """Write a backup now (SQLite backup API); returns its path."""
-        p = dbm.backup(self.db, self.path, self.backup_keep)
+        p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
 
     def backups(self) -> list[Path]:
-        return dbm.list_backups(self.path)
+        return backup_files.list_backups(self.path)
 
     def _saved(self) -> None:
         """Count a committed change; back up every ``backup_every``. A failing backup never

@@ -73,3 +73,49 @@ class CSVImportError(StorageError):
 
 class PenaltyError(StorageError):
     """A penalty that cannot be recorded as given."""
+
+
+class StorageFault(StorageError):
+    """A fault outside the input (exit code 3): the file is busy, damaged, read-only, or the
+    disk is full. ``problem`` says what to do; nothing was written."""
+
+
+class BusyError(StorageFault):
+    """Another desk held the write lock longer than the retry allows."""
+
+
+class DiskFullError(StorageFault):
+    """The disk (or the file's size limit) is full."""
+
+
+class ReadOnlyError(StorageFault):
+    """The file (or its directory or ``-shm``) cannot be written: viewing works, changes not."""
+
+
+class DamagedError(StorageFault):
+    """The file fails SQLite's check or holds values that cannot be read."""
+
+
+def backups_hint(path: object) -> str:
+    return f"see 'referee-app backup list --db {path}' and restore one"
+
+
+def fault_from(e: BaseException, path: object) -> StorageFault:
+    """Name an SQLite/OS failure as the fault the user can act on (one line, what to do)."""
+    if isinstance(e, StorageFault):
+        return e
+    msg = str(e).lower()
+    errno = getattr(e, "errno", None)
+    if "locked" in msg or "busy" in msg:
+        return BusyError("db", f"{path} is busy: another desk kept it locked too long; "
+                         "try again (close the other program if this repeats)")
+    if "full" in msg or errno == 28:
+        return DiskFullError("db", f"the disk holding {path} is full; free some space and "
+                             "try again (nothing was saved)")
+    if "readonly" in msg or "read-only" in msg or errno in (13, 30):
+        return ReadOnlyError("db", f"{path} is read-only here ({e}); make the file and its "
+                             "folder writable to change it (viewing works)")
+    if "malformed" in msg or "not a database" in msg or "decode" in msg or "corrupt" in msg \
+            or isinstance(e, ValueError | KeyError | TypeError):
+        return DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}")
+    return StorageFault("db", f"{path}: {e}; check the disk, then {backups_hint(path)}")

@@ -15,8 +15,6 @@ recomputed from the current versions on each call (never a stored running total)
 
 from __future__ import annotations
 
-import json
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -29,11 +27,12 @@ from referee_app.core import (
 )
 
 from . import db as dbm
+from . import opening
+from .backups import BackupsMixin
 from .base import _cap, _check_tie_break, _dump, _positive_int, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
-    NotATournamentError,
     StorageError,
     TournamentExistsError,
 )
@@ -50,7 +49,7 @@ from .standings import StandingsMixin
 
 
 class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, PenaltiesMixin,
-                 StandingsMixin, BundleMixin, CsvMixin):
+                 StandingsMixin, BundleMixin, CsvMixin, BackupsMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
@@ -108,28 +107,23 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Tournament:
-        """Open an existing tournament file (raises NotATournamentError otherwise)."""
+        """Open an existing tournament file (see :mod:`.opening` for what is checked).
+
+        Not a tournament: :class:`NotATournamentError` (bad input); damaged:
+        :class:`DamagedError`; a file that cannot be written opens for viewing
+        (``read_only`` says why) and every change raises :class:`ReadOnlyError`.
+        """
         path = Path(path)
-        if not path.exists():
-            raise NotATournamentError("db", f"{path} does not exist (create it with "
-                                      "'referee-app event new NAME' or import a bundle)")
+        read_only = opening.check_file(path)
+        db = dbm.connect(path, read_only=read_only)
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                row = conn.execute("SELECT value FROM meta WHERE key='app'").fetchone()
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                conn.close()
-        except sqlite3.DatabaseError as e:
-            raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
-                from None
-        if row is None or json.loads(row[0]) != dbm.APP_ID:
-            raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
-        if version > dbm.SCHEMA_VERSION:
-            raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
-                                      f"(schema {version}; this one reads up to "
-                                      f"{dbm.SCHEMA_VERSION}); update the app")
-        return cls(path, dbm.connect(path), **kwargs)
+            opening.quick_check(db, path)
+        except BaseException:
+            db.close()
+            raise
+        t = cls(path, db, **kwargs)
+        t.read_only = read_only
+        return t
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
         """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee.
