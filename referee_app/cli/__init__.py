@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "penalty": "referee_app.cli.penalties:penalty",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
+    "backup": "referee_app.cli.backup:backup",
 }
 
 
@@ -42,7 +43,16 @@ class LazyGroup(click.Group):
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="referee-app")
 def main() -> None:
-    """Referee Desk: validate, settle and report Sichuan mahjong (血战到底) tournament hands."""
+    """Referee Desk: validate, settle and report Sichuan mahjong (血战到底) tournament hands.
+
+    \b
+    Exit codes:
+      0  done
+      1  the record breaks a rule (the violations are listed)
+      2  bad input or refused (names the field or file and what to do)
+      3  a fault outside the input: the database busy beyond the wait, the disk
+         full, a read-only or damaged file (see 'referee-app backup list')
+    """
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -3,10 +3,13 @@ into one line with the documented exit code, reading JSON input, and aligned out
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
+import sqlite3
 import sys
 import unicodedata
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -18,12 +21,18 @@ from referee_app.storage import (
     HandInfo,
     HandRuleError,
     StorageError,
+    StorageFault,
     Tournament,
     default_db_path,
 )
+from referee_app.storage import db as dbm
+from referee_app.storage.errors import fault_from
 
-EXIT_RULES, EXIT_BAD_INPUT = 1, 2
+EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
+MAX_ID = 2**63 - 1
+#: OS errors that are faults of the machine, not of what was typed
+FAULT_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EIO, errno.EDQUOT})
 
 _DEFAULT_DB = default_db_path()
 
@@ -43,23 +52,52 @@ def referee_option(f: F) -> F:
 
 
 def handle_errors(f: F) -> F:
-    """Turn storage/record errors into one clear line and the contract's exit codes."""
+    """Turn storage/record errors into one clear line and the contract's exit codes
+    (1 breaks a rule, 2 bad input or refused, 3 a fault outside the input)."""
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        dbm.on_wait = lambda msg: click.echo(msg, err=True)
         try:
-            return f(*args, **kwargs)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", RuntimeWarning)
+                try:
+                    return f(*args, **kwargs)
+                finally:
+                    for w in caught:  # e.g. a failed automatic backup: one line, no paths
+                        click.echo(f"warning: {w.message}", err=True)
         except HandRuleError as e:
             click.echo(f"error: {e.field}: the record breaks the rules:", err=True)
             for v in e.violations:
                 click.echo(f"  {v.clause:<7} {v.seat or '-':<2} {v.message}", err=True)
             click.echo("  (a head referee may record it with --override-reason TEXT)", err=True)
             sys.exit(EXIT_RULES)
+        except StorageFault as e:
+            fail(str(e), EXIT_FAULT)
         except (StorageError, RecordError) as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            fail(str(e), EXIT_BAD_INPUT)
+        except sqlite3.Error as e:
+            fail(str(fault_from(e, kwargs.get("db", "the database"))), EXIT_FAULT)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:  # a stored value, not input
+            fail(str(fault_from(ValueError(f"a stored value cannot be read: {e}"),
+                                kwargs.get("db", "the database"))), EXIT_FAULT)
+        except OverflowError:
+            fail(f"a number is out of range (whole numbers up to {MAX_ID})", EXIT_BAD_INPUT)
+        except OSError as e:
+            where = f"{e.filename}: " if e.filename else ""
+            if e.errno in FAULT_ERRNOS:
+                fail(f"{where}{e.strerror}; free space or check the disk, then try again",
+                     EXIT_FAULT)
+            fail(f"{where}{e.strerror or e}", EXIT_BAD_INPUT)
+        finally:
+            dbm.on_wait = None
 
     return wrapper  # type: ignore[return-value]
+
+
+def fail(message: str, code: int) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
 
 
 def open_db(db: Path) -> Tournament:

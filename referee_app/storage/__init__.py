@@ -23,18 +23,24 @@ a :class:`StorageError` subclass (field + problem) and changes nothing.
 
 from __future__ import annotations
 
+from .backups import BackupInfo
 from .demo import data_dir, default_db_path, demo_bundle_path, demo_db_path
 from .errors import (
     BundleError,
+    BusyError,
     CSVImportError,
+    DamagedError,
+    DiskFullError,
     DuplicateHandError,
     DuplicatePlayerError,
     HandRuleError,
     NotATournamentError,
     PenaltyError,
+    ReadOnlyError,
     SeatingError,
     SeatMismatchError,
     StorageError,
+    StorageFault,
     TournamentExistsError,
     UnknownHandError,
     UnknownPlayerError,
@@ -60,7 +66,8 @@ from .models import (
 from .tournament import Tournament
 
 __all__ = [
-    "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
+    "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BackupInfo", "BusyError", "DamagedError",
+    "DiskFullError", "ReadOnlyError", "StorageFault", "BundleError", "CSVImportError",
     "DuplicateHandError", "DuplicatePlayerError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",
     "PlayerStatement", "PlayerStatus", "RoundInfo", "SeatAssignment", "Seating",

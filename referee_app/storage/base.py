@@ -135,7 +135,7 @@ class TournamentBase:
             self.backup()
             self.backup_error = None
         except (OSError, sqlite3.Error) as e:
-            self.backup_error = f"backup failed: {e}"
+            self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
     def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:

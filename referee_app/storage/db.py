@@ -167,15 +167,16 @@ def busy_timeout_ms() -> int:
         return BUSY_TIMEOUT_MS
 
 
-def connect(path: Path, *, read_only: str | None = None) -> sqlite_utils.Database:
+def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
+            ) -> sqlite_utils.Database:
     """Open with the durability settings above (the file must already be a tournament).
 
     ``read_only``: why the file cannot be written (it is then opened for viewing only and
-    :func:`write_transaction` refuses every change with that reason).
+    :func:`write_transaction` refuses every change with that reason), through ``uri``.
     """
     timeout = busy_timeout_ms() / 1000
     if read_only:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=timeout)
+        conn = sqlite3.connect(uri or f"file:{path}?mode=ro", uri=True, timeout=timeout)
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
     db = sqlite_utils.Database(conn)
@@ -204,7 +205,7 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
     reason = getattr(db, "read_only_reason", None)
     if reason:
         raise ReadOnlyError("db", f"{path} is open for viewing only ({reason}); nothing was "
-                            "changed")
+                            "changed: make it writable to record changes")
     _begin_immediate(db, path)
     try:
         yield

@@ -7,6 +7,7 @@ offending input. A raised error always means *nothing was written*.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -104,18 +105,30 @@ def fault_from(e: BaseException, path: object) -> StorageFault:
     """Name an SQLite/OS failure as the fault the user can act on (one line, what to do)."""
     if isinstance(e, StorageFault):
         return e
-    msg = str(e).lower()
+    text = str(e).split(" with text ")[0][:160]  # never echo damaged bytes
+    msg = text.lower()
     errno = getattr(e, "errno", None)
     if "locked" in msg or "busy" in msg:
         return BusyError("db", f"{path} is busy: another desk kept it locked too long; "
                          "try again (close the other program if this repeats)")
-    if "full" in msg or errno == 28:
+    if "full" in msg or errno == 28 or ("disk i/o" in msg and _disk_full(path)):
         return DiskFullError("db", f"the disk holding {path} is full; free some space and "
                              "try again (nothing was saved)")
     if "readonly" in msg or "read-only" in msg or errno in (13, 30):
-        return ReadOnlyError("db", f"{path} is read-only here ({e}); make the file and its "
+        return ReadOnlyError("db", f"{path} is read-only here ({text}); make the file and its "
                              "folder writable to change it (viewing works)")
     if "malformed" in msg or "not a database" in msg or "decode" in msg or "corrupt" in msg \
             or isinstance(e, ValueError | KeyError | TypeError):
-        return DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}")
-    return StorageFault("db", f"{path}: {e}; check the disk, then {backups_hint(path)}")
+        return DamagedError("db", f"{path} is damaged ({text}); {backups_hint(path)}")
+    return StorageFault("db", f"{path}: {text}; check the disk, then {backups_hint(path)}")
+
+
+def _disk_full(path: object) -> bool:
+    """Whether the folder of ``path`` has (almost) no space left: SQLite reports a full disk
+    while opening as a plain "disk I/O error"."""
+    import shutil
+    from pathlib import Path
+
+    with contextlib.suppress(OSError, TypeError):
+        return shutil.disk_usage(Path(str(path)).parent).free < 64 * 1024
+    return False

@@ -58,6 +58,16 @@ def read_only_reason(path: Path) -> str | None:
     return None
 
 
+def ro_uri(path: Path) -> str:
+    """A read-only URI; ``immutable`` when the folder cannot hold a ``-shm`` and there is no
+    ``-wal`` (a read-only medium: nobody can change the file while we read it)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not _writable(folder) and not Path(f"{path}-wal").exists() \
+            and not Path(f"{path}-shm").exists():
+        return f"file:{path}?mode=ro&immutable=1"
+    return f"file:{path}?mode=ro"
+
+
 def check_file(path: Path) -> str | None:
     """Refuse what is not a tournament; return why the file is read-only (or None)."""
     if not path.exists():
@@ -71,7 +81,7 @@ def check_file(path: Path) -> str | None:
         raise ReadOnlyError("db", f"{path} cannot be read (permissions); ask whoever owns it")
     reason = read_only_reason(path)
     try:
-        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True,
+        conn = sqlite3.connect(ro_uri(path), uri=True,
                                timeout=dbm.busy_timeout_ms() / 1000)
         try:
             tables = {r[0] for r in conn.execute(
@@ -87,7 +97,7 @@ def check_file(path: Path) -> str | None:
             raise ReadOnlyError("db", f"{path} cannot be opened because {reason}; copy it "
                                 "to a writable folder with 'referee-app event export' "
                                 "elsewhere, or make the folder writable") from None
-        if isinstance(e, sqlite3.OperationalError) and ("locked" in msg or "busy" in msg):
+        if isinstance(e, sqlite3.OperationalError) and "no such table" not in msg:
             raise fault_from(e, path) from None
         if list_backups(path) and "not a database" in msg:
             raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") \

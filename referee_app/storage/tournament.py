@@ -115,7 +115,8 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         """
         path = Path(path)
         read_only = opening.check_file(path)
-        db = dbm.connect(path, read_only=read_only)
+        db = dbm.connect(path, read_only=read_only,
+                         uri=opening.ro_uri(path) if read_only else None)
         try:
             opening.quick_check(db, path)
         except BaseException:
