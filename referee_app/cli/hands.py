@@ -30,6 +30,8 @@ def _parse_totals(text: str | None) -> dict[str, int] | None:
     out: dict[str, int] = {}
     for part in text.split(","):
         seat, _, v = part.partition("=")
+        if seat.strip() in out:
+            raise StorageError("--totals", f"seat {seat.strip()!r} is given twice")
         try:
             out[seat.strip()] = int(v)
         except ValueError:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import unicodedata
 import warnings
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -39,9 +40,44 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def _positive_int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError(field, f"expected a whole number >= 1, got {value!r}")
+#: SQLite's INTEGER range: ids, round, table and hand numbers are checked against it
+MAX_INT = 2**63 - 1
+#: chips in one penalty or override entry; stake per unit
+MAX_CHIPS = 1_000_000
+MAX_STAKE = 1_000_000
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message (a 5,000-digit number is not repeated back)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**24:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)[:60]
+
+
+def _positive_int(value: Any, field: str, maximum: int = MAX_INT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise StorageError(field, f"expected a whole number 1..{maximum}, got {_shown(value)}")
+    return value
+
+
+def _lookup_int(value: Any, field: str) -> int:
+    """A number to look something up by: any whole number SQLite can hold (none matches
+    beyond; a 20-digit one is refused here rather than overflowing in the query)."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
+        raise StorageError(field, f"expected a whole number up to {MAX_INT}, got "
+                           f"{_shown(value)}")
+    return value
+
+
+def _stake(value: Any) -> int:
+    """Chips per unit: a whole number 1..1,000,000 (beyond that chips lose precision)."""
+    return _positive_int(value, "stake", MAX_STAKE)
+
+
+def _chips(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_CHIPS:
+        raise StorageError(field, f"expected whole chips from -{MAX_CHIPS:,} to "
+                           f"{MAX_CHIPS:,}, got {_shown(value)}")
     return value
 
 
@@ -49,9 +85,20 @@ def _cap(value: Any) -> int | None:
     """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_INT:
+        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got "
+                           f"{_shown(value)}")
     return value
+
+
+def _bad_char(text: str) -> str | None:
+    """A control character, line separator or lone surrogate: these break every listing,
+    CSV and PDF (a name is one line of printable text)."""
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat in ("Cc", "Cs", "Zl", "Zp"):
+            return f"U+{ord(c):04X}"
+    return None
 
 
 def _text(value: Any, field: str, *, required: bool = False) -> str:
@@ -62,7 +109,26 @@ def _text(value: Any, field: str, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
         raise StorageError(field, "is required and may not be empty")
+    bad = _bad_char(value)
+    if bad:
+        raise StorageError(field, f"contains a control character ({bad}); use one line of "
+                           "printable text")
     return value
+
+
+def _names(value: Any, field: str) -> list[str]:
+    """A list of names (referees): each one line of text."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise StorageError(field, f"expected a list of names, got {type(value).__name__}")
+    out = []
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise StorageError(f"{field}[{i}]", f"expected a name (text), got "
+                               f"{type(v).__name__}")
+        name = _text(v, f"{field}[{i}]")
+        if name:
+            out.append(name)
+    return out
 
 
 def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:

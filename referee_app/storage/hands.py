@@ -16,7 +16,7 @@ from referee_app.core import (
 )
 
 from . import db as dbm
-from .base import TournamentBase, _dump, _positive_int, _text
+from .base import MAX_INT, TournamentBase, _chips, _dump, _positive_int, _shown, _text
 from .errors import (
     DuplicateHandError,
     HandRuleError,
@@ -129,8 +129,7 @@ class HandsMixin(TournamentBase):
             for k, v in ot.items():
                 if k not in seats:
                     raise StorageError(f"override_totals.{k}", "unknown seat")
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise StorageError(f"override_totals.{k}", f"expected whole chips, got {v!r}")
+                _chips(v, f"override_totals.{k}")
             if sum(ot.values()) != 0:
                 raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
             return {seat: int(ot.get(seat, 0)) for seat in seats}
@@ -229,8 +228,9 @@ class HandsMixin(TournamentBase):
         return result
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
-        if isinstance(hand_id, bool) or not isinstance(hand_id, int):
-            raise UnknownHandError("hand_id", f"expected a hand id number, got {hand_id!r}")
+        if isinstance(hand_id, bool) or not isinstance(hand_id, int) or abs(hand_id) > MAX_INT:
+            raise UnknownHandError("hand_id", f"expected a hand id number up to {MAX_INT}, got "
+                                   f"{_shown(hand_id)}")
         r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
                             "WHERE id=?", (hand_id,)).fetchone()
         if r is None:

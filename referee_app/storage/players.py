@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _text
+from .base import MAX_INT, PlayerRef, TournamentBase, _shown, _text
 from .errors import (
     DuplicatePlayerError,
     StorageError,
@@ -47,6 +47,8 @@ class PlayersMixin(TournamentBase):
         if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
                                     and ref[1:].isdigit()):
             pid = int(ref[1:]) if isinstance(ref, str) else ref
+            if pid > MAX_INT:
+                raise UnknownPlayerError(field, f"no player with id {_shown(pid)}")
             if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
                 return pid
             raise UnknownPlayerError(field, f"no player with id {pid}")

@@ -29,7 +29,7 @@ from referee_app.core import (
 from . import db as dbm
 from . import opening
 from .backups import BackupsMixin
-from .base import _cap, _check_tie_break, _dump, _positive_int, _text
+from .base import _cap, _check_tie_break, _dump, _names, _stake, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
@@ -75,7 +75,8 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
             raise StorageError("ruleset", str(e)) from None
         tb = _check_tie_break(tie_break)
         if stake is not None:
-            stake = _positive_int(stake, "stake")
+            stake = _stake(stake)
+        referees = _names(referees, "referees")
         cap_fan = _cap(cap_fan)
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
@@ -142,9 +143,12 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         if "name" in fields:
             fields["name"] = _text(fields["name"], "name", required=True)
         if "referees" in fields:
-            fields["referees"] = list(fields["referees"])
+            fields["referees"] = _names(fields["referees"], "referees")
         if "stake" in fields:
-            fields["stake"] = _positive_int(fields["stake"], "stake")
+            fields["stake"] = _stake(fields["stake"])
+        for k in ("venue", "start_date", "end_date", "head_referee"):
+            if k in fields:
+                fields[k] = _text(fields[k], k)
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
         at = dbm.now()
