@@ -28,7 +28,7 @@ from pathlib import Path
 
 import sqlite_utils
 
-from .errors import ReadOnlyError, fault_from
+from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
 
 SCHEMA_VERSION = 1
 APP_ID = "referee-desk-tournament"
@@ -179,6 +179,7 @@ def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
         conn = sqlite3.connect(uri or f"file:{path}?mode=ro", uri=True, timeout=timeout)
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
+    conn.text_factory = _text_reader(path)
     db = sqlite_utils.Database(conn)
     db.read_only_reason = read_only  # type: ignore[attr-defined]
     db.file_path = path  # type: ignore[attr-defined]
@@ -190,6 +191,20 @@ def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
         db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     return db
+
+
+def _text_reader(path: Path) -> Callable[[bytes], str]:
+    """Decode stored text; bytes that are not UTF-8 mean the file was damaged (a flipped
+    sector), reported as such instead of SQLite's message quoting the broken bytes."""
+
+    def decode(raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DamagedError("db", f"{path} is damaged (a stored value is not readable "
+                               f"text); {backups_hint(path)}") from None
+
+    return decode
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
