@@ -78,6 +78,9 @@ def handle_errors(f: F) -> F:
             fail(str(e), EXIT_BAD_INPUT)
         except sqlite3.Error as e:
             fail(str(fault_from(e, kwargs.get("db", "the database"))), EXIT_FAULT)
+        except UnicodeEncodeError:  # a lone surrogate (invalid UTF-8 in an argument)
+            fail("text with an unpaired surrogate (invalid UTF-8) is not accepted; retype it",
+                 EXIT_BAD_INPUT)
         except (json.JSONDecodeError, UnicodeDecodeError) as e:  # a stored value, not input
             fail(str(fault_from(ValueError(f"a stored value cannot be read: {e}"),
                                 kwargs.get("db", "the database"))), EXIT_FAULT)
@@ -116,6 +119,10 @@ def read_json(path: str, what: str) -> Any:
     except json.JSONDecodeError as e:
         raise RecordError("", f"{path}: not valid JSON: {e.msg} at line {e.lineno} column "
                           f"{e.colno}") from None
+    except RecursionError:
+        raise RecordError("", f"{path}: JSON nested too deeply") from None
+    except ValueError as e:  # an integer of more than 4,300 digits
+        raise RecordError("", f"{path}: not a usable JSON record ({e})") from None
 
 
 def text_width(text: str) -> int:

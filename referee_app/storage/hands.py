@@ -10,6 +10,7 @@ from typing import Any
 
 from referee_app.core import (
     HandRecord,
+    RecordError,
     Settlement,
     WinEvent,
     settle,
@@ -54,6 +55,9 @@ class HandsMixin(TournamentBase):
             return record
         if isinstance(record, str):
             return HandRecord.from_json(record)
+        if not isinstance(record, Mapping):
+            raise RecordError("", f"a hand record is a JSON object, got "
+                              f"{'null' if record is None else type(record).__name__}")
         return HandRecord.from_dict(dict(record))
 
     def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:

@@ -131,5 +131,5 @@ def quick_check(db: sqlite_utils.Database, path: Path) -> None:
     except sqlite3.DatabaseError as e:
         raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") from None
     if rows != ["ok"]:
-        raise DamagedError("db", f"{path} is damaged ({'; '.join(rows)[:200]}); "
-                           f"{backups_hint(path)}")
+        found = " ".join(" ".join(rows).replace("*** in database main ***", "").split())
+        raise DamagedError("db", f"{path} is damaged ({found[:160]}); {backups_hint(path)}")

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import MAX_INT, PlayerRef, TournamentBase, _shown, _text
+from .base import MAX_INT, PlayerRef, TournamentBase, _bad_char, _shown, _text
 from .errors import (
     DuplicatePlayerError,
     StorageError,
@@ -55,6 +55,9 @@ class PlayersMixin(TournamentBase):
         if not isinstance(ref, str):
             raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
         name = ref.strip()
+        if _bad_char(name):
+            raise UnknownPlayerError(field, f"unknown player {ref!r} (a name is one line of "
+                                     "printable text)")
         r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
         if r is None and name:
             rows = self.db.execute("SELECT id FROM players WHERE name_latin<>'' AND "
