@@ -408,3 +408,37 @@ def test_full_disk_exits_3_and_leaves_no_temp_files(template: dict[str, Any],
     assert not [p for p in mnt.rglob("*.tmp*")], list(mnt.rglob("*"))
     (mnt / "filler").unlink()
     _check_db(db)
+
+
+def test_a_stray_read_only_shm_means_viewing_only(template: dict[str, Any], tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``-shm`` left read-only (by another user) that cannot be made writable again: the
+    file opens for viewing and a change is refused with one line naming the ``-shm``."""
+    from referee_app.storage import ReadOnlyError, opening
+
+    db = tmp_path / "t.sqlite"
+    shutil.copy(template["db"], db)
+    shm = Path(f"{db}-shm")
+    shm.write_bytes(b"")
+    shm.chmod(0o444)
+    real = opening._writable
+    monkeypatch.setattr(opening, "_writable",
+                        lambda p: False if str(p).endswith("-shm") else real(p))
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.read_only is not None and "-shm is read-only" in t.read_only
+        assert len(t.hands()) == 3
+        with pytest.raises(ReadOnlyError, match="viewing only"):
+            t.add_player("New")
+    monkeypatch.undo()
+    with Tournament.open(db, backup_every=0) as t:  # once it is writable: changes work
+        assert t.read_only is None
+        t.add_player("New")
+    _check_db(db)
+
+
+def test_a_read_only_folder_is_named(tmpfs: Any) -> None:
+    mnt = tmpfs("1m")
+    subprocess.run(["mount", "-o", "remount,ro", str(mnt)], check=True)
+    r = _cli("event", "new", "X", "--db", str(mnt / "new.sqlite"))
+    _one_error_line(r, 3, "folder", "read-only")
+    assert "not a tournament" not in r.stderr

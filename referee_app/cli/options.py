@@ -32,7 +32,10 @@ EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
 MAX_ID = 2**63 - 1
 #: OS errors that are faults of the machine, not of what was typed
-FAULT_ERRNOS = frozenset({errno.ENOSPC, errno.EROFS, errno.EIO, errno.EDQUOT})
+FAULT_ERRNOS = {errno.ENOSPC: "free some space, then try again",
+                errno.EDQUOT: "free some space, then try again",
+                errno.EROFS: "write to a writable place instead",
+                errno.EIO: "check the disk (and its cable), then try again"}
 
 _DEFAULT_DB = default_db_path()
 
@@ -89,8 +92,8 @@ def handle_errors(f: F) -> F:
         except OSError as e:
             where = f"{e.filename}: " if e.filename else ""
             if e.errno in FAULT_ERRNOS:
-                fail(f"{where}{e.strerror}; free space or check the disk, then try again",
-                     EXIT_FAULT)
+                todo = FAULT_ERRNOS[e.errno]
+                fail(f"{where}{e.strerror}; {todo}", EXIT_FAULT)
             fail(f"{where}{e.strerror or e}", EXIT_BAD_INPUT)
         finally:
             dbm.on_wait = None

@@ -8,7 +8,9 @@ offending input. A raised error always means *nothing was written*.
 from __future__ import annotations
 
 import contextlib
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -117,17 +119,30 @@ def fault_from(e: BaseException, path: object) -> StorageFault:
     if "readonly" in msg or "read-only" in msg or errno in (13, 30):
         return ReadOnlyError("db", f"{path} is read-only here ({text}); make the file and its "
                              "folder writable to change it (viewing works)")
+    if "unable to open" in msg:
+        folder = _folder(path)
+        if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
+            return ReadOnlyError("db", f"cannot write {path}: the folder {folder} is "
+                                 "read-only or missing; choose another place")
+        return StorageFault("db", f"cannot open {path} ({text}); check the path, the "
+                            "permissions and the disk")
     if "malformed" in msg or "not a database" in msg or "decode" in msg or "corrupt" in msg \
             or isinstance(e, ValueError | KeyError | TypeError):
         return DamagedError("db", f"{path} is damaged ({text}); {backups_hint(path)}")
     return StorageFault("db", f"{path}: {text}; check the disk, then {backups_hint(path)}")
 
 
+def _folder(path: object) -> Path | None:
+    with contextlib.suppress(TypeError, ValueError):
+        p = Path(str(path)).parent
+        return p if str(p) else Path(".")
+    return None
+
+
 def _disk_full(path: object) -> bool:
     """Whether the folder of ``path`` has (almost) no space left: SQLite reports a full disk
     while opening as a plain "disk I/O error"."""
     import shutil
-    from pathlib import Path
 
     with contextlib.suppress(OSError, TypeError):
         return shutil.disk_usage(Path(str(path)).parent).free < 64 * 1024
