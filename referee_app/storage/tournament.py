@@ -53,8 +53,9 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
-    turns automatic backups off (tests, benchmarks).
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` (20) and each round's
+    last (list and restore them with :meth:`backup_list`, :meth:`restore_backup`).
+    ``backup_every=0`` turns automatic backups off (tests, benchmarks).
     """
 
     # ------------------------------------------------------------------ lifecycle
