@@ -69,7 +69,60 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
             rec = random_record(rng, "ottawa-2009", players=seating, dealer="E")
             t.add_hand(rec, round=1, table=1, hand_no=i + 1, referee="Zhao")
         t.add_penalty([NAMES[0]], 5, "late", round=1)
-    return {"db": db, "record": records[0], "record2": records[1], "dir": d}
+        bundle = t.export_bundle()
+    return {"db": db, "record": records[0], "record2": records[1], "dir": d,
+            "bundle": json.loads(json.dumps(bundle, ensure_ascii=False))}
+
+
+def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+    """Every path into a JSON value (to replace one of them)."""
+    out = [prefix]
+    if isinstance(obj, dict):
+        for k, v in obj.items():
+            out += _paths(v, (*prefix, k))
+    elif isinstance(obj, list):
+        for i, v in enumerate(obj):
+            out += _paths(v, (*prefix, i))
+    return out
+
+
+REPLACEMENTS = [..., None, 0, -1, 2**63, 10**20, "", "x", "\ud800", "a\tb", [], {}, [1, 2],
+                True, "=1+1", "zigong-3p", "sichuan-jipin"]
+
+
+def _bundle_variants(bundle: dict[str, Any]) -> st.SearchStrategy[bytes]:
+    """The template's bundle with one (or two) values replaced or removed."""
+    paths = _paths(bundle)[1:]
+
+    def mutate(changes: list[tuple[tuple[Any, ...], Any]]) -> bytes:
+        b = json.loads(json.dumps(bundle))
+        for path, value in changes:
+            node = b
+            try:
+                for k in path[:-1]:
+                    node = node[k]
+                if value is ...:
+                    del node[path[-1]]
+                else:
+                    node[path[-1]] = value
+            except (KeyError, IndexError, TypeError):
+                pass
+        return json.dumps(b).encode()
+
+    change = st.tuples(st.sampled_from(paths), st.sampled_from(REPLACEMENTS))
+    return st.lists(change, min_size=1, max_size=2).map(mutate)
+
+
+def _csv_files() -> st.SearchStrategy[bytes]:
+    cells = st.one_of(TEXT, st.sampled_from(["'=1+1", "'+x", "=cmd|' /C calc'!A0", "a,b",
+                                             '"q"', "late", "withdrawn", "\ufeffname"]))
+    header = st.sampled_from(["name", "name,club", "name,name_latin,club,status", "姓名,俱乐部",
+                              "club", "name,name", ""])
+    rows = st.lists(st.lists(cells, min_size=1, max_size=4).map(
+        lambda cells: ",".join(c.replace("\n", " ") for c in cells)), max_size=4)
+    return st.tuples(st.booleans(), header, rows).map(
+        lambda t: (("\ufeff" if t[0] else "") + "\n".join([t[1], *t[2]]) + "\n")
+        .encode("utf-8", "surrogatepass"))
 
 
 # ------------------------------------------------------------------ generated arguments
@@ -120,10 +173,13 @@ def _record_variants(rec: dict[str, Any]) -> st.SearchStrategy[bytes]:
     return st.sampled_from(variants).flatmap(lambda s: s)
 
 
-def _commands(rec: dict[str, Any]) -> st.SearchStrategy[list[Any]]:
-    """One command line; ``FILE`` and ``OUT`` are replaced by files of the example."""
+def _commands(rec: dict[str, Any], bundle: dict[str, Any]) -> st.SearchStrategy[list[Any]]:
+    """One command line; ``FILE`` and ``OUT`` are replaced by files of the example, ``NEW``
+    by a database path that does not exist yet."""
     record = _record_variants(rec)
     kinds = [
+        _bundle_variants(bundle).map(lambda b: ["event", "import", ("FILE", b), "NEW"]),
+        _csv_files().map(lambda c: ["players", "import", ("FILE", c)]),
         st.tuples(st.just(["players", "add"]), TEXT).map(lambda t: [*t[0], t[1]]),
         st.tuples(st.just(["players", "statement"]), PLAYER).map(lambda t: [*t[0], t[1]]),
         st.tuples(PLAYER, st.sampled_from(["active", "withdrawn"])).map(
@@ -196,18 +252,26 @@ def test_fuzz_tournament_commands(template: dict[str, Any], data: st.DataObject)
     with _example_dir(template) as d:
         db = d / "t.sqlite"
         shutil.copy(template["db"], db)
-        cmds = data.draw(st.lists(_commands(template["record"]), min_size=1, max_size=3))
+        cmds = data.draw(st.lists(_commands(template["record"], template["bundle"]),
+                                  min_size=1, max_size=3))
         for n, cmd in enumerate(cmds):
-            args = []
+            args, target = [], db
             for a in cmd:
                 if isinstance(a, tuple):
-                    f = d / f"rec{n}.json"
+                    f = d / f"in{n}"
                     f.write_bytes(a[1])
                     a = str(f)
                 elif a == "OUT":
                     a = str(d / f"out{n}")
+                elif a == "NEW":
+                    target = d / f"new{n}.sqlite"
+                    continue
                 args.append(a)
-            _assert_contract(_invoke([*args, "--db", str(db)]), args)
+            r = _invoke([*args, "--db", str(target)])
+            _assert_contract(r, args)
+            if target != db and target.exists():
+                assert r.exit_code == 0, r.output  # an import is all or nothing
+                _check_db(target)
         _check_db(db)
 
 

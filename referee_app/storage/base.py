@@ -132,9 +132,11 @@ def _names(value: Any, field: str) -> list[str]:
 
 
 def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(order, str) or not isinstance(order, Iterable):
+        raise StorageError("tie_break", f"expected a list of keys, got {type(order).__name__}")
     out = tuple(order)
     for key in out:
-        if key.lstrip("-") not in TIE_BREAK_KEYS:
+        if not isinstance(key, str) or key.lstrip("-") not in TIE_BREAK_KEYS:
             raise StorageError("tie_break", f"unknown key {key!r} (known: "
                                f"{', '.join(TIE_BREAK_KEYS)}; prefix '-' for fewer-is-better)")
     if not out:

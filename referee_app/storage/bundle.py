@@ -94,13 +94,13 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
     v = d[key]
     if isinstance(v, bool) and kind in (int, (int,)):
         raise BundleError(f"{path}.{key}" if path else key, f"expected a number, got {v!r}")
-    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
-        raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
-                          f"{MAX_INT}, got {_shown(v)}")
     if not isinstance(v, kind):
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise BundleError(f"{path}.{key}" if path else key,
                           f"expected {want}, got {type(v).__name__}")
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
+        raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
+                          f"{MAX_INT}, got {_shown(v)}")
     return v
 
 
@@ -242,7 +242,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
                     _get(p, "registered_at", path, str, optional=True, default="")))
 
     def pid_of(name: Any, path: str) -> int:
-        if name not in names:
+        if not isinstance(name, str) or name not in names:
             raise BundleError(path, f"unknown player {name!r} (not in players)")
         return names[name]
 
