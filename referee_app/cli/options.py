@@ -3,9 +3,11 @@ into one line with the documented exit code, reading JSON input, and aligned out
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import functools
 import json
+import os
 import sqlite3
 import sys
 import unicodedata
@@ -87,6 +89,10 @@ def handle_errors(f: F) -> F:
         except (json.JSONDecodeError, UnicodeDecodeError) as e:  # a stored value, not input
             fail(str(fault_from(ValueError(f"a stored value cannot be read: {e}"),
                                 kwargs.get("db", "the database"))), EXIT_FAULT)
+        except BrokenPipeError:  # the reader (e.g. `| head`) stopped: not an error of ours
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
         except OverflowError:
             fail(f"a number is out of range (whole numbers up to {MAX_ID})", EXIT_BAD_INPUT)
         except OSError as e:
