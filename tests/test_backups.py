@@ -5,6 +5,7 @@ report file permissions."""
 from __future__ import annotations
 
 import csv
+import json
 import os
 import sqlite3
 import stat
@@ -165,3 +166,41 @@ def test_reports_are_written_with_the_umask(tmp_path: Path) -> None:
     assert stat.S_IMODE(p.stat().st_mode) == 0o644
     assert p.read_bytes() == b"%PDF-1.4"
     assert [x.name for x in tmp_path.iterdir()] == ["r.pdf"]
+
+
+def test_backup_commands(make_tournament, record_for) -> None:
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 1, start=3)
+    t.close()
+    db = str(t.path)
+    run = CliRunner().invoke
+    r = run(main, ["backup", "list", "--json", "--db", db])
+    assert r.exit_code == 0
+    listed = json.loads(r.output)
+    assert [(b["number"], b["hands"], b["round"]) for b in listed] == [(1, 2, 1)]
+    assert _count(t.path) == 3
+    r = run(main, ["backup", "restore", "1", "--db", db])
+    assert r.exit_code == 2 and "--referee 'Zhao'" in r.output
+    r = run(main, ["backup", "restore", "1", "--referee", "Zhao", "--db", db])
+    assert r.exit_code == 0, r.output
+    assert "2 hands" in r.output and "the previous file is kept as" in r.output
+    assert _count(t.path) == 2
+    r = run(main, ["backup", "restore", "9", "--referee", "Zhao", "--db", db])
+    assert r.exit_code == 2 and "expected a backup number" in r.output
+
+
+def test_exit_codes_are_in_the_top_level_help() -> None:
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+
+    out = CliRunner().invoke(main, ["--help"]).output
+    for line in ("0  done", "1  the record breaks a rule", "2  bad input or refused",
+                 "3  a fault outside the input"):
+        assert line in out
