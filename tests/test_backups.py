@@ -204,3 +204,18 @@ def test_exit_codes_are_in_the_top_level_help() -> None:
     for line in ("0  done", "1  the record breaks a rule", "2  bad input or refused",
                  "3  a fault outside the input"):
         assert line in out
+
+
+def test_folder_and_file_names_with_uri_and_glob_characters(tmp_path: Path) -> None:
+    """'#', '?', '%' would cut a plain SQLite URI short; '[' is a glob pattern."""
+    d = tmp_path / "a#b?c%20 [x]"
+    d.mkdir()
+    path = d / "赛 事[1].sqlite"
+    with Tournament.create(path, "Odd", head_referee="Zhao", backup_every=0) as t:
+        t.add_player("李伟")
+        t.backup()
+        t.add_player("张敏")
+    assert [b.hands for b in Tournament.backup_list(path)] == [0]
+    Tournament.restore_backup(path, 1, referee="Zhao")
+    with Tournament.open(path, backup_every=0) as t:
+        assert [p.name for p in t.players()] == ["李伟"]

@@ -9,6 +9,7 @@ are removed (the failed one at once, a killed one's by the next backup).
 from __future__ import annotations
 
 import contextlib
+import glob
 import os
 import re
 import sqlite3
@@ -32,7 +33,8 @@ def backup_dir(path: Path) -> Path:
 def list_backups(path: Path) -> list[Path]:
     """Backup files of ``path``, oldest first."""
     d = backup_dir(path)
-    return sorted(d.glob(f"{path.stem}-*.sqlite"), key=lambda p: p.name) if d.exists() else []
+    pattern = f"{glob.escape(path.stem)}-*.sqlite"
+    return sorted(d.glob(pattern), key=lambda p: p.name) if d.exists() else []
 
 
 def _round_of(p: Path) -> int | None:
@@ -65,7 +67,7 @@ def clean_temp_files(path: Path) -> list[Path]:
     """Remove temp files left by backups that were killed (their process is gone)."""
     d = backup_dir(path)
     removed = []
-    for stale in d.glob(f".{path.stem}-*.sqlite.*.tmp*") if d.exists() else []:
+    for stale in d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*") if d.exists() else []:
         m = _TMP.search(stale.name)
         if m is None:
             continue

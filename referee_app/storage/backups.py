@@ -50,7 +50,7 @@ def _stamp_text(p: Path) -> str:
 
 def _open_backup_ro(p: Path) -> sqlite3.Connection:
     """Read a backup without creating ``-wal``/``-shm`` beside it (immutable: never written)."""
-    return sqlite3.connect(f"file:{p}?mode=ro&immutable=1", uri=True)
+    return sqlite3.connect(dbm.file_uri(p, immutable=True), uri=True)
 
 
 class BackupsMixin(TournamentBase):

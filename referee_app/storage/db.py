@@ -159,6 +159,12 @@ on_wait: Callable[[str], None] | None = None
 FIRST_WAIT_MS = 1000
 
 
+def file_uri(path: Path, *, immutable: bool = False) -> str:
+    """A read-only SQLite URI for ``path`` (percent-encoded: a ``#``, ``?`` or ``%`` in a
+    folder name must not cut the path short)."""
+    return Path(path).absolute().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
+
+
 def busy_timeout_ms() -> int:
     """How long a write waits for another desk (``REFEREE_APP_BUSY_TIMEOUT`` seconds)."""
     try:
@@ -176,7 +182,7 @@ def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
     """
     timeout = busy_timeout_ms() / 1000
     if read_only:
-        conn = sqlite3.connect(uri or f"file:{path}?mode=ro", uri=True, timeout=timeout)
+        conn = sqlite3.connect(uri or file_uri(path), uri=True, timeout=timeout)
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
     conn.text_factory = _text_reader(path)

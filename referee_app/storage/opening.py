@@ -64,8 +64,8 @@ def ro_uri(path: Path) -> str:
     folder = path.parent if str(path.parent) else Path(".")
     if not _writable(folder) and not Path(f"{path}-wal").exists() \
             and not Path(f"{path}-shm").exists():
-        return f"file:{path}?mode=ro&immutable=1"
-    return f"file:{path}?mode=ro"
+        return dbm.file_uri(path, immutable=True)
+    return dbm.file_uri(path)
 
 
 def check_file(path: Path) -> str | None:
