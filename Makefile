@@ -26,6 +26,7 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_settle.py
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_storage.py
 	$(BIN)/python benchmarks/bench_reports.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui.py

@@ -17,12 +17,15 @@ Usage:  python tools/make_demo_event.py [--seed 2009] [--out sample_events/demo-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
+import itertools
 import json
 import random
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -141,43 +144,28 @@ def pick_record(rng: random.Random, dealer: str, players: dict[str, str], seen: 
     return best[1]
 
 
-def synthetic_times(bundle: dict[str, Any], day: str) -> None:
-    """Replace real timestamps by a plausible tournament-day clock, order preserved."""
-    stamps: set[str] = set()
+@contextlib.contextmanager
+def synthetic_clock(day: str) -> Iterator[None]:
+    """A plausible tournament-day clock (75 s a step) instead of the real one, so the demo
+    is the same on every run: times are part of the hash-chained record, so they are set
+    while it is written, never rewritten afterwards."""
+    from referee_app.storage import db as dbm
 
-    def collect(o: Any) -> None:
-        if isinstance(o, dict):
-            for k, v in o.items():
-                if k in ("at", "created_at", "registered_at") and isinstance(v, str) and v:
-                    stamps.add(v)
-                else:
-                    collect(v)
-        elif isinstance(o, list):
-            for v in o:
-                collect(v)
-
-    collect(bundle)
     start = datetime.fromisoformat(f"{day}T08:30:00+00:00")
-    mapping = {s: (start + timedelta(seconds=75 * i)).isoformat(timespec="microseconds")
-               for i, s in enumerate(sorted(stamps))}
-
-    def rewrite(o: Any) -> Any:
-        if isinstance(o, dict):
-            return {k: (mapping.get(v, v) if k in ("at", "created_at", "registered_at")
-                        and isinstance(v, str) else rewrite(v)) for k, v in o.items()}
-        if isinstance(o, list):
-            return [rewrite(v) for v in o]
-        return o
-
-    new = rewrite(bundle)
-    bundle.clear()
-    bundle.update(new)
+    steps = itertools.count()
+    real = dbm.now
+    dbm.now = lambda: (start + timedelta(seconds=75 * next(steps))).isoformat(
+        timespec="microseconds")
+    try:
+        yield
+    finally:
+        dbm.now = real
 
 
 def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
-    with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory() as d, synthetic_clock("2009-01-03"):
         t = Tournament.create(Path(d) / "demo.sqlite", "渥太华川渝同乡会有奖麻将大赛 2009 (演示)",
                               ruleset=RULESET, venue="Ottawa Chinese Community Centre",
                               start_date="2009-01-03", end_date="2009-01-03",
@@ -212,7 +200,6 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                       clause="§2.4", referee=REFEREES[0], zero_sum=True, round=3)
         bundle = t.export_bundle()
         t.close()
-    synthetic_times(bundle, "2009-01-03")
     return bundle, seen
 
 

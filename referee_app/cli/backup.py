@@ -13,7 +13,7 @@ import click
 
 from referee_app.storage import Tournament
 
-from .options import db_option, echo_json, handle_errors
+from .options import db_option, echo_json, handle_errors, read_pin
 
 
 @click.group()
@@ -50,12 +50,15 @@ def backup_list(as_json: bool, db: Path) -> None:
 @backup.command("restore")
 @click.argument("number", type=click.IntRange(min=1, max=2**63 - 1))
 @click.option("--referee", default="",
-              help="The head referee (required when the tournament names one).")
+              help="The head referee (required when the tournament names one; with referees "
+                   "the PIN is asked, or read from REFEREE_PIN).")
 @db_option
 @handle_errors
 def backup_restore(number: int, referee: str, db: Path) -> None:
     """Put backup NUMBER (from 'backup list') in place of --db after checking it."""
-    info, aside = Tournament.restore_backup(db, number, referee=referee)
+    info, aside = Tournament.restore_backup(
+        db, number, referee=referee,
+        pin=lambda: read_pin(f"PIN for {referee.strip() or 'the head referee'}", "REFEREE_PIN"))
     hands = "?" if info.hands is None else info.hands
     click.echo(f"restored backup {info.number} ({info.at}, {hands} hands) into {db}")
     if aside != db:

@@ -13,6 +13,7 @@ from .options import (
     db_option,
     handle_errors,
     open_db,
+    read_pin,
     referee_option,
 )
 
@@ -29,8 +30,11 @@ def event() -> None:
 @click.option("--venue", default="")
 @click.option("--start-date", default="", help="YYYY-MM-DD")
 @click.option("--end-date", default="", help="YYYY-MM-DD")
-@click.option("--head-referee", default="")
-@click.option("--referees", default="", help="Comma-separated referee names.")
+@click.option("--head-referee", default="",
+              help="Make NAME the first head referee, with a PIN (asked twice, or "
+                   "NEW_REFEREE_PIN): from then on every change needs a referee's PIN.")
+@click.option("--referees", default="", help="Comma-separated referee names (names only; "
+              "add referees with PINs with 'referee add').")
 @click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
 @click.option("--cap-fan", type=int, default=None,
               help="Cap on total fan for this tournament (default: the ruleset's; "
@@ -46,6 +50,9 @@ def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: st
     kw: dict[str, Any] = {}
     if tie_break:
         kw["tie_break"] = _split(tie_break)
+    if head_referee.strip():
+        kw["head_pin"] = read_pin(f"new PIN for {head_referee.strip()}", "NEW_REFEREE_PIN",
+                                  confirm=True)
     with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
@@ -71,14 +78,21 @@ def _split(text: str | None) -> list[str]:
 @click.option("--cap-fan", type=int, default=None,
               help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@click.option("--resettle", is_flag=True,
+              help="Also write a new version of every saved hand that settles differently "
+                   "under the new cap/stake (reason \"cap changed to N\"; head referee).")
 @referee_option
 @db_option
 @handle_errors
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
-              stake: int | None, cap_fan: int | None, tie_break: str | None, referee: str,
-              db: Path) -> None:
-    """Change the tournament's details (the ruleset cannot change once created)."""
+              stake: int | None, cap_fan: int | None, tie_break: str | None, resettle: bool,
+              referee: str, db: Path) -> None:
+    """Change the tournament's details (the ruleset cannot change once created).
+
+    A new cap or stake applies to hands saved after it: saved hands keep the settlement
+    they were saved with. The command says how many saved hands would settle differently;
+    --resettle writes a new version of each of them."""
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
@@ -87,14 +101,23 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         fields["referees"] = _split(referees)
     if tie_break is not None:
         fields["tie_break"] = _split(tie_break)
-    if not fields:
+    if not fields and not resettle:
         raise StorageError("options", "nothing to change (see --help)")
-    with open_db(db) as t:
-        i = t.update_info(referee=referee, **fields)
+    with open_db(db, referee) as t:
+        i = t.update_info(referee=referee, **fields) if fields else t.info
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
                    f"tie-break {', '.join(i.tie_break)}")
+        differ = t.settled_differently()
+        if resettle:
+            done = t.resettle(referee=referee)
+            click.echo(f"re-settled {len(done)} saved hand(s) under the new settings: "
+                       + (", ".join(f"#{h.id} v{h.version}" for h in done) or "none"))
+        elif differ:
+            click.echo(f"{len(differ)} saved hand(s) would settle differently under these "
+                       "settings; they keep their saved settlement (--resettle writes new "
+                       "versions)")
 
 
 @event.command("info")
@@ -117,14 +140,19 @@ def event_info(db: Path) -> None:
 
 @event.command("import")
 @click.argument("bundle", type=click.Path(dir_okay=False))
+@click.option("--legacy", is_flag=True,
+              help="Accept a bundle written before the tamper-evident record (no chain): it is "
+                   "settled under the current rules and the record says it was imported so.")
 @db_option
 @handle_errors
-def event_import(bundle: str, db: Path) -> None:
-    """Create --db from a tournament BUNDLE.json (all or nothing)."""
-    with Tournament.import_bundle(bundle, db) as t:
+def event_import(bundle: str, legacy: bool, db: Path) -> None:
+    """Create --db from a tournament BUNDLE.json after verifying all of it (the chain, every
+    settlement under its stored settings, seating, penalties); all or nothing."""
+    with Tournament.import_bundle(bundle, db, legacy=legacy) as t:
+        n, digest = t.record_digest()
         click.echo(f"imported {t.info.name!r}: {len(t.players())} players, "
                    f"{len(t.rounds())} rounds, {len(t.hands())} hands, "
-                   f"{len(t.penalties())} penalties into {db}")
+                   f"{len(t.penalties())} penalties into {db} (record {n} entries, {digest})")
 
 
 @event.command("export")

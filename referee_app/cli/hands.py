@@ -56,7 +56,7 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
              override_reason: str | None, totals: str | None, as_json: bool, db: Path) -> None:
     """Validate, settle and save the hand in RECORD.json (- for stdin)."""
     data = read_json(record, "RECORD")
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         expected_no = t.next_hand_no(round_no, table)
         suggested = t.next_dealer(round_no, table)
         h = t.add_hand(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
@@ -91,7 +91,7 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
                override_reason: str | None, totals: str | None, db: Path) -> None:
     """Correct hand HAND_ID with RECORD.json: a new version; earlier ones are kept."""
     data = read_json(record, "RECORD")
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         h = t.amend_hand(hand_id, data, reason=reason, referee=referee,
                          override_reason=override_reason, override_totals=_parse_totals(totals))
         v = t.hand_history(hand_id)[-1]
@@ -191,8 +191,21 @@ def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: 
 @handle_errors
 def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
     """Void HAND_ID: it stays listed as void and counts nothing."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         h = t.void_hand(hand_id, reason=reason, referee=referee)
+        click.echo(hand_line(h, t.info.seats))
+
+
+@hand.command("restore")
+@click.argument("hand_id", type=int)
+@click.option("--reason", required=True, help="Why the void hand counts again (required).")
+@click.option("--referee", default="")
+@db_option
+@handle_errors
+def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
+    """Bring void HAND_ID back (head referee): the only way back from void."""
+    with open_db(db, referee) as t:
+        h = t.restore_hand(hand_id, reason=reason, referee=referee)
         click.echo(hand_line(h, t.info.seats))
 
 
@@ -203,7 +216,7 @@ def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
 @handle_errors
 def hand_verify(hand_id: int, referee: str, db: Path) -> None:
     """Mark HAND_ID verified (a second referee checked it)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         h = t.set_status(hand_id, "verified", referee=referee)
         click.echo(hand_line(h, t.info.seats))
 

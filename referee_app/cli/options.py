@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
+from referee_app.cli.common import load_json_input, require_object
 from referee_app.core import RecordError
 from referee_app.storage import (
     HandInfo,
@@ -112,26 +113,39 @@ def fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
-def open_db(db: Path) -> Tournament:
-    return Tournament.open(db)
+def open_db(db: Path, referee: str | None = None) -> Tournament:
+    """Open the tournament; for a change (``referee`` given) in a tournament with referees,
+    sign that referee in with their PIN: from ``REFEREE_PIN``, or asked on a terminal."""
+    t = Tournament.open(db)
+    if referee is None or not t.has_referees():
+        return t
+    try:
+        if not referee.strip():
+            raise StorageError("referee", "this tournament has referees: name yourself with "
+                               "--referee NAME (your PIN is then asked, or read from "
+                               "REFEREE_PIN)")
+        t.sign_in(referee.strip(), read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN"))
+    except BaseException:
+        t.close()
+        raise
+    return t
+
+
+def read_pin(prompt: str, env: str, *, confirm: bool = False) -> str:
+    """A PIN from the environment variable ``env`` (scripts) or asked without echo on a
+    terminal (twice with ``confirm``, for a new PIN)."""
+    pin = os.environ.get(env)
+    if pin is not None:
+        return pin
+    if not sys.stdin.isatty():
+        raise StorageError("pin", f"no terminal to ask for the PIN: set {env}")
+    return str(click.prompt(prompt, hide_input=True, confirmation_prompt=confirm))
 
 
 def read_json(path: str, what: str) -> Any:
-    try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-    except OSError as e:
-        raise StorageError(what, f"cannot read {path!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise StorageError(what, f"{path!r} is not UTF-8 text") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RecordError("", f"{path}: not valid JSON: {e.msg} at line {e.lineno} column "
-                          f"{e.colno}") from None
-    except RecursionError:
-        raise RecordError("", f"{path}: JSON nested too deeply") from None
-    except ValueError as e:  # an integer of more than 4,300 digits
-        raise RecordError("", f"{path}: not a usable JSON record ({e})") from None
+    """The hand record in FILE or stdin: one clear line for anything that is not one (BOM
+    accepted, "FILE is empty", invalid UTF-8, deep nesting, huge numbers, not an object)."""
+    return require_object(load_json_input(path))
 
 
 def text_width(text: str) -> int:

@@ -33,7 +33,7 @@ def penalty() -> None:
 def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str | None,
                 round_no: int | None, zero_sum: bool, referee: str, db: Path) -> None:
     """Penalise PLAYERS by --chips each."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.add_penalty(list(players), chips, reason, clause=clause, referee=referee,
                           zero_sum=zero_sum, round=round_no)
         click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
@@ -60,6 +60,6 @@ def penalty_list(db: Path) -> None:
 @handle_errors
 def penalty_void(penalty_id: int, reason: str, referee: str, db: Path) -> None:
     """Cancel a penalty (it stays listed as void)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.void_penalty(penalty_id, reason=reason, referee=referee)
         click.echo(f"penalty {p.id} void: {p.void_reason}")

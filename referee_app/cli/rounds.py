@@ -36,7 +36,7 @@ def round_() -> None:
 def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, as_json: bool,
                referee: str, db: Path) -> None:
     """Generate and save round NUMBER's seating, and print it."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         s = t.seat_round(number, seed=seed, fill=fill, referee=referee,
                          replace_existing=replace)
         if as_json:
@@ -80,7 +80,7 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 def round_set_seat(number: int, table: int, seat: str, player: str, referee: str,
                    db: Path) -> None:
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         click.echo(t.set_seat(number, table, seat, player, referee=referee).render())
 
 

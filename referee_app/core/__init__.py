@@ -4,7 +4,16 @@ Nothing here imports Qt, SQL or reportlab (a test enforces it), so the CLI's ``s
 starts fast and every other layer can depend on this one.
 """
 
-from .record import HandRecord, KongEvent, KongKind, RecordError, SeatHand, WinEvent, load_record
+from .record import (
+    HandRecord,
+    KongEvent,
+    KongKind,
+    RecordError,
+    SeatHand,
+    WinEvent,
+    load_record,
+    record_warnings,
+)
 from .ruleset import (
     DEFAULT_RULESET,
     Clause,
@@ -33,5 +42,5 @@ __all__ = [
     "RecordError", "RuleViolation", "Ruleset", "SeatHand", "SeatReadiness", "Settlement", "Suit",
     "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical",
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
-    "payment_kind", "ruleset_ids", "score_dict", "settle",
+    "payment_kind", "record_warnings", "ruleset_ids", "score_dict", "settle",
 ]

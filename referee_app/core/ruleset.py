@@ -9,12 +9,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from functools import cache
-from importlib import resources
+from pathlib import Path
 from typing import Any
 
 from .analysis import FEATURE_BITS
 
 DEFAULT_RULESET = "ottawa-2009"
+#: Tournament settings accepted by Ruleset.with_settings (issue 11: a cap of 0 zeroes every
+#: win; a stake of 10^20 overflows every report).
+MAX_CAP_FAN = 99
+MAX_STAKE = 1_000_000
 
 
 class UnknownRulesetError(ValueError):
@@ -121,11 +125,12 @@ class Ruleset:
         ``None`` keeps the ruleset's default. Pattern tables are unchanged.
         """
         if cap_fan is not None and (isinstance(cap_fan, bool) or not isinstance(cap_fan, int)
-                                    or cap_fan < 0):
-            raise ValueError(f"cap_fan must be a whole number >= 0, got {cap_fan!r}")
+                                    or not 1 <= cap_fan <= MAX_CAP_FAN):
+            # a cap of 0 would make every win worth nothing
+            raise ValueError(f"cap_fan must be a whole number 1…{MAX_CAP_FAN}, got {cap_fan!r}")
         if stake is not None and (isinstance(stake, bool) or not isinstance(stake, int)
-                                  or stake < 1):
-            raise ValueError(f"stake must be a whole number >= 1, got {stake!r}")
+                                  or not 1 <= stake <= MAX_STAKE):
+            raise ValueError(f"stake must be a whole number 1…{MAX_STAKE:,}, got {stake!r}")
         cap = self.cap_fan if cap_fan is None else cap_fan
         st = self.stake if stake is None else stake
         if cap == self.cap_fan and st == self.stake:
@@ -215,7 +220,9 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
 
 
 def _data_dir():
-    return resources.files("referee_app").joinpath("data", "rulesets")
+    # a plain path, not importlib.resources: that import alone costs ~10 ms of every CLI
+    # start-up (issue 11), and the package is always installed as files
+    return Path(__file__).resolve().parent.parent / "data" / "rulesets"
 
 
 @cache

@@ -12,6 +12,7 @@ from operator import attrgetter
 from typing import Any
 
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
+from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
 from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore, bonus_lines, fan_text, max_fan, score_hand, score_masks
@@ -256,6 +257,11 @@ class _Walk:
     def err(self, check: str, seat: str | None, message: str) -> None:
         self.errors.append(RuleViolation(self.rules.vclause(check), seat, message))
 
+    def _problem(self, seat: str | None, p: Problem | None) -> None:
+        """Report a failed shared check (:mod:`.checks`) under this ruleset's clause."""
+        if p is not None:
+            self.err(p.check, seat, p.message)
+
     def pay(self, payer: str, payee: str, chips: int, clause: str, reason: str) -> Payment:
         p = _payment(payer, payee, chips, clause, reason)
         if chips:
@@ -338,13 +344,10 @@ class _Walk:
         counts = self.counts[seat].copy()
         kongs = self.kong_tiles[seat]
         pongs = self.pongs[seat]
-        held = len(h.concealed) + 3 * (len(pongs) + len(kongs))
         ok = True
-        if held != 13:
-            self.err("hand_size", seat,
-                     f"{seat} holds {held} tiles before its winning tile ({len(h.concealed)} "
-                     f"concealed, {len(pongs)} pong(s) and {len(kongs)} kong(s) at 3 each); "
-                     "a winner holds 13")
+        if len(h.concealed) + 3 * (len(pongs) + len(kongs)) != 13:
+            self._problem(seat, hand_size_problem(seat, len(h.concealed), len(pongs),
+                                                  len(kongs)))
             ok = False
         counts[tile] += 1
         k0, k1, k2 = self.keys[seat]
@@ -357,8 +360,8 @@ class _Walk:
             k2 = tuple(counts[18:27])
         masks, suits = masks_of_suits(k0, k1, k2, pongs + kongs)
         if _SUITS_IN[suits] > self.rules.max_suits_in_win:
-            self.err("missing_suit", seat,
-                     f"{seat}'s winning hand holds all three suits (false win, 诈和)")
+            self._problem(seat, suits_problem(f"{seat}'s winning hand", _SUITS_IN[suits],
+                                              self.rules))
             ok = False
         return counts, masks, ok
 
@@ -526,18 +529,25 @@ class _Walk:
                 why.append("the win is not on the dealer's discard")
             if self.r.dealer in seats:
                 why.append("the dealer cannot win on its own first discard")
-            if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer)
-                   for e in self.r.events[:idx]):
-                why.append("another event precedes the dealer's first discard")
+            if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer
+                        and e.kind is KongKind.CONCEALED) for e in self.r.events[:idx]):
+                why.append("only the dealer's concealed kongs may precede its first discard")
+            # Z3 Reading: nothing was claimed before the first discard
+            why += [f"{s} holds a pong of {', '.join(map(str, self.hands[s].pongs))}"
+                    for s in seats if self.hands[s].pongs]
+            why += [f"{s} holds a kong" for s in seats if self.kong_tiles[s]]
             if why:
                 self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
                          + "; ".join(why))
                 valid = False
         if "declared_ready" in flags and "declared_ready" in rules.validation:
-            for s in seats:
-                if self.hands[s].pongs:
+            for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
+                melds = [f"a pong of {t}" for t in self.hands[s].pongs]
+                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong"
+                          for k in self.kong_kinds[s] if k in ("direct", "added")]
+                if melds:
                     self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
-                             "have pongs: a declared hand does not change")
+                             f"have {', '.join(melds)}: a declared hand does not change")
                     valid = False
         return valid
 
@@ -753,17 +763,8 @@ def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
         if suits == _ALL_SUITS or all(not any(counts[s * 9:s * 9 + 9]) for s in range(3)
                                       if "mps"[s] not in suits):
             return []
-    out = []
-    allowed = {"mps".index(x) for x in rules.suits}
-    clause = rules.vclause("tile_count")
-    for i, c in enumerate(counts):
-        if c > 4:
-            out.append(RuleViolation(clause, None, f"{tile_name(i)} appears {c} times in the "
-                                     "record; there are only four of each tile"))
-        elif c and i // 9 not in allowed:
-            out.append(RuleViolation(clause, None, f"{tile_name(i)} is not a tile of this "
-                                     f"ruleset (suits {', '.join(rules.suits)})"))
-    return out
+    return [RuleViolation(p.clause(rules), None, p.message)
+            for p in tile_count_problems(counts, rules)]
 
 
 def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:

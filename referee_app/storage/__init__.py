@@ -26,6 +26,7 @@ from __future__ import annotations
 from .backups import BackupInfo
 from .demo import data_dir, default_db_path, demo_bundle_path, demo_db_path
 from .errors import (
+    AuthError,
     BundleError,
     BusyError,
     CSVImportError,
@@ -37,6 +38,7 @@ from .errors import (
     NotATournamentError,
     PenaltyError,
     ReadOnlyError,
+    RecordIntegrityError,
     SeatingError,
     SeatMismatchError,
     StorageError,
@@ -55,19 +57,22 @@ from .models import (
     Player,
     PlayerStatement,
     PlayerStatus,
+    Referee,
     RoundInfo,
     SeatAssignment,
     Seating,
     StandingRow,
     StatementLine,
     TournamentInfo,
+    VerifyReport,
     VersionAction,
 )
 from .tournament import Tournament
 
 __all__ = [
-    "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BackupInfo", "BusyError", "DamagedError",
-    "DiskFullError", "ReadOnlyError", "StorageFault", "BundleError", "CSVImportError",
+    "AuthError", "RecordIntegrityError", "Referee", "VerifyReport", "BackupInfo",
+    "BusyError", "DamagedError", "DiskFullError", "ReadOnlyError", "StorageFault",
+    "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
     "DuplicateHandError", "DuplicatePlayerError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",
     "PlayerStatement", "PlayerStatus", "RoundInfo", "SeatAssignment", "Seating",

@@ -14,15 +14,25 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
 
+from . import chain
 from . import db as dbm
 from .backup_files import _NAME, _round_of, _unlink_temp, backup_dir, list_backups
 from .base import TournamentBase, _text
-from .errors import DamagedError, NotATournamentError, StorageError, StorageFault, fault_from
+from .errors import (
+    AuthError,
+    DamagedError,
+    NotATournamentError,
+    RecordIntegrityError,
+    StorageError,
+    StorageFault,
+    fault_from,
+)
 
 
 @dataclass(frozen=True)
@@ -56,11 +66,14 @@ def _open_backup_ro(p: Path) -> sqlite3.Connection:
 class BackupsMixin(TournamentBase):
     """Listing and restoring backups: class methods, usable when the current file is damaged."""
 
-    #: how :meth:`backup_list` reads a backup's record digest; issue 10's hash-chained log
-    #: provides one (``None``: not available in this schema)
     @staticmethod
     def _backup_digest(conn: sqlite3.Connection) -> str | None:
-        return None
+        """The record's digest: the hash of the chain's last entry (None before schema 2)."""
+        try:
+            entries, digest = chain.head(conn)
+        except sqlite3.Error:
+            return None
+        return digest if entries else None
 
     @classmethod
     def backup_list(cls, path: str | Path) -> list[BackupInfo]:
@@ -85,15 +98,17 @@ class BackupsMixin(TournamentBase):
         return out
 
     @classmethod
-    def restore_backup(cls, path: str | Path, number: int, *, referee: str = ""
-                       ) -> tuple[BackupInfo, Path]:
+    def restore_backup(cls, path: str | Path, number: int, *, referee: str = "",
+                       pin: Callable[[], str] | str | None = None) -> tuple[BackupInfo, Path]:
         """Put backup ``number`` (as listed, 1 = newest) in place of ``path``.
 
-        Checks the backup (SQLite ``integrity_check``, the tournament checks of
-        :meth:`open`, and ``verify()`` when the record has one), moves the current file
-        with its ``-wal``/``-shm`` aside (returned; never deleted) and copies the backup
-        in with the backup API. Restoring is the head referee's decision: when the
-        tournament names one, ``referee`` must be that name. Nothing is changed on error.
+        Checks the backup (SQLite ``integrity_check``, the checks of :meth:`open` and
+        :meth:`verify`), moves the current file with its ``-wal``/``-shm`` aside (returned;
+        never deleted) and copies the backup in with the backup API. Restoring is the head
+        referee's decision: with referees, ``referee`` signs in with ``pin`` (a PIN, or a
+        function asked only when one is needed) on the current file — or on the backup
+        when the current file cannot be read; without, ``referee`` must be the named head
+        referee. Nothing is changed on error.
         """
         path = Path(path)
         referee = _text(referee, "referee")
@@ -108,7 +123,7 @@ class BackupsMixin(TournamentBase):
         tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
         _unlink_temp(tmp)
         try:
-            cls._copy_checked(info.path, tmp, path, referee)
+            cls._copy_checked(info.path, tmp, path, referee, pin)
             aside = _move_aside(path)
             os.replace(tmp, path)
         except BaseException as e:
@@ -116,16 +131,15 @@ class BackupsMixin(TournamentBase):
             if isinstance(e, sqlite3.Error | OSError):
                 raise fault_from(e, path) from e
             raise
-        with cls.open(path, backup_every=0) as t:
-            at = dbm.now()
-            with dbm.write_transaction(t.db):
-                t._log(referee, "backup.restore",
-                       {"backup": info.path.name, "moved_aside": aside.name if aside else None},
-                       at)
+        with cls.open(path, backup_every=0) as t, t._write():
+            t._log(referee, "backup.restore",
+                   {"backup": info.path.name, "moved_aside": aside.name if aside else None},
+                   dbm.now())
         return info, aside if aside else path
 
     @classmethod
-    def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str) -> None:
+    def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str,
+                      pin: Callable[[], str] | str | None) -> None:
         src_conn = _open_backup_ro(src)
         try:
             ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -143,41 +157,43 @@ class BackupsMixin(TournamentBase):
             src_conn.close()
         try:
             with cls.open(tmp, backup_every=0) as t:
-                verify = getattr(t, "verify", None)
-                if callable(verify):
-                    _check_verified(verify(), src)
-                head = t.info.head_referee
-        except NotATournamentError as e:
+                t.verify()
+                if not _authorized_on_current(cls, path, referee, pin):
+                    _authorize_restore(t, referee, pin)
+        except (NotATournamentError, RecordIntegrityError) as e:
             raise DamagedError("backup", f"{src.name} is not a usable tournament: "
-                               f"{e.problem}") from None
-        current_head = _current_head(cls, path)
-        for h in (head, current_head):
-            if h and referee != h:
-                raise StorageError("referee", f"restoring a backup is the head referee's "
-                                   f"decision: pass --referee {h!r}")
+                               f"{e.problem}; choose another") from None
         for suffix in ("-wal", "-shm"):
             if Path(str(tmp) + suffix).exists():  # pragma: no cover - closed cleanly above
                 raise StorageFault("backup", f"{tmp.name}{suffix} was left open; try again")
 
 
-def _check_verified(result: Any, src: Path) -> None:
-    """``verify()`` raises, or returns a false-y/"ok" result or a result whose ``ok`` is true;
-    anything else (False, a list of problems, a message) refuses the backup."""
-    ok = getattr(result, "ok", None)
-    if result is None or result is True or result == "ok" or ok is True or (
-            isinstance(result, list | tuple) and not result):
+def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None) -> None:
+    """The head referee (signed in with the PIN when the tournament has referees)."""
+    if t.has_referees():
+        given = pin() if callable(pin) else pin
+        if given is None:
+            raise AuthError("pin", "restoring a backup needs the head referee's PIN")
+        t.sign_in(referee, given)
+        t._authorize(referee, head=True, action="restoring a backup")
         return
-    raise DamagedError("backup", f"{src.name} fails the record's verification ({result}); "
-                       "choose another")
+    head = t.info.head_referee
+    if head and referee != head:
+        raise StorageError("referee", f"restoring a backup is the head referee's decision: "
+                           f"pass --referee {head!r}")
 
 
-def _current_head(cls: type[Self], path: Path) -> str:
-    """The head referee named by the current file, if it can still be read."""
+def _authorized_on_current(cls: type[Self], path: Path, referee: str,
+                           pin: Callable[[], str] | str | None) -> bool:
+    """Authorize on the current file if it can still be read (its lock-out counts); False
+    when it cannot (then the backup's referees decide)."""
     try:
-        with cls.open(path, backup_every=0) as t:  # type: ignore[attr-defined]
-            return str(t.info.head_referee)
-    except (StorageError, sqlite3.Error, ValueError, KeyError):
-        return ""
+        t = cls.open(path, backup_every=0)  # type: ignore[attr-defined]
+    except (StorageError, sqlite3.Error):
+        return False
+    with t:
+        _authorize_restore(t, referee, pin)
+    return True
 
 
 def _move_aside(path: Path) -> Path | None:

@@ -3,11 +3,12 @@ connection, the audit log, automatic backups, and the small checks of stored val
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import unicodedata
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
@@ -15,23 +16,13 @@ import sqlite_utils
 
 from referee_app.core import (
     Ruleset,
-    get_ruleset,
 )
+from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
-from . import backup_files
-from .errors import (
-    StorageError,
-)
-from .models import (
-    DEFAULT_TIE_BREAK,
-    TIE_BREAK_KEYS,
-    TournamentInfo,
-)
-
-PlayerRef = int | str
-
-
-
+from . import backup_files, chain, ruleset_store
+from . import db as dbm
+from .errors import AuthError, StorageError
+from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
 
 PlayerRef = int | str
 
@@ -44,7 +35,6 @@ def _dump(obj: Any) -> str:
 MAX_INT = 2**63 - 1
 #: chips in one penalty or override entry; stake per unit
 MAX_CHIPS = 1_000_000
-MAX_STAKE = 1_000_000
 
 
 def _shown(value: Any) -> str:
@@ -82,12 +72,12 @@ def _chips(value: Any, field: str) -> int:
 
 
 def _cap(value: Any) -> int | None:
-    """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
+    """A tournament cap on total fan (V2 "可以临时协商"): a whole number 1..99, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_INT:
-        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got "
-                           f"{_shown(value)}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP_FAN:
+        raise StorageError("cap_fan", f"expected a whole number of fan 1..{MAX_CAP_FAN} or "
+                           f"none, got {_shown(value)}")
     return value
 
 
@@ -164,6 +154,10 @@ class TournamentBase:
         self._closed = False
         self.backup_error: str | None = None  # the last automatic backup's failure, if any
         self.read_only: str | None = None  # why the file is open for viewing only, if it is
+        self._pending: tuple[str, str, dict[str, Any], str] | None = None
+        #: the referee whose PIN was checked on this connection (:meth:`sign_in`)
+        self.signed_in: Referee | None = None
+        chain.install_capture(db.conn)
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -206,37 +200,138 @@ class TournamentBase:
             self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
-    def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
-        self.db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
-                        (at, referee, action, _dump(detail)))
+    def has_referees(self) -> bool:
+        """Whether changes need a referee's PIN (once the first referee is added)."""
+        return self.db.execute("SELECT 1 FROM referees LIMIT 1").fetchone() is not None
 
-    def log(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """The audit log (every change, who and when), newest last."""
-        sql = "SELECT id, at, referee, action, detail FROM log ORDER BY id"
-        rows = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
-                 "detail": json.loads(r[4])} for r in self.db.execute(sql).fetchall()]
+    def _authorize(self, referee: str, *, head: bool = False, action: str = "this change",
+                   override: str | None = None) -> str:
+        """The name to record for a change, after checking who may make it.
+
+        A tournament with referees: the change needs a signed-in referee (PIN checked by
+        :meth:`sign_in`), and the head referee for ``head`` changes. Without referees (the
+        demo, older files) names are taken as given, as before referees existed; only an
+        override is still refused to anyone but the named head referee."""
+        referee = _text(referee, "referee")
+        if not self.has_referees():
+            head_name = self.info.head_referee
+            if override and head_name and referee != head_name:
+                who = f"referee {referee!r}" if referee else "no referee was named"
+                raise StorageError("referee", f"only the head referee ({head_name}) may record "
+                                   f"a hand that breaks the rules; {who} (give the head "
+                                   "referee's name)")
+            return referee
+        who = self.signed_in
+        if who is None:
+            raise AuthError("referee", f"{action} needs a referee's name and PIN (this "
+                            "tournament has referees): --referee NAME, and the PIN at the "
+                            "prompt or in REFEREE_PIN")
+        if referee and referee != who.name:
+            raise AuthError("referee", f"signed in as {who.name}, not {referee}")
+        if head and not who.head:
+            raise AuthError("referee", f"{action} needs the head referee's PIN; {who.name} is "
+                            "not a head referee")
+        return who.name
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One save: a write transaction that ends with exactly one chain entry holding every
+        row it wrote (the caller says what it was with :meth:`_log`)."""
+        with dbm.write_transaction(self.db):
+            chain.take_captured(self.db.conn)  # nothing from before this save
+            self._pending = None
+            yield
+            rows = chain.take_captured(self.db.conn)
+            if self._pending is None:
+                if rows:
+                    raise RuntimeError("a save wrote rows without saying what it was (_log)")
+                return
+            referee, action, detail, at = self._pending
+            self._pending = None
+            chain.append(self.db.conn, referee=referee, action=action, detail=detail, at=at,
+                         rows=rows)
+
+    def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
+        """Name the save in progress (who, what, when); written as its chain entry."""
+        self._pending = (referee, action, json.loads(_dump(detail)), at)
+
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """Who did what and when, read from the chain (oldest first); ``hand`` keeps the
+        entries that wrote that hand, ``referee`` those of one referee."""
+        sql = "SELECT seq, at, referee, action, entry FROM chain"
+        params: list[Any] = []
+        if referee is not None:
+            sql += " WHERE referee=?"
+            params.append(referee)
+        rows = []
+        for seq, at, who, action, text in self.db.execute(sql + " ORDER BY seq", params):
+            e = json.loads(text)
+            if hand is not None and not any(
+                    t in ("hands", "hand_versions") and (r.get("id") if t == "hands"
+                                                         else r.get("hand_id")) == hand
+                    for t, _, r in e["rows"]):
+                continue
+            rows.append({"id": seq, "at": at, "referee": who, "action": action,
+                         "detail": e["detail"]})
         return rows[-limit:] if limit else rows
+
+    def record_digest(self) -> tuple[int, str]:
+        """(entries, short digest): the chain's length and the first 12 hex digits of its
+        last hash. Printed on every report and in the desk's status bar, so a posted sheet can
+        be matched to the database it came from."""
+        n, h = chain.head(self.db.conn)
+        return n, h[:12]
+
+    def _meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
 
     @property
     def info(self) -> TournamentInfo:
-        meta = {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
-        rules = get_ruleset(meta["ruleset"])
+        meta = self._meta()
+        rules = self._base_rules(meta)
+        refs = self.db.execute("SELECT name, head FROM referees ORDER BY added_at, name").fetchall()
+        heads = [n for n, h in refs if h]
         return TournamentInfo(
             name=meta["name"], ruleset=rules.id, seats=tuple(rules.seats),
             start_date=meta.get("start_date", ""), end_date=meta.get("end_date", ""),
             venue=meta.get("venue", ""), stake=int(meta.get("stake", 1)),
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
-            referees=tuple(meta.get("referees", ())),
-            head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""),
-            cap_fan=meta.get("cap_fan"))
+            referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
+            head_referee=heads[0] if heads else meta.get("head_referee", ""),
+            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"))
+
+    def _base_rules(self, meta: Mapping[str, Any] | None = None) -> Ruleset:
+        """The tournament's own ruleset, from the snapshot stored inside the tournament."""
+        meta = self._meta() if meta is None else meta
+        return self._ruleset_by_digest(meta["ruleset_digest"])
+
+    def _ruleset_by_digest(self, digest: str) -> Ruleset:
+        r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
+        if r is None:
+            raise StorageError("ruleset", f"the ruleset {digest[:12]} is not stored in this "
+                               "tournament")
+        return ruleset_store.from_snapshot(r[0])
+
+    def settings(self) -> dict[str, Any]:
+        """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with
+        every version, which is settled under exactly these forever after."""
+        meta = self._meta()
+        return {"ruleset": meta["ruleset"], "ruleset_digest": meta["ruleset_digest"],
+                "cap_fan": meta.get("cap_fan"), "stake": int(meta.get("stake", 1))}
+
+    def rules_for(self, settings: Mapping[str, Any]) -> Ruleset:
+        """The ruleset under stored settings (a saved version's, or :meth:`settings`)."""
+        return self._ruleset_by_digest(settings["ruleset_digest"]).with_settings(
+            cap_fan=settings.get("cap_fan"), stake=settings.get("stake"))
 
     def rules(self) -> Ruleset:
-        """The tournament's ruleset under its own settings (cap), used for every settlement."""
-        info = self.info
-        return get_ruleset(info.ruleset).with_settings(cap_fan=info.cap_fan)
+        """The tournament's ruleset under its current settings: what every new settlement and
+        every preview uses."""
+        return self.rules_for(self.settings())
 
     def _seats(self) -> tuple[str, ...]:
-        return tuple(get_ruleset(self._ruleset_id()).seats)
+        return tuple(self._base_rules().seats)
 
     def _ruleset_id(self) -> str:
         return json.loads(self.db.execute("SELECT value FROM meta WHERE key='ruleset'")

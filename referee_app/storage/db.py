@@ -30,7 +30,7 @@ import sqlite_utils
 
 from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -85,6 +85,7 @@ CREATE TABLE hand_versions (
     reason TEXT,
     referee TEXT NOT NULL,
     at TEXT NOT NULL,
+    settings TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (hand_id, version)
 );
 CREATE TABLE hand_seats (
@@ -126,22 +127,37 @@ CREATE TABLE penalty_voids (
     referee TEXT NOT NULL,
     at TEXT NOT NULL
 );
-CREATE TABLE log (
-    id INTEGER PRIMARY KEY,
+""" + """
+CREATE TABLE rulesets (digest TEXT PRIMARY KEY, id TEXT NOT NULL, data TEXT NOT NULL);
+CREATE TABLE referees (
+    name TEXT PRIMARY KEY,
+    head INTEGER NOT NULL,
+    pin TEXT NOT NULL,
+    added_at TEXT NOT NULL
+);
+CREATE TABLE chain (
+    seq INTEGER PRIMARY KEY,
     at TEXT NOT NULL,
     referee TEXT NOT NULL,
     action TEXT NOT NULL,
-    detail TEXT NOT NULL
+    entry TEXT NOT NULL,
+    hash TEXT NOT NULL
 );
+CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), entries INTEGER NOT NULL,
+                         hash TEXT NOT NULL);
+CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL);
 """
 
+#: what schema 1 (before the chain) lacks; :func:`migrate` adds it
+SCHEMA_2_ADDITIONS = SCHEMA[SCHEMA.index("CREATE TABLE rulesets"):]
+
 APPEND_ONLY = ("hand_versions", "hand_seats", "penalties", "penalty_entries",
-               "penalty_voids", "log")
+               "penalty_voids", "chain")
 
 
-def _append_only_triggers() -> str:
+def _append_only_triggers(tables: tuple[str, ...] = APPEND_ONLY) -> str:
     out = []
-    for t in APPEND_ONLY:
+    for t in tables:
         for op in ("UPDATE", "DELETE"):
             out.append(f"CREATE TRIGGER {t}_no_{op.lower()} BEFORE {op} ON {t} BEGIN "
                        f"SELECT RAISE(ABORT, '{t} is append-only'); END;")
@@ -216,6 +232,23 @@ def _text_reader(path: Path) -> Callable[[bytes], str]:
 def create_schema(db: sqlite_utils.Database) -> None:
     db.conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + _append_only_triggers() +
                           f"\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
+
+
+def schema_version(db: sqlite_utils.Database) -> int:
+    return int(db.execute("PRAGMA user_version").fetchone()[0])
+
+
+def migrate_v1(db: sqlite_utils.Database) -> None:
+    """Schema 1 -> 2 inside the caller's transaction: the chain tables, the frozen
+    ``settings`` of each version (the caller fills them) and referees. The old ``log`` table
+    is kept as it was (its entries become part of the first chain entry's detail)."""
+    db.conn.execute("ALTER TABLE hand_versions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
+    for stmt in SCHEMA_2_ADDITIONS.split(";"):
+        if stmt.strip():
+            db.conn.execute(stmt)
+    for stmt in _append_only_triggers(("chain",)).split("\n"):
+        db.conn.execute(stmt)
+    db.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 @contextlib.contextmanager

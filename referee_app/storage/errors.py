@@ -78,6 +78,18 @@ class PenaltyError(StorageError):
     """A penalty that cannot be recorded as given."""
 
 
+class AuthError(StorageError):
+    """The change needs a referee's (or the head referee's) PIN that was not given, was
+    wrong, or belongs to a referee who may not make it; or that name is locked out."""
+
+
+class RecordIntegrityError(StorageError):
+    """The tamper-evident record does not hold: ``seq`` names the first entry that fails
+    (None when the failure is not tied to one entry)."""
+
+    def __init__(self, field: str, problem: str, seq: int | None = None) -> None:
+        super().__init__(field, problem)
+        self.seq = seq
 class StorageFault(StorageError):
     """A fault outside the input (exit code 3): the file is busy, damaged, read-only, or the
     disk is full. ``problem`` says what to do; nothing was written."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import sqlite3
 from pathlib import Path
 
@@ -30,9 +31,11 @@ from .errors import (
     fault_from,
 )
 
-#: every table a tournament file has (a file missing one is not ours, or was cut short)
-TABLES = frozenset({"meta", "players", "rounds", "seats", "byes", "hands", "hand_versions",
-                    "hand_seats", "penalties", "penalty_entries", "penalty_voids", "log"})
+#: every table a tournament file has (a file missing one is not ours, or was cut short):
+#: those of schema 1, and those schema 2 adds
+TABLES_V1 = frozenset(re.findall(r"CREATE TABLE (\w+)",
+                                 dbm.SCHEMA[:dbm.SCHEMA.index(dbm.SCHEMA_2_ADDITIONS)]))
+TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", dbm.SCHEMA))
 
 
 def _writable(p: Path) -> bool:
@@ -68,8 +71,9 @@ def ro_uri(path: Path) -> str:
     return dbm.file_uri(path)
 
 
-def check_file(path: Path) -> str | None:
-    """Refuse what is not a tournament; return why the file is read-only (or None)."""
+def check_file(path: Path) -> tuple[str | None, int]:
+    """Refuse what is not a tournament; return why the file is read-only (or None) and its
+    schema version."""
     if not path.exists():
         if path.parent.exists() and not os.access(path.parent, os.X_OK):
             raise ReadOnlyError("db", f"the folder {path.parent} cannot be read")
@@ -117,11 +121,11 @@ def check_file(path: Path) -> str | None:
         raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
                                   f"(schema {version}; this one reads up to "
                                   f"{dbm.SCHEMA_VERSION}); update the app")
-    missing = TABLES - tables
+    missing = (TABLES if version >= 2 else TABLES_V1) - tables
     if missing:
         raise NotATournamentError("db", f"{path} is not a complete tournament (missing "
                                   f"table(s) {', '.join(sorted(missing))})")
-    return reason
+    return reason, int(version)
 
 
 def quick_check(db: sqlite_utils.Database, path: Path) -> None:

@@ -28,6 +28,7 @@ class PenaltiesMixin(TournamentBase):
         table in ``round`` (required), so the tournament total stays zero. Otherwise it is
         a deduction. Counted in the standings (in that round's column when a round is given).
         """
+        referee = self._authorize(referee, head=True, action="a penalty")
         if isinstance(players, str | int):
             players = [players]
         if not players:
@@ -66,7 +67,7 @@ class PenaltiesMixin(TournamentBase):
             for pid in ids:
                 entries[pid] -= chips
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             cur = self.db.execute(
                 "INSERT INTO penalties(players, chips, reason, clause, referee, at, zero_sum, "
                 "round) VALUES (?,?,?,?,?,?,?,?)",
@@ -83,12 +84,13 @@ class PenaltiesMixin(TournamentBase):
 
     def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
         """Cancel a penalty: it stays listed (void) and counts nothing."""
+        referee = self._authorize(referee, head=True, action="voiding a penalty")
         reason = _text(reason, "reason", required=True)
         p = self.penalty(penalty_id)
         if p.void:
             raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             self.db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
                             "(?,?,?,?)", (penalty_id, reason, _text(referee, "referee"), at))
             self._log(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)

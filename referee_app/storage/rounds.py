@@ -155,8 +155,9 @@ class RoundsMixin(TournamentBase):
                      *, seed: int | None, referee: str, replace_existing: bool, action: str,
                      detail: dict[str, Any]) -> Seating:
         """Save a round's seats and byes in one transaction (replacing it when allowed)."""
+        referee = self._authorize(referee, action="seating a round")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             exists = self._check_round_free(number, replace_existing)
             if exists:
                 self.db.execute("DELETE FROM seats WHERE round=?", (number,))
@@ -200,6 +201,7 @@ class RoundsMixin(TournamentBase):
         """Put ``player`` in one seat. If the player sits elsewhere this round, the two swap
         seats (so nobody is ever at two tables); a player on a bye simply takes the seat and
         the previous occupant takes the bye."""
+        referee = self._authorize(referee, action="changing a seat")
         number = _positive_int(number, "round")
         table = _positive_int(table, "table")
         seats = self._seats()
@@ -224,7 +226,7 @@ class RoundsMixin(TournamentBase):
                 raise SeatingError("table", f"table {t} of round {number} already has hands "
                                    "entered; void them before changing its seats")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             self.db.execute("DELETE FROM seats WHERE round=? AND table_no=? AND seat=?",
                             (number, table, seat))
             if other:

@@ -15,24 +15,28 @@ recomputed from the current versions on each call (never a stored running total)
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from referee_app.core import (
     DEFAULT_RULESET,
+    HandRecord,
     RecordError,
     UnknownRulesetError,
     get_ruleset,
+    settle,
 )
 
+from . import chain, opening, ruleset_store
 from . import db as dbm
-from . import opening
 from .backups import BackupsMixin
 from .base import _cap, _check_tie_break, _dump, _names, _stake, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
+    ReadOnlyError,
     StorageError,
     TournamentExistsError,
 )
@@ -40,16 +44,19 @@ from .hand_queries import HandQueriesMixin
 from .hands import HandsMixin
 from .models import (
     DEFAULT_TIE_BREAK,
-    TournamentInfo,
 )
 from .penalties import PenaltiesMixin
 from .players import PlayersMixin
+from .referees import RefereesMixin
 from .rounds import RoundsMixin
+from .settings import SettingsMixin
 from .standings import StandingsMixin
+from .verify import VerifyMixin
 
 
-class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, PenaltiesMixin,
-                 StandingsMixin, BundleMixin, CsvMixin, BackupsMixin):
+class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, HandsMixin,
+                 HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin, CsvMixin,
+                 VerifyMixin, BackupsMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
@@ -65,9 +72,14 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
                start_date: str = "", end_date: str = "", venue: str = "",
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
-               cap_fan: int | None = None,
-               _log_create: bool = True, **kwargs: Any) -> Tournament:
-        """Create a new tournament file; refuses to overwrite an existing database."""
+               cap_fan: int | None = None, head_pin: str | None = None,
+               **kwargs: Any) -> Tournament:
+        """Create a new tournament file; refuses to overwrite an existing database.
+
+        The ruleset's complete data is stored inside the tournament (its digest goes with
+        every saved version). With ``head_pin`` the head referee is registered with that PIN,
+        and from then on every change needs a referee's PIN.
+        """
         path = Path(path)
         name = _text(name, "name", required=True)
         try:
@@ -79,6 +91,9 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
             stake = _stake(stake)
         referees = _names(referees, "referees")
         cap_fan = _cap(cap_fan)
+        head_referee = _text(head_referee, "head_referee")
+        if head_pin is not None and not head_referee:
+            raise StorageError("head_referee", "a PIN was given but no head referee's name")
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
                                         "or open it instead")
@@ -86,26 +101,34 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         db = dbm.connect(path)
         try:
             dbm.create_schema(db)
+            t = cls(path, db, **kwargs)
+            snap = ruleset_store.snapshot(rules)
+            digest = ruleset_store.digest(snap)
             info = {"app": dbm.APP_ID, "name": name, "ruleset": rules.id,
+                    "ruleset_digest": digest,
                     "start_date": _text(start_date, "start_date"),
                     "end_date": _text(end_date, "end_date"), "venue": _text(venue, "venue"),
                     "stake": rules.stake if stake is None else stake,
                     "tie_break": list(tb), "referees": list(referees),
-                    "head_referee": _text(head_referee, "head_referee"),
+                    "head_referee": head_referee,
                     "cap_fan": cap_fan, "created_at": dbm.now()}
-            with dbm.write_transaction(db):
+            with t._write():
+                db.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
+                           (digest, rules.id, chain.canonical(snap)))
                 for k, v in info.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (k, _dump(v)))
-                if _log_create:
-                    db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
-                               (info["created_at"], head_referee or "", "event.create",
-                                _dump({"name": name, "ruleset": rules.id})))
+                if head_pin is not None:
+                    t._insert_referee(head_referee, head=True, pin=head_pin,
+                                      at=info["created_at"])
+                t._log(head_referee, "event.create", {"name": name, "ruleset": rules.id,
+                                                      "ruleset_digest": digest},
+                       info["created_at"])
         except BaseException:
             db.close()
             for suffix in ("", "-wal", "-shm"):  # leave no half-made tournament behind
                 Path(str(path) + suffix).unlink(missing_ok=True)
             raise
-        return cls(path, db, **kwargs)
+        return t
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Tournament:
@@ -114,13 +137,22 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         Not a tournament: :class:`NotATournamentError` (bad input); damaged:
         :class:`DamagedError`; a file that cannot be written opens for viewing
         (``read_only`` says why) and every change raises :class:`ReadOnlyError`.
-        """
+
+        A file of schema 1 (before the chain) is brought up to date on open: its ruleset is
+        stored inside it, each saved version gets the settings it was settled under, and the
+        chain starts with one entry holding everything the file held (``event.migrate``)."""
         path = Path(path)
-        read_only = opening.check_file(path)
+        read_only, version = opening.check_file(path)
         db = dbm.connect(path, read_only=read_only,
                          uri=opening.ro_uri(path) if read_only else None)
         try:
             opening.quick_check(db, path)
+            if version < dbm.SCHEMA_VERSION:
+                if read_only:
+                    raise ReadOnlyError("db", f"{path} was written by an older Referee Desk "
+                                        f"and must be upgraded, but {read_only}; make it "
+                                        "writable and open it again")
+                _migrate_v1(db)
         except BaseException:
             db.close()
             raise
@@ -128,38 +160,69 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         t.read_only = read_only
         return t
 
-    def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee.
 
-        A changed cap applies to hands saved from then on; saved versions keep their
-        settlement (amend a hand to settle it again).
-        """
-        allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan"}
-        for k in fields:
-            if k not in allowed:
-                raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
-        if "tie_break" in fields:
-            fields["tie_break"] = list(_check_tie_break(fields["tie_break"]))
-        if "name" in fields:
-            fields["name"] = _text(fields["name"], "name", required=True)
-        if "referees" in fields:
-            fields["referees"] = _names(fields["referees"], "referees")
-        if "stake" in fields:
-            fields["stake"] = _stake(fields["stake"])
-        for k in ("venue", "start_date", "end_date", "head_referee"):
-            if k in fields:
-                fields[k] = _text(fields[k], k)
-        if "cap_fan" in fields:
-            fields["cap_fan"] = _cap(fields["cap_fan"])
-        at = dbm.now()
-        with dbm.write_transaction(self.db):
-            for k, v in fields.items():
-                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                (k, _dump(v)))
-            self._log(referee, "event.update", fields, at)
-        self._saved()
-        return self.info
+def _settings_of_saved_versions(conn: Any, rules: Any, digest: str, meta: dict[str, Any]
+                                ) -> list[tuple[int, int, dict[str, Any]]]:
+    """The settings each version of a schema-1 file was settled under: the tournament's cap
+    if that reproduces its stored settlement, else the first cap that does (older versions
+    re-settled a hand when the cap changed). None reproduces it: marked unverifiable."""
+    stake = int(meta.get("stake", 1))
+    caps = [meta.get("cap_fan"), None, *range(1, 14)]
+    out = []
+    for hid, version, record, settlement in conn.execute(
+            "SELECT hand_id, version, record, settlement FROM hand_versions").fetchall():
+        stored = json.loads(settlement)
+        base = {"ruleset": rules.id, "ruleset_digest": digest, "stake": stake}
+        found: dict[str, Any] | None = None
+        try:
+            rec = HandRecord.from_dict(json.loads(record))
+            for cap in dict.fromkeys(caps):
+                r = rules.with_settings(cap_fan=cap, stake=stake)
+                if settle(rec, r).to_dict() == stored:
+                    found = {**base, "cap_fan": cap}
+                    break
+        except (RecordError, ValueError):
+            pass
+        out.append((hid, version, found or {
+            **base, "cap_fan": meta.get("cap_fan"),
+            "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
+    return out
+
+
+def _migrate_v1(db: Any) -> None:
+    """Schema 1 -> 2 in one transaction (see :meth:`Tournament.open`)."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if dbm.schema_version(db) >= dbm.SCHEMA_VERSION:  # another process got there first
+            conn.execute("COMMIT")
+            return
+        dbm.migrate_v1(db)
+        meta = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+        rules = get_ruleset(meta["ruleset"])
+        snap = ruleset_store.snapshot(rules)
+        digest = ruleset_store.digest(snap)
+        conn.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
+                     (digest, rules.id, chain.canonical(snap)))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('ruleset_digest', ?)",
+                     (_dump(digest),))
+        conn.execute("DROP TRIGGER hand_versions_no_update")
+        for hid, version, settings in _settings_of_saved_versions(conn, rules, digest, meta):
+            conn.execute("UPDATE hand_versions SET settings=? WHERE hand_id=? AND version=?",
+                         (_dump(settings), hid, version))
+        conn.execute("CREATE TRIGGER hand_versions_no_update BEFORE UPDATE ON hand_versions "
+                     "BEGIN SELECT RAISE(ABORT, 'hand_versions is append-only'); END")
+        old_log = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
+                    "detail": json.loads(r[4])}
+                   for r in conn.execute("SELECT id, at, referee, action, detail FROM log "
+                                         "ORDER BY id")]
+        chain.append(conn, referee="", action="event.migrate", at=dbm.now(),
+                     detail={"from_schema": 1, "log": old_log}, rows=chain.all_rows(conn))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 __all__ = ["Tournament", "RecordError"]

@@ -1,0 +1,56 @@
+"""A tournament's ruleset kept inside the tournament, so saved settlements never depend on
+the ruleset files of the app version that happens to open the file.
+
+A *snapshot* is the ruleset's complete data (amounts, switches, fan table and clause
+texts); its *digest* (SHA-256 of the canonical JSON) is stored with every hand version,
+next to the cap and stake that settled it. Re-settling a version later uses the snapshot
+with that digest, whatever the shipped ruleset files say by then.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee_app.core import Ruleset, get_ruleset
+from referee_app.core.ruleset import ruleset_from_dict
+
+from .chain import canonical, sha256
+
+_BY_DIGEST: dict[str, Ruleset] = {}
+
+
+def snapshot(rules: Ruleset) -> dict[str, Any]:
+    """Everything needed to rebuild ``rules``: its data file and its clause texts."""
+    clauses = {cid: {"title_zh": c.title_zh, "title_en": c.title_en, "zh": c.zh, "en": c.en,
+                     "reading": c.reading} for cid, c in rules.clauses.items()}
+    return {"data": rules.raw, "clauses": clauses}
+
+
+def digest(snap: dict[str, Any]) -> str:
+    return sha256(canonical(snap))
+
+
+def shipped_digest(ruleset_id: str) -> str:
+    return digest(snapshot(get_ruleset(ruleset_id)))
+
+
+def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
+    """The Ruleset of a stored snapshot (one object per digest, so the engine's memos hold);
+    when the snapshot equals the shipped ruleset of that id, the shipped object itself."""
+    snap = json.loads(text_or_snap) if isinstance(text_or_snap, str) else text_or_snap
+    d = digest(snap)
+    hit = _BY_DIGEST.get(d)
+    if hit is not None:
+        return hit
+    rid = snap["data"]["id"]
+    try:
+        shipped = get_ruleset(rid)
+    except ValueError:
+        shipped = None
+    if shipped is not None and digest(snapshot(shipped)) == d:
+        rules = shipped
+    else:
+        rules = ruleset_from_dict(snap["data"], {"clauses": snap["clauses"]})
+    _BY_DIGEST[d] = rules
+    return rules
