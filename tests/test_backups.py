@@ -219,3 +219,29 @@ def test_folder_and_file_names_with_uri_and_glob_characters(tmp_path: Path) -> N
     Tournament.restore_backup(path, 1, referee="Zhao")
     with Tournament.open(path, backup_every=0) as t:
         assert [p.name for p in t.players()] == ["李伟"]
+
+
+def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
+    from referee_app.storage import AuthError
+
+    path = tmp_path / "pin.sqlite"
+    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="2468",
+                           backup_every=0) as t:
+        t.sign_in("Zhao", "2468")
+        t.add_referee("Qian", pin="1357", referee="Zhao")
+        t.add_player("李伟", referee="Zhao")
+        t.backup()
+        t.add_player("张敏", referee="Zhao")
+    with pytest.raises(AuthError, match="PIN"):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    with pytest.raises(StorageError, match="wrong PIN"):
+        Tournament.restore_backup(path, 1, referee="Zhao", pin="0000")
+    with pytest.raises(StorageError):  # a referee, but not the head referee
+        Tournament.restore_backup(path, 1, referee="Qian", pin="1357")
+    asked: list[bool] = []
+    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "2468")
+    assert asked == [True]
+    with Tournament.open(path, backup_every=0) as t:
+        assert [p.name for p in t.players()] == ["李伟"]
+        t.verify()
+        assert t.log()[-1]["action"] == "backup.restore"

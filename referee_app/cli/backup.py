@@ -41,7 +41,7 @@ def backup_list(as_json: bool, db: Path) -> None:
     for b in infos:
         hands = "?" if b.hands is None else str(b.hands)
         rnd = "-" if b.round is None else str(b.round)
-        tail = b.problem or (b.digest[:16] if b.digest else b.path.name)
+        tail = b.problem or (b.digest[:12] if b.digest else b.path.name)
         click.echo(f"{b.number:>3}  {b.at:<23} {rnd:>5} {hands:>6}  {tail}")
     click.echo(f"restore one with: referee-app backup restore NUMBER --db {db} "
                "--referee HEAD_REFEREE")
