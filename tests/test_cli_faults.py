@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 from referee_app.cli import main
 from referee_app.core.generate import random_record
 from referee_app.storage import Tournament
+from referee_app.storage.bundle import LEGACY_FORMAT
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强")
@@ -84,6 +85,13 @@ def _paths(obj: Any, prefix: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
 
 REPLACEMENTS = [..., None, 0, -1, 2**63, 10**20, "", "x", "\ud800", "a\tb", [], {}, [1, 2],
                 True, "=1+1", "zigong-3p", "sichuan-jipin"]
+
+
+def _legacy(bundle: dict[str, Any]) -> dict[str, Any]:
+    """The bundle as written before the record had a chain (imported with --legacy)."""
+    out = {k: v for k, v in bundle.items() if k not in ("chain", "head")}
+    out["format"] = LEGACY_FORMAT
+    return out
 
 
 def _bundle_variants(bundle: dict[str, Any]) -> st.SearchStrategy[bytes]:
@@ -175,6 +183,8 @@ def _commands(rec: dict[str, Any], bundle: dict[str, Any]) -> st.SearchStrategy[
     record = _record_variants(rec)
     kinds = [
         _bundle_variants(bundle).map(lambda b: ["event", "import", ("FILE", b), "NEW"]),
+        _bundle_variants(_legacy(bundle)).map(
+            lambda b: ["event", "import", ("FILE", b), "--legacy", "NEW"]),
         _csv_files().map(lambda c: ["players", "import", ("FILE", c)]),
         st.tuples(st.just(["players", "add"]), TEXT).map(lambda t: [*t[0], t[1]]),
         st.tuples(st.just(["players", "statement"]), PLAYER).map(lambda t: [*t[0], t[1]]),
@@ -503,3 +513,38 @@ def test_a_read_only_folder_is_named(tmpfs: Any) -> None:
     r = _cli("event", "new", "X", "--db", str(mnt / "new.sqlite"))
     _one_error_line(r, 3, "folder", "read-only")
     assert "not a tournament" not in r.stderr
+
+
+def _set(obj: Any, path: tuple[Any, ...], value: Any) -> Any:
+    for k in path[:-1]:
+        obj = obj[k]
+    obj[path[-1]] = value
+    return value
+
+
+@pytest.mark.parametrize(("path", "value", "expected"), [
+    (("tournament", "referees"), [1, 2], "tournament.referees[0]: expected a name"),
+    (("tournament", "ruleset"), "nope", "tournament.ruleset: unknown ruleset 'nope'"),
+    (("tournament", "ruleset"), "sichuan-jipin", "record.ruleset: the hand is under"),
+    (("hands", 0, "versions", 0, "record", "seats", "E", "player"), "nobody",
+     "hands[0].versions[0].record.seats.E.player: unknown player 'nobody'"),
+    (("hands", 0, "versions", 0, "record"), [], "hands[0].versions[0].record: expected dict"),
+    (("players", 0, "name"), "a\tb", "players[0].name: contains a control character"),
+    (("players", 0, "id"), 10**20, "players[0].id: expected a whole number up to"),
+    (("rounds", 0, "tables", "1", "E"), ["x"], "rounds[0].tables.1.E: unknown player"),
+])
+def test_bad_bundles_are_refused_with_one_line(template: dict[str, Any], tmp_path: Path,
+                                               path: tuple[Any, ...], value: Any,
+                                               expected: str) -> None:
+    bundle = json.loads(json.dumps(template["bundle"]))
+    bundle = _legacy(bundle)  # no chain to refuse the edit first: the checks themselves
+    _set(bundle, path, value)
+    f = tmp_path / "b.json"
+    f.write_text(json.dumps(bundle, ensure_ascii=False), encoding="utf-8")
+    db = tmp_path / "new.sqlite"
+    args = ["event", "import", str(f), "--legacy"]
+    r = _invoke([*args, "--db", str(db)])
+    _assert_contract(r, args)
+    assert r.exit_code == 2 and expected in r.output, r.output
+    assert r.output.count("\n") == 1 and r.output.count("versions[0].record") <= 1
+    assert not db.exists()
