@@ -382,3 +382,36 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
     assert "赵  (head)" in r.output and "钱" in r.output and "4321" not in r.output
     r = run(main, ["log", "--db", db])
     assert "referee.add" in r.output and "8888" not in r.output
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_settlement_that_does_not_reproduce_is_named(busy: Tournament, parallel: bool) -> None:
+    """Both ways of verifying (settlements checked here, or in a forked child while the chain
+    is checked) agree on a sound record and name the entry of a rewritten settlement."""
+    assert busy.verify(parallel=parallel).versions == len(busy.db.execute(
+        "SELECT 1 FROM hand_versions").fetchall())
+    hid = busy.hands()[3].id
+    busy.db.execute("DROP TRIGGER hand_versions_no_update")
+    row = busy.db.execute("SELECT settlement FROM hand_versions WHERE hand_id=?",
+                          (hid,)).fetchone()
+    s = json.loads(row[0])
+    s["trace"] = s["trace"][:-1]
+    busy.db.execute("UPDATE hand_versions SET settlement=? WHERE hand_id=?",
+                    (json.dumps(s, ensure_ascii=False, separators=(",", ":")), hid))
+    with pytest.raises(RecordIntegrityError) as e:
+        busy.verify(parallel=parallel)
+    assert e.value.seq is not None and "hand_versions" in str(e.value)
+
+
+def test_resettling_catches_a_settlement_the_chain_agrees_with(busy: Tournament) -> None:
+    """If both the row and its chain entry were rewritten consistently, only settling again
+    can tell: check_settlements names that version."""
+    from referee_app.storage.verify import check_settlements
+
+    rows, rules_of = busy._settlement_inputs()
+    assert check_settlements(rows, rules_of) is None
+    hid, version, record, settlement, settings = rows[2]
+    s = json.loads(settlement)
+    s["totals"] = {k: -v for k, v in s["totals"].items()}
+    rows[2] = (hid, version, record, json.dumps(s), settings)
+    assert check_settlements(rows, rules_of)[:2] == (hid, version)

@@ -307,11 +307,17 @@ class TournamentBase:
         return self._ruleset_by_digest(meta["ruleset_digest"])
 
     def _ruleset_by_digest(self, digest: str) -> Ruleset:
-        r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
-        if r is None:
-            raise StorageError("ruleset", f"the ruleset {digest[:12]} is not stored in this "
-                               "tournament")
-        return ruleset_store.from_snapshot(r[0])
+        def load() -> str | None:
+            r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
+            return r[0] if r else None
+
+        try:
+            return ruleset_store.by_digest(digest, load)
+        except KeyError:
+            raise StorageError("ruleset", f"the ruleset {str(digest)[:12]} is not stored in "
+                               "this tournament") from None
+        except ValueError as e:
+            raise StorageError("ruleset", str(e)) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with

@@ -234,7 +234,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
         dbm.create_schema(db)
         with dbm.write_transaction(db):
             try:
-                chain.replay(entries, db.conn)
+                chain.replay(entries, db.conn, "main")
             except chain.ChainError as e:
                 raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
             for e, raw in zip(entries, entries_in, strict=True):

@@ -10,6 +10,7 @@ with that digest, whatever the shipped ruleset files say by then.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from referee_app.core import Ruleset, get_ruleset
@@ -33,6 +34,22 @@ def digest(snap: dict[str, Any]) -> str:
 
 def shipped_digest(ruleset_id: str) -> str:
     return digest(snapshot(get_ruleset(ruleset_id)))
+
+
+def by_digest(wanted: str, load: Callable[[], str | None]) -> Ruleset:
+    """The Ruleset stored under ``wanted`` (``load`` reads its snapshot text, called only the
+    first time in a process). A snapshot whose content does not hash to its digest is
+    refused: the ruleset is part of the record."""
+    hit = _BY_DIGEST.get(wanted)
+    if hit is not None:
+        return hit
+    text = load()
+    if text is None:
+        raise KeyError(wanted)
+    snap = json.loads(text)
+    if digest(snap) != wanted:
+        raise ValueError(f"the stored ruleset {wanted[:12]} does not match its digest")
+    return from_snapshot(snap)
 
 
 def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
