@@ -97,6 +97,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"setup: {args.players} players, {n} hands in {rounds} rounds written in "
               f"{setup:.1f} s ({setup / n * 1000:.2f} ms/hand unsynced); file {size_mb:.1f} MB")
 
+        opens = []
+        for _ in range(5):
+            a = time.perf_counter()
+            Tournament.open(path, backup_every=0).close()
+            opens.append(time.perf_counter() - a)
+        print(f"open (tournament checks + PRAGMA quick_check, {size_mb:.0f} MB): median "
+              f"{statistics.median(opens) * 1000:.0f} ms")
         t = Tournament.open(path, backup_every=0)
         assert t.db.execute("PRAGMA synchronous").fetchone()[0] == 2
         times = []

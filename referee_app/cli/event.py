@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.storage import StorageError, Tournament
 
 from .options import (
@@ -35,8 +36,8 @@ def event() -> None:
                    "NEW_REFEREE_PIN): from then on every change needs a referee's PIN.")
 @click.option("--referees", default="", help="Comma-separated referee names (names only; "
               "add referees with PINs with 'referee add').")
-@click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
-@click.option("--cap-fan", type=int, default=None,
+@click.option("--stake", type=STAKE, default=None, help="Chips per unit (default: the ruleset's).")
+@click.option("--cap-fan", type=CAP_FAN, default=None,
               help="Cap on total fan for this tournament (default: the ruleset's; "
                    "sichuan-novel leaves it to the tournament).")
 @click.option("--tie-break", default=None,
@@ -74,8 +75,8 @@ def _split(text: str | None) -> list[str]:
 @click.option("--end-date", default=None)
 @click.option("--head-referee", default=None)
 @click.option("--referees", default=None, help="Comma-separated referee names.")
-@click.option("--stake", type=int, default=None)
-@click.option("--cap-fan", type=int, default=None,
+@click.option("--stake", type=STAKE, default=None)
+@click.option("--cap-fan", type=CAP_FAN, default=None,
               help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
 @click.option("--templates", default=None, metavar="DIR",

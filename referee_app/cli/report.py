@@ -8,9 +8,9 @@ only once the whole report has been made).
 
 from __future__ import annotations
 
-import os
+import errno
+import sqlite3
 import sys
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -68,25 +68,12 @@ def common(f: F) -> F:
     return f
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file beside ``path`` and rename: never a half-written PDF."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def _run(report: str, db: Path, output: Path, template: Path | None, templates: Path | None,
          generated_at: datetime | None, **params: Any) -> None:
     from referee_app.core import RecordError
-    from referee_app.reports.api import generate, templates_folder
+    from referee_app.reports.api import generate, templates_folder, write_atomic
     from referee_app.reports.template import TemplateError, load_template
-    from referee_app.storage import StorageError, Tournament
+    from referee_app.storage import StorageError, StorageFault, Tournament
 
     try:
         if template is not None or templates is not None:
@@ -98,13 +85,22 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
-        _write_atomic(output, data)
+        write_atomic(output, data)
+    except StorageFault as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_FAULT)
     except (TemplateError, StorageError, RecordError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as e:
         click.echo(f"error: output: cannot write {output}: {e.strerror}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        sys.exit(EXIT_FAULT if e.errno in (errno.ENOSPC, errno.EROFS, errno.EIO) else
+                 EXIT_BAD_INPUT)
+    except sqlite3.Error as e:
+        from referee_app.storage.errors import fault_from
+
+        click.echo(f"error: {fault_from(e, db)}", err=True)
+        sys.exit(EXIT_FAULT)
     click.echo(f"wrote {output} ({len(data):,} bytes)")
 
 

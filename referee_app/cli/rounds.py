@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
 from referee_app.storage import StorageError
 
 from .options import (
@@ -16,6 +17,8 @@ from .options import (
     referee_option,
 )
 
+SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
+
 
 @click.group("round")
 def round_() -> None:
@@ -23,8 +26,8 @@ def round_() -> None:
 
 
 @round_.command("seat")
-@click.argument("number", type=int)
-@click.option("--seed", type=int, default=None, help="Reproducible seating (same seed, same "
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.option("--seed", type=SEED, default=None, help="Reproducible seating (same seed, same "
               "history: same seating).")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When players do not fill whole tables.")
@@ -106,7 +109,7 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
 
 
 @round_.command("show")
-@click.argument("number", type=int)
+@click.argument("number", type=NUMBER, metavar="NUMBER")
 @click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
@@ -129,8 +132,8 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 
 
 @round_.command("set-seat")
-@click.argument("number", type=int)
-@click.argument("table", type=int)
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.argument("table", type=NUMBER, metavar="TABLE")
 @click.argument("seat")
 @click.argument("player")
 @referee_option

@@ -9,7 +9,7 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from . import db as dbm
-from .base import TournamentBase, _cap, _check_tie_break, _dump, _positive_int, _text
+from .base import TournamentBase, _cap, _check_tie_break, _dump, _names, _stake, _text
 from .errors import StorageError
 from .models import HandInfo, TournamentInfo
 
@@ -40,9 +40,12 @@ class SettingsMixin(TournamentBase):
         if "name" in fields:
             fields["name"] = _text(fields["name"], "name", required=True)
         if "referees" in fields:
-            fields["referees"] = list(fields["referees"])
+            fields["referees"] = _names(fields["referees"], "referees")
         if "stake" in fields:
-            fields["stake"] = _positive_int(fields["stake"], "stake")
+            fields["stake"] = _stake(fields["stake"])
+        for k in ("venue", "start_date", "end_date", "head_referee"):
+            if k in fields:
+                fields[k] = _text(fields[k], k)
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
         if "templates" in fields:

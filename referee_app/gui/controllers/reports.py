@@ -9,7 +9,6 @@ nothing here lays out a report itself.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -118,16 +117,7 @@ def make_pdf(desk: Desk, req: ReportRequest, generated_at: datetime | None = Non
 def save_pdf(pdf: bytes, path: str | Path) -> Path:
     """Write the PDF bytes to ``path`` via a temporary file beside it, so a failure never
     leaves a half-written file or clobbers an existing one."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(pdf)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return api.write_atomic(path, pdf)
 
 
 class PdfPages:
