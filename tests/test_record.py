@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from referee_app.cli import main
-from referee_app.core import HandRecord, get_ruleset, settle
+from referee_app.core import HandRecord, RecordError, get_ruleset, settle
 from referee_app.storage import (
     AuthError,
     BundleError,
@@ -415,3 +415,44 @@ def test_resettling_catches_a_settlement_the_chain_agrees_with(busy: Tournament)
     s["totals"] = {k: -v for k, v in s["totals"].items()}
     rows[2] = (hid, version, record, json.dumps(s), settings)
     assert check_settlements(rows, rules_of)[:2] == (hid, version)
+
+
+# --------------------------------------------------------------------------- a club's ruleset
+
+CLUB = Path(__file__).resolve().parents[1] / "sample_events" / "club-ottawa-32.ruleset.json"
+
+
+def test_a_club_ruleset_lives_inside_the_tournament(tmp_path: Path) -> None:
+    """event new --ruleset-file: the file is checked, stored inside the tournament, travels in
+    bundles, is what every settlement cites; editing or deleting the file changes nothing."""
+    club = tmp_path / "club.json"
+    club.write_text(CLUB.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "club.sqlite"
+    run = CliRunner().invoke
+    r = run(main, ["event", "new", "Club Open", "--ruleset-file", str(club), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    assert "club-ottawa-32" in r.output
+    club.write_text("{}", encoding="utf-8")  # the file is not needed afterwards
+    with Tournament.open(db, backup_every=0) as t:
+        for name in ("甲", "乙", "丙", "丁"):
+            t.add_player(name)
+        t.seat_round(1, seed=1)
+        rec = example_at(t)
+        rec["ruleset"] = "club-ottawa-32"
+        h = t.add_hand(rec, round=1, table=1, hand_no=1)
+        pig = [p for p in h.settlement["payments"] if p["clause"] == "§2.11"]
+        assert pig and {p["chips"] for p in pig} == {32}  # the club's pig, not Ottawa's 16
+        assert t.ruleset().id == "club-ottawa-32"
+        assert t.ruleset().clause("§2.11").zh  # the club's own clause text
+        wrong = example_at(t)  # a record naming another ruleset is refused
+        with pytest.raises((StorageError, RecordError), match="club-ottawa-32"):
+            t.add_hand(wrong, round=1, table=1, hand_no=2)
+        b = t.export_bundle()
+        digest = t.settings()["ruleset_digest"]
+    t2 = Tournament.import_bundle(b, tmp_path / "copy.sqlite", backup_every=0)
+    assert t2.settings()["ruleset_digest"] == digest and t2.ruleset().id == "club-ottawa-32"
+    assert t2.hand(h.id).totals == h.totals and t2.verify().versions == 1
+    r = run(main, ["event", "new", "Bad", "--ruleset-file", str(club), "--db",
+                   str(tmp_path / "bad.sqlite")])
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and "format" in r.stderr
+    assert not (tmp_path / "bad.sqlite").exists()

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from referee_app.cli.common import CAP_FAN, STAKE
+from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament
 
 from .options import (
@@ -28,6 +29,9 @@ def event() -> None:
 @click.argument("name")
 @click.option("--ruleset", default="ottawa-2009", show_default=True,
               help="Ruleset id (see 'referee-app rulesets').")
+@click.option("--ruleset-file", "ruleset_file", default=None, type=click.Path(dir_okay=False),
+              help="The tournament's own ruleset file (docs/rulesets.md): checked, then stored "
+                   "inside the tournament (the file is not needed afterwards).")
 @click.option("--venue", default="")
 @click.option("--start-date", default="", help="YYYY-MM-DD")
 @click.option("--end-date", default="", help="YYYY-MM-DD")
@@ -44,17 +48,20 @@ def event() -> None:
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
 @db_option
 @handle_errors
-def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: str,
-              head_referee: str, referees: str, stake: int | None, cap_fan: int | None,
-              tie_break: str | None, db: Path) -> None:
+def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, start_date: str,
+              end_date: str, head_referee: str, referees: str, stake: int | None,
+              cap_fan: int | None, tie_break: str | None, db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
+    rules: str | Ruleset = ruleset
+    if ruleset_file is not None:
+        rules = Ruleset.from_file(ruleset_file)
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     if head_referee.strip():
         kw["head_pin"] = read_pin(f"new PIN for {head_referee.strip()}", "NEW_REFEREE_PIN",
                                   confirm=True)
-    with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
+    with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
                            **kw) as t:
@@ -133,7 +140,10 @@ def event_info(db: Path) -> None:
     with open_db(db) as t:
         i = t.info
         cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
-        click.echo(f"{i.name}\n  ruleset: {i.ruleset}  seats: {' '.join(i.seats)}  "
+        n, digest = t.record_digest()
+        click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
+                   f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
+        click.echo(f"  seats: {' '.join(i.seats)}  "
                    f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "

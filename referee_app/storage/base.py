@@ -302,6 +302,12 @@ class TournamentBase:
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
             templates=meta.get("templates", ""))
 
+    def ruleset(self) -> Ruleset:
+        """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):
+        its seats, switches and clause texts, for traces, ruling sheets and help. Settle
+        with :meth:`rules`, which adds the tournament's cap and stake."""
+        return self._base_rules()
+
     def _base_rules(self, meta: Mapping[str, Any] | None = None) -> Ruleset:
         """The tournament's own ruleset, from the snapshot stored inside the tournament."""
         meta = self._meta() if meta is None else meta

@@ -182,6 +182,7 @@ class HandQueriesMixin(TournamentBase):
             "ORDER BY h.hand_no DESC LIMIT 1", (round, table)).fetchone()
         if r is None:
             return seats[0]
-        rec = HandRecord.from_dict(json.loads(r[0]))
-        return core_next_dealer(rec, settle(rec, self.rules())) or rec.dealer
+        rules = self.rules()
+        rec = HandRecord.from_dict(json.loads(r[0]), rules)
+        return core_next_dealer(rec, settle(rec, rules), rules) or rec.dealer
 

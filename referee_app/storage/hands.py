@@ -49,16 +49,16 @@ class HandsMixin(TournamentBase):
             raise SeatingError("table", f"round {number} has no table {table} (tables 1-{n})")
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    @staticmethod
-    def _as_record(record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+    def _as_record(self, record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+        """Read a record under the tournament's own ruleset (a club's file included)."""
         if isinstance(record, HandRecord):
             return record
         if isinstance(record, str):
-            return HandRecord.from_json(record)
+            return HandRecord.from_json(record, self.ruleset())
         if not isinstance(record, Mapping):
             raise RecordError("", f"a hand record is a JSON object, got "
                               f"{'null' if record is None else type(record).__name__}")
-        return HandRecord.from_dict(dict(record))
+        return HandRecord.from_dict(dict(record), self.ruleset())
 
     def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
         """Fill/verify each seat's player against the seating; returns record and seat->id."""
@@ -304,7 +304,7 @@ class HandsMixin(TournamentBase):
                     "SELECT seat, player_id FROM hand_seats WHERE hand_id=? AND version=?",
                     (hand_id, version))}
             else:  # a hand that counts must still match the seating (restoring, verifying)
-                _, ids = self._match(HandRecord.from_dict(record), number, table)
+                _, ids = self._match(HandRecord.from_dict(record, self.ruleset()), number, table)
             if ot is not None:
                 totals = {seat: int(ot.get(seat, 0)) for seat in ids}
             elif settlement.get("ok"):

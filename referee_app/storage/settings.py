@@ -71,7 +71,7 @@ class SettingsMixin(TournamentBase):
                 "h.status<>'void' AND v.override_reason IS NULL ORDER BY h.id").fetchall():
             if json.loads(saved) == settings:
                 continue
-            s = settle(HandRecord.from_dict(json.loads(record)), rules)
+            s = settle(HandRecord.from_dict(json.loads(record), rules), rules)
             if s.to_dict() != json.loads(settlement):
                 out.append(hid)
         return out

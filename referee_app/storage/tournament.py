@@ -25,6 +25,7 @@ from referee_app.core import (
     DEFAULT_RULESET,
     HandRecord,
     RecordError,
+    Ruleset,
     UnknownRulesetError,
     get_ruleset,
     settle,
@@ -70,7 +71,7 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def create(cls, path: str | Path, name: str, *, ruleset: str = DEFAULT_RULESET,
+    def create(cls, path: str | Path, name: str, *, ruleset: str | Ruleset = DEFAULT_RULESET,
                start_date: str = "", end_date: str = "", venue: str = "",
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
@@ -78,16 +79,20 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                **kwargs: Any) -> Tournament:
         """Create a new tournament file; refuses to overwrite an existing database.
 
-        The ruleset's complete data is stored inside the tournament (its digest goes with
+        ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
+        (``Ruleset.from_file``). Its complete data is stored inside the tournament (its digest goes with
         every saved version). With ``head_pin`` the head referee is registered with that PIN,
         and from then on every change needs a referee's PIN.
         """
         path = Path(path)
         name = _text(name, "name", required=True)
-        try:
-            rules = get_ruleset(ruleset)
-        except UnknownRulesetError as e:
-            raise StorageError("ruleset", str(e)) from None
+        if isinstance(ruleset, Ruleset):  # a club's own ruleset file, already checked
+            rules = ruleset
+        else:
+            try:
+                rules = get_ruleset(ruleset)
+            except UnknownRulesetError as e:
+                raise StorageError("ruleset", str(e)) from None
         tb = _check_tie_break(tie_break)
         if stake is not None:
             stake = _stake(stake)

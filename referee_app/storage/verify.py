@@ -126,7 +126,7 @@ def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
         if isinstance(rules, Exception):
             return hid, version, f"its stored settings cannot be read ({rules})"
         try:
-            again = settle(HandRecord.from_dict(json.loads(record)), rules).to_dict()
+            again = settle(HandRecord.from_dict(json.loads(record), rules), rules).to_dict()
         except (RecordError, ValueError, KeyError, TypeError) as e:
             return hid, version, f"cannot be settled again ({e})"
         # stored as _dump(settlement): the same text unless something changed it
