@@ -456,3 +456,12 @@ def test_a_club_ruleset_lives_inside_the_tournament(tmp_path: Path) -> None:
                    str(tmp_path / "bad.sqlite")])
     assert r.exit_code == 2 and r.stderr.startswith("error: ") and "format" in r.stderr
     assert not (tmp_path / "bad.sqlite").exists()
+
+
+def test_hand_show_prints_the_saved_settlement_after_a_cap_change(make_tournament) -> None:
+    t = make_tournament(n=4)
+    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    t.update_info(cap_fan=2)
+    r = CliRunner().invoke(main, ["hand", "show", str(h.id), "--db", str(t.path)])
+    assert r.exit_code == 0, r.output
+    assert "Totals: E +30  S +16  W -61  N +15" in r.output

@@ -130,9 +130,10 @@ def _hand_json(h: HandInfo) -> dict[str, Any]:
 @db_option
 @handle_errors
 def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
-    """Show the current version of HAND_ID with its settlement."""
+    """Show the current version of HAND_ID with the settlement it was saved with (never
+    settled again: a later change of cap or ruleset data does not touch it)."""
     from referee_app.cli.score import render_text
-    from referee_app.core import HandRecord, settle
+    from referee_app.reports.detail import settlement_from_dict
 
     with open_db(db) as t:
         h = t.hand(hand_id)
@@ -142,7 +143,7 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
         click.echo(hand_line(h, t.info.seats))
         if h.override_reason:
             click.echo(f"OVERRIDE by head referee: {h.override_reason}")
-        click.echo(render_text(settle(HandRecord.from_dict(h.record))))
+        click.echo(render_text(settlement_from_dict(h.settlement)))
 
 
 @hand.command("list")
