@@ -26,8 +26,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_settle.py
+	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_storage.py
 	$(BIN)/python benchmarks/bench_reports.py
+	$(BIN)/python benchmarks/bench_seating.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui.py
 
 clean:

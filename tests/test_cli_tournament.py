@@ -209,6 +209,9 @@ def test_export_import_round_trip_and_penalty(event: Path, tmp_path: Path) -> No
     assert r.exit_code == 2 and "already exists" in r.stderr
     (tmp_path / "broken.json").write_text('{"format": "referee-tournament/1"}', "utf-8")
     r = run("event", "import", str(tmp_path / "broken.json"), "--db", str(tmp_path / "x.sqlite"))
+    assert r.exit_code == 2 and "--legacy" in r.stderr
+    r = run("event", "import", str(tmp_path / "broken.json"), "--legacy", "--db",
+            str(tmp_path / "x.sqlite"))
     assert r.exit_code == 2 and r.stderr.startswith("error: tournament:")
     assert not (tmp_path / "x.sqlite").exists()
 

@@ -35,7 +35,7 @@ def test_bad_notation_is_a_parse_error() -> None:
 def test_analyse_win_reports_problems() -> None:
     a = analyse_win("123m456p789s1122m", "2m")
     assert not a.legal
-    assert any("3 suits" in p for p in a.problems)
+    assert any("holds all three suits (false win" in p and p.startswith("§2.4") for p in a.problems)
 
 
 @pytest.mark.parametrize(("tiles", "pongs", "kongs", "waits", "max_fan"), [

@@ -138,7 +138,7 @@ def test_manual_edits_swap_and_validate(make_tournament, record_for, db_dump) ->
     s3 = t.set_seat(1, 1, "S", s2.tables[3]["E"])
     assert s3.tables[1]["S"] == s2.tables[3]["E"]
     with pytest.raises(SeatMismatchError):
-        t.set_status(hid, "entered", reason="restore")
+        t.restore_hand(hid, reason="restore")
     assert t.hand(hid).void
 
 

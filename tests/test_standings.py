@@ -169,14 +169,14 @@ def test_random_operation_sequences_keep_standings_equal_to_the_engine(tmp_path)
                            table=table, hand_no=t.next_hand_no(1, table))
             else:
                 h = hands[k % len(hands)]
-                if op == "amend":
+                if op == "amend" and not h.void:  # a void hand is restored first
                     players = t.seating(1).tables[h.table]
                     t.amend_hand(h.id, random_record(rng, "ottawa-2009", players=players),
                                  reason="r")
                 elif op == "void" and not h.void:
                     t.void_hand(h.id, reason="v")
                 elif op == "restore" and h.void:
-                    t.set_status(h.id, "entered", reason="back")
+                    t.restore_hand(h.id, reason="back")
                 elif op == "verify" and h.status.value == "entered":
                     t.set_status(h.id, "verified")
                 elif op == "penalty":

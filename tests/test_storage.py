@@ -265,9 +265,13 @@ def test_amend_void_verify_keep_every_version(make_tournament) -> None:
     assert all(r.chips == 0 and r.hands == 0 for r in t.standings())
     with pytest.raises(StorageError, match="already void"):
         t.void_hand(h.id, reason="again")
+    with pytest.raises(StorageError, match="hand restore"):
+        t.set_status(h.id, "entered", reason="void was a mistake")
+    with pytest.raises(StorageError, match="hand restore"):
+        t.amend_hand(h.id, rec, reason="amending a void hand does not bring it back")
     with pytest.raises(StorageError, match="reason"):
-        t.set_status(h.id, "entered")
-    r = t.set_status(h.id, "entered", reason="void was a mistake")
+        t.restore_hand(h.id, reason=" ")
+    r = t.restore_hand(h.id, reason="void was a mistake")
     assert r.totals == expected and len(t.hand_history(h.id)) == 5
     with pytest.raises(UnknownHandError):
         t.hand(999)
@@ -277,7 +281,7 @@ def test_history_tables_are_append_only(make_tournament) -> None:
     t = make_tournament()
     t.add_hand(example_at(t), round=1, table=1, hand_no=1)
     for sql in ("UPDATE hand_versions SET referee='x'", "DELETE FROM hand_versions",
-                "DELETE FROM hand_seats", "UPDATE log SET action='x'"):
+                "DELETE FROM hand_seats", "UPDATE chain SET action='x'", "DELETE FROM chain"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             t.db.execute(sql)
     t.db.conn.rollback()

@@ -34,3 +34,16 @@ def test_table_holds_known_shapes() -> None:
         assert tuple(v) in table
     assert (1, 1, 0, 0, 0, 0, 0, 0, 0) not in table  # 12 is half a run
     assert table[(0,) * 9] == frozenset({(0, 0, False, True)})
+
+
+def test_cold_search_matches_table() -> None:
+    """Before the table is built, lookups search; both must give the same summaries,
+    including for impossible vectors (a fifth copy, more than four sets)."""
+    from referee_app.core.analysis import _summaries_cold
+
+    table = _complete_table()
+    rng = random.Random(11)
+    vecs = _vectors(1500, 7) + [tuple(rng.randint(0, 6) for _ in range(9)) for _ in range(500)]
+    vecs += [(3, 3, 3, 3, 3, 0, 0, 0, 0), (4, 4, 4, 4, 0, 0, 0, 0, 0), (5,) + (0,) * 8]
+    for vec in vecs:
+        assert _summaries_cold(vec) == table.get(vec, frozenset()), vec

@@ -17,12 +17,15 @@ Usage:  python tools/make_demo_event.py [--seed 2009] [--out sample_events/demo-
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
+import itertools
 import json
 import random
 import sys
 import tempfile
 from collections import Counter
+from collections.abc import Iterator
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -141,43 +144,28 @@ def pick_record(rng: random.Random, dealer: str, players: dict[str, str], seen: 
     return best[1]
 
 
-def synthetic_times(bundle: dict[str, Any], day: str) -> None:
-    """Replace real timestamps by a plausible tournament-day clock, order preserved."""
-    stamps: set[str] = set()
+@contextlib.contextmanager
+def synthetic_clock(day: str) -> Iterator[None]:
+    """A plausible tournament-day clock (75 s a step) instead of the real one, so the demo
+    is the same on every run: times are part of the hash-chained record, so they are set
+    while it is written, never rewritten afterwards."""
+    from referee_app.storage import db as dbm
 
-    def collect(o: Any) -> None:
-        if isinstance(o, dict):
-            for k, v in o.items():
-                if k in ("at", "created_at", "registered_at") and isinstance(v, str) and v:
-                    stamps.add(v)
-                else:
-                    collect(v)
-        elif isinstance(o, list):
-            for v in o:
-                collect(v)
-
-    collect(bundle)
     start = datetime.fromisoformat(f"{day}T08:30:00+00:00")
-    mapping = {s: (start + timedelta(seconds=75 * i)).isoformat(timespec="microseconds")
-               for i, s in enumerate(sorted(stamps))}
-
-    def rewrite(o: Any) -> Any:
-        if isinstance(o, dict):
-            return {k: (mapping.get(v, v) if k in ("at", "created_at", "registered_at")
-                        and isinstance(v, str) else rewrite(v)) for k, v in o.items()}
-        if isinstance(o, list):
-            return [rewrite(v) for v in o]
-        return o
-
-    new = rewrite(bundle)
-    bundle.clear()
-    bundle.update(new)
+    steps = itertools.count()
+    real = dbm.now
+    dbm.now = lambda: (start + timedelta(seconds=75 * next(steps))).isoformat(
+        timespec="microseconds")
+    try:
+        yield
+    finally:
+        dbm.now = real
 
 
 def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
-    with tempfile.TemporaryDirectory() as d:
+    with tempfile.TemporaryDirectory() as d, synthetic_clock("2009-01-03"):
         t = Tournament.create(Path(d) / "demo.sqlite", "渥太华川渝同乡会有奖麻将大赛 2009 (演示)",
                               ruleset=RULESET, venue="Ottawa Chinese Community Centre",
                               start_date="2009-01-03", end_date="2009-01-03",
@@ -198,10 +186,11 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                     referee = REFEREES[(table + r) % len(REFEREES)]
                     if (r, table, n) == amend_slot:
                         wrong = amend_from(rec)
+                        while wrong is None:  # the story needs a hand with a kong to miss
+                            rec = pick_record(rng, dealer, players, seen, want)
+                            wrong = amend_from(rec)
                         h = t.add_hand(wrong, round=r, table=table, hand_no=n, referee=referee)
-                        t.amend_hand(h.id, rec, referee=REFEREES[0],
-                                     reason="表上记分单: 漏记了一个杠 (a kong was missed at "
-                                     "entry; corrected from the table's score sheet)")
+                        t.amend_hand(h.id, rec, referee=REFEREES[0], reason=KONG_REASON)
                     else:
                         h = t.add_hand(rec, round=r, table=table, hand_no=n, referee=referee)
                     seen.update(coverage_of(rec))
@@ -212,12 +201,16 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                       clause="§2.4", referee=REFEREES[0], zero_sum=True, round=3)
         bundle = t.export_bundle()
         t.close()
-    synthetic_times(bundle, "2009-01-03")
     return bundle, seen
 
 
-def amend_from(rec: dict[str, Any]) -> dict[str, Any]:
-    """The record as first (wrongly) entered: without its last kong, when still valid."""
+KONG_REASON = ("表上记分单: 漏记了一个杠 (a kong was missed at entry; corrected from the "
+               "table's score sheet)")
+
+
+def amend_from(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """The record as first (wrongly) entered: without its last kong, when still valid;
+    None when the hand has no kong that can be left out (the reason would not match)."""
     kongs = [i for i, e in enumerate(rec["events"]) if e["type"] == "kong"]
     for i in reversed(kongs):
         wrong = copy.deepcopy(rec)
@@ -229,8 +222,25 @@ def amend_from(rec: dict[str, Any]) -> dict[str, Any]:
             seat["concealed"] += ev["tile"] * 3  # entered as three concealed tiles
         if settle(HandRecord.from_dict(wrong)).ok:
             return wrong
-    return random_record(random.Random(1), RULESET, dealer=rec["dealer"],
-                         players={s: v["player"] for s, v in rec["seats"].items()})
+    return None
+
+
+def kongs(record: dict[str, Any]) -> int:
+    return sum(e["type"] == "kong" for e in record["events"])
+
+
+def check_amendments(bundle: dict[str, Any]) -> list[str]:
+    """Every amendment in the demo must be the change its reason tells (issue 13)."""
+    bad = []
+    for h in bundle["hands"]:
+        for before, after in zip(h["versions"], h["versions"][1:], strict=False):
+            if after["action"] != "amended":
+                continue
+            if after.get("reason") == KONG_REASON and \
+                    kongs(after["record"]) != kongs(before["record"]) + 1:
+                bad.append(f"hand {h['id']} v{after['version']}: reason says a kong was "
+                           "missed but the kongs did not change by one")
+    return bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -239,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "sample_events" / "demo-ottawa-2009.json")
     args = ap.parse_args(argv)
     bundle, seen = build(args.seed)
+    wrong = check_amendments(bundle)
+    if wrong:
+        print("\n".join(wrong))
+        return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(bundle, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     hands = bundle["hands"]

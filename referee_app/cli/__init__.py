@@ -1,12 +1,21 @@
 """``referee-app``: a thin click CLI; each command is one library call plus clear errors.
 
 Subcommands are imported lazily so ``referee-app score`` never loads storage, Qt or
-reportlab (cold start matters to scripts that score one record at a time).
+reportlab (cold start matters to scripts that score one record at a time), and the
+command list of ``--help`` comes from :data:`SHORT_HELP` without importing any of them.
+
+Every failure ends in one line on stderr and a documented exit code (:data:`EXIT_HELP`):
+click's usage errors become ``error: …`` with exit 2, an operating-system fault exit 3,
+and anything unexpected one line asking for a report (exit 3; ``REFEREE_APP_DEBUG=1``
+shows the traceback) — never a traceback by default.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
+from typing import Any
 
 import click
 
@@ -22,8 +31,13 @@ COMMANDS: dict[str, str] = {
     "hand": "referee_app.cli.hands:hand",
     "standings": "referee_app.cli.standings:standings",
     "penalty": "referee_app.cli.penalties:penalty",
+    "referee": "referee_app.cli.referees:referee",
+    "verify": "referee_app.cli.record:verify",
+    "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
+    "templates": "referee_app.cli.templates:templates",
+    "backup": "referee_app.cli.backup:backup",
 }
 
 #: subcommands that live in their own module, added to a group above when it is loaded
@@ -44,9 +58,85 @@ def _load(target: str) -> click.Command:
     return getattr(importlib.import_module(module), attr)
 
 
+#: command name -> its one-line help, so ``referee-app --help`` imports no command module
+#: (tests/test_cli_startup.py checks every command has one).
+SHORT_HELP: dict[str, str] = {
+    "score": "Validate and settle the hand record in FILE (or - for stdin).",
+    "analyse": "Analyse TILES: a win's readings and fan, or a hand's waits.",
+    "rulesets": "List the rulesets the app ships (the default first).",
+    "rules": "Print RULESET's clauses: Chinese, English and the Reading.",
+    "event": "Create, import, export and describe the tournament.",
+    "players": "Register and list players.",
+    "round": "Seat rounds and show seatings.",
+    "hand": "Add, amend, void, verify and list hands (history is kept).",
+    "standings": "The leaderboard, from the current version of every hand.",
+    "penalty": "Penalties and adjustments (counted in the standings).",
+    "referee": "Referees and their PINs (add, list, change a PIN).",
+    "verify": "Check the tamper-evident record: ok ENTRIES DIGEST, or the bad entry.",
+    "log": "Who did what and when, read from the record's chain.",
+    "gui": "Open the referee desk (hand entry, rule help, standings).",
+    "report": "Print a report of the tournament to a PDF.",
+    "templates": "Editable copies of the report templates (templates export DIR).",
+    "backup": "List backups and restore one (the current file is kept aside).",
+}
+
+EXIT_HELP = ("Exit codes (every command): 0 done; 1 the record breaks a rule (each error "
+             "cites its clause); 2 bad input or refused (one line names the field or file); "
+             "3 a fault outside the input (database busy, disk full, read-only or damaged "
+             "file; the line says what to do; 'referee-app backup list' for a damaged one).")
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from SHORT_HELP: no command module is imported for --help."""
+        rows = []
+        for name in self.list_commands(ctx):
+            text = SHORT_HELP.get(name)
+            if text is None:  # a command without a static line: ask the command itself
+                cmd = self.get_command(ctx, name)
+                text = cmd.get_short_help_str(80) if cmd is not None else ""
+            rows.append((name, text))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """click's main, with every error as one line and the documented exit codes."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.UsageError as e:
+            where = e.ctx.command_path if e.ctx is not None else "referee-app"
+            click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
+            sys.exit(2)
+        except click.ClickException as e:
+            click.echo(f"error: {e.format_message()}", err=True)
+            sys.exit(2)
+        except click.Abort:
+            click.echo("error: aborted", err=True)
+            sys.exit(2)
+        except OSError as e:  # a fault of the machine, not of the input
+            what = f" ({e.filename})" if getattr(e, "filename", None) else ""
+            click.echo(f"error: {e.strerror or e}{what}; check the disk and the file's "
+                       "permissions, then retry", err=True)
+            sys.exit(3)
+        except MemoryError:
+            click.echo("error: out of memory; close other programs and retry", err=True)
+            sys.exit(3)
+        except Exception as e:
+            if os.environ.get("REFEREE_APP_DEBUG"):
+                raise
+            click.echo(f"error: internal error ({type(e).__name__}: {str(e)[:200]}); please "
+                       "report it with the command line (REFEREE_APP_DEBUG=1 shows the "
+                       "details)", err=True)
+            sys.exit(3)
+        sys.exit(rv if isinstance(rv, int) else 0)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)
@@ -63,7 +153,8 @@ class LazyGroup(click.Group):
         return cmd
 
 
-@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=EXIT_HELP)
 @click.version_option(package_name="referee-app")
 def main() -> None:
     """Referee Desk: validate, settle and report Sichuan mahjong (血战到底) tournament hands."""

@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from referee_app.cli.common import EXIT_BAD_INPUT, EXIT_RULES
 from referee_app.core import DEFAULT_RULESET, TileParseError, UnknownRulesetError
 from referee_app.core.explain import analyse_ready, analyse_win
 
@@ -23,7 +24,13 @@ def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
 
     With 14 tiles (or --win): every reading, its features and the best fan. With 13 tiles
     (counting each pong/kong as 3): whether the hand is ready, its waits and the §2.12
-    maximum fan.
+    maximum fan. The tiles are checked as ``score`` checks a record (§1 four copies of
+    each tile and the ruleset's suits, §2.1 hand size, §2.4 suits of a win).
+
+    \b
+    Exit codes: 0 answered (a hand that is no legal win is an answer too);
+    1 the tiles cannot all be on a table (§1: a fifth copy, a suit the ruleset does
+    not play); 2 bad input (tile notation, unknown ruleset).
     """
     try:
         from referee_app.core.tiles import parse_indices
@@ -31,6 +38,9 @@ def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
         n = len(parse_indices(tiles)) + (1 if winning_tile else 0) + 3 * (len(pongs) + len(kongs))
         if n == 13 and not winning_tile:
             r = analyse_ready(tiles, pongs=pongs, kongs=kongs, ruleset=ruleset)
+            if r.problems:
+                click.echo(f"{tiles}: impossible hand — " + "; ".join(r.problems))
+                sys.exit(EXIT_RULES)
             if r.flower_pig:
                 click.echo("holds all three suits: a flower pig at the wall's end")
             if not r.ready:
@@ -44,7 +54,10 @@ def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
         a = analyse_win(tiles, winning_tile, pongs=pongs, kongs=kongs, ruleset=ruleset)
     except (TileParseError, UnknownRulesetError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        sys.exit(EXIT_BAD_INPUT)
+    if a.impossible:
+        click.echo(f"{a.tiles}: impossible hand — " + "; ".join(a.problems))
+        sys.exit(EXIT_RULES)
     if not a.legal:
         click.echo(f"{a.tiles}: not a legal win — " + "; ".join(a.problems))
     for v in a.readings:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee_app.cli.common import CHIPS, ID, NUMBER
+
 from .options import (
     db_option,
     handle_errors,
@@ -20,11 +22,11 @@ def penalty() -> None:
 
 @penalty.command("add")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--chips", type=int, required=True,
+@click.option("--chips", type=CHIPS, required=True,
               help="Chips each named player loses (negative: a credit).")
 @click.option("--reason", required=True)
 @click.option("--clause", default=None, help="Rule clause cited, e.g. §2.4")
-@click.option("--round", "round_no", type=int, default=None)
+@click.option("--round", "round_no", type=NUMBER, default=None)
 @click.option("--zero-sum", is_flag=True,
               help="Pay the chips to each tablemate in --round instead of a deduction.")
 @click.option("--referee", default="")
@@ -33,7 +35,7 @@ def penalty() -> None:
 def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str | None,
                 round_no: int | None, zero_sum: bool, referee: str, db: Path) -> None:
     """Penalise PLAYERS by --chips each."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.add_penalty(list(players), chips, reason, clause=clause, referee=referee,
                           zero_sum=zero_sum, round=round_no)
         click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
@@ -53,13 +55,13 @@ def penalty_list(db: Path) -> None:
 
 
 @penalty.command("void")
-@click.argument("penalty_id", type=int)
+@click.argument("penalty_id", type=ID, metavar="PENALTY_ID")
 @click.option("--reason", required=True)
 @click.option("--referee", default="")
 @db_option
 @handle_errors
 def penalty_void(penalty_id: int, reason: str, referee: str, db: Path) -> None:
     """Cancel a penalty (it stays listed as void)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.void_penalty(penalty_id, reason=reason, referee=referee)
         click.echo(f"penalty {p.id} void: {p.void_reason}")

@@ -30,7 +30,7 @@ def players() -> None:
 @handle_errors
 def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -> None:
     """Register players from a CSV with a header: name[,name_latin,club,status]."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         added = t.import_players_csv(csv_file, referee=referee, skip_existing=skip_existing)
         click.echo(f"registered {len(added)} players ({len(t.players())} in total)")
 
@@ -46,7 +46,7 @@ def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -
 @handle_errors
 def players_add(name: str, latin: str, club: str, status: str, referee: str, db: Path) -> None:
     """Register one player NAME (the name hand records use)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.add_player(name, name_latin=latin, club=club, status=status, referee=referee)
         click.echo(f"registered #{p.id} {p.display}")
 
@@ -102,7 +102,7 @@ def players_statement(player: str, as_json: bool, db: Path) -> None:
 @handle_errors
 def players_status(player: str, status: str, reason: str, referee: str, db: Path) -> None:
     """Set PLAYER's STATUS (a withdrawn player keeps results and is not seated again)."""
-    with open_db(db) as t:
+    with open_db(db, referee) as t:
         p = t.set_player_status(player, status, referee=referee, reason=reason)
         click.echo(f"#{p.id} {p.display}: {p.status.value}")
 

@@ -12,22 +12,27 @@ from typing import Any
 
 import click
 
-from referee_app.core import HandRecord, RecordError, get_ruleset
+from referee_app.core import RecordError, get_ruleset
 from referee_app.core.whatif import SWITCHES, WhatIfError, parse_setting, what_if
 
 from .extend import add_option_action
 
 
 def _run(kw: dict[str, Any]) -> None:
-    from .score import _read_text
+    from referee_app.core import Ruleset
+
+    from .common import InputError, display_name, read_input
+    from .score import _read_record
 
     try:
         name, value = parse_setting(kw["what_if"])
-        record = HandRecord.from_json(_read_text(kw["file"]))
-        rules = get_ruleset(record.ruleset).with_settings(cap_fan=kw.get("cap_fan"),
-                                                          stake=kw.get("stake"))
+        file = kw["file"]
+        club = Ruleset.from_file(kw["ruleset_file"]) if kw.get("ruleset_file") else None
+        record = _read_record(read_input(file), display_name(file), club=club)
+        rules = (club or get_ruleset(record.ruleset)).with_settings(
+            cap_fan=kw.get("cap_fan"), stake=kw.get("stake"))
         w = what_if(record, rules, name, value)
-    except (RecordError, WhatIfError, ValueError) as e:
+    except (InputError, RecordError, WhatIfError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
     if kw.get("as_json"):

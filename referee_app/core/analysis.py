@@ -178,9 +178,32 @@ def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, b
 _EMPTY: frozenset[tuple[int, int, bool, bool]] = frozenset()
 
 
+_TABLE: list[dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]]] = []
+#: Suit vectors looked up by search before the table is built: a process that scores one
+#: record (``referee-app score``) never pays the table's ~40 ms; a batch builds it early.
+_COLD_LOOKUPS = 200
+_cold_left = [_COLD_LOOKUPS]
+
+
 def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
     """(pairs, sets, has_run, all_groups_terminal) of every split with at most one pair."""
-    return _complete_table().get(counts, _EMPTY)
+    if _TABLE:
+        return _TABLE[0].get(counts, _EMPTY)
+    if _cold_left[0] > 0:
+        _cold_left[0] -= 1
+        return _summaries_cold(counts)
+    _TABLE.append(_complete_table())
+    return _TABLE[0].get(counts, _EMPTY)
+
+
+@cache
+def _summaries_cold(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
+    """What :func:`_complete_table` holds for ``counts``, found by search (the same set: at
+    most four sets and one pair, no rank held more than four times; a test checks)."""
+    if max(counts) > 4:
+        return _EMPTY
+    found = frozenset(x for x in _summaries_by_search(counts) if x[1] <= 4)
+    return found or _EMPTY
 
 
 # --------------------------------------------------------------------------- hands
@@ -537,7 +560,6 @@ def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int
 @cache
 def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
     """Ranks whose addition leaves the suit decomposable (or all pairs), with the new info."""
-    table = _complete_table()
     odd = [r for r in range(9) if key[r] & 1]
     even_rank = odd[0] if len(odd) == 1 else -1  # the one rank that would make all pairs
     if (sum(key) + 1) % 3 == 1:  # sets and at most one pair hold 3k or 3k + 2 tiles
@@ -558,6 +580,6 @@ def _suit_extensions(key: tuple[int, ...]) -> tuple[tuple[int, tuple], ...]:
         vec[r] = c + 1
         k = tuple(vec)
         vec[r] = c
-        if r == even_rank or k in table:  # only then is the info needed
+        if r == even_rank or _suit_summaries(k):  # only then is the info needed
             out.append((r, _suit_info(k)))
     return tuple(out)

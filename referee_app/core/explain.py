@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analysis import FEATURE_BITS, Hand, readings, suits_used, waits
+from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
 from .ruleset import DEFAULT_RULESET, get_ruleset
 from .scoring import HandScore, score_hand
 from .tiles import NUM_KINDS, parse_indices, tile_name
@@ -35,6 +36,8 @@ class WinAnalysis:
     problems: tuple[str, ...]
     readings: tuple[ReadingView, ...]
     best: HandScore | None
+    #: §1 fails (five copies of a tile, a suit not played): no table can hold these tiles
+    impossible: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +58,8 @@ class ReadyAnalysis:
     ready: bool
     waits: tuple[WaitView, ...]
     max_fan: int
+    #: §1 problems (five copies of a tile, a suit the ruleset does not play): not ready then
+    problems: tuple[str, ...] = ()
 
 
 def _counts(text: str) -> list[int]:
@@ -84,24 +89,25 @@ def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple
     c = _counts(concealed + (winning_tile or ""))
     p, k = _indices(pongs), _indices(kongs)
     hand = Hand(tuple(c), p, k)
-    problems = []
-    n = sum(c) + 3 * (len(p) + len(k))
-    if n != 14:
-        problems.append(f"{n} tiles counting each pong/kong as 3; a winning hand has 14")
-    if suits_used(hand.all_counts()) > rules.max_suits_in_win:
-        problems.append(f"holds {suits_used(hand.all_counts())} suits; at most "
-                        f"{rules.max_suits_in_win} may win")
+    # the same §1/§2.1/§2.4 checks (and words) as settlement: one shared validation
+    found: list[Problem | None] = list(tile_count_problems(_in_play(c, p, k), rules,
+                                                           "in the hand"))
+    impossible = bool(found)  # tiles that cannot all be on the table: no reading to show
+    found.append(hand_size_problem("the hand", max(sum(c) - 1, 0), len(p), len(k)))
+    found.append(suits_problem("the hand", suits_used(hand.all_counts()), rules))
+    problems = [f"{x.clause(rules)} {x.message}" for x in found if x is not None]
     views = []
-    for r in readings(hand):
+    for r in () if impossible else readings(hand):
         sc = score_hand(rules, hand, {r.features})
         views.append(ReadingView(tuple(str(g) for g in r.groups), r.feature_names,
                                  sc.pattern, sc.pattern_clause, sc.pattern_fan))
-    if not views:
-        problems.append("no reading as four sets and a pair, or seven pairs")
+    if not views and not impossible:
+        problems.append(f"{rules.vclause('legal_hand')} no reading as four sets and a pair, "
+                        "or seven pairs")
     best = score_hand(rules, hand, {r.features for r in readings(hand)},
                       kong_kinds=("concealed",) * len(k)) if views else None
     return WinAnalysis(concealed + (winning_tile or ""), not problems, tuple(problems),
-                       tuple(views), best)
+                       tuple(views), best, impossible)
 
 
 def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[str, ...] = (),
@@ -110,14 +116,12 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
     rules = get_ruleset(ruleset)
     c = _counts(concealed)
     p, k = _indices(pongs), _indices(kongs)
-    held = list(c)
-    for t in p:
-        held[t] += 3
-    for t in k:
-        held[t] += 4
+    held = _in_play(c, p, k)
     n = sum(c) + 3 * (len(p) + len(k))
     pig = suits_used(held) == 3
-    ws = waits(c, p, k, max_suits=rules.max_suits_in_win) if n == 13 else []
+    problems = tuple(f"{x.clause(rules)} {x.message}"
+                     for x in tile_count_problems(held, rules, "in the hand"))
+    ws = waits(c, p, k, max_suits=rules.max_suits_in_win) if n == 13 and not problems else []
     views = []
     for w in ws:
         c[w.tile] += 1
@@ -125,7 +129,17 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
         c[w.tile] -= 1
         views.append(WaitView(tile_name(w.tile), sc.fan, sc.pattern))
     return ReadyAnalysis(concealed, n, n != 13, pig, bool(views), tuple(views),
-                         max((v.fan for v in views), default=0))
+                         max((v.fan for v in views), default=0), problems)
+
+
+def _in_play(counts: list[int], pongs: tuple[int, ...], kongs: tuple[int, ...]) -> list[int]:
+    """Every tile the hand holds: concealed, a pong as three, a kong as four."""
+    held = list(counts)
+    for t in pongs:
+        held[t] += 3
+    for t in kongs:
+        held[t] += 4
+    return held
 
 
 __all__ = ["FEATURE_BITS", "ReadingView", "ReadyAnalysis", "WaitView", "WinAnalysis",

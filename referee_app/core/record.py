@@ -8,12 +8,13 @@ field and the problem (CLI exit code 2).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from .errors import RecordError
+from .jsonin import check_free_value, json_kind, parse_json, text_problem
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
 from .tiles import (
     TILES,
@@ -27,15 +28,18 @@ from .tiles import (
 
 RECORD_FORMAT = "sichuan-hand/1"
 _CORE_FIELDS = {"format", "ruleset", "dealer", "seats", "events", "wall_exhausted"}
-
-
-class RecordError(ValueError):
-    """A hand record that cannot be read; ``field`` is a path like ``events[2].tile``."""
-
-    def __init__(self, field_path: str, problem: str) -> None:
-        super().__init__(f"{field_path}: {problem}" if field_path else problem)
-        self.field = field_path
-        self.problem = problem
+#: The fields hand-format.md defines at each level of a record. A key within edit distance
+#: 2 of one of them is a typo that would silently change the result ("flag" for "flags"
+#: settles without the flags), so it is refused with "did you mean"; any other unknown key
+#: is kept (top level, as the format allows) or ignored (inside a seat or an event), and
+#: listed by :func:`record_warnings`.
+TOP_FIELDS = ("format", "ruleset", "dealer", "seats", "events", "wall_exhausted", "table",
+              "round", "hand_no", "referee", "note")
+SEAT_FIELDS = ("player", "concealed", "pongs")
+EVENT_FIELDS = ("type", "seat", "seats", "tile", "kind", "from", "flags", "passed_fan")
+_SEAT_KEYS = frozenset(SEAT_FIELDS)
+_EVENT_KEYS = frozenset(EVENT_FIELDS)
+_TOP_KEYS = frozenset(TOP_FIELDS)
 
 
 class KongKind(Enum):
@@ -115,17 +119,14 @@ class HandRecord:
         return get_ruleset(self.ruleset)
 
     @classmethod
-    def from_dict(cls, data: Any) -> HandRecord:
-        return load_record(data)
+    def from_dict(cls, data: Any, rules: Ruleset | None = None) -> HandRecord:
+        return load_record(data, rules)
 
     @classmethod
-    def from_json(cls, text: str) -> HandRecord:
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise RecordError("", f"not valid JSON: {e.msg} at line {e.lineno} column {e.colno}")\
-                from None
-        return load_record(data)
+    def from_json(cls, text: str | bytes, rules: Ruleset | None = None,
+                  source: str = "the record") -> HandRecord:
+        """Parse and read one record; every failure is a RecordError (see :mod:`.jsonin`)."""
+        return load_record(parse_json(text, source), rules)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": RECORD_FORMAT, "ruleset": self.ruleset,
@@ -169,8 +170,66 @@ def _tile(value: Any, path: str) -> Tile:
     return tiles[0]
 
 
-def _kind(value: Any) -> str:
-    return "null" if value is None else type(value).__name__
+_kind = json_kind
+
+
+def edit_distance(a: str, b: str, limit: int = 2) -> int:
+    """Levenshtein distance of ``a`` and ``b``; anything above ``limit`` is ``limit + 1``."""
+    if abs(len(a) - len(b)) > limit:
+        return limit + 1
+    prev = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        cur = [i]
+        for j, cb in enumerate(b, 1):
+            cur.append(min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ca != cb)))
+        if min(cur) > limit:
+            return limit + 1
+        prev = cur
+    return min(prev[-1], limit + 1)
+
+
+def near_field(key: Any, known: tuple[str, ...]) -> str | None:
+    """The known field ``key`` is a typo of (edit distance <= 2, case ignored), or None."""
+    if not isinstance(key, str) or key in known:
+        return None
+    low = key.lower()
+    best = min(known, key=lambda k: edit_distance(low, k))
+    return best if edit_distance(low, best) <= 2 else None
+
+
+def _did_you_mean(value: Any, known: tuple[str, ...]) -> str:
+    near = near_field(value, known)
+    return f"; did you mean {near!r}?" if near else ""
+
+
+def _refuse_near_misses(d: dict[Any, Any], known: tuple[str, ...], prefix: str) -> None:
+    for k in d:
+        near = near_field(k, known)
+        if near is not None:
+            raise RecordError(f"{prefix}{k}", f"unknown field; did you mean {near!r}?")
+
+
+def record_warnings(data: Any) -> list[str]:
+    """Unknown keys of a readable record, one line each: the CLI prints them on stderr and
+    the GUI shows them. Top-level ones are kept (carried through untouched); keys inside a
+    seat or an event are ignored by the engine."""
+    if not isinstance(data, dict):
+        return []
+    out = [f"{k}: unknown field, kept with the record" for k in data
+           if k not in _TOP_KEYS]
+    seats = data.get("seats")
+    if isinstance(seats, dict):
+        for label, s in seats.items():
+            if isinstance(s, dict):
+                out += [f"seats.{label}.{k}: unknown field, ignored" for k in s
+                        if k not in _SEAT_KEYS]
+    events = data.get("events")
+    if isinstance(events, list):
+        for i, e in enumerate(events):
+            if isinstance(e, dict):
+                out += [f"events[{i}].{k}: unknown field, ignored" for k in e
+                        if k not in _EVENT_KEYS]
+    return out
 
 
 def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:
@@ -182,6 +241,7 @@ def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:
 def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
     if not isinstance(e, dict):
         raise RecordError(path, f"expected an object, got {_kind(e)}")
+    _refuse_near_misses(e, EVENT_FIELDS, f"{path}.")
     etype = e.get("type")
     seats = rules.seats
     if etype == "kong":
@@ -191,7 +251,8 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
             kind = KongKind(e.get("kind"))
         except ValueError:
             raise RecordError(f"{path}.kind", f"unknown kong kind {e.get('kind')!r} "
-                              "(direct, added or concealed)") from None
+                              "(direct, added or concealed)"
+                              + _did_you_mean(e.get("kind"), tuple(_KONG_KINDS))) from None
         frm = e.get("from")
         if kind is KongKind.DIRECT:
             if frm is None:
@@ -203,6 +264,9 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
         return KongEvent(seat, tile, kind, frm)
     if etype == "win":
         raw = e.get("seats")
+        if raw is None and "seat" in e:
+            raise RecordError(f"{path}.seat", "a win lists its winners in a list; "
+                              "did you mean 'seats'?")
         if not isinstance(raw, list):
             raise RecordError(f"{path}.seats", f"expected a list of seats, got {_kind(raw)}")
         if not raw:
@@ -221,14 +285,16 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
             if not isinstance(f, str) or f not in rules.flags:
                 known = ", ".join(sorted(rules.flags))
                 raise RecordError(f"{path}.flags[{i}]",
-                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})")
+                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})"
+                                  + _did_you_mean(f, tuple(sorted(rules.flags))))
         passed = e.get("passed_fan")
         if passed is not None and (isinstance(passed, bool) or not isinstance(passed, int)
                                    or passed < 0):
             raise RecordError(f"{path}.passed_fan",
                               f"expected a whole number of fan >= 0, got {passed!r}")
         return WinEvent(winners, tile, frm, tuple(dict.fromkeys(flags_raw)), passed)
-    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)")
+    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)"
+                      + _did_you_mean(etype, ("kong", "win")))
 
 
 _KONG_KINDS = {k.value: k for k in KongKind}
@@ -241,7 +307,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     """A well-formed event in few steps, or None: then :func:`_load_event` reads it, which
     also accepts the rarer spellings and names the field of any problem (so every error
     and its message come from one place)."""
-    if type(e) is not dict:
+    if type(e) is not dict or not e.keys() <= _EVENT_KEYS:
         return None
     try:
         t = e["tile"]
@@ -291,7 +357,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     return None
 
 
-def _load_fast(data: Any) -> HandRecord | None:
+def _load_fast(data: Any, given: Ruleset | None = None) -> HandRecord | None:
     """A well-formed record in few steps, or None: then :func:`load_record` reads it with
     every check and names the first field that cannot be read (errors come from one place).
 
@@ -307,7 +373,9 @@ def _load_fast(data: Any) -> HandRecord | None:
         events_raw = data["events"]
     except KeyError:
         return None
-    rules = _SHIPPED.get(rid) if type(rid) is str else None
+    rules = _SHIPPED.get(rid) if type(rid) is str and given is None else given
+    if given is not None and rid != given.id:
+        return None
     if rules is None:
         try:
             rules = get_ruleset(rid)
@@ -321,7 +389,7 @@ def _load_fast(data: Any) -> HandRecord | None:
     seats = []
     for label in order:  # same count and every label present: no unknown seat either
         s = seats_raw.get(label)
-        if type(s) is not dict or "concealed" not in s:
+        if type(s) is not dict or "concealed" not in s or not s.keys() <= _SEAT_KEYS:
             return None
         raw = s["concealed"]
         concealed = parse_plain(raw) if type(raw) is str else None
@@ -340,7 +408,7 @@ def _load_fast(data: Any) -> HandRecord | None:
         else:
             return None
         player = s.get("player")
-        if player is not None and type(player) is not str:
+        if player is not None and (type(player) is not str or not player.isprintable()):
             return None
         seats.append(_seat_hand(label, concealed, pongs, player))
     dealer = get("dealer")
@@ -364,27 +432,63 @@ def _load_fast(data: Any) -> HandRecord | None:
         extra: dict[str, Any] = {}
     else:
         extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
+        if not _free_fields_ok(extra):
+            return None
     return _hand_record(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
+
+
+def _free_fields_ok(extra: dict[str, Any]) -> bool:
+    """Whether the fast path may keep these free fields (else the full reader explains)."""
+    for k, v in extra.items():
+        if type(k) is not str or (k not in _TOP_KEYS and near_field(k, TOP_FIELDS)):
+            return False
+        if type(v) is str:
+            if not v.isprintable() and text_problem(v, control=k == "referee"):
+                return False
+        elif v is not None and type(v) is not int:
+            try:
+                check_free_value(v, k)
+            except RecordError:
+                return False
+    return True
+
+
+def _read_free_fields(data: dict[str, Any]) -> dict[str, Any]:
+    extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
+    for k, v in extra.items():
+        check_free_value(v, k)
+        why = text_problem(v) if k == "referee" and isinstance(v, str) else None
+        if why:  # a referee is a name, kept in the history: one line of text
+            raise RecordError(k, why)
+    return extra
 
 
 _hand_record = frozen_builder(HandRecord)
 _SHIPPED: dict[str, Ruleset] = {}  # id -> get_ruleset(id), for the fast path
 
 
-def load_record(data: Any) -> HandRecord:
-    """Read a hand-record dict; RecordError names the first field that cannot be read."""
-    fast = _load_fast(data)
+def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
+    """Read a hand-record dict; RecordError names the first field that cannot be read.
+
+    ``rules``: the ruleset the record is read under when it is not a shipped one (a
+    club's file); the record's ``ruleset`` must then be its id.
+    """
+    fast = _load_fast(data, rules)
     if fast is not None:
         return fast
     if not isinstance(data, dict):
         raise RecordError("", f"a hand record is a JSON object, got {_kind(data)}")
+    _refuse_near_misses(data, TOP_FIELDS, "")
     for key in ("format", "ruleset", "seats", "events"):
         if key not in data:
             raise RecordError(key, "required field is missing")
     if data["format"] != RECORD_FORMAT:
         raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {data['format']!r}")
+    if rules is not None and data["ruleset"] != rules.id:
+        raise RecordError("ruleset", f"the record is under {data['ruleset']!r}, but the "
+                          f"ruleset given is {rules.id!r}")
     try:
-        rules = get_ruleset(data["ruleset"])
+        rules = rules or get_ruleset(data["ruleset"])
     except UnknownRulesetError as e:
         raise RecordError("ruleset", str(e)) from None
     seats_raw = data["seats"]
@@ -402,6 +506,7 @@ def load_record(data: Any) -> HandRecord:
         s = seats_raw[label]
         if not isinstance(s, dict):
             raise RecordError(f"seats.{label}", f"expected an object, got {_kind(s)}")
+        _refuse_near_misses(s, SEAT_FIELDS, f"seats.{label}.")
         if "concealed" not in s:
             raise RecordError(f"seats.{label}.concealed", "required field is missing")
         raw = s["concealed"]
@@ -421,6 +526,9 @@ def load_record(data: Any) -> HandRecord:
         player = s.get("player")
         if player is not None and not isinstance(player, str):
             raise RecordError(f"seats.{label}.player", f"expected text, got {_kind(player)}")
+        why = text_problem(player) if player is not None else None
+        if why:
+            raise RecordError(f"seats.{label}.player", why)
         seats.append(_seat_hand(label, concealed, pongs, player))
     dealer = data.get("dealer", "E")
     if dealer is None:
@@ -436,5 +544,4 @@ def load_record(data: Any) -> HandRecord:
         wall = False
     if not isinstance(wall, bool):
         raise RecordError("wall_exhausted", f"expected true or false, got {wall!r}")
-    extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
-    return HandRecord(rules.id, tuple(seats), events, dealer, wall, extra)
+    return HandRecord(rules.id, tuple(seats), events, dealer, wall, _read_free_fields(data))

@@ -3,10 +3,12 @@ connection, the audit log, automatic backups, and the small checks of stored val
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
+import unicodedata
 import warnings
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
@@ -14,23 +16,13 @@ import sqlite_utils
 
 from referee_app.core import (
     Ruleset,
-    get_ruleset,
 )
+from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
+from . import backup_files, chain, ruleset_store
 from . import db as dbm
-from .errors import (
-    StorageError,
-)
-from .models import (
-    DEFAULT_TIE_BREAK,
-    TIE_BREAK_KEYS,
-    TournamentInfo,
-)
-
-PlayerRef = int | str
-
-
-
+from .errors import AuthError, StorageError
+from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
 
 PlayerRef = int | str
 
@@ -39,19 +31,64 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def _positive_int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError(field, f"expected a whole number >= 1, got {value!r}")
+#: SQLite's INTEGER range: ids, round, table and hand numbers are checked against it
+MAX_INT = 2**63 - 1
+#: chips in one penalty or override entry; stake per unit
+MAX_CHIPS = 1_000_000
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message (a 5,000-digit number is not repeated back)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**24:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)[:60]
+
+
+def _positive_int(value: Any, field: str, maximum: int = MAX_INT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise StorageError(field, f"expected a whole number 1..{maximum}, got {_shown(value)}")
+    return value
+
+
+def _lookup_int(value: Any, field: str) -> int:
+    """A number to look something up by: any whole number SQLite can hold (none matches
+    beyond; a 20-digit one is refused here rather than overflowing in the query)."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
+        raise StorageError(field, f"expected a whole number up to {MAX_INT}, got "
+                           f"{_shown(value)}")
+    return value
+
+
+def _stake(value: Any) -> int:
+    """Chips per unit: a whole number 1..1,000,000 (beyond that chips lose precision)."""
+    return _positive_int(value, "stake", MAX_STAKE)
+
+
+def _chips(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_CHIPS:
+        raise StorageError(field, f"expected whole chips from -{MAX_CHIPS:,} to "
+                           f"{MAX_CHIPS:,}, got {_shown(value)}")
     return value
 
 
 def _cap(value: Any) -> int | None:
-    """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
+    """A tournament cap on total fan (V2 "可以临时协商"): a whole number 1..99, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP_FAN:
+        raise StorageError("cap_fan", f"expected a whole number of fan 1..{MAX_CAP_FAN} or "
+                           f"none, got {_shown(value)}")
     return value
+
+
+def _bad_char(text: str) -> str | None:
+    """A control character, line separator or lone surrogate: these break every listing,
+    CSV and PDF (a name is one line of printable text)."""
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat in ("Cc", "Cs", "Zl", "Zp"):
+            return f"U+{ord(c):04X}"
+    return None
 
 
 def _text(value: Any, field: str, *, required: bool = False) -> str:
@@ -62,13 +99,34 @@ def _text(value: Any, field: str, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
         raise StorageError(field, "is required and may not be empty")
+    bad = _bad_char(value)
+    if bad:
+        raise StorageError(field, f"contains a control character ({bad}); use one line of "
+                           "printable text")
     return value
 
 
+def _names(value: Any, field: str) -> list[str]:
+    """A list of names (referees): each one line of text."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise StorageError(field, f"expected a list of names, got {type(value).__name__}")
+    out = []
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise StorageError(f"{field}[{i}]", f"expected a name (text), got "
+                               f"{type(v).__name__}")
+        name = _text(v, f"{field}[{i}]")
+        if name:
+            out.append(name)
+    return out
+
+
 def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(order, str) or not isinstance(order, Iterable):
+        raise StorageError("tie_break", f"expected a list of keys, got {type(order).__name__}")
     out = tuple(order)
     for key in out:
-        if key.lstrip("-") not in TIE_BREAK_KEYS:
+        if not isinstance(key, str) or key.lstrip("-") not in TIE_BREAK_KEYS:
             raise StorageError("tie_break", f"unknown key {key!r} (known: "
                                f"{', '.join(TIE_BREAK_KEYS)}; prefix '-' for fewer-is-better)")
     if not out:
@@ -81,12 +139,13 @@ class TournamentBase:
     log, the tournament's settings and ruleset, and automatic backups.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` and the last of each round
+    (``backup_files.py``; list and restore them with ``backups.py``). ``backup_every=0``
     turns automatic backups off (tests, benchmarks).
     """
 
     def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
-                 backup_keep: int = 10) -> None:
+                 backup_keep: int = backup_files.KEEP_NEWEST) -> None:
         self.path = path
         self.db = db
         self.backup_every = backup_every
@@ -94,6 +153,11 @@ class TournamentBase:
         self._changes = 0
         self._closed = False
         self.backup_error: str | None = None  # the last automatic backup's failure, if any
+        self.read_only: str | None = None  # why the file is open for viewing only, if it is
+        self._pending: tuple[str, str, dict[str, Any], str] | None = None
+        #: the referee whose PIN was checked on this connection (:meth:`sign_in`)
+        self.signed_in: Referee | None = None
+        chain.install_capture(db.conn)
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -114,12 +178,12 @@ class TournamentBase:
 
     def backup(self) -> Path:
         """Write a backup now (SQLite backup API); returns its path."""
-        p = dbm.backup(self.db, self.path, self.backup_keep)
+        p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
 
     def backups(self) -> list[Path]:
-        return dbm.list_backups(self.path)
+        return backup_files.list_backups(self.path)
 
     def _saved(self) -> None:
         """Count a committed change; back up every ``backup_every``. A failing backup never
@@ -133,40 +197,154 @@ class TournamentBase:
             self.backup()
             self.backup_error = None
         except (OSError, sqlite3.Error) as e:
-            self.backup_error = f"backup failed: {e}"
+            self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
-    def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
-        self.db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
-                        (at, referee, action, _dump(detail)))
+    def has_referees(self) -> bool:
+        """Whether changes need a referee's PIN (once the first referee is added)."""
+        return self.db.execute("SELECT 1 FROM referees LIMIT 1").fetchone() is not None
 
-    def log(self, limit: int | None = None) -> list[dict[str, Any]]:
-        """The audit log (every change, who and when), newest last."""
-        sql = "SELECT id, at, referee, action, detail FROM log ORDER BY id"
-        rows = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
-                 "detail": json.loads(r[4])} for r in self.db.execute(sql).fetchall()]
+    def _authorize(self, referee: str, *, head: bool = False, action: str = "this change",
+                   override: str | None = None) -> str:
+        """The name to record for a change, after checking who may make it.
+
+        A tournament with referees: the change needs a signed-in referee (PIN checked by
+        :meth:`sign_in`), and the head referee for ``head`` changes. Without referees (the
+        demo, older files) names are taken as given, as before referees existed; only an
+        override is still refused to anyone but the named head referee."""
+        referee = _text(referee, "referee")
+        if not self.has_referees():
+            head_name = self.info.head_referee
+            if override and head_name and referee != head_name:
+                who = f"referee {referee!r}" if referee else "no referee was named"
+                raise StorageError("referee", f"only the head referee ({head_name}) may record "
+                                   f"a hand that breaks the rules; {who} (give the head "
+                                   "referee's name)")
+            return referee
+        who = self.signed_in
+        if who is None:
+            raise AuthError("referee", f"{action} needs a referee's name and PIN (this "
+                            "tournament has referees): --referee NAME, and the PIN at the "
+                            "prompt or in REFEREE_PIN")
+        if referee and referee != who.name:
+            raise AuthError("referee", f"signed in as {who.name}, not {referee}")
+        if head and not who.head:
+            raise AuthError("referee", f"{action} needs the head referee's PIN; {who.name} is "
+                            "not a head referee")
+        return who.name
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[None]:
+        """One save: a write transaction that ends with exactly one chain entry holding every
+        row it wrote (the caller says what it was with :meth:`_log`)."""
+        with dbm.write_transaction(self.db):
+            chain.take_captured(self.db.conn)  # nothing from before this save
+            self._pending = None
+            yield
+            rows = chain.take_captured(self.db.conn)
+            if self._pending is None:
+                if rows:
+                    raise RuntimeError("a save wrote rows without saying what it was (_log)")
+                return
+            referee, action, detail, at = self._pending
+            self._pending = None
+            chain.append(self.db.conn, referee=referee, action=action, detail=detail, at=at,
+                         rows=rows)
+
+    def _log(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
+        """Name the save in progress (who, what, when); written as its chain entry."""
+        self._pending = (referee, action, json.loads(_dump(detail)), at)
+
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """Who did what and when, read from the chain (oldest first); ``hand`` keeps the
+        entries that wrote that hand, ``referee`` those of one referee."""
+        sql = "SELECT seq, at, referee, action, entry FROM chain"
+        params: list[Any] = []
+        if referee is not None:
+            sql += " WHERE referee=?"
+            params.append(referee)
+        rows = []
+        for seq, at, who, action, text in self.db.execute(sql + " ORDER BY seq", params):
+            e = json.loads(text)
+            if hand is not None and not any(
+                    t in ("hands", "hand_versions") and (r.get("id") if t == "hands"
+                                                         else r.get("hand_id")) == hand
+                    for t, _, r in e["rows"]):
+                continue
+            rows.append({"id": seq, "at": at, "referee": who, "action": action,
+                         "detail": e["detail"]})
         return rows[-limit:] if limit else rows
+
+    def record_digest(self) -> tuple[int, str]:
+        """(entries, short digest): the chain's length and the first 12 hex digits of its
+        last hash. Printed on every report and in the desk's status bar, so a posted sheet can
+        be matched to the database it came from."""
+        n, h = chain.head(self.db.conn)
+        return n, h[:12]
+
+    def _meta(self) -> dict[str, Any]:
+        return {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
 
     @property
     def info(self) -> TournamentInfo:
-        meta = {k: json.loads(v) for k, v in self.db.execute("SELECT key, value FROM meta")}
-        rules = get_ruleset(meta["ruleset"])
+        meta = self._meta()
+        rules = self._base_rules(meta)
+        refs = self.db.execute("SELECT name, head FROM referees ORDER BY added_at, name").fetchall()
+        heads = [n for n, h in refs if h]
         return TournamentInfo(
             name=meta["name"], ruleset=rules.id, seats=tuple(rules.seats),
             start_date=meta.get("start_date", ""), end_date=meta.get("end_date", ""),
             venue=meta.get("venue", ""), stake=int(meta.get("stake", 1)),
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
-            referees=tuple(meta.get("referees", ())),
-            head_referee=meta.get("head_referee", ""), created_at=meta.get("created_at", ""),
-            cap_fan=meta.get("cap_fan"))
+            referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
+            head_referee=heads[0] if heads else meta.get("head_referee", ""),
+            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
+            templates=meta.get("templates", ""))
+
+    def ruleset(self) -> Ruleset:
+        """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):
+        its seats, switches and clause texts, for traces, ruling sheets and help. Settle
+        with :meth:`rules`, which adds the tournament's cap and stake."""
+        return self._base_rules()
+
+    def _base_rules(self, meta: Mapping[str, Any] | None = None) -> Ruleset:
+        """The tournament's own ruleset, from the snapshot stored inside the tournament."""
+        meta = self._meta() if meta is None else meta
+        return self._ruleset_by_digest(meta["ruleset_digest"])
+
+    def _ruleset_by_digest(self, digest: str) -> Ruleset:
+        def load() -> str | None:
+            r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
+            return r[0] if r else None
+
+        try:
+            return ruleset_store.by_digest(digest, load)
+        except KeyError:
+            raise StorageError("ruleset", f"the ruleset {str(digest)[:12]} is not stored in "
+                               "this tournament") from None
+        except ValueError as e:
+            raise StorageError("ruleset", str(e)) from None
+
+    def settings(self) -> dict[str, Any]:
+        """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with
+        every version, which is settled under exactly these forever after."""
+        meta = self._meta()
+        return {"ruleset": meta["ruleset"], "ruleset_digest": meta["ruleset_digest"],
+                "cap_fan": meta.get("cap_fan"), "stake": int(meta.get("stake", 1))}
+
+    def rules_for(self, settings: Mapping[str, Any]) -> Ruleset:
+        """The ruleset under stored settings (a saved version's, or :meth:`settings`)."""
+        return self._ruleset_by_digest(settings["ruleset_digest"]).with_settings(
+            cap_fan=settings.get("cap_fan"), stake=settings.get("stake"))
 
     def rules(self) -> Ruleset:
-        """The tournament's ruleset under its own settings (cap), used for every settlement."""
-        info = self.info
-        return get_ruleset(info.ruleset).with_settings(cap_fan=info.cap_fan)
+        """The tournament's ruleset under its current settings: what every new settlement and
+        every preview uses."""
+        return self.rules_for(self.settings())
 
     def _seats(self) -> tuple[str, ...]:
-        return tuple(get_ruleset(self._ruleset_id()).seats)
+        return tuple(self._base_rules().seats)
 
     def _ruleset_id(self) -> str:
         return json.loads(self.db.execute("SELECT value FROM meta WHERE key='ruleset'")

@@ -20,53 +20,72 @@ from typing import Any, Self
 
 from referee_app.core import HandRecord, RecordError, settle
 
+from . import chain
 from . import db as dbm
-from .base import TournamentBase
-from .errors import BundleError, StorageError, TournamentExistsError
+from .base import MAX_INT, TournamentBase, _shown, _text
+from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .models import HandStatus, PlayerStatus, VersionAction
 
-BUNDLE_FORMAT = "referee-tournament/1"
+BUNDLE_FORMAT = "referee-tournament/2"
+#: bundles written before the tamper-evident record: no chain, no stored settlements
+LEGACY_FORMAT = "referee-tournament/1"
+SECTIONS = ("tournament", "players", "rounds", "hands", "penalties")
+
+
+def bundle_sections(t: Any) -> dict[str, Any]:
+    """The readable part of a bundle: what the record holds, as people read it. On import it
+    must equal what the chain rebuilds, so editing it is as visible as editing the chain."""
+    info = {**t.info.to_dict(), "ruleset_digest": t.settings()["ruleset_digest"]}
+    players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
+                "status": p.status.value, "registered_at": p.registered_at}
+               for p in t.players()]
+    rounds = []
+    for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
+                                        "rounds ORDER BY number").fetchall():
+        s = t.seating(n)
+        rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
+                       "tables": {str(k): v for k, v in s.tables.items()},
+                       "byes": list(s.byes)})
+    hands = []
+    settings = {(h, v): json.loads(st) for h, v, st in t.db.execute(
+        "SELECT hand_id, version, settings FROM hand_versions")}
+    for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM hands "
+                                           "ORDER BY id").fetchall():
+        versions = []
+        for v in t._versions(hid):
+            versions.append({"version": v.version, "action": v.action.value,
+                             "status": v.status.value, "referee": v.referee, "at": v.at,
+                             "reason": v.reason, "override_reason": v.override_reason,
+                             "override_totals": v.override_totals, "record": v.record,
+                             "settlement": v.settlement,
+                             "settings": settings[(hid, v.version)]})
+        hands.append({"id": hid, "round": rnd, "table": tbl, "hand_no": hno,
+                      "versions": versions})
+    penalties = []
+    for p in t.penalties():
+        void = None
+        if p.void:
+            r = t.db.execute("SELECT reason, referee, at FROM penalty_voids WHERE "
+                             "penalty_id=?", (p.id,)).fetchone()
+            void = {"reason": r[0], "referee": r[1], "at": r[2]}
+        penalties.append({"id": p.id, "players": list(p.players), "chips": p.chips,
+                          "reason": p.reason, "clause": p.clause, "referee": p.referee,
+                          "at": p.at, "zero_sum": p.zero_sum, "round": p.round,
+                          "entries": dict(p.entries), "void": void})
+    return {"tournament": info, "players": players, "rounds": rounds, "hands": hands,
+            "penalties": penalties}
 
 
 def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
-    """Build (and optionally write, atomically) the bundle of ``t``."""
+    """Build (and optionally write, atomically) the bundle of ``t``: the readable sections,
+    the whole chain (each entry with its hash) and its head."""
     with dbm.read_transaction(t.db):
-        info = t.info.to_dict()
-        players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-                    "status": p.status.value, "registered_at": p.registered_at}
-                   for p in t.players()]
-        rounds = []
-        for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
-                                            "rounds ORDER BY number").fetchall():
-            s = t.seating(n)
-            rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
-                           "tables": {str(k): v for k, v in s.tables.items()},
-                           "byes": list(s.byes)})
-        hands = []
-        for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM hands "
-                                               "ORDER BY id").fetchall():
-            versions = []
-            for v in t._versions(hid):
-                versions.append({"version": v.version, "action": v.action.value,
-                                 "status": v.status.value, "referee": v.referee, "at": v.at,
-                                 "reason": v.reason, "override_reason": v.override_reason,
-                                 "override_totals": v.override_totals, "record": v.record})
-            hands.append({"id": hid, "round": rnd, "table": tbl, "hand_no": hno,
-                          "versions": versions})
-        penalties = []
-        for p in t.penalties():
-            void = None
-            if p.void:
-                r = t.db.execute("SELECT reason, referee, at FROM penalty_voids WHERE "
-                                 "penalty_id=?", (p.id,)).fetchone()
-                void = {"reason": r[0], "referee": r[1], "at": r[2]}
-            penalties.append({"id": p.id, "players": list(p.players), "chips": p.chips,
-                              "reason": p.reason, "clause": p.clause, "referee": p.referee,
-                              "at": p.at, "zero_sum": p.zero_sum, "round": p.round,
-                              "entries": dict(p.entries), "void": void})
-        log = t.log()
-    bundle = {"format": BUNDLE_FORMAT, "tournament": info, "players": players,
-              "rounds": rounds, "hands": hands, "penalties": penalties, "log": log}
+        sections = bundle_sections(t)
+        entries = [{**json.loads(text), "hash": h} for text, h in t.db.execute(
+            "SELECT entry, hash FROM chain ORDER BY seq")]
+        n, digest = chain.head(t.db.conn)
+    bundle = {"format": BUNDLE_FORMAT, **sections, "chain": entries,
+              "head": {"entries": n, "digest": digest}}
     if path is not None:
         path = Path(path)
         tmp = path.with_name(f".{path.name}.tmp")
@@ -78,6 +97,27 @@ def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
         os.replace(tmp, path)
         _fsync(path.parent)
     return bundle
+
+
+def first_difference(a: Any, b: Any, path: str) -> str | None:
+    """The JSON path of the first place where ``a`` and ``b`` differ (None: equal)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in list(a) + [k for k in b if k not in a]:
+            if k not in a or k not in b:
+                return f"{path}.{k}" if path else str(k)
+            d = first_difference(a[k], b[k], f"{path}.{k}" if path else str(k))
+            if d is not None:
+                return d
+        return None
+    if isinstance(a, list) and isinstance(b, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=False)):
+            d = first_difference(x, y, f"{path}[{i}]")
+            if d is not None:
+                return d
+        return None if len(a) == len(b) else f"{path}[{min(len(a), len(b))}]"
+    if a == b and type(a) is type(b):
+        return None
+    return path
 
 
 # --------------------------------------------------------------------------- import
@@ -98,6 +138,9 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise BundleError(f"{path}.{key}" if path else key,
                           f"expected {want}, got {type(v).__name__}")
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
+        raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
+                          f"{MAX_INT}, got {_shown(v)}")
     return v
 
 
@@ -124,18 +167,111 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
-def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path,
-                  **kwargs: Any) -> Any:
+def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
+                  legacy: bool = False, **kwargs: Any) -> Any:
+    """Create ``db_path`` from a bundle, all or nothing, after checking all of it.
+
+    A current bundle is rebuilt from its chain alone (every hash, every link, the head),
+    then verified like ``referee-app verify`` (every settlement under its stored settings),
+    and its readable sections must equal what the chain rebuilt. A bundle from before the
+    chain imports only with ``legacy=True``: it is settled under the current rules and the
+    chain records that it was imported that way."""
     data = load_bundle(source)
-    if data.get("format") != BUNDLE_FORMAT:
-        raise BundleError("format", f"expected {BUNDLE_FORMAT!r}, got {data.get('format')!r}")
+    fmt = data.get("format")
+    if fmt == LEGACY_FORMAT and not legacy:
+        raise BundleError("format", f"{LEGACY_FORMAT} was written before the tamper-evident "
+                          "record and carries no chain; import it with --legacy (it is then "
+                          "settled under the current rules and the record says so)")
+    if fmt not in (BUNDLE_FORMAT, LEGACY_FORMAT):
+        raise BundleError("format", f"expected {BUNDLE_FORMAT!r}, got {fmt!r}")
     if db_path.exists() and db_path.stat().st_size > 0:
         raise TournamentExistsError("db", f"{db_path} already exists; import into a new file")
-    info = _get(data, "tournament", "", dict)
     tmp = db_path.with_name(f".{db_path.name}.importing")
-    for suffix in ("", "-wal", "-shm"):
-        with contextlib.suppress(OSError):
-            Path(str(tmp) + suffix).unlink()
+    _cleanup(tmp)
+    try:
+        if fmt == LEGACY_FORMAT:
+            t = _import_legacy(cls, data, tmp)
+        else:
+            t = _import_chain(cls, data, tmp)
+        t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        t.db.close()
+        t._closed = True
+        _fsync(tmp)
+        os.replace(tmp, db_path)
+        _fsync(db_path.parent)  # make the rename itself durable
+    except BaseException:
+        _cleanup(tmp)
+        raise
+    _cleanup(tmp)
+    return cls.open(db_path, **kwargs)
+
+
+def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
+    entries_in = _get(data, "chain", "", list)
+    head = _get(data, "head", "", dict)
+
+    def texts() -> Any:
+        for i, e in enumerate(entries_in):
+            if not isinstance(e, dict) or not isinstance(e.get("hash"), str):
+                raise BundleError(f"chain[{i}]", "expected an entry object with its hash")
+            yield chain.canonical({k: v for k, v in e.items() if k != "hash"}), e["hash"]
+
+    try:
+        entries = list(chain.read_entries(texts()))
+    except chain.ChainError as e:
+        raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
+    last = entries[-1].hash if entries else chain.GENESIS
+    if head.get("entries") != len(entries) or head.get("digest") != last:
+        raise BundleError("head", f"the bundle says the record has {head.get('entries')} "
+                          f"entries ending in {str(head.get('digest'))[:12]}, but its chain "
+                          f"has {len(entries)} ending in {last[:12]} (an entry was removed "
+                          "or added)")
+    if not entries:
+        raise BundleError("chain", "is empty")
+    db = dbm.connect(tmp)
+    t = None
+    try:
+        dbm.create_schema(db)
+        with dbm.write_transaction(db):
+            try:
+                chain.replay(entries, db.conn, "main")
+            except chain.ChainError as e:
+                raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
+            for e, raw in zip(entries, entries_in, strict=True):
+                body = chain.canonical({k: v for k, v in raw.items() if k != "hash"})
+                db.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) "
+                           "VALUES (?,?,?,?,?,?)", (e.seq, e.at, e.referee, e.action, body,
+                                                    e.hash))
+            db.execute("INSERT INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
+                       (len(entries), last))
+        t = cls(tmp, db, backup_every=0)
+        try:
+            t.verify()
+        except RecordIntegrityError as e:
+            seq = e.seq
+            raise BundleError(f"chain[{seq - 1}]" if seq else "chain", e.problem) from None
+        except StorageError as e:
+            raise BundleError("chain", str(e)) from None
+        with dbm.read_transaction(t.db):
+            rebuilt = bundle_sections(t)
+        for key in SECTIONS:
+            d = first_difference(data.get(key), rebuilt[key], key)
+            if d is not None:
+                raise BundleError(d, "does not match the record its chain holds (the bundle "
+                                  "was edited)")
+        return t
+    except BaseException:
+        with contextlib.suppress(Exception):
+            db.close()
+        raise
+
+
+def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
+    info = _get(data, "tournament", "", dict)
+    referees = _get(info, "referees", "tournament", list, optional=True, default=[])
+    for i, r in enumerate(referees):
+        if not isinstance(r, str):
+            raise BundleError(f"tournament.referees[{i}]", f"expected a name, got {r!r}")
     try:
         t = cls.create(tmp, _get(info, "name", "tournament", str),
                        ruleset=_get(info, "ruleset", "tournament", str),
@@ -147,42 +283,34 @@ def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Pat
                        stake=_get(info, "stake", "tournament", int, optional=True),
                        tie_break=_get(info, "tie_break", "tournament", list, optional=True,
                                       default=list(_default_tie_break())),
-                       referees=_get(info, "referees", "tournament", list, optional=True,
-                                     default=[]),
+                       referees=referees,
                        head_referee=_get(info, "head_referee", "tournament", str,
                                          optional=True, default=""),
                        cap_fan=_get(info, "cap_fan", "tournament", int, optional=True),
-                       backup_every=0, _log_create=False)
+                       backup_every=0)
     except BundleError:
-        _cleanup(tmp)
         raise
     except StorageError as e:
-        _cleanup(tmp)
         raise BundleError(f"tournament.{e.field}", e.problem) from None
     try:
-        with dbm.write_transaction(t.db):
+        with t._write():
             created = _get(info, "created_at", "tournament", str, optional=True, default="")
             if created:
                 t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
                              (json.dumps(created),))
             where = ["bundle"]
             try:
-                _fill(t, data, where)
+                old_log = _fill(t, data, where)
             except sqlite3.IntegrityError as e:
                 raise BundleError(where[0], f"conflicts with an earlier entry ({e})") from None
-        t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-        t.db.close()
-        t._closed = True
-        _fsync(tmp)
-        os.replace(tmp, db_path)
-        _fsync(db_path.parent)  # make the rename itself durable
+            t._log("", "event.import_legacy", {"from_format": LEGACY_FORMAT,
+                                               "settled_under": t.settings(), "log": old_log},
+                   dbm.now())
     except BaseException:
         with contextlib.suppress(Exception):
             t.db.close()
-        _cleanup(tmp)
         raise
-    _cleanup(tmp)
-    return cls.open(db_path, **kwargs)
+    return t
 
 
 def _default_tie_break() -> tuple[str, ...]:
@@ -211,15 +339,16 @@ def _cleanup(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
-def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
+def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     """Insert everything; ``where[0]`` tracks the entry being read for error messages."""
     db = t.db
     seats = t._seats()
+    settings_now = t.settings()
     names: dict[str, int] = {}
     for i, p in enumerate(_list(data, "players", "")):
         path = where[0] = f"players[{i}]"
         pid = _get(p, "id", path, int)
-        name = _get(p, "name", path, str).strip()
+        name = _text(_get(p, "name", path, str), f"{path}.name")
         if not name:
             raise BundleError(f"{path}.name", "may not be empty")
         if name in names:
@@ -239,7 +368,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
                     _get(p, "registered_at", path, str, optional=True, default="")))
 
     def pid_of(name: Any, path: str) -> int:
-        if name not in names:
+        if not isinstance(name, str) or name not in names:
             raise BundleError(path, f"unknown player {name!r} (not in players)")
         return names[name]
 
@@ -298,21 +427,28 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
                 status = HandStatus(_get(v, "status", vpath, str))
             except ValueError as e:
                 raise BundleError(vpath, str(e)) from None
+            raw = _get(v, "record", vpath, dict)
             try:
-                rec = HandRecord.from_dict(_get(v, "record", vpath, dict))
+                rec = HandRecord.from_dict(raw)
+                if rec.ruleset != t._ruleset_id():
+                    raise BundleError(f"{vpath}.record.ruleset", f"the hand is under "
+                                      f"{rec.ruleset!r} but the tournament under "
+                                      f"{t._ruleset_id()!r} (was the bundle's ruleset changed?)")
                 rec, ids = t._match(rec, rnd, tbl)
-            except RecordError as e:
-                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
-            except StorageError as e:
-                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
-            s = settle(rec, t.rules())
+            except BundleError:
+                raise
+            except (RecordError, StorageError) as e:
+                raise BundleError(".".join(x for x in (f"{vpath}.record", e.field) if x),
+                                  e.problem) from None
+            s = settle(rec, t.rules_for(settings_now))
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:
                 totals = t._check_override(s, seats, orr, ot)
             except StorageError as e:
                 raise BundleError(f"{vpath}.record", e.problem) from None
-            t._insert_version(hid, num, action, status, rec, s, ids, totals,
+            t._insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),
+                              settings_now, ids, totals,
                               referee=_get(v, "referee", vpath, str, optional=True, default=""),
                               at=_get(v, "at", vpath, str, optional=True, default=""),
                               reason=_get(v, "reason", vpath, str, optional=True),
@@ -345,13 +481,13 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> None:
                                      _get(void, "at", f"{path}.void", str, optional=True,
                                           default="")))
 
+    old_log = []
     for i, e in enumerate(_list(data, "log", "")):
-        path = where[0] = f"log[{i}]"
-        db.execute("INSERT INTO log(id, at, referee, action, detail) VALUES (?,?,?,?,?)",
-                   (_get(e, "id", path, int), _get(e, "at", path, str),
-                    _get(e, "referee", path, str, optional=True, default=""),
-                    _get(e, "action", path, str),
-                    json.dumps(e.get("detail", {}), ensure_ascii=False, separators=(",", ":"))))
+        where[0] = f"log[{i}]"
+        if not isinstance(e, dict):
+            raise BundleError(where[0], f"expected an object, got {type(e).__name__}")
+        old_log.append(e)
+    return old_log
 
 
 class BundleMixin(TournamentBase):
@@ -362,7 +498,8 @@ class BundleMixin(TournamentBase):
         return export_bundle(self, path)
 
     @classmethod
-    def import_bundle(cls, bundle: str | Path | Mapping[str, Any], db_path: str | Path,
-                      **kwargs: Any) -> Self:
-        """Create ``db_path`` from a bundle; all or nothing (nothing is left on failure)."""
-        return import_bundle(cls, bundle, Path(db_path), **kwargs)
+    def import_bundle(cls, bundle: str | Path | Mapping[str, Any], db_path: str | Path, *,
+                      legacy: bool = False, **kwargs: Any) -> Self:
+        """Create ``db_path`` from a bundle after verifying all of it; all or nothing (nothing
+        is left on failure). ``legacy``: accept a bundle from before the chain."""
+        return import_bundle(cls, bundle, Path(db_path), legacy=legacy, **kwargs)

@@ -51,5 +51,5 @@ def demo_db_path(directory: str | Path | None = None, *, fresh: bool = False) ->
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(OSError):
             Path(str(db) + suffix).unlink()
-    Tournament.import_bundle(bundle, db, backup_every=0).close()
+    Tournament.import_bundle(bundle, db, backup_every=0, legacy=True).close()
     return db

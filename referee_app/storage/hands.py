@@ -3,6 +3,7 @@ void, status). Nothing is overwritten: every change is a version."""
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -10,13 +11,13 @@ from typing import Any
 
 from referee_app.core import (
     HandRecord,
+    RecordError,
     Settlement,
-    WinEvent,
     settle,
 )
 
 from . import db as dbm
-from .base import TournamentBase, _dump, _positive_int, _text
+from .base import MAX_INT, TournamentBase, _chips, _dump, _positive_int, _shown, _text
 from .errors import (
     DuplicateHandError,
     HandRuleError,
@@ -48,13 +49,16 @@ class HandsMixin(TournamentBase):
             raise SeatingError("table", f"round {number} has no table {table} (tables 1-{n})")
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    @staticmethod
-    def _as_record(record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+    def _as_record(self, record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+        """Read a record under the tournament's own ruleset (a club's file included)."""
         if isinstance(record, HandRecord):
             return record
         if isinstance(record, str):
-            return HandRecord.from_json(record)
-        return HandRecord.from_dict(dict(record))
+            return HandRecord.from_json(record, self.ruleset())
+        if not isinstance(record, Mapping):
+            raise RecordError("", f"a hand record is a JSON object, got "
+                              f"{'null' if record is None else type(record).__name__}")
+        return HandRecord.from_dict(dict(record), self.ruleset())
 
     def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
         """Fill/verify each seat's player against the seating; returns record and seat->id."""
@@ -83,40 +87,35 @@ class HandsMixin(TournamentBase):
             ids[sh.seat] = pid
         return replace(rec, seats=tuple(filled)), ids
 
-    def _seat_values(self, rec: HandRecord, s: Settlement, ids: Mapping[str, int],
-                     totals: Mapping[str, int], counted: bool) -> list[tuple[Any, ...]]:
-        wins = {w.seat: w for w in s.wins}
-        claimed: dict[str, WinEvent] = {}
+    @staticmethod
+    def _seat_values(record: Mapping[str, Any], settlement: Mapping[str, Any],
+                     ids: Mapping[str, int], totals: Mapping[str, int], *, counted: bool,
+                     overridden: bool) -> list[tuple[Any, ...]]:
+        """Per seat: player, counted, chips and the tie-break statistics of one version, read
+        from its stored record and settlement (never re-settled). An overridden hand counts
+        the ruling's chips and one hand, and credits no win, self-draw, discard paid, flower
+        pig or win fan: its record's claims are exactly what the ruling set aside."""
+        wins = {w["seat"]: w for w in settlement.get("wins", [])}
         discards: Counter[str] = Counter()
-        for ev in rec.events:
-            if isinstance(ev, WinEvent):
-                for seat in ev.seats:
-                    claimed.setdefault(seat, ev)
-                if ev.from_seat is not None:
-                    discards[ev.from_seat] += 1
-        pigs = set(s.end_check.flower_pigs) if s.end_check and s.end_check.applies else set()
+        for ev in record.get("events", []):
+            if ev.get("type") == "win" and ev.get("from"):
+                discards[ev["from"]] += 1
+        ec = settlement.get("end_check") or {}
+        pigs = set(ec.get("flower_pigs", [])) if ec.get("applies") else set()
         out = []
-        for sh in rec.seats:
-            seat = sh.seat
+        for seat in record.get("seats", {}):
             if not counted:
                 out.append((seat, ids[seat], 0, 0, 0, 0, 0, 0, 0))
                 continue
+            if overridden:
+                out.append((seat, ids[seat], 1, int(totals.get(seat, 0)), 0, 0, 0, 0, 0))
+                continue
             w = wins.get(seat)
-            ev = claimed.get(seat)
-            won = 1 if (w is not None or (not s.ok and ev is not None)) else 0
-            self_drawn = 1 if won and ev is not None and ev.from_seat is None else 0
+            won = 1 if w is not None else 0
+            self_drawn = 1 if w is not None and not w.get("from") else 0
             out.append((seat, ids[seat], 1, int(totals.get(seat, 0)), won, self_drawn,
-                        discards[seat], 1 if seat in pigs else 0, w.fan if w else 0))
+                        discards[seat], 1 if seat in pigs else 0, int(w["fan"]) if w else 0))
         return out
-
-    def _check_head_referee(self, referee: str, override: str | None) -> None:
-        """An override is the head referee's ruling: when the tournament names a head
-        referee, only that referee may record one (issue 3; the name is what is signed)."""
-        head = self.info.head_referee
-        if override and head and referee != head:
-            who = f"referee {referee!r}" if referee else "no referee was named"
-            raise StorageError("referee", f"only the head referee ({head}) may record a hand "
-                               f"that breaks the rules; {who} (give the head referee's name)")
 
     def _check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> dict[str, int]:
@@ -129,8 +128,7 @@ class HandsMixin(TournamentBase):
             for k, v in ot.items():
                 if k not in seats:
                     raise StorageError(f"override_totals.{k}", "unknown seat")
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise StorageError(f"override_totals.{k}", f"expected whole chips, got {v!r}")
+                _chips(v, f"override_totals.{k}")
             if sum(ot.values()) != 0:
                 raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
             return {seat: int(ot.get(seat, 0)) for seat in seats}
@@ -146,19 +144,24 @@ class HandsMixin(TournamentBase):
         return {seat: int(s.totals.get(seat, 0)) for seat in seats}
 
     def _insert_version(self, hand_id: int, version: int, action: VersionAction,
-                        status: HandStatus, rec: HandRecord, s: Settlement,
+                        status: HandStatus, record: Mapping[str, Any],
+                        settlement: Mapping[str, Any], settings: Mapping[str, Any],
                         ids: Mapping[str, int], totals: Mapping[str, int], *, referee: str,
                         at: str, reason: str | None, override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> None:
+        """Write one version exactly as given: its settlement and the settings that produced
+        it are stored together and never computed again."""
         counted = status is not HandStatus.VOID
         self.db.execute(
             "INSERT INTO hand_versions(hand_id, version, action, status, record, settlement, ok, "
-            "override_reason, override_totals, reason, referee, at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (hand_id, version, action.value, status.value, _dump(rec.to_dict()),
-             _dump(s.to_dict()), int(s.ok), override_reason,
+            "override_reason, override_totals, reason, referee, at, settings) "
+            "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (hand_id, version, action.value, status.value, _dump(record), _dump(settlement),
+             int(bool(settlement.get("ok"))), override_reason,
              _dump(dict(override_totals)) if override_totals is not None else None,
-             reason, referee, at))
-        for row in self._seat_values(rec, s, ids, totals, counted):
+             reason, referee, at, _dump(settings)))
+        for row in self._seat_values(record, settlement, ids, totals, counted=counted,
+                                     overridden=override_reason is not None):
             self.db.execute(
                 "INSERT INTO hand_seats(hand_id, version, seat, player_id, counted, chips, won, "
                 "self_drawn, discards_paid, flower_pig, win_fan) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
@@ -169,7 +172,10 @@ class HandsMixin(TournamentBase):
     def _prepare(self, record: HandRecord | Mapping[str, Any] | str, number: int, table: int,
                  hand_no: int, override_reason: str | None,
                  override_totals: Mapping[str, int] | None
-                 ) -> tuple[HandRecord, Settlement, dict[str, int], dict[str, int]]:
+                 ) -> tuple[HandRecord, Settlement, dict[str, Any], dict[str, int],
+                            dict[str, int]]:
+        """Check and settle a record under the tournament's current settings: the record,
+        its settlement, those settings, seat -> player id, and the chips it counts."""
         rec = self._as_record(record)
         ruleset = self._ruleset_id()
         if rec.ruleset != ruleset:
@@ -183,10 +189,11 @@ class HandsMixin(TournamentBase):
         rec, ids = self._match(rec, number, table)
         rec = replace(rec, extra={**rec.extra, "round": number, "table": table,
                                   "hand_no": hand_no})
-        s = settle(rec, self.rules())
+        settings = self.settings()
+        s = settle(rec, self.rules_for(settings))
         totals = self._check_override(s, [sh.seat for sh in rec.seats], override_reason,
                                       override_totals)
-        return rec, s, ids, totals
+        return rec, s, settings, ids, totals
 
     def add_hand(self, record: HandRecord | Mapping[str, Any] | str, *, round: int, table: int,
                  hand_no: int, referee: str = "", override_reason: str | None = None,
@@ -195,20 +202,24 @@ class HandsMixin(TournamentBase):
 
         Refused: an unreadable record (RecordError), another ruleset, a player not seated
         there (SeatMismatchError), a used hand number (DuplicateHandError), a rule-breaking
-        record without ``override_reason`` (HandRuleError listing the engine's errors).
+        record without ``override_reason`` (HandRuleError listing the engine's errors), an
+        override by anyone but the head referee.
         """
         number = _positive_int(round, "round")
         table = _positive_int(table, "table")
         hand_no = _positive_int(hand_no, "hand_no")
         referee = _text(referee, "referee")
-        rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
-                                            override_totals)
-        if not referee and isinstance(rec.extra.get("referee"), str):
+        rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
+                                                      override_reason, override_totals)
+        if not referee and not self.has_referees() and isinstance(rec.extra.get("referee"),
+                                                                   str):
             referee = rec.extra["referee"].strip()  # hand-format.md's optional field
         override = _text(override_reason, "override_reason") or None
-        self._check_head_referee(referee, override)
+        referee = self._authorize(referee, head=override is not None,
+                                  action="recording a hand that breaks the rules"
+                                  if override else "saving a hand", override=override)
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             dup = self.db.execute("SELECT id FROM hands WHERE round=? AND table_no=? AND "
                                   "hand_no=?", (number, table, hand_no)).fetchone()
             if dup:
@@ -219,9 +230,10 @@ class HandsMixin(TournamentBase):
                                   "status) VALUES (?,?,?,?,?)",
                                   (number, table, hand_no, 1, HandStatus.ENTERED.value))
             hand_id = int(cur.lastrowid or 0)
-            self._insert_version(hand_id, 1, VersionAction.ENTERED, HandStatus.ENTERED, rec, s,
-                                 ids, totals, referee=referee, at=at, reason=None,
-                                 override_reason=override, override_totals=override_totals)
+            self._insert_version(hand_id, 1, VersionAction.ENTERED, HandStatus.ENTERED,
+                                 rec.to_dict(), s.to_dict(), settings, ids, totals,
+                                 referee=referee, at=at, reason=None, override_reason=override,
+                                 override_totals=override_totals)
             self._log(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
                                             "hand_no": hand_no, "override": override}, at)
             result = self.hand(hand_id)  # read inside the transaction: exactly what we wrote
@@ -229,8 +241,9 @@ class HandsMixin(TournamentBase):
         return result
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
-        if isinstance(hand_id, bool) or not isinstance(hand_id, int):
-            raise UnknownHandError("hand_id", f"expected a hand id number, got {hand_id!r}")
+        if isinstance(hand_id, bool) or not isinstance(hand_id, int) or abs(hand_id) > MAX_INT:
+            raise UnknownHandError("hand_id", f"expected a hand id number up to {MAX_INT}, got "
+                                   f"{_shown(hand_id)}")
         r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
                             "WHERE id=?", (hand_id,)).fetchone()
         if r is None:
@@ -240,20 +253,33 @@ class HandsMixin(TournamentBase):
     def amend_hand(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
                    reason: str, referee: str = "", override_reason: str | None = None,
                    override_totals: Mapping[str, int] | None = None) -> HandInfo:
-        """Correct a hand: a new version with its reason; the old versions stay."""
+        """Correct a hand: a new version with its reason, settled under the tournament's
+        current settings; the old versions stay. A void hand is restored first
+        (:meth:`restore_hand`); amending a verified hand is the head referee's."""
         reason = _text(reason, "reason", required=True)
         referee = _text(referee, "referee")
-        number, table, hand_no, _, _ = self._current(hand_id)
-        rec, s, ids, totals = self._prepare(record, number, table, hand_no, override_reason,
-                                            override_totals)
+        number, table, hand_no, _, status = self._current(hand_id)
+        if status == HandStatus.VOID.value:
+            raise StorageError("hand_id", f"hand {hand_id} is void; restore it first "
+                               f"(referee-app hand restore {hand_id} --reason TEXT)")
+        rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
+                                                      override_reason, override_totals)
         override = _text(override_reason, "override_reason") or None
-        self._check_head_referee(referee, override)
+        head = override is not None or status == HandStatus.VERIFIED.value
+        referee = self._authorize(referee, head=head, override=override,
+                                  action="amending a verified hand" if status == "verified"
+                                  else "recording a hand that breaks the rules" if override
+                                  else "amending a hand")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
-            _, _, _, version, _ = self._current(hand_id)
+        with self._write():
+            _, _, _, version, now_status = self._current(hand_id)
+            if now_status != status:
+                raise StorageError("hand_id", f"hand {hand_id} changed meanwhile (now "
+                                   f"{now_status}); look at it again")
             self._insert_version(hand_id, version + 1, VersionAction.AMENDED, HandStatus.ENTERED,
-                                 rec, s, ids, totals, referee=referee, at=at, reason=reason,
-                                 override_reason=override, override_totals=override_totals)
+                                 rec.to_dict(), s.to_dict(), settings, ids, totals,
+                                 referee=referee, at=at, reason=reason, override_reason=override,
+                                 override_totals=override_totals)
             self._log(referee, "hand.amend", {"hand_id": hand_id, "version": version + 1,
                                               "reason": reason}, at)
             result = self.hand(hand_id)
@@ -262,20 +288,46 @@ class HandsMixin(TournamentBase):
 
     def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
                       referee: str, reason: str | None) -> HandInfo:
+        """A new version that changes only the status: the record, its stored settlement and
+        the settings that produced it are copied as they are (nothing is settled again)."""
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             number, table, _, version, _ = self._current(hand_id)
-            prev = self._versions(hand_id, version)[0]
-            rec = HandRecord.from_dict(prev.record)
-            s = settle(rec, self.rules())
-            _, ids = self._match(rec, number, table)
-            totals = prev.override_totals if prev.override_totals is not None else (
-                {seat: int(s.totals.get(seat, 0)) for seat in ids} if s.ok
-                else {seat: 0 for seat in ids})
-            self._insert_version(hand_id, version + 1, action, status, rec, s, ids, totals,
-                                 referee=referee, at=at, reason=reason,
-                                 override_reason=prev.override_reason,
-                                 override_totals=prev.override_totals)
+            r = self.db.execute(
+                "SELECT record, settlement, settings, override_reason, override_totals FROM "
+                "hand_versions WHERE hand_id=? AND version=?", (hand_id, version)).fetchone()
+            record, settlement = json.loads(r[0]), json.loads(r[1])
+            settings, orr = json.loads(r[2]), r[3]
+            ot = json.loads(r[4]) if r[4] is not None else None
+            if status is HandStatus.VOID:
+                ids = {seat: pid for seat, pid in self.db.execute(
+                    "SELECT seat, player_id FROM hand_seats WHERE hand_id=? AND version=?",
+                    (hand_id, version))}
+            else:  # a hand that counts must still match the seating (restoring, verifying)
+                _, ids = self._match(HandRecord.from_dict(record, self.ruleset()), number, table)
+            if ot is not None:
+                totals = {seat: int(ot.get(seat, 0)) for seat in ids}
+            elif settlement.get("ok"):
+                totals = {seat: int(settlement["totals"].get(seat, 0)) for seat in ids}
+            else:
+                totals = {seat: 0 for seat in ids}
+            self.db.execute(
+                "INSERT INTO hand_versions(hand_id, version, action, status, record, settlement, "
+                "ok, override_reason, override_totals, reason, referee, at, settings) "
+                "SELECT hand_id, ?, ?, ?, record, settlement, ok, override_reason, "
+                "override_totals, ?, ?, ?, settings FROM hand_versions WHERE hand_id=? AND "
+                "version=?", (version + 1, action.value, status.value, reason, referee, at,
+                              hand_id, version))
+            for row in self._seat_values(record, settlement, ids, totals,
+                                         counted=status is not HandStatus.VOID,
+                                         overridden=orr is not None):
+                self.db.execute(
+                    "INSERT INTO hand_seats(hand_id, version, seat, player_id, counted, chips, "
+                    "won, self_drawn, discards_paid, flower_pig, win_fan) "
+                    "VALUES (?,?,?,?,?,?,?,?,?,?,?)", (hand_id, version + 1, *row))
+            self.db.execute("UPDATE hands SET current_version=?, status=? WHERE id=?",
+                            (version + 1, status.value, hand_id))
+            del number, table, settings
             self._log(referee, f"hand.{action.value}", {"hand_id": hand_id,
                                                         "version": version + 1,
                                                         "status": status.value,
@@ -285,17 +337,30 @@ class HandsMixin(TournamentBase):
         return result
 
     def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
-        """Void a hand: it stays listed (as void) and counts nothing."""
+        """Void a hand (head referee): it stays listed (as void) and counts nothing."""
         reason = _text(reason, "reason", required=True)
         _, _, _, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is already void")
-        return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID,
-                                  _text(referee, "referee"), reason)
+        referee = self._authorize(referee, head=True, action="voiding a hand")
+        return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID, referee,
+                                  reason)
+
+    def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
+        """Bring a void hand back (head referee, with a reason): the only way back from void.
+        It counts again exactly as it was saved."""
+        reason = _text(reason, "reason", required=True)
+        _, _, _, _, status = self._current(hand_id)
+        if status != HandStatus.VOID.value:
+            raise StorageError("hand_id", f"hand {hand_id} is not void (it is {status})")
+        referee = self._authorize(referee, head=True, action="restoring a void hand")
+        return self._copy_version(hand_id, VersionAction.RESTORED, HandStatus.ENTERED, referee,
+                                  reason)
 
     def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
                    reason: str | None = None) -> HandInfo:
-        """Mark a hand verified (or back to entered); un-voiding needs a reason."""
+        """Mark a hand verified (or back to entered). Voiding goes through :meth:`void_hand`
+        and back from void only through :meth:`restore_hand`."""
         try:
             st = HandStatus(status)
         except ValueError:
@@ -304,11 +369,13 @@ class HandsMixin(TournamentBase):
         _, _, _, _, cur = self._current(hand_id)
         if st is HandStatus.VOID:
             return self.void_hand(hand_id, reason=reason or "", referee=referee)
+        if cur == HandStatus.VOID.value:
+            raise StorageError("status", f"hand {hand_id} is void; restore it with "
+                               f"'referee-app hand restore {hand_id} --reason TEXT'")
         if cur == st.value:
             raise StorageError("status", f"hand {hand_id} is already {st.value}")
-        action = VersionAction.STATUS
-        if cur == HandStatus.VOID.value:
-            reason = _text(reason, "reason", required=True)
-            action = VersionAction.RESTORED
-        return self._copy_version(hand_id, action, st, _text(referee, "referee"), reason)
-
+        referee = self._authorize(referee, head=cur == HandStatus.VERIFIED.value,
+                                  action="un-verifying a hand" if cur == "verified"
+                                  else "verifying a hand")
+        return self._copy_version(hand_id, VersionAction.STATUS, st, referee,
+                                  _text(reason, "reason") or None)

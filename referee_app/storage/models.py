@@ -54,6 +54,7 @@ class TournamentInfo:
     head_referee: str = ""
     created_at: str = ""
     cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
+    templates: str = ""  # the tournament's report template folder; "": the shipped ones
 
     @property
     def table_size(self) -> int:
@@ -258,3 +259,27 @@ class RoundInfo:
     players: int
     byes: tuple[str, ...]
     hands: int
+
+
+@dataclass(frozen=True, slots=True)
+class Referee:
+    """A referee of the tournament; ``head`` may override, void, restore, penalise and change
+    settings. The PIN itself is never kept, only its salted scrypt hash."""
+
+    name: str
+    head: bool
+    added_at: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class VerifyReport:
+    """What :meth:`Tournament.verify` checked: chain entries, versions re-settled and the
+    record's digest (the last entry's hash)."""
+
+    entries: int
+    versions: int
+    digest: str
+
+    @property
+    def short(self) -> str:
+        return self.digest[:12]

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _dump, _positive_int, _text
+from .base import PlayerRef, TournamentBase, _chips, _dump, _lookup_int, _positive_int, _text
 from .errors import (
     PenaltyError,
 )
@@ -28,12 +28,13 @@ class PenaltiesMixin(TournamentBase):
         table in ``round`` (required), so the tournament total stays zero. Otherwise it is
         a deduction. Counted in the standings (in that round's column when a round is given).
         """
+        referee = self._authorize(referee, head=True, action="a penalty")
         if isinstance(players, str | int):
             players = [players]
         if not players:
             raise PenaltyError("players", "name at least one player")
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips == 0:
-            raise PenaltyError("chips", f"expected a non-zero whole number, got {chips!r}")
+        if _chips(chips, "chips") == 0:
+            raise PenaltyError("chips", "expected a non-zero whole number, got 0")
         reason = _text(reason, "reason", required=True)
         clause = _text(clause, "clause") or None
         referee = _text(referee, "referee")
@@ -66,7 +67,7 @@ class PenaltiesMixin(TournamentBase):
             for pid in ids:
                 entries[pid] -= chips
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             cur = self.db.execute(
                 "INSERT INTO penalties(players, chips, reason, clause, referee, at, zero_sum, "
                 "round) VALUES (?,?,?,?,?,?,?,?)",
@@ -83,12 +84,13 @@ class PenaltiesMixin(TournamentBase):
 
     def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
         """Cancel a penalty: it stays listed (void) and counts nothing."""
+        referee = self._authorize(referee, head=True, action="voiding a penalty")
         reason = _text(reason, "reason", required=True)
         p = self.penalty(penalty_id)
         if p.void:
             raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             self.db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
                             "(?,?,?,?)", (penalty_id, reason, _text(referee, "referee"), at))
             self._log(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)
@@ -96,6 +98,7 @@ class PenaltiesMixin(TournamentBase):
         return self.penalty(penalty_id)
 
     def penalty(self, penalty_id: int) -> Penalty:
+        penalty_id = _lookup_int(penalty_id, "penalty_id")
         rows = self.penalties(_only=penalty_id)
         if not rows:
             raise PenaltyError("penalty_id", f"no penalty with id {penalty_id}")

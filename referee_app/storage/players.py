@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _text
+from .base import MAX_INT, PlayerRef, TournamentBase, _bad_char, _shown, _text
 from .errors import (
     DuplicatePlayerError,
     StorageError,
@@ -47,12 +47,17 @@ class PlayersMixin(TournamentBase):
         if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
                                     and ref[1:].isdigit()):
             pid = int(ref[1:]) if isinstance(ref, str) else ref
+            if pid > MAX_INT:
+                raise UnknownPlayerError(field, f"no player with id {_shown(pid)}")
             if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
                 return pid
             raise UnknownPlayerError(field, f"no player with id {pid}")
         if not isinstance(ref, str):
             raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
         name = ref.strip()
+        if _bad_char(name):
+            raise UnknownPlayerError(field, f"unknown player {ref!r} (a name is one line of "
+                                     "printable text)")
         r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
         if r is None and name:
             rows = self.db.execute("SELECT id FROM players WHERE name_latin<>'' AND "
@@ -87,6 +92,7 @@ class PlayersMixin(TournamentBase):
 
         ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
         """
+        referee = self._authorize(referee, action="registering players")
         existing = {p.name for p in self.players()}
         checked = []
         seen: dict[str, str] = {}
@@ -102,7 +108,7 @@ class PlayersMixin(TournamentBase):
             checked.append((n, la, cl, st))
         at = dbm.now()
         ids = []
-        with dbm.write_transaction(self.db):
+        with self._write():
             for n, la, cl, st in checked:
                 cur = self.db.execute("INSERT INTO players(name, name_latin, club, status, "
                                       "registered_at) VALUES (?,?,?,?,?)",
@@ -115,13 +121,14 @@ class PlayersMixin(TournamentBase):
     def set_player_status(self, player: PlayerRef, status: PlayerStatus | str, *,
                           referee: str = "", reason: str = "") -> Player:
         """Withdraw, re-activate, mark late entry or substitute (results are kept)."""
+        referee = self._authorize(referee, action="changing a player's status")
         pid = self._player_id(player, "player")
         try:
             st = PlayerStatus(status)
         except ValueError:
             raise StorageError("status", f"unknown status {status!r}") from None
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             self.db.execute("UPDATE players SET status=? WHERE id=?", (st.value, pid))
             self._log(referee, "players.status", {"player_id": pid, "status": st.value,
                                                   "reason": reason}, at)
@@ -130,6 +137,7 @@ class PlayersMixin(TournamentBase):
 
     def update_player(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
         """Correct a player's name_latin or club (the record name is fixed once hands exist)."""
+        referee = self._authorize(referee, action="changing a player")
         pid = self._player_id(player, "player")
         allowed = {"name_latin", "club", "name"}
         for k in fields:
@@ -145,7 +153,7 @@ class PlayersMixin(TournamentBase):
                 raise DuplicatePlayerError("name", f"player {new!r} is already registered")
             fields["name"] = new
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             for k, v in fields.items():
                 self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (_text(v, k), pid))
             self._log(referee, "players.update", {"player_id": pid, **fields}, at)

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import db as dbm
 from . import seating as seating_mod
-from .base import PlayerRef, TournamentBase, _positive_int
+from .base import PlayerRef, TournamentBase, _lookup_int, _positive_int
 from .errors import (
     SeatingError,
 )
@@ -57,6 +57,8 @@ class RoundsMixin(TournamentBase):
         (players registered with status substitute fill the empty seats).
         """
         number = _positive_int(number, "round")
+        if seed is not None:
+            seed = _lookup_int(seed, "seed")
         seats = self._seats()
         size = len(seats)
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
@@ -153,8 +155,9 @@ class RoundsMixin(TournamentBase):
                      *, seed: int | None, referee: str, replace_existing: bool, action: str,
                      detail: dict[str, Any]) -> Seating:
         """Save a round's seats and byes in one transaction (replacing it when allowed)."""
+        referee = self._authorize(referee, action="seating a round")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             exists = self._check_round_free(number, replace_existing)
             if exists:
                 self.db.execute("DELETE FROM seats WHERE round=?", (number,))
@@ -198,6 +201,7 @@ class RoundsMixin(TournamentBase):
         """Put ``player`` in one seat. If the player sits elsewhere this round, the two swap
         seats (so nobody is ever at two tables); a player on a bye simply takes the seat and
         the previous occupant takes the bye."""
+        referee = self._authorize(referee, action="changing a seat")
         number = _positive_int(number, "round")
         table = _positive_int(table, "table")
         seats = self._seats()
@@ -222,7 +226,7 @@ class RoundsMixin(TournamentBase):
                 raise SeatingError("table", f"table {t} of round {number} already has hands "
                                    "entered; void them before changing its seats")
         at = dbm.now()
-        with dbm.write_transaction(self.db):
+        with self._write():
             self.db.execute("DELETE FROM seats WHERE round=? AND table_no=? AND seat=?",
                             (number, table, seat))
             if other:
@@ -241,6 +245,7 @@ class RoundsMixin(TournamentBase):
 
     def seating(self, number: int) -> Seating:
         """A round's seating (empty when the round is not seated)."""
+        number = _lookup_int(number, "round")
         rows = self.db.execute(
             "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
             "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()

@@ -1,7 +1,8 @@
 """The tournament store: one SQLite file per tournament, reached only through this class.
 
 :class:`Tournament` is the one entry point; each concern lives in its own module and is
-mixed in here: players (``players.py``), rounds and seating (``rounds.py``), writing hands
+mixed in here: players (``players.py``), rounds and seating (``rounds.py``), the whole-event
+seating plan (``planning.py``), writing hands
 (``hands.py``), reading hands (``hand_queries.py``), penalties (``penalties.py``),
 standings and statements (``standings.py``), bundles (``bundle.py``), CSV (``csv_io.py``);
 the connection, audit log and backups are in ``base.py``, the schema in ``db.py``.
@@ -16,24 +17,28 @@ recomputed from the current versions on each call (never a stored running total)
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from referee_app.core import (
     DEFAULT_RULESET,
+    HandRecord,
     RecordError,
+    Ruleset,
     UnknownRulesetError,
     get_ruleset,
+    settle,
 )
 
+from . import chain, opening, ruleset_store
 from . import db as dbm
-from .base import _cap, _check_tie_break, _dump, _positive_int, _text
+from .backups import BackupsMixin
+from .base import _cap, _check_tie_break, _dump, _names, _stake, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
-    NotATournamentError,
+    ReadOnlyError,
     StorageError,
     TournamentExistsError,
 )
@@ -41,43 +46,61 @@ from .hand_queries import HandQueriesMixin
 from .hands import HandsMixin
 from .models import (
     DEFAULT_TIE_BREAK,
-    TournamentInfo,
 )
 from .penalties import PenaltiesMixin
+from .planning import PlanningMixin
 from .players import PlayersMixin
+from .referees import RefereesMixin
 from .rounds import RoundsMixin
+from .settings import SettingsMixin
 from .standings import StandingsMixin
+from .verify import VerifyMixin
 
 
-class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, PenaltiesMixin,
-                 StandingsMixin, BundleMixin, CsvMixin):
+class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, PlanningMixin,
+                 HandsMixin, HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin,
+                 CsvMixin, VerifyMixin, BackupsMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
-    turns automatic backups off (tests, benchmarks).
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` (20) and each round's
+    last (list and restore them with :meth:`backup_list`, :meth:`restore_backup`).
+    ``backup_every=0`` turns automatic backups off (tests, benchmarks).
     """
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def create(cls, path: str | Path, name: str, *, ruleset: str = DEFAULT_RULESET,
+    def create(cls, path: str | Path, name: str, *, ruleset: str | Ruleset = DEFAULT_RULESET,
                start_date: str = "", end_date: str = "", venue: str = "",
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
-               cap_fan: int | None = None,
-               _log_create: bool = True, **kwargs: Any) -> Tournament:
-        """Create a new tournament file; refuses to overwrite an existing database."""
+               cap_fan: int | None = None, head_pin: str | None = None,
+               **kwargs: Any) -> Tournament:
+        """Create a new tournament file; refuses to overwrite an existing database.
+
+        ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
+        (``Ruleset.from_file``). Its complete data is stored inside the tournament (its digest goes with
+        every saved version). With ``head_pin`` the head referee is registered with that PIN,
+        and from then on every change needs a referee's PIN.
+        """
         path = Path(path)
         name = _text(name, "name", required=True)
-        try:
-            rules = get_ruleset(ruleset)
-        except UnknownRulesetError as e:
-            raise StorageError("ruleset", str(e)) from None
+        if isinstance(ruleset, Ruleset):  # a club's own ruleset file, already checked
+            rules = ruleset
+        else:
+            try:
+                rules = get_ruleset(ruleset)
+            except UnknownRulesetError as e:
+                raise StorageError("ruleset", str(e)) from None
         tb = _check_tie_break(tie_break)
         if stake is not None:
-            stake = _positive_int(stake, "stake")
+            stake = _stake(stake)
+        referees = _names(referees, "referees")
         cap_fan = _cap(cap_fan)
+        head_referee = _text(head_referee, "head_referee")
+        if head_pin is not None and not head_referee:
+            raise StorageError("head_referee", "a PIN was given but no head referee's name")
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
                                         "or open it instead")
@@ -85,81 +108,128 @@ class Tournament(PlayersMixin, RoundsMixin, HandsMixin, HandQueriesMixin, Penalt
         db = dbm.connect(path)
         try:
             dbm.create_schema(db)
+            t = cls(path, db, **kwargs)
+            snap = ruleset_store.snapshot(rules)
+            digest = ruleset_store.digest(snap)
             info = {"app": dbm.APP_ID, "name": name, "ruleset": rules.id,
+                    "ruleset_digest": digest,
                     "start_date": _text(start_date, "start_date"),
                     "end_date": _text(end_date, "end_date"), "venue": _text(venue, "venue"),
                     "stake": rules.stake if stake is None else stake,
                     "tie_break": list(tb), "referees": list(referees),
-                    "head_referee": _text(head_referee, "head_referee"),
+                    "head_referee": head_referee,
                     "cap_fan": cap_fan, "created_at": dbm.now()}
-            with dbm.write_transaction(db):
+            with t._write():
+                db.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
+                           (digest, rules.id, chain.canonical(snap)))
                 for k, v in info.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (k, _dump(v)))
-                if _log_create:
-                    db.execute("INSERT INTO log(at, referee, action, detail) VALUES (?,?,?,?)",
-                               (info["created_at"], head_referee or "", "event.create",
-                                _dump({"name": name, "ruleset": rules.id})))
+                if head_pin is not None:
+                    t._insert_referee(head_referee, head=True, pin=head_pin,
+                                      at=info["created_at"])
+                t._log(head_referee, "event.create", {"name": name, "ruleset": rules.id,
+                                                      "ruleset_digest": digest},
+                       info["created_at"])
         except BaseException:
             db.close()
             for suffix in ("", "-wal", "-shm"):  # leave no half-made tournament behind
                 Path(str(path) + suffix).unlink(missing_ok=True)
             raise
-        return cls(path, db, **kwargs)
+        return t
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Tournament:
-        """Open an existing tournament file (raises NotATournamentError otherwise)."""
+        """Open an existing tournament file (see :mod:`.opening` for what is checked).
+
+        Not a tournament: :class:`NotATournamentError` (bad input); damaged:
+        :class:`DamagedError`; a file that cannot be written opens for viewing
+        (``read_only`` says why) and every change raises :class:`ReadOnlyError`.
+
+        A file of schema 1 (before the chain) is brought up to date on open: its ruleset is
+        stored inside it, each saved version gets the settings it was settled under, and the
+        chain starts with one entry holding everything the file held (``event.migrate``)."""
         path = Path(path)
-        if not path.exists():
-            raise NotATournamentError("db", f"{path} does not exist (create it with "
-                                      "'referee-app event new NAME' or import a bundle)")
+        read_only, version = opening.check_file(path)
+        db = dbm.connect(path, read_only=read_only,
+                         uri=opening.ro_uri(path) if read_only else None)
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                row = conn.execute("SELECT value FROM meta WHERE key='app'").fetchone()
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                conn.close()
-        except sqlite3.DatabaseError as e:
-            raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
-                from None
-        if row is None or json.loads(row[0]) != dbm.APP_ID:
-            raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
-        if version > dbm.SCHEMA_VERSION:
-            raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
-                                      f"(schema {version}; this one reads up to "
-                                      f"{dbm.SCHEMA_VERSION}); update the app")
-        return cls(path, dbm.connect(path), **kwargs)
+            opening.quick_check(db, path)
+            if version < dbm.SCHEMA_VERSION:
+                if read_only:
+                    raise ReadOnlyError("db", f"{path} was written by an older Referee Desk "
+                                        f"and must be upgraded, but {read_only}; make it "
+                                        "writable and open it again")
+                _migrate_v1(db)
+        except BaseException:
+            db.close()
+            raise
+        t = cls(path, db, **kwargs)
+        t.read_only = read_only
+        return t
 
-    def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee.
 
-        A changed cap applies to hands saved from then on; saved versions keep their
-        settlement (amend a hand to settle it again).
-        """
-        allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan"}
-        for k in fields:
-            if k not in allowed:
-                raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
-        if "tie_break" in fields:
-            fields["tie_break"] = list(_check_tie_break(fields["tie_break"]))
-        if "name" in fields:
-            fields["name"] = _text(fields["name"], "name", required=True)
-        if "referees" in fields:
-            fields["referees"] = list(fields["referees"])
-        if "stake" in fields:
-            fields["stake"] = _positive_int(fields["stake"], "stake")
-        if "cap_fan" in fields:
-            fields["cap_fan"] = _cap(fields["cap_fan"])
-        at = dbm.now()
-        with dbm.write_transaction(self.db):
-            for k, v in fields.items():
-                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                (k, _dump(v)))
-            self._log(referee, "event.update", fields, at)
-        self._saved()
-        return self.info
+def _settings_of_saved_versions(conn: Any, rules: Any, digest: str, meta: dict[str, Any]
+                                ) -> list[tuple[int, int, dict[str, Any]]]:
+    """The settings each version of a schema-1 file was settled under: the tournament's cap
+    if that reproduces its stored settlement, else the first cap that does (older versions
+    re-settled a hand when the cap changed). None reproduces it: marked unverifiable."""
+    stake = int(meta.get("stake", 1))
+    caps = [meta.get("cap_fan"), None, *range(1, 14)]
+    out = []
+    for hid, version, record, settlement in conn.execute(
+            "SELECT hand_id, version, record, settlement FROM hand_versions").fetchall():
+        stored = json.loads(settlement)
+        base = {"ruleset": rules.id, "ruleset_digest": digest, "stake": stake}
+        found: dict[str, Any] | None = None
+        try:
+            rec = HandRecord.from_dict(json.loads(record))
+            for cap in dict.fromkeys(caps):
+                r = rules.with_settings(cap_fan=cap, stake=stake)
+                if settle(rec, r).to_dict() == stored:
+                    found = {**base, "cap_fan": cap}
+                    break
+        except (RecordError, ValueError):
+            pass
+        out.append((hid, version, found or {
+            **base, "cap_fan": meta.get("cap_fan"),
+            "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
+    return out
+
+
+def _migrate_v1(db: Any) -> None:
+    """Schema 1 -> 2 in one transaction (see :meth:`Tournament.open`)."""
+    conn = db.conn
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        if dbm.schema_version(db) >= dbm.SCHEMA_VERSION:  # another process got there first
+            conn.execute("COMMIT")
+            return
+        dbm.migrate_v1(db)
+        meta = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
+        rules = get_ruleset(meta["ruleset"])
+        snap = ruleset_store.snapshot(rules)
+        digest = ruleset_store.digest(snap)
+        conn.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
+                     (digest, rules.id, chain.canonical(snap)))
+        conn.execute("INSERT INTO meta(key, value) VALUES ('ruleset_digest', ?)",
+                     (_dump(digest),))
+        conn.execute("DROP TRIGGER hand_versions_no_update")
+        for hid, version, settings in _settings_of_saved_versions(conn, rules, digest, meta):
+            conn.execute("UPDATE hand_versions SET settings=? WHERE hand_id=? AND version=?",
+                         (_dump(settings), hid, version))
+        conn.execute("CREATE TRIGGER hand_versions_no_update BEFORE UPDATE ON hand_versions "
+                     "BEGIN SELECT RAISE(ABORT, 'hand_versions is append-only'); END")
+        old_log = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
+                    "detail": json.loads(r[4])}
+                   for r in conn.execute("SELECT id, at, referee, action, detail FROM log "
+                                         "ORDER BY id")]
+        chain.append(conn, referee="", action="event.migrate", at=dbm.now(),
+                     detail={"from_schema": 1, "log": old_log}, rows=chain.all_rows(conn))
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
 
 
 __all__ = ["Tournament", "RecordError"]

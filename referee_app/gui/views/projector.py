@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -86,7 +86,11 @@ class ProjectorWindow(QWidget):
         hf.setBold(True)
         self.table.horizontalHeader().setFont(hf)
         self.table.verticalHeader().setMinimumSectionSize(16)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)  # numbers take what they need,
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # names the rest: never "…"
+        self.table.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(30, 20, 30, 20)
         lay.addWidget(self.title)
@@ -171,6 +175,24 @@ class ProjectorWindow(QWidget):
         self.page = min(self.page, self.pages() - 1)
         self._show_page()
 
+    def _fit_names(self) -> None:
+        """A name wider than its column shrinks (to 60 %), then wraps; it is never cut."""
+        f = self.table.font()
+        row_h = self.table.verticalHeader().defaultSectionSize()
+        width = self.table.horizontalHeader().sectionSize(1) - 12
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 1)
+            if item is None:
+                continue
+            nf = QFont(f)
+            text_w = QFontMetrics(f).horizontalAdvance(item.text())
+            if width > 0 and text_w > width:
+                nf.setPixelSize(max(10, int(f.pixelSize() * max(0.6, width / text_w))))
+            item.setFont(nf)
+            fm = QFontMetrics(nf)
+            lines = -(-fm.horizontalAdvance(item.text()) // max(1, width))
+            self.table.setRowHeight(r, max(row_h, lines * fm.lineSpacing() + 6))
+
     def _show_page(self) -> None:
         d = self._data
         self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
@@ -191,6 +213,7 @@ class ProjectorWindow(QWidget):
                 if c == 5:
                     item.setForeground(brush(colour))
                 self.table.setItem(r, c, item)
+        self._fit_names()
         parts = []
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))

@@ -1,0 +1,65 @@
+"""``referee-app referee``: the referees of a tournament and their PINs.
+
+A new referee's PIN is asked twice on a terminal, or read from ``NEW_REFEREE_PIN``; the
+acting referee's own PIN (``--referee NAME``) from the prompt or ``REFEREE_PIN``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
+
+
+@click.group()
+def referee() -> None:
+    """Add referees with PINs, list them, change a PIN."""
+
+
+@referee.command("add")
+@click.argument("name")
+@click.option("--head", is_flag=True, help="A head referee (overrides, voids, restores, "
+              "penalties, settings, adding referees).")
+@referee_option
+@db_option
+@handle_errors
+def referee_add(name: str, head: bool, referee: str, db: Path) -> None:
+    """Register referee NAME with a PIN. Adding the tournament's first referee (who must be
+    --head) turns PINs on: from then on every change needs a referee's PIN."""
+    with open_db(db, referee) as t:
+        pin = read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN", confirm=True)
+        r = t.add_referee(name, pin=pin, head=head, referee=referee)
+        click.echo(f"added {'head ' if r.head else ''}referee {r.name}")
+
+
+@referee.command("list")
+@click.option("--json", "as_json", is_flag=True)
+@db_option
+@handle_errors
+def referee_list(as_json: bool, db: Path) -> None:
+    """The referees (names and roles; PINs are never shown or stored in clear)."""
+    with open_db(db) as t:
+        refs = t.referees()
+        if as_json:
+            echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at} for r in refs])
+            return
+        if not refs:
+            click.echo("no referees: changes need no PIN (add the first with "
+                       "'referee-app referee add NAME --head')")
+        for r in refs:
+            click.echo(f"{r.name}{'  (head)' if r.head else ''}  added {r.added_at}")
+
+
+@referee.command("pin")
+@click.argument("name")
+@referee_option
+@db_option
+@handle_errors
+def referee_pin(name: str, referee: str, db: Path) -> None:
+    """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee."""
+    with open_db(db, referee or name) as t:
+        t.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
+                                    confirm=True), referee=referee or name)
+        click.echo(f"PIN changed for {name.strip()}")

@@ -1,0 +1,228 @@
+"""The tamper-evident record: one append-only, hash-chained log of every change.
+
+Every save appends one *entry*: who, when, what (``action`` and ``detail``) and the exact
+rows it wrote (``rows``: ``[table, "I"|"D", row]`` in the order SQLite wrote them, an
+UPDATE being a delete of the old row and an insert of the new one). Rows are captured by
+temporary triggers on this connection, so no write path can forget to log. Each entry
+holds the SHA-256 of the previous entry (``prev``) and is stored as canonical JSON with
+its own SHA-256 (``hash``); ``chain_head`` holds the count and the last hash.
+
+Because the rows are in the chain, every other table can be rebuilt from it:
+:func:`replay` does exactly that into an in-memory database, and :func:`compare` names the
+first table row that differs from the file. A row edited with any SQLite tool, an entry
+removed, duplicated, reordered or changed, all show there.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+#: the tables whose every row is derived from the chain (in the order they are compared)
+RECORD_TABLES = ("meta", "rulesets", "referees", "players", "rounds", "seats", "byes", "hands",
+                 "hand_versions", "hand_seats", "penalties", "penalty_entries", "penalty_voids")
+GENESIS = "0" * 64
+
+
+class ChainError(Exception):
+    """The chain, or a table derived from it, does not hold (``seq`` names the entry)."""
+
+    def __init__(self, seq: int | None, problem: str) -> None:
+        where = f"entry {seq}" if seq is not None else "record"
+        super().__init__(f"{where}: {problem}")
+        self.seq = seq
+        self.problem = problem
+
+
+def canonical(obj: Any) -> str:
+    """The one text of a JSON value that is hashed: sorted keys, no spaces, UTF-8."""
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def sha256(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- capture
+
+def columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    return [r[1] for r in conn.execute(f"PRAGMA main.table_info({table})")]
+
+
+def primary_key(conn: sqlite3.Connection, table: str) -> list[str]:
+    cols = sorted((r[5], r[1]) for r in conn.execute(f"PRAGMA main.table_info({table})") if r[5])
+    return [c for _, c in cols]
+
+
+def install_capture(conn: sqlite3.Connection) -> None:
+    """Temporary triggers (this connection only) that copy every written row to
+    ``temp._captured``; :func:`append` turns them into the next entry."""
+    conn.execute("CREATE TEMP TABLE IF NOT EXISTS _captured (n INTEGER PRIMARY KEY, "
+                 "tbl TEXT NOT NULL, op TEXT NOT NULL, row TEXT NOT NULL)")
+    for table in RECORD_TABLES:
+        cols = columns(conn, table)
+        if not cols:
+            continue
+
+        def obj(prefix: str, cols: list[str] = cols) -> str:
+            return "json_object(" + ", ".join(f"'{c}', {prefix}.{c}" for c in cols) + ")"
+
+        for event, ops in (("INSERT", [("I", "NEW")]), ("DELETE", [("D", "OLD")]),
+                           ("UPDATE", [("D", "OLD"), ("I", "NEW")])):
+            body = " ".join(f"INSERT INTO _captured(tbl, op, row) VALUES "
+                            f"('{table}', '{op}', {obj(p)});" for op, p in ops)
+            conn.execute(f"CREATE TEMP TRIGGER IF NOT EXISTS _cap_{table}_{event.lower()} "
+                         f"AFTER {event} ON main.{table} BEGIN {body} END")
+
+
+def take_captured(conn: sqlite3.Connection) -> list[list[Any]]:
+    rows = [[t, op, json.loads(r)] for t, op, r in
+            conn.execute("SELECT tbl, op, row FROM temp._captured ORDER BY n")]
+    conn.execute("DELETE FROM temp._captured")
+    return rows
+
+
+def all_rows(conn: sqlite3.Connection, schema: str = "main") -> list[list[Any]]:
+    """Every record row as insert operations (the first entry of a migrated or legacy file)."""
+    out: list[list[Any]] = []
+    for table in RECORD_TABLES:
+        cols = [r[1] for r in conn.execute(f"PRAGMA {schema}.table_info({table})")]
+        if not cols:
+            continue
+        for row in conn.execute(f"SELECT {', '.join(cols)} FROM {schema}.{table} "
+                                "ORDER BY rowid"):
+            out.append([table, "I", dict(zip(cols, row, strict=True))])
+    return out
+
+
+# --------------------------------------------------------------------------- append
+
+def head(conn: sqlite3.Connection) -> tuple[int, str]:
+    r = conn.execute("SELECT entries, hash FROM chain_head WHERE id=1").fetchone()
+    return (int(r[0]), str(r[1])) if r else (0, GENESIS)
+
+
+def append(conn: sqlite3.Connection, *, referee: str, action: str, detail: Mapping[str, Any],
+           at: str, rows: Sequence[Sequence[Any]]) -> tuple[int, str]:
+    """Write the next entry (inside the caller's transaction); returns (seq, hash)."""
+    n, prev = head(conn)
+    entry = {"seq": n + 1, "prev": prev, "at": at, "referee": referee, "action": action,
+             "detail": dict(detail), "rows": [list(r) for r in rows]}
+    text = canonical(entry)
+    digest = sha256(text)
+    conn.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) VALUES (?,?,?,?,?,?)",
+                 (n + 1, at, referee, action, text, digest))
+    conn.execute("INSERT OR REPLACE INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
+                 (n + 1, digest))
+    return n + 1, digest
+
+
+# --------------------------------------------------------------------------- verify
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    seq: int
+    prev: str
+    at: str
+    referee: str
+    action: str
+    detail: dict[str, Any]
+    rows: list[list[Any]]
+    hash: str
+
+
+def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
+    """Parse and check entries given as (canonical text, stored hash), in order: each hash
+    matches its text, the text is canonical, seq counts from 1 and prev links the chain."""
+    prev = GENESIS
+    for i, (text, stored) in enumerate(texts, start=1):
+        if not isinstance(text, str) or sha256(text) != stored:
+            raise ChainError(i, "its content does not match its hash (the entry was changed)")
+        try:
+            e = json.loads(text)
+        except ValueError:
+            raise ChainError(i, "is not valid JSON") from None
+        if not isinstance(e, dict):
+            raise ChainError(i, "is not a JSON object")
+        try:
+            entry = Entry(int(e["seq"]), str(e["prev"]), str(e["at"]), str(e["referee"]),
+                          str(e["action"]), dict(e["detail"]), list(e["rows"]), stored)
+        except (KeyError, TypeError, ValueError):
+            raise ChainError(i, "lacks a field of an entry") from None
+        if entry.seq != i:
+            raise ChainError(i, f"is numbered {entry.seq} (an entry is missing, doubled or "
+                             "out of order)")
+        if entry.prev != prev:
+            raise ChainError(i, "does not follow the entry before it (an entry is missing, "
+                             "doubled or out of order)")
+        prev = stored
+        yield entry
+
+
+def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "main") -> None:
+    """Apply every entry's rows, in order, to the empty record tables of ``schema`` on
+    ``target``. Runs of inserts into one table go in one ``executemany``."""
+    target.execute("PRAGMA defer_foreign_keys=ON")  # an UPDATE replays as delete + insert
+    meta: dict[str, tuple[list[str], list[str], str, str]] = {}
+    for table in RECORD_TABLES:
+        cols = columns(target, table)
+        pk = primary_key(target, table)
+        meta[table] = (cols, pk,
+                       f"INSERT INTO {schema}.{table}({', '.join(cols)}) VALUES "
+                       f"({', '.join('?' * len(cols))})",
+                       f"DELETE FROM {schema}.{table} WHERE " +
+                       " AND ".join(f"{c} = ?" for c in pk))
+    for e in entries:
+        batch: list[list[Any]] = []
+        batch_table = ""
+        try:
+            for item in e.rows:
+                table, op, row = item
+                if table not in meta or op not in ("I", "D") or not isinstance(row, dict):
+                    raise ValueError
+                cols, pk, ins, dele = meta[table]
+                if batch and (op != "I" or table != batch_table):
+                    target.executemany(meta[batch_table][2], batch)
+                    batch = []
+                if op == "I":
+                    batch_table = table
+                    batch.append([row.get(c) for c in cols])
+                elif target.execute(dele, [row.get(c) for c in pk]).rowcount != 1:
+                    raise ValueError
+            if batch:
+                target.executemany(meta[batch_table][2], batch)
+        except (ValueError, TypeError, sqlite3.Error):
+            raise ChainError(e.seq, "its rows cannot be applied to the record before "
+                             "it") from None
+
+
+def last_writer(entries: Iterable[Entry], table: str, key: tuple[Any, ...],
+                pk: list[str]) -> int | None:
+    """The entry that last wrote the row ``key`` of ``table`` (to name it in an error)."""
+    seq = None
+    for e in entries:
+        for t, _, row in e.rows:
+            if t == table and isinstance(row, dict) and tuple(row.get(c) for c in pk) == key:
+                seq = e.seq
+    return seq
+
+
+def compare(conn: sqlite3.Connection, rebuilt: str, entries: list[Entry]) -> None:
+    """Raise ChainError naming the entry behind the first row where the file (``main``)
+    differs from the record rebuilt from the chain (schema ``rebuilt`` on ``conn``)."""
+    for table in RECORD_TABLES:
+        cols = ", ".join(columns(conn, table))
+        pk = primary_key(conn, table)
+        for a, b, what in ((rebuilt, "main", "was deleted or changed outside the record"),
+                           ("main", rebuilt, "was added outside the record")):
+            r = conn.execute(f"SELECT {', '.join(pk)} FROM (SELECT {cols} FROM {a}.{table} "
+                             f"EXCEPT SELECT {cols} FROM {b}.{table}) ORDER BY 1 LIMIT 1"
+                             ).fetchone()
+            if r is not None:
+                key = tuple(r)
+                raise ChainError(last_writer(entries, table, key, pk),
+                                 f"{table} row {canonical(list(key))} {what}")

@@ -1,0 +1,145 @@
+"""Referees and their PINs: who may change the record.
+
+PINs are kept only as salted ``hashlib.scrypt`` hashes. Five wrong PINs for one name lock
+that name for five minutes; the lock is written to the chain (who tried, when).
+A tournament without referees (the demo, older files) works on names alone until its
+first referee is added; that first referee must be a head referee.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import time
+
+from . import db as dbm
+from .base import TournamentBase, _text
+from .errors import AuthError, StorageError
+from .models import Referee
+
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
+MAX_FAILURES = 5
+LOCK_SECONDS = 300
+PIN_MIN, PIN_MAX = 4, 64
+
+
+def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
+    salt = os.urandom(16) if salt is None else salt
+    h = hashlib.scrypt(pin.encode("utf-8"), salt=salt, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P,
+                       dklen=32)
+    return f"scrypt${SCRYPT_N}${SCRYPT_R}${SCRYPT_P}${salt.hex()}${h.hex()}"
+
+
+def check_pin(pin: str, stored: str) -> bool:
+    try:
+        kind, n, r, p, salt, want = stored.split("$")
+        if kind != "scrypt":
+            return False
+        got = hashlib.scrypt(pin.encode("utf-8"), salt=bytes.fromhex(salt), n=int(n), r=int(r),
+                             p=int(p), dklen=len(want) // 2)
+    except (ValueError, TypeError, MemoryError):
+        return False
+    return hmac.compare_digest(got.hex(), want)
+
+
+def _check_new_pin(pin: object) -> str:
+    if not isinstance(pin, str):
+        raise StorageError("pin", "expected text")
+    if not PIN_MIN <= len(pin) <= PIN_MAX:
+        raise StorageError("pin", f"must be {PIN_MIN} to {PIN_MAX} characters long")
+    if any(c.isspace() or ord(c) < 32 for c in pin):
+        raise StorageError("pin", "may not contain spaces or control characters")
+    return pin
+
+
+class RefereesMixin(TournamentBase):
+    """Adding referees, changing PINs, signing in."""
+
+    def referees(self) -> list[Referee]:
+        return [Referee(n, bool(h), at) for n, h, at in self.db.execute(
+            "SELECT name, head, added_at FROM referees ORDER BY added_at, name")]
+
+    def _insert_referee(self, name: str, *, head: bool, pin: str, at: str) -> None:
+        name = _text(name, "name", required=True)
+        if any(ord(c) < 32 for c in name):
+            raise StorageError("name", "may not contain control characters")
+        pin = _check_new_pin(pin)
+        if self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
+            raise StorageError("name", f"referee {name!r} is already registered")
+        self.db.execute("INSERT INTO referees(name, head, pin, added_at) VALUES (?,?,?,?)",
+                        (name, int(head), hash_pin(pin), at))
+
+    def add_referee(self, name: str, *, pin: str, head: bool = False,
+                    referee: str = "") -> Referee:
+        """Register a referee with their PIN (head referee's change). The first referee of a
+        tournament that has none must be a head referee; from then on every change needs a
+        referee's PIN."""
+        first = not self.has_referees()
+        if first and not head:
+            raise StorageError("head", "the first referee of a tournament must be a head "
+                               "referee (--head): only a head referee can add the others")
+        by = _text(referee, "referee") if first else self._authorize(
+            referee, head=True, action="adding a referee")
+        at = dbm.now()
+        with self._write():
+            self._insert_referee(name, head=head, pin=pin, at=at)
+            self._log(by or name.strip(), "referee.add", {"name": name.strip(), "head": head}, at)
+        self._saved()
+        return next(r for r in self.referees() if r.name == name.strip())
+
+    def change_pin(self, name: str, new_pin: str, *, referee: str = "") -> None:
+        """A referee changes their own PIN (signed in as themselves), or the head referee
+        sets anyone's."""
+        name = _text(name, "name", required=True)
+        if not self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
+            raise StorageError("name", f"no referee named {name!r}")
+        who = self.signed_in
+        head = who is None or who.name != name
+        by = self._authorize(referee, head=head, action="changing another referee's PIN")
+        new_pin = _check_new_pin(new_pin)
+        at = dbm.now()
+        with self._write():
+            self.db.execute("UPDATE referees SET pin=? WHERE name=?", (hash_pin(new_pin), name))
+            self._log(by, "referee.pin", {"name": name}, at)
+        self._saved()
+
+    def _failures(self, name: str) -> list[float]:
+        since = time.time() - LOCK_SECONDS
+        return [r[0] for r in self.db.execute(
+            "SELECT at FROM auth_failures WHERE name=? AND at>? ORDER BY at", (name, since))]
+
+    def sign_in(self, name: str, pin: str) -> Referee:
+        """Check a referee's PIN; every change on this connection is then theirs. Five wrong
+        PINs within five minutes lock the name for five minutes (logged in the chain)."""
+        name = _text(name, "referee", required=True)
+        fails = self._failures(name)
+        if len(fails) >= MAX_FAILURES:
+            wait = int(fails[MAX_FAILURES - 1] + LOCK_SECONDS - time.time()) + 1
+            raise AuthError("referee", f"{name} is locked after {MAX_FAILURES} wrong PINs; "
+                            f"try again in {max(wait, 1)} s")
+        r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
+                            (name,)).fetchone()
+        if r is not None and check_pin(str(pin), r[2]):
+            with dbm.write_transaction(self.db):
+                self.db.execute("DELETE FROM auth_failures WHERE name=?", (name,))
+            self.signed_in = Referee(r[0], bool(r[1]), r[3])
+            return self.signed_in
+        with dbm.write_transaction(self.db):
+            self.db.execute("INSERT INTO auth_failures(name, at) VALUES (?, ?)",
+                            (name, time.time()))
+        left = MAX_FAILURES - len(fails) - 1
+        if left <= 0:
+            at = dbm.now()
+            with self._write():
+                self._log(name, "referee.locked", {"name": name, "failures": MAX_FAILURES,
+                                                   "seconds": LOCK_SECONDS}, at)
+            raise AuthError("referee", f"wrong PIN for {name}; locked for "
+                            f"{LOCK_SECONDS // 60} minutes after {MAX_FAILURES} wrong PINs")
+        if r is None:
+            raise AuthError("referee", f"no referee named {name!r} (referee-app referee list)")
+        raise AuthError("referee", f"wrong PIN for {name} ({left} tries left before a "
+                        f"{LOCK_SECONDS // 60}-minute lock)")
+
+    def sign_out(self) -> None:
+        self.signed_in = None

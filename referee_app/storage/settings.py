@@ -1,0 +1,92 @@
+"""The tournament's settings (name, dates, cap, stake, tie-break) and what a changed cap or
+stake means for hands already saved: nothing, until the head referee re-settles them."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from referee_app.core import HandRecord, settle
+
+from . import db as dbm
+from .base import TournamentBase, _cap, _check_tie_break, _dump, _names, _stake, _text
+from .errors import StorageError
+from .models import HandInfo, TournamentInfo
+
+
+class SettingsMixin(TournamentBase):
+    """Settings changes, and re-settling saved hands under new settings on request."""
+
+    def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
+        """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
+        (the head referee's change once the tournament has referees) or templates (the
+        folder of report templates; relative to the database's folder).
+
+        A changed cap or stake applies to hands saved from then on; saved versions keep the
+        settlement they were saved with (:meth:`settled_differently` says which would change,
+        :meth:`resettle` writes new versions of them).
+        """
+        allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
+                   "head_referee", "cap_fan", "templates"}
+        for k in fields:
+            if k not in allowed:
+                raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
+        if self.has_referees() and ({"referees", "head_referee"} & set(fields)):
+            raise StorageError("head_referee", "this tournament has referees with PINs: add "
+                               "them with 'referee-app referee add NAME [--head]'")
+        referee = self._authorize(referee, head=True, action="changing the settings")
+        if "tie_break" in fields:
+            fields["tie_break"] = list(_check_tie_break(fields["tie_break"]))
+        if "name" in fields:
+            fields["name"] = _text(fields["name"], "name", required=True)
+        if "referees" in fields:
+            fields["referees"] = _names(fields["referees"], "referees")
+        if "stake" in fields:
+            fields["stake"] = _stake(fields["stake"])
+        for k in ("venue", "start_date", "end_date", "head_referee"):
+            if k in fields:
+                fields[k] = _text(fields[k], k)
+        if "cap_fan" in fields:
+            fields["cap_fan"] = _cap(fields["cap_fan"])
+        if "templates" in fields:
+            fields["templates"] = _text(str(fields["templates"]), "templates")
+        at = dbm.now()
+        with self._write():
+            for k, v in fields.items():
+                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                                (k, _dump(v)))
+            self._log(referee, "event.update", fields, at)
+        self._saved()
+        return self.info
+
+    def settled_differently(self) -> list[int]:
+        """Ids of the hands (not void, not overridden) whose current version would settle
+        differently under the tournament's current settings than it was saved with."""
+        settings = self.settings()
+        rules = self.rules_for(settings)
+        out = []
+        for hid, record, settlement, saved in self.db.execute(
+                "SELECT h.id, v.record, v.settlement, v.settings FROM hands h JOIN "
+                "hand_versions v ON v.hand_id=h.id AND v.version=h.current_version WHERE "
+                "h.status<>'void' AND v.override_reason IS NULL ORDER BY h.id").fetchall():
+            if json.loads(saved) == settings:
+                continue
+            s = settle(HandRecord.from_dict(json.loads(record), rules), rules)
+            if s.to_dict() != json.loads(settlement):
+                out.append(hid)
+        return out
+
+    def resettle(self, *, referee: str = "", reason: str | None = None) -> list[HandInfo]:
+        """Write a new version of every hand that :meth:`settled_differently` names, settled
+        under the current settings, with the reason "cap changed to N" (head referee)."""
+        referee = self._authorize(referee, head=True, action="re-settling saved hands")
+        info = self.info
+        if reason is None:
+            reason = (f"cap changed to {info.cap_fan}" if info.cap_fan is not None
+                      else "cap removed") + (f", stake {info.stake}" if info.stake != 1 else "")
+        reason = _text(reason, "reason", required=True)
+        out = []
+        for hid in self.settled_differently():
+            cur = self.hand(hid)
+            out.append(self.amend_hand(hid, cur.record, reason=reason, referee=referee))
+        return out
