@@ -166,3 +166,25 @@ def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
     row = [dlg.table.item(0, c).text() for c in range(3)]
     assert row == ["南 S 的手牌", "2366p456s", "2367p456s"]
     assert not dlg.btn_first.isDefault() and not dlg.btn_second.isDefault()
+
+
+def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> None:
+    """When the tournament names a head referee, only their name resolves a difference."""
+    win, seating = desk_window()
+    win.desk.t.update_info(head_referee="总裁判")
+    rec = example_record(seating)
+    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    win.reload()
+    win.navigator.select_key(("hand", h.id))
+    win.verify_blind()
+    other = json.loads(json.dumps(rec))
+    other["seats"]["S"]["concealed"] = "2367p456s"
+    _key_in(win, other)
+    win.resolve_differences = lambda title, diffs: "first"
+    win.ask_text.queue = [""]  # no name given: nothing is written
+    assert not win.save()
+    assert win.desk.hand(h.id).status.value == "entered"
+    win.ask_text.queue = ["总裁判"]
+    assert win.save()
+    stored = win.desk.hand(h.id)
+    assert stored.status.value == "verified" and stored.updated_by == "总裁判"

@@ -336,6 +336,9 @@ _TABLE: dict[str, tuple[str, str]] = {
     "verify_take_second": ("The second entry replaces the saved hand (a new version). "
                            "Reason (required):",
                            "以第二次录入替换已保存的牌局（新版本）。原因（必填）："),
+    "verify_head_prompt": ("The two entries differ: the head referee ({head}) decides. Head "
+                           "referee's name:",
+                           "两次录入不一致，由裁判长（{head}）裁定。裁判长姓名："),
     "Field": ("Field", "项目"),
     "First entry": ("First entry", "第一次录入"),
     "Second entry": ("Second entry", "第二次录入"),

@@ -236,8 +236,10 @@ class Desk:
     def head_referee(self) -> str:
         return self.t.info.head_referee
 
-    def set_status(self, hand_id: int, status: str, reason: str | None = None) -> HandInfo:
-        return self.t.set_status(hand_id, status, referee=self.referee, reason=reason)
+    def set_status(self, hand_id: int, status: str, reason: str | None = None,
+                   referee: str | None = None) -> HandInfo:
+        return self.t.set_status(hand_id, status, referee=referee or self.referee,
+                                 reason=reason)
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
                     clause: str | None, zero_sum: bool, round_no: int | None) -> Penalty:

@@ -134,9 +134,18 @@ class BlindVerify:
         choice = self.resolve_differences(title, res.differences)
         if choice is None:
             return False  # back to the blind form: the slip is looked at again
+        head = d.head_referee
+        signer = None
+        if head and d.referee != head:  # the head referee resolves, and signs
+            signer = self.ask_text(tr("head_sign_title"),  # type: ignore[attr-defined]
+                                   tr("verify_head_prompt", head=head))
+            if not signer or not signer.strip():
+                self.message(tr("reason_required"))  # type: ignore[attr-defined]
+                return False
+            signer = signer.strip()
         try:
             if choice == "first":
-                d.set_status(hid, "verified")
+                d.set_status(hid, "verified", referee=signer)
             else:
                 reason = self.ask_reason(tr("amend_title"), tr("verify_take_second"),  # type: ignore[attr-defined]
                                          tr("verify_differ", title=title,
@@ -144,8 +153,8 @@ class BlindVerify:
                 if not reason or not reason.strip():
                     self.message(tr("reason_required"))  # type: ignore[attr-defined]
                     return False
-                d.amend_hand(hid, self.entry.form, reason)  # type: ignore[attr-defined]
-                d.set_status(hid, "verified")
+                d.amend_hand(hid, self.entry.form, reason, referee=signer)
+                d.set_status(hid, "verified", referee=signer)
         except ValueError as e:
             self.message(tr("cannot_save", msg=exception_text(e)))  # type: ignore[attr-defined]
             return False
