@@ -12,19 +12,21 @@ from typing import Any
 
 import click
 
-from referee_app.core import RecordError, Ruleset, get_ruleset
+from referee_app.core import RecordError, get_ruleset
 from referee_app.core.whatif import SWITCHES, WhatIfError, parse_setting, what_if
 
 from .extend import add_option_action
 
 
 def _run(kw: dict[str, Any]) -> None:
+    from referee_app.core.ruleset_file import ruleset_from_file
+
     from .common import InputError, display_name, read_input
     from .score import _read_record
 
     try:
         name, value = parse_setting(kw["what_if"])
-        club = (Ruleset.from_file(kw["ruleset_file"]) if kw.get("ruleset_file") is not None
+        club = (ruleset_from_file(kw["ruleset_file"]) if kw.get("ruleset_file") is not None
                 else None)
         record = _read_record(read_input(kw["file"]), display_name(kw["file"]), club=club)
         rules = (club or get_ruleset(record.ruleset)).with_settings(
