@@ -19,16 +19,16 @@ from .extend import add_option_action
 
 
 def _run(kw: dict[str, Any]) -> None:
-    from referee_app.core import Ruleset
+    from referee_app.core.ruleset_file import ruleset_from_file
 
     from .common import InputError, display_name, read_input
     from .score import _read_record
 
     try:
         name, value = parse_setting(kw["what_if"])
-        file = kw["file"]
-        club = Ruleset.from_file(kw["ruleset_file"]) if kw.get("ruleset_file") else None
-        record = _read_record(read_input(file), display_name(file), club=club)
+        club = (ruleset_from_file(kw["ruleset_file"]) if kw.get("ruleset_file") is not None
+                else None)
+        record = _read_record(read_input(kw["file"]), display_name(kw["file"]), club=club)
         rules = (club or get_ruleset(record.ruleset)).with_settings(
             cap_fan=kw.get("cap_fan"), stake=kw.get("stake"))
         w = what_if(record, rules, name, value)

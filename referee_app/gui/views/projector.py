@@ -86,10 +86,8 @@ class ProjectorWindow(QWidget):
         hf.setBold(True)
         self.table.horizontalHeader().setFont(hf)
         self.table.verticalHeader().setMinimumSectionSize(16)
-        self.table.horizontalHeader().setSectionResizeMode(
-            QHeaderView.ResizeMode.ResizeToContents)  # numbers take what they need,
-        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
-        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # names the rest: never "…"
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # a name is never cut "…"
         self.table.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(30, 20, 30, 20)
@@ -176,7 +174,8 @@ class ProjectorWindow(QWidget):
         self._show_page()
 
     def _fit_names(self) -> None:
-        """A name wider than its column shrinks (to 60 %), then wraps; it is never cut."""
+        """A name wider than its column shrinks (to 60 %), then wraps in a taller row; it is
+        never cut (issue 13)."""
         f = self.table.font()
         row_h = self.table.verticalHeader().defaultSectionSize()
         width = self.table.horizontalHeader().sectionSize(1) - 12
