@@ -1,7 +1,8 @@
 """What every report PDF shares: page frame, header, "page X of Y" footer, styles, tables.
 
 Every page carries the tournament name, the report title, the time of generation, the
-ruleset id and its page number out of the total. Documents are built in reportlab's
+ruleset id, the record's entry count and digest (``Tournament.record_digest``)
+and its page number out of the total. Documents are built in reportlab's
 invariant mode and the time shown is the injected ``ReportMeta.generated_at``, so the
 same data and template always give the same bytes.
 """
@@ -172,6 +173,8 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
     if meta.generated_at.tzinfo is not None:
         generated += f" {meta.generated_at.tzname() or ''}".rstrip()
     heading = t.title + (f" · {subtitle}" if subtitle else "")
+    record = (f"{t.label('record_entries', n=meta.record_entries)} · {meta.record_digest}"
+              if meta.record_entries is not None else "")
 
     def draw_header(c: Canvas, doc: BaseDocTemplate) -> None:
         c.saveState()
@@ -208,15 +211,18 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
         y = MARGIN
         c.setStrokeColor(GRID)
         c.setLineWidth(0.6)
-        c.line(MARGIN, y + 5 * mm, width - MARGIN, y + 5 * mm)
+        c.line(MARGIN, y + 7.5 * mm, width - MARGIN, y + 7.5 * mm)
         c.setFont(f, 7.5)
         c.setFillColor(MUTED)
         left = (f"{t.label('generated')}: {generated}   {t.label('ruleset')}: {meta.ruleset_id}")
         if t.footer:
             left += f"   {t.footer}"
-        c.drawString(MARGIN, y + 1.5 * mm, fit(left, width * 0.68, 7.5))
-        c.drawRightString(width - MARGIN, y + 1.5 * mm,
+        c.drawString(MARGIN, y + 4 * mm, fit(left, width * 0.68, 7.5))
+        c.drawRightString(width - MARGIN, y + 4 * mm,
                           t.label("page", sep=" · ", page=page, pages=pages))
+        if record:  # second line: what a reader compares with `referee-app verify`
+            c.setFont(f, 7)
+            c.drawString(MARGIN, y + 0.8 * mm, record)
         c.restoreState()
 
     buf = io.BytesIO()

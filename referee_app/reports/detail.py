@@ -17,6 +17,7 @@ from referee_app.core import (
     EndCheck,
     HandRecord,
     Payment,
+    Ruleset,
     RuleViolation,
     SeatReadiness,
     Settlement,
@@ -79,10 +80,19 @@ def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:
         raise SettlementFormatError("settlement", f"unreadable: {e}") from None
 
 
+def _rules(rules: Ruleset | None, ruleset_id: str) -> Ruleset:
+    """The ruleset given (a tournament's own, maybe a club's file), else the shipped one."""
+    return rules if rules is not None else get_ruleset(ruleset_id)
+
+
 def seat_details(record: HandRecord, settlement: Settlement,
-                 players: Mapping[str, str] | None = None) -> tuple[SeatDetail, ...]:
-    """The 详细结算单 of one hand: one line per seat, in the ruleset's seat order."""
-    rules = get_ruleset(record.ruleset)
+                 players: Mapping[str, str] | None = None, rules: Ruleset | None = None
+                 ) -> tuple[SeatDetail, ...]:
+    """The 详细结算单 of one hand: one line per seat, in the ruleset's seat order.
+
+    ``rules``: the ruleset the hand was settled under (a tournament's stored one); by
+    default the shipped ruleset the record names."""
+    rules = _rules(rules, record.ruleset)
     names = {s.seat: (s.player or "") for s in record.seats}
     if players:
         names.update(players)
@@ -90,7 +100,7 @@ def seat_details(record: HandRecord, settlement: Settlement,
     out = []
     for seat in rules.seats:
         kinds = {"win": 0, "ready": 0, "kong": 0, "other": 0}
-        for row in settlement.breakdown(seat).values():
+        for row in settlement.breakdown(seat, rules).values():
             for k, v in row.items():
                 kinds[k] += v
         w = wins.get(seat)
@@ -109,22 +119,23 @@ def seat_details(record: HandRecord, settlement: Settlement,
 
 
 def _details(record: HandRecord, settlement: Settlement, players: Mapping[str, str] | None,
-             counted: Sequence[int], seats: Sequence[str]) -> tuple[SeatDetail, ...]:
+             counted: Sequence[int], seats: Sequence[str], rules: Ruleset | None
+             ) -> tuple[SeatDetail, ...]:
     """The 详细结算单, its totals replaced by the chips counted (an override's, say)."""
     if not settlement.ok:
         return ()
     by_seat = dict(zip(seats, counted, strict=True))
     return tuple(replace(d, total=by_seat.get(d.seat, d.total))
-                 for d in seat_details(record, settlement, players))
+                 for d in seat_details(record, settlement, players, rules))
 
 
 def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
-                seats: Sequence[str], players: Mapping[str, str] | None = None
-                ) -> tuple[HandSheet, ...]:
+                seats: Sequence[str], players: Mapping[str, str] | None = None,
+                rules: Ruleset | None = None) -> tuple[HandSheet, ...]:
     """Hands of one table in order, with running totals per seat (void hands count 0).
 
     Each item is ``(hand_no, record, settlement, info)``; ``info`` may carry ``hand_id``,
-    ``status``, ``override``, ``version``, ``note``.
+    ``status``, ``override``, ``version``, ``note``. ``rules``: as for :func:`seat_details`.
     """
     running = [0] * len(seats)
     out = []
@@ -139,7 +150,7 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
         running = [a + b for a, b in zip(running, totals, strict=True)]
         out.append(HandSheet(
             hand_no=hand_no, totals=totals, running=tuple(running),
-            details=_details(record, settlement, players, totals, seats),
+            details=_details(record, settlement, players, totals, seats, rules),
             hand_id=str(info.get("hand_id", "")), dealer=record.dealer, status=status,
             override=bool(info.get("override", False)), ok=settlement.ok,
             version=int(info.get("version", 1)), note=str(info.get("note", "")),
@@ -148,12 +159,13 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
     return tuple(out)
 
 
-def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]]
-                   ) -> tuple[OpponentLine, ...]:
+def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]],
+                   rules: Ruleset | None = None) -> tuple[OpponentLine, ...]:
     """个人结算单 per opponent, summed over hands.
 
     Each item is ``(player's seat, settlement, {seat: opponent name})``; opponents are
-    keyed by name so the same opponent met at different seats is one line.
+    keyed by name so the same opponent met at different seats is one line. ``rules``: the
+    ruleset settled under, when it is not a shipped one (a club's file).
     """
     acc: dict[str, list[int]] = {}
     order: list[str] = []
@@ -168,7 +180,7 @@ def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]]
             if name not in met:
                 acc[name][0] += 1
                 met.add(name)
-        for other, row in settlement.breakdown(seat).items():
+        for other, row in settlement.breakdown(seat, rules).items():
             name = names.get(other, other)
             line = acc.setdefault(name, [0, 0, 0, 0, 0])
             if name not in order:
@@ -180,12 +192,15 @@ def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]]
     return tuple(OpponentLine(n, *acc[n]) for n in order)
 
 
-def clauses_cited(settlement: Settlement) -> tuple[Clause, ...]:
+def clauses_cited(settlement: Settlement, rules: Ruleset | None = None
+                  ) -> tuple[Clause, ...]:
     """Every clause the settlement cites (errors, trace, payments, patterns, bonuses).
 
-    In the order of first citation, so the ruling sheet reads like the trace.
+    In the order of first citation, so the ruling sheet reads like the trace. The texts
+    come from ``rules`` (a tournament's own ruleset: a club's clause texts), by default
+    from the shipped ruleset the settlement names.
     """
-    rules = get_ruleset(settlement.ruleset)
+    rules = _rules(rules, settlement.ruleset)
     ids: list[str] = []
 
     def add(cid: str | None) -> None:

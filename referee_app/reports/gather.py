@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from referee_app.core import HandRecord, Settlement, get_ruleset
+from referee_app.core import HandRecord, Ruleset, Settlement
 
 from .detail import clauses_cited, hand_sheets, opponent_lines, settlement_from_dict
 from .model import (
@@ -47,9 +47,12 @@ class ReportDataError(ValueError):
 
 
 def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
+    """Page header and footer data, with the record's entry count and digest."""
     info = t.info
     dates = " – ".join(d for d in (info.start_date, info.end_date) if d)
-    return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates)
+    entries, digest = t.record_digest()
+    return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates,
+                      record_entries=entries, record_digest=digest)
 
 
 def _when(at: str) -> str:
@@ -106,6 +109,7 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
     penalised = {p.player for p in lines if p.chips < 0}
     counted = [h for h in t.hands() if round is None or h.round <= round]
     unverified = sum(1 for h in counted if str(h.status) == "entered")
+    overrides = sum(1 for h in counted if h.override and not h.void)
     out = []
     for r in rows:
         name = r.player + (f" {latin[r.player_id]}" if latin.get(r.player_id) else "")
@@ -117,17 +121,18 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             penalised=r.player in penalised))
     return StandingsData(meta(t, generated_at), tuple(out), round=round,
                          tie_break=tuple(t.info.tie_break), penalties=lines,
-                         final=bool(counted) and unverified == 0, unverified=unverified)
+                         final=bool(counted) and unverified == 0, unverified=unverified,
+                         overrides=overrides)
 
 
 # --------------------------------------------------------------------------- 2 table sheets
 
 
-def _hand_items(t: Tournament, hands: Sequence[HandInfo]
+def _hand_items(t: Tournament, hands: Sequence[HandInfo], rules: Ruleset
                 ) -> list[tuple[int, HandRecord, Settlement, dict]]:
     items = []
     for h in hands:
-        rec = HandRecord.from_dict(h.record)
+        rec = HandRecord.from_dict(h.record, rules)
         st = settlement_from_dict(h.settlement)
         amendments: list[str] = []
         ruling = ""
@@ -165,11 +170,12 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
         by_table[h.table].append(h)
     m = meta(t, generated_at)
     pens = t.penalties()
+    rules = t.ruleset()
     out = []
     for tno, row in tables.items():
         players = tuple(row.get(s, "") for s in seats)
-        items = _hand_items(t, by_table.get(tno, []))
-        sheets = hand_sheets(items, seats, dict(zip(seats, players, strict=True)))
+        items = _hand_items(t, by_table.get(tno, []), rules)
+        sheets = hand_sheets(items, seats, dict(zip(seats, players, strict=True)), rules)
         table_pens = tuple(p for p in _penalty_lines([x for x in pens if x.round == round])
                            if p.player in players)
         out.append(TableSheetData(m, round, str(tno), seats, players, sheets, table_pens))
@@ -221,7 +227,7 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
             result = (result + "; " if result else "") + f"override: {h.override_reason}"
         lines.append(PlayerHandLine(h.round, str(h.table), h.hand_no, seat, chips, str(h.id),
                                     result, str(h.status), h.override))
-    opps = list(opponent_lines(per_opp))
+    opps = list(opponent_lines(per_opp, t.ruleset()))
     # override hands count the head referee's totals, not itemised payments: show apart
     unitemised = sum(h.totals.get(next(s for s, n in h.players.items() if n == p.name), 0)
                      for h in hands if not h.void and (h.override or not h.settlement.get("ok")))
@@ -238,7 +244,8 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
 def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRulingData:
     """Everything a referee needs to rule on one hand, with its whole version history."""
     h = t.hand(hand_id)
-    rec = HandRecord.from_dict(h.record)
+    rules = t.ruleset()  # the tournament's own (a club's clause texts), not a shipped id
+    rec = HandRecord.from_dict(h.record, rules)
     st = settlement_from_dict(h.settlement)
     versions = []
     for v in t.hand_history(hand_id):
@@ -252,10 +259,10 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
         versions.append(VersionLine(v.version, _when(v.at), v.referee,
                                     f"[{v.action}] {reason}".strip(), str(v.status), totals,
                                     action=str(v.action), note=v.reason or ""))
-    return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st), tuple(versions),
-                          hand_id=str(h.id), round=h.round, table=str(h.table),
-                          hand_no=h.hand_no, status=str(h.status),
-                          override_reason=h.override_reason or "")
+    return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st, rules),
+                          tuple(versions), hand_id=str(h.id), round=h.round,
+                          table=str(h.table), hand_no=h.hand_no, status=str(h.status),
+                          override_reason=h.override_reason or "", rules=rules)
 
 
 # --------------------------------------------------------------------------- 5, 6 seating
@@ -304,7 +311,7 @@ def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | Non
     if count < 1 or count > 200:
         raise ReportDataError("count", f"{count} is not a number of slips from 1 to 200")
     tables = _seating_tables(t, round, table)
-    rules = get_ruleset(t.info.ruleset)
+    rules = t.ruleset()
     order = ("kong_bloom", "kong_discard", "robbing_kong", "heavenly", "earthly",
              "declared_ready", "first_discard")
     flags = tuple(f for f in order if f in rules.flags) + tuple(

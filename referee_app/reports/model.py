@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from referee_app.core import Clause, HandRecord, Settlement
+from referee_app.core import Clause, HandRecord, Ruleset, Settlement
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,6 +27,10 @@ class ReportMeta:
     generated_at: datetime
     venue: str = ""
     dates: str = ""
+    #: the record's hash chain (``Tournament.record_digest``): entries and short digest, so
+    #: a posted sheet can be matched to the database (``referee-app verify`` prints both)
+    record_entries: int | None = None
+    record_digest: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,6 +82,7 @@ class StandingsData:
     penalties: tuple[PenaltyLine, ...] = ()
     final: bool = False  # every hand counted is verified (or void): fit to post as final
     unverified: int = 0  # hands still waiting for verification
+    overrides: int = 0  # head-referee overrides counted (the legend says how they count)
 
 
 # --------------------------------------------------------------------------- table sheets
@@ -216,6 +221,9 @@ class HandRulingData:
     hand_no: int | None = None
     status: str = "entered"
     override_reason: str = ""
+    #: the ruleset the hand was settled under (a club's own file has no shipped id);
+    #: None: the shipped ruleset named by the record
+    rules: Ruleset | None = None
 
 
 # --------------------------------------------------------------------------- seating, slips

@@ -52,7 +52,7 @@ def _kind_label(kind: KongKind, t: Template) -> str:
 
 def _record_section(data: HandRulingData, t: Template, st) -> list[Flowable]:
     rec = data.record
-    rules = rec.rules
+    rules = data.rules or rec.rules
     wins: dict[str, list] = {}
     for ev in rec.events:
         if isinstance(ev, WinEvent):
@@ -126,7 +126,7 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
             out.append(Paragraph(f"{esc(t.label('override'))}: {esc(data.override_reason)}",
                                  st.body))
         return out
-    details = seat_details(data.record, s)
+    details = seat_details(data.record, s, rules=data.rules)
     head = [t.label("seat", "\n"), t.label("player", "\n"), t.label("order", "\n"),
             t.label("pattern", "\n"), t.label("pattern_fan", "\n"),
             t.label("bonuses", "\n"), t.label("total_fan", "\n"),
@@ -202,6 +202,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
 
     story.append(CondPageBreak(30 * mm))
     story.append(Paragraph(esc(t.label("clauses")), st.h2))
+    rules = data.rules or data.record.rules  # whose texts these are: a club names its sheet
+    story.append(Paragraph(f"{esc(t.label('ruleset'))}: <b>{esc(rules.id)}</b> "
+                           f"{esc(t.join(rules.name_zh, rules.name, ' · '))}", st.small))
     for c in data.clauses:
         title = " ".join(x for x in (c.title_zh, c.title_en) if x)
         block: list[Flowable] = [Paragraph(f"<b>{esc(c.id)}</b> {esc(title)}", st.h3)]

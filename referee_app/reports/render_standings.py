@@ -94,6 +94,9 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
         story.append(Paragraph(f"† {esc(t.label('penalty_mark'))}", st.small))
     if t.option("mark_penalties") and any(r.penalties and not r.is_penalised for r in data.rows):
         story.append(Paragraph(f"‡ {esc(t.label('penalty_received'))}", st.small))
+    if data.overrides:  # what an overridden hand adds to the tie-break columns: nothing
+        story.append(Paragraph(f"※ {esc(t.label('override_counts', n=data.overrides))}",
+                               st.small))
     if t.option("list_penalties") and data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,

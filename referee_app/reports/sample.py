@@ -11,7 +11,7 @@ import random
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee_app.core import format_tiles, get_ruleset, parse_tiles
+from referee_app.core import Ruleset, format_tiles, get_ruleset, parse_tiles
 from referee_app.core.generate import random_record
 
 if TYPE_CHECKING:
@@ -40,14 +40,17 @@ def player_names(n: int, seed: int = 1) -> list[tuple[str, str, str]]:
     return out
 
 
-def build_sample(path: str | Path, *, ruleset: str = "ottawa-2009", players: int | None = None,
+def build_sample(path: str | Path, *, ruleset: str | Ruleset = "ottawa-2009",
+                 players: int | None = None,
                  rounds: int = 2, hands_per_table: int = 4, seed: int = 7,
                  name: str = "渥太华川渝同乡会麻将大赛 2026 Ottawa Open",
                  extras: bool = True) -> Tournament:
-    """Create (and return, open) a tournament at ``path`` filled with valid hands."""
+    """Create (and return, open) a tournament at ``path`` filled with valid hands.
+
+    ``ruleset``: a shipped id or a club's own :class:`Ruleset` (``Ruleset.from_file``)."""
     from referee_app.storage import Tournament
 
-    rules = get_ruleset(ruleset)
+    rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     size = len(rules.seats)
     players = players or 2 * size
     t = Tournament.create(path, name, ruleset=ruleset, venue="Ottawa",
@@ -61,16 +64,16 @@ def build_sample(path: str | Path, *, ruleset: str = "ottawa-2009", players: int
         for table, row in seating.tables.items():
             dealer = rules.seats[0]
             for hand_no in range(1, hands_per_table + 1):
-                rec = random_record(rng, ruleset, dealer=dealer, players=row)
+                rec = random_record(rng, rules, dealer=dealer, players=row)
                 rec.update(round=rnd, table=table, hand_no=hand_no)
                 t.add_hand(rec, round=rnd, table=table, hand_no=hand_no, referee="吴裁判")
                 dealer = t.next_dealer(rnd, table)
     if extras:
-        _add_extras(t, rng, ruleset)
+        _add_extras(t, rng, rules)
     return t
 
 
-def _add_extras(t: Tournament, rng: random.Random, ruleset: str) -> None:
+def _add_extras(t: Tournament, rng: random.Random, ruleset: Ruleset) -> None:
     """An amendment, a void, an override and penalties: the cases reports must mark."""
     hands = t.hands(round=1, table=1)
     seats = t.seating(1).tables[1]

@@ -175,6 +175,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
 DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "generated": ("打印时间", "Generated"),
     "ruleset": ("规则", "Ruleset"),
+    "record_entries": ("记录 {n} 条", "record {n} entries"),
     "page": ("第 {page} 页，共 {pages} 页", "page {page} of {pages}"),
     "round": ("第 {n} 轮", "Round {n}"),
     "overall": ("总成绩", "Overall"),
@@ -185,6 +186,11 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "tied": ("并列", "tied"),
     "penalty_mark": ("含罚分", "includes a penalty"),
     "penalty_received": ("含他人罚分所得", "received chips from another player's penalty"),
+    "override_counts": ("裁判长特批的牌局（本表 {n} 局）只计裁决的游戏豆和局数，不计入和牌、自摸、"
+                        "点炮、花猪和最大番",
+                        "An overridden hand ({n} here) counts the ruling's chips and one hand, "
+                        "and nothing to wins, self-drawn, discards paid, flower pigs or largest "
+                        "win"),
     "final": ("最终成绩（全部牌局已核对）", "FINAL (every hand verified)"),
     "provisional": ("临时成绩：{n} 局待核对", "PROVISIONAL: {n} hand(s) not yet verified"),
     "posted": ("公布时间", "Posted at"),
