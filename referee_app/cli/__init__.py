@@ -36,6 +36,7 @@ COMMANDS: dict[str, str] = {
     "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
+    "serve": "referee_app.cli.serve:serve",
 }
 
 
@@ -57,6 +58,7 @@ SHORT_HELP: dict[str, str] = {
     "log": "Who did what and when, read from the record's chain.",
     "gui": "Open the referee desk (hand entry, rule help, standings).",
     "report": "Print a report of the tournament to a PDF.",
+    "serve": "Serve the tournament to other desks and live results to phones.",
 }
 
 EXIT_HELP = ("Exit codes (every command): 0 done; 1 the record breaks a rule (each error "
