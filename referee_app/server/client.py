@@ -395,7 +395,8 @@ class DeskClient:
             return None
         if hand_no is None:
             raise StorageError("hand_no", "give the new hand number, or drop the hand")
-        item = self.outbox.update(item, hand_no=hand_no, state="waiting", error_field="",
-                                  problem="", violations=[])
+        # a new key: the refused attempt saved nothing, and this is another request
+        item = self.outbox.update(item, key=self.outbox.new_key(), hand_no=hand_no,
+                                  state="waiting", error_field="", problem="", violations=[])
         with self._send_lock:
             return self._send(item, interactive=True)

@@ -112,12 +112,20 @@ class Outbox:
         return next((i for i in self.items() if i.key == key), None)
 
     def update(self, item: OutboxItem, **changes: Any) -> OutboxItem:
+        """Rewrite a hand's file (atomically); a new ``key`` renames it, keeping its place."""
         new = replace(item, **changes)
         p = self._path(item.key)
         if p is None:
             raise KeyError(item.key)
-        write_atomic(p, self._dump(new))
+        target = p.with_name(p.name.replace(item.key, new.key))
+        write_atomic(target, self._dump(new))
+        if target != p:
+            p.unlink()
         return new
+
+    @staticmethod
+    def new_key() -> str:
+        return uuid.uuid4().hex
 
     def move(self, key: str, to: str) -> None:
         """Move a hand out of the queue into ``sent/`` or ``dropped/`` (kept, not deleted)."""
