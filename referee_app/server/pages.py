@@ -145,7 +145,7 @@ async def player_page(request: Request) -> Response:
         standing = next((r for r in t.standings() if r.player_id == p.id), None)
         return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
 
-    return await _render(request, "player.html", build)
+    return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
 
 
 async def seating_page(request: Request) -> Response:

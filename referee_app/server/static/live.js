@@ -9,14 +9,16 @@
   function wireFind() {
     var input = document.getElementById("find");
     if (!input) return;
-    input.addEventListener("input", function () {
+    function apply() {
       var q = input.value.trim().toLowerCase();
       document.querySelectorAll(".table-card").forEach(function (card) {
         var hit = q && card.getAttribute("data-names").toLowerCase().indexOf(q) >= 0;
         card.classList.toggle("match", !!hit);
         card.classList.toggle("hide", !!q && !hit);
       });
-    });
+    }
+    input.addEventListener("input", apply);
+    if (input.value) apply();
   }
 
   function showPage() {
