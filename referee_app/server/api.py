@@ -219,7 +219,8 @@ async def sign_out(request: Request) -> JSONResponse:
 
 
 async def tournament(request: Request) -> JSONResponse:
-    return await read(request, tournament_json)
+    state = state_of(request)
+    return await read(request, lambda t: state.memo("tournament-json", tournament_json))
 
 
 def _seated(t: Tournament, n: int) -> None:
@@ -237,18 +238,23 @@ async def seating(request: Request) -> JSONResponse:
                 "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes),
                 "repeat_pairs": s.repeat_pairs}
 
-    return await read(request, get)
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(("seating-json", n), get))
 
 
 async def progress(request: Request) -> JSONResponse:
     n = path_int(request, "round")
-    return await read(request, lambda t: (_seated(t, n), round_progress(t, n).to_dict())[1])
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(
+        ("progress-json", n), lambda t: (_seated(t, n), round_progress(t, n).to_dict())[1]))
 
 
 async def standings(request: Request) -> JSONResponse:
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    return await read(request, lambda t: [r.to_dict() for r in t.standings(
-        rnd, through_round=through)])
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(
+        ("standings-json", rnd, through),
+        lambda t: [r.to_dict() for r in t.standings(rnd, through_round=through)]))
 
 
 async def players(request: Request) -> JSONResponse:

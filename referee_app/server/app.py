@@ -19,7 +19,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Hashable
 from pathlib import Path
 from typing import Any
 
@@ -110,22 +110,18 @@ async def _db_busy(request: Request, exc: Exception) -> Response:
 
 class ChangeWatch:
     """The record's revision (its chain length), watched for every writer — this server,
-    the CLI, another process — and announced to long-polling clients."""
+    the CLI, another process — and announced to long-polling clients. Read through a
+    worker thread's own :class:`Tournament` (no SQL here)."""
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
         self.revision = -1
+        self.read_only = False
         self._event = asyncio.Event()
-        self._lock = threading.Lock()
-        self._conn: sqlite3.Connection | None = None
 
-    def read(self) -> int:
-        with self._lock:
-            if self._conn is None:
-                self._conn = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True,
-                                             check_same_thread=False, timeout=5)
-            r = self._conn.execute("SELECT entries FROM chain_head WHERE id=1").fetchone()
-            return int(r[0]) if r else 0
+    def read(self) -> tuple[int, bool]:
+        t = self.state.tournament()
+        return t.record_digest()[0], not t.has_referees()
 
     def update(self, rev: int) -> None:
         if rev != self.revision:
@@ -135,8 +131,9 @@ class ChangeWatch:
 
     async def run(self) -> None:
         while True:
-            with contextlib.suppress(sqlite3.Error):
-                self.update(await asyncio.to_thread(self.read))
+            with contextlib.suppress(sqlite3.Error, StorageError):
+                rev, self.read_only = await asyncio.to_thread(self.read)
+                self.update(rev)
             await asyncio.sleep(WATCH_INTERVAL)
 
     async def wait_change(self, since: int, timeout: float) -> int:
@@ -150,12 +147,6 @@ class ChangeWatch:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._event.wait(), left)
         return self.revision
-
-    def close(self) -> None:
-        with self._lock:
-            if self._conn is not None:
-                self._conn.close()
-                self._conn = None
 
 
 class KeyLog:
@@ -207,9 +198,11 @@ class ServerState:
         self.sessions = SessionStore() if token_seconds is None else SessionStore(token_seconds)
         self.sign_in_limiter = RateLimiter()
         self.write_lock = threading.Lock()
-        self.watch = ChangeWatch(path)
+        self.watch = ChangeWatch(self)
         self.backup_every = backup_every
         self._local = threading.local()
+        self._memo: dict[Hashable, tuple[int, Any]] = {}
+        self._memo_lock = threading.Lock()
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
@@ -242,6 +235,23 @@ class ServerState:
                 t.signed_in = None
         self._count_write()
         return result
+
+    def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
+        """``fn(t)`` computed once per revision of the record: a hundred phones asking for
+        the standings between two hands cost one computation. Values are frozen rows, so
+        threads can share them."""
+        t = self.tournament()
+        rev = t.record_digest()[0]
+        with self._memo_lock:
+            hit = self._memo.get(key)
+        if hit is not None and hit[0] == rev:
+            return hit[1]
+        value = fn(t)
+        with self._memo_lock:
+            if len(self._memo) > 2000:
+                self._memo.clear()
+            self._memo[key] = (rev, value)
+        return value
 
     def _count_write(self) -> None:
         with self._counter_lock:
@@ -372,7 +382,6 @@ def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-            state.watch.close()
             if state.pending_writes():
                 await asyncio.to_thread(state.backup)
 

@@ -23,7 +23,7 @@ from starlette.templating import Jinja2Templates
 from referee_app.core.trace_zh import reason_zh, trace_line_zh
 from referee_app.storage import StorageError, Tournament, UnknownPlayerError
 
-from .app import state_of
+from .app import ServerState, state_of
 from .progress import round_progress
 from .qr import results_qr_png
 
@@ -80,11 +80,12 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
 
     def gather() -> dict[str, Any]:
         t = state.tournament()
-        rounds = t.rounds()
-        ctx = {"info": t.info, "revision": t.record_digest()[0], "rounds": rounds,
-               "current_round": max((r.number for r in rounds if r.hands), default=(
-                   rounds[0].number if rounds else None))}
-        ctx.update(build(t, ctx))
+        rounds = state.memo("rounds", lambda t: t.rounds())
+        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record_digest()[0],
+               "rounds": rounds, "current_round": max(
+                   (r.number for r in rounds if r.hands),
+                   default=(rounds[0].number if rounds else None))}
+        ctx.update(build(t, ctx, state))
         return ctx
 
     async def run() -> Response:
@@ -108,10 +109,10 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
 async def standings_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
 
-    def build(t: Tournament, ctx: dict[str, Any]) -> dict[str, Any]:
-        cur = ctx["current_round"]
-        prog = round_progress(t, cur) if cur else None
-        return {"rows": t.standings(rnd), "round": rnd, "progress": prog}
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        cur = next((r for r in ctx["rounds"] if r.number == ctx["current_round"]), None)
+        return {"rows": state.memo(("standings", rnd), lambda t: t.standings(rnd)),
+                "round": rnd, "current": cur}
 
     return await _render(request, "standings.html", build)
 
@@ -121,28 +122,31 @@ async def player_page(request: Request) -> Response:
     pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     lang = _lang(request)
 
-    def build(t: Tournament, ctx: dict[str, Any]) -> dict[str, Any]:
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         try:
             p = t.player(pid) if pid else None
         except (UnknownPlayerError, StorageError):
             p = None
         if p is None:
             return {"player": None, "status": 404}
+        statement = state.memo(("statement", p.id), lambda t: t.player_statement(p.id))
         hands = []
-        for h in t.hands():
-            seat = next((s for s, name in h.players.items() if name == p.name), None)
-            if seat is None:
+        for line in statement.lines:
+            if line.hand_id is None or line.seat is None:
                 continue
+            h = state.memo(("hand", line.hand_id), lambda t, i=line.hand_id: t.hand(i))
+            seat = line.seat
             trace = list(h.settlement.get("trace", []))
             pays = [pay for pay in h.settlement.get("payments", [])
                     if seat in (pay["from"], pay["to"])]
             if lang == "zh":
                 trace = [trace_line_zh(x) for x in trace]
                 pays = [{**pay, "reason": reason_zh(pay["reason"])} for pay in pays]
-            hands.append({"h": h, "seat": seat, "chips": h.totals.get(seat, 0),
-                          "trace": trace, "payments": pays})
+            hands.append({"h": h, "seat": seat, "chips": line.chips, "trace": trace,
+                          "payments": pays})
         pens = [pen for pen in t.penalties(player=p.id)]
-        standing = next((r for r in t.standings() if r.player_id == p.id), None)
+        rows = state.memo(("standings", None), lambda t: t.standings(None))
+        standing = next((r for r in rows if r.player_id == p.id), None)
         return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
 
     return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
@@ -152,12 +156,12 @@ async def seating_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
     query = request.query_params.get("q", "").strip()[:50]
 
-    def build(t: Tournament, ctx: dict[str, Any]) -> dict[str, Any]:
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         n = rnd or (max(r.number for r in ctx["rounds"]) if ctx["rounds"] else None)
         if n is None or n not in {r.number for r in ctx["rounds"]}:
             return {"seating": None, "round": n, "found": []}
-        s = t.seating(n)
-        latin = {p.name: p.name_latin for p in t.players()}
+        s = state.memo(("seating", n), lambda t: t.seating(n))
+        latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players()})
         found = []
         if query:
             ql = query.casefold()
@@ -173,17 +177,18 @@ async def seating_page(request: Request) -> Response:
 async def progress_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
 
-    def build(t: Tournament, ctx: dict[str, Any]) -> dict[str, Any]:
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         n = rnd or ctx["current_round"]
         ok = n is not None and n in {r.number for r in ctx["rounds"]}
-        return {"progress": round_progress(t, n) if ok else None, "round": n}
+        prog = state.memo(("progress", n), lambda t: round_progress(t, n)) if ok else None
+        return {"progress": prog, "round": n}
 
     return await _render(request, "progress.html", build)
 
 
 async def projector_page(request: Request) -> Response:
-    def build(t: Tournament, ctx: dict[str, Any]) -> dict[str, Any]:
-        rows = t.standings()
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        rows = state.memo(("standings", None), lambda t: t.standings(None))
         pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
         return {"pages": pages or [[]]}
 
