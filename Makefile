@@ -29,6 +29,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_storage.py
 	$(BIN)/python benchmarks/bench_reports.py
+	$(BIN)/python benchmarks/bench_seating.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui.py
 	$(BIN)/python benchmarks/bench_server.py
 

@@ -15,10 +15,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from referee_app.cli import main
-from referee_app.core import HandRecord, get_ruleset, settle
+from referee_app.core import HandRecord, RecordError, get_ruleset, settle
 from referee_app.storage import (
     AuthError,
     BundleError,
+    NotATournamentError,
     RecordIntegrityError,
     StorageError,
     Tournament,
@@ -190,7 +191,12 @@ def test_any_direct_edit_of_the_file_fails_verify(busy: Tournament, tmp_path: Pa
         assume(False)
     finally:
         conn.close()
-    with Tournament.open(target, backup_every=0) as t, pytest.raises(RecordIntegrityError) as e:
+    try:
+        t = Tournament.open(target, backup_every=0)
+    except NotATournamentError as refused:  # a meta value no longer JSON: refused on open
+        assert "not JSON" in refused.problem
+        return
+    with t, pytest.raises(RecordIntegrityError) as e:
         t.verify()
     assert "entry" in str(e.value) or e.value.seq is not None
 
@@ -376,3 +382,86 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
     assert "赵  (head)" in r.output and "钱" in r.output and "4321" not in r.output
     r = run(main, ["log", "--db", db])
     assert "referee.add" in r.output and "8888" not in r.output
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_a_settlement_that_does_not_reproduce_is_named(busy: Tournament, parallel: bool) -> None:
+    """Both ways of verifying (settlements checked here, or in a forked child while the chain
+    is checked) agree on a sound record and name the entry of a rewritten settlement."""
+    assert busy.verify(parallel=parallel).versions == len(busy.db.execute(
+        "SELECT 1 FROM hand_versions").fetchall())
+    hid = busy.hands()[3].id
+    busy.db.execute("DROP TRIGGER hand_versions_no_update")
+    row = busy.db.execute("SELECT settlement FROM hand_versions WHERE hand_id=?",
+                          (hid,)).fetchone()
+    s = json.loads(row[0])
+    s["trace"] = s["trace"][:-1]
+    busy.db.execute("UPDATE hand_versions SET settlement=? WHERE hand_id=?",
+                    (json.dumps(s, ensure_ascii=False, separators=(",", ":")), hid))
+    with pytest.raises(RecordIntegrityError) as e:
+        busy.verify(parallel=parallel)
+    assert e.value.seq is not None and "hand_versions" in str(e.value)
+
+
+def test_resettling_catches_a_settlement_the_chain_agrees_with(busy: Tournament) -> None:
+    """If both the row and its chain entry were rewritten consistently, only settling again
+    can tell: check_settlements names that version."""
+    from referee_app.storage.verify import check_settlements
+
+    rows, rules_of = busy._settlement_inputs()
+    assert check_settlements(rows, rules_of) is None
+    hid, version, record, settlement, settings = rows[2]
+    s = json.loads(settlement)
+    s["totals"] = {k: -v for k, v in s["totals"].items()}
+    rows[2] = (hid, version, record, json.dumps(s), settings)
+    assert check_settlements(rows, rules_of)[:2] == (hid, version)
+
+
+# --------------------------------------------------------------------------- a club's ruleset
+
+CLUB = Path(__file__).resolve().parents[1] / "sample_events" / "club-ottawa-32.ruleset.json"
+
+
+def test_a_club_ruleset_lives_inside_the_tournament(tmp_path: Path) -> None:
+    """event new --ruleset-file: the file is checked, stored inside the tournament, travels in
+    bundles, is what every settlement cites; editing or deleting the file changes nothing."""
+    club = tmp_path / "club.json"
+    club.write_text(CLUB.read_text(encoding="utf-8"), encoding="utf-8")
+    db = tmp_path / "club.sqlite"
+    run = CliRunner().invoke
+    r = run(main, ["event", "new", "Club Open", "--ruleset-file", str(club), "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    assert "club-ottawa-32" in r.output
+    club.write_text("{}", encoding="utf-8")  # the file is not needed afterwards
+    with Tournament.open(db, backup_every=0) as t:
+        for name in ("甲", "乙", "丙", "丁"):
+            t.add_player(name)
+        t.seat_round(1, seed=1)
+        rec = example_at(t)
+        rec["ruleset"] = "club-ottawa-32"
+        h = t.add_hand(rec, round=1, table=1, hand_no=1)
+        pig = [p for p in h.settlement["payments"] if p["clause"] == "§2.11"]
+        assert pig and {p["chips"] for p in pig} == {32}  # the club's pig, not Ottawa's 16
+        assert t.ruleset().id == "club-ottawa-32"
+        assert t.ruleset().clause("§2.11").zh  # the club's own clause text
+        wrong = example_at(t)  # a record naming another ruleset is refused
+        with pytest.raises((StorageError, RecordError), match="club-ottawa-32"):
+            t.add_hand(wrong, round=1, table=1, hand_no=2)
+        b = t.export_bundle()
+        digest = t.settings()["ruleset_digest"]
+    t2 = Tournament.import_bundle(b, tmp_path / "copy.sqlite", backup_every=0)
+    assert t2.settings()["ruleset_digest"] == digest and t2.ruleset().id == "club-ottawa-32"
+    assert t2.hand(h.id).totals == h.totals and t2.verify().versions == 1
+    r = run(main, ["event", "new", "Bad", "--ruleset-file", str(club), "--db",
+                   str(tmp_path / "bad.sqlite")])
+    assert r.exit_code == 2 and r.stderr.startswith("error: ") and "format" in r.stderr
+    assert not (tmp_path / "bad.sqlite").exists()
+
+
+def test_hand_show_prints_the_saved_settlement_after_a_cap_change(make_tournament) -> None:
+    t = make_tournament(n=4)
+    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    t.update_info(cap_fan=2)
+    r = CliRunner().invoke(main, ["hand", "show", str(h.id), "--db", str(t.path)])
+    assert r.exit_code == 0, r.output
+    assert "Totals: E +30  S +16  W -61  N +15" in r.output

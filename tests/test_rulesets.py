@@ -177,7 +177,7 @@ def _norm(text: str) -> str:
 @pytest.mark.parametrize("rid", SHIPPED)
 def test_clause_chinese_is_verbatim_from_its_seed(rid: str) -> None:
     """The original text of each clause is the seed's own words (…… marks a cut)."""
-    texts = _load(DATA / f"{rid}.clauses.json")
+    texts = _load(DATA / f"{rid}.json")
     for cid, c in texts["clauses"].items():
         names = re.findall(r"\d{3}_[0-9a-f]{16}\.txt", c.get("source") or texts["source"])
         assert names, cid

@@ -186,10 +186,11 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                     referee = REFEREES[(table + r) % len(REFEREES)]
                     if (r, table, n) == amend_slot:
                         wrong = amend_from(rec)
+                        while wrong is None:  # the story needs a hand with a kong to miss
+                            rec = pick_record(rng, dealer, players, seen, want)
+                            wrong = amend_from(rec)
                         h = t.add_hand(wrong, round=r, table=table, hand_no=n, referee=referee)
-                        t.amend_hand(h.id, rec, referee=REFEREES[0],
-                                     reason="表上记分单: 漏记了一个杠 (a kong was missed at "
-                                     "entry; corrected from the table's score sheet)")
+                        t.amend_hand(h.id, rec, referee=REFEREES[0], reason=KONG_REASON)
                     else:
                         h = t.add_hand(rec, round=r, table=table, hand_no=n, referee=referee)
                     seen.update(coverage_of(rec))
@@ -203,8 +204,13 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
     return bundle, seen
 
 
-def amend_from(rec: dict[str, Any]) -> dict[str, Any]:
-    """The record as first (wrongly) entered: without its last kong, when still valid."""
+KONG_REASON = ("表上记分单: 漏记了一个杠 (a kong was missed at entry; corrected from the "
+               "table's score sheet)")
+
+
+def amend_from(rec: dict[str, Any]) -> dict[str, Any] | None:
+    """The record as first (wrongly) entered: without its last kong, when still valid;
+    None when the hand has no kong that can be left out (the reason would not match)."""
     kongs = [i for i, e in enumerate(rec["events"]) if e["type"] == "kong"]
     for i in reversed(kongs):
         wrong = copy.deepcopy(rec)
@@ -216,8 +222,25 @@ def amend_from(rec: dict[str, Any]) -> dict[str, Any]:
             seat["concealed"] += ev["tile"] * 3  # entered as three concealed tiles
         if settle(HandRecord.from_dict(wrong)).ok:
             return wrong
-    return random_record(random.Random(1), RULESET, dealer=rec["dealer"],
-                         players={s: v["player"] for s, v in rec["seats"].items()})
+    return None
+
+
+def kongs(record: dict[str, Any]) -> int:
+    return sum(e["type"] == "kong" for e in record["events"])
+
+
+def check_amendments(bundle: dict[str, Any]) -> list[str]:
+    """Every amendment in the demo must be the change its reason tells (issue 13)."""
+    bad = []
+    for h in bundle["hands"]:
+        for before, after in zip(h["versions"], h["versions"][1:], strict=False):
+            if after["action"] != "amended":
+                continue
+            if after.get("reason") == KONG_REASON and \
+                    kongs(after["record"]) != kongs(before["record"]) + 1:
+                bad.append(f"hand {h['id']} v{after['version']}: reason says a kong was "
+                           "missed but the kongs did not change by one")
+    return bad
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -226,6 +249,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "sample_events" / "demo-ottawa-2009.json")
     args = ap.parse_args(argv)
     bundle, seen = build(args.seed)
+    wrong = check_amendments(bundle)
+    if wrong:
+        print("\n".join(wrong))
+        return 1
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(bundle, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     hands = bundle["hands"]

@@ -36,6 +36,8 @@ COMMANDS: dict[str, str] = {
     "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",
     "report": "referee_app.cli.report:report",
+    "templates": "referee_app.cli.templates:templates",
+    "backup": "referee_app.cli.backup:backup",
     "serve": "referee_app.cli.serve:serve",
 }
 
@@ -58,13 +60,15 @@ SHORT_HELP: dict[str, str] = {
     "log": "Who did what and when, read from the record's chain.",
     "gui": "Open the referee desk (hand entry, rule help, standings).",
     "report": "Print a report of the tournament to a PDF.",
+    "templates": "Editable copies of the report templates (templates export DIR).",
+    "backup": "List backups and restore one (the current file is kept aside).",
     "serve": "Serve the tournament to other desks and live results to phones.",
 }
 
 EXIT_HELP = ("Exit codes (every command): 0 done; 1 the record breaks a rule (each error "
              "cites its clause); 2 bad input or refused (one line names the field or file); "
              "3 a fault outside the input (database busy, disk full, read-only or damaged "
-             "file; the line says what to do).")
+             "file; the line says what to do; 'referee-app backup list' for a damaged one).")
 
 
 class LazyGroup(click.Group):

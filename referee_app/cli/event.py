@@ -7,6 +7,8 @@ from typing import Any
 
 import click
 
+from referee_app.cli.common import CAP_FAN, STAKE
+from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament
 
 from .options import (
@@ -27,6 +29,9 @@ def event() -> None:
 @click.argument("name")
 @click.option("--ruleset", default="ottawa-2009", show_default=True,
               help="Ruleset id (see 'referee-app rulesets').")
+@click.option("--ruleset-file", "ruleset_file", default=None, type=click.Path(dir_okay=False),
+              help="The tournament's own ruleset file (docs/rulesets.md): checked, then stored "
+                   "inside the tournament (the file is not needed afterwards).")
 @click.option("--venue", default="")
 @click.option("--start-date", default="", help="YYYY-MM-DD")
 @click.option("--end-date", default="", help="YYYY-MM-DD")
@@ -35,25 +40,28 @@ def event() -> None:
                    "NEW_REFEREE_PIN): from then on every change needs a referee's PIN.")
 @click.option("--referees", default="", help="Comma-separated referee names (names only; "
               "add referees with PINs with 'referee add').")
-@click.option("--stake", type=int, default=None, help="Chips per unit (default: the ruleset's).")
-@click.option("--cap-fan", type=int, default=None,
+@click.option("--stake", type=STAKE, default=None, help="Chips per unit (default: the ruleset's).")
+@click.option("--cap-fan", type=CAP_FAN, default=None,
               help="Cap on total fan for this tournament (default: the ruleset's; "
                    "sichuan-novel leaves it to the tournament).")
 @click.option("--tie-break", default=None,
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
 @db_option
 @handle_errors
-def event_new(name: str, ruleset: str, venue: str, start_date: str, end_date: str,
-              head_referee: str, referees: str, stake: int | None, cap_fan: int | None,
-              tie_break: str | None, db: Path) -> None:
+def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, start_date: str,
+              end_date: str, head_referee: str, referees: str, stake: int | None,
+              cap_fan: int | None, tie_break: str | None, db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
+    rules: str | Ruleset = ruleset
+    if ruleset_file is not None:
+        rules = Ruleset.from_file(ruleset_file)
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     if head_referee.strip():
         kw["head_pin"] = read_pin(f"new PIN for {head_referee.strip()}", "NEW_REFEREE_PIN",
                                   confirm=True)
-    with Tournament.create(db, name, ruleset=ruleset, venue=venue, start_date=start_date,
+    with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
                            **kw) as t:
@@ -74,10 +82,13 @@ def _split(text: str | None) -> list[str]:
 @click.option("--end-date", default=None)
 @click.option("--head-referee", default=None)
 @click.option("--referees", default=None, help="Comma-separated referee names.")
-@click.option("--stake", type=int, default=None)
-@click.option("--cap-fan", type=int, default=None,
+@click.option("--stake", type=STAKE, default=None)
+@click.option("--cap-fan", type=CAP_FAN, default=None,
               help="Cap on total fan for hands saved from now on.")
 @click.option("--tie-break", default=None, help="Comma-separated tie-break order.")
+@click.option("--templates", default=None, metavar="DIR",
+              help="The tournament's report template folder ('' for the shipped ones; "
+                   "relative to the database's folder).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -86,8 +97,8 @@ def _split(text: str | None) -> list[str]:
 @handle_errors
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
-              stake: int | None, cap_fan: int | None, tie_break: str | None, resettle: bool,
-              referee: str, db: Path) -> None:
+              stake: int | None, cap_fan: int | None, tie_break: str | None,
+              templates: str | None, resettle: bool, referee: str, db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -95,7 +106,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     --resettle writes a new version of each of them."""
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
-        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan))
+        ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
+        ("templates", templates))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -108,7 +120,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}")
+                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}")
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
@@ -128,11 +140,15 @@ def event_info(db: Path) -> None:
     with open_db(db) as t:
         i = t.info
         cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
-        click.echo(f"{i.name}\n  ruleset: {i.ruleset}  seats: {' '.join(i.seats)}  "
+        n, digest = t.record_digest()
+        click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
+                   f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
+        click.echo(f"  seats: {' '.join(i.seats)}  "
                    f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
-                   f"(head: {i.head_referee or '-'})\n  players: {len(t.players())}")
+                   f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
+                   f"\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))

@@ -47,12 +47,23 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
                                  referee=referee, size=dims,
                                  record=record, exit_when_ready=exit_when_ready))
     except GuiError as e:
-        raise click.exceptions.Exit(_fail(e.field, e.problem)) from None
+        from referee_app.storage.errors import StorageFault
+
+        # a busy, damaged, read-only or full database is a fault (3), not bad input (2)
+        fault = isinstance(e.__context__, StorageFault)
+        raise click.exceptions.Exit(_fail(e.field, e.problem, 3 if fault else 2)) from None
+    except ValueError as e:  # StorageError while the window first reads the file
+        from referee_app.storage.errors import StorageError, StorageFault
+
+        if not isinstance(e, StorageError):
+            raise
+        code = 3 if isinstance(e, StorageFault) else 2
+        raise click.exceptions.Exit(_fail(e.field or "db", e.problem, code)) from None
     if screenshot is not None:
         click.echo(f"wrote {screenshot}")
     raise click.exceptions.Exit(code)
 
 
-def _fail(field: str, problem: str) -> int:
+def _fail(field: str, problem: str, code: int = 2) -> int:
     click.echo(f"error: {field}: {problem}", err=True)
-    return 2
+    return code

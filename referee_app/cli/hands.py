@@ -7,7 +7,8 @@ from typing import Any
 
 import click
 
-from referee_app.storage import HandInfo, StorageError
+from referee_app.cli.common import ID, NUMBER, parse_totals
+from referee_app.storage import HandInfo
 
 from .options import (
     db_option,
@@ -24,24 +25,11 @@ def hand() -> None:
     """Add, amend, void, verify and list hands (history is never erased)."""
 
 
-def _parse_totals(text: str | None) -> dict[str, int] | None:
-    if not text:
-        return None
-    out: dict[str, int] = {}
-    for part in text.split(","):
-        seat, _, v = part.partition("=")
-        try:
-            out[seat.strip()] = int(v)
-        except ValueError:
-            raise StorageError("--totals", f"expected SEAT=CHIPS,..., got {part!r}") from None
-    return out
-
-
 @hand.command("add")
 @click.argument("record", metavar="RECORD.json")
-@click.option("--round", "round_no", type=int, required=True)
-@click.option("--table", type=int, required=True)
-@click.option("--hand", "hand_no", type=int, required=True, help="Hand number at the table.")
+@click.option("--round", "round_no", type=NUMBER, required=True)
+@click.option("--table", type=NUMBER, required=True)
+@click.option("--hand", "hand_no", type=NUMBER, required=True, help="Hand number at the table.")
 @click.option("--referee", default="", help="Who entered the hand.")
 @click.option("--override-reason", default=None,
               help="Head referee only: record a rule-breaking hand anyway, with this reason.")
@@ -58,7 +46,7 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
         expected_no = t.next_hand_no(round_no, table)
         suggested = t.next_dealer(round_no, table)
         h = t.add_hand(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
-                       override_reason=override_reason, override_totals=_parse_totals(totals))
+                       override_reason=override_reason, override_totals=parse_totals(totals))
         notes = []
         if hand_no > expected_no:
             notes.append(f"note: hand(s) {expected_no}-{hand_no - 1} of table {table} are not "
@@ -77,7 +65,7 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
 
 
 @hand.command("amend")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.argument("record", metavar="RECORD.json")
 @click.option("--reason", required=True, help="Why the hand is corrected (required).")
 @click.option("--referee", default="")
@@ -91,7 +79,7 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
     data = read_json(record, "RECORD")
     with open_db(db, referee) as t:
         h = t.amend_hand(hand_id, data, reason=reason, referee=referee,
-                         override_reason=override_reason, override_totals=_parse_totals(totals))
+                         override_reason=override_reason, override_totals=parse_totals(totals))
         v = t.hand_history(hand_id)[-1]
         click.echo(f"hand {h.id} amended: version {h.version}")
         click.echo(hand_line(h, t.info.seats))
@@ -99,7 +87,7 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
 
 
 @hand.command("history")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
@@ -137,14 +125,15 @@ def _hand_json(h: HandInfo) -> dict[str, Any]:
 
 
 @hand.command("show")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
 def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
-    """Show the current version of HAND_ID with its settlement."""
+    """Show the current version of HAND_ID with the settlement it was saved with (never
+    settled again: a later change of cap or ruleset data does not touch it)."""
     from referee_app.cli.score import render_text
-    from referee_app.core import HandRecord, settle
+    from referee_app.reports.detail import settlement_from_dict
 
     with open_db(db) as t:
         h = t.hand(hand_id)
@@ -154,12 +143,12 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
         click.echo(hand_line(h, t.info.seats))
         if h.override_reason:
             click.echo(f"OVERRIDE by head referee: {h.override_reason}")
-        click.echo(render_text(settle(HandRecord.from_dict(h.record))))
+        click.echo(render_text(settlement_from_dict(h.settlement)))
 
 
 @hand.command("list")
-@click.option("--round", "round_no", type=int, default=None)
-@click.option("--table", type=int, default=None)
+@click.option("--round", "round_no", type=NUMBER, default=None)
+@click.option("--table", type=NUMBER, default=None)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the hands of --round (or all) to this CSV file.")
@@ -182,7 +171,7 @@ def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: 
 
 
 @hand.command("void")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--reason", required=True)
 @click.option("--referee", default="")
 @db_option
@@ -195,7 +184,7 @@ def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
 
 
 @hand.command("restore")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--reason", required=True, help="Why the void hand counts again (required).")
 @click.option("--referee", default="")
 @db_option
@@ -208,7 +197,7 @@ def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
 
 
 @hand.command("verify")
-@click.argument("hand_id", type=int)
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--referee", default="")
 @db_option
 @handle_errors

@@ -3,11 +3,15 @@ into one line with the documented exit code, reading JSON input, and aligned out
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import functools
 import json
 import os
+import sqlite3
 import sys
 import unicodedata
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -20,12 +24,21 @@ from referee_app.storage import (
     HandInfo,
     HandRuleError,
     StorageError,
+    StorageFault,
     Tournament,
     default_db_path,
 )
+from referee_app.storage import db as dbm
+from referee_app.storage.errors import fault_from
 
-EXIT_RULES, EXIT_BAD_INPUT = 1, 2
+EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
+MAX_ID = 2**63 - 1
+#: OS errors that are faults of the machine, not of what was typed
+FAULT_ERRNOS = {errno.ENOSPC: "free some space, then try again",
+                errno.EDQUOT: "free some space, then try again",
+                errno.EROFS: "write to a writable place instead",
+                errno.EIO: "check the disk (and its cable), then try again"}
 
 _DEFAULT_DB = default_db_path()
 
@@ -45,23 +58,59 @@ def referee_option(f: F) -> F:
 
 
 def handle_errors(f: F) -> F:
-    """Turn storage/record errors into one clear line and the contract's exit codes."""
+    """Turn storage/record errors into one clear line and the contract's exit codes
+    (1 breaks a rule, 2 bad input or refused, 3 a fault outside the input)."""
 
     @functools.wraps(f)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
+        dbm.on_wait = lambda msg: click.echo(msg, err=True)
         try:
-            return f(*args, **kwargs)
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always", RuntimeWarning)
+                try:
+                    return f(*args, **kwargs)
+                finally:
+                    for w in caught:  # e.g. a failed automatic backup: one line, no paths
+                        click.echo(f"warning: {w.message}", err=True)
         except HandRuleError as e:
             click.echo(f"error: {e.field}: the record breaks the rules:", err=True)
             for v in e.violations:
                 click.echo(f"  {v.clause:<7} {v.seat or '-':<2} {v.message}", err=True)
             click.echo("  (a head referee may record it with --override-reason TEXT)", err=True)
             sys.exit(EXIT_RULES)
+        except StorageFault as e:
+            fail(str(e), EXIT_FAULT)
         except (StorageError, RecordError) as e:
-            click.echo(f"error: {e}", err=True)
-            sys.exit(EXIT_BAD_INPUT)
+            fail(str(e), EXIT_BAD_INPUT)
+        except sqlite3.Error as e:
+            fail(str(fault_from(e, kwargs.get("db", "the database"))), EXIT_FAULT)
+        except UnicodeEncodeError:  # a lone surrogate (invalid UTF-8 in an argument)
+            fail("text with an unpaired surrogate (invalid UTF-8) is not accepted; retype it",
+                 EXIT_BAD_INPUT)
+        except (json.JSONDecodeError, UnicodeDecodeError) as e:  # a stored value, not input
+            fail(str(fault_from(ValueError(f"a stored value cannot be read: {e}"),
+                                kwargs.get("db", "the database"))), EXIT_FAULT)
+        except BrokenPipeError:  # the reader (e.g. `| head`) stopped: not an error of ours
+            with contextlib.suppress(OSError, ValueError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            sys.exit(0)
+        except OverflowError:
+            fail(f"a number is out of range (whole numbers up to {MAX_ID})", EXIT_BAD_INPUT)
+        except OSError as e:
+            where = f"{e.filename}: " if e.filename else ""
+            if e.errno in FAULT_ERRNOS:
+                todo = FAULT_ERRNOS[e.errno]
+                fail(f"{where}{e.strerror}; {todo}", EXIT_FAULT)
+            fail(f"{where}{e.strerror or e}", EXIT_BAD_INPUT)
+        finally:
+            dbm.on_wait = None
 
     return wrapper  # type: ignore[return-value]
+
+
+def fail(message: str, code: int) -> None:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(code)
 
 
 def open_db(db: Path, referee: str | None = None) -> Tournament:

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee_app.cli.common import CHIPS, ID, NUMBER
+
 from .options import (
     db_option,
     handle_errors,
@@ -20,11 +22,11 @@ def penalty() -> None:
 
 @penalty.command("add")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--chips", type=int, required=True,
+@click.option("--chips", type=CHIPS, required=True,
               help="Chips each named player loses (negative: a credit).")
 @click.option("--reason", required=True)
 @click.option("--clause", default=None, help="Rule clause cited, e.g. §2.4")
-@click.option("--round", "round_no", type=int, default=None)
+@click.option("--round", "round_no", type=NUMBER, default=None)
 @click.option("--zero-sum", is_flag=True,
               help="Pay the chips to each tablemate in --round instead of a deduction.")
 @click.option("--referee", default="")
@@ -53,7 +55,7 @@ def penalty_list(db: Path) -> None:
 
 
 @penalty.command("void")
-@click.argument("penalty_id", type=int)
+@click.argument("penalty_id", type=ID, metavar="PENALTY_ID")
 @click.option("--reason", required=True)
 @click.option("--referee", default="")
 @db_option

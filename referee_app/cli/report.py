@@ -8,9 +8,9 @@ only once the whole report has been made).
 
 from __future__ import annotations
 
-import os
+import errno
+import sqlite3
 import sys
-import tempfile
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -18,7 +18,7 @@ from typing import Any, TypeVar
 
 import click
 
-EXIT_BAD_INPUT = 2
+EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -54,7 +54,12 @@ def common(f: F) -> F:
                      help="Time printed as 'generated' (default: now, UTC); fix it to get "
                           "byte-identical PDFs.")(f)
     f = click.option("--template", "template", type=click.Path(dir_okay=False, path_type=Path),
-                     help="Template file (TOML or JSON) instead of templates/<report>.toml.")(f)
+                     help="One template file (TOML or JSON) for this report.")(f)
+    f = click.option("--templates", "templates", type=click.Path(file_okay=False,
+                                                                 path_type=Path),
+                     help="Template folder (<report>.toml files; 'referee-app templates "
+                          "export DIR' makes one). Default: the tournament's folder "
+                          "(event set --templates), else the shipped templates.")(f)
     f = click.option("-o", "--output", "output", required=True,
                      type=click.Path(dir_okay=False, path_type=Path), help="PDF file to write.")(f)
     f = click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
@@ -63,41 +68,39 @@ def common(f: F) -> F:
     return f
 
 
-def _write_atomic(path: Path, data: bytes) -> None:
-    """Write to a temp file beside ``path`` and rename: never a half-written PDF."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _run(report: str, db: Path, output: Path, template: Path | None,
+def _run(report: str, db: Path, output: Path, template: Path | None, templates: Path | None,
          generated_at: datetime | None, **params: Any) -> None:
     from referee_app.core import RecordError
-    from referee_app.reports.api import generate
+    from referee_app.reports.api import generate, templates_folder, write_atomic
     from referee_app.reports.template import TemplateError, load_template
-    from referee_app.storage import StorageError, Tournament
+    from referee_app.storage import StorageError, StorageFault, Tournament
 
     try:
-        tpl = load_template(report, template)
+        if template is not None or templates is not None:
+            load_template(report, template, folder=templates)  # a bad file: before the db
         if not output.parent.is_dir():
             raise OutputError("output", f"directory does not exist: {output.parent}")
         with Tournament.open(db) as t:
+            tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
-        _write_atomic(output, data)
+        write_atomic(output, data)
+    except StorageFault as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_FAULT)
     except (TemplateError, StorageError, RecordError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as e:
         click.echo(f"error: output: cannot write {output}: {e.strerror}", err=True)
-        sys.exit(EXIT_BAD_INPUT)
+        sys.exit(EXIT_FAULT if e.errno in (errno.ENOSPC, errno.EROFS, errno.EIO) else
+                 EXIT_BAD_INPUT)
+    except sqlite3.Error as e:
+        from referee_app.storage.errors import fault_from
+
+        click.echo(f"error: {fault_from(e, db)}", err=True)
+        sys.exit(EXIT_FAULT)
     click.echo(f"wrote {output} ({len(data):,} bytes)")
 
 
@@ -115,7 +118,9 @@ def _player_ref(t: Any, text: str) -> str | int:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def report() -> None:
-    """Print a report of the tournament to a PDF (templates in templates/, see docs/reports.md).
+    """Print a report of the tournament to a PDF, laid out by editable templates
+    (--templates DIR or the tournament's folder; 'referee-app templates export DIR' writes
+    copies to edit; docs/reports.md).
 
     \b
     referee-app report standings [--round N] -o standings.pdf

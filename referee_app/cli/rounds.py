@@ -1,4 +1,4 @@
-"""``referee-app round``: seat a round, show it, move a player."""
+"""``referee-app round``: seat a round or plan them all, show one, move a player."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from pathlib import Path
 
 import click
 
+from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
 from referee_app.storage import StorageError
 
 from .options import (
@@ -16,6 +17,8 @@ from .options import (
     referee_option,
 )
 
+SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
+
 
 @click.group("round")
 def round_() -> None:
@@ -23,8 +26,8 @@ def round_() -> None:
 
 
 @round_.command("seat")
-@click.argument("number", type=int)
-@click.option("--seed", type=int, default=None, help="Reproducible seating (same seed, same "
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.option("--seed", type=SEED, default=None, help="Reproducible seating (same seed, same "
               "history: same seating).")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When players do not fill whole tables.")
@@ -46,8 +49,67 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, a
             click.echo(s.render())
 
 
-@round_.command("show")
+@round_.command("plan")
+@click.option("--rounds", "total", type=int, required=True,
+              help="Rounds in the whole event; those with hands are kept as played.")
+@click.option("--seed", type=int, default=None, help="Reproducible plan (same seed, same "
+              "players and played rounds: same plan).")
+@click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
+              help="When players do not fill whole tables.")
+@click.option("--fresh", is_flag=True,
+              help="A new plan even where rounds are already planned (default: keep them, "
+                   "refilled after withdrawals, unless a new plan is better).")
+@click.option("--json", "as_json", is_flag=True)
+@referee_option
+@db_option
+@handle_errors
+def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_json: bool,
+               referee: str, db: Path) -> None:
+    """Plan every remaining round at once (repeats, then seat winds, then seats), save it,
+    and print it with its figures."""
+    with open_db(db, referee) as t:
+        plan, seatings = t.plan_rounds(total, seed=seed, fill=fill, referee=referee,
+                                       fresh=fresh)
+    f = plan.figures
+    if as_json:
+        echo_json({"seed": plan.seed, "method": plan.method,
+                   "figures": {"repeats": f.repeats, "bound": f.bound,
+                               "wind_spread": f.wind_spread,
+                               "same_seat_same_table": f.same_seat_same_table,
+                               "max_meetings": f.max_meetings},
+                   "rounds": [{"round": s.round,
+                               "tables": {str(k): v for k, v in s.tables.items()},
+                               "byes": list(s.byes)} for s in seatings]})
+        return
+    for s in seatings:
+        click.echo(s.render())
+    click.echo(f"Plan (seed {plan.seed}, {plan.method}), whole event:")
+    for line in f.lines():
+        click.echo(f"  {line}")
+
+
+@round_.command("reseat")
 @click.argument("number", type=int)
+@click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
+              help="When newcomers and players on a bye cannot fill the empty seats.")
+@referee_option
+@db_option
+@handle_errors
+def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
+    """Re-seat round NUMBER (no hands yet) after withdrawals, changing as few seats as
+    possible from its planned seating."""
+    with open_db(db, referee) as t:
+        r, s = t.reseat_round(number, fill=fill, referee=referee)
+        click.echo(s.render())
+        names = {p.id: p.name for p in t.players()}
+    click.echo(f"  changed seats: {len(r.moved)}"
+               + (f" ({', '.join(names[p] for p in r.moved)})" if r.moved else "")
+               + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
+                  if r.dissolved else ""))
+
+
+@round_.command("show")
+@click.argument("number", type=NUMBER, metavar="NUMBER")
 @click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
@@ -70,8 +132,8 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 
 
 @round_.command("set-seat")
-@click.argument("number", type=int)
-@click.argument("table", type=int)
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.argument("table", type=NUMBER, metavar="TABLE")
 @click.argument("seat")
 @click.argument("player")
 @referee_option

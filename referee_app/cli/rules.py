@@ -1,36 +1,130 @@
-"""``referee-app rulesets`` and ``referee-app rules RULESET``: the rules the app implements."""
+"""``referee-app rulesets`` and ``referee-app rules``: the rules the app implements.
+
+``rulesets`` lists the shipped rulesets, ``rulesets export ID -o FILE`` writes one as a
+ruleset file a club can edit, ``rulesets check FILE`` checks such a file; ``rules``
+prints a ruleset's clauses (a shipped id or ``--file``) and ``--diff ID`` every
+difference from a shipped ruleset.
+"""
 
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+from typing import NoReturn
 
 import click
 
-from referee_app.core import UnknownRulesetError, get_ruleset, list_rulesets
+from referee_app.core import RecordError, Ruleset, UnknownRulesetError, get_ruleset, list_rulesets
+from referee_app.core.ruleset_file import (
+    diff_rulesets,
+    diff_texts,
+    format_ruleset_json,
+    nearest_shipped,
+)
+
+EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
-@click.command()
-def rulesets() -> None:
-    """List the rulesets the app ships (the default first)."""
-    for r in list_rulesets():
-        click.echo(f"{r.id:<18} {len(r.seats)} seats  {r.name}  [seed {r.source}]")
+def _fail(message: str) -> NoReturn:
+    click.echo(f"error: {message}", err=True)
+    sys.exit(EXIT_BAD_INPUT)
 
 
-@click.command()
-@click.argument("ruleset")
-@click.option("--clause", "clause_id", default=None, help="Show only this clause, e.g. §2.12.")
-def rules(ruleset: str, clause_id: str | None) -> None:
-    """Print RULESET's clauses: original Chinese, English, and the app's Reading."""
+def _load(ruleset: str | None, file: str | None) -> Ruleset:
+    """A shipped ruleset by id, or a ruleset file (checked); one clear line otherwise."""
     try:
-        r = get_ruleset(ruleset)
-    except UnknownRulesetError as e:
+        if file is not None:
+            return Ruleset.from_file(file)
+        return get_ruleset(ruleset or "")
+    except (UnknownRulesetError, RecordError) as e:
+        _fail(str(e))
+
+
+@click.group(invoke_without_command=True)
+@click.pass_context
+def rulesets(ctx: click.Context) -> None:
+    """List the rulesets the app ships (the default first); see also export and check."""
+    if ctx.invoked_subcommand is None:
+        for r in list_rulesets():
+            click.echo(f"{r.id:<18} {len(r.seats)} seats  {r.name}  [seed {r.source}]")
+
+
+@rulesets.command("export")
+@click.argument("ruleset_id")
+@click.option("-o", "--output", "output", default="-", show_default=True,
+              help="File to write (- for stdout).")
+def export(ruleset_id: str, output: str) -> None:
+    """Write shipped ruleset RULESET_ID as a complete ruleset file a club can edit.
+
+    The file holds every amount, switch and clause text (docs/rulesets.md explains each
+    field); change its "id" before changing anything else.
+    """
+    text = format_ruleset_json(_load(ruleset_id, None).to_data())
+    if output == "-":
+        click.echo(text, nl=False)
+        return
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as e:
+        _fail(f"cannot write {output!r}: {e.strerror}")
+    click.echo(f"wrote {output} ({ruleset_id})")
+
+
+@rulesets.command("check")
+@click.argument("file")
+def check(file: str) -> None:
+    """Check ruleset FILE (schema and engine consistency); print its id and digest.
+
+    Exit codes: 0 the file can be used; 2 it cannot (every problem is listed, each with
+    its path).
+    """
+    try:
+        r = Ruleset.from_file(file)
+    except RecordError as e:
+        errors = getattr(e, "errors", None) or [(e.field, e.problem)]
         click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+        if len(errors) > 1:
+            for path, problem in errors:
+                click.echo(f"  {path}: {problem}" if path else f"  {problem}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    near, diffs = nearest_shipped(r)
+    click.echo(f"ok: {r.id} — {r.name}\nsha256 {r.digest()}\nnearest shipped ruleset: {near} "
+               f"({len(diffs)} difference{'s' if len(diffs) != 1 else ''} besides identity; "
+               f"referee-app rules --file {file} --diff {near})")
+
+
+@click.command()
+@click.argument("ruleset", required=False)
+@click.option("--file", "file", default=None, help="A ruleset file instead of a shipped id.")
+@click.option("--clause", "clause_id", default=None, help="Show only this clause, e.g. §2.12.")
+@click.option("--diff", "diff_id", default=None,
+              help="List every difference from this shipped ruleset instead.")
+def rules(ruleset: str | None, file: str | None, clause_id: str | None,
+          diff_id: str | None) -> None:
+    """Print RULESET's clauses: original Chinese, English, and the app's Reading.
+
+    RULESET is a shipped id (see: referee-app rulesets); --file club.json reads a
+    ruleset file instead. --diff ottawa-2009 lists what differs from that ruleset.
+    """
+    if (ruleset is None) == (file is None):
+        _fail("give a shipped RULESET id or --file FILE (one of them)")
+    r = _load(ruleset, file)
+    if diff_id is not None:
+        base = _load(diff_id, None)
+        diffs = diff_rulesets(base, r)
+        click.echo(f"{r.id} against {base.id}: {len(diffs)} difference"
+                   f"{'s' if len(diffs) != 1 else ''}")
+        for path, a, b in diffs:
+            left, right = diff_texts(a, b)
+            click.echo(f"  {path}: {left} -> {right}")
+        return
     ids = [clause_id] if clause_id else list(r.clauses)
     if clause_id and clause_id not in r.clauses:
-        click.echo(f"error: clause {clause_id!r} is not in {r.id}", err=True)
-        sys.exit(2)
-    click.echo(f"{r.id} — {r.name}\nsource: {r.source}\n")
+        _fail(f"clause {clause_id!r} is not in {r.id}")
+    click.echo(f"{r.id} — {r.name}\nsource: {r.source}")
+    if file is not None:
+        click.echo(f"file: {file} (sha256 {r.digest()})")
+    click.echo("")
     for cid in ids:
         c = r.clause(cid)
         click.echo(f"{cid} {c.title_zh} {c.title_en}".rstrip())

@@ -19,17 +19,18 @@ from referee_app.cli.common import (
     echo_warnings,
     read_input,
 )
-from referee_app.core import HandRecord, RecordError, Settlement, get_ruleset, settle
+from referee_app.core import HandRecord, RecordError, Ruleset, Settlement, get_ruleset, settle
 from referee_app.core.jsonin import parse_json
 from referee_app.core.record import load_record, record_warnings
 
 EXIT_UNREADABLE = EXIT_BAD_INPUT  # the name this module used before the shared codes
 
 
-def _read_record(raw: bytes, source: str, warn_prefix: str = "") -> HandRecord:
+def _read_record(raw: bytes, source: str, warn_prefix: str = "",
+                 club: Ruleset | None = None) -> HandRecord:
     """Parse and read one record (RecordError otherwise); unknown fields warned on stderr."""
     data = parse_json(raw, source)
-    record = load_record(data)
+    record = load_record(data, club)
     echo_warnings(record_warnings(data), warn_prefix)
     return record
 
@@ -80,7 +81,7 @@ def _dump(d: dict[str, Any], *, compact: bool) -> str:
     return json.dumps(d, ensure_ascii=False, indent=2)
 
 
-def _score_jsonl(raw: bytes, settings: dict[str, int | None]) -> int:
+def _score_jsonl(raw: bytes, settings: dict[str, int | None], club: Ruleset | None) -> int:
     """One settlement line per record line; a line that cannot be read becomes an error
     line (with its number) and the batch goes on."""
     worst = EXIT_OK
@@ -88,7 +89,7 @@ def _score_jsonl(raw: bytes, settings: dict[str, int | None]) -> int:
         if not line.strip():
             continue
         try:
-            s = _settle(_read_record(line, f"line {n}", f"line {n}: "), settings)
+            s = _settle(_read_record(line, f"line {n}", f"line {n}: ", club), settings, club)
         except RecordError as e:
             click.echo(_dump({"ok": False, "errors": [
                 {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
@@ -100,10 +101,12 @@ def _score_jsonl(raw: bytes, settings: dict[str, int | None]) -> int:
     return worst
 
 
-def _settle(record: HandRecord, settings: dict[str, int | None]) -> Settlement:
-    """Settle under the ruleset with the tournament's own cap and stake, if given."""
+def _settle(record: HandRecord, settings: dict[str, int | None],
+            club: Ruleset | None = None) -> Settlement:
+    """Settle under the ruleset (a club's file, if given) with the tournament's own cap and
+    stake, if given."""
     try:
-        rules = get_ruleset(record.ruleset).with_settings(**settings)
+        rules = (club or get_ruleset(record.ruleset)).with_settings(**settings)
     except ValueError as e:
         raise RecordError("--cap-fan/--stake", str(e)) from None
     return settle(record, rules)
@@ -121,22 +124,26 @@ def _settle(record: HandRecord, settings: dict[str, int | None]) -> Settlement:
 @click.option("--stake", type=STAKE, default=None,
               help="Tournament stake, a whole number 1-1,000,000: every amount is "
                    "multiplied by it (default 1).")
+@click.option("--ruleset-file", "ruleset_file", default=None,
+              help="Settle under this ruleset file (docs/rulesets.md); records name its id.")
 def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
-          stake: int | None) -> None:
+          stake: int | None, ruleset_file: str | None) -> None:
     """Validate and settle the hand record in FILE (or - for stdin).
 
     \b
     Exit codes: 0 settled; 1 the record breaks a rule (errors listed, each with its
     clause); 2 the input cannot be read (one line names the field and the problem);
-    3 a fault outside the input (one line says what to do). A field name within two letters of a known one ("flag") is refused with
-    "did you mean 'flags'?"; other unknown fields are kept and warned about on stderr.
+    3 a fault outside the input (one line says what to do). A field name within two
+    letters of a known one ("flag") is refused with "did you mean 'flags'?"; other unknown
+    fields are kept and warned about on stderr.
     """
     try:
+        club = Ruleset.from_file(ruleset_file) if ruleset_file is not None else None
         raw = read_input(file)
         settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:
-            sys.exit(_score_jsonl(raw, settings))
-        s = _settle(_read_record(raw, display_name(file)), settings)
+            sys.exit(_score_jsonl(raw, settings, club))
+        s = _settle(_read_record(raw, display_name(file), club=club), settings, club)
     except (InputError, RecordError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BAD_INPUT)

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee_app.cli.common import NUMBER
+
 from .options import (
     db_option,
     echo_json,
@@ -16,8 +18,8 @@ from .options import (
 
 
 @click.command()
-@click.option("--round", "round_no", type=int, default=None, help="That round only.")
-@click.option("--through", type=int, default=None, help="Rounds 1..N.")
+@click.option("--round", "round_no", type=NUMBER, default=None, help="That round only.")
+@click.option("--through", type=NUMBER, default=None, help="Rounds 1..N.")
 @click.option("--json", "as_json", is_flag=True,
               help='A list of {"rank", "player", "chips", ...} sorted by rank.')
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,

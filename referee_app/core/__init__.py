@@ -39,8 +39,18 @@ from .tiles import Suit, Tile, TileParseError, canonical, format_tiles, parse_ti
 
 __all__ = [
     "DEFAULT_RULESET", "Clause", "EndCheck", "HandRecord", "KongEvent", "KongKind", "Payment",
-    "RecordError", "RuleViolation", "Ruleset", "SeatHand", "SeatReadiness", "Settlement", "Suit",
-    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical",
+    "RecordError", "RuleViolation", "Ruleset", "RulesetFileError", "SeatHand", "SeatReadiness", "Settlement", "Suit",
+    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
     "payment_kind", "record_warnings", "ruleset_ids", "score_dict", "settle",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``RulesetFileError`` and ``diff_rulesets`` load :mod:`.ruleset_file` on first use, so
+    a cold ``score`` of a shipped ruleset does not import it."""
+    if name in ("RulesetFileError", "diff_rulesets"):
+        from . import ruleset_file
+
+        return getattr(ruleset_file, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

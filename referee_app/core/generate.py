@@ -478,7 +478,7 @@ class _Builder:
         return events
 
 
-def random_record(rng: random.Random, ruleset_id: str = DEFAULT_RULESET, *,
+def random_record(rng: random.Random, ruleset_id: str | Ruleset = DEFAULT_RULESET, *,
                   dealer: str | None = None,
                   players: Mapping[str, str] | Sequence[str] | None = None,
                   check: bool = True, max_attempts: int = 200) -> dict[str, Any]:
@@ -488,7 +488,7 @@ def random_record(rng: random.Random, ruleset_id: str = DEFAULT_RULESET, *,
     it the record is returned as built (valid by construction, which tests can hold the
     engine to).
     """
-    rules = get_ruleset(ruleset_id)
+    rules = ruleset_id if isinstance(ruleset_id, Ruleset) else get_ruleset(ruleset_id)
     if dealer is not None and dealer not in rules.seats:
         raise ValueError(f"dealer {dealer!r} is not a seat of {rules.id} "
                          f"({', '.join(rules.seats)})")
@@ -502,12 +502,12 @@ def random_record(rng: random.Random, ruleset_id: str = DEFAULT_RULESET, *,
         from .record import HandRecord
         from .settle import settle
 
-        if settle(HandRecord.from_dict(rec)).ok:
+        if settle(HandRecord.from_dict(rec, rules), rules).ok:
             return rec
     raise GenerationError(f"no valid {rules.id} record after {max_attempts} attempts")
 
 
-def random_records(n: int, seed: int, ruleset_id: str = DEFAULT_RULESET, *,
+def random_records(n: int, seed: int, ruleset_id: str | Ruleset = DEFAULT_RULESET, *,
                    check: bool = True) -> list[dict[str, Any]]:
     """``n`` valid records from one seeded generator: the same seed gives the same list."""
     rng = random.Random(seed)

@@ -119,13 +119,14 @@ class HandRecord:
         return get_ruleset(self.ruleset)
 
     @classmethod
-    def from_dict(cls, data: Any) -> HandRecord:
-        return load_record(data)
+    def from_dict(cls, data: Any, rules: Ruleset | None = None) -> HandRecord:
+        return load_record(data, rules)
 
     @classmethod
-    def from_json(cls, text: str | bytes, source: str = "the record") -> HandRecord:
+    def from_json(cls, text: str | bytes, rules: Ruleset | None = None,
+                  source: str = "the record") -> HandRecord:
         """Parse and read one record; every failure is a RecordError (see :mod:`.jsonin`)."""
-        return load_record(parse_json(text, source))
+        return load_record(parse_json(text, source), rules)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": RECORD_FORMAT, "ruleset": self.ruleset,
@@ -356,7 +357,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
     return None
 
 
-def _load_fast(data: Any) -> HandRecord | None:
+def _load_fast(data: Any, given: Ruleset | None = None) -> HandRecord | None:
     """A well-formed record in few steps, or None: then :func:`load_record` reads it with
     every check and names the first field that cannot be read (errors come from one place).
 
@@ -372,7 +373,9 @@ def _load_fast(data: Any) -> HandRecord | None:
         events_raw = data["events"]
     except KeyError:
         return None
-    rules = _SHIPPED.get(rid) if type(rid) is str else None
+    rules = _SHIPPED.get(rid) if type(rid) is str and given is None else given
+    if given is not None and rid != given.id:
+        return None
     if rules is None:
         try:
             rules = get_ruleset(rid)
@@ -464,9 +467,13 @@ _hand_record = frozen_builder(HandRecord)
 _SHIPPED: dict[str, Ruleset] = {}  # id -> get_ruleset(id), for the fast path
 
 
-def load_record(data: Any) -> HandRecord:
-    """Read a hand-record dict; RecordError names the first field that cannot be read."""
-    fast = _load_fast(data)
+def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
+    """Read a hand-record dict; RecordError names the first field that cannot be read.
+
+    ``rules``: the ruleset the record is read under when it is not a shipped one (a
+    club's file); the record's ``ruleset`` must then be its id.
+    """
+    fast = _load_fast(data, rules)
     if fast is not None:
         return fast
     if not isinstance(data, dict):
@@ -477,8 +484,11 @@ def load_record(data: Any) -> HandRecord:
             raise RecordError(key, "required field is missing")
     if data["format"] != RECORD_FORMAT:
         raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {data['format']!r}")
+    if rules is not None and data["ruleset"] != rules.id:
+        raise RecordError("ruleset", f"the record is under {data['ruleset']!r}, but the "
+                          f"ruleset given is {rules.id!r}")
     try:
-        rules = get_ruleset(data["ruleset"])
+        rules = rules or get_ruleset(data["ruleset"])
     except UnknownRulesetError as e:
         raise RecordError("ruleset", str(e)) from None
     seats_raw = data["seats"]

@@ -1,12 +1,16 @@
-"""Rulesets as data: one JSON file of numbers and switches plus one of clause texts.
+"""Rulesets as data: one self-contained JSON file (``sichuan-ruleset/1``) per ruleset.
 
 The engine never asks *which* ruleset it runs; it asks the ruleset for amounts, clause
-ids and a few named switches, so a new ruleset is a new data file.
+ids and a few named switches, so a new ruleset is a new data file. The five shipped
+rulesets are such files (``referee_app/data/rulesets/<id>.json``); a club writes its own
+and the app checks it (:mod:`.ruleset_file`: JSON Schema plus the engine's consistency
+checks) before settling anything under it.
 """
 
 from __future__ import annotations
 
 import json
+import sys
 from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
@@ -19,6 +23,36 @@ DEFAULT_RULESET = "ottawa-2009"
 #: win; a stake of 10^20 overflows every report).
 MAX_CAP_FAN = 99
 MAX_STAKE = 1_000_000
+
+RULESET_FORMAT = "sichuan-ruleset/1"
+
+#: Hand-level features (the same for every reading of a hand). Settlement ORs them into a
+#: winner's feature sets when the ruleset uses them, so a pattern row can require them
+#: (金钩钓 as a pattern) and a bonus of the same name can add fan (金钩钓 +1, 门清, 中张).
+SINGLE_WAIT = 1 << 12  # 金钩钓: every set a pong or kong meld; the winning tile pairs the last
+CONCEALED_HAND = 1 << 13  # 门清: no pong and no direct or added kong
+ALL_SIMPLES = 1 << 14  # 中张: no 1 and no 9 anywhere in the hand
+HAND_FEATURES: dict[str, int] = {
+    "single_wait": SINGLE_WAIT,
+    "concealed_hand": CONCEALED_HAND,
+    "all_simples": ALL_SIMPLES,
+}
+#: every name a pattern row may require
+PATTERN_FEATURES: dict[str, int] = {**FEATURE_BITS, **HAND_FEATURES}
+
+#: optional +fan bonuses besides 根 and the kong bonus, in the order a win lists them
+SITUATIONAL_KEYS = ("robbing_kong", "kong_bloom", "kong_discard", "middle_two",
+                    "declared_ready", "first_discard", "heavenly", "earthly",
+                    "self_drawn", "last_tile", "single_wait", "concealed_hand", "all_simples")
+#: win flags a record may carry, when the ruleset lists them
+KNOWN_FLAGS = ("kong_bloom", "kong_discard", "robbing_kong", "heavenly", "earthly",
+               "declared_ready", "first_discard", "last_tile")
+#: the checks of validation, each citing the clause the ruleset names for it
+VALIDATION_CHECKS = ("tile_count", "hand_size", "missing_suit", "legal_hand", "blood_battle",
+                     "discard_win", "direct_kong", "self_drawn", "robbing_kong", "kong_bloom",
+                     "kong_discard", "heavenly_earthly", "passed_win", "first_discard",
+                     "declared_ready", "middle_two", "last_tile")
+END_CHECK_PARTS = ("flower_pig", "ready_check", "price_difference", "refund")
 
 
 class UnknownRulesetError(ValueError):
@@ -43,6 +77,7 @@ class Clause:
     zh: str = ""
     en: str = ""
     reading: str | None = None
+    source: str | None = None  # the seed (or rule sheet) it quotes, when not the ruleset's
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +92,7 @@ class Pattern:
     situational: bool = False  # 天和/地和: reported only when strictly higher
     consumes_root: int = 0  # 龙七对: its own four-of-a-kind is not also a root
     index: int = 0
+    features: tuple[str, ...] = ()  # ``requires`` by name, as the data file writes it
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,6 +143,16 @@ class Ruleset:
     validation: dict[str, str]
     clauses: dict[str, Clause] = field(default_factory=dict)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    # -- added with club rulesets (issue 15); defaults keep older constructors working
+    source_note: str | None = None
+    spec: str | None = None
+    based_on: str | None = None
+    cap_clause: str | None = None
+    self_drawn_extra: tuple[str, int] | None = None  # 自摸加底: (clause, chips per payer)
+    hand_features: int = 0  # HAND_FEATURES bits that a pattern row or a bonus uses
+    # the canonical JSON of the data it was built from: the scoring memos' key (equal data,
+    # equal key, interned: one object, so memo lookups never compare the long text)
+    key: str = ""
 
     # ------------------------------------------------------------------ chips
 
@@ -135,7 +181,7 @@ class Ruleset:
         st = self.stake if stake is None else stake
         if cap == self.cap_fan and st == self.stake:
             return self
-        key = (self.id, cap, st)
+        key = (self.key or self.id, cap, st)
         hit = _SETTINGS.get(key)
         if hit is None or hit.raw is not self.raw:  # one shared object per setting (memos)
             hit = _SETTINGS[key] = replace(self, cap_fan=cap, stake=st)
@@ -155,13 +201,124 @@ class Ruleset:
     def feature_names(self) -> tuple[str, ...]:
         return tuple(FEATURE_BITS)
 
+    # ------------------------------------------------------------------ as data
+
+    def to_data(self) -> dict[str, Any]:
+        """The complete, self-contained ``sichuan-ruleset/1`` document of this ruleset.
+
+        Every switch is written out (optional bonuses and end-check parts are present
+        exactly when they apply); clause texts are included, so the document alone
+        reproduces the ruleset: ``Ruleset.from_data(r.to_data())`` settles like ``r``.
+        """
+        d: dict[str, Any] = {"format": RULESET_FORMAT, "id": self.id, "name": self.name,
+                             "name_zh": self.name_zh, "source": self.source}
+        for k in ("source_note", "spec", "based_on"):
+            if getattr(self, k) is not None:
+                d[k] = getattr(self, k)
+        d["seats"] = list(self.seats)
+        d["suits"] = list(self.suits)
+        d["max_suits_in_win"] = self.max_suits_in_win
+        d["blood_battle"] = self.blood_battle
+        d["max_winners"] = self.max_winners
+        d["chips"] = {"zero_based": self.zero_based, "stake": self.stake,
+                      "cap_fan": self.cap_fan, "cap_name": self.cap_name,
+                      "cap_clause": self.cap_clause}
+        d["pattern_mode"] = self.pattern_mode
+        d["patterns"] = [{"clause": p.clause, "name": p.name, "name_en": p.name_en,
+                          "fan": p.fan, "requires": list(p.features),
+                          "situational": p.situational, "consumes_root": p.consumes_root}
+                         for p in self.patterns]
+        r = self.root
+        bonuses: dict[str, Any] = {"root": {
+            "clause": r.clause, "name": r.name, "name_en": r.name_en, "fan": r.fan,
+            "counts_kongs": self.root_counts_kongs, "concealed_only": self.root_concealed_only}}
+        if self.kong_bonus is not None:
+            k = self.kong_bonus
+            bonuses["kong"] = {"clause": k.clause, "names": dict(self.kong_bonus_names),
+                               "name_en": k.name_en, "fan": k.fan}
+        for key in SITUATIONAL_KEYS:
+            b = self.situational_bonuses.get(key)
+            if b is not None:
+                bonuses[key] = {"clause": b.clause, "name": b.name, "name_en": b.name_en,
+                                "fan": b.fan}
+        d["bonuses"] = bonuses
+        d["flags"] = [f for f in KNOWN_FLAGS if f in self.flags]
+        d["kong_payments"] = {k: {"clause": c, "chips": n}
+                              for k, (c, n) in self.kong_payments.items()}
+        extra = self.self_drawn_extra
+        d["win_payments"] = {
+            "discard": self.discard_win_clause, "self_drawn": self.self_drawn_clause,
+            "bloom_after_direct_kong_paid_by_discarder":
+                self.bloom_after_direct_kong_paid_by_discarder,
+            "self_drawn_extra": None if extra is None else {"clause": extra[0],
+                                                            "chips": extra[1]}}
+        d["robbed_kong"] = {"clause": self.robbed_kong_clause,
+                            "redirect_tax": self.redirect_robbed_tax}
+        d["kong_discard_transfer"] = self.kong_discard_transfer
+        d["end_check"] = None if self.end_check is None else {
+            k: dict(v) for k, v in self.end_check.items()}
+        d["passed_win"] = None if self.passed_win_clause is None else {
+            "clause": self.passed_win_clause,
+            "higher_fan_allows": self.passed_win_higher_fan_allows}
+        d["next_dealer"] = self.next_dealer
+        d["validation_clauses"] = {k: self.validation[k] for k in VALIDATION_CHECKS
+                                   if k in self.validation}
+        clauses: dict[str, Any] = {}
+        for cid, c in self.clauses.items():
+            entry: dict[str, Any] = {"title_zh": c.title_zh, "title_en": c.title_en,
+                                     "zh": c.zh, "en": c.en, "reading": c.reading}
+            if c.source is not None:
+                entry["source"] = c.source
+            clauses[cid] = entry
+        d["clauses"] = clauses
+        return d
+
+    def digest(self) -> str:
+        """sha256 (hex) of the canonical JSON of :meth:`to_data`: names this exact ruleset.
+
+        Canonical: keys sorted, no whitespace, UTF-8. Equal data, equal digest, whatever
+        the file's layout; any change of an amount, switch or clause text changes it.
+        """
+        return data_digest(self.to_data())
+
+    @classmethod
+    def from_data(cls, data: Any, *, source: str | None = None) -> Ruleset:
+        """Check a ``sichuan-ruleset/1`` document and build its ruleset.
+
+        Raises :class:`~.ruleset_file.RulesetFileError` (a RecordError) naming the path
+        and the problem, e.g. ``patterns[3].fan: must be a whole number from 0 to 13``;
+        ``source`` (a file name) prefixes the message.
+        """
+        from .ruleset_file import ruleset_from_data
+
+        return ruleset_from_data(data, source=source)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> Ruleset:
+        """Read, check and build a ruleset file (errors as :meth:`from_data`)."""
+        from .ruleset_file import ruleset_from_file
+
+        return ruleset_from_file(path)
+
+
+def canonical_json(data: dict[str, Any]) -> str:
+    """A ruleset document as canonical JSON: keys sorted, no whitespace, not ASCII-escaped."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+
+
+def data_digest(data: dict[str, Any]) -> str:
+    """sha256 hex of a ruleset document's canonical JSON (see :meth:`Ruleset.digest`)."""
+    import hashlib  # on first use: loading OpenSSL would slow every cold ``score``
+
+    return hashlib.sha256(canonical_json(data).encode("utf-8")).hexdigest()
+
 
 def _bits(names: list[str]) -> int:
     mask = 0
     for n in names:
-        if n not in FEATURE_BITS:
+        if n not in PATTERN_FEATURES:
             raise ValueError(f"ruleset pattern requires unknown feature {n!r}")
-        mask |= FEATURE_BITS[n]
+        mask |= PATTERN_FEATURES[n]
     return mask
 
 
@@ -172,24 +329,40 @@ def _bonus(d: dict[str, Any] | None) -> Bonus | None:
 
 
 def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = None) -> Ruleset:
-    """Build a Ruleset from its data file (and optional clause-text file) contents."""
+    """Build a Ruleset from a document that passed the checks (no checking here).
+
+    ``clause_texts`` (``{"clauses": {...}}``) overrides the document's own ``clauses``.
+    """
     chips = d.get("chips", {})
     patterns = tuple(
         Pattern(p["clause"], p["name"], p.get("name_en", ""), int(p["fan"]), _bits(p["requires"]),
-                bool(p.get("situational", False)), int(p.get("consumes_root", 0)), i)
+                bool(p.get("situational", False)), int(p.get("consumes_root", 0)), i,
+                tuple(p["requires"]))
         for i, p in enumerate(d["patterns"]))
     bonuses = d.get("bonuses", {})
     root = bonuses["root"]
     kong = bonuses.get("kong")
-    situational = {k: b for k in ("robbing_kong", "kong_bloom", "kong_discard", "declared_ready",
-                                  "first_discard", "heavenly", "earthly", "middle_two")
-                   if (b := _bonus(bonuses.get(k)))}
+    situational = {k: b for k in SITUATIONAL_KEYS if (b := _bonus(bonuses.get(k)))}
+    hand_features = 0
+    for p in patterns:
+        hand_features |= p.requires & (SINGLE_WAIT | CONCEALED_HAND | ALL_SIMPLES)
+    for k, bit in HAND_FEATURES.items():
+        if k in situational:
+            hand_features |= bit
     win = d.get("win_payments", {})
+    extra = win.get("self_drawn_extra")
     robbed = d.get("robbed_kong", {})
+    texts = (clause_texts or {}).get("clauses") if clause_texts else d.get("clauses")
     clauses: dict[str, Clause] = {}
-    for cid, c in ((clause_texts or {}).get("clauses") or {}).items():
+    for cid, c in (texts or {}).items():
         clauses[cid] = Clause(cid, c.get("title_zh", ""), c.get("title_en", ""), c.get("zh", ""),
-                              c.get("en", ""), c.get("reading"))
+                              c.get("en", ""), c.get("reading"), c.get("source"))
+    end_check = d.get("end_check")
+    if end_check is not None:
+        end_check = {k: dict(end_check[k]) for k in END_CHECK_PARTS if end_check.get(k)}
+        if "flower_pig" in end_check:
+            end_check["flower_pig"].setdefault("pays_ready_check", True)
+    passed = d.get("passed_win") or {}
     return Ruleset(
         id=d["id"], name=d.get("name", d["id"]), name_zh=d.get("name_zh", ""),
         source=d.get("source", ""), seats=tuple(d["seats"]), suits=tuple(d["suits"]),
@@ -211,11 +384,14 @@ def ruleset_from_dict(d: dict[str, Any], clause_texts: dict[str, Any] | None = N
         robbed_kong_clause=robbed.get("clause", ""),
         redirect_robbed_tax=bool(robbed.get("redirect_tax", False)),
         kong_discard_transfer=d.get("kong_discard_transfer"),
-        end_check=d.get("end_check"), passed_win_clause=(d.get("passed_win") or {}).get("clause"),
-        passed_win_higher_fan_allows=bool((d.get("passed_win") or {}).get("higher_fan_allows",
-                                                                          True)),
+        end_check=end_check, passed_win_clause=passed.get("clause"),
+        passed_win_higher_fan_allows=bool(passed.get("higher_fan_allows", True)),
         next_dealer=d.get("next_dealer", "first_winner"),
         validation=dict(d["validation_clauses"]), clauses=clauses, raw=d,
+        source_note=d.get("source_note"), spec=d.get("spec"), based_on=d.get("based_on"),
+        cap_clause=chips.get("cap_clause"),
+        self_drawn_extra=None if not extra else (extra["clause"], int(extra["chips"])),
+        hand_features=hand_features, key=sys.intern(canonical_json(d)),
     )
 
 
@@ -228,8 +404,7 @@ def _data_dir():
 @cache
 def ruleset_ids() -> tuple[str, ...]:
     """Ids of every ruleset shipped in the package, default first."""
-    ids = sorted(p.name[:-5] for p in _data_dir().iterdir()
-                 if p.name.endswith(".json") and not p.name.endswith(".clauses.json"))
+    ids = sorted(p.name[:-5] for p in _data_dir().iterdir() if p.name.endswith(".json"))
     if DEFAULT_RULESET in ids:
         ids.remove(DEFAULT_RULESET)
         ids.insert(0, DEFAULT_RULESET)
@@ -243,13 +418,19 @@ def get_ruleset(ruleset_id: str = DEFAULT_RULESET) -> Ruleset:
     return _load_ruleset(ruleset_id)
 
 
+def shipped_data(ruleset_id: str) -> dict[str, Any]:
+    """The shipped ruleset file's document as it is stored (a fresh copy)."""
+    if ruleset_id not in ruleset_ids():
+        raise UnknownRulesetError(ruleset_id)
+    text = _data_dir().joinpath(f"{ruleset_id}.json").read_text(encoding="utf-8")
+    return json.loads(text)
+
+
 @cache
 def _load_ruleset(ruleset_id: str) -> Ruleset:
-    base = _data_dir()
-    data = json.loads(base.joinpath(f"{ruleset_id}.json").read_text(encoding="utf-8"))
-    texts_file = base.joinpath(f"{ruleset_id}.clauses.json")
-    texts = json.loads(texts_file.read_text(encoding="utf-8")) if texts_file.is_file() else None
-    return ruleset_from_dict(data, texts)
+    # Shipped files pass the schema and the consistency checks (a test holds them to it);
+    # loading them skips the validator so that a one-record ``score`` starts fast.
+    return ruleset_from_dict(shipped_data(ruleset_id))
 
 
 def list_rulesets() -> list[Ruleset]:

@@ -5,7 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .analysis import EARTHLY, HEAVENLY, Hand, Wait, feature_masks, roots
-from .ruleset import Pattern, Ruleset
+from .ruleset import (
+    ALL_SIMPLES,
+    CONCEALED_HAND,
+    HAND_FEATURES,
+    SINGLE_WAIT,
+    SITUATIONAL_KEYS,
+    Pattern,
+    Ruleset,
+)
 from .tiles import frozen_builder, tile_name
 
 
@@ -46,7 +54,7 @@ _PATTERN_CACHE: dict[tuple[str, int, int], tuple[tuple, str, str, str, int, int]
 
 def _pattern_for(rules: Ruleset, mask: int, nroots: int) -> tuple[tuple, str, str, str, int, int]:
     """Best pattern of one reading (memoised per ruleset, features and root count)."""
-    key = (rules.id, mask, nroots)  # pattern tables never change with tournament settings
+    key = (rules.key, mask, nroots)  # pattern tables never change with tournament settings
     hit = _PATTERN_CACHE.get(key)
     if hit is None:
         hit = _PATTERN_CACHE[key] = _pattern_uncached(rules, mask, nroots)
@@ -81,9 +89,9 @@ def _pattern_uncached(rules: Ruleset, mask: int, nroots: int
     return (key(best), best.name, best.name_en, best.clause, best.fan, best.consumes_root)
 
 
-#: order in which situational bonuses are listed on a win (clause order of §5.3-§5.5, Z3)
-_SITUATIONAL_ORDER = ("robbing_kong", "kong_bloom", "kong_discard", "middle_two",
-                      "declared_ready", "first_discard", "heavenly", "earthly")
+#: order in which situational bonuses are listed on a win (clause order of §5.3-§5.5, Z3,
+#: then the club switches 自摸加番, 海底, 金钩钓, 门清, 中张)
+_SITUATIONAL_ORDER = SITUATIONAL_KEYS
 
 
 class _Items:
@@ -119,7 +127,7 @@ def _items_of(rules: Ruleset) -> _Items:
     return items
 
 
-# (ruleset id, masks, situational bits, roots) -> best pattern row, for interned mask sets
+# (ruleset key, masks, situational bits, roots) -> best pattern row, for interned mask sets
 _BEST: dict[tuple[str, frozenset[int], int, int], tuple[tuple, str, str, str, int, int]] = {}
 
 
@@ -152,7 +160,7 @@ def score_masks(rules: Ruleset, masks: set[int] | frozenset[int], nroots: int,
             return hit
     # Situational pattern rows are not in the table of additive rulesets' bonuses.
     if interned:
-        key = (rules.id, masks, situ, nroots)
+        key = (rules.key, masks, situ, nroots)
         best = _BEST.get(key)
         if best is None:
             best = _BEST[key] = max(_pattern_for(rules, m | situ, nroots) for m in masks)
@@ -211,12 +219,64 @@ def bonus_lines(score: HandScore, seat: str) -> list[str]:
     return [head + seat + tail for head, tail in _texts(score)[2]]
 
 
+_TERMINAL_KINDS = tuple(i for i in range(27) if i % 9 in (0, 8))
+
+
+def hand_features(rules: Ruleset, counts: list[int] | tuple[int, ...], pongs: tuple[int, ...],
+                  kongs: tuple[int, ...], kong_kinds: tuple[str, ...]) -> int:
+    """The hand-level features (金钩钓, 门清, 中张) of a winning hand that the ruleset uses.
+
+    ``counts`` are the concealed tiles with the winning tile. Only bits in
+    ``rules.hand_features`` are computed, so a ruleset without these switches pays nothing.
+    """
+    used = rules.hand_features
+    f = 0
+    if used & SINGLE_WAIT and len(pongs) + len(kongs) == 4:
+        f |= SINGLE_WAIT  # four melds: the winning tile pairs the single concealed tile
+    if used & CONCEALED_HAND and not pongs and all(k == "concealed" for k in kong_kinds):
+        f |= CONCEALED_HAND
+    if used & ALL_SIMPLES and not any(counts[i] for i in _TERMINAL_KINDS) and not any(
+            t % 9 in (0, 8) for t in pongs + kongs):
+        f |= ALL_SIMPLES
+    return f
+
+
+def hand_bonus_keys(rules: Ruleset, features: int) -> tuple[str, ...]:
+    """The +fan bonuses (by key) that a hand's hand-level features earn under the ruleset."""
+    return tuple(k for k, bit in HAND_FEATURES.items()
+                 if features & bit and k in rules.situational_bonuses)
+
+
+def _max_fan_hand(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
+                  kongs: tuple[int, ...], ws: list[Wait], kong_kinds: tuple[str, ...]) -> int:
+    """:func:`max_fan` for rulesets with hand-level features: each wait scored in full.
+
+    金钩钓, 门清 and 中张 are properties the would-be hand carries, so they count in the
+    ready check (situational bonuses such as 自摸加番 and 海底 never do).
+    """
+    top = None
+    for w in ws:
+        if not w.masks:
+            continue
+        c = list(concealed)
+        c[w.tile] += 1
+        hf = hand_features(rules, c, pongs, kongs, kong_kinds)
+        masks = frozenset(m | hf for m in w.masks) if hf else w.masks
+        sc = score_hand(rules, Hand(tuple(c), pongs, kongs), masks, kong_kinds=kong_kinds,
+                        extra_bonuses=hand_bonus_keys(rules, hf))
+        if top is None or sc.raw_fan > top:
+            top = sc.raw_fan
+    return 0 if top is None else max(0, rules.cap(top))
+
+
 def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
             kongs: tuple[int, ...], ws: list[Wait], kong_kinds: tuple[str, ...]) -> int:
     """§2.12 maximum fan over the waits: pattern plus root and kong bonuses, capped.
 
     Situational bonuses never count here, so only the fan number is computed.
     """
+    if rules.hand_features:
+        return _max_fan_hand(rules, concealed, pongs, kongs, ws, kong_kinds)
     if pongs:
         c = list(concealed)
         for t in pongs:
@@ -230,7 +290,7 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
     concealed_only = rules.root_concealed_only
     if concealed_only:
         concealed_fours = concealed.count(4)
-    rid = rules.id
+    rid = rules.key
     top = None  # best uncapped fan; the cap is monotone, so capping it once is the same
     for w in ws:
         if not w.masks:
@@ -248,7 +308,7 @@ def max_fan(rules: Ruleset, concealed: list[int], pongs: tuple[int, ...],
     return 0 if top is None else max(0, rules.cap(top + kong_fan))
 
 
-# (ruleset id, masks, roots) -> best pattern fan plus root fan over the masks, uncapped
+# (ruleset key, masks, roots) -> best pattern fan plus root fan over the masks, uncapped
 _READY_FAN: dict[tuple[str, frozenset[int], int], int] = {}
 
 
@@ -264,3 +324,22 @@ def wait_names(ws: list[Wait]) -> list[str]:
 
 def legal_masks(hand: Hand) -> set[int]:
     return feature_masks(hand)
+
+
+# id(score) -> (score, rules, chips, text); holding both keeps the id from being reused
+_WIN_TEXTS: dict[int, tuple[HandScore, Ruleset, int, str]] = {}
+
+
+def win_text(sc: HandScore, rules: Ruleset) -> tuple[int, str]:
+    """Chips of a win and the end of its trace line (memoised per shared score)."""
+    hit = _WIN_TEXTS.get(id(sc))
+    if hit is not None and hit[0] is sc and hit[1] is rules:
+        return hit[2], hit[3]
+    chips = rules.chips(sc.fan)
+    capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
+    text = (f": {fan_text(sc)} = {sc.fan} fan{capped} = "
+            f"{chips} chip{'s' if chips != 1 else ''}")
+    if len(_WIN_TEXTS) > 10_000:
+        _WIN_TEXTS.clear()
+    _WIN_TEXTS[id(sc)] = (sc, rules, chips, text)
+    return chips, text

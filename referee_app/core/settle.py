@@ -7,18 +7,36 @@ trace lines. A record with any problem settles nothing.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from operator import attrgetter
 from typing import Any
 
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
 from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
-from .ruleset import Ruleset, get_ruleset
-from .scoring import HandScore, bonus_lines, fan_text, max_fan, score_hand, score_masks
+from .results import (  # re-exported: settle's public names stay importable from here
+    SETTLEMENT_FORMAT,
+    EndCheck,
+    Payment,
+    RuleViolation,
+    SeatReadiness,
+    Settlement,
+    WinResult,
+    next_dealer,
+    payment_kind,
+)
+from .ruleset import Ruleset
+from .scoring import (
+    HandScore,
+    bonus_lines,
+    hand_bonus_keys,
+    hand_features,
+    max_fan,
+    score_hand,
+    score_masks,
+    win_text,
+)
 from .tiles import NUM_KINDS, frozen_builder, tile_name
 
-SETTLEMENT_FORMAT = "sichuan-settlement/1"
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
 _ALL_SUITS = ("m", "p", "s")
@@ -27,154 +45,8 @@ _A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
 _NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
 _TWO_BAMBOO = 19  # index of 2s
-
-
-# --------------------------------------------------------------------------- results
-
-
-@dataclass(frozen=True, slots=True)
-class RuleViolation:
-    """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
-
-    clause: str
-    seat: str | None
-    message: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"clause": self.clause, "seat": self.seat, "message": self.message}
-
-
-@dataclass(frozen=True, slots=True)
-class Payment:
-    payer: str
-    payee: str
-    chips: int
-    clause: str
-    reason: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"from": self.payer, "to": self.payee, "chips": self.chips,
-                "clause": self.clause, "reason": self.reason}
-
-
-@dataclass(frozen=True, slots=True)
-class WinResult:
-    seat: str
-    order: int
-    tile: str
-    from_seat: str | None
-    score: HandScore
-    chips: int
-    flags: tuple[str, ...] = ()
-
-    @property
-    def fan(self) -> int:
-        return self.score.fan
-
-    @property
-    def pattern(self) -> str:
-        return self.score.pattern
-
-    @property
-    def bonus_fan(self) -> int:
-        return sum(b.fan for b in self.score.bonuses)
-
-    def to_dict(self) -> dict[str, Any]:
-        s = self.score
-        return {"seat": self.seat, "order": self.order, "tile": self.tile,
-                "from": self.from_seat, "pattern": s.pattern, "pattern_en": s.pattern_en,
-                "pattern_clause": s.pattern_clause, "pattern_fan": s.pattern_fan,
-                "bonuses": [b.to_dict() for b in s.bonuses], "fan": s.fan, "chips": self.chips}
-
-
-@dataclass(frozen=True, slots=True)
-class SeatReadiness:
-    ready: bool
-    max_fan: int = 0
-    waits: tuple[str, ...] = ()
-
-    def to_dict(self) -> dict[str, Any]:
-        if not self.ready:
-            return {"ready": False}
-        return {"ready": True, "max_fan": self.max_fan, "waits": list(self.waits)}
-
-
 _NOT_READY = SeatReadiness(False)  # immutable, so every not-ready seat can share it
-
-
-@dataclass(frozen=True, slots=True)
-class EndCheck:
-    applies: bool
-    flower_pigs: tuple[str, ...] = ()
-    xianggong: tuple[str, ...] = ()
-    ready: dict[str, SeatReadiness] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        if not self.applies:
-            return {"applies": False}
-        return {"applies": True, "flower_pigs": list(self.flower_pigs),
-                "xianggong": list(self.xianggong),
-                "ready": {s: r.to_dict() for s, r in self.ready.items()}}
-
-
-@dataclass(frozen=True)
-class Settlement:
-    """The outcome of one hand record (the ``sichuan-settlement/1`` document)."""
-
-    ruleset: str
-    ok: bool
-    errors: tuple[RuleViolation, ...]
-    wins: tuple[WinResult, ...]
-    end_check: EndCheck | None
-    payments: tuple[Payment, ...]
-    totals: dict[str, int]
-    trace: tuple[str, ...]
-    extra: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        d: dict[str, Any] = {
-            "format": SETTLEMENT_FORMAT, "ruleset": self.ruleset, "ok": self.ok,
-            "errors": [e.to_dict() for e in self.errors],
-            "wins": [w.to_dict() for w in self.wins],
-            "end_check": self.end_check.to_dict() if self.end_check is not None else None,
-            "payments": [p.to_dict() for p in self.payments],
-            "totals": dict(self.totals), "trace": list(self.trace)}
-        for k, v in self.extra.items():
-            d.setdefault(k, v)
-        return d
-
-    def breakdown(self, seat: str) -> dict[str, dict[str, int]]:
-        """Per opponent: chips this seat won (+) or paid (-), by kind (win/ready/kong/other)."""
-        out: dict[str, dict[str, int]] = {}
-        for p in self.payments:
-            if seat not in (p.payer, p.payee):
-                continue
-            other = p.payer if p.payee == seat else p.payee
-            sign = 1 if p.payee == seat else -1
-            kind = payment_kind(p.clause, self.ruleset)
-            row = out.setdefault(other, {"win": 0, "ready": 0, "kong": 0, "other": 0})
-            row[kind] += sign * p.chips
-        return out
-
-
 _EXTRA_KEYS = ("table", "round", "hand_no", "referee", "note")
-
-
-def payment_kind(clause: str, ruleset_id: str) -> str:
-    """Classify a payment's clause as win / ready (end check) / kong / other for statements."""
-    rules = get_ruleset(ruleset_id)
-    if clause in (rules.discard_win_clause, rules.self_drawn_clause, rules.robbed_kong_clause,
-                  rules.kong_discard_transfer):
-        return "win"
-    if clause in {c for c, _ in rules.kong_payments.values()}:
-        return "kong"
-    ec = rules.end_check or {}
-    refund = (ec.get("refund") or {}).get("clause")
-    if clause == refund:
-        return "kong"
-    if clause in {(v or {}).get("clause") for v in ec.values()}:
-        return "ready"
-    return "other"
 
 
 # positional fast constructors of the result types built many times per hand
@@ -426,14 +298,23 @@ class _Walk:
                 continue
             kinds = self.kong_kinds[s]
             pongs, kongs = self.pongs[s], self.kong_tiles[s]
-            sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds)
+            extra: tuple[str, ...] = ()
+            hf = 0
+            if rules.hand_features:  # 金钩钓 / 门清 / 中张, as pattern features or bonuses
+                hf = hand_features(rules, counts, pongs, kongs, kinds)
+                if hf:
+                    masks = frozenset(m | hf for m in masks)
+                    extra = hand_bonus_keys(rules, hf)
+            if frm is None and "self_drawn" in rules.situational_bonuses:
+                extra += ("self_drawn",)  # 自摸加番
+            sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds, extra)
             mt: set[int] = set()
             if t.index == _TWO_BAMBOO and "middle_two" in rules.situational_bonuses:
                 hand = _hand(tuple(counts), pongs, kongs)
-                mt = self._middle_two_masks(hand, t.index)
+                mt = {m | hf for m in self._middle_two_masks(hand, t.index)}
             if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
                 alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
-                                 extra_bonuses=("middle_two",))
+                                 extra_bonuses=extra + ("middle_two",))
                 if alt.raw_fan > sc.raw_fan:
                     sc = alt
             if ev.passed_fan is not None and frm is not None and rules.passed_win_clause:
@@ -540,6 +421,16 @@ class _Walk:
                 self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
                          + "; ".join(why))
                 valid = False
+        if "last_tile" in flags:  # 海底捞月 / 海底炮: the wall's last tile ends the hand
+            if not self.r.wall_exhausted:
+                self.err("last_tile", seats[0], "last_tile (海底): a win on the wall's last "
+                         "tile, or on the discard after it, ends the wall, but "
+                         "wall_exhausted is not set")
+                valid = False
+            if idx != len(self.r.events) - 1:
+                self.err("last_tile", seats[0], f"last_tile (海底): nothing can follow a win "
+                         f"on the wall's last tile, but event {idx + 2} comes after it")
+                valid = False
         if "declared_ready" in flags and "declared_ready" in rules.validation:
             for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
                 melds = [f"a pong of {t}" for t in self.hands[s].pongs]
@@ -566,7 +457,7 @@ class _Walk:
         wins, trace, payments = self.wins, self.trace, self.payments
         how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
         for s, sc in results:
-            chips, tail = _win_text(sc, rules)
+            chips, tail = win_text(sc, rules)
             chips_of[s] = chips
             wins.append(_win_result(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
             trace.append(f"{sc.pattern_clause} {s} wins {how}{tail}")
@@ -612,6 +503,19 @@ class _Walk:
                 if chips:
                     payments += [_payment(p, s, chips, clause, reason) for p in payers]
                 trace.append(f"{clause} {s} self-draws {t}; {_pay_each(payers, chips)}")
+                if rules.self_drawn_extra is not None and payers:
+                    self._self_drawn_extra(s, t, payers)
+
+    def _self_drawn_extra(self, s: str, t: str, payers: list[str]) -> None:
+        """自摸加底: every payer of a self-drawn win pays a fixed amount more."""
+        rules = self.rules
+        assert rules.self_drawn_extra is not None
+        clause, chips = rules.self_drawn_extra
+        amount = chips * rules.stake
+        self.payments.extend(_payment(p, s, amount, clause, f"self-draw extra {t}")
+                             for p in payers)
+        self.trace.append(f"{clause} {s}'s self-draw adds {amount} per payer (自摸加底); "
+                          f"{_pay_each(payers, amount)}")
 
     def _transfer(self, kong_idx: int, frm: str, winners: list[str]) -> None:
         clause = self.rules.kong_discard_transfer or ""
@@ -734,25 +638,6 @@ class _Walk:
         return _end_check(True, tuple(pigs), tuple(xiang), info)
 
 
-# id(score) -> (score, rules, chips, text); holding both keeps the id from being reused
-_WIN_TEXTS: dict[int, tuple[HandScore, Ruleset, int, str]] = {}
-
-
-def _win_text(sc: HandScore, rules: Ruleset) -> tuple[int, str]:
-    """Chips of a win and the end of its trace line (memoised per shared score)."""
-    hit = _WIN_TEXTS.get(id(sc))
-    if hit is not None and hit[0] is sc and hit[1] is rules:
-        return hit[2], hit[3]
-    chips = rules.chips(sc.fan)
-    capped = f" (capped from {sc.raw_fan})" if sc.raw_fan != sc.fan else ""
-    text = (f": {fan_text(sc)} = {sc.fan} fan{capped} = "
-            f"{chips} chip{'s' if chips != 1 else ''}")
-    if len(_WIN_TEXTS) > 10_000:
-        _WIN_TEXTS.clear()
-    _WIN_TEXTS[id(sc)] = (sc, rules, chips, text)
-    return chips, text
-
-
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
     record, rules = walk.r, walk.rules
     counts = walk.total
@@ -801,19 +686,5 @@ def score_dict(data: Any) -> dict[str, Any]:
     return settle(HandRecord.from_dict(data)).to_dict()
 
 
-def next_dealer(record: HandRecord, settlement: Settlement) -> str | None:
-    """The dealer of the table's next hand, per the ruleset's ``next_dealer`` rule.
-
-    ``first_winner`` (J10, C7, Z6 and the app's Reading for Ottawa): the first winner; when
-    the first win is shared (一炮多响) the discarder; when nobody won the dealer stays.
-    ``dice``: no automatic choice (None), the table throws dice.
-    """
-    rules = record.rules
-    if rules.next_dealer == "dice" or not settlement.ok:
-        return None
-    for ev in record.events:
-        if isinstance(ev, WinEvent):
-            if len(ev.seats) > 1 and ev.from_seat is not None:
-                return ev.from_seat
-            return ev.seats[0]
-    return record.dealer
+__all__ = ["SETTLEMENT_FORMAT", "EndCheck", "Payment", "RuleViolation", "SeatReadiness",
+           "Settlement", "WinResult", "next_dealer", "payment_kind", "score_dict", "settle"]

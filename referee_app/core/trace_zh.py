@@ -86,6 +86,10 @@ _RULES: list[Rule] = [
           r"(?P<n>\d+)(?: each)?)",
           lambda m: f"{_s(m['s'])}自摸{_t(m['t'])}；"
                     + (f"{_ss(m['p'])}各付{m['n']}" if m["p"] else "无人需付")),
+    _rule(rf"(?P<s>{_SEAT})'s self-draw adds (?P<a>\d+) per payer \(自摸加底\); "
+          rf"(?:nobody pays|(?P<p>{_SEATS}) pays? (?P<n>\d+)(?: each)?)",
+          lambda m: f"{_s(m['s'])}自摸加底：每家另付{m['a']}；"
+                    + (f"{_ss(m['p'])}各付{m['n']}" if m["p"] else "无人需付")),
     _rule(rf"(?P<f>{_SEAT})'s kong just collected (?P<n>\d+); it hands that to "
           rf"(?P<w>{_SEATS}) \((?P<e>\d+) each\)",
           lambda m: f"呼叫转移：{_s(m['f'])}把刚收的杠钱{m['n']}转给{_ss(m['w'])}"
@@ -136,6 +140,7 @@ _REASONS: list[Rule] = [
     _rule(rf"robbed kong (?P<t>{_TILE})", lambda m: f"抢杠 {_t(m['t'])}"),
     _rule(rf"robbed kong tax (?P<t>{_TILE})", lambda m: f"抢杠转税 {_t(m['t'])}"),
     _rule(rf"self-drawn win (?P<t>{_TILE})", lambda m: f"自摸 {_t(m['t'])}"),
+    _rule(rf"self-draw extra (?P<t>{_TILE})", lambda m: f"自摸加底 {_t(m['t'])}"),
     _rule(rf"kong bloom after direct kong (?P<t>{_TILE})", lambda m: f"点杠花 {_t(m['t'])}"),
     _rule(r"kong discard transfer", lambda m: "杠上炮呼叫转移"),
     _rule(r"flower pig", lambda m: "查花猪"),

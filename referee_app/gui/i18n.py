@@ -157,6 +157,9 @@ _TABLE: dict[str, tuple[str, str]] = {
     # reports: preview, print, save (views/report_menu.py, views/report_preview.py)
     "Reports": ("&Reports", "报表(&R)"),
     "Print preview…": ("Print preview…", "打印预览…"),
+    "report_templates": ("Template folder…", "报表模板文件夹…"),
+    "report_templates_now": ("Template folder: {folder}", "报表模板文件夹：{folder}"),
+    "report_templates_shipped": ("the shipped templates", "内置模板"),
     "Print preview": ("Print preview", "打印预览"),
     "report_standings_all": ("Standings (all rounds)", "成绩排名（全部轮次）"),
     "report_standings_round": ("Standings after the selected round",

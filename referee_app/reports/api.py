@@ -54,6 +54,15 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
     raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
 
 
+def templates_folder(tournament: Tournament) -> Path | None:
+    """The tournament's own template folder (relative paths: from the database's folder)."""
+    name = tournament.info.templates
+    if not name:
+        return None
+    p = Path(name).expanduser()
+    return p if p.is_absolute() else Path(tournament.path).parent / p
+
+
 def render(report: str, data: Any, template: Template | None = None,
            out: str | Path | None = None) -> bytes:
     """Draw already-gathered data (GUI preview, tests) with the report's template."""
@@ -74,7 +83,31 @@ def generate(report: str, tournament: Tournament, *, out: str | Path | None = No
     """
     if report not in REPORTS:
         raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
-    t = template if isinstance(template, Template) else load_template(report, template)
+    t = template if isinstance(template, Template) else load_template(
+        report, template, folder=templates_folder(tournament))
     when = generated_at or datetime.now(UTC).replace(microsecond=0)
     data = gather_data(report, tournament, when, **params)
     return render(report, data, t, out=out)
+
+
+def write_atomic(path: str | Path, data: bytes) -> Path:
+    """Write ``data`` to ``path`` via a temp file beside it and a rename: a failure never
+    leaves a half-written PDF or clobbers the old one. The file gets the usual permissions
+    (0666 less the user's umask), not the temp file's owner-only 0600."""
+    import os
+    import tempfile
+
+    target = Path(path)
+    directory = target.parent if str(target.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target

@@ -25,6 +25,7 @@ from reportlab.platypus import TableStyle as _TableStyle
 
 from referee_app.fonts import register_reportlab_font
 
+from . import textfit
 from .model import ReportMeta
 from .template import Template
 
@@ -112,20 +113,51 @@ def _numbered_canvas(draw_footer: Callable[[Canvas, int, int], None]) -> type[Ca
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self._pages: list[dict[str, Any]] = []
+            self.page_marks: list[tuple[str, bool]] = []  # (subtitle, at top of page)
 
         def showPage(self) -> None:  # noqa: N802 (reportlab's name)
             self._pages.append(dict(self.__dict__))
+            self.page_marks = []
             self._startPage()
 
         def save(self) -> None:
             total = len(self._pages)
+            carried = ""
             for state in self._pages:
                 self.__dict__.update(state)
-                draw_footer(self, self._pageNumber, total)
+                marks = state.get("page_marks", [])
+                # what this page shows: the section carried over from the page before
+                # (unless a new one starts right at the top), then the ones starting here
+                shown = [] if (marks and marks[0][1]) or not carried else [carried]
+                shown += [m for m, _ in marks if m not in shown]
+                if marks:
+                    carried = marks[-1][0]
+                draw_footer(self, self._pageNumber, total, " / ".join(shown))
                 super().showPage()
             super().save()
 
     return NumberedCanvas
+
+
+class PageSubtitle(Flowable):
+    """An invisible mark: from here on, the page header names this section (a table of a
+    multi-table sheet), so continuation pages still say which table they belong to."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return 0, 0
+
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802
+        marks = getattr(canvas, "page_marks", None)
+        if marks is not None:
+            top = canvas._pagesize[1] - MARGIN - HEADER_H
+            marks.append((self.text, y >= top - 0.5))
+
+    def draw(self) -> None:
+        pass
 
 
 def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
@@ -159,16 +191,20 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
         c.setFillColor(colors.black)
         c.setFont(f, 10)
         c.drawRightString(width - MARGIN, top - 5 * mm, fit(t.title, width * 0.45, 10))
-        if subtitle:
-            c.setFont(f, 8)
-            c.drawRightString(width - MARGIN, top - 9.5 * mm, fit(subtitle, width * 0.5, 8))
         c.setStrokeColor(GRID)
         c.setLineWidth(0.6)
         c.line(MARGIN, top - HEADER_H + 2 * mm, width - MARGIN, top - HEADER_H + 2 * mm)
         c.restoreState()
 
-    def draw_footer(c: Canvas, page: int, pages: int) -> None:
+    def draw_footer(c: Canvas, page: int, pages: int, marked: str = "") -> None:
         c.saveState()
+        shown = marked or subtitle  # the page's own section (PageSubtitle), else the report's
+        if shown:
+            c.setFont(f, 8)
+            size, lines = textfit.fit_lines(shown, width * 0.5, 8, 6)
+            c.setFont(f, size)
+            c.drawRightString(width - MARGIN, height - MARGIN - 9.5 * mm, lines[0] + (
+                " …" if len(lines) > 1 else ""))
         y = MARGIN
         c.setStrokeColor(GRID)
         c.setLineWidth(0.6)
@@ -216,11 +252,13 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
                wrap: Sequence[int] = ()) -> Table:
     """A ruled table with a shaded, repeated header row.
 
-    Plain-string cells are shortened with an ellipsis to fit their column, except in the
-    ``wrap`` columns, whose text wraps onto more lines (so nothing is ever cut off).
+    Plain-string cells that do not fit their column shrink (to 75 % of the size, at least
+    5 pt) and then wrap (:mod:`.textfit`); ``wrap`` columns wrap at the full size. Nothing
+    is ever cut off. Headers shrink until every word fits, so they wrap between words.
     """
     f = font()
     size = size or t.font_size - 0.5
+    least = max(5.0, size * 0.75)
     wrap_style = ParagraphStyle("wrap", fontName=f, fontSize=size, leading=size * 1.2)
     fitted: list[list[Any]] = []
     for row in rows:
@@ -229,13 +267,18 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
             if isinstance(value, str) and i in wrap and value:
                 value = Paragraph(esc(value), wrap_style)
             elif isinstance(value, str) and "\n" not in value:
-                value = fit(value, w - 4, size)
+                value = textfit.cell(value, w - 4.5, size, least,
+                                     aligns[i] if i < len(aligns) else "LEFT")
             cells.append(value)
         fitted.append(cells)
-    head_style = ParagraphStyle("head", fontName=f, fontSize=size - 1, leading=(size - 1) * 1.15,
-                                alignment=TA_CENTER)
-    head = [Paragraph(esc(h).replace("\n", "<br/>"), head_style) if isinstance(h, str) else h
-            for h in header]
+    head: list[Any] = []
+    for h, w in zip(header, widths, strict=True):
+        if not isinstance(h, str):
+            head.append(h)
+            continue
+        hs = textfit.header_size(h, w - 4.5, size - 1, max(4.5, (size - 1) * 0.7))
+        head.append(Paragraph(esc(h).replace("\n", "<br/>"), ParagraphStyle(
+            "head", fontName=f, fontSize=hs, leading=hs * 1.15, alignment=TA_CENTER)))
     data = [head, *fitted]
     cmds: list[tuple] = [
         ("FONT", (0, 0), (-1, -1), f, size),
@@ -264,3 +307,23 @@ def grid_table(header: Sequence[str], rows: Sequence[Sequence[Any]], widths: Seq
 def scaled_widths(rel: Sequence[float], total: float) -> list[float]:
     s = sum(rel)
     return [total * r / s for r in rel]
+
+
+def signature_lines(t: Template, st: Styles, keys: Sequence[str], *,
+                    posted: bool = False, raw: bool = False) -> Flowable:
+    """Lines to sign (one per label key, or per given text when ``raw``) with a date — or
+    "posted at" — line beside each, kept together with a little space above."""
+    from reportlab.platypus import KeepTogether, Spacer
+
+    fw = frame_width(t)
+    when = t.label("posted") if posted else t.label("date")
+    widths = scaled_widths([3.2, 4.5, 1.8, 2.5], fw)
+    rows = [[textfit.cell(f"{k if raw else t.label(k)} {t.label('signature')}:",
+                          widths[0] - 4.5, t.font_size, max(5.0, t.font_size * 0.7)),
+             "", f"{when}:", ""] for k in keys]
+    sig = Table(rows, colWidths=widths, rowHeights=[11 * mm] * len(rows), hAlign="LEFT",
+                style=_TableStyle([("FONT", (0, 0), (-1, -1), font(), t.font_size),
+                                   ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
+                                   ("LINEBELOW", (1, 0), (1, -1), 0.6, colors.black),
+                                   ("LINEBELOW", (3, 0), (3, -1), 0.6, colors.black)]))
+    return KeepTogether([Spacer(1, 5 * mm), sig])

@@ -142,7 +142,9 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
             details=_details(record, settlement, players, totals, seats),
             hand_id=str(info.get("hand_id", "")), dealer=record.dealer, status=status,
             override=bool(info.get("override", False)), ok=settlement.ok,
-            version=int(info.get("version", 1)), note=str(info.get("note", ""))))
+            version=int(info.get("version", 1)), note=str(info.get("note", "")),
+            amendments=tuple(info.get("amendments", ())),
+            violations=tuple(info.get("violations", ())), ruling=str(info.get("ruling", ""))))
     return tuple(out)
 
 

@@ -75,7 +75,9 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
         if through_round is not None and p.round is not None and p.round > through_round:
             continue
         reason = p.reason + (" (zero-sum)" if p.zero_sum else "")
-        names = [player] if player is not None else list(p.players)
+        # the payer(s) first, then everyone who received chips from a zero-sum penalty
+        everyone = list(p.players) + [n for n in p.entries if n not in p.players]
+        names = [player] if player is not None else everyone
         for name in names:
             if name in p.entries:
                 out.append(PenaltyLine(name, p.entries[name], reason, p.round, p.clause or "",
@@ -100,6 +102,10 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
         _require_round(t, round)
     rows = t.standings(through_round=round) if round is not None else t.standings()
     latin = {p.id: p.name_latin for p in t.players()}
+    lines = _penalty_lines(t.penalties(), through_round=round)
+    penalised = {p.player for p in lines if p.chips < 0}
+    counted = [h for h in t.hands() if round is None or h.round <= round]
+    unverified = sum(1 for h in counted if str(h.status) == "entered")
     out = []
     for r in rows:
         name = r.player + (f" {latin[r.player_id]}" if latin.get(r.player_id) else "")
@@ -107,24 +113,38 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             rank=r.rank, name=name, chips=r.chips, player_id=str(r.player_id), club=r.club,
             status=str(r.status), tied=r.tied, hands=r.hands, wins=r.wins,
             self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
-            largest_fan=r.largest_win_fan, penalties=r.penalties))
+            largest_fan=r.largest_win_fan, penalties=r.penalties,
+            penalised=r.player in penalised))
     return StandingsData(meta(t, generated_at), tuple(out), round=round,
-                         tie_break=tuple(t.info.tie_break),
-                         penalties=_penalty_lines(t.penalties(), through_round=round))
+                         tie_break=tuple(t.info.tie_break), penalties=lines,
+                         final=bool(counted) and unverified == 0, unverified=unverified)
 
 
 # --------------------------------------------------------------------------- 2 table sheets
 
 
-def _hand_items(hands: Sequence[HandInfo]) -> list[tuple[int, HandRecord, Settlement, dict]]:
+def _hand_items(t: Tournament, hands: Sequence[HandInfo]
+                ) -> list[tuple[int, HandRecord, Settlement, dict]]:
     items = []
     for h in hands:
         rec = HandRecord.from_dict(h.record)
         st = settlement_from_dict(h.settlement)
+        amendments: list[str] = []
+        ruling = ""
+        if h.version > 1 or h.override:
+            for v in t.hand_history(h.id):
+                if str(v.action) == "amended":
+                    amendments.append(f"v{v.version}: {v.reason or ''}".rstrip(": "))
+                if v.override_reason:  # the latest override ruling and who made it
+                    ruling = f"{v.referee}: {v.override_reason}" if v.referee else \
+                        v.override_reason
         items.append((h.hand_no, rec, st, {
             "hand_id": h.id, "status": str(h.status), "override": h.override,
             "version": h.version, "note": str(h.record.get("note", "") or ""),
-            "totals": h.totals}))
+            "totals": h.totals, "amendments": tuple(amendments),
+            "violations": tuple(f"{e.clause} {e.seat + ': ' if e.seat else ''}{e.message}"
+                                for e in st.errors),
+            "ruling": (ruling or h.override_reason or "") if h.override else ""}))
     return items
 
 
@@ -148,7 +168,7 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
     out = []
     for tno, row in tables.items():
         players = tuple(row.get(s, "") for s in seats)
-        items = _hand_items(by_table.get(tno, []))
+        items = _hand_items(t, by_table.get(tno, []))
         sheets = hand_sheets(items, seats, dict(zip(seats, players, strict=True)))
         table_pens = tuple(p for p in _penalty_lines([x for x in pens if x.round == round])
                            if p.player in players)
@@ -230,7 +250,8 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
         if v.override_reason:
             reason = (reason + "; " if reason else "") + f"override: {v.override_reason}"
         versions.append(VersionLine(v.version, _when(v.at), v.referee,
-                                    f"[{v.action}] {reason}".strip(), str(v.status), totals))
+                                    f"[{v.action}] {reason}".strip(), str(v.status), totals,
+                                    action=str(v.action), note=v.reason or ""))
     return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st), tuple(versions),
                           hand_id=str(h.id), round=h.round, table=str(h.table),
                           hand_no=h.hand_no, status=str(h.status),
@@ -238,6 +259,15 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
 
 
 # --------------------------------------------------------------------------- 5, 6 seating
+
+
+def name_sort_key(name: str, latin: str = "") -> str:
+    """Alphabetical order for a wall list: the Latin name when set, otherwise the name in
+    pinyin (pypinyin), so 何敏 (he) comes before 刘洋 (liu), not in character-code order."""
+    from pypinyin import Style, lazy_pinyin
+
+    text = latin or " ".join(lazy_pinyin(name, style=Style.NORMAL, errors="default"))
+    return " ".join(text.casefold().split())
 
 
 def _seating_tables(t: Tournament, round: int, table: int | None = None
@@ -256,7 +286,8 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
         for seat, name in row.items():
             p = players.get(name)
             shown = p.display if p is not None else name
-            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else ""))
+            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else "",
+                                       name_sort_key(name, p.name_latin if p else "")))
         first = t.find_hand(round, tno, 1)  # the first dealer is chosen at the table
         out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)

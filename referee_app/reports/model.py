@@ -62,6 +62,11 @@ class StandingRow:
     flower_pigs: int = 0
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+    penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
+
+    @property
+    def is_penalised(self) -> bool:
+        return self.penalised if self.penalised is not None else self.penalties < 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +76,8 @@ class StandingsData:
     round: int | None = None  # None: overall; N: after round N
     tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
     penalties: tuple[PenaltyLine, ...] = ()
+    final: bool = False  # every hand counted is verified (or void): fit to post as final
+    unverified: int = 0  # hands still waiting for verification
 
 
 # --------------------------------------------------------------------------- table sheets
@@ -112,6 +119,9 @@ class HandSheet:
     ok: bool = True
     version: int = 1
     note: str = ""
+    amendments: tuple[str, ...] = ()  # "v2: reason" for each amendment
+    violations: tuple[str, ...] = ()  # the rules a rule-breaking hand breaks
+    ruling: str = ""  # the head referee's ruling on an override: who, why
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,6 +199,8 @@ class VersionLine:
     reason: str
     status: str = "entered"
     totals: str = ""  # e.g. "E +30, S +16, W -61, N +15"
+    action: str = ""  # entered / amended / verified / void ... (what made this version)
+    note: str = ""  # the reason as given (without the [action] prefix)
 
 
 @dataclass(frozen=True)
@@ -215,6 +227,7 @@ class SeatedPlayer:
     name: str
     player_id: str = ""
     club: str = ""
+    sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
 
 
 @dataclass(frozen=True, slots=True)

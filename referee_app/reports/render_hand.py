@@ -175,8 +175,13 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     if data.status:
         line += f" · {data.status}"
     if len(data.versions) > 1:
-        line += f" · v{data.versions[-1].version} ({t.label('amended')})"
+        line += f" · v{data.versions[-1].version}"
     story.append(Paragraph(esc(line), st.h3))
+    amended = [v for v in data.versions[1:] if v.action == "amended"]
+    if amended:  # only an amendment changed the hand; verify/void are status changes
+        story.append(Paragraph(esc("; ".join(
+            f"v{v.version} {t.label('amended')}" + (f": {v.note}" if v.note else "")
+            for v in amended)), st.body))
     if data.status == "void":
         story.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('void'))}</font>", st.h3))
     if data.override_reason and data.settlement.ok:
@@ -209,17 +214,17 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
                                    st.small))
         story.append(KeepTogether(block))
 
+    tail: list[Flowable] = []  # versions, result and signatures: kept on one page
     if data.versions:
-        story.append(CondPageBreak(30 * mm))
-        story.append(Paragraph(esc(t.label("versions")), st.h2))
+        tail.append(Paragraph(esc(t.label("versions")), st.h2))
         head = ["v", t.label("time", "\n"), t.label("referee", "\n"),
                 t.label("status", "\n"), t.label("reason", "\n"),
                 t.label("totals", "\n")]
         rows = [[str(v.version), v.at, v.referee, v.status, Paragraph(esc(v.reason), st.cell),
                  Paragraph(esc(v.totals), st.cell)] for v in data.versions]
-        story.append(grid_table(head, rows, scaled_widths([0.5, 2.4, 1.8, 1.2, 4, 3], fw),
-                                ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t,
-                                wrap=[1, 2]))
+        tail.append(grid_table(head, rows, scaled_widths([0.5, 2.4, 1.8, 1.2, 4, 3], fw),
+                               ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t,
+                               wrap=[1, 2]))
 
     sig_rows = []
     for key in t.option("signatures"):
@@ -231,5 +236,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
                        ("VALIGN", (0, 0), (-1, -1), "BOTTOM"),
                        ("LINEBELOW", (1, 0), (1, -1), 0.6, "#000000"),
                        ("LINEBELOW", (3, 0), (3, -1), 0.6, "#000000")])
-    story.append(KeepTogether([Spacer(1, 6 * mm), sig]))
+    # the signatures stay on the page of the hand's result, never alone on a last page
+    result = " ".join(f"{s} {signed(c)}" for s, c in data.settlement.totals.items())
+    tail += [Spacer(1, 4 * mm), Paragraph(f"<b>{esc(t.label('totals'))}:</b> {esc(result)}",
+                                          st.body), Spacer(1, 2 * mm), sig]
+    story.append(KeepTogether(tail))
     return build_pdf(story, t, data.meta, subtitle=ident, out=out)

@@ -9,10 +9,10 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
+from . import textfit
 from .base import (
     build_pdf,
     esc,
-    fit,
     font,
     frame_height,
     frame_width,
@@ -43,9 +43,8 @@ class TableCard(Flowable):
     def draw(self) -> None:
         c, t, f = self.canv, self.t, font()
         w, h = self.width, self.height
-        c.setFont(f, 44)
-        c.drawCentredString(w / 2, h - 22 * mm, fit(t.label("table", n=self.table.table),
-                                                      w, 44))
+        textfit.draw_centred(c, w / 2, h - 22 * mm, t.label("table", n=self.table.table),
+                             w, 44, 20)
         c.setFont(f, 16)
         c.drawCentredString(w / 2, h - 33 * mm, t.label("round", n=self.round_no))
         side = min(w * 0.42, (h - 60 * mm) * 0.5)
@@ -70,12 +69,11 @@ class TableCard(Flowable):
                 name_w = (w - side) / 2 - 4 * mm
             c.setFont(f, 14)
             c.drawCentredString(x, y + 7 * mm, seat)
-            c.setFont(f, 18)
-            c.drawCentredString(x, y, fit(sp.name, name_w, 18))
+            # never cut a name: shrink to 11 pt, then wrap onto more lines
+            below = textfit.draw_centred(c, x, y, sp.name, name_w, 18, 11)
             if sp.club or sp.player_id:
-                c.setFont(f, 9)
-                c.drawCentredString(x, y - 5 * mm, fit(" · ".join(
-                    v for v in (sp.player_id, sp.club) if v), name_w, 9))
+                textfit.draw_centred(c, x, y - below - 5 * mm, " · ".join(
+                    v for v in (sp.player_id, sp.club) if v), name_w, 9, 6.5)
         c.setFont(f, 12)
         c.drawCentredString(cx, cy, t.label("table", n=self.table.table))
 
@@ -108,7 +106,8 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
     story.append(Paragraph(esc(t.label("find_seat")), st.h3))
     cols = t.column_specs()
     entries = sorted(((sp, tb) for tb in data.tables for sp in tb.seats),
-                     key=lambda e: (e[0].name.casefold(), e[1].table))
+                     key=lambda e: (e[0].sort_key or e[0].name.casefold(), e[0].name,
+                                    e[1].table))
     values = {"table": lambda sp, tb: tb.table, "seat": lambda sp, tb: sp.seat,
               "player": lambda sp, tb: sp.name, "player_id": lambda sp, tb: sp.player_id,
               "club": lambda sp, tb: sp.club}

@@ -4,6 +4,10 @@ Pre-printed with the round, table, hand number and player names; laid out in the
 of the entry form so the desk types it in top to bottom: the seat panels (concealed
 tiles and pongs per seat), the event list (kong or win rows: seat, tile, kind,
 discarder, flags), then the wall-exhausted box, then signatures.
+
+Every choice is a drawn tick box of at least 4 mm (``TICK``), one column per option so a
+pen mark is unambiguous. By default as many slips share a page as fit (two on A4), with a
+dashed cut line between them (issue 13: one slip per page left 40 % of it blank).
 """
 
 from __future__ import annotations
@@ -12,15 +16,48 @@ from pathlib import Path
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spacer, Table
 from reportlab.platypus.flowables import HRFlowable
 
-from .base import HEAD_BG, build_pdf, esc, fit, font, frame_width, scaled_widths, styles
+from . import textfit
+from .base import HEAD_BG, build_pdf, esc, font, frame_height, frame_width, scaled_widths, styles
 from .model import SeatingTable, SlipsData
 from .template import Template
 
-BOX = "□"
+TICK = 4.2 * mm  # the side of a tick box: big enough for a pen mark
+CUT_GAP = 7 * mm  # the space a cut line takes between two slips on one page
+
+
+class TickBox(Flowable):
+    """One empty square to tick, optionally followed by its label."""
+
+    def __init__(self, label: str = "", size: float = 8, side: float = TICK) -> None:
+        super().__init__()
+        self.label, self.size, self.side = label, size, side
+        self.width = side + (1.2 * mm + textfit.width_of(label, size) if label else 0)
+        self.height = side
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        return self.width, self.height
+
+    def draw(self) -> None:
+        c = self.canv
+        c.setLineWidth(0.8)
+        c.rect(0, 0, self.side, self.side)
+        if self.label:
+            c.setFont(font(), self.size)
+            c.drawString(self.side + 1.2 * mm, self.side / 2 - self.size * 0.35, self.label)
+
+
+def _ticks(labels: list[str], size: float) -> Table:
+    """A row of labelled tick boxes (the dealer, the wall-exhausted box)."""
+    boxes = [TickBox(x, size) for x in labels]
+    return Table([boxes], colWidths=[b.width + 3 * mm for b in boxes], hAlign="LEFT",
+                 style=[("LEFTPADDING", (0, 0), (-1, -1), 0),
+                        ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                        ("TOPPADDING", (0, 0), (-1, -1), 0),
+                        ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                        ("VALIGN", (0, 0), (-1, -1), "MIDDLE")])
 
 
 def _short(key: str, t: Template) -> str:
@@ -31,96 +68,143 @@ def _short(key: str, t: Template) -> str:
     return en if t.language == "en" else zh
 
 
-def _boxes(labels: list[str]) -> str:
-    return "  ".join(f"{BOX}{x}" for x in labels)
-
-
-def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st,
-         compact: bool) -> list[Flowable]:
+def slip(data: SlipsData, table: SeatingTable, hand_no: int, t: Template, st) -> list[Flowable]:
     f = font()
     fw = frame_width(t)
-    size = t.font_size - (1 if compact else 0)
-    seats = data.seat_labels
+    size = t.font_size
+    least = max(5.0, size * 0.7)
+    seats = list(data.seat_labels)
     names = {sp.seat: sp.name for sp in table.seats}
-    base = [("FONT", (0, 0), (-1, -1), f, size), ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
-            ("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
-            ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1)]
+    pad = [("LEFTPADDING", (0, 0), (-1, -1), 2), ("RIGHTPADDING", (0, 0), (-1, -1), 2),
+           ("TOPPADDING", (0, 0), (-1, -1), 1), ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+           ("VALIGN", (0, 0), (-1, -1), "MIDDLE"), ("FONT", (0, 0), (-1, -1), f, size)]
 
-    # 1. identification and dealer
-    ident = Table([[f"{t.label('round', n=data.round)}", f"{t.label('table', n=table.table)}",
-                    f"{t.label('hand', n=hand_no)}",
-                    f"{t.label('dealer')}: {_boxes(list(seats))}"]],
-                  colWidths=scaled_widths([2.2, 2.2, 2.2, 4.4], fw), hAlign="LEFT",
-                  style=base + [("FONT", (0, 0), (-1, -1), f, size + 2),
-                                ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
-                                ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey),
-                                ("BACKGROUND", (0, 0), (-1, -1), HEAD_BG)])
+    # 1. title, identification and dealer
+    idw = scaled_widths([2.6, 1.7, 1.7, 1.7, 4.3], fw)
+    ident = Table([[textfit.cell(x, w - 4.5, size + 1, least) for x, w in zip(
+                        (t.title, t.label("round", n=data.round),
+                         t.label("table", n=table.table), t.label("hand", n=hand_no)),
+                        idw, strict=False)] + [
+                    Table([[f"{t.label('dealer')}:", _ticks(seats, size)]], hAlign="LEFT",
+                          style=pad + [("LEFTPADDING", (0, 0), (-1, -1), 0)])]],
+                  colWidths=idw, rowHeights=[8 * mm], hAlign="LEFT",
+                  style=pad + [("FONT", (0, 0), (-1, -1), f, size + 1),
+                               ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                               ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey),
+                               ("BACKGROUND", (0, 0), (-1, -1), HEAD_BG)])
 
     # 2. seat panels: concealed tiles (14 cells) and up to 4 pongs
-    row_h = (5.4 if compact else 9) * mm
     cell_w = fw * 0.6 / 14
-    pong_w = (fw * 0.22) / 4
+    pong_w = fw * 0.22 / 4
     name_w = fw - 14 * cell_w - 4 * pong_w
     head = [t.label("seat"), t.label("concealed")] + [""] * 13 + [t.label("pongs"), "", "", ""]
-    rows: list[list[str]] = [head]
-    for s in seats:
-        rows.append([f"{s}  {fit(names.get(s, ''), name_w - 14, size)}"] + [""] * 18)
+    rows: list[list] = [head]
+    for s in seats:  # the name shrinks, then wraps: never cut
+        rows.append([textfit.cell(f"{s}  {names.get(s, '')}", name_w - 4.5, size, least)]
+                    + [""] * 18)
     panel = Table(rows, colWidths=[name_w] + [cell_w] * 14 + [pong_w] * 4,
-                  rowHeights=[5 * mm] + [row_h] * len(seats), hAlign="LEFT",
-                  style=base + [("SPAN", (1, 0), (14, 0)), ("SPAN", (15, 0), (18, 0)),
-                                ("FONT", (0, 0), (-1, 0), f, size - 1),
-                                ("ALIGN", (1, 0), (-1, 0), "CENTER"),
-                                ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
-                                ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
-                                ("INNERGRID", (0, 1), (14, -1), 0.3, colors.grey),
-                                ("INNERGRID", (15, 1), (18, -1), 0.6, colors.black),
-                                ("LINEAFTER", (0, 0), (0, -1), 0.8, colors.black),
-                                ("LINEAFTER", (14, 0), (14, -1), 0.8, colors.black),
-                                ("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.black)])
+                  rowHeights=[5 * mm] + [7 * mm] * len(seats), hAlign="LEFT",
+                  style=pad + [("SPAN", (1, 0), (14, 0)), ("SPAN", (15, 0), (18, 0)),
+                               ("FONT", (0, 0), (-1, 0), f, size - 1),
+                               ("ALIGN", (1, 0), (-1, 0), "CENTER"),
+                               ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
+                               ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                               ("INNERGRID", (0, 1), (14, -1), 0.3, colors.grey),
+                               ("INNERGRID", (15, 1), (18, -1), 0.6, colors.black),
+                               ("LINEAFTER", (0, 0), (0, -1), 0.8, colors.black),
+                               ("LINEAFTER", (14, 0), (14, -1), 0.8, colors.black),
+                               ("LINEBELOW", (0, 0), (-1, -1), 0.5, colors.black)])
 
-    # 3. the events in order: kong or win, seat(s), tile, kind, discarder, flags
-    ev_h = (5.2 if compact else 9) * mm
-    kinds = [_short("direct", t), _short("added", t), _short("concealed_kong", t),
-             _short("self_drawn", t)]
-    flags = [_short(fl, t) for fl in data.flags]
-    ehead = ["#", t.join(f"{_short('kong', t)}/{_short('win', t)}", "Kong/Win", "\n"),
-             t.label("seat"), t.label("tile"), t.label("kind"), t.label("from"),
-             t.label("flags"), t.label("passed_fan", "\n")]
-    rel = [0.4, 1.5, 2.4, 1.0, 3.1, 2.4, 4.3, 1.4]
-    ewidths = scaled_widths(rel, fw)
-    cell_size = size - 1.5
-    flag_text = _boxes(flags)
-    if stringWidth(flag_text, f, cell_size) > ewidths[6] - 4:  # two lines rather than cut
-        half = (len(flags) + 1) // 2
-        flag_text = _boxes(flags[:half]) + "\n" + _boxes(flags[half:])
-    erows: list[list[str]] = [ehead]
+    # 3. the events in order, one tick column per option:
+    #    kong|win, seat, tile (written), kind, discarder, flags, passed fan (written)
+    groups: list[tuple[str, list[str]]] = [
+        (t.join(f"{_short('kong', t)}/{_short('win', t)}", "Kong/Win", "\n"),
+         [_short("kong", t), _short("win", t)]),
+        (t.label("seat"), seats),
+        (t.label("tile"), []),
+        (t.label("kind"), [_short("direct", t), _short("added", t),
+                           _short("concealed_kong", t), _short("self_drawn", t)]),
+        (t.label("from"), seats),
+        (t.label("flags"), [_short(fl, t) for fl in data.flags]),
+        (t.label("passed_fan", "\n"), []),
+    ]
+    ticks = sum(len(opts) for _, opts in groups)
+    write_w = [12 * mm, 11 * mm]  # tile, passed fan
+    num_w = 5 * mm
+    tick_w = (fw - num_w - sum(write_w)) / ticks
+    widths = [num_w]
+    top: list = ["#"]
+    sub: list = [""]
+    spans: list[tuple] = [("SPAN", (0, 0), (0, 1))]
+    col = 1
+    written = iter(write_w)
+    for title, opts in groups:
+        if opts:
+            widths += [tick_w] * len(opts)
+            top += [title] + [""] * (len(opts) - 1)
+            sub += [textfit.cell(o, tick_w - 5, size - 1, 4.5, "CENTER") for o in opts]
+            spans.append(("SPAN", (col, 0), (col + len(opts) - 1, 0)))
+            col += len(opts)
+        else:
+            widths.append(next(written))
+            top.append(title)
+            sub.append("")
+            spans.append(("SPAN", (col, 0), (col, 1)))
+            col += 1
+    # a group title spans its options: fit it to the whole span, not one column
+    span_w = list(widths)
+    col = 1
+    for _title, opts in groups:
+        span_w[col] = tick_w * len(opts) if opts else widths[col]
+        col += max(1, len(opts))
+    top = [textfit.cell(h, w - 5, size - 1, 6, "CENTER") if isinstance(h, str) and h else h
+           for h, w in zip(top, span_w, strict=True)]
+    erows: list[list] = [top, sub]
     for i in range(1, t.option("event_rows") + 1):
-        erows.append([str(i), _boxes([_short("kong", t), _short("win", t)]), _boxes(list(seats)),
-                      "", _boxes(kinds), _boxes(list(seats)), flag_text, ""])
-    events = Table(erows, colWidths=ewidths, rowHeights=[7 * mm] + [ev_h] * (len(erows) - 1),
-                   hAlign="LEFT",
-                   style=base + [("FONT", (0, 0), (-1, 0), f, size - 1),
-                                 ("FONT", (1, 1), (-1, -1), f, cell_size),
-                                 ("LEADING", (1, 1), (-1, -1), cell_size * 1.15),
-                                 ("ALIGN", (0, 0), (-1, 0), "CENTER"),
-                                 ("BACKGROUND", (0, 0), (-1, 0), HEAD_BG),
-                                 ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
-                                 ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)])
-    out: list[Flowable] = [ident, Spacer(1, 1.5 * mm), panel, Spacer(1, 1.5 * mm), events]
-    out.append(Spacer(1, 1 * mm))
-    out.append(Paragraph(f"<font size='{size + 2}'>{BOX}</font> "
-                         f"{esc(t.label('wall_exhausted'))}", st.body))
+        row: list = [str(i)]
+        for _title, opts in groups:
+            row += [TickBox() for _ in opts] if opts else [""]
+        erows.append(row)
+    group_lines = []
+    col = 1
+    for _title, opts in groups:
+        col += max(1, len(opts))
+        group_lines.append(("LINEAFTER", (col - 1, 0), (col - 1, -1), 0.9, colors.black))
+    events = Table(erows, colWidths=widths, rowHeights=[None, None]
+                   + [6.3 * mm] * (len(erows) - 2), hAlign="LEFT",
+                   style=pad + spans + group_lines + [
+                       ("FONT", (0, 0), (-1, 1), f, size - 1),
+                       ("ALIGN", (0, 0), (-1, -1), "CENTER"),
+                       ("BACKGROUND", (0, 0), (-1, 1), HEAD_BG),
+                       ("BOX", (0, 0), (-1, -1), 0.8, colors.black),
+                       ("INNERGRID", (0, 0), (-1, -1), 0.3, colors.grey),
+                       ("LEFTPADDING", (1, 2), (-1, -1), 0),
+                       ("RIGHTPADDING", (1, 2), (-1, -1), 0)])
 
-    # 4. signatures: every player and the referee
+    # 4. the wall-exhausted box, then signatures: every player and the referee
+    wall = _ticks([t.label("wall_exhausted")], size)
     sig_labels = [f"{s} {t.label('signature')}" for s in seats] + [t.label("referee")]
-    sig = Table([sig_labels, [""] * len(sig_labels)],
-                colWidths=[fw / len(sig_labels)] * len(sig_labels),
-                rowHeights=[4.5 * mm, (5.5 if compact else 10) * mm], hAlign="LEFT",
-                style=base + [("FONT", (0, 0), (-1, 0), f, size - 1.5),
-                              ("BOX", (0, 0), (-1, -1), 0.6, colors.black),
-                              ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)])
-    out += [Spacer(1, 1 * mm), sig]
-    return out
+    sw = fw / len(sig_labels)
+    sig = Table([[textfit.cell(x, sw - 4.5, size - 1, 4.5) for x in sig_labels],
+                 [""] * len(sig_labels)],
+                colWidths=[sw] * len(sig_labels), rowHeights=[None, 8 * mm], hAlign="LEFT",
+                style=pad + [("FONT", (0, 0), (-1, 0), f, size - 1),
+                             ("BOX", (0, 0), (-1, -1), 0.6, colors.black),
+                             ("INNERGRID", (0, 0), (-1, -1), 0.4, colors.grey)])
+    return [ident, Spacer(1, 1.5 * mm), panel, Spacer(1, 1.5 * mm), events,
+            Spacer(1, 1.5 * mm), wall, Spacer(1, 1.5 * mm), sig]
+
+
+def slips_per_page(data: SlipsData, t: Template, st) -> int:
+    """The template's number, or (0, the default) as many as fit the page."""
+    asked = t.option("slips_per_page")
+    if asked:
+        return asked
+    h = sum(fl.wrap(frame_width(t), frame_height(t))[1] + fl.getSpaceBefore()
+            + fl.getSpaceAfter() for fl in slip(data, data.tables[0], 1, t, st))
+    if t.header:
+        h += styles(t).small.leading * 2
+    return max(1, int((frame_height(t) + CUT_GAP) // (h + CUT_GAP)))
 
 
 def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) -> bytes:
@@ -129,8 +213,7 @@ def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) ->
     if data.count < 1:
         raise ValueError(f"count: {data.count} is not a positive number of slips")
     st = styles(t)
-    per_page = t.option("slips_per_page")
-    compact = per_page == 2
+    per_page = slips_per_page(data, t, st)
     story: list[Flowable] = []
     n = 0
     for ti, table in enumerate(data.tables):
@@ -139,14 +222,14 @@ def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) ->
                 if n % per_page == 0:
                     story.append(PageBreak())
                 else:
-                    story.append(Spacer(1, 2 * mm))
-                    story.append(HRFlowable(width="100%", dash=(3, 3), color=colors.grey))
-                    story.append(Spacer(1, 2 * mm))
+                    story.append(Spacer(1, CUT_GAP / 2 - 0.5))
+                    story.append(HRFlowable(width="100%", dash=(3, 3), color=colors.grey,
+                                            spaceBefore=0, spaceAfter=0))
+                    story.append(Spacer(1, CUT_GAP / 2 - 0.5))
             block: list[Flowable] = []
             if n % per_page == 0 and t.header:
                 block.append(Paragraph(esc(t.header), st.small))
-            block.append(Paragraph(esc(t.title), st.body if compact else st.h3))
-            block += slip(data, table, data.first_hand(ti) + i, t, st, compact)
+            block += slip(data, table, data.first_hand(ti) + i, t, st)
             story.append(KeepTogether(block))
             n += 1
     sub = t.label("round", n=data.round)

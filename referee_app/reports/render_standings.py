@@ -6,7 +6,18 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from .base import MARK, build_pdf, esc, frame_width, grid_table, scaled_widths, signed, styles
+from .base import (
+    MARK,
+    MARK_HEX,
+    build_pdf,
+    esc,
+    frame_width,
+    grid_table,
+    scaled_widths,
+    signature_lines,
+    signed,
+    styles,
+)
 from .model import StandingRow, StandingsData
 from .template import STANDINGS_COLUMNS, Template
 
@@ -15,7 +26,11 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
     if name == "rank":
         return f"={row.rank}" if row.tied else str(row.rank)
     if name == "player":
-        mark = " †" if row.penalties and t.option("mark_penalties") else ""
+        mark = ""
+        if t.option("mark_penalties") and row.is_penalised:
+            mark = " †"
+        elif t.option("mark_penalties") and row.penalties:
+            mark = " ‡"  # received chips from someone else's zero-sum penalty
         return row.name + mark
     if name in ("chips", "penalties"):
         v = getattr(row, name)
@@ -50,6 +65,10 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     st = styles(t)
     sub = subtitle(data, t)
     story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
+    state = (t.label("final") if data.final
+             else t.label("provisional", n=data.unverified))
+    colour = "#1b5e20" if data.final else MARK_HEX
+    story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
     if t.option("show_tie_break") and data.tie_break:
@@ -65,14 +84,16 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     if t.option("mark_penalties"):
         pcols = [i for i, (name, _, _) in enumerate(cols) if name in ("player", "penalties")]
         for ri, r in enumerate(data.rows, start=1):
-            if r.penalties:
+            if r.is_penalised:
                 for ci in pcols:
                     extra.append(("TEXTCOLOR", (ci, ri), (ci, ri), MARK))
     story.append(grid_table([h for _, _, h in cols], rows, widths, [c.align for _, c, _ in cols],
                             t, zebra=t.option("zebra"), extra=extra))
 
-    if t.option("mark_penalties") and any(r.penalties for r in data.rows):
+    if t.option("mark_penalties") and any(r.is_penalised for r in data.rows):
         story.append(Paragraph(f"† {esc(t.label('penalty_mark'))}", st.small))
+    if t.option("mark_penalties") and any(r.penalties and not r.is_penalised for r in data.rows):
+        story.append(Paragraph(f"‡ {esc(t.label('penalty_received'))}", st.small))
     if t.option("list_penalties") and data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,
@@ -83,4 +104,5 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
         w = scaled_widths([3, 1, 1.2, 1.2, 6, 2.4], frame_width(t))
         story.append(grid_table(head, prow, w, ["LEFT", "RIGHT", "RIGHT", "LEFT", "LEFT", "LEFT"],
                                 t))
+    story.append(signature_lines(t, st, ["head_referee"], posted=True))
     return build_pdf(story, t, data.meta, subtitle=sub, out=out)

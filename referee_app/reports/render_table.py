@@ -13,12 +13,13 @@ from reportlab.platypus import Flowable, KeepTogether, PageBreak, Paragraph, Spa
 from .base import (
     MARK_HEX,
     MUTED,
+    PageSubtitle,
     build_pdf,
     esc,
-    fit,
     frame_width,
     grid_table,
     scaled_widths,
+    signature_lines,
     signed,
     styles,
 )
@@ -50,9 +51,26 @@ def _status(h: HandSheet, t: Template) -> str:
         parts.append(t.label("invalid"))
     if h.override:
         parts.append(t.label("override"))
-    if h.version > 1:
+    if h.amendments:
+        parts.append(f"v{h.version} {t.label('amended')}")
+    elif h.version > 1:
         parts.append(f"v{h.version}")
     return ", ".join(parts)
+
+
+def _explain(h: HandSheet, t: Template, st) -> list[Flowable]:
+    """Why a hand reads as it does: each amendment's reason, the rules a hand breaks and
+    the head referee's ruling on an override (its chips are the ruling's, not the rules')."""
+    out: list[Flowable] = []
+    for a in h.amendments:
+        out.append(Paragraph(f"{esc(t.label('amended'))} {esc(a)}", st.small))
+    if h.violations:
+        out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}:</font> "
+                             + esc("; ".join(h.violations)), st.small))
+    if h.ruling:
+        out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('ruling'))}:</font> "
+                             f"{esc(h.ruling)}", st.small))
+    return out
 
 
 def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
@@ -60,7 +78,8 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     fw = frame_width(t)
     n = len(data.seats)
     sub = f"{t.label('round', n=data.round)} · {t.label('table', n=data.table)}"
-    story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
+    story: list[Flowable] = [PageSubtitle(sub), Paragraph(esc(t.title), st.title),
+                             Paragraph(esc(sub), st.h3)]
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
     story.append(Paragraph(esc("   ".join(f"{s}: {p}" for s, p in
@@ -72,10 +91,8 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     head: list[str] = [t.label("hand_no", "\n"), t.label("dealer", "\n")]
     rel: list[float] = [0.9, 0.9]
     aligns = ["RIGHT", "CENTER"]
-    total_rel = 1.8 + n * (3.0 if running else 1.6) + 3.0
-    name_w = fw * 1.6 / total_rel - 4
     for s, p in zip(data.seats, data.players, strict=True):
-        head.append(f"{s}\n{fit(p, name_w, t.font_size - 1.5)}")
+        head.append(f"{s}\n{p}")  # grid_table shrinks, then wraps it: never cut
         rel.append(1.6)
         aligns.append("RIGHT")
         if running:
@@ -125,13 +142,13 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
             status = _status(h, t)
             if status:
                 title += f" · {status}"
-            block: list[Flowable] = [Paragraph(esc(title), st.h3)]
+            block: list[Flowable] = [Paragraph(esc(title), st.h3), *_explain(h, t, st)]
             if h.details:
                 drow = [[_detail_cell(name, d, t) for name, _, _ in cols] for d in h.details]
                 block.append(grid_table([hd for _, _, hd in cols], drow, widths,
                                         [c.align for _, c, _ in cols], t, zebra=False,
                                         repeat=False))
-            else:
+            elif not h.violations:
                 block.append(Paragraph(esc(t.label("invalid")), st.small))
             if h.note:
                 block.append(Paragraph(esc(h.note), st.small))
@@ -141,6 +158,10 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
         for p in data.penalties:
             story.append(Paragraph(esc(f"{p.player}: {signed(p.chips)} {p.clause} {p.reason}"),
                                    st.body))
+    # the players and the table's referee sign the sheet as a true record
+    story.append(signature_lines(t, st, [f"{s} {p}" for s, p in
+                                         zip(data.seats, data.players, strict=True)]
+                                 + [t.label("referee")], raw=True))
     return story
 
 

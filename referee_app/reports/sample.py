@@ -76,7 +76,8 @@ def _add_extras(t: Tournament, rng: random.Random, ruleset: str) -> None:
     seats = t.seating(1).tables[1]
     if len(hands) >= 2:
         rec = random_record(rng, ruleset, dealer=hands[1].dealer, players=seats)
-        t.amend_hand(hands[1].id, rec, reason="S 的杠是暗杠，不是直杠 (kong was concealed)",
+        t.amend_hand(hands[1].id, rec, reason="记分单抄错，按原始记分单重录 (slip copied "
+                     "wrongly; re-entered from the table's slip)",
                      referee="赵总裁判")
     if len(hands) >= 3:
         t.void_hand(hands[2].id, reason="entered at the wrong table", referee="赵总裁判")

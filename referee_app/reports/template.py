@@ -20,8 +20,18 @@ from typing import Any
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
 
-#: Where the editable default templates live (the repository's ``templates/``).
-TEMPLATE_DIR: Path = Path(__file__).resolve().parent.parent.parent / "templates"
+def _default_dir() -> Path:
+    """The repository's editable ``templates/`` in a checkout; the copy shipped as package
+    data (``referee_app/data/templates``, built by setup.py) in an installed wheel."""
+    package = Path(__file__).resolve().parent.parent
+    repo = package.parent
+    if (repo / "pyproject.toml").is_file() and (repo / "templates").is_dir():
+        return repo / "templates"
+    return package / "data" / "templates"
+
+
+#: Where the default templates live (see :func:`_default_dir`).
+TEMPLATE_DIR: Path = _default_dir()
 
 PAPER_SIZES: dict[str, tuple[float, float]] = {
     "A4": (595.2755905511812, 841.8897637795277),
@@ -81,7 +91,7 @@ DETAIL_COLUMNS: dict[str, ColumnSpec] = {
     "bonuses": _c("加番明细", "Bonuses", 2.0, "LEFT"),
     "total_fan": _c("番数合计", "Total fan", 1.1),
     "win": _c("和牌分", "Win chips", 1.1),
-    "ready": _c("查叫", "Ready check", 1.1),
+    "ready": _c("查叫/花猪/差价", "Ready check, flower pig, price diff.", 1.3),
     "kong": _c("刮风下雨", "Kong chips", 1.2),
     "other": _c("其他", "Other", 0.9),
     "total": _c("游戏豆合计", "Total", 1.2),
@@ -92,7 +102,7 @@ OPPONENT_COLUMNS: dict[str, ColumnSpec] = {
     "opponent": _c("对手", "Opponent", 3.0, "LEFT"),
     "hands": _c("同桌局数", "Hands together", 1.3),
     "win": _c("和牌分", "Win chips", 1.3),
-    "ready": _c("查叫", "Ready check", 1.3),
+    "ready": _c("查叫/花猪/差价", "Ready check, flower pig, price diff.", 1.5),
     "kong": _c("刮风下雨", "Kong chips", 1.3),
     "other": _c("其他", "Other", 1.1),
     "total": _c("得分合计", "Total", 1.3),
@@ -158,7 +168,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "hand": {"show_english": True, "show_reading": True, "show_payments": True,
              "signatures": ["referee", "head_referee"]},
     "seating": {"table_cards": True},
-    "slips": {"slips_per_page": 1, "event_rows": 8},
+    "slips": {"slips_per_page": 0, "event_rows": 6},
 }
 
 #: Text that is not a column header; a template's [labels] may override any of these.
@@ -174,6 +184,10 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "tie_break": ("同分比较", "Tie-break"),
     "tied": ("并列", "tied"),
     "penalty_mark": ("含罚分", "includes a penalty"),
+    "penalty_received": ("含他人罚分所得", "received chips from another player's penalty"),
+    "final": ("最终成绩（全部牌局已核对）", "FINAL (every hand verified)"),
+    "provisional": ("临时成绩：{n} 局待核对", "PROVISIONAL: {n} hand(s) not yet verified"),
+    "posted": ("公布时间", "Posted at"),
     "penalties": ("罚分与调整", "Penalties and adjustments"),
     "dealer": ("庄家", "Dealer"),
     "chips": ("游戏豆", "Chips"),
@@ -213,6 +227,7 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "concealed_kong": ("暗杠", "concealed"),
     "player": ("选手", "Player"),
     "errors": ("违规项", "Rule violations"),
+    "ruling": ("裁判长裁决", "Head referee's ruling"),
     "end_check": ("查叫", "End check"),
     "flower_pig": ("花猪", "flower pig"),
     "ready": ("听牌", "ready"),
@@ -314,18 +329,56 @@ class Template:
 # --------------------------------------------------------------------------- loading
 
 
+def export_templates(dest: str | Path, *, overwrite: bool = False) -> list[Path]:
+    """Copy the default templates into ``dest`` (created) as editable starting points.
+
+    Refuses to overwrite existing files unless ``overwrite``; returns the written paths.
+    """
+    d = Path(dest)
+    if d.exists() and not d.is_dir():
+        raise TemplateError("templates", f"{d} is a file, not a folder")
+    targets = [(d / f"{r}.toml", default_template_path(r)) for r in REPORTS]
+    clash = [str(t) for t, _ in targets if t.exists()]
+    if clash and not overwrite:
+        raise TemplateError("templates", f"{', '.join(clash)} already exist(s); choose an "
+                            "empty folder or overwrite (--force)")
+    d.mkdir(parents=True, exist_ok=True)
+    for target, source in targets:
+        target.write_text(source.read_text(encoding="utf-8") if source.is_file()
+                          else f"# {target.stem} report: every key is optional; see "
+                               "docs/reports.md\n", encoding="utf-8")
+    return [t for t, _ in targets]
+
+
+
 def default_template_path(report: str) -> Path:
     return TEMPLATE_DIR / f"{report}.toml"
 
 
-def load_template(report: str, path: str | Path | None = None) -> Template:
-    """Load ``report``'s template from ``path`` (or ``templates/<report>.toml``).
+def folder_template_path(report: str, folder: str | Path) -> Path | None:
+    """``folder/<report>.toml`` (or ``.json``) when the folder holds one."""
+    for suffix in (".toml", ".json"):
+        p = Path(folder) / f"{report}{suffix}"
+        if p.is_file():
+            return p
+    return None
 
-    Without a file (e.g. an installed wheel without the repository) the built-in
-    defaults are used, so a report can always be printed.
+
+def load_template(report: str, path: str | Path | None = None, *,
+                  folder: str | Path | None = None) -> Template:
+    """Load ``report``'s template from ``path``, else from ``folder`` (a tournament's own
+    template folder), else the default ``templates/<report>.toml``.
+
+    A folder without this report's file falls back to the default; without any file the
+    built-in defaults are used, so a report can always be printed.
     """
     if report not in REPORTS:
         raise TemplateError("report", f"unknown report {report!r} (known: {', '.join(REPORTS)})")
+    if path is None and folder is not None and str(folder):
+        if not Path(folder).is_dir():
+            raise TemplateError("templates", f"folder not found: {folder} (make one with "
+                                "'referee-app templates export DIR')")
+        path = folder_template_path(report, folder)
     if path is None:
         p = default_template_path(report)
         if not p.is_file():
@@ -460,8 +513,9 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
             raise TemplateError(f"options.{k}", f"expected {want.__name__}, got {v!r}")
         options[k] = v
     if report == "slips":
-        if options["slips_per_page"] not in (1, 2):
-            raise TemplateError("options.slips_per_page", "must be 1 or 2")
+        if options["slips_per_page"] not in (0, 1, 2, 3, 4):
+            raise TemplateError("options.slips_per_page",
+                                "must be 0 (as many as fit) or 1 to 4")
         if not 1 <= options["event_rows"] <= 16:
             raise TemplateError("options.event_rows", "must be from 1 to 16")
     if report == "hand":

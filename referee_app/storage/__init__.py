@@ -23,20 +23,26 @@ a :class:`StorageError` subclass (field + problem) and changes nothing.
 
 from __future__ import annotations
 
+from .backups import BackupInfo
 from .demo import data_dir, default_db_path, demo_bundle_path, demo_db_path
 from .errors import (
     AuthError,
     BundleError,
+    BusyError,
     CSVImportError,
+    DamagedError,
+    DiskFullError,
     DuplicateHandError,
     DuplicatePlayerError,
     HandRuleError,
     NotATournamentError,
     PenaltyError,
+    ReadOnlyError,
     RecordIntegrityError,
     SeatingError,
     SeatMismatchError,
     StorageError,
+    StorageFault,
     TournamentExistsError,
     UnknownHandError,
     UnknownPlayerError,
@@ -64,7 +70,8 @@ from .models import (
 from .tournament import Tournament
 
 __all__ = [
-    "AuthError", "RecordIntegrityError", "Referee", "VerifyReport",
+    "AuthError", "RecordIntegrityError", "Referee", "VerifyReport", "BackupInfo",
+    "BusyError", "DamagedError", "DiskFullError", "ReadOnlyError", "StorageFault",
     "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
     "DuplicateHandError", "DuplicatePlayerError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
@@ -16,8 +17,9 @@ import sqlite_utils
 from referee_app.core import (
     Ruleset,
 )
+from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
-from . import chain, ruleset_store
+from . import backup_files, chain, ruleset_store
 from . import db as dbm
 from .errors import AuthError, StorageError
 from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
@@ -29,19 +31,64 @@ def _dump(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
-def _positive_int(value: Any, field: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError(field, f"expected a whole number >= 1, got {value!r}")
+#: SQLite's INTEGER range: ids, round, table and hand numbers are checked against it
+MAX_INT = 2**63 - 1
+#: chips in one penalty or override entry; stake per unit
+MAX_CHIPS = 1_000_000
+
+
+def _shown(value: Any) -> str:
+    """A value for an error message (a 5,000-digit number is not repeated back)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**24:
+        return f"a number of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)[:60]
+
+
+def _positive_int(value: Any, field: str, maximum: int = MAX_INT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
+        raise StorageError(field, f"expected a whole number 1..{maximum}, got {_shown(value)}")
+    return value
+
+
+def _lookup_int(value: Any, field: str) -> int:
+    """A number to look something up by: any whole number SQLite can hold (none matches
+    beyond; a 20-digit one is refused here rather than overflowing in the query)."""
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
+        raise StorageError(field, f"expected a whole number up to {MAX_INT}, got "
+                           f"{_shown(value)}")
+    return value
+
+
+def _stake(value: Any) -> int:
+    """Chips per unit: a whole number 1..1,000,000 (beyond that chips lose precision)."""
+    return _positive_int(value, "stake", MAX_STAKE)
+
+
+def _chips(value: Any, field: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_CHIPS:
+        raise StorageError(field, f"expected whole chips from -{MAX_CHIPS:,} to "
+                           f"{MAX_CHIPS:,}, got {_shown(value)}")
     return value
 
 
 def _cap(value: Any) -> int | None:
-    """A tournament cap on total fan (V2 "可以临时协商"): a whole number >= 1, or None."""
+    """A tournament cap on total fan (V2 "可以临时协商"): a whole number 1..99, or None."""
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise StorageError("cap_fan", f"expected a whole number of fan >= 1 or none, got {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP_FAN:
+        raise StorageError("cap_fan", f"expected a whole number of fan 1..{MAX_CAP_FAN} or "
+                           f"none, got {_shown(value)}")
     return value
+
+
+def _bad_char(text: str) -> str | None:
+    """A control character, line separator or lone surrogate: these break every listing,
+    CSV and PDF (a name is one line of printable text)."""
+    for c in text:
+        cat = unicodedata.category(c)
+        if cat in ("Cc", "Cs", "Zl", "Zp"):
+            return f"U+{ord(c):04X}"
+    return None
 
 
 def _text(value: Any, field: str, *, required: bool = False) -> str:
@@ -52,13 +99,34 @@ def _text(value: Any, field: str, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
         raise StorageError(field, "is required and may not be empty")
+    bad = _bad_char(value)
+    if bad:
+        raise StorageError(field, f"contains a control character ({bad}); use one line of "
+                           "printable text")
     return value
 
 
+def _names(value: Any, field: str) -> list[str]:
+    """A list of names (referees): each one line of text."""
+    if isinstance(value, str) or not isinstance(value, list | tuple):
+        raise StorageError(field, f"expected a list of names, got {type(value).__name__}")
+    out = []
+    for i, v in enumerate(value):
+        if not isinstance(v, str):
+            raise StorageError(f"{field}[{i}]", f"expected a name (text), got "
+                               f"{type(v).__name__}")
+        name = _text(v, f"{field}[{i}]")
+        if name:
+            out.append(name)
+    return out
+
+
 def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
+    if isinstance(order, str) or not isinstance(order, Iterable):
+        raise StorageError("tie_break", f"expected a list of keys, got {type(order).__name__}")
     out = tuple(order)
     for key in out:
-        if key.lstrip("-") not in TIE_BREAK_KEYS:
+        if not isinstance(key, str) or key.lstrip("-") not in TIE_BREAK_KEYS:
             raise StorageError("tie_break", f"unknown key {key!r} (known: "
                                f"{', '.join(TIE_BREAK_KEYS)}; prefix '-' for fewer-is-better)")
     if not out:
@@ -71,12 +139,13 @@ class TournamentBase:
     log, the tournament's settings and ruleset, and automatic backups.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` and the last of each round
+    (``backup_files.py``; list and restore them with ``backups.py``). ``backup_every=0``
     turns automatic backups off (tests, benchmarks).
     """
 
     def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
-                 backup_keep: int = 10) -> None:
+                 backup_keep: int = backup_files.KEEP_NEWEST) -> None:
         self.path = path
         self.db = db
         self.backup_every = backup_every
@@ -84,6 +153,7 @@ class TournamentBase:
         self._changes = 0
         self._closed = False
         self.backup_error: str | None = None  # the last automatic backup's failure, if any
+        self.read_only: str | None = None  # why the file is open for viewing only, if it is
         self._pending: tuple[str, str, dict[str, Any], str] | None = None
         #: the referee whose PIN was checked on this connection (:meth:`sign_in`)
         self.signed_in: Referee | None = None
@@ -108,12 +178,12 @@ class TournamentBase:
 
     def backup(self) -> Path:
         """Write a backup now (SQLite backup API); returns its path."""
-        p = dbm.backup(self.db, self.path, self.backup_keep)
+        p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
 
     def backups(self) -> list[Path]:
-        return dbm.list_backups(self.path)
+        return backup_files.list_backups(self.path)
 
     def _saved(self) -> None:
         """Count a committed change; back up every ``backup_every``. A failing backup never
@@ -127,7 +197,7 @@ class TournamentBase:
             self.backup()
             self.backup_error = None
         except (OSError, sqlite3.Error) as e:
-            self.backup_error = f"backup failed: {e}"
+            self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
     def has_referees(self) -> bool:
@@ -229,7 +299,14 @@ class TournamentBase:
             tie_break=tuple(meta.get("tie_break", DEFAULT_TIE_BREAK)),
             referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
-            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"))
+            created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
+            templates=meta.get("templates", ""))
+
+    def ruleset(self) -> Ruleset:
+        """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):
+        its seats, switches and clause texts, for traces, ruling sheets and help. Settle
+        with :meth:`rules`, which adds the tournament's cap and stake."""
+        return self._base_rules()
 
     def _base_rules(self, meta: Mapping[str, Any] | None = None) -> Ruleset:
         """The tournament's own ruleset, from the snapshot stored inside the tournament."""
@@ -237,11 +314,17 @@ class TournamentBase:
         return self._ruleset_by_digest(meta["ruleset_digest"])
 
     def _ruleset_by_digest(self, digest: str) -> Ruleset:
-        r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
-        if r is None:
-            raise StorageError("ruleset", f"the ruleset {digest[:12]} is not stored in this "
-                               "tournament")
-        return ruleset_store.from_snapshot(r[0])
+        def load() -> str | None:
+            r = self.db.execute("SELECT data FROM rulesets WHERE digest=?", (digest,)).fetchone()
+            return r[0] if r else None
+
+        try:
+            return ruleset_store.by_digest(digest, load)
+        except KeyError:
+            raise StorageError("ruleset", f"the ruleset {str(digest)[:12]} is not stored in "
+                               "this tournament") from None
+        except ValueError as e:
+            raise StorageError("ruleset", str(e)) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with

@@ -22,7 +22,7 @@ from referee_app.core import HandRecord, RecordError, settle
 
 from . import chain
 from . import db as dbm
-from .base import TournamentBase
+from .base import MAX_INT, TournamentBase, _shown, _text
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .models import HandStatus, PlayerStatus, VersionAction
 
@@ -138,6 +138,9 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
         raise BundleError(f"{path}.{key}" if path else key,
                           f"expected {want}, got {type(v).__name__}")
+    if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
+        raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
+                          f"{MAX_INT}, got {_shown(v)}")
     return v
 
 
@@ -231,7 +234,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
         dbm.create_schema(db)
         with dbm.write_transaction(db):
             try:
-                chain.replay(entries, db.conn)
+                chain.replay(entries, db.conn, "main")
             except chain.ChainError as e:
                 raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
             for e, raw in zip(entries, entries_in, strict=True):
@@ -345,7 +348,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     for i, p in enumerate(_list(data, "players", "")):
         path = where[0] = f"players[{i}]"
         pid = _get(p, "id", path, int)
-        name = _get(p, "name", path, str).strip()
+        name = _text(_get(p, "name", path, str), f"{path}.name")
         if not name:
             raise BundleError(f"{path}.name", "may not be empty")
         if name in names:
@@ -365,7 +368,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
                     _get(p, "registered_at", path, str, optional=True, default="")))
 
     def pid_of(name: Any, path: str) -> int:
-        if name not in names:
+        if not isinstance(name, str) or name not in names:
             raise BundleError(path, f"unknown player {name!r} (not in players)")
         return names[name]
 
@@ -424,13 +427,19 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
                 status = HandStatus(_get(v, "status", vpath, str))
             except ValueError as e:
                 raise BundleError(vpath, str(e)) from None
+            raw = _get(v, "record", vpath, dict)
             try:
-                rec = HandRecord.from_dict(_get(v, "record", vpath, dict))
+                rec = HandRecord.from_dict(raw)
+                if rec.ruleset != t._ruleset_id():
+                    raise BundleError(f"{vpath}.record.ruleset", f"the hand is under "
+                                      f"{rec.ruleset!r} but the tournament under "
+                                      f"{t._ruleset_id()!r} (was the bundle's ruleset changed?)")
                 rec, ids = t._match(rec, rnd, tbl)
-            except RecordError as e:
-                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
-            except StorageError as e:
-                raise BundleError(f"{vpath}.record.{e.field}", e.problem) from None
+            except BundleError:
+                raise
+            except (RecordError, StorageError) as e:
+                raise BundleError(".".join(x for x in (f"{vpath}.record", e.field) if x),
+                                  e.problem) from None
             s = settle(rec, t.rules_for(settings_now))
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)

@@ -146,8 +146,8 @@ def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
             e = json.loads(text)
         except ValueError:
             raise ChainError(i, "is not valid JSON") from None
-        if not isinstance(e, dict) or canonical(e) != text:
-            raise ChainError(i, "is not in canonical form")
+        if not isinstance(e, dict):
+            raise ChainError(i, "is not a JSON object")
         try:
             entry = Entry(int(e["seq"]), str(e["prev"]), str(e["at"]), str(e["referee"]),
                           str(e["action"]), dict(e["detail"]), list(e["rows"]), stored)
@@ -163,56 +163,66 @@ def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
         yield entry
 
 
-def replay(entries: Iterable[Entry], target: sqlite3.Connection) -> dict[tuple[str, str], int]:
-    """Apply every entry's rows to ``target`` (empty tables of the same schema); returns, per
-    (table, primary key), the entry that last wrote the row."""
-    written: dict[tuple[str, str], int] = {}
+def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "main") -> None:
+    """Apply every entry's rows, in order, to the empty record tables of ``schema`` on
+    ``target``. Runs of inserts into one table go in one ``executemany``."""
     target.execute("PRAGMA defer_foreign_keys=ON")  # an UPDATE replays as delete + insert
-    cols_cache: dict[str, tuple[list[str], list[str]]] = {}
-    for e in entries:
-        for item in e.rows:
-            try:
-                table, op, row = item
-                if table not in RECORD_TABLES or op not in ("I", "D") or not isinstance(row, dict):
-                    raise ValueError
-                if table not in cols_cache:
-                    cols_cache[table] = (columns(target, table), primary_key(target, table))
-                cols, pk = cols_cache[table]
-                key = canonical([row.get(c) for c in pk])
-                if op == "I":
-                    target.execute(f"INSERT INTO {table}({', '.join(cols)}) VALUES "
-                                   f"({', '.join('?' * len(cols))})", [row.get(c) for c in cols])
-                else:
-                    cur = target.execute(f"DELETE FROM {table} WHERE " +
-                                         " AND ".join(f"{c} IS ?" for c in pk),
-                                         [row.get(c) for c in pk])
-                    if cur.rowcount != 1:
-                        raise ValueError
-                written[(table, key)] = e.seq
-            except (ValueError, TypeError, sqlite3.Error):
-                raise ChainError(e.seq, "its rows cannot be applied to the record before "
-                                 "it") from None
-    return written
-
-
-def compare(actual: sqlite3.Connection, expected: sqlite3.Connection,
-            written: Mapping[tuple[str, str], int]) -> None:
-    """Raise ChainError naming the entry behind the first row where the file differs from
-    the record rebuilt from the chain."""
+    meta: dict[str, tuple[list[str], list[str], str, str]] = {}
     for table in RECORD_TABLES:
-        cols = columns(expected, table)
-        pk = primary_key(expected, table)
-        order = ", ".join(pk)
-        sql = f"SELECT {', '.join(cols)} FROM {{}}.{table} ORDER BY {order}"
-        a = {canonical([r[cols.index(c)] for c in pk]): list(r)
-             for r in actual.execute(sql.format("main"))}
-        b = {canonical([r[cols.index(c)] for c in pk]): list(r)
-             for r in expected.execute(sql.format("main"))}
-        for key in sorted(set(a) | set(b)):
-            if a.get(key) == b.get(key):
-                continue
-            seq = written.get((table, key))
-            what = (f"{table} row {key} was added outside the record" if key not in b else
-                    f"{table} row {key} was deleted outside the record" if key not in a else
-                    f"{table} row {key} was changed outside the record")
-            raise ChainError(seq, what)
+        cols = columns(target, table)
+        pk = primary_key(target, table)
+        meta[table] = (cols, pk,
+                       f"INSERT INTO {schema}.{table}({', '.join(cols)}) VALUES "
+                       f"({', '.join('?' * len(cols))})",
+                       f"DELETE FROM {schema}.{table} WHERE " +
+                       " AND ".join(f"{c} = ?" for c in pk))
+    for e in entries:
+        batch: list[list[Any]] = []
+        batch_table = ""
+        try:
+            for item in e.rows:
+                table, op, row = item
+                if table not in meta or op not in ("I", "D") or not isinstance(row, dict):
+                    raise ValueError
+                cols, pk, ins, dele = meta[table]
+                if batch and (op != "I" or table != batch_table):
+                    target.executemany(meta[batch_table][2], batch)
+                    batch = []
+                if op == "I":
+                    batch_table = table
+                    batch.append([row.get(c) for c in cols])
+                elif target.execute(dele, [row.get(c) for c in pk]).rowcount != 1:
+                    raise ValueError
+            if batch:
+                target.executemany(meta[batch_table][2], batch)
+        except (ValueError, TypeError, sqlite3.Error):
+            raise ChainError(e.seq, "its rows cannot be applied to the record before "
+                             "it") from None
+
+
+def last_writer(entries: Iterable[Entry], table: str, key: tuple[Any, ...],
+                pk: list[str]) -> int | None:
+    """The entry that last wrote the row ``key`` of ``table`` (to name it in an error)."""
+    seq = None
+    for e in entries:
+        for t, _, row in e.rows:
+            if t == table and isinstance(row, dict) and tuple(row.get(c) for c in pk) == key:
+                seq = e.seq
+    return seq
+
+
+def compare(conn: sqlite3.Connection, rebuilt: str, entries: list[Entry]) -> None:
+    """Raise ChainError naming the entry behind the first row where the file (``main``)
+    differs from the record rebuilt from the chain (schema ``rebuilt`` on ``conn``)."""
+    for table in RECORD_TABLES:
+        cols = ", ".join(columns(conn, table))
+        pk = primary_key(conn, table)
+        for a, b, what in ((rebuilt, "main", "was deleted or changed outside the record"),
+                           ("main", rebuilt, "was added outside the record")):
+            r = conn.execute(f"SELECT {', '.join(pk)} FROM (SELECT {cols} FROM {a}.{table} "
+                             f"EXCEPT SELECT {cols} FROM {b}.{table}) ORDER BY 1 LIMIT 1"
+                             ).fetchone()
+            if r is not None:
+                key = tuple(r)
+                raise ChainError(last_writer(entries, table, key, pk),
+                                 f"{table} row {canonical(list(key))} {what}")

@@ -1,4 +1,9 @@
-"""CSV in and out: the entry list in, standings and hands out (UTF-8 with BOM for spreadsheets)."""
+"""CSV in and out: the entry list in, standings and hands out (UTF-8 with BOM for spreadsheets).
+
+Text cells that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or
+a carriage return) are written with a leading ``'`` (OWASP "CSV injection"); the import
+removes that guard again, so an exported list re-imports unchanged.
+"""
 
 from __future__ import annotations
 
@@ -15,6 +20,34 @@ from .errors import (
 from .models import (
     Player,
 )
+
+#: first characters that make a spreadsheet cell a formula (OWASP CSV injection)
+FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def guard_cell(value: Any) -> Any:
+    """Text that would run as a formula gets a leading ``'``; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_START):
+        return "'" + value
+    return value
+
+
+def unguard_cell(value: str) -> str:
+    """Undo :func:`guard_cell` on a cell read back from CSV."""
+    if value.startswith("'") and value[1:].startswith(FORMULA_START):
+        return value[1:]
+    return value
+
+
+def _guarded_writer(f: Any) -> Any:
+    w = csv.writer(f)
+
+    class _Writer:
+        @staticmethod
+        def writerow(row: list[Any]) -> None:
+            w.writerow([guard_cell(v) for v in row])
+
+    return _Writer()
 
 
 class CsvMixin(TournamentBase):
@@ -69,7 +102,7 @@ class CsvMixin(TournamentBase):
                 if len(values) != len(header):
                     raise CSVImportError(f"line {reader.line_num}",
                                          f"{len(values)} values, the header has {len(header)}")
-                d = {cols[i]: v for i, v in enumerate(values)}
+                d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
                 rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
                              d.get("status", "") or "active"))
                 lines.append(reader.line_num)
@@ -96,7 +129,7 @@ class CsvMixin(TournamentBase):
         rounds = sorted({r for row in rows for r in row.per_round})
         path = Path(path)
         with open(path, "w", encoding="utf-8-sig", newline="") as f:
-            w = csv.writer(f)
+            w = _guarded_writer(f)
             w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
                         "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
                         "penalties", *[f"round_{n}" for n in rounds]])
@@ -110,7 +143,7 @@ class CsvMixin(TournamentBase):
         seats = self._seats()
         path = Path(path)
         with open(path, "w", encoding="utf-8-sig", newline="") as f:
-            w = csv.writer(f)
+            w = _guarded_writer(f)
             w.writerow(["hand_id", "round", "table", "hand_no", "version", "status", "flags",
                         "dealer", *[f"{s}_player" for s in seats], *[f"{s}_chips" for s in seats],
                         "entered_by", "entered_at", "updated_by", "updated_at"])

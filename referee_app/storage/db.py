@@ -1,4 +1,4 @@
-"""The SQLite file: schema, connection settings, write transactions and backups.
+"""The SQLite file: schema, connection settings and write transactions (backups: backups.py).
 
 Durability choices (see docs/tournament.md):
 
@@ -6,7 +6,9 @@ Durability choices (see docs/tournament.md):
   ``hand add``) and a crash mid-write leaves the previous commit intact.
 * ``synchronous=FULL`` — every COMMIT fsyncs the WAL, so a hand reported saved survives
   a power cut, not just a process kill. (NORMAL would be safe against process kills only.)
-* ``busy_timeout`` — two processes on one file wait for each other instead of failing.
+* ``busy_timeout`` — two processes on one file wait for each other instead of failing:
+  after a second "waiting for another desk…" is said (via :data:`on_wait`); after
+  ``REFEREE_APP_BUSY_TIMEOUT`` seconds (15) the save fails with :class:`BusyError`.
 * Every save is one ``BEGIN IMMEDIATE … COMMIT``: the write lock is taken *before* any
   read that the write depends on (next version number, duplicate checks), so two writers
   can never both read "version 3 is next".
@@ -19,18 +21,18 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-import time
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
 import sqlite_utils
 
+from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
+
 SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
-#: a backup temp file this old was left by a crash (a live backup takes well under this)
-STALE_BACKUP_SECONDS = 3600
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -167,17 +169,64 @@ def now() -> str:
     return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
-def connect(path: Path) -> sqlite_utils.Database:
-    """Open with the durability settings above (the file must already be a tournament)."""
-    conn = sqlite3.connect(str(path), timeout=BUSY_TIMEOUT_MS / 1000)
+#: called once with a message when a write waits more than a second for another desk's lock
+#: (the CLI prints it on stderr); ``None``: wait silently
+on_wait: Callable[[str], None] | None = None
+FIRST_WAIT_MS = 1000
+
+
+def file_uri(path: Path, *, immutable: bool = False) -> str:
+    """A read-only SQLite URI for ``path`` (percent-encoded: a ``#``, ``?`` or ``%`` in a
+    folder name must not cut the path short)."""
+    return Path(path).absolute().as_uri() + "?mode=ro" + ("&immutable=1" if immutable else "")
+
+
+def busy_timeout_ms() -> int:
+    """How long a write waits for another desk (``REFEREE_APP_BUSY_TIMEOUT`` seconds)."""
+    try:
+        return max(0, int(float(os.environ.get("REFEREE_APP_BUSY_TIMEOUT", "")) * 1000))
+    except ValueError:
+        return BUSY_TIMEOUT_MS
+
+
+def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
+            ) -> sqlite_utils.Database:
+    """Open with the durability settings above (the file must already be a tournament).
+
+    ``read_only``: why the file cannot be written (it is then opened for viewing only and
+    :func:`write_transaction` refuses every change with that reason), through ``uri``.
+    """
+    timeout = busy_timeout_ms() / 1000
+    if read_only:
+        conn = sqlite3.connect(uri or file_uri(path), uri=True, timeout=timeout)
+    else:
+        conn = sqlite3.connect(str(path), timeout=timeout)
+    conn.text_factory = _text_reader(path)
     db = sqlite_utils.Database(conn)
-    db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
-    mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
-    if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only network share
-        raise sqlite3.OperationalError(f"cannot switch {path} to WAL (journal_mode={mode})")
-    db.execute("PRAGMA synchronous=FULL")
+    db.read_only_reason = read_only  # type: ignore[attr-defined]
+    db.file_path = path  # type: ignore[attr-defined]
+    db.execute(f"PRAGMA busy_timeout={busy_timeout_ms()}")
+    if not read_only:
+        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only network share
+            raise sqlite3.OperationalError(f"cannot switch {path} to WAL (journal_mode={mode})")
+        db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     return db
+
+
+def _text_reader(path: Path) -> Callable[[bytes], str]:
+    """Decode stored text; bytes that are not UTF-8 mean the file was damaged (a flipped
+    sector), reported as such instead of SQLite's message quoting the broken bytes."""
+
+    def decode(raw: bytes) -> str:
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise DamagedError("db", f"{path} is damaged (a stored value is not readable "
+                               f"text); {backups_hint(path)}") from None
+
+    return decode
 
 
 def create_schema(db: sqlite_utils.Database) -> None:
@@ -206,14 +255,40 @@ def migrate_v1(db: sqlite_utils.Database) -> None:
 def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
     """One save = one ``BEGIN IMMEDIATE … COMMIT``; any exception rolls everything back."""
     conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
+    path = getattr(db, "file_path", "the database")
+    reason = getattr(db, "read_only_reason", None)
+    if reason:
+        raise ReadOnlyError("db", f"{path} is open for viewing only ({reason}); nothing was "
+                            "changed: make it writable to record changes")
+    _begin_immediate(db, path)
     try:
         yield
-    except BaseException:
+        conn.execute("COMMIT")
+    except BaseException as e:
         if conn.in_transaction:
-            conn.execute("ROLLBACK")
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+        if isinstance(e, sqlite3.Error):
+            raise fault_from(e, path) from e
         raise
-    conn.execute("COMMIT")
+
+
+def _begin_immediate(db: sqlite_utils.Database, path: object) -> None:
+    """Take the write lock (SQLite's busy timeout waits); after a second of waiting, say so."""
+    timer = threading.Timer(FIRST_WAIT_MS / 1000, _say_waiting, (path,))
+    timer.daemon = True
+    timer.start()
+    try:
+        db.conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as e:
+        raise fault_from(e, path) from e
+    finally:
+        timer.cancel()
+
+
+def _say_waiting(path: object) -> None:
+    if on_wait is not None:
+        on_wait(f"waiting for another desk… ({path} is being written by another program)")
 
 
 @contextlib.contextmanager
@@ -229,40 +304,3 @@ def read_transaction(db: sqlite_utils.Database) -> Iterator[None]:
     finally:
         if conn.in_transaction:
             conn.execute("COMMIT")
-
-
-def backup_dir(path: Path) -> Path:
-    return path.with_name(path.name + ".backups")
-
-
-def backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
-    """Copy the live database with SQLite's online backup API; keep the newest ``keep``.
-
-    Written under a temporary name and renamed, so a crash mid-backup never leaves a
-    half file that looks like a backup.
-    """
-    d = backup_dir(path)
-    d.mkdir(parents=True, exist_ok=True)
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    final = d / f"{path.stem}-{stamp}.sqlite"
-    tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
-    dst = sqlite3.connect(str(tmp))
-    try:
-        db.conn.backup(dst)
-    finally:
-        dst.close()
-    os.replace(tmp, final)
-    for stale in d.glob(f".{path.stem}-*.sqlite.*.tmp"):  # left by a crash mid-backup
-        with contextlib.suppress(OSError):
-            if time.time() - stale.stat().st_mtime > STALE_BACKUP_SECONDS:
-                stale.unlink()
-    backups = sorted(p for p in d.glob(f"{path.stem}-*.sqlite"))
-    for old in backups[:-keep] if keep > 0 else []:
-        with contextlib.suppress(OSError):
-            old.unlink()
-    return final
-
-
-def list_backups(path: Path) -> list[Path]:
-    d = backup_dir(path)
-    return sorted(d.glob(f"{path.stem}-*.sqlite")) if d.exists() else []

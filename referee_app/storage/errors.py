@@ -7,7 +7,10 @@ offending input. A raised error always means *nothing was written*.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 
@@ -87,3 +90,72 @@ class RecordIntegrityError(StorageError):
     def __init__(self, field: str, problem: str, seq: int | None = None) -> None:
         super().__init__(field, problem)
         self.seq = seq
+class StorageFault(StorageError):
+    """A fault outside the input (exit code 3): the file is busy, damaged, read-only, or the
+    disk is full. ``problem`` says what to do; nothing was written."""
+
+
+class BusyError(StorageFault):
+    """Another desk held the write lock longer than the retry allows."""
+
+
+class DiskFullError(StorageFault):
+    """The disk (or the file's size limit) is full."""
+
+
+class ReadOnlyError(StorageFault):
+    """The file (or its directory or ``-shm``) cannot be written: viewing works, changes not."""
+
+
+class DamagedError(StorageFault):
+    """The file fails SQLite's check or holds values that cannot be read."""
+
+
+def backups_hint(path: object) -> str:
+    return f"see 'referee-app backup list --db {path}' and restore one"
+
+
+def fault_from(e: BaseException, path: object) -> StorageFault:
+    """Name an SQLite/OS failure as the fault the user can act on (one line, what to do)."""
+    if isinstance(e, StorageFault):
+        return e
+    text = str(e).split(" with text ")[0][:160]  # never echo damaged bytes
+    msg = text.lower()
+    errno = getattr(e, "errno", None)
+    if "locked" in msg or "busy" in msg:
+        return BusyError("db", f"{path} is busy: another desk kept it locked too long; "
+                         "try again (close the other program if this repeats)")
+    if "full" in msg or errno == 28 or ("disk i/o" in msg and _disk_full(path)):
+        return DiskFullError("db", f"the disk holding {path} is full; free some space and "
+                             "try again (nothing was saved)")
+    if "readonly" in msg or "read-only" in msg or errno in (13, 30):
+        return ReadOnlyError("db", f"{path} is read-only here ({text}); make the file and its "
+                             "folder writable to change it (viewing works)")
+    if "unable to open" in msg:
+        folder = _folder(path)
+        if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
+            return ReadOnlyError("db", f"cannot write {path}: the folder {folder} is "
+                                 "read-only or missing; choose another place")
+        return StorageFault("db", f"cannot open {path} ({text}); check the path, the "
+                            "permissions and the disk")
+    if "malformed" in msg or "not a database" in msg or "decode" in msg or "corrupt" in msg \
+            or isinstance(e, ValueError | KeyError | TypeError):
+        return DamagedError("db", f"{path} is damaged ({text}); {backups_hint(path)}")
+    return StorageFault("db", f"{path}: {text}; check the disk, then {backups_hint(path)}")
+
+
+def _folder(path: object) -> Path | None:
+    with contextlib.suppress(TypeError, ValueError):
+        p = Path(str(path)).parent
+        return p if str(p) else Path(".")
+    return None
+
+
+def _disk_full(path: object) -> bool:
+    """Whether the folder of ``path`` has (almost) no space left: SQLite reports a full disk
+    while opening as a plain "disk I/O error"."""
+    import shutil
+
+    with contextlib.suppress(OSError, TypeError):
+        return shutil.disk_usage(Path(str(path)).parent).free < 64 * 1024
+    return False

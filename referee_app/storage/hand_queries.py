@@ -14,7 +14,7 @@ from referee_app.core import (
 )
 from referee_app.core import next_dealer as core_next_dealer
 
-from .base import TournamentBase
+from .base import TournamentBase, _lookup_int
 from .models import (
     HandInfo,
     HandStatus,
@@ -107,6 +107,8 @@ class HandQueriesMixin(TournamentBase):
         return self._hand_rows("WHERE h.id=?", (hand_id,))[0]
 
     def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
+        round, table = _lookup_int(round, "round"), _lookup_int(table, "table")
+        hand_no = _lookup_int(hand_no, "hand_no")
         rows = self._hand_rows("WHERE h.round=? AND h.table_no=? AND h.hand_no=?",
                                (round, table, hand_no))
         return rows[0] if rows else None
@@ -117,10 +119,10 @@ class HandQueriesMixin(TournamentBase):
         conds, params = [], []
         if round is not None:
             conds.append("h.round=?")
-            params.append(round)
+            params.append(_lookup_int(round, "round"))
         if table is not None:
             conds.append("h.table_no=?")
-            params.append(table)
+            params.append(_lookup_int(table, "table"))
         if status is not None:
             conds.append("h.status=?")
             params.append(HandStatus(status).value)
@@ -159,6 +161,7 @@ class HandQueriesMixin(TournamentBase):
         return self._versions(hand_id)
 
     def next_hand_no(self, round: int, table: int) -> int:
+        round, table = _lookup_int(round, "round"), _lookup_int(table, "table")
         r = self.db.execute("SELECT MAX(hand_no) FROM hands WHERE round=? AND table_no=?",
                             (round, table)).fetchone()
         return (r[0] or 0) + 1
@@ -172,12 +175,14 @@ class HandQueriesMixin(TournamentBase):
         suggested and the referee changes it. A table's first hand: the first seat (E).
         """
         seats = self._seats()
+        round, table = _lookup_int(round, "round"), _lookup_int(table, "table")
         r = self.db.execute(
             "SELECT v.record FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
             "v.version=h.current_version WHERE h.round=? AND h.table_no=? AND h.status<>'void' "
             "ORDER BY h.hand_no DESC LIMIT 1", (round, table)).fetchone()
         if r is None:
             return seats[0]
-        rec = HandRecord.from_dict(json.loads(r[0]))
-        return core_next_dealer(rec, settle(rec, self.rules())) or rec.dealer
+        rules = self.rules()
+        rec = HandRecord.from_dict(json.loads(r[0]), rules)
+        return core_next_dealer(rec, settle(rec, rules), rules) or rec.dealer
 

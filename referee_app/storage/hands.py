@@ -11,12 +11,13 @@ from typing import Any
 
 from referee_app.core import (
     HandRecord,
+    RecordError,
     Settlement,
     settle,
 )
 
 from . import db as dbm
-from .base import TournamentBase, _dump, _positive_int, _text
+from .base import MAX_INT, TournamentBase, _chips, _dump, _positive_int, _shown, _text
 from .errors import (
     DuplicateHandError,
     HandRuleError,
@@ -48,13 +49,16 @@ class HandsMixin(TournamentBase):
             raise SeatingError("table", f"round {number} has no table {table} (tables 1-{n})")
         return {r[0]: (r[1], r[2]) for r in rows}
 
-    @staticmethod
-    def _as_record(record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+    def _as_record(self, record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
+        """Read a record under the tournament's own ruleset (a club's file included)."""
         if isinstance(record, HandRecord):
             return record
         if isinstance(record, str):
-            return HandRecord.from_json(record)
-        return HandRecord.from_dict(dict(record))
+            return HandRecord.from_json(record, self.ruleset())
+        if not isinstance(record, Mapping):
+            raise RecordError("", f"a hand record is a JSON object, got "
+                              f"{'null' if record is None else type(record).__name__}")
+        return HandRecord.from_dict(dict(record), self.ruleset())
 
     def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
         """Fill/verify each seat's player against the seating; returns record and seat->id."""
@@ -124,8 +128,7 @@ class HandsMixin(TournamentBase):
             for k, v in ot.items():
                 if k not in seats:
                     raise StorageError(f"override_totals.{k}", "unknown seat")
-                if isinstance(v, bool) or not isinstance(v, int):
-                    raise StorageError(f"override_totals.{k}", f"expected whole chips, got {v!r}")
+                _chips(v, f"override_totals.{k}")
             if sum(ot.values()) != 0:
                 raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
             return {seat: int(ot.get(seat, 0)) for seat in seats}
@@ -238,10 +241,9 @@ class HandsMixin(TournamentBase):
         return result
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
-        if isinstance(hand_id, bool) or not isinstance(hand_id, int):
-            raise UnknownHandError("hand_id", f"expected a hand id number, got {hand_id!r}")
-        if not 0 < hand_id < 2 ** 63:
-            raise UnknownHandError("hand_id", f"no hand with id {hand_id}")
+        if isinstance(hand_id, bool) or not isinstance(hand_id, int) or abs(hand_id) > MAX_INT:
+            raise UnknownHandError("hand_id", f"expected a hand id number up to {MAX_INT}, got "
+                                   f"{_shown(hand_id)}")
         r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
                             "WHERE id=?", (hand_id,)).fetchone()
         if r is None:
@@ -302,7 +304,7 @@ class HandsMixin(TournamentBase):
                     "SELECT seat, player_id FROM hand_seats WHERE hand_id=? AND version=?",
                     (hand_id, version))}
             else:  # a hand that counts must still match the seating (restoring, verifying)
-                _, ids = self._match(HandRecord.from_dict(record), number, table)
+                _, ids = self._match(HandRecord.from_dict(record, self.ruleset()), number, table)
             if ot is not None:
                 totals = {seat: int(ot.get(seat, 0)) for seat in ids}
             elif settlement.get("ok"):

@@ -54,6 +54,7 @@ class TournamentInfo:
     head_referee: str = ""
     created_at: str = ""
     cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
+    templates: str = ""  # the tournament's report template folder; "": the shipped ones
 
     @property
     def table_size(self) -> int:

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _dump, _positive_int, _text
+from .base import PlayerRef, TournamentBase, _chips, _dump, _lookup_int, _positive_int, _text
 from .errors import (
     PenaltyError,
 )
@@ -33,8 +33,8 @@ class PenaltiesMixin(TournamentBase):
             players = [players]
         if not players:
             raise PenaltyError("players", "name at least one player")
-        if isinstance(chips, bool) or not isinstance(chips, int) or chips == 0:
-            raise PenaltyError("chips", f"expected a non-zero whole number, got {chips!r}")
+        if _chips(chips, "chips") == 0:
+            raise PenaltyError("chips", "expected a non-zero whole number, got 0")
         reason = _text(reason, "reason", required=True)
         clause = _text(clause, "clause") or None
         referee = _text(referee, "referee")
@@ -98,6 +98,7 @@ class PenaltiesMixin(TournamentBase):
         return self.penalty(penalty_id)
 
     def penalty(self, penalty_id: int) -> Penalty:
+        penalty_id = _lookup_int(penalty_id, "penalty_id")
         rows = self.penalties(_only=penalty_id)
         if not rows:
             raise PenaltyError("penalty_id", f"no penalty with id {penalty_id}")

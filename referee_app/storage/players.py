@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _text
+from .base import MAX_INT, PlayerRef, TournamentBase, _bad_char, _shown, _text
 from .errors import (
     DuplicatePlayerError,
     StorageError,
@@ -47,12 +47,17 @@ class PlayersMixin(TournamentBase):
         if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
                                     and ref[1:].isdigit()):
             pid = int(ref[1:]) if isinstance(ref, str) else ref
+            if pid > MAX_INT:
+                raise UnknownPlayerError(field, f"no player with id {_shown(pid)}")
             if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
                 return pid
             raise UnknownPlayerError(field, f"no player with id {pid}")
         if not isinstance(ref, str):
             raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
         name = ref.strip()
+        if _bad_char(name):
+            raise UnknownPlayerError(field, f"unknown player {ref!r} (a name is one line of "
+                                     "printable text)")
         r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
         if r is None and name:
             rows = self.db.execute("SELECT id FROM players WHERE name_latin<>'' AND "

@@ -9,7 +9,7 @@ from typing import Any
 
 from . import db as dbm
 from . import seating as seating_mod
-from .base import PlayerRef, TournamentBase, _positive_int
+from .base import PlayerRef, TournamentBase, _lookup_int, _positive_int
 from .errors import (
     SeatingError,
 )
@@ -57,6 +57,8 @@ class RoundsMixin(TournamentBase):
         (players registered with status substitute fill the empty seats).
         """
         number = _positive_int(number, "round")
+        if seed is not None:
+            seed = _lookup_int(seed, "seed")
         seats = self._seats()
         size = len(seats)
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
@@ -243,6 +245,7 @@ class RoundsMixin(TournamentBase):
 
     def seating(self, number: int) -> Seating:
         """A round's seating (empty when the round is not seated)."""
+        number = _lookup_int(number, "round")
         rows = self.db.execute(
             "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
             "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()

@@ -1,8 +1,8 @@
 """A tournament's ruleset kept inside the tournament, so saved settlements never depend on
 the ruleset files of the app version that happens to open the file.
 
-A *snapshot* is the ruleset's complete data (amounts, switches, fan table and clause
-texts); its *digest* (SHA-256 of the canonical JSON) is stored with every hand version,
+A *snapshot* is the ruleset's complete document (amounts, switches, fan table and clause
+texts: ``Ruleset.to_data()``), a shipped ruleset or a club's own file; its *digest* (SHA-256 of the canonical JSON) is stored with every hand version,
 next to the cap and stake that settled it. Re-settling a version later uses the snapshot
 with that digest, whatever the shipped ruleset files say by then.
 """
@@ -10,9 +10,10 @@ with that digest, whatever the shipped ruleset files say by then.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from referee_app.core import Ruleset, get_ruleset
+from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.ruleset import ruleset_from_dict
 
 from .chain import canonical, sha256
@@ -21,18 +22,29 @@ _BY_DIGEST: dict[str, Ruleset] = {}
 
 
 def snapshot(rules: Ruleset) -> dict[str, Any]:
-    """Everything needed to rebuild ``rules``: its data file and its clause texts."""
-    clauses = {cid: {"title_zh": c.title_zh, "title_en": c.title_en, "zh": c.zh, "en": c.en,
-                     "reading": c.reading} for cid, c in rules.clauses.items()}
-    return {"data": rules.raw, "clauses": clauses}
+    """Everything needed to rebuild ``rules``: its complete ``sichuan-ruleset/1`` document
+    (amounts, switches, fan table, clause texts), as ``referee-app rulesets export`` writes."""
+    return rules.to_data()
 
 
 def digest(snap: dict[str, Any]) -> str:
     return sha256(canonical(snap))
 
 
-def shipped_digest(ruleset_id: str) -> str:
-    return digest(snapshot(get_ruleset(ruleset_id)))
+def by_digest(wanted: str, load: Callable[[], str | None]) -> Ruleset:
+    """The Ruleset stored under ``wanted`` (``load`` reads its snapshot text, called only the
+    first time in a process). A snapshot whose content does not hash to its digest is
+    refused: the ruleset is part of the record."""
+    hit = _BY_DIGEST.get(wanted)
+    if hit is not None:
+        return hit
+    text = load()
+    if text is None:
+        raise KeyError(wanted)
+    snap = json.loads(text)
+    if digest(snap) != wanted:
+        raise ValueError(f"the stored ruleset {wanted[:12]} does not match its digest")
+    return from_snapshot(snap)
 
 
 def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
@@ -43,14 +55,13 @@ def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
     hit = _BY_DIGEST.get(d)
     if hit is not None:
         return hit
-    rid = snap["data"]["id"]
-    try:
-        shipped = get_ruleset(rid)
-    except ValueError:
-        shipped = None
-    if shipped is not None and digest(snapshot(shipped)) == d:
-        rules = shipped
-    else:
+    if "data" in snap and "clauses" in snap and "format" not in snap:
+        # the first snapshots (data file + clause texts), before rulesets were one document
         rules = ruleset_from_dict(snap["data"], {"clauses": snap["clauses"]})
+    else:
+        rid = snap.get("id")
+        shipped = get_ruleset(rid) if rid in ruleset_ids() else None
+        rules = (shipped if shipped is not None and digest(snapshot(shipped)) == d
+                 else Ruleset.from_data(snap, source="the tournament's ruleset"))
     _BY_DIGEST[d] = rules
     return rules

@@ -9,7 +9,7 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from . import db as dbm
-from .base import TournamentBase, _cap, _check_tie_break, _dump, _positive_int, _text
+from .base import TournamentBase, _cap, _check_tie_break, _dump, _names, _stake, _text
 from .errors import StorageError
 from .models import HandInfo, TournamentInfo
 
@@ -18,15 +18,16 @@ class SettingsMixin(TournamentBase):
     """Settings changes, and re-settling saved hands under new settings on request."""
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
-        """Change name, dates, venue, stake, cap_fan, tie_break, referees or head_referee
-        (the head referee's change once the tournament has referees).
+        """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
+        (the head referee's change once the tournament has referees) or templates (the
+        folder of report templates; relative to the database's folder).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
         :meth:`resettle` writes new versions of them).
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan"}
+                   "head_referee", "cap_fan", "templates"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -39,11 +40,16 @@ class SettingsMixin(TournamentBase):
         if "name" in fields:
             fields["name"] = _text(fields["name"], "name", required=True)
         if "referees" in fields:
-            fields["referees"] = list(fields["referees"])
+            fields["referees"] = _names(fields["referees"], "referees")
         if "stake" in fields:
-            fields["stake"] = _positive_int(fields["stake"], "stake")
+            fields["stake"] = _stake(fields["stake"])
+        for k in ("venue", "start_date", "end_date", "head_referee"):
+            if k in fields:
+                fields[k] = _text(fields[k], k)
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
+        if "templates" in fields:
+            fields["templates"] = _text(str(fields["templates"]), "templates")
         at = dbm.now()
         with self._write():
             for k, v in fields.items():
@@ -65,7 +71,7 @@ class SettingsMixin(TournamentBase):
                 "h.status<>'void' AND v.override_reason IS NULL ORDER BY h.id").fetchall():
             if json.loads(saved) == settings:
                 continue
-            s = settle(HandRecord.from_dict(json.loads(record)), rules)
+            s = settle(HandRecord.from_dict(json.loads(record), rules), rules)
             if s.to_dict() != json.loads(settlement):
                 out.append(hid)
         return out

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase
+from .base import PlayerRef, TournamentBase, _lookup_int
 from .models import (
     PlayerStatement,
     StandingRow,
@@ -24,6 +24,9 @@ class StandingsMixin(TournamentBase):
         ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
         Ranked by the tournament's tie-break order; players still tied share a rank.
         """
+        for value, field in ((round, "round"), (through_round, "through_round")):
+            if value is not None:
+                _lookup_int(value, field)
         with dbm.read_transaction(self.db):
             players = self.players()
             hand_rows = self.db.execute(

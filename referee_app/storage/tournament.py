@@ -1,7 +1,8 @@
 """The tournament store: one SQLite file per tournament, reached only through this class.
 
 :class:`Tournament` is the one entry point; each concern lives in its own module and is
-mixed in here: players (``players.py``), rounds and seating (``rounds.py``), writing hands
+mixed in here: players (``players.py``), rounds and seating (``rounds.py``), the whole-event
+seating plan (``planning.py``), writing hands
 (``hands.py``), reading hands (``hand_queries.py``), penalties (``penalties.py``),
 standings and statements (``standings.py``), bundles (``bundle.py``), CSV (``csv_io.py``);
 the connection, audit log and backups are in ``base.py``, the schema in ``db.py``.
@@ -16,7 +17,6 @@ recomputed from the current versions on each call (never a stored running total)
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -25,18 +25,20 @@ from referee_app.core import (
     DEFAULT_RULESET,
     HandRecord,
     RecordError,
+    Ruleset,
     UnknownRulesetError,
     get_ruleset,
     settle,
 )
 
-from . import chain, ruleset_store
+from . import chain, opening, ruleset_store
 from . import db as dbm
-from .base import _cap, _check_tie_break, _dump, _positive_int, _text
+from .backups import BackupsMixin
+from .base import _cap, _check_tie_break, _dump, _names, _stake, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
-    NotATournamentError,
+    ReadOnlyError,
     StorageError,
     TournamentExistsError,
 )
@@ -46,6 +48,7 @@ from .models import (
     DEFAULT_TIE_BREAK,
 )
 from .penalties import PenaltiesMixin
+from .planning import PlanningMixin
 from .players import PlayersMixin
 from .referees import RefereesMixin
 from .rounds import RoundsMixin
@@ -54,20 +57,21 @@ from .standings import StandingsMixin
 from .verify import VerifyMixin
 
 
-class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, HandsMixin,
-                 HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin, CsvMixin,
-                 VerifyMixin):
+class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, PlanningMixin,
+                 HandsMixin, HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin,
+                 CsvMixin, VerifyMixin, BackupsMixin):
     """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep``. ``backup_every=0``
-    turns automatic backups off (tests, benchmarks).
+    API to ``<file>.backups/``, keeping the newest ``backup_keep`` (20) and each round's
+    last (list and restore them with :meth:`backup_list`, :meth:`restore_backup`).
+    ``backup_every=0`` turns automatic backups off (tests, benchmarks).
     """
 
     # ------------------------------------------------------------------ lifecycle
 
     @classmethod
-    def create(cls, path: str | Path, name: str, *, ruleset: str = DEFAULT_RULESET,
+    def create(cls, path: str | Path, name: str, *, ruleset: str | Ruleset = DEFAULT_RULESET,
                start_date: str = "", end_date: str = "", venue: str = "",
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
@@ -75,19 +79,24 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, HandsM
                **kwargs: Any) -> Tournament:
         """Create a new tournament file; refuses to overwrite an existing database.
 
-        The ruleset's complete data is stored inside the tournament (its digest goes with
+        ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
+        (``Ruleset.from_file``). Its complete data is stored inside the tournament (its digest goes with
         every saved version). With ``head_pin`` the head referee is registered with that PIN,
         and from then on every change needs a referee's PIN.
         """
         path = Path(path)
         name = _text(name, "name", required=True)
-        try:
-            rules = get_ruleset(ruleset)
-        except UnknownRulesetError as e:
-            raise StorageError("ruleset", str(e)) from None
+        if isinstance(ruleset, Ruleset):  # a club's own ruleset file, already checked
+            rules = ruleset
+        else:
+            try:
+                rules = get_ruleset(ruleset)
+            except UnknownRulesetError as e:
+                raise StorageError("ruleset", str(e)) from None
         tb = _check_tie_break(tie_break)
         if stake is not None:
-            stake = _positive_int(stake, "stake")
+            stake = _stake(stake)
+        referees = _names(referees, "referees")
         cap_fan = _cap(cap_fan)
         head_referee = _text(head_referee, "head_referee")
         if head_pin is not None and not head_referee:
@@ -130,35 +139,33 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, HandsM
 
     @classmethod
     def open(cls, path: str | Path, **kwargs: Any) -> Tournament:
-        """Open an existing tournament file (raises NotATournamentError otherwise).
+        """Open an existing tournament file (see :mod:`.opening` for what is checked).
+
+        Not a tournament: :class:`NotATournamentError` (bad input); damaged:
+        :class:`DamagedError`; a file that cannot be written opens for viewing
+        (``read_only`` says why) and every change raises :class:`ReadOnlyError`.
 
         A file of schema 1 (before the chain) is brought up to date on open: its ruleset is
         stored inside it, each saved version gets the settings it was settled under, and the
         chain starts with one entry holding everything the file held (``event.migrate``)."""
         path = Path(path)
-        if not path.exists():
-            raise NotATournamentError("db", f"{path} does not exist (create it with "
-                                      "'referee-app event new NAME' or import a bundle)")
+        read_only, version = opening.check_file(path)
+        db = dbm.connect(path, read_only=read_only,
+                         uri=opening.ro_uri(path) if read_only else None)
         try:
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            try:
-                row = conn.execute("SELECT value FROM meta WHERE key='app'").fetchone()
-                version = conn.execute("PRAGMA user_version").fetchone()[0]
-            finally:
-                conn.close()
-        except sqlite3.DatabaseError as e:
-            raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
-                from None
-        if row is None or json.loads(row[0]) != dbm.APP_ID:
-            raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
-        if version > dbm.SCHEMA_VERSION:
-            raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
-                                      f"(schema {version}; this one reads up to "
-                                      f"{dbm.SCHEMA_VERSION}); update the app")
-        db = dbm.connect(path)
-        if version < dbm.SCHEMA_VERSION:
-            _migrate_v1(db)
-        return cls(path, db, **kwargs)
+            opening.quick_check(db, path)
+            if version < dbm.SCHEMA_VERSION:
+                if read_only:
+                    raise ReadOnlyError("db", f"{path} was written by an older Referee Desk "
+                                        f"and must be upgraded, but {read_only}; make it "
+                                        "writable and open it again")
+                _migrate_v1(db)
+        except BaseException:
+            db.close()
+            raise
+        t = cls(path, db, **kwargs)
+        t.read_only = read_only
+        return t
 
 
 def _settings_of_saved_versions(conn: Any, rules: Any, digest: str, meta: dict[str, Any]

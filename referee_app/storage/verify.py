@@ -11,42 +11,67 @@ The first thing that does not hold is named (its chain entry where there is one)
 from __future__ import annotations
 
 import json
-import sqlite3
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
 
 from . import chain
 from . import db as dbm
-from .base import TournamentBase
+from .base import TournamentBase, _dump
 from .errors import RecordIntegrityError, StorageError
 from .models import VerifyReport
-
-
-def _blank_record() -> sqlite3.Connection:
-    mem = sqlite3.connect(":memory:")
-    mem.executescript(dbm.SCHEMA)
-    return mem
 
 
 class VerifyMixin(TournamentBase):
     """:meth:`verify` and the pieces a bundle import reuses."""
 
-    def verify(self) -> VerifyReport:
+    def verify(self, *, parallel: bool | None = None) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
-        entry that does not hold, or return the counts and the record's digest."""
-        with dbm.read_transaction(self.db):
-            res = str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
-            if res != "ok":
-                raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
-                                           "backup (referee-app backup list)")
-            n, written = self._verify_chain()
-            versions = self._verify_settlements(written)
-            entries, digest = chain.head(self.db.conn)
-        return VerifyReport(entries, versions, digest)
+        entry that does not hold, or return the counts and the record's digest.
 
-    def _verify_chain(self) -> tuple[int, dict[tuple[str, str], int]]:
+        ``parallel`` (default: when it pays and is safe — fork available, one thread, many
+        versions): settlements are re-settled in a forked child while this process checks
+        the chain, the two halves of the work on two cores."""
+        if parallel is None:
+            parallel = (hasattr(os, "fork") and threading.active_count() == 1
+                        and (os.cpu_count() or 1) > 1 and self._version_count() >= 2000)
         conn = self.db.conn
-        rows = conn.execute("SELECT seq, entry, hash, at, referee, action FROM chain "
+        conn.execute("ATTACH DATABASE ':memory:' AS rebuilt")
+        try:
+            for stmt in dbm.SCHEMA.split(";"):
+                if stmt.strip():
+                    conn.execute(stmt.replace("CREATE TABLE ", "CREATE TABLE rebuilt.", 1)
+                                 .replace("CREATE INDEX ", "CREATE INDEX rebuilt.", 1))
+            with dbm.read_transaction(self.db):
+                res = str(conn.execute("PRAGMA main.integrity_check").fetchone()[0])
+                if res != "ok":
+                    raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
+                                               "backup (referee-app backup list)")
+                rows, rules_of = self._settlement_inputs()
+                job = _start_in_child(rows, rules_of) if parallel else None
+                entries = self._verify_chain()
+                found = job() if job is not None else check_settlements(rows, rules_of)
+                if found is not None:
+                    hid, version, problem = found
+                    seq = chain.last_writer(entries, "hand_versions", (hid, version),
+                                            ["hand_id", "version"])
+                    raise RecordIntegrityError("hand_versions", f"entry {seq}: hand {hid} "
+                                               f"version {version}: {problem}", seq)
+                versions = len(rows)
+                n, digest = chain.head(conn)
+        finally:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            conn.execute("DETACH DATABASE rebuilt")
+        return VerifyReport(n, versions, digest)
+
+    def _verify_chain(self) -> list[chain.Entry]:
+        conn = self.db.conn
+        rows = conn.execute("SELECT seq, entry, hash, at, referee, action FROM main.chain "
                             "ORDER BY seq").fetchall()
         head_n, head_hash = chain.head(conn)
         try:
@@ -62,36 +87,84 @@ class VerifyMixin(TournamentBase):
                 raise chain.ChainError(head_n if head_n > len(entries) else len(entries),
                                        f"the record ends at entry {head_n} but the chain holds "
                                        f"{len(entries)} (an entry was removed or added)")
-            mem = _blank_record()
-            try:
-                written = chain.replay(entries, mem)
-                chain.compare(conn, mem, written)
-            finally:
-                mem.close()
+            chain.replay(entries, conn, "rebuilt")
+            chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
             raise RecordIntegrityError("chain", str(e), e.seq) from None
-        return len(entries), written
+        return entries
 
-    def _verify_settlements(self, written: dict[tuple[str, str], int]) -> int:
-        count = 0
-        for hid, version, record, settlement, settings in self.db.execute(
-                "SELECT hand_id, version, record, settlement, settings FROM hand_versions "
-                "ORDER BY hand_id, version").fetchall():
-            seq = written.get(("hand_versions", chain.canonical([hid, version])))
-            where = f"hand {hid} version {version}"
+    def _version_count(self) -> int:
+        return int(self.db.execute("SELECT COUNT(*) FROM hand_versions").fetchone()[0])
+
+    def _settlement_inputs(self) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
+        """Every version's (hand, version, record, settlement, settings) and the Ruleset of
+        each distinct settings text (None: marked unverifiable by a migration)."""
+        rows = self.db.execute("SELECT hand_id, version, record, settlement, settings FROM "
+                               "hand_versions ORDER BY hand_id, version").fetchall()
+        rules_of: dict[str, Any] = {}
+        for text in {r[4] for r in rows}:
             try:
-                st = json.loads(settings)
-                if st.get("unverifiable"):
-                    count += 1
-                    continue
-                rules = self.rules_for(st)
-                again = settle(HandRecord.from_dict(json.loads(record)), rules).to_dict()
-            except (RecordError, StorageError, ValueError, KeyError, TypeError) as e:
-                raise RecordIntegrityError("hand_versions", f"entry {seq}: {where} cannot be "
-                                           f"settled again ({e})", seq) from None
-            if again != json.loads(settlement):
-                raise RecordIntegrityError("hand_versions", f"entry {seq}: {where}'s stored "
-                                           "settlement differs from settling its record under "
-                                           "its stored settings", seq)
-            count += 1
-        return count
+                st = json.loads(text)
+                rules_of[text] = None if st.get("unverifiable") else self.rules_for(st)
+            except (ValueError, KeyError, TypeError, AttributeError, StorageError) as e:
+                rules_of[text] = e
+        return rows, rules_of
+
+
+def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
+                      ) -> tuple[int, int, str] | None:
+    """Settle every version again under its stored settings; the first (hand, version,
+    problem) that does not reproduce its stored settlement, or None."""
+    checked: set[tuple[str, str, str]] = set()  # a status change copies its version
+    for hid, version, record, settlement, settings in rows:
+        if (record, settlement, settings) in checked:
+            continue
+        checked.add((record, settlement, settings))
+        rules = rules_of.get(settings)
+        if rules is None:
+            continue
+        if isinstance(rules, Exception):
+            return hid, version, f"its stored settings cannot be read ({rules})"
+        try:
+            again = settle(HandRecord.from_dict(json.loads(record), rules), rules).to_dict()
+        except (RecordError, ValueError, KeyError, TypeError) as e:
+            return hid, version, f"cannot be settled again ({e})"
+        # stored as _dump(settlement): the same text unless something changed it
+        if _dump(again) != settlement and again != json.loads(settlement):
+            return hid, version, ("its stored settlement differs from settling its record "
+                                  "under its stored settings")
+    return None
+
+
+def _start_in_child(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
+                    ) -> Callable[[], tuple[int, int, str] | None]:
+    """Run :func:`check_settlements` in a forked child (it inherits the data, nothing is
+    pickled but the answer); returns a function that waits for the answer."""
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+
+    def work() -> None:
+        try:
+            send.send(("ok", check_settlements(rows, rules_of)))
+        except BaseException as e:  # noqa: BLE001 - reported to the parent, never lost
+            send.send(("error", repr(e)))
+        finally:
+            send.close()
+
+    proc = ctx.Process(target=work, daemon=True)
+    proc.start()
+    send.close()
+
+    def wait() -> tuple[int, int, str] | None:
+        try:
+            kind, value = recv.recv()
+        except EOFError:
+            kind, value = "error", "the checking process ended without an answer"
+        finally:
+            proc.join()
+            recv.close()
+        if kind == "error":  # fall back to checking here: a verdict is never skipped
+            return check_settlements(rows, rules_of)
+        return value
+
+    return wait

@@ -166,6 +166,14 @@ class Desk:
                                  referee=referee or self.referee, override_reason=override_reason)
 
     @property
+    def templates(self) -> str:
+        """The tournament's report template folder ("" for the shipped templates)."""
+        return self.t.info.templates
+
+    def set_templates(self, folder: str) -> None:
+        self.t.update_info(templates=folder, referee=self.referee)
+
+    @property
     def head_referee(self) -> str:
         return self.t.info.head_referee
 

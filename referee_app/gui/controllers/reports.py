@@ -9,7 +9,6 @@ nothing here lays out a report itself.
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -21,7 +20,7 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from referee_app.reports import api
-from referee_app.reports.template import REPORTS
+from referee_app.reports.template import REPORTS, load_template
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
@@ -103,29 +102,22 @@ def gather(desk: Desk, req: ReportRequest, generated_at: datetime | None = None)
     return api.gather_data(req.report, desk.t, when, **req.params)
 
 
-def render(req: ReportRequest, data: Any) -> bytes:
-    """The PDF bytes of gathered data, laid out by the report's template."""
-    return api.render(req.report, data)
+def render(req: ReportRequest, data: Any, desk: Desk | None = None) -> bytes:
+    """The PDF bytes of gathered data, laid out by the report's template (from the open
+    tournament's template folder when it names one)."""
+    folder = api.templates_folder(desk.t) if desk is not None else None
+    return api.render(req.report, data, load_template(req.report, folder=folder))
 
 
 def make_pdf(desk: Desk, req: ReportRequest, generated_at: datetime | None = None) -> bytes:
     """Gather then render: the same PDF ``referee-app report`` writes."""
-    return render(req, gather(desk, req, generated_at))
+    return render(req, gather(desk, req, generated_at), desk)
 
 
 def save_pdf(pdf: bytes, path: str | Path) -> Path:
     """Write the PDF bytes to ``path`` via a temporary file beside it, so a failure never
     leaves a half-written file or clobbers an existing one."""
-    target = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(pdf)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    return target
+    return api.write_atomic(path, pdf)
 
 
 class PdfPages:

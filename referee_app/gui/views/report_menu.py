@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
+from PySide6.QtWidgets import QFileDialog
 
 from referee_app.core import RecordError
 
@@ -51,6 +52,10 @@ class ReportMenu(QObject):
         self.act_preview.triggered.connect(lambda _c=False: self.preview_current())
         win.addAction(self.act_preview)
         self.menu.addAction(self.act_preview)
+        self.act_templates = QAction(win)
+        self.act_templates.setObjectName("act_report_templates")
+        self.act_templates.triggered.connect(lambda _c=False: self.choose_templates())
+        self.menu.addAction(self.act_templates)
         self.menu.addSeparator()
         for key, _report in ENTRIES:
             a = QAction(win)
@@ -108,6 +113,7 @@ class ReportMenu(QObject):
     def retranslate(self, *_args: object) -> None:
         self.menu.setTitle(tr("Reports"))
         self.act_preview.setText(tr("Print preview…"))
+        self.act_templates.setText(tr("report_templates"))
         sel = self.selection()
         for key, a in self.actions.items():
             a.setText(self.label(key, sel))
@@ -174,6 +180,23 @@ class ReportMenu(QObject):
         dlg.show()
         return dlg
 
+
+    def choose_templates(self, folder: str | None = None) -> str:
+        """Let the tournament name its report template folder (a setting kept in the
+        database; "" goes back to the shipped templates, cancelling changes nothing)."""
+        if folder is None:
+            folder = QFileDialog.getExistingDirectory(self.win, tr("report_templates"),
+                                                      self.win.desk.templates or "")
+            if not folder:
+                return self.win.desk.templates
+        try:
+            self.win.desk.set_templates(folder)
+        except ValueError as e:  # e.g. only the head referee may change settings
+            self.win.message(tr("report_failed", msg=_reason(e)))
+            return self.win.desk.templates
+        self.win.message(tr("report_templates_now",
+                            folder=folder or tr("report_templates_shipped")), error=False)
+        return folder
 
     def _forget(self, dlg: ReportPreviewDialog) -> None:
         self.dialogs = [d for d in self.dialogs if d is not dlg]

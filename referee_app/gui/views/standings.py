@@ -11,7 +11,7 @@ from datetime import datetime
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer, Signal
-from PySide6.QtGui import QFont, QKeySequence, QShortcut
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -187,8 +187,11 @@ class ProjectorWindow(QWidget):
         self.table.horizontalHeader().setFont(hf)
         self.table.verticalHeader().setMinimumSectionSize(16)
         self.table.verticalHeader().setDefaultSectionSize(50)
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.horizontalHeader().setSectionResizeMode(
+            QHeaderView.ResizeMode.ResizeToContents)  # numbers take what they need,
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # names the rest: never "…"
+        self.table.setWordWrap(True)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(30, 20, 30, 20)
         lay.addWidget(self.title)
@@ -225,6 +228,20 @@ class ProjectorWindow(QWidget):
         f.setPixelSize(max(12, int(row_h * 0.62)))
         self.table.setFont(f)
         self.table.verticalHeader().setDefaultSectionSize(row_h)
+        # a name wider than its column shrinks (to 60 %), then wraps; it is never cut
+        width = self.table.horizontalHeader().sectionSize(1) - 12
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 1)
+            if item is None:
+                continue
+            nf = QFont(f)
+            text_w = QFontMetrics(f).horizontalAdvance(item.text())
+            if width > 0 and text_w > width:
+                nf.setPixelSize(max(10, int(f.pixelSize() * max(0.6, width / text_w))))
+            item.setFont(nf)
+            fm = QFontMetrics(nf)
+            lines = -(-fm.horizontalAdvance(item.text()) // max(1, width))
+            self.table.setRowHeight(r, max(row_h, lines * fm.lineSpacing() + 6))
 
     def _toggle_full(self) -> None:
         if self.isFullScreen():

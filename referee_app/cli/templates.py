@@ -1,0 +1,35 @@
+"""``referee-app templates``: editable copies of the report templates."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+EXIT_BAD_INPUT = 2
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def templates() -> None:
+    """Report templates (one TOML file per report; docs/reports.md lists every key)."""
+
+
+@templates.command("export")
+@click.argument("folder", type=click.Path(file_okay=False, path_type=Path))
+@click.option("--force", is_flag=True, help="Overwrite template files already there.")
+def export(folder: Path, force: bool) -> None:
+    """Write the default templates into FOLDER to edit; use them with
+    'report ... --templates FOLDER' or 'event set --templates FOLDER'."""
+    from referee_app.reports.template import TemplateError, export_templates
+
+    try:
+        written = export_templates(folder, overwrite=force)
+    except TemplateError as e:
+        click.echo(f"error: {e}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    except OSError as e:
+        click.echo(f"error: templates: cannot write {folder}: {e.strerror}", err=True)
+        sys.exit(EXIT_BAD_INPUT)
+    click.echo(f"wrote {len(written)} templates to {folder}: "
+               + ", ".join(p.name for p in written))

@@ -1,0 +1,632 @@
+"""Whole-event seating plan (pure): every remaining round at once, played rounds kept.
+
+Three goals, in this order (issue 13):
+
+1. **Repeat meetings** (a pair sharing a table once more than the first time) as few as
+   possible. Known resolvable designs (:mod:`referee_app.core.designs`) give 0 where the
+   player count allows; otherwise, and for rounds beyond a design, a seeded simulated
+   annealing over swaps of two players of one round, which stops when the counting bound
+   is reached (each player meets ``(size-1)·R`` others among ``n-1``, so at least
+   ``max(0, (size-1)·R - (n-1))`` of those meetings repeat; halved because a pair is two
+   players).
+2. **Seat winds** balanced per player: rounds are taken in blocks of ``size`` rounds; in a
+   block the players and the tables form a bipartite graph of maximum degree ``size``,
+   which König's theorem colours with ``size`` winds so that every table has all winds and
+   no player has one wind twice. So the spread is 0 whenever R is a multiple of the table
+   size and at most 1 otherwise (byes can add one).
+3. **Same seat at the same table twice** avoided by numbering each round's tables (an
+   assignment of groups to table numbers, improved by swaps).
+
+Same inputs and seed give the same plan on every machine.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .designs import resolvable
+from .winds import balance_block_winds, polish_winds
+
+Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
+
+
+@dataclass(frozen=True)
+class PlannedRound:
+    number: int
+    tables: tuple[Table, ...]  # tables[t - 1] is table number t
+    byes: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class PlanFigures:
+    """How good a whole schedule (played plus planned rounds) is."""
+
+    repeats: int  # sum over pairs of max(0, meetings - 1)
+    bound: int  # the counting lower bound for repeats
+    wind_spread: int  # worst player's most-minus-fewest times in one seat
+    same_seat_same_table: int  # times a player sits in a seat of a table they had before
+    max_meetings: int  # most times one pair shares a table
+
+    def lines(self) -> list[str]:
+        return [f"repeat meetings: {self.repeats} (counting bound {self.bound})",
+                f"seat wind spread: {self.wind_spread}",
+                f"same seat at the same table again: {self.same_seat_same_table}",
+                f"most meetings of one pair: {self.max_meetings}"]
+
+
+@dataclass(frozen=True)
+class Plan:
+    seats: tuple[str, ...]
+    played: tuple[PlannedRound, ...]
+    rounds: tuple[PlannedRound, ...]  # the planned rounds only
+    figures: PlanFigures
+    method: str  # which design or search gave the groups
+    seed: int
+
+
+class PlanError(ValueError):
+    """Bad planning input; ``field`` names what to fix."""
+
+    def __init__(self, field: str, problem: str) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.field = field
+        self.problem = problem
+
+
+# ----------------------------------------------------------------------------- figures
+
+def counting_bound(plays: Mapping[int, int], n: int, size: int) -> int:
+    """Least possible repeats when player p plays ``plays[p]`` rounds among ``n`` players."""
+    total = sum(max(0, (size - 1) * r - (n - 1)) for r in plays.values())
+    return (total + 1) // 2
+
+
+def figures(rounds: Sequence[Sequence[Sequence[int]]], seats: Sequence[str],
+            players: Sequence[int] | None = None) -> PlanFigures:
+    """Figures of a schedule given as rounds → tables (table number = index + 1) → seat."""
+    size = len(seats)
+    met: Counter[tuple[int, int]] = Counter()
+    wind: dict[int, Counter[int]] = defaultdict(Counter)
+    spot: Counter[tuple[int, int, int]] = Counter()
+    plays: Counter[int] = Counter()
+    for rnd in rounds:
+        for t, table in enumerate(rnd):
+            for i, p in enumerate(table):
+                wind[p][i] += 1
+                spot[(p, t, i)] += 1
+                plays[p] += 1
+            for a, b in itertools.combinations(sorted(table), 2):
+                met[(a, b)] += 1
+    everyone = set(players) if players is not None else set(plays)
+    everyone |= set(plays)
+    spread = max((max(wind[p][i] for i in range(size)) - min(wind[p][i] for i in range(size))
+                  for p in everyone), default=0)
+    return PlanFigures(
+        repeats=sum(m - 1 for m in met.values() if m > 1),
+        bound=counting_bound({p: plays[p] for p in everyone}, len(everyone), size),
+        wind_spread=spread,
+        same_seat_same_table=sum(c - 1 for c in spot.values() if c > 1),
+        max_meetings=max(met.values(), default=0))
+
+
+# ----------------------------------------------------------------------------- byes
+
+def _choose_byes(players: Sequence[int], rounds: int, per_round: int,
+                 earlier: Counter[int], rng: random.Random) -> list[list[int]]:
+    """Who sits out each planned round: fewest byes so far first, seeded tie-break."""
+    counts = Counter({p: earlier.get(p, 0) for p in players})
+    tie = {p: rng.random() for p in players}
+    out = []
+    for _ in range(rounds):
+        order = sorted(players, key=lambda p: (counts[p], tie[p]))
+        sit = order[:per_round]
+        for p in sit:
+            counts[p] += 1
+            tie[p] += 1.0  # rotate: nobody sits out twice before everyone once
+        out.append(sorted(sit))
+    return out
+
+
+# ----------------------------------------------------------------------------- groups
+
+class _Search:
+    """Simulated annealing over player swaps within a round, on a meetings matrix."""
+
+    def __init__(self, n: int, fixed: Sequence[Sequence[Sequence[int]]],
+                 rounds: list[list[list[int]]], rng: random.Random,
+                 same_seat: frozenset[int] = frozenset()) -> None:
+        self.n = n
+        self.same_seat = same_seat  # rounds whose swaps keep the seat (winds already fixed)
+        self.m = [[0] * n for _ in range(n)]
+        self.rounds = rounds
+        self.rng = rng
+        for rnd in list(fixed) + rounds:
+            for table in rnd:
+                self._add(table, 1)
+        pairs = [self.m[a][b] for a in range(n) for b in range(a + 1, n)]
+        self.repeats = sum(max(0, x - 1) for x in pairs)
+        self.cost = sum(x * (x - 1) // 2 for x in pairs)
+        # least cost: the meetings spread as evenly as possible over all pairs
+        q, r = divmod(sum(pairs), max(1, len(pairs)))
+        self.least_cost = (len(pairs) - r) * (q * (q - 1) // 2) + r * (q * (q + 1) // 2)
+
+    def _add(self, table: Sequence[int], d: int) -> None:
+        m = self.m
+        for a, b in itertools.combinations(table, 2):
+            m[a][b] += d
+            m[b][a] += d
+
+    def _move(self, table: list[int], i: int, q: int) -> int:
+        """Replace table[i] by q, keeping the matrix and repeats; returns repeats' change."""
+        m = self.m
+        p = table[i]
+        change = 0
+        for x in table:
+            if x == p:
+                continue
+            m[p][x] -= 1
+            m[x][p] -= 1
+            if m[p][x] >= 1:
+                change -= 1
+            if m[q][x] >= 1:
+                change += 1
+            m[q][x] += 1
+            m[x][q] += 1
+        table[i] = q
+        return change
+
+    def run(self, bound: int, budget: int) -> None:
+        m, rng, rounds = self.m, self.rng, self.rounds
+        if not rounds or len(rounds[0]) < 2 or (self.repeats <= bound
+                                                and self.cost <= self.least_cost):
+            return
+        temp = 0.6
+        cool = math.exp(math.log(0.02 / temp) / max(1, budget))
+        best = (self.repeats, self.cost)
+        best_state = [[list(t) for t in r] for r in rounds]
+        nt = len(rounds[0])
+        for _ in range(budget):
+            k = rng.randrange(len(rounds))
+            r = rounds[k]
+            ta, tb = rng.sample(range(nt), 2)
+            A, B = r[ta], r[tb]
+            i = rng.randrange(len(A))
+            j = i if k in self.same_seat else rng.randrange(len(B))
+            p, q = A[i], B[j]
+            # cost is sum of C(m, 2); a pair's marginal cost of one more meeting is m
+            delta = 0
+            for x in A:
+                if x != p:
+                    delta += m[q][x] - (m[p][x] - 1)
+            for y in B:
+                if y != q:
+                    delta += m[p][y] - (m[q][y] - 1)
+            if delta > 0 and rng.random() >= math.exp(-delta / temp):
+                temp *= cool
+                continue
+            temp *= cool
+            self.repeats += self._move(A, i, q)
+            self.repeats += self._move(B, j, p)
+            self.cost += delta
+            if (self.repeats, self.cost) < best:
+                best = (self.repeats, self.cost)
+                best_state = [[list(t) for t in rr] for rr in rounds]
+                if self.repeats <= bound and self.cost <= self.least_cost:
+                    break
+        if (self.repeats, self.cost) > best:
+            for k, r in enumerate(best_state):
+                rounds[k][:] = r
+            self.repeats, self.cost = best
+
+
+def _wind_targets(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+                  partial: int) -> list[dict[int, int]] | None:
+    """For the rounds that finish a wind block left open by ``partial`` played rounds:
+    the wind each player must get in each of them (every player each missing wind once,
+    every wind ``n/size`` times a round), or None when the played rounds do not allow it.
+
+    Each wind's players are cut into slots of ``r`` (the rounds left in the block); slots
+    and players form an ``r``-regular bipartite graph, coloured by round (König)."""
+    from .winds import colour_bipartite
+
+    r = size - partial
+    recent: dict[int, list[int]] = {p: [] for p in ids}
+    for rnd in played[len(played) - partial:]:
+        for table in rnd:
+            for i, p in enumerate(table):
+                if p in recent:
+                    recent[p].append(i)
+    missing = {p: [w for w in range(size) if w not in had] for p, had in recent.items()}
+    if any(len(m) != r or len(recent[p]) != partial for p, m in missing.items()):
+        return None
+    slots: list[tuple[int, list[int]]] = []
+    for w in range(size):
+        holders = [p for p in ids if w in missing[p]]
+        if len(holders) % r:
+            return None
+        for k in range(0, len(holders), r):
+            slots.append((w * 100_000 + k, holders[k:k + r]))
+    colour = colour_bipartite(slots, r)
+    targets: list[dict[int, int]] = [{} for _ in range(r)]
+    for (key, p), c in colour.items():
+        targets[c][p] = key // 100_000
+    if any(len(t) != len(ids) for t in targets):
+        return None
+    return targets
+
+
+def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+                rounds: int, seed: int, budget: int | None
+                ) -> tuple[list[list[list[int]]], int] | None:
+    """Rounds that finish the open wind block seated wind-first (each table takes one
+    player per target wind; the search only swaps players of the same seat), then the
+    other rounds as groups. Returns (rounds, how many are already seated) or None."""
+    partial = len(played) % size
+    if not partial or len(ids) % size:
+        return None
+    targets = _wind_targets(ids, size, played, partial)
+    if targets is None:
+        return None
+    rng = random.Random(seed)
+    index = {p: i for i, p in enumerate(ids)}
+    n = len(ids)
+    seated_rounds = min(rounds, len(targets))
+    planned: list[list[list[int]]] = []
+    for k in range(seated_rounds):
+        by_wind = [[index[p] for p in ids if targets[k][p] == w] for w in range(size)]
+        for col in by_wind:
+            rng.shuffle(col)
+        planned.append([list(t) for t in zip(*by_wind, strict=True)])
+    for _ in range(seated_rounds, rounds):
+        pool = list(range(n))
+        rng.shuffle(pool)
+        planned.append([pool[i:i + size] for i in range(0, n, size)])
+    fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
+    plays = Counter(p for rnd in fixed + planned for t in rnd for p in t)
+    search = _Search(n, fixed, planned, rng, same_seat=frozenset(range(seated_rounds)))
+    if budget is None:
+        budget = min(400_000, 4000 * n * len(planned) // size + 20_000)
+    search.run(counting_bound({p: plays[p] for p in range(n)}, n, size), budget)
+    return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
+
+
+def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
+             points: Sequence[int]) -> tuple[dict[int, int], int]:
+    """Map design points to players so that the design's first classes are played rounds.
+
+    Any bijection of points keeps a design free of repeats, so: when the last two played
+    rounds are orthogonal (every table of one meets every table of the other once, as in
+    an affine plane) point ``line_a[i] ∩ line_b[j]`` becomes the player at tables i and j;
+    else when the last played round is a full partition class 0 maps onto it. Returns
+    (point → player, number of classes used up); without a fit the points map to
+    ``points`` in order.
+    """
+    everyone = sorted(points)
+
+    def full(rnd: Sequence[Sequence[int]]) -> bool:
+        return len(rnd) == len(classes[0]) and sorted(p for t in rnd for p in t) == everyone
+
+    if len(played) >= 2 and len(classes) >= 2 and full(played[-1]) and full(played[-2]):
+        r1, r2 = [set(t) for t in played[-2]], [set(t) for t in played[-1]]
+        c1, c2 = [set(t) for t in classes[0]], [set(t) for t in classes[1]]
+        if all(len(a & b) == 1 for a in r1 for b in r2) and \
+                all(len(a & b) == 1 for a in c1 for b in c2):
+            mapping = {}
+            for la, ta in zip(c1, r1, strict=True):
+                for lb, tb in zip(c2, r2, strict=True):
+                    (pt,), (pl,) = la & lb, ta & tb
+                    mapping[pt] = pl
+            return mapping, 2
+    if played and classes and full(played[-1]):
+        # point i of each line ↔ the player who sat in seat i: in an affine geometry the
+        # lines of most other classes then gather players who had different winds
+        mapping = {}
+        for line, table in zip(classes[0], played[-1], strict=True):
+            for pt, pl in zip(line, table, strict=True):
+                mapping[pt] = pl
+        return mapping, 1
+    return dict(enumerate(points)), 0
+
+
+def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
+            byes: list[list[int]], seed: int,
+            budget: int | None) -> tuple[str, list[list[list[int]]]]:
+    """Which players share a table in each planned round (seat order not yet decided).
+
+    A design's rounds are used as they are when nothing was played (or when the last played
+    round can be read as the design's first class); other rounds come from the search, which
+    also repairs a design against older played rounds.
+    """
+    rng = random.Random(seed)
+    nrounds = len(byes)
+    index = {p: i for i, p in enumerate(players)}
+    n = len(players)
+    method = "search"
+    start = 0
+    design: list[list[list[int]]] = []
+    if nrounds and not any(byes):
+        pool = list(players)
+        rng.shuffle(pool)
+        name, classes = resolvable(n, size, nrounds + 2, rng)
+        mapping, start = _relabel(played, classes, pool) if classes else ({}, 0)
+        if classes and (not played or start):
+            rest_classes = classes[start:]
+            if played:  # first the classes whose tables mix the last round's winds
+                seat_of = {p: i for t in played[-1] for i, p in enumerate(t)}
+
+                def clashes(cls: list[list[int]]) -> int:
+                    return sum(len(line) - len({seat_of.get(mapping[pt]) for pt in line})
+                               for line in cls)
+
+                rest_classes = sorted(rest_classes, key=clashes)
+            design = [[[index[mapping[pt]] for pt in line] for line in cls]
+                      for cls in rest_classes[:nrounds]]
+            method = name
+    fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
+    rest: list[list[list[int]]] = []
+    for k in range(len(design), nrounds):
+        seated = [index[p] for p in players if p not in set(byes[k])]
+        rng.shuffle(seated)
+        rest.append([seated[i:i + size] for i in range(0, len(seated), size)])
+    if len(played) > start and design:
+        frozen, free = fixed, design + rest  # repair the design against older rounds
+    else:
+        frozen, free = fixed + design, rest
+    if free:
+        plays = Counter(p for rnd in fixed + design + rest for t in rnd for p in t)
+        bound = counting_bound({p: plays[p] for p in range(n)}, n, size)
+        search = _Search(n, frozen, free, rng)
+        if budget is None:
+            budget = min(400_000, 4000 * n * len(free) // size + 20_000)
+        search.run(bound, budget)
+        if design:
+            method += " + search"
+    return method, [[[players[i] for i in t] for t in r] for r in design + rest]
+
+
+# ----------------------------------------------------------------------------- tables
+
+def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequence[int]]],
+                   rng: random.Random) -> list[list[list[int]]]:
+    """Permute each round's table numbers so nobody gets a seat of a table twice."""
+    used: set[tuple[int, int, int]] = set()
+    for rnd in played:
+        for t, table in enumerate(rnd):
+            used.update((p, t, i) for i, p in enumerate(table))
+    out = []
+    for rnd in rounds:
+        nt = len(rnd)
+        cost = [[sum((p, t, i) in used for i, p in enumerate(g)) for t in range(nt)]
+                for g in rnd]
+        perm = list(range(nt))  # group g -> table number perm[g]
+        rng.shuffle(perm)
+        if nt <= 6:  # few tables: the best numbering outright
+            perm = list(min(itertools.permutations(range(nt)),
+                            key=lambda q: sum(cost[g][q[g]] for g in range(nt))))
+        improved = True
+        while improved:
+            improved = False
+            for g, h in itertools.combinations(range(nt), 2):
+                a, b = perm[g], perm[h]
+                if cost[g][b] + cost[h][a] < cost[g][a] + cost[h][b]:
+                    perm[g], perm[h] = b, a
+                    improved = True
+        numbered: list[list[int]] = [[] for _ in range(nt)]
+        for g, t in enumerate(perm):
+            numbered[t] = rnd[g]
+            used.update((p, t, i) for i, p in enumerate(rnd[g]))
+        out.append(numbered)
+    return out
+
+
+# ----------------------------------------------------------------------------- plan
+
+def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
+         played: Sequence[Sequence[Sequence[int]]] = (), seed: int = 1,
+         budget: int | None = None,
+         initial: Sequence[Sequence[Sequence[int]]] | None = None) -> Plan:
+    """Plan ``rounds`` more rounds for ``players`` after the ``played`` ones.
+
+    ``played`` holds each played round as tables of player ids in seat order; their
+    players who are no longer in ``players`` (withdrawn) are ignored when planning. When
+    ``len(players)`` is not a multiple of the table size the remainder sit out each round
+    (byes, spread evenly); to use substitutes instead, include them in ``players``.
+    ``budget`` caps the search's moves (default grows with the size of the problem).
+    ``initial``: the rounds planned before (seat order kept); when, repaired for players
+    who withdrew or arrived, they are at least as good as a new plan they are kept —
+    re-planning changes as little as possible.
+    """
+    size = len(seats)
+    if size < 2:
+        raise PlanError("seats", "a table needs at least 2 seats")
+    ids = list(dict.fromkeys(players))
+    if len(ids) != len(players):
+        raise PlanError("players", "a player is listed twice")
+    if len(ids) < size:
+        raise PlanError("players", f"{len(ids)} player(s) cannot fill a table of {size}")
+    if rounds < 0:
+        raise PlanError("rounds", "must be 0 or more")
+    for k, rnd in enumerate(played, start=1):
+        flat = [p for t in rnd for p in t]
+        if len(flat) != len(set(flat)):
+            raise PlanError(f"round {k}", "a player sits twice")
+        if any(len(t) != size for t in rnd):
+            raise PlanError(f"round {k}", f"every table needs {size} seats")
+    rng = random.Random(seed)
+    earlier_byes: Counter[int] = Counter()
+    for rnd in played:
+        present = {p for t in rnd for p in t}
+        earlier_byes.update(p for p in ids if p not in present)
+    byes = _choose_byes(ids, rounds, len(ids) % size, earlier_byes, rng)
+    method, groups = _groups(ids, size, played, byes, rng.randrange(2**31), budget)
+    counts: dict[int, Counter[int]] = defaultdict(Counter)
+    for rnd in played:
+        for table in rnd:
+            for i, p in enumerate(table):
+                counts[p][i] += 1
+    # the blocks give spread 0 / 1 from scratch; after played rounds or with byes a few
+    # seeded attempts (tables coloured in other orders) are compared and the best kept
+    total = len(played) + rounds
+    target = 0 if total % size == 0 and not any(byes) and not earlier_byes else 1
+    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
+    partial = len(played) % size
+    recent: dict[int, list[int]] = defaultdict(list)
+    for rnd in played[len(played) - partial:] if partial else []:
+        for table in rnd:
+            for i, p in enumerate(table):
+                recent[p].append(i)
+    for attempt in range(12):
+        trial = {p: Counter(c) for p, c in counts.items()}
+        trial = defaultdict(Counter, trial)
+        got = balance_block_winds(groups, size, len(played), trial,
+                     random.Random(seed * 31 + attempt) if attempt else None,
+                     recent if partial and attempt == 0 else None)
+        polish_winds(got, size, trial)
+        score = (max((max(trial[p][i] for i in range(size))
+                      - min(trial[p][i] for i in range(size)) for p in ids), default=0),
+                 sum(v * v for p in ids for v in trial[p].values()))
+        if best is None or score < best[0]:
+            best = (score, got)
+        if score[0] <= target:
+            break
+    assert best is not None
+    ordered = best[1]
+    numbered = _number_tables(ordered, played, rng)
+    planned = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
+                                 tuple(byes[k]))
+                    for k, rnd in enumerate(numbered))
+    done = tuple(PlannedRound(k + 1, tuple(tuple(t) for t in rnd),
+                              tuple(sorted(set(ids) - {p for t in rnd for p in t})))
+                 for k, rnd in enumerate(played))
+    everything = [list(r) for r in played] + [list(r.tables) for r in planned]
+    fresh = Plan(seats=tuple(seats), played=done, rounds=planned,
+                 figures=figures(everything, seats, ids), method=method, seed=seed)
+    if fresh.figures.wind_spread > target and not any(byes):
+        # played rounds left a wind block open that these groups cannot finish: try
+        # seating that block wind-first and keep it when it is at least as good
+        alt = _wind_first(ids, size, played, rounds, seed, budget)
+        if alt is not None:
+            got, seated = alt
+            trial = defaultdict(Counter, {p: Counter(c) for p, c in counts.items()})
+            for rnd in got[:seated]:
+                for table in rnd:
+                    for i, p in enumerate(table):
+                        trial[p][i] += 1
+            rest = balance_block_winds(got[seated:], size, len(played) + seated, trial)
+            polish_winds(rest, size, trial)
+            tables = _number_tables(got[:seated] + rest, played, random.Random(seed))
+            alt_rounds = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
+                                            ()) for k, rnd in enumerate(tables))
+            f = figures([list(r) for r in played] + [list(r.tables) for r in alt_rounds],
+                        seats, ids)
+            new = fresh.figures
+            if (f.repeats, f.wind_spread, f.same_seat_same_table) < (
+                    new.repeats, new.wind_spread, new.same_seat_same_table):
+                fresh = Plan(seats=tuple(seats), played=done, rounds=alt_rounds, figures=f,
+                             method="winds first + search", seed=seed)
+    if initial is not None and len(initial) >= rounds > 0:
+        kept = _keep_initial(initial[:rounds], ids, size, played, earlier_byes)
+        if kept is not None:
+            rounds_kept, moved = kept
+            f = figures([list(r) for r in played] + [list(r.tables) for r in rounds_kept],
+                        seats, ids)
+            key = (f.repeats, f.wind_spread, f.same_seat_same_table)
+            new = fresh.figures
+            if key <= (new.repeats, new.wind_spread, new.same_seat_same_table):
+                how = "kept from the stored plan" + (f" ({moved} seat(s) refilled)"
+                                                       if moved else "")
+                return Plan(seats=tuple(seats), played=done, rounds=rounds_kept,
+                            figures=f, method=how, seed=seed)
+    return fresh
+
+
+def _keep_initial(initial: Sequence[Sequence[Sequence[int]]], ids: list[int], size: int,
+                  played: Sequence[Sequence[Sequence[int]]], earlier_byes: Counter[int]
+                  ) -> tuple[tuple[PlannedRound, ...], int] | None:
+    """The stored rounds, with withdrawn players' seats refilled (:func:`repair`), or None
+    when they no longer fit (a table short, byes not what the player count needs)."""
+    out = []
+    moved = 0
+    byes = Counter(earlier_byes)
+    for k, rnd in enumerate(initial):
+        if any(len(t) != size for t in rnd):
+            return None
+        seated = {p for t in rnd for p in t}
+        spare = sorted((p for p in ids if p not in seated), key=lambda p: (byes[p], p))
+        try:
+            r = repair(rnd, ids, spare, dissolve=True)
+        except PlanError:
+            return None
+        if len(r.byes) != len(ids) % size:
+            return None
+        byes.update(r.byes)
+        moved += len(r.moved)
+        out.append(PlannedRound(len(played) + k + 1, r.tables, tuple(sorted(r.byes))))
+    return tuple(out), moved
+
+
+# ----------------------------------------------------------------------------- repair
+
+@dataclass(frozen=True)
+class Repair:
+    """A planned round re-seated after withdrawals: what changed, and what stayed."""
+
+    tables: tuple[Table, ...]
+    byes: tuple[int, ...]  # seatable players left without a seat
+    moved: tuple[int, ...]  # players who took a seat they did not have in the plan
+    dissolved: tuple[int, ...]  # plan table numbers (1-based) that no longer play
+
+
+def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Sequence[int],
+           *, met: Mapping[tuple[int, int], int] | None = None,
+           dissolve: bool = False) -> Repair:
+    """Re-seat a planned round changing as few seats as possible.
+
+    Seats of players not in ``seatable`` (withdrawn) are vacant; ``fillers`` (in order of
+    preference: newcomers, players on a bye, substitutes) take them, each vacancy getting
+    the filler who met its tablemates least. Everyone else keeps table and seat. When the
+    fillers run out and ``dissolve`` is true, the tables with most vacancies are dissolved
+    (their players fill other vacancies first, the rest sit out); otherwise
+    :class:`PlanError` says how many players are missing.
+    """
+    met = met or {}
+    playing = set(seatable)
+    ok = playing | set(fillers)
+    grid = [list(t) for t in tables]
+    pool = [p for p in dict.fromkeys(fillers) if p not in {x for t in grid for x in t}]
+    dissolved: list[int] = []
+    byes: list[int] = []
+    moved: list[int] = []
+
+    def vacancies() -> list[tuple[int, int]]:
+        return [(t, i) for t, row in enumerate(grid) if t not in dissolved
+                for i, p in enumerate(row) if p not in ok]
+
+    while True:
+        empty = vacancies()
+        if len(empty) <= len(pool):
+            break
+        if not dissolve:
+            raise PlanError("players", f"{len(empty) - len(pool)} more player(s) needed to "
+                            f"fill {len(empty)} empty seat(s): sit players out (byes) or "
+                            "seat substitutes")
+        live = [t for t in range(len(grid)) if t not in dissolved]
+        if len(live) <= 1:
+            raise PlanError("players", "too few players left for a table")
+        worst = max(live, key=lambda t: (sum(p not in ok for p in grid[t]), t))
+        dissolved.append(worst)
+        pool = [p for p in grid[worst] if p in ok] + pool
+    for t, i in vacancies():
+        mates = [p for p in grid[t] if p in ok]
+        best = min(range(len(pool)), key=lambda k: (
+            sum(met.get((min(pool[k], q), max(pool[k], q)), 0) for q in mates), k))
+        grid[t][i] = pool.pop(best)
+        moved.append(grid[t][i])
+    byes = [p for p in pool if p in playing]  # unused substitutes simply stay out
+    kept = tuple(tuple(row) for t, row in enumerate(grid) if t not in dissolved)
+    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)))

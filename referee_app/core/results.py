@@ -1,0 +1,188 @@
+"""The results of settling a hand: violations, payments, wins, end check, settlement.
+
+Kept apart from the walk of :mod:`.settle` so that each module stays one concern; the
+``sichuan-settlement/1`` document is :meth:`Settlement.to_dict`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .record import HandRecord, WinEvent
+from .ruleset import Ruleset, get_ruleset
+from .scoring import HandScore
+
+SETTLEMENT_FORMAT = "sichuan-settlement/1"
+
+
+# --------------------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, slots=True)
+class RuleViolation:
+    """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
+
+    clause: str
+    seat: str | None
+    message: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"clause": self.clause, "seat": self.seat, "message": self.message}
+
+
+@dataclass(frozen=True, slots=True)
+class Payment:
+    payer: str
+    payee: str
+    chips: int
+    clause: str
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"from": self.payer, "to": self.payee, "chips": self.chips,
+                "clause": self.clause, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class WinResult:
+    seat: str
+    order: int
+    tile: str
+    from_seat: str | None
+    score: HandScore
+    chips: int
+    flags: tuple[str, ...] = ()
+
+    @property
+    def fan(self) -> int:
+        return self.score.fan
+
+    @property
+    def pattern(self) -> str:
+        return self.score.pattern
+
+    @property
+    def bonus_fan(self) -> int:
+        return sum(b.fan for b in self.score.bonuses)
+
+    def to_dict(self) -> dict[str, Any]:
+        s = self.score
+        return {"seat": self.seat, "order": self.order, "tile": self.tile,
+                "from": self.from_seat, "pattern": s.pattern, "pattern_en": s.pattern_en,
+                "pattern_clause": s.pattern_clause, "pattern_fan": s.pattern_fan,
+                "bonuses": [b.to_dict() for b in s.bonuses], "fan": s.fan, "chips": self.chips}
+
+
+@dataclass(frozen=True, slots=True)
+class SeatReadiness:
+    ready: bool
+    max_fan: int = 0
+    waits: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        if not self.ready:
+            return {"ready": False}
+        return {"ready": True, "max_fan": self.max_fan, "waits": list(self.waits)}
+
+
+
+
+@dataclass(frozen=True, slots=True)
+class EndCheck:
+    applies: bool
+    flower_pigs: tuple[str, ...] = ()
+    xianggong: tuple[str, ...] = ()
+    ready: dict[str, SeatReadiness] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        if not self.applies:
+            return {"applies": False}
+        return {"applies": True, "flower_pigs": list(self.flower_pigs),
+                "xianggong": list(self.xianggong),
+                "ready": {s: r.to_dict() for s, r in self.ready.items()}}
+
+
+@dataclass(frozen=True)
+class Settlement:
+    """The outcome of one hand record (the ``sichuan-settlement/1`` document)."""
+
+    ruleset: str
+    ok: bool
+    errors: tuple[RuleViolation, ...]
+    wins: tuple[WinResult, ...]
+    end_check: EndCheck | None
+    payments: tuple[Payment, ...]
+    totals: dict[str, int]
+    trace: tuple[str, ...]
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        d: dict[str, Any] = {
+            "format": SETTLEMENT_FORMAT, "ruleset": self.ruleset, "ok": self.ok,
+            "errors": [e.to_dict() for e in self.errors],
+            "wins": [w.to_dict() for w in self.wins],
+            "end_check": self.end_check.to_dict() if self.end_check is not None else None,
+            "payments": [p.to_dict() for p in self.payments],
+            "totals": dict(self.totals), "trace": list(self.trace)}
+        for k, v in self.extra.items():
+            d.setdefault(k, v)
+        return d
+
+    def breakdown(self, seat: str, rules: Ruleset | None = None) -> dict[str, dict[str, int]]:
+        """Per opponent: chips this seat won (+) or paid (-), by kind (win/ready/kong/other).
+
+        ``rules``: the ruleset settled under, when it is not a shipped one (a club's file).
+        """
+        out: dict[str, dict[str, int]] = {}
+        for p in self.payments:
+            if seat not in (p.payer, p.payee):
+                continue
+            other = p.payer if p.payee == seat else p.payee
+            sign = 1 if p.payee == seat else -1
+            kind = payment_kind(p.clause, rules or self.ruleset)
+            row = out.setdefault(other, {"win": 0, "ready": 0, "kong": 0, "other": 0})
+            row[kind] += sign * p.chips
+        return out
+
+
+def payment_kind(clause: str, ruleset: Ruleset | str) -> str:
+    """Classify a payment's clause as win / ready (end check) / kong / other for statements.
+
+    ``ruleset``: the Ruleset (a club's own) or a shipped ruleset's id.
+    """
+    rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+    extra = rules.self_drawn_extra
+    if clause in (rules.discard_win_clause, rules.self_drawn_clause, rules.robbed_kong_clause,
+                  rules.kong_discard_transfer, extra[0] if extra else None):
+        return "win"
+    if clause in {c for c, _ in rules.kong_payments.values()}:
+        return "kong"
+    ec = rules.end_check or {}
+    refund = (ec.get("refund") or {}).get("clause")
+    if clause == refund:
+        return "kong"
+    if clause in {(v or {}).get("clause") for v in ec.values()}:
+        return "ready"
+    return "other"
+
+
+def next_dealer(record: HandRecord, settlement: Settlement,
+                rules: Ruleset | None = None) -> str | None:
+    """The dealer of the table's next hand, per the ruleset's ``next_dealer`` rule.
+
+    ``first_winner`` (J10, C7, Z6 and the app's Reading for Ottawa): the first winner; when
+    the first win is shared (一炮多响) the discarder; when nobody won the dealer stays.
+    ``dice``: no automatic choice (None), the table throws dice. ``rules``: the ruleset
+    settled under when it is not a shipped one (a club's file).
+    """
+    if rules is None:
+        rules = record.rules
+    if rules.next_dealer == "dice" or not settlement.ok:
+        return None
+    for ev in record.events:
+        if isinstance(ev, WinEvent):
+            if len(ev.seats) > 1 and ev.from_seat is not None:
+                return ev.from_seat
+            return ev.seats[0]
+    return record.dealer

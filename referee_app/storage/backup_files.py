@@ -1,0 +1,120 @@
+"""Backup files: written with SQLite's backup API under a temp name, pruned, listed.
+
+Kept: the newest :data:`KEEP_NEWEST` plus the last backup taken in each round (the file
+name carries ``-rN``, the newest seated round then), so the state at the end of every
+round survives a long day of automatic backups. Temp files of a killed or failed backup
+are removed (the failed one at once, a killed one's by the next backup).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import re
+import sqlite3
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+
+import sqlite_utils
+
+KEEP_NEWEST = 20
+#: a backup temp file this old was left by a crash even if its pid is reused
+STALE_BACKUP_SECONDS = 3600
+_NAME = re.compile(r"-(\d{8}T\d{6}\d*Z)(?:-r(\d+))?\.sqlite$")
+_TMP = re.compile(r"\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
+
+
+def backup_dir(path: Path) -> Path:
+    return path.with_name(path.name + ".backups")
+
+
+def list_backups(path: Path) -> list[Path]:
+    """Backup files of ``path``, oldest first."""
+    d = backup_dir(path)
+    pattern = f"{glob.escape(path.stem)}-*.sqlite"
+    return sorted(d.glob(pattern), key=lambda p: p.name) if d.exists() else []
+
+
+def _round_of(p: Path) -> int | None:
+    m = _NAME.search(p.name)
+    return int(m.group(2)) if m and m.group(2) else None
+
+
+def kept(backups: list[Path], keep: int) -> set[Path]:
+    """The newest ``keep`` plus the newest backup of each round (``backups`` oldest first)."""
+    out = set(backups[-keep:]) if keep > 0 else set(backups)
+    last: dict[int, Path] = {}
+    for p in backups:
+        r = _round_of(p)
+        if r is not None:
+            last[r] = p
+    return out | set(last.values())
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def clean_temp_files(path: Path) -> list[Path]:
+    """Remove temp files left by backups that were killed (their process is gone)."""
+    d = backup_dir(path)
+    removed = []
+    for stale in d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*") if d.exists() else []:
+        m = _TMP.search(stale.name)
+        if m is None:
+            continue
+        pid = int(m.group(1))
+        with contextlib.suppress(OSError):
+            old = time.time() - stale.stat().st_mtime > STALE_BACKUP_SECONDS
+            if pid != os.getpid() and (old or not _pid_alive(pid)):
+                stale.unlink()
+                removed.append(stale)
+    return removed
+
+
+def _unlink_temp(tmp: Path) -> None:
+    for suffix in ("", "-journal", "-wal", "-shm"):
+        with contextlib.suppress(OSError):
+            Path(str(tmp) + suffix).unlink()
+
+
+def write_backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
+    """Copy the live database with SQLite's online backup API; prune to :func:`kept`.
+
+    Written under a temporary name and renamed, so a crash mid-backup never leaves a
+    half file that looks like a backup; a failed one removes its temp file, and temp files
+    of killed backups are removed by the next one.
+    """
+    d = backup_dir(path)
+    d.mkdir(parents=True, exist_ok=True)
+    clean_temp_files(path)
+    row = db.execute("SELECT MAX(number) FROM rounds").fetchone()
+    rnd = int(row[0]) if row and row[0] is not None else 0
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    final = d / f"{path.stem}-{stamp}-r{rnd}.sqlite"
+    tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
+    try:
+        dst = sqlite3.connect(str(tmp))
+        try:
+            db.conn.backup(dst)
+        finally:
+            dst.close()
+        os.replace(tmp, final)
+    except BaseException:
+        _unlink_temp(tmp)
+        raise
+    backups = list_backups(path)
+    keep_set = kept(backups, keep)
+    for old in backups:
+        if old not in keep_set:
+            with contextlib.suppress(OSError):
+                old.unlink()
+    return final

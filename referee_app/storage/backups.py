@@ -1,0 +1,210 @@
+"""Backups: written with SQLite's backup API, listed, kept, and restored safely.
+
+Why restore is not "copy the file back": SQLite keeps recent commits in ``<file>-wal``;
+a copied-in backup beside the old ``-wal`` gets that stale log replayed into it (a
+restored file with the wrong hands, or a malformed one). :meth:`BackupsMixin.restore_backup`
+therefore checks the backup, moves the current file *with* its ``-wal``/``-shm`` aside to a
+timestamped name that is never deleted, and writes the backup in place with the backup API.
+
+Writing, pruning and listing the files: ``backup_files.py``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, Self
+
+from . import chain
+from . import db as dbm
+from .backup_files import _NAME, _round_of, _unlink_temp, backup_dir, list_backups
+from .base import TournamentBase, _text
+from .errors import (
+    AuthError,
+    DamagedError,
+    NotATournamentError,
+    RecordIntegrityError,
+    StorageError,
+    StorageFault,
+    fault_from,
+)
+
+
+@dataclass(frozen=True)
+class BackupInfo:
+    """One backup as ``referee-app backup list`` shows it (``number`` 1 = newest)."""
+
+    number: int
+    path: Path
+    at: str
+    round: int | None
+    hands: int | None
+    size: int
+    digest: str | None = None
+    problem: str | None = None
+
+
+def _stamp_text(p: Path) -> str:
+    m = _NAME.search(p.name)
+    if not m:
+        return "?"
+    with contextlib.suppress(ValueError):
+        return datetime.strptime(m.group(1), "%Y%m%dT%H%M%S%fZ").strftime("%Y-%m-%d %H:%M:%S UTC")
+    return m.group(1)
+
+
+def _open_backup_ro(p: Path) -> sqlite3.Connection:
+    """Read a backup without creating ``-wal``/``-shm`` beside it (immutable: never written)."""
+    return sqlite3.connect(dbm.file_uri(p, immutable=True), uri=True)
+
+
+class BackupsMixin(TournamentBase):
+    """Listing and restoring backups: class methods, usable when the current file is damaged."""
+
+    @staticmethod
+    def _backup_digest(conn: sqlite3.Connection) -> str | None:
+        """The record's digest: the hash of the chain's last entry (None before schema 2)."""
+        try:
+            entries, digest = chain.head(conn)
+        except sqlite3.Error:
+            return None
+        return digest if entries else None
+
+    @classmethod
+    def backup_list(cls, path: str | Path) -> list[BackupInfo]:
+        """The backups of ``path``, newest first, each with its time, hand count and digest."""
+        path = Path(path)
+        out = []
+        for n, p in enumerate(reversed(list_backups(path)), start=1):
+            hands: int | None = None
+            digest = problem = None
+            try:
+                conn = _open_backup_ro(p)
+                try:
+                    hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+                    digest = cls._backup_digest(conn)
+                finally:
+                    conn.close()
+            except (sqlite3.Error, ValueError) as e:
+                problem = f"unreadable ({e})"
+            size = p.stat().st_size if p.exists() else 0
+            out.append(BackupInfo(n, p, _stamp_text(p), _round_of(p), hands, size, digest,
+                                  problem))
+        return out
+
+    @classmethod
+    def restore_backup(cls, path: str | Path, number: int, *, referee: str = "",
+                       pin: Callable[[], str] | str | None = None) -> tuple[BackupInfo, Path]:
+        """Put backup ``number`` (as listed, 1 = newest) in place of ``path``.
+
+        Checks the backup (SQLite ``integrity_check``, the checks of :meth:`open` and
+        :meth:`verify`), moves the current file with its ``-wal``/``-shm`` aside (returned;
+        never deleted) and copies the backup in with the backup API. Restoring is the head
+        referee's decision: with referees, ``referee`` signs in with ``pin`` (a PIN, or a
+        function asked only when one is needed) on the current file — or on the backup
+        when the current file cannot be read; without, ``referee`` must be the named head
+        referee. Nothing is changed on error.
+        """
+        path = Path(path)
+        referee = _text(referee, "referee")
+        infos = cls.backup_list(path)
+        if not infos:
+            raise StorageError("backup", f"no backups of {path} in {backup_dir(path)}")
+        if isinstance(number, bool) or not isinstance(number, int) \
+                or not 1 <= number <= len(infos):
+            raise StorageError("backup", f"expected a backup number 1..{len(infos)} (see "
+                               f"'referee-app backup list --db {path}'), got {number!r}")
+        info = infos[number - 1]
+        tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
+        _unlink_temp(tmp)
+        try:
+            cls._copy_checked(info.path, tmp, path, referee, pin)
+            aside = _move_aside(path)
+            os.replace(tmp, path)
+        except BaseException as e:
+            _unlink_temp(tmp)
+            if isinstance(e, sqlite3.Error | OSError):
+                raise fault_from(e, path) from e
+            raise
+        with cls.open(path, backup_every=0) as t, t._write():
+            t._log(referee, "backup.restore",
+                   {"backup": info.path.name, "moved_aside": aside.name if aside else None},
+                   dbm.now())
+        return info, aside if aside else path
+
+    @classmethod
+    def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str,
+                      pin: Callable[[], str] | str | None) -> None:
+        src_conn = _open_backup_ro(src)
+        try:
+            ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
+            if ok != "ok":
+                raise DamagedError("backup", f"{src.name} is damaged ({ok}); choose another")
+            dst = sqlite3.connect(str(tmp))
+            try:
+                src_conn.backup(dst)
+            finally:
+                dst.close()
+        except sqlite3.DatabaseError as e:
+            raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
+                from None
+        finally:
+            src_conn.close()
+        try:
+            with cls.open(tmp, backup_every=0) as t:
+                t.verify()
+                if not _authorized_on_current(cls, path, referee, pin):
+                    _authorize_restore(t, referee, pin)
+        except (NotATournamentError, RecordIntegrityError) as e:
+            raise DamagedError("backup", f"{src.name} is not a usable tournament: "
+                               f"{e.problem}; choose another") from None
+        for suffix in ("-wal", "-shm"):
+            if Path(str(tmp) + suffix).exists():  # pragma: no cover - closed cleanly above
+                raise StorageFault("backup", f"{tmp.name}{suffix} was left open; try again")
+
+
+def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None) -> None:
+    """The head referee (signed in with the PIN when the tournament has referees)."""
+    if t.has_referees():
+        given = pin() if callable(pin) else pin
+        if given is None:
+            raise AuthError("pin", "restoring a backup needs the head referee's PIN")
+        t.sign_in(referee, given)
+        t._authorize(referee, head=True, action="restoring a backup")
+        return
+    head = t.info.head_referee
+    if head and referee != head:
+        raise StorageError("referee", f"restoring a backup is the head referee's decision: "
+                           f"pass --referee {head!r}")
+
+
+def _authorized_on_current(cls: type[Self], path: Path, referee: str,
+                           pin: Callable[[], str] | str | None) -> bool:
+    """Authorize on the current file if it can still be read (its lock-out counts); False
+    when it cannot (then the backup's referees decide)."""
+    try:
+        t = cls.open(path, backup_every=0)  # type: ignore[attr-defined]
+    except (StorageError, sqlite3.Error):
+        return False
+    with t:
+        _authorize_restore(t, referee, pin)
+    return True
+
+
+def _move_aside(path: Path) -> Path | None:
+    """Rename the current file and its ``-wal``/``-shm`` to ``<file>.before-restore-STAMP``
+    (a stray ``-wal`` without its file too: it must never be replayed into the backup)."""
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    aside = path.with_name(f"{path.name}.before-restore-{stamp}")
+    moved = False
+    for suffix in ("", "-wal", "-shm"):
+        src = Path(str(path) + suffix)
+        if src.exists():
+            os.replace(src, Path(str(aside) + suffix))
+            moved = True
+    return aside if moved else None

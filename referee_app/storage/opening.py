@@ -1,0 +1,139 @@
+"""What :meth:`Tournament.open` checks before anyone reads or writes the file.
+
+* It is a Referee Desk tournament: SQLite, every table of the schema, JSON meta values,
+  our application id, a schema this version reads. Otherwise: bad input (exit 2) — unless
+  the file has backups, when an unreadable header means it is *damaged* (exit 3).
+* It is not damaged: ``PRAGMA quick_check`` (cheap: no index cross-check). A damaged file
+  is refused, naming ``referee-app backup list``.
+* Whether it can be written: a read-only file, folder (SQLite must create ``-wal`` and
+  ``-shm`` there) or leftover read-only ``-shm`` opens the file for viewing only, with
+  the reason; every change is then refused with one line.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import sqlite3
+from pathlib import Path
+
+import sqlite_utils
+
+from . import db as dbm
+from .backup_files import list_backups
+from .errors import (
+    DamagedError,
+    NotATournamentError,
+    ReadOnlyError,
+    backups_hint,
+    fault_from,
+)
+
+#: every table a tournament file has (a file missing one is not ours, or was cut short):
+#: those of schema 1, and those schema 2 adds
+TABLES_V1 = frozenset(re.findall(r"CREATE TABLE (\w+)",
+                                 dbm.SCHEMA[:dbm.SCHEMA.index(dbm.SCHEMA_2_ADDITIONS)]))
+TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", dbm.SCHEMA))
+
+
+def _writable(p: Path) -> bool:
+    return os.access(p, os.W_OK)
+
+
+def read_only_reason(path: Path) -> str | None:
+    """Why ``path`` cannot be written here, or None. A read-only ``-shm`` left by another
+    user is made writable again when we own it (it is only a shared-memory index)."""
+    if not _writable(path):
+        return f"the file {path} is read-only"
+    folder = path.parent if str(path.parent) else Path(".")
+    wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
+    if not _writable(folder) and not (wal.exists() and shm.exists()):
+        return f"its folder {folder} is read-only"
+    if shm.exists() and not _writable(shm):
+        with contextlib.suppress(OSError):
+            os.chmod(shm, os.stat(path).st_mode & 0o666)
+        if not _writable(shm):
+            return f"{shm} is read-only (left by another user?)"
+    if wal.exists() and not _writable(wal):
+        return f"{wal} is read-only"
+    return None
+
+
+def ro_uri(path: Path) -> str:
+    """A read-only URI; ``immutable`` when the folder cannot hold a ``-shm`` and there is no
+    ``-wal`` (a read-only medium: nobody can change the file while we read it)."""
+    folder = path.parent if str(path.parent) else Path(".")
+    if not _writable(folder) and not Path(f"{path}-wal").exists() \
+            and not Path(f"{path}-shm").exists():
+        return dbm.file_uri(path, immutable=True)
+    return dbm.file_uri(path)
+
+
+def check_file(path: Path) -> tuple[str | None, int]:
+    """Refuse what is not a tournament; return why the file is read-only (or None) and its
+    schema version."""
+    if not path.exists():
+        if path.parent.exists() and not os.access(path.parent, os.X_OK):
+            raise ReadOnlyError("db", f"the folder {path.parent} cannot be read")
+        raise NotATournamentError("db", f"{path} does not exist (create it with "
+                                  "'referee-app event new NAME' or import a bundle)")
+    if path.is_dir():
+        raise NotATournamentError("db", f"{path} is a folder, not a tournament file")
+    if not os.access(path, os.R_OK):
+        raise ReadOnlyError("db", f"{path} cannot be read (permissions); ask whoever owns it")
+    reason = read_only_reason(path)
+    try:
+        conn = sqlite3.connect(ro_uri(path), uri=True,
+                               timeout=dbm.busy_timeout_ms() / 1000)
+        try:
+            tables = {r[0] for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type='table'")}
+            meta = conn.execute("SELECT key, value FROM meta").fetchall() \
+                if "meta" in tables else []
+            version = conn.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as e:
+        msg = str(e).lower()
+        if "unable to open" in msg and reason:
+            raise ReadOnlyError("db", f"{path} cannot be opened because {reason}; copy it "
+                                "to a writable folder with 'referee-app event export' "
+                                "elsewhere, or make the folder writable") from None
+        if isinstance(e, sqlite3.OperationalError) and "no such table" not in msg:
+            raise fault_from(e, path) from None
+        if list_backups(path) and "not a database" in msg:
+            raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") \
+                from None
+        raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
+            from None
+    values = {}
+    for key, value in meta:
+        try:
+            values[key] = json.loads(value)
+        except (TypeError, ValueError):
+            raise NotATournamentError("db", f"{path} is not a Referee Desk tournament (meta "
+                                      f"{key!r} is not JSON)") from None
+    if values.get("app") != dbm.APP_ID:
+        raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
+    if version > dbm.SCHEMA_VERSION:
+        raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
+                                  f"(schema {version}; this one reads up to "
+                                  f"{dbm.SCHEMA_VERSION}); update the app")
+    missing = (TABLES if version >= 2 else TABLES_V1) - tables
+    if missing:
+        raise NotATournamentError("db", f"{path} is not a complete tournament (missing "
+                                  f"table(s) {', '.join(sorted(missing))})")
+    return reason, int(version)
+
+
+def quick_check(db: sqlite_utils.Database, path: Path) -> None:
+    """``PRAGMA quick_check`` on the open file: a damaged one is refused (exit 3)."""
+    try:
+        rows = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]
+    except sqlite3.DatabaseError as e:
+        raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") from None
+    if rows != ["ok"]:
+        found = " ".join(" ".join(rows).replace("*** in database main ***", "").split())
+        raise DamagedError("db", f"{path} is damaged ({found[:160]}); {backups_hint(path)}")

@@ -1,0 +1,247 @@
+"""Backups and restore (issue 11): what is kept, temp files cleaned, a restore that never
+replays the old ``-wal``, and the checks a restore makes; plus the CSV formula guard and
+report file permissions."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import sqlite3
+import stat
+from pathlib import Path
+
+import pytest
+
+from referee_app.storage import DamagedError, StorageError, Tournament
+from referee_app.storage.backup_files import backup_dir, clean_temp_files, kept, list_backups
+from referee_app.storage.csv_io import guard_cell, unguard_cell
+
+
+def _add_hands(t: Tournament, record_for, n: int, start: int = 1) -> None:
+    for i in range(start, start + n):
+        t.add_hand(record_for(t, 1, 1, seed=i), round=1, table=1, hand_no=i, referee="Zhao")
+
+
+def _count(path: Path) -> int:
+    with Tournament.open(path, backup_every=0) as t:
+        return len(t.hands())
+
+
+def test_restore_moves_the_stale_wal_aside_instead_of_replaying_it(
+        make_tournament, record_for) -> None:
+    """The issue's failure: copying a backup over the file let SQLite replay the old -wal."""
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 5)
+    t.backup()
+    _add_hands(t, record_for, 20, start=6)
+    path = t.path
+    # a second desk still has the file open: its -wal holds the last commits (as after a crash)
+    other = sqlite3.connect(str(path))
+    other.execute("SELECT COUNT(*) FROM hands").fetchone()
+    assert Path(f"{path}-wal").stat().st_size > 0
+    t.db.close()
+    t._closed = True
+    info, aside = Tournament.restore_backup(path, 1, referee="Zhao")
+    other.close()
+    assert info.hands == 5
+    assert _count(path) == 5
+    with Tournament.open(path, backup_every=0) as r:
+        assert r.integrity_check() == "ok"
+        assert r.log()[-1]["action"] == "backup.restore"
+        assert r.log()[-1]["referee"] == "Zhao"
+    # the replaced file was kept with its -wal: nothing saved is lost
+    assert aside.name.startswith(f"{path.name}.before-restore-")
+    assert _count(aside) == 25
+
+
+def test_restore_checks_the_backup_and_the_head_referee(make_tournament, record_for) -> None:
+    t = make_tournament(head_referee="Zhao", backup_every=0)
+    _add_hands(t, record_for, 2)
+    good = t.backup()
+    t.close()
+    with pytest.raises(StorageError, match="head referee"):
+        Tournament.restore_backup(t.path, 1, referee="Qian")
+    with pytest.raises(StorageError, match="expected a backup number 1..1"):
+        Tournament.restore_backup(t.path, 2, referee="Zhao")
+    data = bytearray(good.read_bytes())
+    data[4096 + 0: 4096 + 16] = b"\xff" * 16  # a b-tree page header
+    good.write_bytes(bytes(data))
+    before = t.path.read_bytes()
+    with pytest.raises(DamagedError, match="choose another"):
+        Tournament.restore_backup(t.path, 1, referee="Zhao")
+    assert t.path.read_bytes() == before  # nothing was moved
+    assert not list(t.path.parent.glob("*.before-restore-*"))
+    assert not list(t.path.parent.glob(".*restore*"))
+
+
+def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:
+    t = make_tournament(rounds=2)
+    _add_hands(t, record_for, 3)
+    t.backup()
+    infos = Tournament.backup_list(t.path)
+    assert [(b.number, b.round, b.hands) for b in infos] == [(1, 2, 3)]
+    assert infos[0].at.endswith("UTC") and infos[0].size > 0
+    assert not list(backup_dir(t.path).glob("*-wal")), "listing must not write beside backups"
+
+
+def test_keeps_the_newest_twenty_and_the_last_of_each_round(tmp_path: Path) -> None:
+    names = [tmp_path / f"t-20261201T1000{i:02d}000000Z-r{1 + i // 10}.sqlite" for i in range(45)]
+    keep = kept(names, 20)
+    assert set(names[-20:]) <= keep
+    # rounds 1 and 2 end before the newest twenty: their last backups stay
+    assert names[9] in keep and names[19] in keep
+    assert len(keep) == 22
+    assert kept(names, 0) == set(names)
+
+
+def test_automatic_backups_keep_history(make_tournament) -> None:
+    def rounds() -> list[str]:
+        return [p.name.rsplit("-r", 1)[1].split(".")[0] for p in list_backups(t.path)]
+
+    t = make_tournament(backup_every=1, backup_keep=3)  # registration (r0), then round 1
+    for i in range(6):
+        t.add_player(f"Late {i}")
+    assert rounds() == ["0", "1", "1", "1"]  # the newest 3, and the last before round 1
+    t.seat_round(2, seed=1, fill="byes")
+    for i in range(4):
+        t.add_player(f"Later {i}")
+    assert rounds() == ["0", "1", "2", "2", "2"]
+
+
+def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
+    t = make_tournament()
+    t.backup()
+    d = backup_dir(t.path)
+    dead = 2**22 + 12345  # beyond pid_max on Linux: no such process
+    left = [d / f".t0-20261201T000000000000Z-r1.sqlite.{dead}.tmp",
+            d / f".t0-20261201T000000000000Z-r1.sqlite.{dead}.tmp-journal"]
+    alive = d / f".t0-20261201T000000000001Z-r1.sqlite.{os.getppid()}.tmp"
+    for p in [*left, alive]:
+        p.write_bytes(b"")
+    t.backup()
+    assert not any(p.exists() for p in left)
+    assert alive.exists(), "another live process's backup in progress is left alone"
+    assert clean_temp_files(t.path) == []
+
+
+@pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3",
+                                  "@SUM(A1:A9)", "\tx", "\rx"])
+def test_csv_formula_guard_round_trips(text: str) -> None:
+    assert guard_cell(text) == "'" + text
+    assert unguard_cell(guard_cell(text)) == text
+    assert guard_cell(-5) == -5 and guard_cell("李伟") == "李伟"
+    assert unguard_cell("'plain") == "'plain"
+
+
+def test_csv_exports_are_guarded_and_reimport_unchanged(make_tournament, tmp_path) -> None:
+    t = make_tournament(n=4)
+    names = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "@SUM(A1:A9)"]
+    for n in names:
+        t.add_player(n, club="-club")
+    out = t.export_standings_csv(tmp_path / "s.csv")
+    with open(out, encoding="utf-8-sig", newline="") as f:
+        cells = [c for row in csv.reader(f) for c in row]
+    assert all(not c.startswith(("=", "+", "@")) for c in cells)
+    assert "'+1+1" in cells and "'-club" in cells
+    entry = tmp_path / "players.csv"
+    with open(entry, "w", encoding="utf-8-sig", newline="") as f:
+        w = csv.writer(f)
+        w.writerow(["name", "club"])
+        for n in names:
+            w.writerow([guard_cell(n), guard_cell("-club")])
+    t2 = make_tournament(n=0, rounds=0)
+    added = t2.import_players_csv(entry)
+    assert [(p.name, p.club) for p in added] == [(n, "-club") for n in names]
+
+
+def test_reports_are_written_with_the_umask(tmp_path: Path) -> None:
+    from referee_app.reports.api import write_atomic
+
+    old = os.umask(0o022)
+    try:
+        p = write_atomic(tmp_path / "r.pdf", b"%PDF-1.4")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(p.stat().st_mode) == 0o644
+    assert p.read_bytes() == b"%PDF-1.4"
+    assert [x.name for x in tmp_path.iterdir()] == ["r.pdf"]
+
+
+def test_backup_commands(make_tournament, record_for) -> None:
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 1, start=3)
+    t.close()
+    db = str(t.path)
+    run = CliRunner().invoke
+    r = run(main, ["backup", "list", "--json", "--db", db])
+    assert r.exit_code == 0
+    listed = json.loads(r.output)
+    assert [(b["number"], b["hands"], b["round"]) for b in listed] == [(1, 2, 1)]
+    assert _count(t.path) == 3
+    r = run(main, ["backup", "restore", "1", "--db", db])
+    assert r.exit_code == 2 and "--referee 'Zhao'" in r.output
+    r = run(main, ["backup", "restore", "1", "--referee", "Zhao", "--db", db])
+    assert r.exit_code == 0, r.output
+    assert "2 hands" in r.output and "the previous file is kept as" in r.output
+    assert _count(t.path) == 2
+    r = run(main, ["backup", "restore", "9", "--referee", "Zhao", "--db", db])
+    assert r.exit_code == 2 and "expected a backup number" in r.output
+
+
+def test_exit_codes_are_in_the_top_level_help() -> None:
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+
+    out = " ".join(CliRunner().invoke(main, ["--help"]).output.split())
+    for text in ("0 done", "1 the record breaks a rule", "2 bad input or refused",
+                 "3 a fault outside the input", "referee-app backup list"):
+        assert text in out
+
+
+def test_folder_and_file_names_with_uri_and_glob_characters(tmp_path: Path) -> None:
+    """'#', '?', '%' would cut a plain SQLite URI short; '[' is a glob pattern."""
+    d = tmp_path / "a#b?c%20 [x]"
+    d.mkdir()
+    path = d / "赛 事[1].sqlite"
+    with Tournament.create(path, "Odd", head_referee="Zhao", backup_every=0) as t:
+        t.add_player("李伟")
+        t.backup()
+        t.add_player("张敏")
+    assert [b.hands for b in Tournament.backup_list(path)] == [0]
+    Tournament.restore_backup(path, 1, referee="Zhao")
+    with Tournament.open(path, backup_every=0) as t:
+        assert [p.name for p in t.players()] == ["李伟"]
+
+
+def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
+    from referee_app.storage import AuthError
+
+    path = tmp_path / "pin.sqlite"
+    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="2468",
+                           backup_every=0) as t:
+        t.sign_in("Zhao", "2468")
+        t.add_referee("Qian", pin="1357", referee="Zhao")
+        t.add_player("李伟", referee="Zhao")
+        t.backup()
+        t.add_player("张敏", referee="Zhao")
+    with pytest.raises(AuthError, match="PIN"):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    with pytest.raises(StorageError, match="wrong PIN"):
+        Tournament.restore_backup(path, 1, referee="Zhao", pin="0000")
+    with pytest.raises(StorageError):  # a referee, but not the head referee
+        Tournament.restore_backup(path, 1, referee="Qian", pin="1357")
+    asked: list[bool] = []
+    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "2468")
+    assert asked == [True]
+    with Tournament.open(path, backup_every=0) as t:
+        assert [p.name for p in t.players()] == ["李伟"]
+        t.verify()
+        assert t.log()[-1]["action"] == "backup.restore"
