@@ -142,7 +142,7 @@ def bench_desk_clients(tmp: Path, desks: int, per_desk: int) -> bool:
     def desk(d: int) -> None:
         with DeskClient(s.url, tmp / f"outbox{d}") as c:
             c.sign_in(f"desk{d}", f"desk-pin-{d}")
-            c.tournament()
+            c.ruleset()
             for n, rec in enumerate(recs[d]):
                 t0 = time.perf_counter()
                 r = c.add_hand(rec, round=1, table=d, hand_no=n + 1)

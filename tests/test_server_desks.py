@@ -122,7 +122,7 @@ def test_server_killed_mid_run_outboxes_resend(tmp_path: Path) -> None:
         clients[table] = c
         try:
             c.sign_in(name, pin)
-            c.tournament()
+            c.ruleset()
             for n, rec in enumerate(recs[table]):
                 r = c.add_hand(rec, round=1, table=table, hand_no=n + 1)
                 with lock:
@@ -214,7 +214,7 @@ def test_conflict_while_offline_is_kept_for_the_referee(tmp_path: Path) -> None:
     try:
         a.sign_in(*DESKS[0])
         b.sign_in(*DESKS[1])
-        a.tournament()
+        a.ruleset()
         flaky.offline = True
         with pytest.raises(ServerUnreachable):
             a.hands()

@@ -27,6 +27,7 @@ from referee_app.storage import (
     Penalty,
     StorageError,
     Tournament,
+    ruleset_store,
 )
 
 from .app import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
@@ -226,6 +227,20 @@ async def tournament(request: Request) -> JSONResponse:
 def _seated(t: Tournament, n: int) -> None:
     if n not in {r.number for r in t.rounds()}:
         raise ApiError(404, "round", f"round {n} is not seated yet")
+
+
+async def ruleset(request: Request) -> JSONResponse:
+    """The tournament's own ruleset (shipped or a club's file) and its cap and stake: a desk
+    checks hands with exactly these while the server cannot be reached."""
+    state = state_of(request)
+
+    def get(t: Tournament) -> dict[str, Any]:
+        st = t.settings()
+        return {"ruleset": st["ruleset"], "digest": st["ruleset_digest"],
+                "cap_fan": st.get("cap_fan"), "stake": st.get("stake"),
+                "document": ruleset_store.snapshot(t.ruleset())}
+
+    return await read(request, lambda t: state.memo("ruleset-json", get))
 
 
 async def seating(request: Request) -> JSONResponse:
@@ -448,6 +463,7 @@ def api_routes() -> list[Route]:
         Route("/api/session", sign_out, methods=["DELETE"]),
         Route("/api/tournament", tournament),
         Route("/api/players", players),
+        Route("/api/ruleset", ruleset),
         Route("/api/rounds/{round}/seating", seating),
         Route("/api/rounds/{round}/progress", progress),
         Route("/api/standings", standings),

@@ -25,13 +25,14 @@ from typing import Any
 
 import httpx
 
-from referee_app.core import HandRecord, RuleViolation, get_ruleset, settle
+from referee_app.core import HandRecord, RuleViolation, settle
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
     HandRuleError,
     StorageError,
     UnknownHandError,
+    ruleset_store,
 )
 
 from .outbox import CONFLICT, Outbox, OutboxItem, write_atomic
@@ -111,7 +112,7 @@ class DeskClient:
         self.referee: str | None = None
         self.head = False
         self._token: str | None = None
-        self._info: dict[str, Any] | None = None
+        self._ruleset: dict[str, Any] | None = None
         self._send_lock = threading.Lock()
 
     # ------------------------------------------------------------------ plumbing
@@ -179,13 +180,8 @@ class DeskClient:
     # ------------------------------------------------------------------ reads
 
     def tournament(self) -> dict[str, Any]:
-        """The tournament's details (also kept in the outbox folder for offline checks)."""
-        info: dict[str, Any] = self._call("GET", "/api/tournament")
-        self._info = info
-        if self.outbox is not None:
-            write_atomic(self.outbox.folder / "tournament.cache",
-                         json.dumps(info, ensure_ascii=False).encode("utf-8"))
-        return info
+        """The tournament's details (``GET /api/tournament``)."""
+        return self._call("GET", "/api/tournament")  # type: ignore[no-any-return]
 
     def seating(self, round: int) -> dict[str, Any]:
         return self._call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
@@ -267,26 +263,36 @@ class DeskClient:
 
     # ------------------------------------------------------------------ hands and the outbox
 
-    def _cached_info(self) -> dict[str, Any] | None:
-        if self._info is not None:
-            return self._info
+    def ruleset(self) -> dict[str, Any]:
+        """The tournament's ruleset document with its cap and stake (kept in the outbox
+        folder too, so hands can be checked offline, even after a restart of the desk)."""
+        data: dict[str, Any] = self._call("GET", "/api/ruleset")
+        self._ruleset = data
+        if self.outbox is not None:
+            write_atomic(self.outbox.folder / "ruleset.cache",
+                         json.dumps(data, ensure_ascii=False).encode("utf-8"))
+        return data
+
+    def _cached_ruleset(self) -> dict[str, Any] | None:
+        if self._ruleset is not None:
+            return self._ruleset
         try:
-            return self.tournament()
+            return self.ruleset()
         except ServerUnreachable:
             pass
         if self.outbox is not None:
-            p = self.outbox.folder / "tournament.cache"
             try:
-                self._info = json.loads(p.read_text(encoding="utf-8"))
+                text = (self.outbox.folder / "ruleset.cache").read_text(encoding="utf-8")
+                self._ruleset = json.loads(text)
             except (OSError, ValueError):
                 return None
-        return self._info
+        return self._ruleset
 
     def check(self, record: dict[str, Any], override_reason: str | None = None) -> None:
-        """Validate a record against the tournament's rules here, before it is queued:
+        """Validate a record against the tournament's own rules here, before it is queued:
         RecordError for an unreadable record, HandRuleError for one that breaks the rules
         (unless a head referee's ``override_reason`` goes with it)."""
-        info = self._cached_info()
+        info = self._cached_ruleset()
         if info is None:
             raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
                                     "has not seen the tournament yet to check hands offline; "
@@ -295,8 +301,8 @@ class DeskClient:
         if rec.ruleset != info["ruleset"]:
             raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
                                f"plays {info['ruleset']!r}")
-        rules = get_ruleset(info["ruleset"]).with_settings(cap_fan=info.get("cap_fan"),
-                                                           stake=info.get("stake"))
+        rules = ruleset_store.from_snapshot(info["document"]).with_settings(
+            cap_fan=info.get("cap_fan"), stake=info.get("stake"))
         s = settle(rec, rules)
         if not s.ok and not override_reason:
             raise HandRuleError("record", "the record breaks the rules", s.errors)
