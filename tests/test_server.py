@@ -161,6 +161,10 @@ def test_standings_are_the_clis(served: tuple[ServerProcess, Path]) -> None:
     assert sorted(seating["tables"]) == ["1", "2", "3", "4"]
     assert httpx.get(s.url + "/api/rounds/7/seating").status_code == 404
     assert httpx.get(s.url + "/api/rounds/7/progress").status_code == 404
+    from referee_app.storage import ruleset_store
+    rs = httpx.get(s.url + "/api/ruleset").json()
+    assert rs["ruleset"] == "ottawa-2009"
+    assert ruleset_store.from_snapshot(rs["document"]).id == "ottawa-2009"
     info = httpx.get(s.url + "/api/tournament").json()
     assert info["name"] == "Server Open" and info["read_only"] is False
     assert info["seats"] == ["E", "S", "W", "N"]
