@@ -71,14 +71,17 @@ def free_port() -> int:
 class ServerProcess:
     """``referee-app serve`` in a child process on 127.0.0.1."""
 
-    def __init__(self, db: Path, port: int | None = None, *extra: str) -> None:
+    def __init__(self, db: Path, port: int | None = None, *extra: str,
+                 verify: bool | str = True) -> None:
         self.db, self.port, self.extra = db, port or free_port(), extra
+        self.scheme = "https" if "--cert" in extra else "http"
+        self.verify = verify
         self.proc: subprocess.Popen[str] | None = None
         self.output = ""
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        return f"{self.scheme}://127.0.0.1:{self.port}"
 
     def start(self, timeout: float = 20.0) -> ServerProcess:
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
@@ -91,7 +94,8 @@ class ServerProcess:
             if self.proc.poll() is not None:
                 raise RuntimeError(f"server exited: {self.proc.stdout.read()}")  # type: ignore[union-attr]
             try:
-                if httpx.get(self.url + "/api/tournament", timeout=1).status_code == 200:
+                if httpx.get(self.url + "/api/tournament", timeout=1,
+                             verify=self.verify).status_code == 200:
                     return self
             except httpx.TransportError:
                 pass

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import shutil
 import subprocess
 import sys
 import threading
@@ -318,3 +319,30 @@ def test_serve_refuses_clearly(tmp_path: Path) -> None:
         assert r.returncode == 2 and "--cert and --key go together" in r.stderr
     finally:
         s.stop()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl is not installed")
+def test_tls_with_cert_and_key(tmp_path: Path) -> None:
+    """--cert/--key: the API over https; a desk trusting that certificate signs in and saves
+    a hand, and a client that does not trust it is refused by TLS."""
+    from referee_app.server.client import DeskClient, ServerUnreachable
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=referee-desk", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db, None, "--cert", str(cert), "--key", str(key), verify=str(cert)).start()
+    try:
+        assert s.url.startswith("https://")
+        with DeskClient(s.url, tmp_path / "outbox", verify=str(cert)) as c:
+            c.sign_in(*DESKS[0])
+            assert not c.add_hand(records(db, 1, 1)[0], round=1, table=1, hand_no=1).queued
+        with DeskClient(s.url) as untrusting, pytest.raises(ServerUnreachable,
+                                                            match="certificate is not trusted"):
+            untrusting.tournament()
+        with pytest.raises(httpx.TransportError):
+            httpx.get(s.url.replace("https", "http") + "/api/tournament", timeout=3)
+    finally:
+        out = s.stop()
+    assert f"https://127.0.0.1:{s.port}/" in out

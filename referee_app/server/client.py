@@ -140,6 +140,11 @@ class DeskClient:
             return self.http.request(method, path, json=json_body, params=params, headers=h,
                                      **kw)
         except httpx.TransportError as e:
+            if "CERTIFICATE_VERIFY_FAILED" in str(e):
+                raise ServerUnreachable("server", f"{self.base_url}'s TLS certificate is not "
+                                        "trusted by this desk: give the server's cert.pem "
+                                        "(DeskClient(..., verify='cert.pem')); hands saved "
+                                        "now wait in the outbox") from None
             raise ServerUnreachable("server", f"cannot reach {self.base_url} "
                                     f"({type(e).__name__}); hands saved now wait in the "
                                     "outbox") from None
