@@ -54,7 +54,7 @@ def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
 
 
 def version_json(v: HandVersion) -> dict[str, Any]:
-    return {"version": v.version, "action": v.action.value, "status": v.status.value,
+    return {"hand_id": v.hand_id, "version": v.version, "action": v.action.value, "status": v.status.value,
             "referee": v.referee, "at": v.at, "reason": v.reason,
             "override_reason": v.override_reason, "override_totals": v.override_totals,
             "totals": v.totals, "diff": v.diff, "changes": list(v.changes),
@@ -251,7 +251,9 @@ async def seating(request: Request) -> JSONResponse:
         s = t.seating(n)
         return {"round": s.round, "seats": list(s.seats),
                 "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes),
-                "repeat_pairs": s.repeat_pairs}
+                "repeat_pairs": s.repeat_pairs,
+                "assignments": [{"table": a.table, "seat": a.seat, "player_id": a.player_id,
+                                 "player": a.player} for a in s.assignments]}
 
     state = state_of(request)
     return await read(request, lambda t: state.memo(("seating-json", n), get))
@@ -275,7 +277,7 @@ async def standings(request: Request) -> JSONResponse:
 async def players(request: Request) -> JSONResponse:
     return await read(request, lambda t: [
         {"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-         "status": p.status.value} for p in t.players()])
+         "status": p.status.value, "registered_at": p.registered_at} for p in t.players()])
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -283,7 +285,8 @@ async def hands(request: Request) -> JSONResponse:
     status = request.query_params.get("status") or None
     if status not in (None, "entered", "verified", "void"):
         raise ApiError(400, "status", "expected entered, verified or void")
-    return await read(request, lambda t: [hand_json(h, full=False) for h in t.hands(
+    full = request.query_params.get("full") in ("1", "true")
+    return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands(
         round=rnd, table=table, status=status)])
 
 

@@ -203,9 +203,12 @@ class DeskClient:
         return self._call("GET", "/api/players")  # type: ignore[no-any-return]
 
     def hands(self, round: int | None = None, table: int | None = None,
-              status: str | None = None) -> list[dict[str, Any]]:
-        params = {k: v for k, v in (("round", round), ("table", table), ("status", status))
-                  if v is not None}
+              status: str | None = None, *, full: bool = False) -> list[dict[str, Any]]:
+        """Hands in order (``full``: with each record and settlement)."""
+        params: dict[str, Any] = {k: v for k, v in (("round", round), ("table", table),
+                                                    ("status", status)) if v is not None}
+        if full:
+            params["full"] = 1
         return self._call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
 
     def hand(self, hand_id: int) -> dict[str, Any]:
@@ -254,6 +257,11 @@ class DeskClient:
     def verify_hand(self, hand_id: int) -> dict[str, Any]:
         return self._call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
                           json_body={})
+
+    def unverify_hand(self, hand_id: int, *, reason: str | None = None) -> dict[str, Any]:
+        """Back from verified to entered (head referee)."""
+        return self._call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
+                          json_body={"reason": reason})
 
     def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
                     clause: str | None = None, round: int | None = None,
