@@ -195,13 +195,14 @@ async def sign_in(request: Request) -> JSONResponse:
         t = state.tournament()
         if not t.has_referees():
             raise ApiError(403, "referee", READ_ONLY_PROBLEM)
-        with state.write_lock:  # sign_in writes failures and lock-outs
-            try:
-                r = t.sign_in(name, pin)
-            except AuthError as e:
-                raise ApiError(401, e.field, e.problem) from None
-            finally:
-                t.sign_out()
+        # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
+        # the failures and lock-outs it writes are ordered by SQLite itself
+        try:
+            r = t.sign_in(name, pin)
+        except AuthError as e:
+            raise ApiError(401, e.field, e.problem) from None
+        finally:
+            t.sign_out()
         return r.name, r.head
 
     who, head = await run_in_threadpool(check)
