@@ -458,7 +458,8 @@ async def void_penalty(request: Request) -> JSONResponse:
 
 
 async def not_found(request: Request) -> JSONResponse:
-    raise ApiError(404, "path", f"no API endpoint {request.url.path}")
+    raise ApiError(404, "path", f"no API endpoint {request.method} {request.url.path} "
+                   "(docs/server.md lists them)")
 
 
 def api_routes() -> list[Route]:

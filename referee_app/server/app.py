@@ -103,6 +103,12 @@ async def _api_error(request: Request, exc: Exception) -> Response:
     return error_response(exc.status, exc.field, exc.problem, headers=exc.headers)
 
 
+async def _internal(request: Request, exc: Exception) -> Response:
+    """Anything unexpected: one JSON line, never a traceback to the client."""
+    return error_response(500, "server", f"internal error ({type(exc).__name__}); the "
+                          "head desk's terminal has the details")
+
+
 async def _db_busy(request: Request, exc: Exception) -> Response:
     return error_response(503, "db", f"the database is busy or unavailable ({exc}); retry in a "
                           "moment", headers={"Retry-After": "1"})
@@ -387,7 +393,7 @@ def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
 
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         StorageError: _storage_error, RecordError: _storage_error, ApiError: _api_error,
-        sqlite3.OperationalError: _db_busy}
+        sqlite3.OperationalError: _db_busy, Exception: _internal}
     app = Starlette(routes=[*api_routes(), *page_routes()], lifespan=lifespan,
                     exception_handlers=handlers)
     app.state.server = state
