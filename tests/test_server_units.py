@@ -88,3 +88,12 @@ def test_results_qr() -> None:
     assert results_qr_svg("http://a/").lstrip().startswith("<svg")
     with pytest.raises(ValueError):
         results_qr_png("")
+
+
+def test_a_desk_must_sign_in_before_saving(tmp_path: Path) -> None:
+    from referee_app.server.client import DeskClient
+
+    with DeskClient("http://127.0.0.1:9", tmp_path / "out") as c, \
+            pytest.raises(AuthError, match="sign in"):
+        c.add_hand({"format": "sichuan-hand/1"}, round=1, table=1, hand_no=1)
+    assert not list((tmp_path / "out").glob("*.json"))

@@ -330,6 +330,8 @@ class DeskClient:
         if self.outbox is None:
             raise StorageError("outbox", "this desk has no outbox folder; give one to "
                                "DeskClient(..., outbox=FOLDER)")
+        if not self.signed_in and self.reauth is None:
+            raise AuthError("referee", "sign in with your name and PIN first")
         self.check(record, override_reason)
         with self._send_lock:
             waiting = self.outbox.waiting()
