@@ -82,6 +82,8 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         desk = Desk.open(path, referee="Tester")
         win = MainWindow(desk)
         win.ask_text = Answers()
+        # the multi-line reason dialog answers from the same prepared answers
+        win.ask_reason = lambda title, prompt, summary: win.ask_text(title, prompt)
         win.show_message = lambda text: None
         win.confirm_discard = lambda: True
         qtbot.addWidget(win)

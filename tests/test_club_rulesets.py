@@ -31,7 +31,12 @@ from referee_app.core import (
     ruleset_ids,
     settle,
 )
-from referee_app.core.ruleset_file import format_ruleset_json, nearest_shipped
+from referee_app.core.ruleset_file import (
+    format_ruleset_json,
+    nearest_shipped,
+    ruleset_from_data,
+    ruleset_from_file,
+)
 
 ROOT = Path(__file__).parent.parent
 CLUB32 = ROOT / "sample_events" / "club-ottawa-32.ruleset.json"
@@ -66,18 +71,18 @@ def bonuses(s: dict[str, Any], i: int = 0) -> list[tuple[str, str, int]]:
 
 @pytest.fixture(scope="module")
 def switches() -> Ruleset:
-    return Ruleset.from_file(SWITCHES)
+    return ruleset_from_file(SWITCHES)
 
 
 @pytest.fixture(scope="module")
 def club32() -> Ruleset:
-    return Ruleset.from_file(CLUB32)
+    return ruleset_from_file(CLUB32)
 
 
 def _variant(path: Path, change: Any) -> Ruleset:
     d = _data(path)
     change(d)
-    return Ruleset.from_data(d)
+    return ruleset_from_data(d)
 
 
 SELF_DRAW = [{"type": "win", "seats": ["E"], "tile": "5p"}]
@@ -239,7 +244,7 @@ def test_next_dealer_and_breakdown_under_a_club_ruleset(switches: Ruleset) -> No
 def test_shipped_rulesets_are_ruleset_files(rid: str) -> None:
     """Each shipped file is exactly what ``rulesets export`` writes, and passes the checks."""
     text = (DATA / f"{rid}.json").read_text(encoding="utf-8")
-    r = Ruleset.from_data(json.loads(text), source=f"{rid}.json")
+    r = ruleset_from_data(json.loads(text), source=f"{rid}.json")
     assert format_ruleset_json(r.to_data()) == text
     assert r.digest() == get_ruleset(rid).digest()
 
@@ -251,7 +256,7 @@ def test_export_round_trip_settles_identically(rid: str) -> None:
     from referee_app.core.generate import random_records
 
     shipped = get_ruleset(rid)
-    club = Ruleset.from_data(json.loads(format_ruleset_json(shipped.to_data())))
+    club = ruleset_from_data(json.loads(format_ruleset_json(shipped.to_data())))
     assert club is not shipped and club.digest() == shipped.digest()
     for rec in random_records(2000, 15, rid, check=False):
         a = settle(HandRecord.from_dict(rec))
@@ -261,13 +266,13 @@ def test_export_round_trip_settles_identically(rid: str) -> None:
 
 def test_digest_is_canonical_and_follows_every_change() -> None:
     d = _data(CLUB32)
-    r = Ruleset.from_data(d)
+    r = ruleset_from_data(d)
     reordered = dict(reversed(list(d.items())))
-    assert Ruleset.from_data(reordered).digest() == r.digest()
+    assert ruleset_from_data(reordered).digest() == r.digest()
     assert len(r.digest()) == 64 and int(r.digest(), 16) >= 0
     d2 = copy.deepcopy(d)
     d2["clauses"]["§2.11"]["en"] += " "
-    assert Ruleset.from_data(d2).digest() != r.digest()
+    assert ruleset_from_data(d2).digest() != r.digest()
     assert r.with_settings(stake=2).digest() != r.digest()
 
 
@@ -290,7 +295,7 @@ def _error(change: Any, path: Path = CLUB32) -> RulesetFileError:
     d = _data(path)
     change(d)
     with pytest.raises(RulesetFileError) as e:
-        Ruleset.from_data(d, source="club.json")
+        ruleset_from_data(d, source="club.json")
     return e.value
 
 
@@ -333,9 +338,9 @@ def test_bad_files_are_one_line(tmp_path: Path) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text("{", encoding="utf-8")
     with pytest.raises(RulesetFileError, match=r"bad\.json: not valid JSON"):
-        Ruleset.from_file(bad)
+        ruleset_from_file(bad)
     with pytest.raises(RulesetFileError, match="cannot read it"):
-        Ruleset.from_file(tmp_path / "missing.json")
+        ruleset_from_file(tmp_path / "missing.json")
 
 
 # --------------------------------------------------------------------------- CLI
@@ -348,7 +353,7 @@ def test_cli_export_check_rules_and_score(tmp_path: Path) -> None:
     assert r.exit_code == 0, r.output
     assert out.read_text(encoding="utf-8") == (DATA / "ottawa-2009.json").read_text("utf-8")
     r = cli.invoke(cli_main, ["rulesets", "check", str(CLUB32)])
-    assert r.exit_code == 0 and Ruleset.from_file(CLUB32).digest() in r.output
+    assert r.exit_code == 0 and ruleset_from_file(CLUB32).digest() in r.output
     r = cli.invoke(cli_main, ["rules", "--file", str(CLUB32), "--diff", "ottawa-2009"])
     assert r.exit_code == 0
     assert "  end_check.flower_pig.chips: 16 -> 32" in r.output.splitlines()
@@ -446,8 +451,8 @@ def club_rulesets(draw: st.DrawFn) -> dict[str, Any]:
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(club_rulesets())
 def test_random_club_rulesets_settle_zero_sum_and_deterministically(d: dict[str, Any]) -> None:
-    rules = Ruleset.from_data(d)
-    again = Ruleset.from_data(json.loads(json.dumps(d)))
+    rules = ruleset_from_data(d)
+    again = ruleset_from_data(json.loads(json.dumps(d)))
     base = next(r for r in ruleset_ids() if get_ruleset(r).seats == rules.seats
                 and get_ruleset(r).flags <= rules.flags and d["patterns"][0]["clause"]
                 == get_ruleset(r).patterns[0].clause)

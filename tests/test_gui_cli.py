@@ -40,7 +40,8 @@ def db(tmp_path: Path) -> Path:
     return path
 
 
-@pytest.mark.parametrize("view", ["entry", "standings", "trace"])
+@pytest.mark.parametrize("view", ["entry", "standings", "trace", "progress", "amend", "blind",
+                                  "whatif"])
 def test_screenshot_writes_png_of_the_window(db: Path, tmp_path: Path, view: str) -> None:
     out = tmp_path / f"gui-{view}.png"
     # no display and no QT_QPA_PLATFORM: the command must go offscreen by itself

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
-from referee_app.gui.views.standings import ProjectorWindow
+from referee_app.gui.views.projector import ProjectorWindow
 
 LONG = "O'Brien & <Co> O'Brien, Seán Patrick Fitzgerald-Montgomery"
 
@@ -20,7 +20,7 @@ def test_long_name_shrinks_instead_of_an_ellipsis(qtbot) -> None:
     win.resize(640, 480)
     win.show()
     qtbot.waitExposed(win)
-    win._fit_rows()
+    win._layout_page()
     table = win.table
     assert table.textElideMode() == Qt.TextElideMode.ElideNone and table.wordWrap()
     long_item, short_item = table.item(0, 1), table.item(1, 1)

@@ -41,6 +41,23 @@ COMMANDS: dict[str, str] = {
     "serve": "referee_app.cli.serve:serve",
 }
 
+#: subcommands that live in their own module, added to a group above when it is loaded
+#: (``round progress`` lives in cli/progress.py, not in the module that defines ``round``)
+SUBCOMMANDS: dict[str, tuple[str, ...]] = {
+    "round": ("referee_app.cli.progress:progress",),
+}
+#: functions that add options to a group's existing subcommands (``hand amend --dry-run``,
+#: ``hand verify --record``), called with the group when it is loaded
+EXTENSIONS: dict[str, tuple[str, ...]] = {
+    "hand": ("referee_app.cli.desk_checks:extend_hand",),
+    "score": ("referee_app.cli.whatif:extend_score",),
+}
+
+
+def _load(target: str) -> click.Command:
+    module, attr = target.split(":")
+    return getattr(importlib.import_module(module), attr)
+
 
 #: command name -> its one-line help, so ``referee-app --help`` imports no command module
 #: (tests/test_cli_startup.py checks every command has one).
@@ -127,8 +144,15 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        module, attr = target.split(":")
-        return getattr(importlib.import_module(module), attr)
+        cmd = _load(target)
+        if isinstance(cmd, click.Group):
+            for sub in SUBCOMMANDS.get(cmd_name, ()):
+                extra = _load(sub)
+                if extra.name not in cmd.commands:
+                    cmd.add_command(extra)
+        for ext in EXTENSIONS.get(cmd_name, ()):
+            _load(ext)(cmd)
+        return cmd
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},

@@ -55,7 +55,9 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
     kw: dict[str, Any] = {}
     rules: str | Ruleset = ruleset
     if ruleset_file is not None:
-        rules = Ruleset.from_file(ruleset_file)
+        from referee_app.core.ruleset_file import ruleset_from_file
+
+        rules = ruleset_from_file(ruleset_file)
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     if head_referee.strip():

@@ -6,6 +6,8 @@ from pathlib import Path
 
 import click
 
+from referee_app.gui.app import VIEWS  # plain names: loads no Qt
+
 
 @click.command("gui")
 @click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
@@ -13,8 +15,7 @@ import click
 @click.option("--demo", is_flag=True, help="Open the demo tournament from sample_events/.")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="Render the window offscreen to this PNG file and exit.")
-@click.option("--view", type=click.Choice(["entry", "standings", "trace", "seating", "players",
-                                           "history", "projector"]),
+@click.option("--view", type=click.Choice(list(VIEWS)),
               default="entry", show_default=True,
               help="What the screenshot shows: a tab, the history dialog or the projector.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,

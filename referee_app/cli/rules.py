@@ -20,6 +20,7 @@ from referee_app.core.ruleset_file import (
     diff_texts,
     format_ruleset_json,
     nearest_shipped,
+    ruleset_from_file,
 )
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
@@ -34,7 +35,7 @@ def _load(ruleset: str | None, file: str | None) -> Ruleset:
     """A shipped ruleset by id, or a ruleset file (checked); one clear line otherwise."""
     try:
         if file is not None:
-            return Ruleset.from_file(file)
+            return ruleset_from_file(file)
         return get_ruleset(ruleset or "")
     except (UnknownRulesetError, RecordError) as e:
         _fail(str(e))
@@ -79,7 +80,7 @@ def check(file: str) -> None:
     its path).
     """
     try:
-        r = Ruleset.from_file(file)
+        r = ruleset_from_file(file)
     except RecordError as e:
         errors = getattr(e, "errors", None) or [(e.field, e.problem)]
         click.echo(f"error: {e}", err=True)

@@ -138,7 +138,11 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
     fields are kept and warned about on stderr.
     """
     try:
-        club = Ruleset.from_file(ruleset_file) if ruleset_file is not None else None
+        club = None
+        if ruleset_file is not None:  # the checker (jsonschema) loads only when needed
+            from referee_app.core.ruleset_file import ruleset_from_file
+
+            club = ruleset_from_file(ruleset_file)
         raw = read_input(file)
         settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:

@@ -47,9 +47,10 @@ __all__ = [
 
 
 def __getattr__(name: str) -> object:
-    """``RulesetFileError`` and ``diff_rulesets`` load :mod:`.ruleset_file` on first use, so
+    """``RulesetFileError``, ``diff_rulesets``, ``ruleset_from_data`` and ``ruleset_from_file``
+    (reading and checking a club's ruleset file) load :mod:`.ruleset_file` on first use, so
     a cold ``score`` of a shipped ruleset does not import it."""
-    if name in ("RulesetFileError", "diff_rulesets"):
+    if name in ("RulesetFileError", "diff_rulesets", "ruleset_from_data", "ruleset_from_file"):
         from . import ruleset_file
 
         return getattr(ruleset_file, name)

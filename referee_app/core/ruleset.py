@@ -208,7 +208,8 @@ class Ruleset:
 
         Every switch is written out (optional bonuses and end-check parts are present
         exactly when they apply); clause texts are included, so the document alone
-        reproduces the ruleset: ``Ruleset.from_data(r.to_data())`` settles like ``r``.
+        reproduces the ruleset: ``ruleset_from_data(r.to_data())`` (``core.ruleset_file``)
+        settles like ``r``.
         """
         d: dict[str, Any] = {"format": RULESET_FORMAT, "id": self.id, "name": self.name,
                              "name_zh": self.name_zh, "source": self.source}
@@ -280,25 +281,6 @@ class Ruleset:
         the file's layout; any change of an amount, switch or clause text changes it.
         """
         return data_digest(self.to_data())
-
-    @classmethod
-    def from_data(cls, data: Any, *, source: str | None = None) -> Ruleset:
-        """Check a ``sichuan-ruleset/1`` document and build its ruleset.
-
-        Raises :class:`~.ruleset_file.RulesetFileError` (a RecordError) naming the path
-        and the problem, e.g. ``patterns[3].fan: must be a whole number from 0 to 13``;
-        ``source`` (a file name) prefixes the message.
-        """
-        from .ruleset_file import ruleset_from_data
-
-        return ruleset_from_data(data, source=source)
-
-    @classmethod
-    def from_file(cls, path: str | Path) -> Ruleset:
-        """Read, check and build a ruleset file (errors as :meth:`from_data`)."""
-        from .ruleset_file import ruleset_from_file
-
-        return ruleset_from_file(path)
 
 
 def canonical_json(data: dict[str, Any]) -> str:

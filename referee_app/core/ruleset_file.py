@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from .record import RecordError
+from .errors import RecordError
 from .ruleset import (
     PATTERN_FEATURES,
     RULESET_FORMAT,

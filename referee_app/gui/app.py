@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
-VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector")
+VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector",
+         "progress", "amend", "blind", "whatif")
 
 
 class GuiError(ValueError):
@@ -107,6 +108,7 @@ def run(opts: LaunchOptions) -> int:
         for _ in range(3):
             app.processEvents()
         ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
+        win.confirm_discard = lambda: True  # a picture of an edit: nothing to keep
         win.close()
         desk.close()
         if not ok:
@@ -184,6 +186,10 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
         if rows:
             win.players.select_player(rows[0].player)
             win.players.table.selectRow(0)
+    elif view == "progress":
+        win.tabs.setCurrentWidget(win.progress)
+    elif view in ("amend", "blind", "whatif"):
+        target = _issue12_view(win, view, hands)
     elif view == "history":
         dlg = win.show_history()
         if dlg is not None:
@@ -197,3 +203,57 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
     else:
         win.tabs.setCurrentWidget(win.entry)
     return target
+
+
+def _issue12_view(win: object, view: str, hands: list) -> object:
+    """The screens of issue 12: an amendment with its impact, a blind second entry that
+    differs from the first (the differences dialog), a what-if ruling ticked."""
+    import copy
+
+    from .controllers.entry import EntryForm
+    from .views.blind import DifferencesDialog
+    from .views.main_window import MainWindow
+
+    assert isinstance(win, MainWindow)
+    win.tabs.setCurrentWidget(win.entry)
+    if view == "whatif":
+        for h in hands[:400]:
+            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record))
+            if opts:
+                win.navigator.select_key(("hand", h.id))
+                break
+        win.tabs.setCurrentWidget(win.trace)
+        if win.trace.whatif.switches.count():
+            win.trace.whatif.tick(0)
+        return win
+    form = None
+    for h in hands[:200]:  # a hand where a misread slip still makes a valid hand
+        f = EntryForm.from_record(h.record)
+        wins = [i for i, e in enumerate(f.events)
+                if e.get("type") == "win" and e.get("from") and not e.get("flags")]
+        if not wins:
+            continue
+        f.events[wins[-1]]["from"] = next(s for s in f.seat_labels if s not in (
+            f.events[wins[-1]]["from"], *f.events[wins[-1]]["seats"]))
+        if f.evaluate().ok and win.desk.amend_impact(h.id, f).rank_changes:
+            win.navigator.select_key(("hand", h.id))
+            form = copy.deepcopy(f)
+            form.seats = copy.deepcopy(win.entry.form.seats)
+            break
+    if form is None or win.shown is None:
+        return win
+    if view == "amend":
+        win.entry.set_events(form.events, "edit")
+        win._show_impact()
+        return win
+    win.verify_blind()
+    win.entry.load(form, "", "")
+    win.entry.undo_stack.resetClean()
+    win.update_header()
+    win._update_title()
+    res = win.desk.verify_blind(win.blind, win.entry.form) if win.blind else None
+    if res is None or res.verified:
+        return win
+    dlg = DifferencesDialog(win.entry.header.text(), res.differences, win)
+    dlg.show()
+    return dlg

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.ruleset import ruleset_from_dict
+from referee_app.core.ruleset_file import ruleset_from_data
 
 from .chain import canonical, sha256
 
@@ -62,6 +63,6 @@ def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
         rid = snap.get("id")
         shipped = get_ruleset(rid) if rid in ruleset_ids() else None
         rules = (shipped if shipped is not None and digest(snapshot(shipped)) == d
-                 else Ruleset.from_data(snap, source="the tournament's ruleset"))
+                 else ruleset_from_data(snap, source="the tournament's ruleset"))
     _BY_DIGEST[d] = rules
     return rules

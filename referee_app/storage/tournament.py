@@ -80,7 +80,7 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
         """Create a new tournament file; refuses to overwrite an existing database.
 
         ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
-        (``Ruleset.from_file``). Its complete data is stored inside the tournament (its digest goes with
+        (``core.ruleset_from_file``). Its complete data is stored inside the tournament (its digest goes with
         every saved version). With ``head_pin`` the head referee is registered with that PIN,
         and from then on every change needs a referee's PIN.
         """

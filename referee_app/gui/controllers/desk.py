@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import get_ruleset, ruleset_ids
+from referee_app.core.whatif import SWITCHES, WhatIf, touched
+from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
     HandVersion,
@@ -21,9 +23,12 @@ from referee_app.storage.models import (
     Seating,
     StandingRow,
 )
+from referee_app.storage.progress import RoundProgress, round_progress
 from referee_app.storage.tournament import Tournament
+from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
+from .projector import ProjectorData
 
 
 class DeskError(ValueError):
@@ -63,6 +68,7 @@ class Desk:
         self.referee = referee
         info = tournament.info
         self._title, self._ruleset = info.name, info.ruleset  # fixed for a tournament file
+        self._impact: tuple[Any, ImpactModel] | None = None
 
     @classmethod
     def open(cls, path: str | Path, referee: str = "") -> Desk:
@@ -121,17 +127,70 @@ class Desk:
     def find_hand(self, round_no: int, table: int, hand_no: int) -> HandInfo | None:
         return self.t.find_hand(round_no, table, hand_no)
 
+    def next_hand_no(self, round_no: int, table: int) -> int:
+        return self.t.next_hand_no(round_no, table)
+
     def history(self, hand_id: int) -> list[HandVersion]:
         return self.t.hand_history(hand_id)
 
-    def standings(self, round_no: int | None = None) -> list[StandingRow]:
-        return self.t.standings(round_no)
+    def standings(self, round_no: int | None = None, *,
+                  through: int | None = None) -> list[StandingRow]:
+        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
+        return self.t.standings(round_no, through_round=through)
 
     def players(self) -> list[Player]:
         return self.t.players()
 
     def statement(self, player: str) -> PlayerStatement:
         return self.t.player_statement(player)
+
+    def round_progress(self, round_no: int) -> RoundProgress:
+        return round_progress(self.t, round_no)
+
+    def amend_impact(self, hand_id: int, form: EntryForm) -> AmendImpact:
+        """What saving ``form`` over hand ``hand_id`` would change (nothing is written).
+        The standings inputs are read once and kept until the store changes."""
+        rev = self.t.revision()
+        if self._impact is None or self._impact[0] != rev:
+            self._impact = (rev, ImpactModel(self.t))
+        return self._impact[1].impact(hand_id, form.to_record_dict())
+
+    def verify_blind(self, hand_id: int, form: EntryForm) -> VerifyResult:
+        """The second, blind entry of hand ``hand_id``: verified if it matches."""
+        return verify_hand(self.t, hand_id, form.to_record_dict(), referee=self.referee)
+
+    def projector_data(self, title: str) -> ProjectorData:
+        """The projector's standings: through the last round with a hand, with each
+        player's rank after the round before (for ▲▼)."""
+        n = next((r for r in reversed(self.rounds()) if self.t.hands(round=r)), None)
+        if n is None:
+            return ProjectorData(title, self.t.standings())
+        prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
+            if n > 1 else {}
+        return ProjectorData(title, self.t.standings(through_round=n), n, prev)
+
+    def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
+        """The switches this hand touches under the tournament's rules, with their clauses
+        (empty while the form cannot be read)."""
+        ev = form.evaluate()
+        if ev.record is None:
+            return [], []
+        rules = self.t.rules()
+        opts = touched(ev.record, rules)
+        return opts, [SWITCHES[w.name].clause(rules) for w in opts]
+
+    def record_ruling(self, form: EntryForm, context: tuple[int, int, int, int | None],
+                      totals: dict[str, int], reason: str, referee: str | None) -> HandInfo:
+        """The head referee's what-if ruling: the hand saved with those totals as an
+        override (a new hand, or a new version of the saved one)."""
+        r, t, n, hid = context
+        rec = form.to_record_dict()
+        who = referee or self.referee
+        if hid is None:
+            return self.t.add_hand(rec, round=r, table=t, hand_no=n, referee=who,
+                                   override_reason=reason, override_totals=totals)
+        return self.t.amend_hand(hid, rec, reason=reason, referee=who, override_reason=reason,
+                                 override_totals=totals)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()

@@ -23,6 +23,8 @@ from referee_app.core import (
     settle,
 )
 
+#: the read error of a form with nothing typed in it (shown only when saving is tried)
+BLANK_PROBLEM = "nothing is entered yet"
 _SEAT_PATH = re.compile(r"^seats\.([A-Z])\b")
 _EVENT_PATH = re.compile(r"^events\[(\d+)\]")
 _EVENT_WORD = re.compile(r"\bevent (\d+)\b")
@@ -46,6 +48,9 @@ class Evaluation:
     settlement: Settlement | None
     problems: tuple[Problem, ...]
     read_error: RecordError | None = None
+    #: nothing typed yet: no problems are shown (a red rule at start only alarms), but the
+    #: form cannot be saved either
+    blank: bool = False
 
     @property
     def ok(self) -> bool:
@@ -138,8 +143,14 @@ class EntryForm:
             d.setdefault(k, v)
         return d
 
+    def is_blank(self) -> bool:
+        return not self.events and not self.wall_exhausted and all(
+            not inp.concealed.strip() and not inp.pongs.strip() for inp in self.seats.values())
+
     def evaluate(self) -> Evaluation:
         """Read and settle the form (~1 ms); every problem mapped to a seat and/or event."""
+        if self.is_blank():
+            return Evaluation(None, None, (), RecordError("", BLANK_PROBLEM), blank=True)
         try:
             record = HandRecord.from_dict(self.to_record_dict())
         except RecordError as e:

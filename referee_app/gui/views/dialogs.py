@@ -65,7 +65,7 @@ class HistoryDialog(QDialog):
             if v.override_reason:
                 reason = (reason + "; " if reason else "") + f"⚠ {v.override_reason}"
             totals = ", ".join(f"{seat_name(s)} {c:+d}" for s, c in v.totals.items())
-            cells = [f"v{v.version} {v.action.value}", tr(f"status_{v.status.value}"),
+            cells = [f"v{v.version} {tr(f'action_{v.action.value}')}", tr(f"status_{v.status.value}"),
                      short_time(v.at),
                      v.referee, reason, totals, _diff_text(v.diff) if r else ""]
             for c, text in enumerate(cells):

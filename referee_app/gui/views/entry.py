@@ -11,331 +11,35 @@ import copy
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QFont, QKeySequence, QShortcut, QUndoStack
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QCheckBox,
     QComboBox,
     QDialog,
-    QFrame,
     QGridLayout,
     QGroupBox,
     QHBoxLayout,
-    QHeaderView,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
     QSizePolicy,
     QSplitter,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
-from referee_app.core import TileParseError, get_ruleset, parse_tiles
+from referee_app.core import get_ruleset
 
 from ..controllers.entry import EntryForm, Evaluation
+from ..controllers.event_line import EventLineError, parse_event_line
 from ..controllers.undo import FormCommand
-from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr
-from .colours import GREEN, RED, WARN_BG, brush
-from .tiles import TileGroup, TileStrip
-from .wraplist import WrapList
-
-PROBLEM_STYLE = "QGroupBox { border: 2px solid #b3261e; border-radius: 6px; margin-top: 1.2em; }" \
-    " QGroupBox::title { subcontrol-origin: margin; left: 8px; color: #b3261e; }"
-NORMAL_STYLE = "QGroupBox { border: 1px solid #b9b2a0; border-radius: 6px; margin-top: 1.2em; }" \
-    " QGroupBox::title { subcontrol-origin: margin; left: 8px; }"
-
-
-_FORM_KEYS = {QKeySequence("Ctrl+Z"), QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")}
-
-
-class FormLineEdit(QLineEdit):
-    """A line edit that leaves undo/redo keys to the form's undo stack (one history for
-    the whole form, not one per field)."""
-
-    def event(self, e: QEvent) -> bool:
-        if e.type() == QEvent.Type.ShortcutOverride and (
-                e.matches(QKeySequence.StandardKey.Undo) or e.matches(QKeySequence.StandardKey.Redo)
-                or QKeySequence(e.keyCombination()) in _FORM_KEYS):
-            e.ignore()
-            return True
-        return super().event(e)
-
-
-def _tiles_or_none(text: str) -> tuple[Any, ...] | None:
-    try:
-        return parse_tiles(text)
-    except TileParseError:
-        return None
-
-
-class SeatPanel(QGroupBox):
-    """One seat: concealed tiles and pongs typed in notation, drawn as tiles as typed."""
-
-    edited = Signal(str, str, str)  # seat, field ("concealed" | "pongs"), new text
-
-    def __init__(self, seat: str, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.seat = seat
-        self.setObjectName(f"seat_{seat}")
-        self.player: str | None = None
-        self.dealer = False
-        self.kongs: tuple[Any, ...] = ()
-        self.has_problem = False
-        self.concealed = FormLineEdit()
-        self.concealed.setObjectName(f"concealed_{seat}")
-        self.pongs = FormLineEdit()
-        self.pongs.setObjectName(f"pongs_{seat}")
-        self.tiles = TileStrip(36)
-        self.message = QLabel()
-        self.message.setObjectName(f"seat_message_{seat}")
-        self.message.setStyleSheet("color: #b3261e")
-        self.message.setWordWrap(True)
-        self.lbl_concealed = QLabel()
-        self.lbl_pongs = QLabel()
-        self.lbl_concealed.setBuddy(self.concealed)
-        self.lbl_pongs.setBuddy(self.pongs)
-        grid = QGridLayout(self)
-        grid.setContentsMargins(8, 14, 8, 6)
-        grid.setVerticalSpacing(4)
-        grid.addWidget(self.lbl_concealed, 0, 0)
-        grid.addWidget(self.concealed, 0, 1)
-        grid.addWidget(self.lbl_pongs, 1, 0)
-        grid.addWidget(self.pongs, 1, 1)
-        grid.addWidget(self.tiles, 2, 0, 1, 2)
-        grid.addWidget(self.message, 3, 0, 1, 2)
-        grid.setColumnStretch(1, 1)
-        self.concealed.textEdited.connect(lambda t: self.edited.emit(self.seat, "concealed", t))
-        self.pongs.textEdited.connect(lambda t: self.edited.emit(self.seat, "pongs", t))
-        self.concealed.textChanged.connect(self._redraw)
-        self.pongs.textChanged.connect(self._redraw)
-        self.setStyleSheet(NORMAL_STYLE)
-        self.message.setVisible(False)
-        self.retranslate()
-
-    def retranslate(self, *_args: object) -> None:
-        self.lbl_concealed.setText(tr("Concealed"))
-        self.lbl_pongs.setText(tr("Pongs"))
-        self.concealed.setPlaceholderText(tr("concealed_hint"))
-        self.pongs.setPlaceholderText(tr("pongs_hint"))
-        self._title()
-
-    def _title(self) -> None:
-        parts = [seat_name(self.seat)]
-        if self.player:
-            parts.append(self.player)
-        title = " · ".join(parts)
-        if self.dealer:
-            title += f"  【{tr('dealer_mark')}】"
-        self.setTitle(title)
-
-    def set_identity(self, player: str | None, dealer: bool) -> None:
-        self.player, self.dealer = player, dealer
-        self._title()
-
-    def set_texts(self, concealed: str, pongs: str) -> None:
-        """Show the form's text without echoing it back as an edit (keeps the cursor)."""
-        for edit, text in ((self.concealed, concealed), (self.pongs, pongs)):
-            if edit.text() != text:
-                pos = edit.cursorPosition()
-                edit.setText(text)
-                edit.setCursorPosition(min(pos, len(text)))
-
-    def set_problems(self, messages: list[str]) -> None:
-        bad = bool(messages)
-        if bad != self.has_problem:  # restyling is slow: only when the state flips
-            self.has_problem = bad
-            self.setStyleSheet(PROBLEM_STYLE if bad else NORMAL_STYLE)
-            self.message.setVisible(bad)
-        text = "\n".join(messages)
-        if self.message.text() != text:
-            self.message.setText(text)
-
-    def set_kongs(self, tiles: tuple[Any, ...]) -> None:
-        """Kongs come from the event list; they are drawn as exposed groups of four."""
-        if tiles != self.kongs:
-            self.kongs = tiles
-            self._redraw()
-
-    def _redraw(self) -> None:
-        concealed = _tiles_or_none(self.concealed.text()) or ()
-        pongs = _tiles_or_none(self.pongs.text()) or ()
-        self.tiles.set_groups([TileGroup(tuple(concealed))]
-                              + [TileGroup((t, t, t), exposed=True) for t in pongs]
-                              + [TileGroup((t, t, t, t), exposed=True) for t in self.kongs])
-
-
-class PreviewPanel(QWidget):
-    """Problems (each with its clause), wins, payments and totals of the form as it stands."""
-
-    problem_activated = Signal(object)  # Problem
-
-    def __init__(self, parent: QWidget | None = None) -> None:
-        super().__init__(parent)
-        self.validation_box = QGroupBox()
-        self.problems = WrapList()
-        self.problems.setObjectName("problems")
-        self.problems.itemActivated.connect(self._problem_activated)
-        v = QVBoxLayout(self.validation_box)
-        v.addWidget(self.problems)
-
-        self.settle_box = QGroupBox()
-        self.wins = QTableWidget(0, 5)
-        self.wins.setObjectName("wins")
-        self.payments = QTableWidget(0, 5)
-        self.payments.setObjectName("payments")
-        for t in (self.wins, self.payments):
-            t.verticalHeader().setVisible(False)
-            t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-            t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-            t.verticalHeader().setDefaultSectionSize(22)
-        self.wins.setMaximumHeight(120)
-        self.wins.setWordWrap(True)
-        for table, stretch in ((self.wins, 2), (self.payments, 4)):
-            header = table.horizontalHeader()
-            for c in range(table.columnCount()):
-                header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch if c == stretch
-                                            else QHeaderView.ResizeMode.ResizeToContents)
-        self.totals_row = QHBoxLayout()
-        self.total_labels: dict[str, QLabel] = {}
-        self.lbl_wins, self.lbl_payments, self.lbl_totals = QLabel(), QLabel(), QLabel()
-        for lbl in (self.lbl_wins, self.lbl_payments, self.lbl_totals):
-            f = lbl.font()
-            f.setBold(True)
-            lbl.setFont(f)
-        s = QVBoxLayout(self.settle_box)
-        s.addWidget(self.lbl_wins)
-        s.addWidget(self.wins)
-        s.addWidget(self.lbl_payments)
-        s.addWidget(self.payments, 1)
-        s.addWidget(self.lbl_totals)
-        s.addLayout(self.totals_row)
-        lay = QVBoxLayout(self)
-        lay.setContentsMargins(0, 0, 0, 0)
-        lay.addWidget(self.validation_box)
-        lay.addWidget(self.settle_box, 1)
-        self._players: dict[str, str | None] = {}
-        self._last: Evaluation | None = None
-        self._shown_totals = {}
-        self._label_colours = {}
-        self._problem_rows: list[Any] = []
-        self._problem_texts: list[str] = []
-        self.retranslate()
-
-    def _problem_activated(self, item: QListWidgetItem) -> None:
-        row = self.problems.row(item)
-        if 0 <= row < len(self._problem_rows):
-            self.problem_activated.emit(self._problem_rows[row])
-
-    def retranslate(self, *_args: object) -> None:
-        self.validation_box.setTitle(tr("Validation"))
-        self.settle_box.setTitle(tr("Settlement"))
-        self.lbl_wins.setText(tr("Wins"))
-        self.lbl_payments.setText(tr("Payments"))
-        self.lbl_totals.setText(tr("Totals"))
-        self.wins.setHorizontalHeaderLabels([tr("Seat"), tr("Player"), tr("Pattern"), tr("Fan"),
-                                             tr("Chips")])
-        self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
-                                                 tr("Reason")])
-        if self._last is not None:
-            self.show_evaluation(self._last, self._players)
-
-    def set_seats(self, seats: tuple[str, ...]) -> None:
-        while self.totals_row.count():
-            item = self.totals_row.takeAt(0)
-            if item.widget():
-                item.widget().deleteLater()
-        self.total_labels = {}
-        self._shown_totals: dict[str, int | None] = {}
-        self._label_colours: dict[str, str] = {}
-        for s in seats:
-            lbl = QLabel()
-            lbl.setObjectName(f"total_{s}")
-            lbl.setAlignment(Qt.AlignmentFlag.AlignCenter)
-            lbl.setFrameShape(QFrame.Shape.StyledPanel)
-            f = lbl.font()
-            f.setPointSize(f.pointSize() + 3)
-            f.setBold(True)
-            lbl.setFont(f)
-            lbl.setMinimumHeight(48)
-            self.total_labels[s] = lbl
-            self.totals_row.addWidget(lbl)
-
-    def totals(self) -> dict[str, int | None]:
-        """The totals as shown (None where no total is shown): what the referee reads."""
-        return {s: self._shown_totals.get(s) for s in self.total_labels}
-
-    def show_evaluation(self, ev: Evaluation, players: dict[str, str | None]) -> None:
-        self._last, self._players = ev, players
-        self._problem_rows = list(ev.problems)
-        texts = []
-        for p in ev.problems:
-            where = seat_name(p.seat) if p.seat else ""
-            if p.event is not None:
-                where = (where + " " if where else "") + f"#{p.event + 1}"
-            texts.append(f"{p.clause}  {where}: {p.message}" if where
-                         else f"{p.clause}  {p.message}")
-        texts = texts or [tr("no_problems")]
-        if texts != self._problem_texts:  # most keystrokes leave the problems as they were
-            self._problem_texts = texts
-            self.problems.clear()
-            colour = brush(RED if ev.problems else GREEN)
-            ruleset = ev.record.ruleset if ev.record is not None else None
-            for i, text in enumerate(texts):
-                it = QListWidgetItem(text)
-                it.setForeground(colour)
-                if ruleset and i < len(ev.problems):
-                    c = get_ruleset(ruleset).clause(ev.problems[i].clause)
-                    title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
-                    if title:
-                        it.setToolTip(f"{c.id} {title}")
-                self.problems.addItem(it)
-            self.problems.relayout()
-        s = ev.settlement
-        wins = s.wins if s is not None and s.ok else ()
-        pays = s.payments if s is not None and s.ok else ()
-        self.wins.setRowCount(len(wins))
-        for r, w in enumerate(wins):
-            sc = w.score
-            pattern = both(sc.pattern, sc.pattern_en)
-            if sc.bonuses:
-                pattern += " + " + " + ".join(bonus_name(s.ruleset, b.name)
-                                              for b in sc.bonuses)
-            cells = [seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
-                     str(w.chips)]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(text)
-                self.wins.setItem(r, c, item)
-        self.wins.resizeRowsToContents()
-        self.payments.setRowCount(len(pays))
-        for r, p in enumerate(pays):
-            cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
-                     reason_text(p.reason)]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if c == 2:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.payments.setItem(r, c, item)
-        totals = s.totals if s is not None and s.ok else {}
-        for seat, lbl in self.total_labels.items():
-            name = players.get(seat) or ""
-            val = totals.get(seat)
-            self._shown_totals[seat] = val
-            if val is not None:
-                colour = GREEN if val > 0 else RED if val < 0 else "#444444"
-                lbl.setText(f"{seat_name(seat)} {name}\n{val:+d}")
-            else:
-                colour = "#777777"
-                lbl.setText(f"{seat_name(seat)} {name}\n—")
-            if self._label_colours.get(seat) != colour:  # restyle only on a change
-                self._label_colours[seat] = colour
-                lbl.setStyleSheet(f"color: {colour}")
+from ..i18n import LANG, seat_name, tr
+from ..messages import shown_problem
+from .colours import RED, WARN_BG, brush
+from .preview import PreviewPanel
+from .seat_panel import FormLineEdit, SeatPanel, tiles_or_none
 
 
 class EntryView(QWidget):
@@ -368,6 +72,12 @@ class EntryView(QWidget):
         self.lbl_dealer = QLabel()
         self.lbl_dealer.setBuddy(self.dealer)
         self.dealer.activated.connect(self._dealer_changed)
+        #: while a saved hand is edited: the change in totals and ranks it would make
+        self.impact = QLabel()
+        self.impact.setObjectName("amend_impact")
+        self.impact.setWordWrap(True)
+        self.impact.setStyleSheet("background: #fff7d6; border: 1px solid #e0c870; padding: 4px;")
+        self.impact.setVisible(False)
         head = QHBoxLayout()
         head.addWidget(self.header)
         head.addStretch(1)
@@ -405,6 +115,19 @@ class EntryView(QWidget):
         self.wall = QCheckBox()
         self.wall.setObjectName("wall_exhausted")
         self.wall.toggled.connect(self._wall_toggled)
+        #: the events typed as one line (``k S 9s; w N 7p W; w E 1m; x``), added on Enter
+        self.events_line = FormLineEdit()
+        self.events_line.setObjectName("events_line")
+        self.events_line.returnPressed.connect(self.apply_events_line)
+        self.lbl_line = QLabel()
+        self.lbl_line.setBuddy(self.events_line)
+        self.line_message = QLabel()
+        self.line_message.setObjectName("events_line_message")
+        self.line_message.setStyleSheet("color: #b3261e")
+        self.line_message.setVisible(False)
+        self.btn_save = QPushButton()
+        self.btn_save.setObjectName("save_button")
+        self.btn_save.clicked.connect(self.save_requested)
         buttons = QVBoxLayout()
         for b in (self.btn_kong, self.btn_win, self.btn_edit, self.btn_up, self.btn_down,
                   self.btn_delete):
@@ -413,14 +136,24 @@ class EntryView(QWidget):
         ev_lay = QHBoxLayout()
         ev_lay.addWidget(self.events, 1)
         ev_lay.addLayout(buttons)
+        line_row = QHBoxLayout()
+        line_row.addWidget(self.lbl_line)
+        line_row.addWidget(self.events_line, 1)
+        bottom = QHBoxLayout()
+        bottom.addWidget(self.wall)
+        bottom.addStretch(1)
+        bottom.addWidget(self.btn_save)
         ev_box_lay = QVBoxLayout(self.events_box)
+        ev_box_lay.addLayout(line_row)
+        ev_box_lay.addWidget(self.line_message)
         ev_box_lay.addLayout(ev_lay)
-        ev_box_lay.addWidget(self.wall)
+        ev_box_lay.addLayout(bottom)
 
         left = QWidget()
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addLayout(head)
+        left_lay.addWidget(self.impact)
         left_lay.addLayout(self.seat_grid)
         left_lay.addWidget(self.events_box, 1)
 
@@ -462,6 +195,9 @@ class EntryView(QWidget):
         self.btn_down.setText(tr("Move down"))
         self.btn_delete.setText(tr("Delete"))
         self.wall.setText(tr("Wall exhausted"))
+        self.lbl_line.setText(tr("Type events"))
+        self.events_line.setPlaceholderText(tr("events_line_hint"))
+        self.btn_save.setText(tr("Save hand") + " (Ctrl+S)")
         for p in self.panels.values():
             p.retranslate()
         self._fill_dealer_combo()
@@ -478,6 +214,8 @@ class EntryView(QWidget):
         self.header.setText(title)
         self.status.setText(status)
         self.undo_stack.clear()
+        for p in self.panels.values():
+            p.reset()
         self._apply(copy.deepcopy(form))
         self.undo_stack.setClean()
         self.retranslate()
@@ -493,15 +231,37 @@ class EntryView(QWidget):
             p.edited.connect(self._seat_edited)
             self.panels[s] = p
             self.seat_grid.addWidget(p, i // cols, i % cols)
+        for c in range(cols):  # equal columns, whatever each panel shows
+            self.seat_grid.setColumnStretch(c, 1)
         self.preview.set_seats(seats)
-        prev: QWidget | None = None
-        for p in self.panels.values():
+        self._tab_order()
+
+    def _tab_order(self) -> None:
+        """Tab follows the screen: dealer, each seat's tiles and pongs, the events line and
+        list with its buttons, wall exhausted, save. Enter in a seat's field goes on to the
+        next seat's tiles (pongs are reached with Tab), after the last to the events line."""
+        chain: list[QWidget] = [self.dealer]
+        panels = list(self.panels.values())
+        for p in panels:
+            chain += [p.concealed, p.pongs]
+        chain += [self.events_line, self.events, self.btn_kong, self.btn_win, self.btn_edit,
+                  self.btn_up, self.btn_down, self.btn_delete, self.wall, self.btn_save]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        for i, p in enumerate(panels):
+            nxt = panels[i + 1].concealed if i + 1 < len(panels) else self.events_line
             for w in (p.concealed, p.pongs):
-                if prev is not None:
-                    QWidget.setTabOrder(prev, w)
-                prev = w
-        if prev is not None:
-            QWidget.setTabOrder(prev, self.events)
+                w.returnPressed.connect(lambda nxt=nxt: self._enter_to(nxt))
+
+    @staticmethod
+    def _enter_to(w: FormLineEdit) -> None:
+        w.setFocus()
+        w.selectAll()
+
+    def set_void(self, void: bool) -> None:
+        """A void hand counts nothing: its status in red, its totals greyed."""
+        self.status.setStyleSheet("color: #b3261e; font-weight: bold" if void else "")
+        self.preview.set_void(void)
 
     def players(self) -> dict[str, str | None]:
         return {s: inp.player for s, inp in self.form.seats.items()}
@@ -580,7 +340,7 @@ class EntryView(QWidget):
         out = []
         for e in self.form.events:
             if e.get("type") == "kong" and e.get("seat") == seat:
-                tiles = _tiles_or_none(str(e.get("tile", "")))
+                tiles = tiles_or_none(str(e.get("tile", "")))
                 if tiles and len(tiles) == 1:
                     out.append(tiles[0])
         return tuple(out)
@@ -595,13 +355,34 @@ class EntryView(QWidget):
         by_seat: dict[str, list[str]] = {s: [] for s in self.panels}
         for p in ev.problems:
             if p.seat in by_seat:
-                by_seat[p.seat].append(f"{p.clause}: {p.message}")
+                clause, message = shown_problem(p.clause, p.message)
+                by_seat[p.seat].append(f"{clause}: {message}" if clause else message)
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])
         self._mark_events()
-        self.preview.show_evaluation(ev, self.players())
+        shown, stale = self._stand_in(ev)
+        self.preview.show_evaluation(shown, self.players(), stale, ev.problems)
         self.evaluated.emit(ev)
         return ev
+
+    def _stand_in(self, ev: Evaluation) -> tuple[Evaluation, set[str]]:
+        """While a seat's field cannot be read, settle the hand with that field's last good
+        text instead, so the preview keeps the wins, payments and totals; the seats whose
+        tiles are stand-ins are returned (the preview greys what involves them)."""
+        if ev.read_error is None or ev.blank:
+            return ev, set()
+        broken = {s: p.unreadable() for s, p in self.panels.items()}
+        broken = {s: f for s, f in broken.items() if f}
+        if not broken:
+            return ev, set()
+        form = copy.deepcopy(self.form)
+        for s, fields in broken.items():
+            for name in fields:
+                setattr(form.seats[s], name, self.panels[s].last_good_text[name])
+        alt = form.evaluate()
+        if alt.read_error is not None or alt.settlement is None:
+            return ev, set()
+        return alt, set(broken)
 
     # ------------------------------------------------------------------ edits
 
@@ -642,6 +423,28 @@ class EntryView(QWidget):
         result = dlg.result_event() if accepted else None
         dlg.deleteLater()
         return result
+
+    def apply_events_line(self) -> bool:
+        """Enter in the events line: its events are added after the listed ones (``x``
+        ticks wall exhausted); an unreadable part is named and nothing changes."""
+        text = self.events_line.text()
+        if not text.strip():
+            return True
+        try:
+            got = parse_event_line(text)
+        except EventLineError as e:
+            self.line_message.setText(tr(e.msg_id, part=e.part, text=e.text))
+            self.line_message.setVisible(True)
+            return False
+        self.line_message.setVisible(False)
+        before = copy.deepcopy(self.form)
+        self.form.events = self.form.events + got.events
+        self.form.wall_exhausted = self.form.wall_exhausted or got.wall_exhausted
+        self._push(before, "type events")
+        self.events_line.clear()
+        if self.form.events:
+            self.events.setCurrentRow(len(self.form.events) - 1)
+        return True
 
     def add_kong(self) -> None:
         seat = self.form.seat_labels[0]

@@ -1,9 +1,16 @@
-"""The compact dialog for one event of a hand: a kong or a win, in the record's own terms."""
+"""The compact dialog for one event of a hand: a kong or a win, in the record's own terms.
+
+Keys: one per seat — E S W N or 1–4 — picks the kong's seat, toggles a winner (focus on
+the winners) or picks the discarder (focus on the discarder; 0 or - is self-drawn); c a d
+pick the kong's kind; each flag has its underlined Alt+letter (the same letter as ``+r``
+in the events line), the most common flags first. Enter is OK.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
+from PySide6.QtCore import QEvent, QObject, Qt
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
@@ -20,10 +27,30 @@ from PySide6.QtWidgets import (
 
 from referee_app.core import TileParseError, get_ruleset, parse_tiles
 
+from ..controllers.event_line import FLAG_KEYS
 from ..i18n import seat_name, tr
 from .tiles import TileGroup, TileStrip
 
 KONG_KINDS = ("concealed", "added", "direct")
+_SEAT_KEYS = {Qt.Key.Key_E: 0, Qt.Key.Key_S: 1, Qt.Key.Key_W: 2, Qt.Key.Key_N: 3,
+              Qt.Key.Key_1: 0, Qt.Key.Key_2: 1, Qt.Key.Key_3: 2, Qt.Key.Key_4: 3}
+_KIND_KEYS = {Qt.Key.Key_C: "concealed", Qt.Key.Key_A: "added", Qt.Key.Key_D: "direct"}
+_SELF_KEYS = (Qt.Key.Key_0, Qt.Key.Key_Minus)
+
+
+class _Keys(QObject):
+    """Event filter: a plain key on a watched widget runs ``fn(key)``; True eats the key."""
+
+    def __init__(self, fn: Any, parent: QObject) -> None:
+        super().__init__(parent)
+        self.fn = fn
+
+    def eventFilter(self, obj: QObject, e: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        if e.type() == QEvent.Type.KeyPress and not (
+                e.modifiers() & (Qt.KeyboardModifier.AltModifier
+                                 | Qt.KeyboardModifier.ControlModifier)):
+            return bool(self.fn(e.key()))
+        return False
 
 
 class EventDialog(QDialog):
@@ -77,14 +104,25 @@ class EventDialog(QDialog):
             form.addRow(tr("Kind"), self.kind)
             form.addRow(tr("Discarder"), self.frm)
             self._kind_changed()
+            seat_keys = _Keys(lambda k: self._pick(self.seat, k, 0), self)
+            self.seat.installEventFilter(seat_keys)
+            kind_keys = _Keys(self._kind_key, self)
+            for w in (self.seat, self.kind):
+                w.installEventFilter(kind_keys)
+            self.frm.installEventFilter(_Keys(lambda k: self._pick(self.frm, k, 1), self))
+            self.seat.setFocus()
         else:
             winners = set(event.get("seats") or [])
             box = QHBoxLayout()
             self.winners: dict[str, QCheckBox] = {}
-            for s in seats:
+            win_keys = _Keys(self._winner_key, self)
+            for i, s in enumerate(seats):
                 cb = QCheckBox(self._seat_label(s))
                 cb.setObjectName(f"winner_{s}")
                 cb.setChecked(s in winners)
+                cb.installEventFilter(win_keys)
+                if i:  # one Tab stop for the winners: the seat keys toggle each of them
+                    cb.setFocusPolicy(Qt.FocusPolicy.ClickFocus)
                 self.winners[s] = cb
                 box.addWidget(cb)
             self.frm = QComboBox()
@@ -93,11 +131,15 @@ class EventDialog(QDialog):
             for s in seats:
                 self.frm.addItem(self._seat_label(s), s)
             self.frm.setCurrentIndex(max(0, self.frm.findData(event.get("from") or "")))
+            self.frm.installEventFilter(_Keys(lambda k: self._pick(self.frm, k, 1), self))
             flags_box = QVBoxLayout()
             self.flags: dict[str, QCheckBox] = {}
             have = set(event.get("flags") or [])
-            for f in sorted(self._rules.flags):
-                cb = QCheckBox(tr(f"flag_{f}"))
+            order = [f for f in FLAG_KEYS if f in self._rules.flags] + sorted(
+                f for f in self._rules.flags if f not in FLAG_KEYS)
+            for f in order:
+                key = FLAG_KEYS.get(f)
+                cb = QCheckBox(f"{tr(f'flag_{f}')} (&{key.upper()})" if key else tr(f"flag_{f}"))
                 cb.setObjectName(f"flag_{f}")
                 cb.setChecked(f in have)
                 self.flags[f] = cb
@@ -114,6 +156,9 @@ class EventDialog(QDialog):
             form.addRow(tr("Discarder"), self.frm)
             form.addRow(tr("Flags"), flags_box)
             form.addRow(tr("Passed fan"), self.passed)
+            first = next(iter(self.winners.values()), None)
+            if first is not None:
+                first.setFocus()
 
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
@@ -129,6 +174,31 @@ class EventDialog(QDialog):
     def _seat_label(self, s: str) -> str:
         p = self._players.get(s)
         return f"{seat_name(s)} {p}" if p else seat_name(s)
+
+    def _pick(self, combo: QComboBox, key: int, offset: int) -> bool:
+        """A seat key on a seat box: choose that seat (``offset`` 1 skips the "—" item);
+        0 or - on the discarder box: none / self-drawn."""
+        if key in _SEAT_KEYS and _SEAT_KEYS[key] < len(self._rules.seats):
+            combo.setCurrentIndex(_SEAT_KEYS[key] + offset)
+            return True
+        if offset and key in _SELF_KEYS:
+            combo.setCurrentIndex(0)
+            return True
+        return False
+
+    def _kind_key(self, key: int) -> bool:
+        if key in _KIND_KEYS:
+            self.kind.setCurrentIndex(self.kind.findData(_KIND_KEYS[key]))
+            return True
+        return False
+
+    def _winner_key(self, key: int) -> bool:
+        seats = self._rules.seats
+        if key in _SEAT_KEYS and _SEAT_KEYS[key] < len(seats):
+            cb = self.winners[seats[_SEAT_KEYS[key]]]
+            cb.setChecked(not cb.isChecked())
+            return True
+        return False
 
     def _kind_changed(self) -> None:
         direct = self.kind.currentData() == "direct"

@@ -7,41 +7,44 @@ reasons the store requires (amendment, override) and shows what comes back.
 from __future__ import annotations
 
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import Qt
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtWidgets import (
-    QComboBox,
     QDialog,
     QFileDialog,
     QInputDialog,
     QLabel,
-    QMainWindow,
     QMessageBox,
     QSplitter,
     QTabWidget,
-    QToolBar,
+    QVBoxLayout,
     QWidget,
 )
 
 from referee_app.core import RecordError
 
-from ..controllers.desk import Desk, parse_seed, ruleset_choices
+from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
+from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text, impact_text
+from .blind import BlindVerify
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
-from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
+from .event_admin import EventAdmin
+from .jump_bar import JumpBar
+from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
-from .report_menu import ReportMenu
-from .standings import ProjectorWindow, StandingsView
+from .progress import ProgressView
+from .projector import ProjectorWindow
+from .prompts import ReasonDialog, confirm_destructive
+from .standings import StandingsView
 from .trace import TraceView
 
 
-class MainWindow(QMainWindow):
+class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -52,11 +55,24 @@ class MainWindow(QMainWindow):
         self.resize(1500, 900)
         #: context of the form: (round, table, hand_no, hand_id or None)
         self.context: tuple[int, int, int, int | None] | None = None
+        #: the saved hand in the form (None: a new hand)
+        self.shown: Any = None
+        self._init_blind()
+        self._statement_stale = False
+        self._impact_timer = QTimer(self)
+        self._impact_timer.setSingleShot(True)
+        self._impact_timer.setInterval(150)
+        self._impact_timer.timeout.connect(self._show_impact)
         self.projector: ProjectorWindow | None = None
+        #: seconds a projector page stays up (QSettings "projector/page_seconds")
+        self.projector_page_seconds = int(QSettings("RefereeDesk", "referee-app").value(
+            "projector/page_seconds", 10))
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a required reason with a summary of what it changes (multi-line dialog)
+        self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -72,12 +88,24 @@ class MainWindow(QMainWindow):
         self.standings = StandingsView()
         self.seating = SeatingView()
         self.players = PlayerView()
+        self.progress = ProgressView()
         self.tabs = QTabWidget()
         self.tabs.setObjectName("tabs")
-        for w in (self.entry, self.trace, self.standings, self.seating, self.players):
+        for w in (self.entry, self.trace, self.standings, self.seating, self.players,
+                  self.progress):
             self.tabs.addTab(w, "")
+        self.jump_bar = JumpBar()
+        self.jump_bar.goto_requested.connect(self.go_to)
+        self.jump_bar.find_requested.connect(self.find_player)
+        self.jump_bar.closed.connect(self.navigator.setFocus)
+        left = QWidget()
+        left_lay = QVBoxLayout(left)
+        left_lay.setContentsMargins(0, 0, 0, 0)
+        left_lay.setSpacing(2)
+        left_lay.addWidget(self.jump_bar)
+        left_lay.addWidget(self.navigator, 1)
         split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(self.navigator)
+        split.addWidget(left)
         split.addWidget(self.tabs)
         split.setStretchFactor(1, 1)
         split.setSizes([250, 1250])
@@ -90,11 +118,16 @@ class MainWindow(QMainWindow):
         self.navigator.table_selected.connect(self._nav_table)
         self.navigator.round_selected.connect(self._round_selected)
         self.entry.evaluated.connect(self._evaluated)
+        self.entry.save_requested.connect(self.save)
+        self.trace.whatif.record_requested.connect(self.record_ruling)
         self.entry.undo_stack.cleanChanged.connect(self._update_title)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
         self.seating.round_changed.connect(self._seating_round)
+        self.progress.round_changed.connect(self.refresh_progress)
+        self.progress.table_activated.connect(
+            lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
         self.players.add_requested.connect(self.add_player)
@@ -106,129 +139,18 @@ class MainWindow(QMainWindow):
         self.retranslate()
         self.reload()
 
-    # ------------------------------------------------------------------ actions
-
-    def _make_actions(self) -> None:
-        def act(shortcut: Any, fn: Callable[[], Any], name: str) -> QAction:
-            a = QAction(self)
-            a.setObjectName(name)
-            if shortcut is not None:
-                a.setShortcut(QKeySequence(shortcut))
-            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
-            a.triggered.connect(lambda _checked=False: fn())
-            self.addAction(a)
-            return a
-
-        self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
-        self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
-        # plain actions with fixed texts (the stack's own actions rename themselves per
-        # command, which made the toolbar jump around)
-        stack = self.entry.undo_stack
-        self.act_undo = act(QKeySequence.StandardKey.Undo, stack.undo, "act_undo")
-        self.act_redo = act(None, stack.redo, "act_redo")
-        self.act_undo.setEnabled(False)
-        self.act_redo.setEnabled(False)
-        stack.canUndoChanged.connect(self.act_undo.setEnabled)
-        stack.canRedoChanged.connect(self.act_redo.setEnabled)
-        redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
-        std = QKeySequence(QKeySequence.StandardKey.Redo)
-        self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
-        self.act_history = act("Ctrl+H", self.show_history, "act_history")
-        # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
-        self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
-        self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
-        self.act_void = act(None, self.void_hand, "act_void")
-        self.act_projector = act("F11", self.open_projector, "act_projector")
-        self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
-        self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
-        self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
-        self.act_import_bundle = act(None, self.import_bundle, "act_import_bundle")
-        self.act_export_bundle = act(None, self.export_bundle, "act_export_bundle")
-        self.act_lang = QActionGroup(self)
-        self.act_zh = QAction("中文", self, checkable=True)
-        self.act_en = QAction("English", self, checkable=True)
-        for a, code in ((self.act_zh, "zh"), (self.act_en, "en")):
-            self.act_lang.addAction(a)
-            a.triggered.connect(lambda _c=False, code=code: LANG.set(code))
-        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
-
-        mb = self.menuBar()
-        self.menu_file = mb.addMenu("")
-        self.menu_file.addAction(self.act_new_tournament)
-        self.menu_file.addAction(self.act_open)
-        self.menu_file.addSeparator()
-        self.menu_file.addAction(self.act_import_bundle)
-        self.menu_file.addAction(self.act_export_bundle)
-        self.menu_file.addSeparator()
-        self.menu_file.addAction(self.act_quit)
-        self.menu_hand = mb.addMenu("")
-        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_verify, self.act_void, self.act_penalties):
-            self.menu_hand.addAction(a)
-        self.menu_view = mb.addMenu("")
-        self.menu_view.addAction(self.act_projector)
-        self.menu_lang = self.menu_view.addMenu("")
-        self.menu_lang.addAction(self.act_zh)
-        self.menu_lang.addAction(self.act_en)
-        self.reports = ReportMenu(self)
-
-        tb = QToolBar()
-        tb.setObjectName("toolbar")
-        tb.setMovable(False)
-        self.addToolBar(tb)
-        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_penalties, self.act_projector, self.reports.act_preview):
-            tb.addAction(a)
-        spacer = QWidget()
-        spacer.setSizePolicy(spacer.sizePolicy().horizontalPolicy().Expanding,
-                             spacer.sizePolicy().verticalPolicy())
-        tb.addWidget(spacer)
-        self.lang_box = QComboBox()
-        self.lang_box.setObjectName("lang_box")
-        self.lang_box.addItem("中文", "zh")
-        self.lang_box.addItem("English", "en")
-        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
-        self.lang_box.currentIndexChanged.connect(
-            lambda _i: LANG.set(self.lang_box.currentData()))
-        tb.addWidget(self.lang_box)
-
-    def retranslate(self, *_args: object) -> None:
-        self.act_save.setText(tr("Save hand"))
-        self.act_next.setText(tr("Next hand"))
-        self.act_undo.setText(tr("Undo"))
-        self.act_redo.setText(tr("Redo"))
-        self.act_history.setText(tr("History…"))
-        self.act_penalties.setText(tr("Penalties…"))
-        self.act_verify.setText(tr("Mark verified"))
-        self.act_void.setText(tr("Void hand…"))
-        self.act_projector.setText(tr("Projector window"))
-        self.act_quit.setText(tr("Quit"))
-        self.act_open.setText(tr("Open database…"))
-        self.act_new_tournament.setText(tr("New tournament…"))
-        self.act_import_bundle.setText(tr("Import bundle…"))
-        self.act_export_bundle.setText(tr("Export bundle…"))
-        self.menu_file.setTitle(tr("File"))
-        self.menu_hand.setTitle(tr("Hand"))
-        self.menu_view.setTitle(tr("View"))
-        self.menu_lang.setTitle(tr("Language"))
-        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
-        self.lang_box.blockSignals(True)
-        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
-        self.lang_box.blockSignals(False)
-        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players")):
-            self.tabs.setTabText(i, tr(key))
-        self._update_title()
-        self.update_header()
-
     # ------------------------------------------------------------------ messages
 
     def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
         text, ok = QInputDialog.getText(self, title, prompt)
         return text if ok else None
 
+    def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
+        dlg = ReasonDialog(title, prompt, summary, self)
+        return dlg.reason() if self.run_dialog(dlg) else None
+
     def _confirm_discard_dialog(self) -> bool:
-        answer = QMessageBox.question(self, tr("app_title"), tr("discard_prompt"))
-        return answer == QMessageBox.StandardButton.Yes
+        return confirm_destructive(self, tr("discard_prompt"), tr("Discard changes"))
 
     def may_leave_form(self) -> bool:
         """Unsaved edits are only dropped when the referee says so."""
@@ -239,6 +161,43 @@ class MainWindow(QMainWindow):
             r, t, _n, hid = self.context
             self.navigator.select_key(("hand", hid) if hid is not None else ("table", r, t),
                                       emit=False)
+
+    # ------------------------------------------------------------------ go to / find
+
+    def go_to(self, text: str) -> bool:
+        """Ctrl+G ``round table hand``: open that hand (or the table's next, new hand)."""
+        d = self.desk
+        try:
+            target = resolve_goto(text, d.rounds(), {r: d.seating(r).tables for r in d.rounds()},
+                                  d.hands(), d.next_hand_no)
+        except GoToError as e:
+            self.message(tr(e.msg_id, **e.values))
+            return False
+        self.jump_bar.close_bar()
+        self.navigator.select_key(target.key)
+        if target.key[0] != "table":
+            self.navigator.setFocus()
+        return True
+
+    def find_player(self, text: str) -> bool:
+        """Ctrl+F: a player's statement and hands on their tab; their seat this round."""
+        found = find_players(text, self.desk.players())
+        if not found:
+            self.message(tr("find_none", text=text))
+            return False
+        p = found[0]
+        self.jump_bar.close_bar()
+        self.show_player(p.name)
+        rounds = self.desk.rounds()
+        r = self.context[0] if self.context else (rounds[-1] if rounds else None)
+        where = ""
+        if r is not None:
+            at = self.desk.seating(r).table_of(p.name)
+            where = (tr("find_seat", round=tr("round_n", n=r), table=tr("table_n", n=at[0]),
+                        seat=seat_name(at[1])) if at else tr("find_no_seat", round=tr("round_n", n=r)))
+        self.message(f"{p.name}: {where}" if where else p.name, error=False)
+        self.players.table.setFocus()
+        return True
 
     def _nav_hand(self, hand_id: int) -> None:
         if self.context is not None and self.context[3] == hand_id:
@@ -306,19 +265,36 @@ class MainWindow(QMainWindow):
             self.seating.show_empty()
         players = self.desk.players()
         self.players.set_players([p.name for p in players])
+        self.jump_bar.set_player_names([p.name for p in players]
+                                       + [p.name_latin for p in players if p.name_latin])
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
-        if self.players.current_player():
+        self.progress.set_rounds(rounds)
+        if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
+            self.refresh_progress()
+        if self.players.current_player() and self.tabs.currentWidget() is self.players:
             self.players.show_statement(self.desk.statement(self.players.current_player()))
+        else:
+            self._statement_stale = True  # read when the player tab is opened
         self._update_title()
 
+    def refresh_progress(self, *_args: object) -> None:
+        r = self.progress.current_round()
+        if r is not None:
+            self.progress.show_progress(self.desk.round_progress(r))
+
     def refresh_standings(self, *_args: object) -> None:
-        self.standings.set_rows(self.desk.standings(self.standings.selected_round()))
+        only, through = self.standings.selected_scope()
+        self.standings.set_rows(self.desk.standings(only, through=through))
 
     def _seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
 
     def _player_changed(self, name: str) -> None:
+        """The statement is read when it can be seen (a 2,000-hand one takes ~0.1 s)."""
+        if self.tabs.currentWidget() is not self.players:
+            self._statement_stale = True
+            return
         self.players.show_statement(self.desk.statement(name))
 
     def _hand_activated(self, hand_id: int) -> None:
@@ -330,12 +306,39 @@ class MainWindow(QMainWindow):
         if idx >= 0 and idx != self.seating.round_box.currentIndex():
             self.seating.round_box.setCurrentIndex(idx)
 
+    def _update_status(self) -> None:
+        """The form's status in the current language: new, ``v2 · verified``, a void hand
+        in red, and ``amending v1 → v2`` as soon as a saved hand is edited."""
+        h = self.shown
+        void = h is not None and h.status.value == "void"
+        if self.blind is not None:
+            text = tr("blind_status")
+        elif h is None:
+            text = tr("status_new")
+        elif not self.entry.undo_stack.isClean():
+            text = tr("amending", a=h.version, b=h.version + 1)
+        else:
+            marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
+                                                                   if f != h.status.value])]
+            text = f"v{h.version} · " + ", ".join(marks)
+        if void:
+            text = "⊘ " + text + " — " + tr("void_counts_nothing")
+        self.entry.status.setText(text)
+        self.entry.set_void(void)
+
     def _update_title(self, *_args: object) -> None:
+        if hasattr(self, "shown"):
+            self._update_status()
+            if self.amending():
+                self._impact_timer.start()
+            elif self.entry.impact.isVisible():
+                self._show_impact()  # back to the saved hand: the summary goes
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
 
     def update_header(self) -> None:
+        self._restore_navigator()  # the tree follows the form (Ctrl+N, save, go-to)
         if self.context is None:
             self.entry.header.setText(tr("no_hand"))
             return
@@ -348,9 +351,9 @@ class MainWindow(QMainWindow):
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
         self.context = (h.round, h.table, h.hand_no, h.id)
-        marks = [tr(f"status_{m}") for m in (h.status.value, *[f for f in h.flags
-                                                               if f != h.status.value])]
-        self.entry.load(self.desk.form_of(h), "", f"v{h.version} · " + ", ".join(marks))
+        self.shown = h
+        self.blind = None
+        self.entry.load(self.desk.form_of(h), "", "")
         self._round_selected(h.round)
         self.update_header()
         self._update_title()
@@ -359,7 +362,9 @@ class MainWindow(QMainWindow):
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
         self.context = (round_no, table, hand_no, None)
-        self.entry.load(form, "", tr("status_new"))
+        self.shown = None
+        self.blind = None
+        self.entry.load(form, "", "")
         self._round_selected(round_no)
         self.update_header()
         self._update_title()
@@ -381,8 +386,32 @@ class MainWindow(QMainWindow):
     def _evaluated(self, ev: Evaluation) -> None:
         if self.tabs.currentWidget() is self.trace:
             self._show_trace(ev)
+        if self.amending():  # worked out once typing pauses: keystrokes stay fast
+            self._impact_timer.start()
+        elif self.entry.impact.isVisible():
+            self._show_impact()
+
+    def amending(self) -> bool:
+        return self.shown is not None and not self.entry.undo_stack.isClean()
+
+    def impact_summary(self) -> str:
+        """While a saved hand is edited: each seat's change and every rank that moves."""
+        if not self.amending():
+            return ""
+        return impact_text(self.desk.amend_impact(self.shown.id, self.entry.form))
+
+    def _show_impact(self) -> None:
+        text = self.impact_summary()
+        self.entry.impact.setText(text)
+        self.entry.impact.setVisible(bool(text))
 
     def _tab_changed(self, _i: int) -> None:
+        if self.tabs.currentWidget() is self.progress:
+            self.refresh_progress()
+        if self.tabs.currentWidget() is self.players and self._statement_stale:
+            self._statement_stale = False
+            if self.players.current_player():
+                self._player_changed(self.players.current_player())
         if self.tabs.currentWidget() is self.trace and self.entry.evaluation is not None:
             self._show_trace(self.entry.evaluation)
 
@@ -390,7 +419,11 @@ class MainWindow(QMainWindow):
         s = ev.settlement.to_dict() if ev.settlement is not None else {
             "errors": [{"clause": p.clause, "seat": p.seat, "message": p.message}
                        for p in ev.problems]}
-        self.trace.show_settlement(s, self.entry.form.ruleset, self.entry.header.text())
+        header = self.entry.header.text()
+        if self.shown is not None and self.shown.status.value == "void":
+            header += f" · ⊘ {tr('void_counts_nothing')}"
+        self.trace.show_settlement(s, self.entry.form.ruleset, header)
+        self.trace.whatif.show_options(*self.desk.what_if_options(self.entry.form))
 
     # ------------------------------------------------------------------ saving
 
@@ -399,10 +432,15 @@ class MainWindow(QMainWindow):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
+        if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
+            self.message(tr("cannot_save", msg=self.entry.line_message.text()))
+            return False
         ev = self.entry.refresh()
         if ev.read_error is not None:
-            self.message(tr("cannot_save", msg=str(ev.read_error)))
+            self.message(tr("cannot_save", msg=exception_text(ev.read_error)))
             return False
+        if self.blind is not None:
+            return self._save_blind()
         r, t, n, hid = self.context
         override = None
         signer = None
@@ -423,20 +461,53 @@ class MainWindow(QMainWindow):
             if hid is None:
                 h = self.desk.add_hand(form, r, t, n, override_reason=override, referee=signer)
             else:
-                reason = self.ask_text(tr("amend_title"), tr("amend_prompt"))
+                reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
+                                         self.impact_summary())
                 if not reason or not reason.strip():
                     self.message(tr("reason_required"))
                     return False
                 h = self.desk.amend_hand(hid, form, reason, override_reason=override,
                                          referee=signer)
         except (ValueError, RecordError) as e:
-            self.message(tr("cannot_save", msg=str(e)))
+            self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.reload()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
+        return True
+
+    def record_ruling(self, w: Any) -> bool:
+        """What-if → Record as override…: the head referee makes the alternative the
+        ruling (a reason is required; the head referee signs when one is named)."""
+        if self.context is None:
+            self.message(tr("no_hand"))
+            return False
+        name = tr(f"switch_{w.name}")
+        summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
+                            for s in w.base.totals)
+        reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
+        if not reason or not reason.strip():
+            self.message(tr("reason_required"))
+            return False
+        signer = None
+        head = self.desk.head_referee
+        if head and self.desk.referee != head:
+            signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
+            if not signer or not signer.strip():
+                self.message(tr("reason_required"))
+                return False
+        try:
+            h = self.desk.record_ruling(self.entry.form, self.context, dict(w.alt.totals),
+                                        f"{name}: {reason.strip()}", signer)
+        except (ValueError, RecordError) as e:
+            self.message(tr("cannot_save", msg=exception_text(e)))
+            return False
+        self.entry.undo_stack.setClean()
+        self.reload()
+        self.open_hand(h.id)
+        self.message(tr("whatif_saved", v=h.version), error=False)
         return True
 
     def _set_status(self, status: str, reason: str | None = None) -> bool:
@@ -446,7 +517,7 @@ class MainWindow(QMainWindow):
         try:
             h = self.desk.set_status(self.context[3], status, reason)
         except ValueError as e:
-            self.message(tr("cannot_save", msg=str(e)))
+            self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.reload()
         self.navigator.select_key(("hand", h.id), emit=False)
@@ -488,164 +559,6 @@ class MainWindow(QMainWindow):
         dlg.show()
         return dlg
 
-    # ------------------------------------------------------------------ running the event
-
-    def _refused(self, msg: str) -> None:
-        """A store error (``field: problem``) as a message box; nothing was changed."""
-        self.message(tr("not_done", msg=msg))
-
-    def new_tournament(self) -> bool:
-        """File → New tournament…: create the file through the store, then open it."""
-        if not self.may_leave_form():
-            return False
-
-        def submit(d: NewTournamentDialog) -> Desk:
-            v = d.values()
-            return Desk.create(v["path"], v["name"], ruleset=v["ruleset"], venue=v["venue"],
-                               start_date=v["start_date"], end_date=v["end_date"],
-                               stake=v["stake"], cap_fan=v["cap_fan"],
-                               referee=self.desk.referee)
-
-        dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
-                                  self)
-        if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
-            return False
-        self.switch_desk(dlg.outcome)
-        self.message(tr("created", name=dlg.outcome.title, path=dlg.outcome.t.path),
-                     error=False)
-        return True
-
-    def import_bundle(self) -> bool:
-        """File → Import bundle…: a bundle JSON becomes a new tournament file, opened."""
-        if not self.may_leave_form():
-            return False
-        bundle = self.ask_open_file(tr("Import bundle…"), tr("bundle_file"))
-        if not bundle:
-            return False
-        target = self.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
-                                    str(Path(bundle).with_suffix(".sqlite")))
-        if not target:
-            return False
-        try:
-            desk = Desk.import_bundle(bundle, target, self.desk.referee)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.switch_desk(desk)
-        self.message(tr("imported", name=desk.title, path=target), error=False)
-        return True
-
-    def export_bundle(self) -> bool:
-        """File → Export bundle…: the whole tournament (every version) as one JSON file."""
-        path = self.ask_save_file(tr("Export bundle…"), tr("bundle_file"),
-                                  f"{self.desk.title}.json")
-        if not path:
-            return False
-        try:
-            data = self.desk.export_bundle(path)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.message(tr("exported", path=path, players=len(data.get("players", [])),
-                        hands=len(data.get("hands", []))), error=False)
-        return True
-
-    def add_player(self) -> bool:
-        """Players → Add player…: register one player (the name must be new)."""
-        def submit(d: AddPlayerDialog) -> Any:
-            v = d.values()
-            return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
-
-        dlg = AddPlayerDialog(submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        name = dlg.outcome.name  # type: ignore[attr-defined]
-        self.reload()
-        self.players.select_player(name)
-        self.message(tr("player_added", name=name), error=False)
-        return True
-
-    def import_players(self) -> bool:
-        """Players → Import players CSV…: all rows or none (the store names the bad line)."""
-        path = self.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
-        if not path:
-            return False
-        try:
-            added = self.desk.import_players_csv(path)
-        except (ValueError, OSError) as e:
-            self._refused(str(e))
-            return False
-        self.reload()
-        self.message(tr("players_imported", n=len(added), path=path), error=False)
-        return True
-
-    def set_player_status(self, name: str, status: str) -> bool:
-        """The status box of the player tab: withdrawn players are not seated again."""
-        try:
-            p = self.desk.set_player_status(name, status)
-        except ValueError as e:
-            self._refused(str(e))
-            self.reload()  # the box shows the stored status again
-            return False
-        self.reload()
-        self.message(tr("status_set", name=p.name, status=tr(f"pstatus_{p.status.value}")),
-                     error=False)
-        return True
-
-    def seat_round(self) -> bool:
-        """Seating → Seat round N…: the store seats the next round (seeded, byes/substitutes)."""
-        n = self.desk.next_round()
-        players = self.desk.seatable_players()
-
-        def submit(d: SeatRoundDialog) -> Any:
-            v = d.values()
-            return self.desk.seat_round(n, parse_seed(v["seed"]), v["fill"])
-
-        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        self.reload()
-        self.tabs.setCurrentWidget(self.seating)
-        self._round_selected(n)
-        self.message(tr("round_seated", n=n), error=False)
-        return True
-
-    def swap_seat(self, round_no: int | None = None, table: int | None = None,
-                  seat: str | None = None) -> bool:
-        """Seating → Swap/move player…: put a player in the selected seat (the store swaps
-        them with whoever sat there, or hands the bye over)."""
-        if round_no is None or table is None or seat is None:
-            sel = self.seating.selected_seat()
-            if sel is None:
-                self.message(tr("select_seat"))
-                return False
-            round_no, table, seat = sel
-        seating = self.desk.seating(round_no)
-        current = seating.tables.get(table, {}).get(seat, "—")
-        byes = set(seating.byes)
-        choices = []
-        for p in self.desk.players():
-            if p.name == current or p.status.value == "withdrawn":
-                continue
-            at = seating.table_of(p.name)
-            place = (tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
-                     if at else tr("on_bye") if p.name in byes else tr("not_seated"))
-            choices.append((p.name, place))
-
-        def submit(d: SwapDialog) -> Any:
-            return self.desk.set_seat(round_no, table, seat, d.values()["player"])
-
-        dlg = SwapDialog(round_no, table, seat, current, choices, submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
-            return False
-        who = dlg.values()["player"]
-        self.reload()
-        self._round_selected(round_no)
-        self.seating.select_seat(table, seat)
-        self.message(tr("seat_set", player=who, table=tr("table_n", n=table),
-                        seat=seat_name(seat)), error=False)
-        return True
-
     def show_player(self, name: str) -> None:
         self.tabs.setCurrentWidget(self.players)
         self.players.select_player(name)
@@ -653,7 +566,8 @@ class MainWindow(QMainWindow):
     def open_projector(self) -> ProjectorWindow:
         if self.projector is None:
             self.projector = ProjectorWindow(
-                lambda: (f"{self.desk.title} · {tr('Standings')}", self.desk.standings()))
+                lambda: self.desk.projector_data(f"{self.desk.title} · {tr('Standings')}"),
+                                             page_seconds=self.projector_page_seconds)
         self.projector.showFullScreen()
         return self.projector
 

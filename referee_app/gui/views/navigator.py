@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
+from ..messages import problem_text
 from .colours import brush
 
 #: status -> (mark, colour); a hand shows every mark that applies
@@ -42,7 +43,12 @@ def hand_marks(hand: Any) -> list[str]:
 
 
 class Navigator(QTreeWidget):
-    """Emits ``table_selected(round, table)`` and ``hand_selected(hand_id)``."""
+    """Emits ``table_selected(round, table)`` and ``hand_selected(hand_id)`` when a node is
+    *opened*: Enter, a click, or :meth:`select_key`. Moving with the arrow keys only moves
+    (a referee browses without the form taking the focus); the tree keeps the rounds and
+    tables the referee expanded across reloads; typing digits jumps among siblings (``9``
+    → hand 9 of the table, ``3`` → table 3 of the round).
+    """
 
     table_selected = Signal(int, int)
     hand_selected = Signal(int)
@@ -53,7 +59,11 @@ class Navigator(QTreeWidget):
         self.setObjectName("navigator")
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
-        self.itemSelectionChanged.connect(self._selected)
+        self.itemSelectionChanged.connect(self._moved)
+        self.itemActivated.connect(lambda _it, _c: self._selected())
+        self.itemClicked.connect(lambda _it, _c: self._selected())
+        #: keys of expanded nodes (None: first build, default expansion)
+        self._expanded: set[tuple] | None = None
         self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
                           Sequence[Any]] | None = None
         self._items: dict[tuple, QTreeWidgetItem] = {}
@@ -63,14 +73,22 @@ class Navigator(QTreeWidget):
                  seating: Mapping[int, Mapping[int, Mapping[str, str]]],
                  hands: Sequence[Any]) -> None:
         """``seating[round][table][seat] -> player``; ``hands`` are HandInfo values."""
+        if self._data is not None and self._data[0] != title:
+            self._expanded = None  # another tournament: default expansion
         self._data = (title, list(rounds), seating, list(hands))
         self._rebuild()
+
+    def expanded_keys(self) -> set[tuple]:
+        """Keys of the nodes now expanded (kept across rebuilds)."""
+        return {k for k, it in getattr(self, "_items", {}).items() if it.isExpanded()}
 
     def _rebuild(self, *_args: object) -> None:
         if self._data is None:
             return
         title, rounds, seating, hands = self._data
         keep = self.current_key()
+        if getattr(self, "_items", None):
+            self._expanded = self.expanded_keys()
         self.blockSignals(True)
         self.clear()
         root = QTreeWidgetItem([title])
@@ -102,7 +120,7 @@ class Navigator(QTreeWidget):
                 for h in sorted(by_table.get((r, t), []), key=lambda h: h.hand_no):
                     marks = hand_marks(h)
                     symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
-                    text = f"{symbols} {tr('hand_n', n=h.hand_no)}  " + ", ".join(
+                    text = f"{tr('hand_n', n=h.hand_no)}  {symbols} " + ", ".join(
                         tr(f"status_{m}") for m in marks)
                     hi = QTreeWidgetItem([text])
                     hi.setToolTip(0, text)
@@ -113,8 +131,13 @@ class Navigator(QTreeWidget):
                     ti.addChild(hi)
                     self._items[("hand", h.id)] = hi
         root.setExpanded(True)
-        for i in range(root.childCount()):
-            root.child(i).setExpanded(True)
+        if self._expanded is None:  # first build: rounds open, tables closed
+            for i in range(root.childCount()):
+                root.child(i).setExpanded(True)
+        else:
+            for k in self._expanded:
+                if k in self._items:
+                    self._items[k].setExpanded(True)
         self.blockSignals(False)
         if keep is not None and keep in self._items:
             self.select_key(keep, emit=False)
@@ -129,11 +152,11 @@ class Navigator(QTreeWidget):
         return None if it is None else it.data(0, Qt.ItemDataRole.UserRole)
 
     def select_key(self, key: tuple, emit: bool = True) -> bool:
+        """Make ``key`` current (expanding its parents); with ``emit`` also open it."""
         it = getattr(self, "_items", {}).get(key)
         if it is None:
             return False
-        if not emit:
-            self.blockSignals(True)
+        self.blockSignals(True)
         self.setCurrentItem(it)
         it.setSelected(True)
         p = it.parent()
@@ -141,9 +164,51 @@ class Navigator(QTreeWidget):
             p.setExpanded(True)
             p = p.parent()
         self.scrollToItem(it)
-        if not emit:
-            self.blockSignals(False)
+        self.blockSignals(False)
+        if emit:
+            self._selected()
         return True
+
+    def keyboardSearch(self, search: str) -> None:  # noqa: N802 (Qt naming)
+        """Type-ahead: digits jump to the sibling with that number (hand, table, round);
+        other text matches the start of a node's text (the marks come after the name)."""
+        cur = self.currentItem()
+        if cur is None:
+            return super().keyboardSearch(search)
+        parent = cur.parent()
+        siblings = [parent.child(i) for i in range(parent.childCount())] if parent else \
+            [self.topLevelItem(i) for i in range(self.topLevelItemCount())]
+        if search.isdigit():
+            for it in siblings:
+                key = it.data(0, Qt.ItemDataRole.UserRole) or ()
+                if self._number(key) == int(search):
+                    self.setCurrentItem(it)
+                    return
+        return super().keyboardSearch(search)
+
+    def _number(self, key: tuple) -> int | None:
+        """The number a referee types for a node: round, table or hand number."""
+        if key[:1] == ("round",):
+            return int(key[1])
+        if key[:1] == ("table",):
+            return int(key[2])
+        if key[:1] == ("hand",) and self._data is not None:
+            return self._hand_numbers().get(key[1])
+        return None
+
+    def _hand_numbers(self) -> dict[int, int]:
+        assert self._data is not None
+        cache = getattr(self, "_hand_no_cache", None)
+        if cache is None or cache[0] is not self._data:
+            cache = (self._data, {h.id: h.hand_no for h in self._data[3]})
+            self._hand_no_cache = cache
+        return cache[1]
+
+    def _moved(self) -> None:
+        """Arrowing: only the seating tab follows the round; nothing opens."""
+        key = self.current_key()
+        if key and key[0] == "round":
+            self.round_selected.emit(key[1])
 
     def _selected(self) -> None:
         key = self.current_key()
@@ -311,7 +376,8 @@ class SeatingView(QWidget):
         if self._problems is None:
             self.problems.setText("")
         elif self._problems:
-            self.problems.setText(tr("seating_problems", list="; ".join(self._problems)))
+            self.problems.setText(tr("seating_problems", list="; ".join(
+                problem_text(p) for p in self._problems)))
             self.problems.setStyleSheet("color: #b3261e")
         else:
             self.problems.setText(tr("seating_ok"))

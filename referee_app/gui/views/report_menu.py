@@ -8,11 +8,11 @@ shown as one message naming the field; nothing is raised into Qt.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
-from PySide6.QtWidgets import QFileDialog
+from PySide6.QtWidgets import QFileDialog, QMenuBar
 
 from referee_app.core import RecordError
 
@@ -20,8 +20,26 @@ from ..controllers import reports as ctl
 from ..i18n import LANG, tr
 from .report_preview import ReportPreviewDialog
 
-if TYPE_CHECKING:
-    from .main_window import MainWindow
+
+class ReportHost(Protocol):
+    """What the menu reads of its window (the main window provides it): the selection
+    widgets, the desk and a way to show a message. A protocol, so this module does not
+    import the window that builds it."""
+
+    desk: Any
+    navigator: Any
+    context: tuple[int, int, int, int | None] | None
+    seating: Any
+    players: Any
+    standings: Any
+    tabs: Any
+    entry: Any
+
+    def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt naming)
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt naming)
+
+    def message(self, text: str, error: bool = True) -> None: ...
 
 #: menu entries: (action key, report)
 ENTRIES: tuple[tuple[str, str], ...] = (
@@ -38,8 +56,8 @@ ENTRIES: tuple[tuple[str, str], ...] = (
 class ReportMenu(QObject):
     """Builds the menu on ``win``'s menu bar and opens the previews."""
 
-    def __init__(self, win: MainWindow) -> None:
-        super().__init__(win)
+    def __init__(self, win: ReportHost) -> None:
+        super().__init__(win if isinstance(win, QObject) else None)
         self.win = win
         self.dialogs: list[ReportPreviewDialog] = []
         self.menu = win.menuBar().addMenu("")
@@ -147,7 +165,10 @@ class ReportMenu(QObject):
         w = self.win
         tab = w.tabs.currentWidget()
         if tab is w.standings:
-            rnd = w.standings.selected_round()
+            only, rnd = w.standings.selected_scope()
+            if only is not None:  # the report prints cumulative standings only
+                self.win.message(tr("report_round_only", n=only))
+                return None
             return self.open("standings_all") if rnd is None else self._standings_after(rnd)
         if tab is w.seating:
             rnd = w.seating.current_round()
@@ -202,7 +223,7 @@ class ReportMenu(QObject):
         self.dialogs = [d for d in self.dialogs if d is not dlg]
 
 
-def win_hand_text(win: MainWindow) -> str:
+def win_hand_text(win: ReportHost) -> str:
     """``Round 1 · Table 2 · Hand 3`` of the saved hand in the form, or ""."""
     if win.context is None or win.context[3] is None:
         return ""

@@ -64,6 +64,8 @@ class TileStrip(QWidget):
     def __init__(self, tile_height: int = 34, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._groups: tuple[TileGroup, ...] = ()
+        #: drawn faded: the last good tiles of a field that cannot be read right now
+        self.stale = False
         self._h = tile_height
         self._w = round(tile_height * 0.72)
         self._gap = max(6, tile_height // 4)
@@ -74,6 +76,11 @@ class TileStrip(QWidget):
         self._groups = tuple(g for g in groups if g.tiles)
         self.updateGeometry()
         self.update()
+
+    def set_stale(self, stale: bool) -> None:
+        if stale != self.stale:
+            self.stale = stale
+            self.update()
 
     def groups(self) -> tuple[TileGroup, ...]:
         return self._groups
@@ -96,6 +103,8 @@ class TileStrip(QWidget):
             return
         p = QPainter(self)
         p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        if self.stale:
+            p.setOpacity(0.35)
         # shrink tiles uniformly when the row does not fit
         scale = min(1.0, max(0.4, (self.width() - 2) / max(1, self._natural_width())))
         w, h, gap, step = self._w * scale, self._h * scale, self._gap * scale, (self._w + 1) * scale

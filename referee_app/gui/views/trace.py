@@ -31,6 +31,7 @@ from referee_app.core import UnknownRulesetError, get_ruleset
 
 from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr, trace_text
 from .colours import RED, brush
+from .whatif import WhatIfPanel
 from .wraplist import WrapList
 
 
@@ -107,6 +108,8 @@ class TraceView(QWidget):
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addWidget(self.box_wins)  # as tall as its lines
         left_lay.addWidget(lower, 1)
+        self.whatif = WhatIfPanel()
+        left_lay.addWidget(self.whatif)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
         split.addWidget(self.box_clause)
@@ -125,6 +128,7 @@ class TraceView(QWidget):
         self.retranslate()
 
     def retranslate(self, *_args: object) -> None:
+        self.whatif.retranslate()
         self.box_wins.setTitle(tr("Wins"))
         self.box_pay.setTitle(tr("Payments"))
         self.box_lines.setTitle(tr("Trace lines"))

@@ -1,0 +1,18 @@
+"""What the projector shows, read from the desk (the view only lays it out)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class ProjectorData:
+    """The standings after ``after_round`` and each player's rank after the round before
+    (``previous``; empty for round 1 or before any hand)."""
+
+    title: str
+    rows: Sequence[Any]
+    after_round: int | None = None
+    previous: Mapping[str, int] = field(default_factory=dict)

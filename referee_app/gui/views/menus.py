@@ -1,0 +1,146 @@
+"""The main window's actions, menus, toolbar and their texts (a mixin of MainWindow).
+
+Kept apart from the window's behaviour so a reader finds "which key does what" in one
+place; every action is a one-liner over a window method.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
+from PySide6.QtWidgets import QComboBox, QMainWindow, QToolBar, QWidget
+
+from ..i18n import LANG, tr
+from .report_menu import ReportMenu
+
+
+class WindowMenus(QMainWindow):
+    """Builds ``act_*`` actions, the menu bar and the toolbar; ``retranslate`` renames them."""
+
+
+    def _make_actions(self) -> None:
+        def act(shortcut: Any, fn: Callable[[], Any], name: str) -> QAction:
+            a = QAction(self)
+            a.setObjectName(name)
+            if shortcut is not None:
+                a.setShortcut(QKeySequence(shortcut))
+            a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
+            a.triggered.connect(lambda _checked=False: fn())
+            self.addAction(a)
+            return a
+
+        self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
+        self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
+        # plain actions with fixed texts (the stack's own actions rename themselves per
+        # command, which made the toolbar jump around)
+        stack = self.entry.undo_stack
+        self.act_undo = act(QKeySequence.StandardKey.Undo, stack.undo, "act_undo")
+        self.act_redo = act(None, stack.redo, "act_redo")
+        self.act_undo.setEnabled(False)
+        self.act_redo.setEnabled(False)
+        stack.canUndoChanged.connect(self.act_undo.setEnabled)
+        stack.canRedoChanged.connect(self.act_redo.setEnabled)
+        redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
+        std = QKeySequence(QKeySequence.StandardKey.Redo)
+        self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
+        self.act_history = act("Ctrl+H", self.show_history, "act_history")
+        # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
+        self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
+        self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
+        self.act_void = act(None, self.void_hand, "act_void")
+        self.act_verify_blind = act("Ctrl+Shift+B", self.verify_blind, "act_verify_blind")
+        self.act_goto = act("Ctrl+G", lambda: self.jump_bar.open("goto"), "act_goto")
+        self.act_find = act(QKeySequence.StandardKey.Find, lambda: self.jump_bar.open("find"),
+                            "act_find")
+        self.act_projector = act("F11", self.open_projector, "act_projector")
+        self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
+        self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
+        self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
+        self.act_import_bundle = act(None, self.import_bundle, "act_import_bundle")
+        self.act_export_bundle = act(None, self.export_bundle, "act_export_bundle")
+        self.act_lang = QActionGroup(self)
+        self.act_zh = QAction("中文", self, checkable=True)
+        self.act_en = QAction("English", self, checkable=True)
+        for a, code in ((self.act_zh, "zh"), (self.act_en, "en")):
+            self.act_lang.addAction(a)
+            a.triggered.connect(lambda _c=False, code=code: LANG.set(code))
+        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
+
+        mb = self.menuBar()
+        self.menu_file = mb.addMenu("")
+        self.menu_file.addAction(self.act_new_tournament)
+        self.menu_file.addAction(self.act_open)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_import_bundle)
+        self.menu_file.addAction(self.act_export_bundle)
+        self.menu_file.addSeparator()
+        self.menu_file.addAction(self.act_quit)
+        self.menu_hand = mb.addMenu("")
+        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
+                  self.act_verify, self.act_verify_blind, self.act_void, self.act_penalties):
+            self.menu_hand.addAction(a)
+        self.menu_view = mb.addMenu("")
+        self.menu_view.addAction(self.act_goto)
+        self.menu_view.addAction(self.act_find)
+        self.menu_view.addAction(self.act_projector)
+        self.menu_lang = self.menu_view.addMenu("")
+        self.menu_lang.addAction(self.act_zh)
+        self.menu_lang.addAction(self.act_en)
+        self.reports = ReportMenu(self)
+
+        tb = QToolBar()
+        tb.setObjectName("toolbar")
+        tb.setMovable(False)
+        self.addToolBar(tb)
+        for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
+                  self.act_penalties, self.act_projector, self.reports.act_preview):
+            tb.addAction(a)
+        spacer = QWidget()
+        spacer.setSizePolicy(spacer.sizePolicy().horizontalPolicy().Expanding,
+                             spacer.sizePolicy().verticalPolicy())
+        tb.addWidget(spacer)
+        self.lang_box = QComboBox()
+        self.lang_box.setObjectName("lang_box")
+        # not in the Tab chain: Down on it used to switch the whole interface language
+        self.lang_box.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.lang_box.addItem("中文", "zh")
+        self.lang_box.addItem("English", "en")
+        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
+        self.lang_box.currentIndexChanged.connect(
+            lambda _i: LANG.set(self.lang_box.currentData()))
+        tb.addWidget(self.lang_box)
+
+    def retranslate(self, *_args: object) -> None:
+        self.act_save.setText(tr("Save hand"))
+        self.act_next.setText(tr("Next hand"))
+        self.act_undo.setText(tr("Undo"))
+        self.act_redo.setText(tr("Redo"))
+        self.act_history.setText(tr("History…"))
+        self.act_penalties.setText(tr("Penalties…"))
+        self.act_verify.setText(tr("Mark verified"))
+        self.act_void.setText(tr("Void hand…"))
+        self.act_verify_blind.setText(tr("Verify blind…"))
+        self.act_goto.setText(tr("Go to hand…"))
+        self.act_find.setText(tr("Find player…"))
+        self.act_projector.setText(tr("Projector window"))
+        self.act_quit.setText(tr("Quit"))
+        self.act_open.setText(tr("Open database…"))
+        self.act_new_tournament.setText(tr("New tournament…"))
+        self.act_import_bundle.setText(tr("Import bundle…"))
+        self.act_export_bundle.setText(tr("Export bundle…"))
+        self.menu_file.setTitle(tr("File"))
+        self.menu_hand.setTitle(tr("Hand"))
+        self.menu_view.setTitle(tr("View"))
+        self.menu_lang.setTitle(tr("Language"))
+        (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
+        self.lang_box.blockSignals(True)
+        self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
+        self.lang_box.blockSignals(False)
+        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players",
+                                 "Progress")):
+            self.tabs.setTabText(i, tr(key))
+        self._update_title()
+        self.update_header()

@@ -1,0 +1,222 @@
+"""Standings for the hall's projector: pages of at most 24 large rows that turn by
+themselves, "after round N · updated HH:MM", and ▲▼ for each player's rank change since
+the previous round. It refreshes on a timer, so it follows hands saved anywhere (this
+window, another desk, the CLI) without being told.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from datetime import datetime
+from typing import Any
+
+from PySide6.QtCore import Qt, QTimer
+from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..controllers.projector import ProjectorData
+from ..i18n import tr
+from .colours import brush, chips_brush
+
+MAX_ROWS = 24  # per page: readable from the back of the hall
+MIN_ROW_PX = 36  # at 1080p
+
+
+def rank_move(player: str, rank: int, previous: Mapping[str, int]) -> tuple[str, str]:
+    """(text, colour) of a rank change: ``▲2`` up two places, ``▼1``, ``–`` unchanged,
+    ``new`` when the player had no rank before."""
+    before = previous.get(player)
+    if not previous:
+        return "", "#f4f1e6"
+    if before is None:
+        return tr("proj_new"), "#f4d58d"
+    if before > rank:
+        return f"▲{before - rank}", "#8fe0a0"
+    if before < rank:
+        return f"▼{rank - before}", "#ff9c8f"
+    return "–", "#9fb3bb"
+
+
+class ProjectorWindow(QWidget):
+    """``fetch`` returns a :class:`ProjectorData` (or the older ``(title, rows)`` pair)."""
+
+    def __init__(self, fetch: Callable[[], Any], interval_ms: int = 5000,
+                 page_seconds: int = 10, parent: QWidget | None = None) -> None:
+        super().__init__(parent, Qt.WindowType.Window)
+        self._fetch = fetch
+        self.setObjectName("projector")
+        self.setStyleSheet("QWidget#projector { background: #10222b; }"
+                           " QLabel { color: #f4f1e6; }"
+                           " QTableWidget { background: #10222b; color: #f4f1e6;"
+                           " gridline-color: #2c4652; border: none; }"
+                           " QHeaderView::section { background: #1b3642; color: #f4d58d;"
+                           " border: none; padding: 6px; }")
+        self.title = QLabel()
+        self.title.setWordWrap(True)
+        tf = QFont(self.font())
+        tf.setPointSize(30)
+        tf.setBold(True)
+        self.title.setFont(tf)
+        self.title.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.subtitle = QLabel()
+        self.subtitle.setObjectName("projector_subtitle")
+        sf = QFont(self.font())
+        sf.setPointSize(18)
+        self.subtitle.setFont(sf)
+        self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.clock = self.subtitle  # the "updated HH:MM" line (older name)
+        self.table = QTableWidget(0, 6)
+        self.table.setObjectName("projector_table")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.table.setShowGrid(False)
+        self.table.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.table.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        hf = QFont(self.font())
+        hf.setPointSize(18)
+        hf.setBold(True)
+        self.table.horizontalHeader().setFont(hf)
+        self.table.verticalHeader().setMinimumSectionSize(16)
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideNone)  # a name is never cut "…"
+        self.table.setWordWrap(True)
+        lay = QVBoxLayout(self)
+        lay.setContentsMargins(30, 20, 30, 20)
+        lay.addWidget(self.title)
+        lay.addWidget(self.subtitle)
+        lay.addWidget(self.table, 1)
+        self.timer = QTimer(self)
+        self.timer.setInterval(interval_ms)
+        self.timer.timeout.connect(self.refresh)
+        self.page_timer = QTimer(self)
+        self.page_timer.setInterval(max(1, page_seconds) * 1000)
+        self.page_timer.timeout.connect(self.next_page)
+        for seq in ("Esc", "F11"):
+            QShortcut(QKeySequence(seq), self).activated.connect(self._toggle_full)
+        for seq, step in (("PgDown", 1), ("Space", 1), ("PgUp", -1)):
+            QShortcut(QKeySequence(seq), self).activated.connect(
+                lambda step=step: self.turn(step))
+        self.refreshes = 0
+        self.page = 0
+        self.per_page = MAX_ROWS
+        self._data = ProjectorData("", ())
+        self._updated = ""
+        self.refresh()
+
+    # ------------------------------------------------------------------ timers, paging
+
+    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        """Refresh and turn pages only while shown (a hidden projector costs nothing)."""
+        self.timer.start()
+        self.page_timer.start()
+        super().showEvent(event)
+
+    def hideEvent(self, event: Any) -> None:  # noqa: N802
+        self.timer.stop()
+        self.page_timer.stop()
+        super().hideEvent(event)
+
+    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+        super().resizeEvent(event)
+        self._layout_page()
+        QTimer.singleShot(0, self._layout_page)  # again once the title has re-wrapped
+
+    def pages(self) -> int:
+        return max(1, -(-len(self._data.rows) // self.per_page))
+
+    def next_page(self) -> None:
+        self.turn(1)
+
+    def turn(self, step: int) -> None:
+        self.page = (self.page + step) % self.pages()
+        self._show_page()
+
+    def _toggle_full(self) -> None:
+        if self.isFullScreen():
+            self.showNormal()
+        else:
+            self.showFullScreen()
+
+    # ------------------------------------------------------------------ content
+
+    def refresh(self) -> None:
+        data = self._fetch()
+        if isinstance(data, tuple):
+            data = ProjectorData(*data)
+        self._data = data
+        self.refreshes += 1
+        self.title.setText(data.title)
+        self.setWindowTitle(data.title)
+        self._updated = datetime.now().strftime("%H:%M")
+        self._layout_page()
+
+    def _layout_page(self) -> None:
+        """Rows per page: as many as fit at ≥ 36 px, at most 24; text sized to the row."""
+        header = self.table.horizontalHeader().height() or 40
+        avail = max(MIN_ROW_PX, self.table.height() - header - 4)
+        self.per_page = max(1, min(MAX_ROWS, avail // MIN_ROW_PX))
+        rows = min(self.per_page, max(1, len(self._data.rows)))
+        row_h = max(MIN_ROW_PX, min(72, avail // rows))
+        f = QFont(self.table.font())
+        f.setPixelSize(max(14, int(row_h * 0.55)))
+        self.table.setFont(f)
+        self.table.verticalHeader().setDefaultSectionSize(row_h)
+        self.page = min(self.page, self.pages() - 1)
+        self._show_page()
+
+    def _fit_names(self) -> None:
+        """A name wider than its column shrinks (to 60 %), then wraps in a taller row; it is
+        never cut (issue 13)."""
+        f = self.table.font()
+        row_h = self.table.verticalHeader().defaultSectionSize()
+        width = self.table.horizontalHeader().sectionSize(1) - 12
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 1)
+            if item is None:
+                continue
+            nf = QFont(f)
+            text_w = QFontMetrics(f).horizontalAdvance(item.text())
+            if width > 0 and text_w > width:
+                nf.setPixelSize(max(10, int(f.pixelSize() * max(0.6, width / text_w))))
+            item.setFont(nf)
+            fm = QFontMetrics(nf)
+            lines = -(-fm.horizontalAdvance(item.text()) // max(1, width))
+            self.table.setRowHeight(r, max(row_h, lines * fm.lineSpacing() + 6))
+
+    def _show_page(self) -> None:
+        d = self._data
+        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
+                                              tr("Wins"), tr("Hands"), tr("proj_move")])
+        start = self.page * self.per_page
+        shown = list(d.rows)[start:start + self.per_page]
+        self.table.setRowCount(len(shown))
+        for r, row in enumerate(shown):
+            move, colour = rank_move(row.player, row.rank, d.previous)
+            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player, f"{row.chips:+d}",
+                     str(row.wins), str(row.hands), move]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
+                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
+                if c == 2:
+                    item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
+                if c == 5:
+                    item.setForeground(brush(colour))
+                self.table.setItem(r, c, item)
+        self._fit_names()
+        parts = []
+        if d.after_round is not None:
+            parts.append(tr("proj_after", n=d.after_round))
+        parts.append(tr("updated", t=self._updated))
+        if self.pages() > 1:
+            parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
+        self.subtitle.setText(" · ".join(parts))

@@ -1,0 +1,171 @@
+"""Correction impact: what amending a saved hand would change — each seat's total and every
+player whose rank moves — worked out before anything is written.
+
+The standings are recomputed with :func:`referee_app.storage.standings.compute` from the
+current hands (read through :class:`Tournament`'s public methods) with the one hand
+replaced; per-seat figures are derived from each hand's record and settlement the same way
+the store derives them when it saves (wins, self-drawn, discards paid, flower pigs, fan).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee_app.core import HandRecord, settle
+
+from .errors import StorageError
+from .ranking import compute
+from .tournament import Tournament
+
+SeatRow = tuple[int, int, int, int, int, int, int, int, int]
+
+
+@dataclass(frozen=True)
+class RankChange:
+    player: str
+    rank_before: int
+    rank_after: int
+    chips_before: int
+    chips_after: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"player": self.player, "rank_before": self.rank_before,
+                "rank_after": self.rank_after, "chips_before": self.chips_before,
+                "chips_after": self.chips_after}
+
+
+@dataclass(frozen=True)
+class AmendImpact:
+    hand_id: int
+    version_from: int
+    version_to: int
+    players: dict[str, str]  # seat -> player
+    totals_before: dict[str, int]
+    totals_after: dict[str, int] | None  # None: the new record breaks the rules
+    rank_changes: tuple[RankChange, ...] = field(default_factory=tuple)
+    errors: tuple[str, ...] = ()  # the engine's errors when the new record breaks the rules
+
+    @property
+    def seat_changes(self) -> dict[str, int]:
+        after = self.totals_after or {}
+        return {s: after.get(s, 0) - self.totals_before.get(s, 0) for s in self.players}
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand_id": self.hand_id, "version_from": self.version_from,
+                "version_to": self.version_to, "players": dict(self.players),
+                "totals_before": dict(self.totals_before),
+                "totals_after": None if self.totals_after is None else dict(self.totals_after),
+                "seat_changes": self.seat_changes,
+                "rank_changes": [r.to_dict() for r in self.rank_changes],
+                "errors": list(self.errors)}
+
+    def lines(self) -> list[str]:
+        """The summary in plain English (the CLI prints it; the GUI words its own)."""
+        out = [f"amending hand {self.hand_id}: v{self.version_from} -> v{self.version_to}"]
+        if self.totals_after is None:
+            out.append("the new record breaks the rules: " + "; ".join(self.errors))
+            return out
+        out.append("totals: " + ", ".join(
+            f"{s} {self.totals_before.get(s, 0):+d} -> {self.totals_after.get(s, 0):+d}"
+            f" ({d:+d})" for s, d in self.seat_changes.items()))
+        if self.rank_changes:
+            out += [f"rank: {r.player} {r.rank_before} -> {r.rank_after} "
+                    f"({r.chips_before:+d} -> {r.chips_after:+d})" for r in self.rank_changes]
+        else:
+            out.append("rank: no player's rank changes")
+        return out
+
+
+def seat_rows(record: Mapping[str, Any], settlement: Mapping[str, Any],
+              totals: Mapping[str, int], ids: Mapping[str, int], round_no: int,
+              counted: bool) -> list[SeatRow]:
+    """(player_id, round, chips, counted, won, self_drawn, discards_paid, flower_pig, fan)
+    of each seat of one hand, as the store counts them in the standings."""
+    wins = {w["seat"]: w for w in settlement.get("wins", [])}
+    claimed: dict[str, Mapping[str, Any]] = {}
+    discards: Counter[str] = Counter()
+    for ev in record.get("events", []):
+        if ev.get("type") == "win":
+            for seat in ev.get("seats", []):
+                claimed.setdefault(seat, ev)
+            if ev.get("from"):
+                discards[ev["from"]] += 1
+    end = settlement.get("end_check") or {}
+    pigs = set(end.get("flower_pigs", [])) if end.get("applies") else set()
+    ok = bool(settlement.get("ok"))
+    out = []
+    for seat, pid in ids.items():
+        if not counted:
+            out.append((pid, round_no, 0, 0, 0, 0, 0, 0, 0))
+            continue
+        w = wins.get(seat)
+        ev = claimed.get(seat)
+        won = 1 if (w is not None or (not ok and ev is not None)) else 0
+        self_drawn = 1 if won and ev is not None and not ev.get("from") else 0
+        out.append((pid, round_no, int(totals.get(seat, 0)), 1, won, self_drawn,
+                    discards[seat], 1 if seat in pigs else 0, int(w["fan"]) if w else 0))
+    return out
+
+
+class ImpactModel:
+    """The tournament's standings inputs read once; :meth:`impact` then tries amendments
+    of one hand cheaply (the GUI asks on every keystroke while a hand is being amended)."""
+
+    def __init__(self, t: Tournament) -> None:
+        self.t = t
+        self.rules = t.rules()
+        self.players = t.players()
+        self.ids = {p.name: p.id for p in self.players}
+        self.tie_break = t.info.tie_break
+        self.hands = {h.id: h for h in t.hands()}
+        self.rows = {hid: self._rows(h.record, h.settlement, h.totals, h) for hid, h in
+                     self.hands.items()}
+        self.pen_rows = [(self.ids[name], pen.round, chips) for pen in t.penalties()
+                         if not pen.void for name, chips in pen.entries.items()
+                         if name in self.ids]
+        self._before = self._standings(self.rows)
+
+    def _rows(self, record: Mapping[str, Any], settlement: Mapping[str, Any],
+              totals: Mapping[str, int], h: Any) -> list[SeatRow]:
+        ids = {s: self.ids[p] for s, p in h.players.items() if p in self.ids}
+        return seat_rows(record, settlement, totals, ids, h.round, not h.void)
+
+    def _standings(self, rows: Mapping[int, list[SeatRow]]) -> dict[str, tuple[int, int]]:
+        flat = [r for rs in rows.values() for r in rs]
+        return {r.player: (r.rank, r.chips) for r in
+                compute(self.players, flat, self.pen_rows, self.tie_break)}
+
+    def impact(self, hand_id: int, record: Mapping[str, Any]) -> AmendImpact:
+        h = self.hands.get(hand_id)
+        if h is None:
+            raise StorageError("hand", f"no hand with id {hand_id}")
+        try:
+            rec = HandRecord.from_dict(dict(record))
+        except ValueError as e:
+            return AmendImpact(hand_id, h.version, h.version + 1, dict(h.players),
+                               dict(h.totals), None, (), (str(e),))
+        s = settle(rec, self.rules)
+        if not s.ok:
+            errors = tuple(f"{v.clause} {v.message}" for v in s.errors)
+            return AmendImpact(hand_id, h.version, h.version + 1, dict(h.players),
+                               dict(h.totals), None, (), errors)
+        after_totals = {seat: (0 if h.void else int(v)) for seat, v in s.totals.items()}
+        rows = dict(self.rows)
+        rows[hand_id] = self._rows(record, s.to_dict(), after_totals, h)
+        after = self._standings(rows)
+        changes = tuple(
+            RankChange(name, self._before[name][0], after[name][0], self._before[name][1],
+                       after[name][1])
+            for name in after if name in self._before and after[name][0] !=
+            self._before[name][0])
+        changes = tuple(sorted(changes, key=lambda c: c.rank_after))
+        return AmendImpact(hand_id, h.version, h.version + 1, dict(h.players),
+                           dict(h.totals), after_totals, changes)
+
+
+def amend_impact(t: Tournament, hand_id: int, record: Mapping[str, Any]) -> AmendImpact:
+    """What ``t.amend_hand(hand_id, record, ...)`` would change; writes nothing."""
+    return ImpactModel(t).impact(hand_id, record)

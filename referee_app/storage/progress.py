@@ -1,0 +1,87 @@
+"""Round progress: per table, how many hands are entered, verified, overridden and void,
+when the last one came in, and which hand numbers are missing — the director's overview of
+a round (what Bridgemate/ACBLscore show per section).
+
+Built only from :class:`~referee_app.storage.tournament.Tournament`'s public reads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .errors import StorageError
+from .tournament import Tournament
+
+
+@dataclass(frozen=True)
+class TableProgress:
+    table: int
+    players: dict[str, str]  # seat -> player
+    hands: int  # hands stored (void ones included)
+    entered: int  # not yet verified (and not void)
+    verified: int
+    overridden: int
+    void: int
+    amended: int
+    last_hand: int  # the highest hand number stored (0: none)
+    last_entry_at: str  # when the newest hand version was saved ("" if none)
+    gaps: tuple[int, ...] = ()  # hand numbers below last_hand with no hand
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"table": self.table, "players": dict(self.players), "hands": self.hands,
+                "entered": self.entered, "verified": self.verified,
+                "overridden": self.overridden, "void": self.void, "amended": self.amended,
+                "last_hand": self.last_hand, "last_entry_at": self.last_entry_at,
+                "gaps": list(self.gaps)}
+
+
+@dataclass(frozen=True)
+class RoundProgress:
+    round: int
+    tables: tuple[TableProgress, ...] = field(default_factory=tuple)
+
+    @property
+    def hands(self) -> int:
+        return sum(t.hands for t in self.tables)
+
+    @property
+    def verified(self) -> int:
+        return sum(t.verified for t in self.tables)
+
+    @property
+    def unverified(self) -> int:
+        """Hands that count but no second referee has confirmed yet."""
+        return sum(t.entered for t in self.tables)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"round": self.round, "hands": self.hands, "verified": self.verified,
+                "unverified": self.unverified, "tables": [t.to_dict() for t in self.tables]}
+
+
+def round_progress(t: Tournament, round_no: int) -> RoundProgress:
+    """The progress of round ``round_no`` (a StorageError names it if it is not seated)."""
+    if round_no not in {r.number for r in t.rounds()}:
+        raise StorageError("round", f"round {round_no} is not seated yet")
+    seating = t.seating(round_no)
+    by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
+    for h in t.hands(round=round_no):
+        by_table.setdefault(h.table, []).append(h)
+    tables = []
+    for tbl in sorted(by_table):
+        hs = by_table[tbl]
+        numbers = {h.hand_no for h in hs}
+        last = max(numbers, default=0)
+        tables.append(TableProgress(
+            table=tbl,
+            players=dict(seating.tables.get(tbl, {})),
+            hands=len(hs),
+            entered=sum(1 for h in hs if h.status.value == "entered"),
+            verified=sum(1 for h in hs if h.status.value == "verified"),
+            overridden=sum(1 for h in hs if h.override),
+            void=sum(1 for h in hs if h.void),
+            amended=sum(1 for h in hs if h.amended),
+            last_hand=last,
+            last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
+            gaps=tuple(n for n in range(1, last) if n not in numbers)))
+    return RoundProgress(round_no, tuple(tables))

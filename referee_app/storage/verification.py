@@ -1,0 +1,116 @@
+"""Double-entry (blind) verification: a second referee keys the slip again without seeing
+the saved version; the two records are compared field by field. Identical → the hand is
+marked verified (the store logs who and when); different → the differences, for the head
+referee to resolve (keep the first entry, or amend to the second with a reason).
+
+Tiles are compared as tiles, not as text: ``123m`` and ``1m2m3m``, or ``5p 9s`` and
+``9s5p`` for pongs, are the same entry. Built on :class:`Tournament`'s public methods.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from referee_app.core import TileParseError, parse_tiles
+
+from .errors import StorageError
+from .tournament import Tournament
+
+
+@dataclass(frozen=True)
+class Difference:
+    """``field`` (a record path, e.g. ``seats.S.concealed``) as first and second entered."""
+
+    field: str
+    first: str
+    second: str
+
+    def to_dict(self) -> dict[str, str]:
+        return {"field": self.field, "first": self.first, "second": self.second}
+
+
+@dataclass(frozen=True)
+class VerifyResult:
+    hand_id: int
+    verified: bool
+    differences: tuple[Difference, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"hand_id": self.hand_id, "verified": self.verified,
+                "differences": [d.to_dict() for d in self.differences]}
+
+
+def _tiles(value: Any) -> str:
+    """Tile text in a canonical order (``"1m2m3m"`` → ``"123m"``); unreadable text as is."""
+    if isinstance(value, list):
+        value = " ".join(str(v) for v in value)
+    text = str(value or "")
+    try:
+        tiles = sorted(parse_tiles(text), key=lambda t: t.index)
+    except TileParseError:
+        return text.strip()
+    out = ""
+    for suit in "mps":  # compact notation: 123m456p
+        digits = "".join(str(t)[0] for t in tiles if str(t)[1] == suit)
+        out += f"{digits}{suit}" if digits else ""
+    return out
+
+
+def _event(e: Mapping[str, Any]) -> str:
+    """One event in a canonical words-free form: ``kong S 9s concealed`` / ``win N,S 7p W
+    [robbing_kong]`` (winner order and flag order do not matter)."""
+    tile = _tiles(e.get("tile", ""))
+    if e.get("type") == "kong":
+        frm = f" from {e['from']}" if e.get("from") else ""
+        return f"kong {e.get('seat')} {tile} {e.get('kind')}{frm}"
+    seats = ",".join(sorted(e.get("seats") or []))
+    frm = f" from {e['from']}" if e.get("from") else " self-drawn"
+    flags = f" [{', '.join(sorted(e.get('flags') or []))}]" if e.get("flags") else ""
+    passed = f" passed {e['passed_fan']}" if e.get("passed_fan") is not None else ""
+    return f"win {seats} {tile}{frm}{flags}{passed}"
+
+
+def compare_records(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[Difference]:
+    """Every field where two entries of the same slip differ (players are not compared:
+    they come from the seating, not from the slip)."""
+    out = []
+    for key in ("dealer", "wall_exhausted"):
+        a, b = first.get(key), second.get(key)
+        if key == "wall_exhausted":
+            a, b = bool(a), bool(b)
+        if a != b:
+            out.append(Difference(key, str(a), str(b)))
+    seats_a, seats_b = first.get("seats") or {}, second.get("seats") or {}
+    for seat in list(dict.fromkeys([*seats_a, *seats_b])):
+        sa, sb = seats_a.get(seat) or {}, seats_b.get(seat) or {}
+        for key in ("concealed", "pongs"):
+            a, b = _tiles(sa.get(key, "")), _tiles(sb.get(key, ""))
+            if a != b:
+                out.append(Difference(f"seats.{seat}.{key}", a, b))
+    ev_a = [_event(e) for e in first.get("events") or []]
+    ev_b = [_event(e) for e in second.get("events") or []]
+    for i in range(max(len(ev_a), len(ev_b))):
+        a = ev_a[i] if i < len(ev_a) else ""
+        b = ev_b[i] if i < len(ev_b) else ""
+        if a != b:
+            out.append(Difference(f"events[{i}]", a, b))
+    return out
+
+
+def verify_hand(t: Tournament, hand_id: int, record: Mapping[str, Any], *,
+                referee: str = "") -> VerifyResult:
+    """Compare ``record`` (the second, blind entry) with hand ``hand_id``'s current version;
+    identical → mark it verified by ``referee``; otherwise write nothing."""
+    h = t.hand(hand_id)
+    if h.void:
+        raise StorageError("hand", f"hand {hand_id} is void; there is nothing to verify")
+    if not isinstance(record, Mapping):
+        raise StorageError("record", "a hand record is a JSON object")
+    diffs = tuple(compare_records(h.record, record))
+    if diffs:
+        return VerifyResult(hand_id, False, diffs)
+    if h.status.value != "verified":
+        t.set_status(hand_id, "verified", referee=referee)
+    return VerifyResult(hand_id, True)

@@ -1,0 +1,231 @@
+"""Issue 12: everything a referee reads is in 中文 and in English — the GUI's own texts,
+the engine's messages (field paths turned into words) and the store's lines."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import json
+import re
+from pathlib import Path
+
+import gui_helpers
+import pytest
+from gui_helpers import commit_text, example_record
+from gui_keys import GOLDEN
+from PySide6.QtWidgets import (
+    QAbstractButton,
+    QGroupBox,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QTableWidget,
+    QTreeWidget,
+    QWidget,
+)
+
+from referee_app.gui import i18n
+from referee_app.gui.controllers.entry import EntryForm
+from referee_app.gui.i18n import LANG
+from referee_app.gui.messages import error_text, field_words, is_translated
+
+desk_window = gui_helpers.desk_window
+GUI = Path(i18n.__file__).parent
+
+
+def test_every_tr_key_has_both_texts() -> None:
+    """Literal keys passed to tr() anywhere in the GUI, and the key families built at run
+    time (status_*, flag_*, …), exist with an English and a Chinese text."""
+    missing = []
+    for path in GUI.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "tr" and \
+                    node.args and isinstance(node.args[0], ast.Constant):
+                key = node.args[0].value
+                pair = i18n._TABLE.get(key)
+                if pair is None or not all(pair):
+                    missing.append(f"{path.name}: {key}")
+    families = {"status_": ("entered", "verified", "amended", "void", "override", "new"),
+                "action_": ("entered", "amended", "status", "voided", "restored"),
+                "kind_": ("direct", "added", "concealed"),
+                "pstatus_": ("active", "withdrawn", "late", "substitute")}
+    for prefix, names in families.items():
+        missing += [prefix + n for n in names if prefix + n not in i18n._TABLE]
+    assert missing == []
+
+
+def _bad_forms() -> list[EntryForm]:
+    """Typos and rule breaks a referee makes, applied to every golden hand."""
+    out = []
+    for f in sorted(GOLDEN.glob("*.json")):
+        rec = json.loads(f.read_text(encoding="utf-8"))["record"]
+        base = EntryForm.from_record(rec)
+        for mutate in _mutations(list(base.seats)):
+            form = copy.deepcopy(base)
+            mutate(form)
+            out.append(form)
+    return out
+
+
+def _mutations(seats: list[str]) -> tuple:
+    return (
+            lambda f: setattr(f.seats[seats[1]], "concealed", f.seats[seats[1]].concealed + "z"),
+            lambda f: setattr(f.seats[seats[0]], "concealed", f.seats[seats[0]].concealed[:-2]),
+            lambda f: setattr(f.seats[seats[0]], "concealed", "0" + f.seats[seats[0]].concealed),
+            lambda f: setattr(f.seats[seats[2]], "concealed", "123"),
+            lambda f: setattr(f.seats[seats[0]], "concealed", f.seats[seats[0]].concealed + "5"),
+            lambda f: setattr(f, "wall_exhausted", False),
+            lambda f: f.events.append(copy.deepcopy(f.events[-1])) if f.events else None,
+            lambda f: f.events.insert(0, {"type": "win", "seats": [seats[0], seats[1]],
+                                          "tile": "5p"}),
+            lambda f: f.events.append({"type": "win", "seats": [], "tile": "5p"}),
+            lambda f: f.events.append({"type": "kong", "seat": seats[0], "tile": "5pp",
+                                       "kind": "concealed"}),
+            lambda f: f.events.append({"type": "kong", "seat": seats[0], "tile": "5p",
+                                       "kind": "direct"}),
+            lambda f: f.events.append({"type": "win", "seats": [seats[0]], "tile": "5p",
+                                       "from": seats[0], "flags": ["kong_bloom"]}),
+            lambda f: f.events.append({"type": "win", "seats": [seats[1]], "tile": "5p",
+                                       "flags": ["kong_discard", "robbing_kong", "heavenly",
+                                                 "earthly"]}),
+        )
+
+
+def test_engine_messages_are_all_translated() -> None:
+    """Every problem the bad forms raise has words for its field and a 中文 text."""
+    seen: set[tuple[str, str]] = set()
+    untranslated = set()
+    for form in _bad_forms():
+        ev = form.evaluate()
+        for p in ev.problems:
+            path = None if p.clause.startswith("§") else p.clause
+            seen.add((p.clause, p.message))
+            if not is_translated(path, p.message):
+                untranslated.add((path, p.message))
+    assert len(seen) >= 15  # the corpus reaches many kinds of message
+    assert untranslated == set()
+
+
+@pytest.mark.parametrize("lang, text", [
+    ("zh", "南 S 的手牌：第 11 个字符 'z' 不是牌"),
+    ("en", "S 南 concealed tiles: character 11 'z' is not a tile"),
+])
+def test_field_path_becomes_words(lang, text) -> None:
+    LANG.set(lang)
+    try:
+        assert error_text("seats.S.concealed", "unexpected character 'z' at position 11") == text
+        assert field_words("events[1].tile") == ("第 2 个事件的牌" if lang == "zh"
+                                                else "event 2 tile")
+    finally:
+        LANG.set("zh")
+
+
+_ASCII_WORD = re.compile(r"[A-Za-z]{4,}")
+#: Latin words a 中文 screen legitimately shows: names typed by people, file types, keys
+_ALLOWED = {"Test", "Open", "Ctrl", "Latin", "Wang", "Fang", "Chen", "Zhang", "Tester",
+            "Enter", "YYYY", "sichuan", "ottawa", "PDF"}
+
+
+def _pattern_words() -> set[str]:
+    """Pattern and bonus names are shown in both scripts on purpose (``清一色 Flush``):
+    the ruleset data gives the English one, so a reader of either finds the name."""
+    from referee_app.core import get_ruleset, ruleset_ids
+
+    words = set()
+    for rid in ruleset_ids():
+        r = get_ruleset(rid)
+        names = [p.name_en for p in r.patterns]
+        names += [b.name_en for b in (r.root, r.kong_bonus, *r.situational_bonuses.values())
+                  if b is not None]
+        names += list(i18n._BONUS_EN.values())
+        for n in names:
+            words |= set(_ASCII_WORD.findall(n))
+    return words
+
+
+_ALLOWED |= _pattern_words()
+
+
+def _texts(root: QWidget) -> list[str]:
+    out = []
+    for w in [root, *root.findChildren(QWidget)]:
+        if not w.isVisibleTo(root) and w is not root:
+            continue
+        if isinstance(w, QLabel | QAbstractButton):
+            out.append(w.text())
+        elif isinstance(w, QGroupBox):
+            out.append(w.title())
+        elif isinstance(w, QLineEdit):
+            out.append(w.placeholderText())
+        elif isinstance(w, QListWidget):
+            out += [w.item(i).text() for i in range(w.count())]
+        elif isinstance(w, QTableWidget):
+            out += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount())
+                    if w.horizontalHeaderItem(c)]
+            out += [w.item(r, c).text() for r in range(w.rowCount())
+                    for c in range(w.columnCount()) if w.item(r, c)]
+        elif isinstance(w, QTreeWidget):
+            it = w.invisibleRootItem()
+            stack = [it]
+            while stack:
+                node = stack.pop()
+                out.append(node.text(0))
+                stack += [node.child(i) for i in range(node.childCount())]
+    return out
+
+
+def _english_words(texts: list[str]) -> set[str]:
+    bad = set()
+    for t in texts:
+        for w in _ASCII_WORD.findall(t.replace("&", "")):
+            if w not in _ALLOWED:
+                bad.add(f"{w!r} in {t!r}")
+    return bad
+
+
+def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
+    """The entry form with a typo and a rule break, a saved hand's player detail, the
+    seating and the history — in 中文 not one English word (names and keys aside)."""
+    win, seating = desk_window(lang="zh")
+    rec = example_record(seating)
+    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    win.desk.t.amend_hand(h.id, rec, reason="核对", referee="Tester")
+    win.reload()
+    win.navigator.select_key(("table", 1, 1))
+    assert not _english_words(_texts(win)), "empty form"
+    commit_text(win.entry.panels["S"].concealed, "2366p456sz")
+    win.entry.panels["E"].concealed.setFocus()
+    commit_text(win.entry.panels["E"].concealed, "1112345678999m")
+    texts = _texts(win)
+    assert any("第 10 个字符 'z' 不是牌" in t for t in texts)
+    assert not _english_words(texts)
+    win.navigator.select_key(("hand", h.id))
+    win.tabs.setCurrentWidget(win.players)
+    win.players.select_player(seating["E"])
+    win.players.table.selectRow(0)
+    assert not _english_words(_texts(win))
+    win.tabs.setCurrentWidget(win.seating)
+    assert not _english_words(_texts(win))
+    dlg = win.show_history()
+    assert not _english_words(_texts(dlg))
+    dlg.close()
+
+
+def test_empty_form_shows_no_error(qtbot, desk_window) -> None:
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    assert win.entry.evaluation.problems == ()
+    assert win.entry.preview.problems.item(0).text().startswith("Type each seat's tiles")
+    assert not any(p.has_problem for p in win.entry.panels.values())
+    shown = []
+    win.show_message = shown.append
+    assert not win.save()
+    assert shown[-1] == "Cannot save: hand: nothing is entered yet — type each seat's tiles"
+
+
+def test_status_label_follows_the_language(qtbot, desk_window) -> None:
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    assert win.entry.status.text() == "new"
+    LANG.set("zh")
+    assert win.entry.status.text() == "新"

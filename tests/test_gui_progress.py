@@ -1,0 +1,76 @@
+"""Issue 12: round progress — the storage overview, ``round progress N [--json]`` and the tab."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import gui_helpers
+import pytest
+from click.testing import CliRunner
+from gui_helpers import example_record, make_tournament
+
+from referee_app.cli import main
+from referee_app.storage import StorageError, Tournament
+from referee_app.storage.progress import round_progress
+
+desk_window = gui_helpers.desk_window
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    """Round 1, table 1: hands 1, 2, 4 and 5 (3 missing); 2 verified, 4 void, 5 override."""
+    path = tmp_path / "p.sqlite"
+    seating = make_tournament(path)
+    rec = example_record(seating)
+    broken = json.loads(json.dumps(rec))
+    broken["wall_exhausted"] = False  # the hand is not finished: breaks §2.5
+    with Tournament.open(path) as t:
+        for n in (1, 2, 4):
+            t.add_hand(rec, round=1, table=1, hand_no=n, referee="A")
+        t.add_hand(broken, round=1, table=1, hand_no=5, referee="A", override_reason="slip")
+        t.set_status(t.find_hand(1, 1, 2).id, "verified", referee="B")
+        t.void_hand(t.find_hand(1, 1, 4).id, reason="entered twice", referee="A")
+    return path
+
+
+def test_round_progress_counts(db: Path) -> None:
+    with Tournament.open(db) as t:
+        p = round_progress(t, 1)
+        with pytest.raises(StorageError, match="round: round 2 is not seated yet"):
+            round_progress(t, 2)
+    (tp,) = p.tables
+    assert (tp.hands, tp.entered, tp.verified, tp.overridden, tp.void) == (4, 2, 1, 1, 1)
+    assert tp.last_hand == 5 and tp.gaps == (3,)
+    assert tp.last_entry_at.startswith("20")
+    assert (p.hands, p.verified, p.unverified) == (4, 1, 2)
+
+
+def test_round_progress_cli(db: Path) -> None:
+    r = CliRunner().invoke(main, ["round", "progress", "1", "--db", str(db), "--json"])
+    assert r.exit_code == 0, r.output
+    d = json.loads(r.output)
+    assert d["tables"][0]["gaps"] == [3] and d["tables"][0]["verified"] == 1
+    r = CliRunner().invoke(main, ["round", "progress", "1", "--db", str(db)])
+    assert r.exit_code == 0
+    assert r.output.splitlines()[0] == "round 1: 4 hands, 1 verified, 2 not yet verified"
+    r = CliRunner().invoke(main, ["round", "progress", "7", "--db", str(db)])
+    assert r.exit_code == 2 and r.output.strip() == "error: round: round 7 is not seated yet"
+
+
+def test_progress_tab(qtbot, desk_window) -> None:
+    win, seating = desk_window()
+    rec = example_record(seating)
+    for n in (1, 3):
+        win.desk.t.add_hand(rec, round=1, table=1, hand_no=n)
+    win.reload()
+    win.tabs.setCurrentWidget(win.progress)
+    t = win.progress.table
+    assert t.rowCount() == 1
+    row = [t.item(0, c).text() for c in range(t.columnCount())]
+    assert row[0] == "Table 1" and row[2] == "2" and row[3] == "2" and row[9] == "2"
+    assert win.progress.summary.text() == "2 hands, 0 verified, 2 still to verify"
+    # Enter on a row opens the table's next hand
+    t.setCurrentCell(0, 0)
+    t.itemActivated.emit(t.item(0, 0))
+    assert win.context == (1, 1, 4, None)

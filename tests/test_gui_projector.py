@@ -1,0 +1,93 @@
+"""Issue 12: the projector scales — pages of at most 24 rows ≥ 36 px at 1080p that turn by
+themselves, "after round N · updated HH:MM", ▲▼ for rank changes since the round before."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee_app.core.generate import random_record
+from referee_app.gui.controllers.desk import Desk
+from referee_app.gui.controllers.projector import ProjectorData
+from referee_app.gui.i18n import LANG
+from referee_app.gui.views.projector import ProjectorWindow, rank_move
+from referee_app.storage import Tournament
+
+
+@dataclass
+class Row:
+    rank: int
+    player: str
+    chips: int
+    wins: int = 0
+    hands: int = 0
+    tied: bool = False
+
+
+def test_96_players_at_1080p_page_through(qtbot) -> None:
+    LANG.set("en")
+    rows = [Row(i + 1, f"P{i + 1:02d}", 100 - i) for i in range(96)]
+    prev = {f"P{i + 1:02d}": i + 1 for i in range(96)}
+    prev["P01"], prev["P02"] = 2, 1  # P01 rose one place, P02 fell one
+    proj = ProjectorWindow(lambda: ProjectorData("Open · Standings", rows, 3, prev),
+                           page_seconds=1)
+    qtbot.addWidget(proj)
+    proj.resize(1920, 1080)
+    proj.show()
+    qtbot.waitExposed(proj)
+    qtbot.wait(20)
+    t = proj.table
+    assert proj.per_page <= 24 and proj.pages() * proj.per_page >= 96
+    assert t.rowCount() == proj.per_page
+    assert all(t.rowHeight(r) >= 36 for r in range(t.rowCount()))
+    # every row of the page is on screen (none cut off)
+    last = t.rowCount() - 1
+    assert t.rowViewportPosition(last) + t.rowHeight(last) <= t.viewport().height()
+    assert proj.subtitle.text().startswith("after round 3 · updated ")
+    assert proj.subtitle.text().endswith(f"page 1/{proj.pages()}")
+    assert t.item(0, 5).text() == "▲1" and t.item(1, 5).text() == "▼1"
+    assert t.item(2, 5).text() == "–"
+    # the page turns by itself; all 96 players come round
+    first = t.item(0, 1).text()
+    qtbot.waitUntil(lambda: proj.page == 1, timeout=2500)
+    assert t.item(0, 1).text() != first
+    seen = set()
+    for _ in range(proj.pages()):
+        seen |= {t.item(r, 1).text() for r in range(t.rowCount())}
+        proj.turn(1)
+    assert len(seen) == 96
+    proj.close()
+    LANG.set("zh")
+
+
+def test_rank_move_texts() -> None:
+    LANG.set("en")
+    assert rank_move("a", 3, {"a": 5}) == ("▲2", "#8fe0a0")
+    assert rank_move("a", 5, {"a": 3})[0] == "▼2"
+    assert rank_move("a", 3, {"b": 1})[0] == "new"
+    assert rank_move("a", 3, {}) == ("", "#f4f1e6")
+    LANG.set("zh")
+    assert rank_move("a", 3, {"b": 1})[0] == "新"
+
+
+def test_desk_projector_data_after_the_last_round(tmp_path: Path) -> None:
+    path = tmp_path / "p.sqlite"
+    t = Tournament.create(path, "P", backup_every=0)
+    rng = random.Random(3)
+    for n in ["李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强"]:
+        t.add_player(n)
+    for rnd in (1, 2):
+        for table, row in t.seat_round(rnd, seed=rnd).tables.items():
+            t.add_hand(random_record(rng, players=row), round=rnd, table=table, hand_no=1)
+    t.seat_round(3, seed=3)  # seated, nothing played yet: "after round 2"
+    t.close()
+    desk = Desk.open(path)
+    try:
+        d = desk.projector_data("P")
+        assert d.after_round == 2
+        assert [r.player for r in d.rows] == [r.player for r in
+                                              desk.t.standings(through_round=2)]
+        assert d.previous == {r.player: r.rank for r in desk.t.standings(through_round=1)}
+    finally:
+        desk.close()
