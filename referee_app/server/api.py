@@ -29,10 +29,10 @@ from referee_app.storage import (
     Tournament,
     ruleset_store,
 )
+from referee_app.storage.progress import round_progress
 
-from .app import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
 from .auth import Session
-from .progress import round_progress
+from .state import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
 
 MAX_ID = 2 ** 63 - 1
 

@@ -22,10 +22,10 @@ from starlette.templating import Jinja2Templates
 
 from referee_app.core.trace_zh import reason_zh, trace_line_zh
 from referee_app.storage import StorageError, Tournament, UnknownPlayerError
+from referee_app.storage.progress import round_progress
 
-from .app import ServerState, state_of
-from .progress import round_progress
 from .qr import results_qr_png
+from .state import ServerState, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -43,7 +43,7 @@ TEXT: dict[str, dict[str, str]] = {
            "total": "合计", "updated": "实时更新", "trace": "计分过程", "seat": "座位",
            "last": "最后一局", "lang": "English", "scan": "扫码看成绩",
            "not_found": "没有这个选手", "back": "返回排名", "amended": "已更正",
-           "override": "裁判裁定", "page": "第 {a}/{b} 页", "you_sit": "{p}：{t}，{s}"},
+           "override": "裁判裁定", "page": "第 {a}/{b} 页", "missing": "缺第", "you_sit": "{p}：{t}，{s}"},
     "en": {"standings": "Standings", "seating": "Seating", "progress": "Progress",
            "projector": "Projector", "rank": "Rank", "player": "Player", "chips": "Chips",
            "hands": "Hands", "wins": "Wins", "self": "Self-drawn", "club": "Club",
@@ -54,7 +54,7 @@ TEXT: dict[str, dict[str, str]] = {
            "total": "Total", "updated": "updates live", "trace": "How it was scored",
            "seat": "Seat", "last": "Last hand", "lang": "中文", "scan": "Scan for results",
            "not_found": "No such player", "back": "Back to standings", "amended": "amended",
-           "override": "referee's ruling", "page": "Page {a}/{b}",
+           "override": "referee's ruling", "page": "Page {a}/{b}", "missing": "missing hand",
            "you_sit": "{p}: {t}, seat {s}"},
 }
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
