@@ -49,9 +49,12 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     with Tournament.open(db, backup_every=0) as t:
         name, has_refs = t.info.name, t.has_referees()
         heads = [r.name for r in t.referees() if r.head]
-    app = create_app(db, public_url=public_url)
     scheme = "https" if cert else "http"
-    shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    shown = host
+    if host in ("0.0.0.0", "::"):
+        shown = _lan_address() or "127.0.0.1"
+        public_url = public_url or f"{scheme}://{shown}:{port}/"  # what phones can reach
+    app = create_app(db, public_url=public_url)
     click.echo(f"serving '{name}' ({db}) at {scheme}://{shown}:{port}/ — results /, "
                f"projector /projector, API /api/")
     if has_refs:
@@ -69,6 +72,16 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
                             log_level="warning", access_log=False, server_header=False,
                             timeout_graceful_shutdown=5)
     uvicorn.Server(config).run(sockets=[sock])
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its network (the one phones and desks use), if any."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # a documentation address: nothing is sent
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
 
 
 def _bind(host: str, port: int) -> socket.socket:
