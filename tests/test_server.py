@@ -272,6 +272,10 @@ def test_no_pin_or_token_in_pages_or_output(tmp_path: Path) -> None:
 
 def test_read_only_tournament(tmp_path: Path) -> None:
     db = make_event(tmp_path / "open.sqlite", referees=False)
+    from referee_app.storage import Tournament
+
+    with Tournament.open(db, backup_every=0) as t:  # a name that is markup stays text
+        t.add_player('<script>alert("x")</script>', name_latin="<b>bold</b>")
     s = ServerProcess(db).start()
     try:
         r = httpx.post(s.url + "/api/session", json={"referee": "x", "pin": "1234"})
@@ -279,7 +283,11 @@ def test_read_only_tournament(tmp_path: Path) -> None:
         r = httpx.post(s.url + "/api/hands", json={})
         assert r.status_code == 403 and "read-only" in r.json()["error"]["problem"]
         assert httpx.get(s.url + "/api/tournament").json()["read_only"] is True
-        assert httpx.get(s.url + "/").status_code == 200
+        page = httpx.get(s.url + "/").text
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
+        assert "<script>alert" not in page
+        seating = httpx.get(s.url + "/seating", params={"q": "bold"}).text
+        assert "<b>bold</b>" not in seating
     finally:
         out = s.stop()
     assert "READ-ONLY" in out
