@@ -38,6 +38,7 @@ COMMANDS: dict[str, str] = {
     "report": "referee_app.cli.report:report",
     "templates": "referee_app.cli.templates:templates",
     "backup": "referee_app.cli.backup:backup",
+    "serve": "referee_app.cli.serve:serve",
 }
 
 #: subcommands that live in their own module, added to a group above when it is loaded
@@ -78,6 +79,7 @@ SHORT_HELP: dict[str, str] = {
     "report": "Print a report of the tournament to a PDF.",
     "templates": "Editable copies of the report templates (templates export DIR).",
     "backup": "List backups and restore one (the current file is kept aside).",
+    "serve": "Serve the tournament to other desks and live results to phones.",
 }
 
 EXIT_HELP = ("Exit codes (every command): 0 done; 1 the record breaks a rule (each error "

@@ -1,0 +1,100 @@
+"""``referee-app serve``: the head desk serves its tournament to other desks and to phones."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+import sys
+from pathlib import Path
+
+import click
+
+from .common import BoundedInt
+from .options import db_option, handle_errors
+
+PORT = BoundedInt(1, 65535, "a port number (1-65535)")
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True,
+              help="Address to listen on: 0.0.0.0 for every network of this machine.")
+@click.option("--port", type=PORT, default=8787, show_default=True)
+@click.option("--cert", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TLS certificate (PEM): serve https (with --key).")
+@click.option("--key", "key_file", type=click.Path(exists=True, dir_okay=False, path_type=Path),
+              help="TLS private key (PEM) of --cert.")
+@click.option("--public-url", default="", help="The results address players scan (QR code "
+              "on the projector page), e.g. http://192.168.1.10:8787/.")
+@db_option
+@handle_errors
+def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public_url: str,
+          db: Path) -> None:
+    """Serve the tournament: JSON API for desks, live results for phones (docs/server.md)."""
+    import uvicorn
+
+    from referee_app.server.app import create_app
+    from referee_app.storage import Tournament
+
+    if (cert is None) != (key_file is None):
+        raise click.UsageError("--cert and --key go together")
+    with Tournament.open(db, backup_every=0) as t:
+        name, has_refs = t.info.name, t.has_referees()
+        heads = [r.name for r in t.referees() if r.head]
+    scheme = "https" if cert else "http"
+    shown = host
+    if host in ("0.0.0.0", "::"):
+        shown = _lan_address() or "127.0.0.1"
+        public_url = public_url or f"{scheme}://{shown}:{port}/"  # what phones can reach
+    app = create_app(db, public_url=public_url)
+    click.echo(f"serving '{name}' ({db}) at {scheme}://{shown}:{port}/ — results /, "
+               f"projector /projector, API /api/")
+    if has_refs:
+        click.echo(f"writes need a referee's PIN (head referee: {', '.join(heads) or '-'})")
+    else:
+        click.echo("READ-ONLY: this tournament has no referees, so desks cannot write; add a "
+                   "head referee (referee-app referee add NAME --head) to accept writes")
+    if cert is None and not _loopback(host):
+        click.echo("warning: no TLS: PINs and tokens cross the network in clear text; use "
+                   "--cert/--key on any network you do not control", err=True)
+    sock = _bind(host, port)
+    click.echo("stop with Ctrl-C")
+    config = uvicorn.Config(app, ssl_certfile=str(cert) if cert else None,
+                            ssl_keyfile=str(key_file) if key_file else None,
+                            log_level="warning", access_log=False, server_header=False,
+                            timeout_graceful_shutdown=5)
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+def _lan_address() -> str | None:
+    """This machine's address on its network (the one phones and desks use), if any."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("192.0.2.1", 9))  # a documentation address: nothing is sent
+            return str(s.getsockname()[0])
+    except OSError:
+        return None
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so a taken port is one clear line (exit 3)."""
+    try:
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(info[4])
+        sock.listen(128)
+        sock.set_inheritable(True)
+    except OSError as e:
+        click.echo(f"error: --port: cannot listen on {host}:{port} ({e.strerror or e}); "
+                   "is another server running? choose another --port", err=True)
+        sys.exit(3)
+    return sock

@@ -1,0 +1,495 @@
+"""The JSON API (docs/server.md): sessions, reads, and writes through the storage library.
+
+Reads need no token; every write needs ``Authorization: Bearer TOKEN`` from
+``POST /api/session`` and is made by the storage method the desk and the CLI use, as the
+token's referee (so PIN rules, head-referee actions, validation and the chain all apply).
+Errors are ``{"error": {"field", "problem"}}`` (422 adds ``violations`` with clauses).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+from starlette.routing import Route
+
+from referee_app.core import HandRecord, RecordError
+from referee_app.core.jsonin import json_kind, parse_json
+from referee_app.storage import (
+    AuthError,
+    DuplicateHandError,
+    HandInfo,
+    HandVersion,
+    Penalty,
+    StorageError,
+    Tournament,
+    ruleset_store,
+)
+from referee_app.storage.progress import round_progress
+
+from .auth import Session
+from .state import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
+
+MAX_ID = 2 ** 63 - 1
+
+
+# --------------------------------------------------------------------------- JSON shapes
+
+
+def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
+    """A hand as ``hand show --json`` prints it (``full=False``: without record/settlement)."""
+    out = {"id": h.id, "round": h.round, "table": h.table, "hand_no": h.hand_no,
+           "version": h.version, "status": h.status.value, "flags": list(h.flags),
+           "dealer": h.dealer, "players": h.players, "totals": h.totals,
+           "override_reason": h.override_reason, "entered_by": h.entered_by,
+           "entered_at": h.entered_at, "updated_by": h.updated_by, "updated_at": h.updated_at}
+    if full:
+        out["record"] = h.record
+        out["settlement"] = h.settlement
+    return out
+
+
+def version_json(v: HandVersion) -> dict[str, Any]:
+    return {"hand_id": v.hand_id, "version": v.version, "action": v.action.value, "status": v.status.value,
+            "referee": v.referee, "at": v.at, "reason": v.reason,
+            "override_reason": v.override_reason, "override_totals": v.override_totals,
+            "totals": v.totals, "diff": v.diff, "changes": list(v.changes),
+            "record": v.record, "settlement": v.settlement}
+
+
+def penalty_json(p: Penalty) -> dict[str, Any]:
+    return {"id": p.id, "players": list(p.players), "chips": p.chips, "reason": p.reason,
+            "clause": p.clause, "referee": p.referee, "at": p.at, "zero_sum": p.zero_sum,
+            "round": p.round, "entries": p.entries, "void": p.void,
+            "void_reason": p.void_reason}
+
+
+def tournament_json(t: Tournament) -> dict[str, Any]:
+    info = t.info
+    n, digest = t.record_digest()
+    return {**info.to_dict(), "seats": list(info.seats), "table_size": info.table_size,
+            "read_only": not t.has_referees(), "revision": n,
+            "record": {"entries": n, "digest": digest},
+            "rounds": [{"number": r.number, "tables": r.tables, "players": r.players,
+                        "byes": list(r.byes), "hands": r.hands} for r in t.rounds()]}
+
+
+# --------------------------------------------------------------------------- input
+
+
+def query_int(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name)
+    if raw is None or raw == "":
+        return None
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= MAX_ID:
+        raise ApiError(400, name, f"expected a whole number >= 1, got {raw[:40]!r}")
+    return int(raw)
+
+
+def path_int(request: Request, name: str) -> int:
+    raw = str(request.path_params[name])
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= MAX_ID:
+        raise ApiError(404, name, f"no such {name.replace('_', ' ')}: {raw[:40]!r}")
+    return int(raw)
+
+
+async def body_object(request: Request) -> dict[str, Any]:
+    """The request's JSON object (UTF-8, BOM accepted, nesting and number sizes checked)."""
+    raw = await request.body()
+    if not raw:
+        raise ApiError(400, "body", "expected a JSON object, got an empty body")
+    try:
+        data = parse_json(raw, "the request body")
+    except RecordError as e:
+        raise ApiError(400, e.field or "body", e.problem) from None
+    if not isinstance(data, dict):
+        raise ApiError(400, "body", f"expected a JSON object, got {json_kind(data)}")
+    return data
+
+
+def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], *,
+          required: bool = True, default: Any = None) -> Any:
+    if name not in data or data[name] is None:
+        if required:
+            raise ApiError(400, name, "is required")
+        return default
+    v = data[name]
+    if isinstance(v, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
+        raise ApiError(400, name, f"expected {_kind_name(kind)}, got boolean")
+    if not isinstance(v, kind):
+        raise ApiError(400, name, f"expected {_kind_name(kind)}, got {json_kind(v)}")
+    return v
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> str:
+    names = {int: "a whole number", str: "text", dict: "an object", list: "a list",
+             bool: "true or false"}
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join(names.get(k, k.__name__) for k in kinds)
+
+
+def totals_field(data: dict[str, Any]) -> dict[str, int] | None:
+    t = field(data, "override_totals", dict, required=False)
+    if t is None:
+        return None
+    for seat, v in t.items():
+        if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 1_000_000:
+            raise ApiError(400, f"override_totals.{seat}", "expected a whole number of chips")
+    return t
+
+
+def bearer(request: Request) -> str:
+    auth = request.headers.get("authorization", "")
+    scheme, _, token = auth.partition(" ")
+    return token.strip() if scheme.lower() == "bearer" else ""
+
+
+def session_of(request: Request) -> Session:
+    s = state_of(request).sessions.get(bearer(request))
+    if s is None:
+        raise ApiError(401, "token", "sign in first (POST /api/session): the token is "
+                       "missing, unknown or expired", headers={"WWW-Authenticate": "Bearer"})
+    return s
+
+
+async def read(request: Request, fn: Callable[[Tournament], Any], status: int = 200
+               ) -> JSONResponse:
+    state = state_of(request)
+    return JSONResponse(await run_in_threadpool(lambda: fn(state.tournament())),
+                        status_code=status)
+
+
+async def authorize(request: Request) -> Session:
+    """Before reading a write's body: read-only tournaments 403, a missing token 401."""
+    state = state_of(request)
+    if not await run_in_threadpool(lambda: state.tournament().has_referees()):
+        raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+    return session_of(request)
+
+
+async def write(request: Request, session: Session, fn: Callable[[Tournament, str], Any]
+                ) -> Any:
+    """Run a change as the session's referee (one write at a time, see ServerState.write)."""
+    return await run_in_threadpool(state_of(request).write, session, fn)
+
+
+# --------------------------------------------------------------------------- session
+
+
+async def sign_in(request: Request) -> JSONResponse:
+    state = state_of(request)
+    client = request.client.host if request.client else "?"
+    wait = state.sign_in_limiter.hit(client)
+    if wait:
+        raise ApiError(429, "referee", f"too many sign-in attempts from this address; wait "
+                       f"{int(wait) + 1} s", headers={"Retry-After": str(int(wait) + 1)})
+    data = await body_object(request)
+    name = field(data, "referee", str)
+    pin = field(data, "pin", str)
+
+    def check() -> tuple[str, bool]:
+        t = state.tournament()
+        if not t.has_referees():
+            raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+        # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
+        # the failures and lock-outs it writes are ordered by SQLite itself
+        try:
+            r = t.sign_in(name, pin)
+        except AuthError as e:
+            raise ApiError(401, e.field, e.problem) from None
+        finally:
+            t.sign_out()
+        return r.name, r.head
+
+    who, head = await run_in_threadpool(check)
+    token, s = state.sessions.issue(who, head)
+    return JSONResponse({"token": token, "referee": who, "head": head,
+                         "expires_in": int(s.expires - time.time())},
+                        status_code=201)
+
+
+async def sign_out(request: Request) -> JSONResponse:
+    state_of(request).sessions.revoke(bearer(request))
+    return JSONResponse({"signed_out": True})
+
+
+# --------------------------------------------------------------------------- reads
+
+
+async def tournament(request: Request) -> JSONResponse:
+    state = state_of(request)
+    return await read(request, lambda t: state.memo("tournament-json", tournament_json))
+
+
+def _seated(t: Tournament, n: int) -> None:
+    if n not in {r.number for r in t.rounds()}:
+        raise ApiError(404, "round", f"round {n} is not seated yet")
+
+
+async def ruleset(request: Request) -> JSONResponse:
+    """The tournament's own ruleset (shipped or a club's file) and its cap and stake: a desk
+    checks hands with exactly these while the server cannot be reached."""
+    state = state_of(request)
+
+    def get(t: Tournament) -> dict[str, Any]:
+        st = t.settings()
+        return {"ruleset": st["ruleset"], "digest": st["ruleset_digest"],
+                "cap_fan": st.get("cap_fan"), "stake": st.get("stake"),
+                "document": ruleset_store.snapshot(t.ruleset())}
+
+    return await read(request, lambda t: state.memo("ruleset-json", get))
+
+
+async def seating(request: Request) -> JSONResponse:
+    n = path_int(request, "round")
+
+    def get(t: Tournament) -> dict[str, Any]:
+        _seated(t, n)
+        s = t.seating(n)
+        return {"round": s.round, "seats": list(s.seats),
+                "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes),
+                "repeat_pairs": s.repeat_pairs,
+                "assignments": [{"table": a.table, "seat": a.seat, "player_id": a.player_id,
+                                 "player": a.player} for a in s.assignments]}
+
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(("seating-json", n), get))
+
+
+async def progress(request: Request) -> JSONResponse:
+    n = path_int(request, "round")
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(
+        ("progress-json", n), lambda t: (_seated(t, n), round_progress(t, n).to_dict())[1]))
+
+
+async def standings(request: Request) -> JSONResponse:
+    rnd, through = query_int(request, "round"), query_int(request, "through")
+    state = state_of(request)
+    return await read(request, lambda t: state.memo(
+        ("standings-json", rnd, through),
+        lambda t: [r.to_dict() for r in t.standings(rnd, through_round=through)]))
+
+
+async def players(request: Request) -> JSONResponse:
+    return await read(request, lambda t: [
+        {"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
+         "status": p.status.value, "registered_at": p.registered_at} for p in t.players()])
+
+
+async def hands(request: Request) -> JSONResponse:
+    rnd, table = query_int(request, "round"), query_int(request, "table")
+    status = request.query_params.get("status") or None
+    if status not in (None, "entered", "verified", "void"):
+        raise ApiError(400, "status", "expected entered, verified or void")
+    full = request.query_params.get("full") in ("1", "true")
+    return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands(
+        round=rnd, table=table, status=status)])
+
+
+async def hand(request: Request) -> JSONResponse:
+    hid = path_int(request, "hand_id")
+    return await read(request, lambda t: hand_json(t.hand(hid)))
+
+
+async def history(request: Request) -> JSONResponse:
+    hid = path_int(request, "hand_id")
+    return await read(request, lambda t: [version_json(v) for v in t.hand_history(hid)])
+
+
+async def next_hand(request: Request) -> JSONResponse:
+    rnd, table = query_int(request, "round"), query_int(request, "table")
+    if rnd is None or table is None:
+        raise ApiError(400, "round" if rnd is None else "table", "is required")
+    return await read(request, lambda t: {"round": rnd, "table": table,
+                                          "hand_no": t.next_hand_no(rnd, table),
+                                          "dealer": t.next_dealer(rnd, table)})
+
+
+async def penalties(request: Request) -> JSONResponse:
+    return await read(request, lambda t: [penalty_json(p) for p in t.penalties()])
+
+
+async def record(request: Request) -> JSONResponse:
+    """``verify`` over the API (a signed-in referee: it reads the whole record)."""
+    session_of(request)
+
+    def check(t: Tournament) -> dict[str, Any]:
+        rep = t.verify()
+        return {"ok": True, "entries": rep.entries, "versions": rep.versions,
+                "digest": rep.short}
+
+    return await read(request, check)
+
+
+async def changes(request: Request) -> JSONResponse:
+    """Long-poll: answers as soon as the record's revision differs from ``since`` (or after
+    ``timeout`` seconds, at most 60, with the same revision)."""
+    since = request.query_params.get("since", "-1")
+    raw_timeout = request.query_params.get("timeout", "25")
+    try:
+        since_n = int(since)
+        timeout = min(max(float(raw_timeout), 0.0), 60.0)
+    except ValueError:
+        raise ApiError(400, "since", "expected a revision number (and timeout in seconds)") \
+            from None
+    rev = await state_of(request).watch.wait_change(since_n, timeout)
+    return JSONResponse({"revision": rev})
+
+
+# --------------------------------------------------------------------------- writes
+
+
+def _content(record: dict[str, Any]) -> dict[str, Any]:
+    """A record as compared for a resend: normalised, without player names and numbering."""
+    d = HandRecord.from_dict(record).to_dict()
+    for key in ("round", "table", "hand_no", "referee"):
+        d.pop(key, None)
+    seats = d.get("seats")
+    if isinstance(seats, dict):
+        d["seats"] = {s: {k: v for k, v in sh.items() if k != "player"}
+                      for s, sh in seats.items()}
+    return d
+
+
+def _saved(h: HandInfo, status: int, replayed: bool = False) -> JSONResponse:
+    return JSONResponse({"id": h.id, "settlement": h.settlement, "hand": hand_json(h),
+                         "replayed": replayed}, status_code=status)
+
+
+async def add_hand(request: Request) -> JSONResponse:
+    session = await authorize(request)
+    data = await body_object(request)
+    rnd, table, hand_no = (field(data, k, int) for k in ("round", "table", "hand_no"))
+    rec = field(data, "record", dict)
+    override = field(data, "override_reason", str, required=False)
+    totals = totals_field(data)
+    key = request.headers.get("idempotency-key", "")[:200]
+    state = state_of(request)
+
+    def save(t: Tournament, referee: str) -> tuple[HandInfo, bool]:
+        tried = state.keys.get(key) if key else None
+        if tried is not None and tried != (referee, rnd, table, hand_no):
+            raise ApiError(409, "idempotency_key", "this key was sent before with another "
+                           "hand or by another referee; send the hand with a new key")
+        if key and tried is None:
+            state.keys.add(key, referee, rnd, table, hand_no)  # before saving: see KeyLog
+        try:
+            h = t.add_hand(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
+                           override_reason=override, override_totals=totals)
+        except DuplicateHandError:
+            # a resend of an attempt made before (its reply was lost, perhaps in a crash):
+            # if that attempt saved this very hand, answer as then instead of a conflict
+            same = t.find_hand(rnd, table, hand_no) if tried is not None else None
+            if (same is not None and same.entered_by == referee
+                    and (same.override_reason or None) == (override or None)
+                    and _content(t.hand_history(same.id)[0].record) == _content(rec)):
+                return same, True
+            raise
+        return h, False
+
+    h, replayed = await write(request, session, save)
+    return _saved(h, 200 if replayed else 201, replayed)
+
+
+async def amend_hand(request: Request) -> JSONResponse:
+    session = await authorize(request)
+    hid = path_int(request, "hand_id")
+    data = await body_object(request)
+    rec = field(data, "record", dict)
+    reason = field(data, "reason", str)
+    override = field(data, "override_reason", str, required=False)
+    totals = totals_field(data)
+    h = await write(request, session, lambda t, who: t.amend_hand(
+        hid, rec, reason=reason, referee=who, override_reason=override,
+        override_totals=totals))
+    return _saved(h, 200)
+
+
+def _status_change(action: str) -> Callable[[Request], Any]:
+    async def endpoint(request: Request) -> JSONResponse:
+        session = await authorize(request)
+        hid = path_int(request, "hand_id")
+        data = await body_object(request) if int(request.headers.get("content-length")
+                                                 or 0) else {}
+        reason = field(data, "reason", str, required=action in ("void", "restore"))
+
+        def change(t: Tournament, who: str) -> HandInfo:
+            if action == "void":
+                return t.void_hand(hid, reason=reason, referee=who)
+            if action == "restore":
+                return t.restore_hand(hid, reason=reason, referee=who)
+            return t.set_status(hid, "verified" if action == "verify" else "entered",
+                                referee=who, reason=reason)
+
+        return _saved(await write(request, session, change), 200)
+
+    return endpoint
+
+
+async def add_penalty(request: Request) -> JSONResponse:
+    session = await authorize(request)
+    data = await body_object(request)
+    who_list = field(data, "players", list)
+    if not who_list or not all(isinstance(p, str | int) and not isinstance(p, bool)
+                               for p in who_list):
+        raise ApiError(400, "players", "expected a list of player names or ids")
+    chips = field(data, "chips", int)
+    reason = field(data, "reason", str)
+    clause = field(data, "clause", str, required=False)
+    rnd = field(data, "round", int, required=False)
+    zero_sum = field(data, "zero_sum", bool, required=False, default=False)
+    p = await write(request, session, lambda t, who: t.add_penalty(
+        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
+    return JSONResponse(penalty_json(p), status_code=201)
+
+
+async def void_penalty(request: Request) -> JSONResponse:
+    session = await authorize(request)
+    pid = path_int(request, "penalty_id")
+    data = await body_object(request)
+    reason = field(data, "reason", str)
+    p = await write(request, session, lambda t, who: t.void_penalty(pid, reason=reason, referee=who))
+    return JSONResponse(penalty_json(p))
+
+
+async def not_found(request: Request) -> JSONResponse:
+    raise ApiError(404, "path", f"no API endpoint {request.method} {request.url.path} "
+                   "(docs/server.md lists them)")
+
+
+def api_routes() -> list[Route]:
+    return [
+        Route("/api/session", sign_in, methods=["POST"]),
+        Route("/api/session", sign_out, methods=["DELETE"]),
+        Route("/api/tournament", tournament),
+        Route("/api/players", players),
+        Route("/api/ruleset", ruleset),
+        Route("/api/rounds/{round}/seating", seating),
+        Route("/api/rounds/{round}/progress", progress),
+        Route("/api/standings", standings),
+        Route("/api/hands", hands, methods=["GET"]),
+        Route("/api/hands", add_hand, methods=["POST"]),
+        Route("/api/hands/next", next_hand),
+        Route("/api/hands/{hand_id}", hand),
+        Route("/api/hands/{hand_id}/history", history),
+        Route("/api/hands/{hand_id}/amend", amend_hand, methods=["POST"]),
+        Route("/api/hands/{hand_id}/void", _status_change("void"), methods=["POST"]),
+        Route("/api/hands/{hand_id}/restore", _status_change("restore"), methods=["POST"]),
+        Route("/api/hands/{hand_id}/verify", _status_change("verify"), methods=["POST"]),
+        Route("/api/hands/{hand_id}/unverify", _status_change("unverify"), methods=["POST"]),
+        Route("/api/penalties", penalties, methods=["GET"]),
+        Route("/api/penalties", add_penalty, methods=["POST"]),
+        Route("/api/penalties/{penalty_id}/void", void_penalty, methods=["POST"]),
+        Route("/api/record", record),
+        Route("/api/changes", changes),
+        Route("/api/{rest:path}", not_found, methods=["GET", "POST", "DELETE", "PUT"]),
+    ]
+
+
+__all__ = ["api_routes", "hand_json", "penalty_json", "tournament_json", "version_json",
+           "ServerState", "StorageError"]

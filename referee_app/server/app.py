@@ -1,0 +1,203 @@
+"""The ASGI application: one tournament file behind a JSON API and live results pages.
+
+``create_app(db)`` builds a Starlette app over the same storage library as the desk and
+the CLI, so every write goes through the same validation, chain and PIN rules; the server
+is never a second implementation of the rules.
+
+SQLite connections belong to one thread: each worker thread keeps its own
+:class:`Tournament` (opened on first use), and one process-wide lock lets one write run at
+a time (the database's own locking still orders the server against a CLI on the same
+file). Backups are the server's: every ``backup_every`` writes, in a background thread,
+and once more when the server stops.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from referee_app.core import RecordError
+from referee_app.storage import (
+    AuthError,
+    DuplicateHandError,
+    HandRuleError,
+    NotATournamentError,
+    RecordIntegrityError,
+    StorageError,
+    Tournament,
+    UnknownHandError,
+    UnknownPlayerError,
+)
+
+from .api import api_routes
+from .pages import page_routes
+from .state import ApiError, ServerState, error_response
+
+#: largest request body accepted (a hand record is about 2 KB)
+MAX_BODY = 256 * 1024
+
+
+def status_of(e: Exception) -> int:
+    """The HTTP status of a storage or record error."""
+    if isinstance(e, HandRuleError):
+        return 422
+    if isinstance(e, DuplicateHandError):
+        return 409
+    if isinstance(e, AuthError):
+        return 403
+    if isinstance(e, UnknownHandError | UnknownPlayerError):
+        return 404
+    if isinstance(e, NotATournamentError | RecordIntegrityError):
+        return 503
+    return 400
+
+
+async def _storage_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, StorageError | RecordError)
+    violations = None
+    if isinstance(exc, HandRuleError):
+        violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
+                      for v in exc.violations]
+    return error_response(status_of(exc), exc.field, exc.problem, violations=violations)
+
+
+async def _api_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, ApiError)
+    return error_response(exc.status, exc.field, exc.problem, headers=exc.headers)
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    """Anything unexpected: one JSON line, never a traceback to the client."""
+    return error_response(500, "server", f"internal error ({type(exc).__name__}); the "
+                          "head desk's terminal has the details")
+
+
+async def _db_busy(request: Request, exc: Exception) -> Response:
+    return error_response(503, "db", f"the database is busy or unavailable ({exc}); retry in a "
+                          "moment", headers={"Retry-After": "1"})
+
+
+class BodyLimit:
+    """Refuse request bodies over ``limit`` bytes (413), by header and while reading."""
+
+    def __init__(self, app: ASGIApp, limit: int = MAX_BODY) -> None:
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None:
+            try:
+                n = int(length)
+            except ValueError:
+                n = self.limit + 1
+            if n > self.limit:
+                resp = error_response(413, "body", f"the request body is over {self.limit} "
+                                      "bytes")
+                await resp(scope, receive, send)
+                return
+        seen = 0
+
+        async def limited() -> Message:
+            nonlocal seen
+            msg = await receive()
+            if msg["type"] == "http.request":
+                seen += len(msg.get("body", b""))
+                if seen > self.limit:
+                    raise ApiError(413, "body", f"the request body is over {self.limit} bytes")
+            return msg
+
+        await self.app(scope, limited, send)
+
+
+SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
+
+
+class SameOrigin:
+    """Refuse cross-origin writes: a browser page of another site may not post here (403).
+
+    Desks (httpx) send no ``Origin``; a browser always does on a POST, and it must be this
+    server's own origin. No CORS headers are ever sent, so other sites cannot read either.
+    Also sets the pages' security headers."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1")
+                   for k, v in scope.get("headers") or []}
+        if scope["method"] not in SAFE_METHODS:
+            origin = headers.get("origin")
+            site = headers.get("sec-fetch-site")
+            host = headers.get("host", "")
+            own = {f"{scope.get('scheme', 'http')}://{host}"}
+            if (origin is not None and origin not in own) or site == "cross-site":
+                resp = error_response(403, "origin", "cross-origin requests are refused; "
+                                      "use the desk app or this server's own pages")
+                await resp(scope, receive, send)
+                return
+
+        async def send_with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                extra = [(b"x-content-type-options", b"nosniff"),
+                         (b"referrer-policy", b"no-referrer"),
+                         (b"x-frame-options", b"DENY"),
+                         (b"content-security-policy",
+                          b"default-src 'self'; img-src 'self' data:; style-src 'self'; "
+                          b"script-src 'self'; frame-ancestors 'none'")]
+                msg["headers"] = list(msg.get("headers", [])) + extra
+            await send(msg)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
+               max_body: int = MAX_BODY, token_seconds: float | None = None) -> Starlette:
+    """The server over the tournament file ``db`` (which must exist).
+
+    ``public_url``: the results address players scan (QR on the projector page); default
+    the address the browser used."""
+    path = Path(db)
+    with Tournament.open(path, backup_every=0):
+        pass  # refuse a missing or foreign file now, with its clear message
+    state = ServerState(path, public_url=public_url, backup_every=backup_every,
+                        token_seconds=token_seconds)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        task = asyncio.create_task(state.watch.run())
+        try:
+            yield
+        finally:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+            if state.pending_writes():
+                await asyncio.to_thread(state.backup)
+
+    handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
+        StorageError: _storage_error, RecordError: _storage_error, ApiError: _api_error,
+        sqlite3.OperationalError: _db_busy, Exception: _internal}
+    app = Starlette(routes=[*api_routes(), *page_routes()], lifespan=lifespan,
+                    exception_handlers=handlers)
+    app.state.server = state
+    app.add_middleware(SameOrigin)
+    app.add_middleware(BodyLimit, limit=max_body)
+    return app
+
+

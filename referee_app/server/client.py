@@ -1,0 +1,423 @@
+"""The desk's side of the server: the same calls as a local :class:`Tournament`, over HTTP.
+
+:class:`DeskClient` speaks the JSON API of docs/server.md with httpx and raises the
+storage library's own errors (``HandRuleError`` with its violations, ``DuplicateHandError``,
+``AuthError``, ``UnknownHandError``, ``StorageError``), so a desk's controller handles a
+server exactly as it handles the local file. Unreachable server: :class:`ServerUnreachable`.
+
+**Offline outbox.** :meth:`DeskClient.add_hand` first checks the record against the
+tournament's rules (cached from the last contact), writes it to the outbox folder, then
+sends it. If the server cannot be reached the hand waits there (``queued=True``) and
+:meth:`flush` sends the waiting hands, oldest first, when the server is back. Every hand
+carries an idempotency key, so a resend after a lost reply is never doubled. A hand number
+taken meanwhile comes back as a *conflict* (:meth:`conflicts`), kept until the referee
+renumbers it or drops it (:meth:`resolve`); nothing is ever silently lost.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.storage import (
+    AuthError,
+    DuplicateHandError,
+    HandRuleError,
+    StorageError,
+    UnknownHandError,
+    ruleset_store,
+)
+
+from .outbox import CONFLICT, Outbox, OutboxItem, write_atomic
+
+
+class ServerUnreachable(StorageError):
+    """The server did not answer (down, network, timeout); hands saved now wait."""
+
+
+@dataclass(frozen=True, slots=True)
+class SaveResult:
+    """What happened to a hand given to :meth:`DeskClient.add_hand`: saved on the server
+    (``id``, ``settlement``, ``hand``) or ``queued`` in the outbox (``key``)."""
+
+    key: str
+    queued: bool
+    id: int | None = None
+    settlement: dict[str, Any] | None = None
+    hand: dict[str, Any] | None = None
+    replayed: bool = False
+    problem: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class FlushReport:
+    sent: list[SaveResult] = field(default_factory=list)
+    conflicts: list[OutboxItem] = field(default_factory=list)
+    waiting: int = 0
+    problem: str = ""  # why hands still wait (server unreachable, sign-in needed)
+
+
+def _violations(items: list[dict[str, Any]]) -> list[RuleViolation]:
+    return [RuleViolation(str(v.get("clause", "")), v.get("seat"), str(v.get("message", "")))
+            for v in items if isinstance(v, dict)]
+
+
+def error_from(resp: httpx.Response) -> StorageError:
+    """The storage error an API error response stands for."""
+    try:
+        err = resp.json().get("error", {})
+    except (ValueError, AttributeError):
+        err = {}
+    fld = str(err.get("field", "server")) if isinstance(err, dict) else "server"
+    problem = str(err.get("problem", "")) if isinstance(err, dict) else ""
+    problem = problem or f"the server answered {resp.status_code} {resp.reason_phrase}"
+    code = resp.status_code
+    if code == 422 and isinstance(err.get("violations"), list):
+        return HandRuleError(fld, problem, _violations(err["violations"]))
+    if code == 409:
+        return DuplicateHandError(fld, problem)
+    if code in (401, 403, 429):
+        return AuthError(fld, problem)
+    if code == 404 and fld == "hand_id":
+        return UnknownHandError(fld, problem)
+    if code in (502, 503, 504):
+        return ServerUnreachable(fld, problem)
+    return StorageError(fld, problem)
+
+
+class DeskClient:
+    """A desk talking to ``referee-app serve`` at ``base_url``.
+
+    ``outbox``: folder of the offline outbox (needed for :meth:`add_hand` to queue).
+    ``reauth``: called for (referee, PIN) when the server no longer knows the token (it was
+    restarted, or the token expired), so waiting hands can be resent; without it such a
+    resend stops with ``problem`` "sign in again"."""
+
+    def __init__(self, base_url: str, outbox: str | Path | None = None, *,
+                 timeout: float = 10.0, reauth: Callable[[], tuple[str, str]] | None = None,
+                 verify: bool | str = True, transport: httpx.BaseTransport | None = None
+                 ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self.http = httpx.Client(base_url=self.base_url, timeout=timeout, verify=verify,
+                                 transport=transport, trust_env=False)
+        self.outbox = Outbox(outbox) if outbox is not None else None
+        self.reauth = reauth
+        self.referee: str | None = None
+        self.head = False
+        self._token: str | None = None
+        self._ruleset: dict[str, Any] | None = None
+        self._send_lock = threading.Lock()
+
+    # ------------------------------------------------------------------ plumbing
+
+    def close(self) -> None:
+        self.http.close()
+
+    def __enter__(self) -> DeskClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _request(self, method: str, path: str, *, json_body: Any = None,
+                 params: dict[str, Any] | None = None, auth: bool = False,
+                 headers: dict[str, str] | None = None, timeout: float | None = None
+                 ) -> httpx.Response:
+        h = dict(headers or {})
+        if auth and self._token:
+            h["Authorization"] = f"Bearer {self._token}"
+        kw: dict[str, Any] = {}
+        if timeout is not None:
+            kw["timeout"] = timeout
+        try:
+            return self.http.request(method, path, json=json_body, params=params, headers=h,
+                                     **kw)
+        except httpx.TransportError as e:
+            if "CERTIFICATE_VERIFY_FAILED" in str(e):
+                raise ServerUnreachable("server", f"{self.base_url}'s TLS certificate is not "
+                                        "trusted by this desk: give the server's cert.pem "
+                                        "(DeskClient(..., verify='cert.pem')); hands saved "
+                                        "now wait in the outbox") from None
+            raise ServerUnreachable("server", f"cannot reach {self.base_url} "
+                                    f"({type(e).__name__}); hands saved now wait in the "
+                                    "outbox") from None
+
+    def _call(self, method: str, path: str, *, json_body: Any = None,
+              params: dict[str, Any] | None = None, auth: bool = False) -> Any:
+        resp = self._request(method, path, json_body=json_body, params=params, auth=auth)
+        if resp.status_code == 401 and auth and self.reauth is not None:
+            self.sign_in(*self.reauth())
+            resp = self._request(method, path, json_body=json_body, params=params, auth=auth)
+        if resp.status_code >= 400:
+            raise error_from(resp)
+        return resp.json()
+
+    # ------------------------------------------------------------------ session
+
+    def sign_in(self, referee: str, pin: str) -> dict[str, Any]:
+        """Check the referee's PIN on the server; later writes are theirs."""
+        resp = self._request("POST", "/api/session", json_body={"referee": referee, "pin": pin})
+        if resp.status_code >= 400:
+            raise error_from(resp)
+        data = resp.json()
+        self._token, self.referee, self.head = data["token"], data["referee"], data["head"]
+        return {"referee": self.referee, "head": self.head}
+
+    def sign_out(self) -> None:
+        if self._token:
+            try:
+                self._request("DELETE", "/api/session", auth=True)
+            except ServerUnreachable:
+                pass
+        self._token, self.referee, self.head = None, None, False
+
+    @property
+    def signed_in(self) -> bool:
+        return self._token is not None
+
+    # ------------------------------------------------------------------ reads
+
+    def tournament(self) -> dict[str, Any]:
+        """The tournament's details (``GET /api/tournament``)."""
+        return self._call("GET", "/api/tournament")  # type: ignore[no-any-return]
+
+    def seating(self, round: int) -> dict[str, Any]:
+        return self._call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
+
+    def progress(self, round: int) -> dict[str, Any]:
+        return self._call("GET", f"/api/rounds/{int(round)}/progress")  # type: ignore[no-any-return]
+
+    def standings(self, round: int | None = None, through: int | None = None
+                  ) -> list[dict[str, Any]]:
+        params = {k: v for k, v in (("round", round), ("through", through)) if v is not None}
+        return self._call("GET", "/api/standings", params=params)  # type: ignore[no-any-return]
+
+    def players(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/api/players")  # type: ignore[no-any-return]
+
+    def hands(self, round: int | None = None, table: int | None = None,
+              status: str | None = None, *, full: bool = False) -> list[dict[str, Any]]:
+        """Hands in order (``full``: with each record and settlement)."""
+        params: dict[str, Any] = {k: v for k, v in (("round", round), ("table", table),
+                                                    ("status", status)) if v is not None}
+        if full:
+            params["full"] = 1
+        return self._call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
+
+    def hand(self, hand_id: int) -> dict[str, Any]:
+        return self._call("GET", f"/api/hands/{int(hand_id)}")  # type: ignore[no-any-return]
+
+    def history(self, hand_id: int) -> list[dict[str, Any]]:
+        return self._call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
+
+    def next_hand(self, round: int, table: int) -> dict[str, Any]:
+        return self._call("GET", "/api/hands/next",  # type: ignore[no-any-return]
+                          params={"round": round, "table": table})
+
+    def penalties(self) -> list[dict[str, Any]]:
+        return self._call("GET", "/api/penalties")  # type: ignore[no-any-return]
+
+    def verify(self) -> dict[str, Any]:
+        """The whole record checked on the server (``referee-app verify``)."""
+        return self._call("GET", "/api/record", auth=True)  # type: ignore[no-any-return]
+
+    def changes(self, since: int, timeout: float = 25.0) -> int:
+        """Wait until the record's revision differs from ``since`` (or ``timeout``)."""
+        resp = self._request("GET", "/api/changes", params={"since": since, "timeout": timeout},
+                             timeout=timeout + 10)
+        if resp.status_code >= 400:
+            raise error_from(resp)
+        return int(resp.json()["revision"])
+
+    # ------------------------------------------------------------------ writes
+
+    def amend_hand(self, hand_id: int, record: dict[str, Any], *, reason: str,
+                   override_reason: str | None = None,
+                   override_totals: dict[str, int] | None = None) -> dict[str, Any]:
+        return self._call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
+                          json_body={"record": record, "reason": reason,
+                                     "override_reason": override_reason,
+                                     "override_totals": override_totals})
+
+    def void_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
+        return self._call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
+                          json_body={"reason": reason})
+
+    def restore_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
+        return self._call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
+                          json_body={"reason": reason})
+
+    def verify_hand(self, hand_id: int) -> dict[str, Any]:
+        return self._call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
+                          json_body={})
+
+    def unverify_hand(self, hand_id: int, *, reason: str | None = None) -> dict[str, Any]:
+        """Back from verified to entered (head referee)."""
+        return self._call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
+                          json_body={"reason": reason})
+
+    def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
+                    clause: str | None = None, round: int | None = None,
+                    zero_sum: bool = False) -> dict[str, Any]:
+        return self._call("POST", "/api/penalties", auth=True,  # type: ignore[no-any-return]
+                          json_body={"players": players, "chips": chips, "reason": reason,
+                                     "clause": clause, "round": round, "zero_sum": zero_sum})
+
+    def void_penalty(self, penalty_id: int, *, reason: str) -> dict[str, Any]:
+        return self._call("POST", f"/api/penalties/{int(penalty_id)}/void", auth=True,  # type: ignore[no-any-return]
+                          json_body={"reason": reason})
+
+    # ------------------------------------------------------------------ hands and the outbox
+
+    def ruleset(self) -> dict[str, Any]:
+        """The tournament's ruleset document with its cap and stake (kept in the outbox
+        folder too, so hands can be checked offline, even after a restart of the desk)."""
+        data: dict[str, Any] = self._call("GET", "/api/ruleset")
+        self._ruleset = data
+        if self.outbox is not None:
+            write_atomic(self.outbox.folder / "ruleset.cache",
+                         json.dumps(data, ensure_ascii=False).encode("utf-8"))
+        return data
+
+    def _cached_ruleset(self) -> dict[str, Any] | None:
+        if self._ruleset is not None:
+            return self._ruleset
+        try:
+            return self.ruleset()
+        except ServerUnreachable:
+            pass
+        if self.outbox is not None:
+            try:
+                text = (self.outbox.folder / "ruleset.cache").read_text(encoding="utf-8")
+                self._ruleset = json.loads(text)
+            except (OSError, ValueError):
+                return None
+        return self._ruleset
+
+    def check(self, record: dict[str, Any], override_reason: str | None = None) -> None:
+        """Validate a record against the tournament's own rules here, before it is queued:
+        RecordError for an unreadable record, HandRuleError for one that breaks the rules
+        (unless a head referee's ``override_reason`` goes with it)."""
+        info = self._cached_ruleset()
+        if info is None:
+            raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
+                                    "has not seen the tournament yet to check hands offline; "
+                                    "connect once first")
+        rec = HandRecord.from_dict(record)
+        if rec.ruleset != info["ruleset"]:
+            raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
+                               f"plays {info['ruleset']!r}")
+        rules = ruleset_store.from_snapshot(info["document"]).with_settings(
+            cap_fan=info.get("cap_fan"), stake=info.get("stake"))
+        s = settle(rec, rules)
+        if not s.ok and not override_reason:
+            raise HandRuleError("record", "the record breaks the rules", s.errors)
+
+    def add_hand(self, record: dict[str, Any], *, round: int, table: int, hand_no: int,
+                 override_reason: str | None = None,
+                 override_totals: dict[str, int] | None = None) -> SaveResult:
+        """Check, queue and send a finished hand. Saved: ``queued=False`` with its id;
+        server unreachable: ``queued=True`` (it waits in the outbox). Refused by the server
+        right now (rules, duplicate number, seating, rights): the error is raised and the
+        hand leaves the outbox, as with a local save."""
+        if self.outbox is None:
+            raise StorageError("outbox", "this desk has no outbox folder; give one to "
+                               "DeskClient(..., outbox=FOLDER)")
+        if not self.signed_in and self.reauth is None:
+            raise AuthError("referee", "sign in with your name and PIN first")
+        self.check(record, override_reason)
+        with self._send_lock:
+            waiting = self.outbox.waiting()
+        if waiting:
+            self.flush()
+        item = self.outbox.new_item(round=round, table=table, hand_no=hand_no, record=record,
+                                    referee=self.referee or "", override_reason=override_reason,
+                                    override_totals=override_totals)
+        with self._send_lock:
+            return self._send(item, interactive=True)
+
+    def _send(self, item: OutboxItem, *, interactive: bool) -> SaveResult:
+        """Send one outboxed hand (the caller holds ``_send_lock``)."""
+        assert self.outbox is not None
+        body = {"round": item.round, "table": item.table, "hand_no": item.hand_no,
+                "record": item.record, "override_reason": item.override_reason,
+                "override_totals": item.override_totals}
+        headers = {"Idempotency-Key": item.key}
+        try:
+            resp = self._request("POST", "/api/hands", json_body=body, auth=True,
+                                 headers=headers)
+            if resp.status_code == 401 and self.reauth is not None:
+                self.sign_in(*self.reauth())
+                resp = self._request("POST", "/api/hands", json_body=body, auth=True,
+                                     headers=headers)
+        except (ServerUnreachable, AuthError) as e:
+            return SaveResult(item.key, True, problem=e.problem)
+        if resp.status_code in (200, 201):
+            data = resp.json()
+            self.outbox.move(item.key, "sent")
+            return SaveResult(item.key, False, data["id"], data["settlement"], data["hand"],
+                              bool(data.get("replayed")))
+        err = error_from(resp)
+        if resp.status_code == 401 or isinstance(err, ServerUnreachable):
+            return SaveResult(item.key, True, problem=err.problem)
+        if interactive:
+            self.outbox.move(item.key, "dropped")  # refused now: the referee sees why
+            raise err
+        viol = [v.to_dict() for v in getattr(err, "violations", ())]
+        self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
+                           violations=viol)
+        return SaveResult(item.key, True, problem=err.problem)
+
+    def waiting(self) -> list[OutboxItem]:
+        """Hands waiting to be sent ("3 hands waiting")."""
+        return self.outbox.waiting() if self.outbox is not None else []
+
+    def conflicts(self) -> list[OutboxItem]:
+        """Hands the server refused after they were queued (e.g. the number was taken)."""
+        return self.outbox.conflicts() if self.outbox is not None else []
+
+    def flush(self) -> FlushReport:
+        """Send the waiting hands, oldest first; stop at the first the server cannot take
+        now (unreachable, sign-in needed). Conflicts stay for :meth:`resolve`."""
+        if self.outbox is None:
+            return FlushReport()
+        sent: list[SaveResult] = []
+        problem = ""
+        with self._send_lock:
+            for item in self.outbox.waiting():
+                r = self._send(item, interactive=False)
+                if not r.queued:
+                    sent.append(r)
+                elif self.outbox.get(item.key) is not None and \
+                        self.outbox.get(item.key).state != CONFLICT:  # type: ignore[union-attr]
+                    problem = r.problem
+                    break
+            return FlushReport(sent, self.outbox.conflicts(), len(self.outbox.waiting()),
+                               problem)
+
+    def resolve(self, key: str, *, hand_no: int | None = None, drop: bool = False
+                ) -> SaveResult | None:
+        """Settle a conflict: send it again as ``hand_no`` (it may raise, like a save), or
+        ``drop`` it (kept in the outbox's ``dropped/`` folder, not deleted)."""
+        if self.outbox is None:
+            return None
+        item = self.outbox.get(key)
+        if item is None:
+            raise StorageError("key", f"no hand {key} in the outbox")
+        if drop:
+            self.outbox.move(key, "dropped")
+            return None
+        if hand_no is None:
+            raise StorageError("hand_no", "give the new hand number, or drop the hand")
+        # a new key: the refused attempt saved nothing, and this is another request
+        item = self.outbox.update(item, key=self.outbox.new_key(), hand_no=hand_no,
+                                  state="waiting", error_field="", problem="", violations=[])
+        with self._send_lock:
+            return self._send(item, interactive=True)

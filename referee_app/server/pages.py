@@ -1,0 +1,217 @@
+"""Live results pages: read-only, no sign-in, phone-first, 中文 / English.
+
+``/`` standings, ``/player/{id}`` a player's hands with each hand's trace in words,
+``/seating`` with find-your-seat, ``/progress`` hands per table, ``/projector`` paged
+standings for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
+and swaps in its fresh content within a second of a write. Templates are Jinja2 with
+autoescaping: a player's name is always text, never markup. No PIN or token appears here.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlencode
+
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+
+from referee_app.core.trace_zh import reason_zh, trace_line_zh
+from referee_app.storage import StorageError, Tournament, UnknownPlayerError
+from referee_app.storage.progress import round_progress
+
+from .qr import results_qr_png
+from .state import ServerState, state_of
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+#: rows on one projector page (1080p, large type)
+PROJECTOR_ROWS = 16
+
+TEXT: dict[str, dict[str, str]] = {
+    "zh": {"standings": "排名", "seating": "座位", "progress": "进度", "projector": "大屏",
+           "rank": "名次", "player": "选手", "chips": "积分", "hands": "局数", "wins": "和牌",
+           "self": "自摸", "club": "俱乐部", "round": "第{n}轮", "overall": "总排名",
+           "table": "{n}号桌", "find": "查找你的座位（输入姓名）", "bye": "轮空",
+           "entered": "已录入", "verified": "已核对", "void": "作废", "hand": "第{n}局",
+           "penalty": "罚分", "no_hands": "还没有牌局", "no_rounds": "还没有排座位",
+           "total": "合计", "updated": "实时更新", "trace": "计分过程", "seat": "座位",
+           "last": "最后一局", "lang": "English", "scan": "扫码看成绩",
+           "not_found": "没有这个选手", "back": "返回排名", "amended": "已更正",
+           "override": "裁判裁定", "page": "第 {a}/{b} 页", "missing": "缺第", "you_sit": "{p}：{t}，{s}"},
+    "en": {"standings": "Standings", "seating": "Seating", "progress": "Progress",
+           "projector": "Projector", "rank": "Rank", "player": "Player", "chips": "Chips",
+           "hands": "Hands", "wins": "Wins", "self": "Self-drawn", "club": "Club",
+           "round": "Round {n}", "overall": "Overall", "table": "Table {n}",
+           "find": "Find your seat (type your name)", "bye": "Bye", "entered": "entered",
+           "verified": "verified", "void": "void", "hand": "Hand {n}", "penalty": "Penalty",
+           "no_hands": "No hands yet", "no_rounds": "No round is seated yet",
+           "total": "Total", "updated": "updates live", "trace": "How it was scored",
+           "seat": "Seat", "last": "Last hand", "lang": "中文", "scan": "Scan for results",
+           "not_found": "No such player", "back": "Back to standings", "amended": "amended",
+           "override": "referee's ruling", "page": "Page {a}/{b}", "missing": "missing hand",
+           "you_sit": "{p}: {t}, seat {s}"},
+}
+SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+
+
+def _lang(request: Request) -> str:
+    lang = request.query_params.get("lang")
+    if lang in TEXT:
+        return lang
+    accept = request.headers.get("accept-language", "")
+    return "en" if accept and not accept.lower().startswith("zh") else "zh"
+
+
+def _int_param(request: Request, name: str) -> int | None:
+    raw = request.query_params.get(name, "")
+    return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) else None
+
+
+def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
+    """Read what the page shows (in a worker thread) and render ``template``."""
+    lang = _lang(request)
+    state = state_of(request)
+
+    def gather() -> dict[str, Any]:
+        t = state.tournament()
+        rounds = state.memo("rounds", lambda t: t.rounds())
+        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record_digest()[0],
+               "rounds": rounds, "current_round": max(
+                   (r.number for r in rounds if r.hands),
+                   default=(rounds[0].number if rounds else None))}
+        ctx.update(build(t, ctx, state))
+        return ctx
+
+    async def run() -> Response:
+        ctx = await run_in_threadpool(gather)
+        tx = TEXT[lang]
+        other = "en" if lang == "zh" else "zh"
+        q = dict(request.query_params)
+        q["lang"] = other
+        switch = request.url.path + "?" + urlencode(q)
+        status = ctx.pop("status", 200)
+        return templates.TemplateResponse(request, template, {
+            **ctx, **extra, "lang": lang, "t": tx, "switch_url": switch,
+            "lq": f"?lang={lang}", "seat_name": (lambda s: SEAT_ZH.get(s, s) if lang == "zh"
+                                                 else s),
+            "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
+            headers={"Cache-Control": "no-store"})
+
+    return run()
+
+
+async def standings_page(request: Request) -> Response:
+    rnd = _int_param(request, "round")
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        cur = next((r for r in ctx["rounds"] if r.number == ctx["current_round"]), None)
+        return {"rows": state.memo(("standings", rnd), lambda t: t.standings(rnd)),
+                "round": rnd, "current": cur}
+
+    return await _render(request, "standings.html", build)
+
+
+async def player_page(request: Request) -> Response:
+    raw = str(request.path_params["player_id"])
+    pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
+    lang = _lang(request)
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        try:
+            p = t.player(pid) if pid else None
+        except (UnknownPlayerError, StorageError):
+            p = None
+        if p is None:
+            return {"player": None, "status": 404}
+        statement = state.memo(("statement", p.id), lambda t: t.player_statement(p.id))
+        hands = []
+        for line in statement.lines:
+            if line.hand_id is None or line.seat is None:
+                continue
+            h = state.memo(("hand", line.hand_id), lambda t, i=line.hand_id: t.hand(i))
+            seat = line.seat
+            trace = list(h.settlement.get("trace", []))
+            pays = [pay for pay in h.settlement.get("payments", [])
+                    if seat in (pay["from"], pay["to"])]
+            if lang == "zh":
+                trace = [trace_line_zh(x) for x in trace]
+                pays = [{**pay, "reason": reason_zh(pay["reason"])} for pay in pays]
+            hands.append({"h": h, "seat": seat, "chips": line.chips, "trace": trace,
+                          "payments": pays})
+        pens = [pen for pen in t.penalties(player=p.id)]
+        rows = state.memo(("standings", None), lambda t: t.standings(None))
+        standing = next((r for r in rows if r.player_id == p.id), None)
+        return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
+
+    return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
+
+
+async def seating_page(request: Request) -> Response:
+    rnd = _int_param(request, "round")
+    query = request.query_params.get("q", "").strip()[:50]
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        n = rnd or (max(r.number for r in ctx["rounds"]) if ctx["rounds"] else None)
+        if n is None or n not in {r.number for r in ctx["rounds"]}:
+            return {"seating": None, "round": n, "found": []}
+        s = state.memo(("seating", n), lambda t: t.seating(n))
+        latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players()})
+        found = []
+        if query:
+            ql = query.casefold()
+            for table, row in s.tables.items():
+                for seat, name in row.items():
+                    if ql in name.casefold() or ql in latin.get(name, "").casefold():
+                        found.append((name, table, seat))
+        return {"seating": s, "round": n, "found": found, "latin": latin}
+
+    return await _render(request, "seating.html", build, query=query)
+
+
+async def progress_page(request: Request) -> Response:
+    rnd = _int_param(request, "round")
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        n = rnd or ctx["current_round"]
+        ok = n is not None and n in {r.number for r in ctx["rounds"]}
+        prog = state.memo(("progress", n), lambda t: round_progress(t, n)) if ok else None
+        return {"progress": prog, "round": n}
+
+    return await _render(request, "progress.html", build)
+
+
+async def projector_page(request: Request) -> Response:
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        rows = state.memo(("standings", None), lambda t: t.standings(None))
+        pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
+        return {"pages": pages or [[]]}
+
+    return await _render(request, "projector.html", build)
+
+
+def _results_url(request: Request) -> str:
+    public = state_of(request).public_url
+    return public or str(request.base_url)
+
+
+async def qr_png(request: Request) -> Response:
+    png = await run_in_threadpool(results_qr_png, _results_url(request))
+    return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=300"})
+
+
+def page_routes() -> list[Route | Mount]:
+    return [
+        Route("/", standings_page),
+        Route("/player/{player_id}", player_page),
+        Route("/seating", seating_page),
+        Route("/progress", progress_page),
+        Route("/projector", projector_page),
+        Route("/qr.png", qr_png),
+        Mount("/static", app=StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]

@@ -1,0 +1,220 @@
+"""A server that looks like a :class:`Tournament` to a desk's controllers.
+
+:class:`RemoteTournament` wraps a :class:`DeskClient` and offers the methods a desk uses
+on a local ``Tournament`` with the same names, arguments, return types (the storage
+library's frozen dataclasses: ``HandInfo``, ``HandVersion``, ``StandingRow``, ``Seating``,
+``TournamentInfo``, ``Player``, ``Penalty``, ``RoundInfo``, ``Referee``) and errors. A GUI
+controller written against ``Tournament`` therefore works against a server unchanged
+(tested: every read compares equal to the local file's). The one difference: a hand saved
+while the server cannot be reached raises :class:`HandQueued` — a ``StorageError`` whose
+problem says it waits in the outbox — instead of returning it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from referee_app.storage import (
+    HandInfo,
+    HandStatus,
+    HandVersion,
+    Penalty,
+    Player,
+    PlayerStatus,
+    Referee,
+    RoundInfo,
+    SeatAssignment,
+    Seating,
+    StandingRow,
+    StorageError,
+    TournamentInfo,
+    VersionAction,
+)
+
+from .client import DeskClient
+
+
+class HandQueued(StorageError):
+    """The server could not be reached: the hand was checked and waits in the outbox."""
+
+    def __init__(self, key: str, problem: str) -> None:
+        super().__init__("server", problem)
+        self.key = key
+
+
+def hand_from_json(d: Mapping[str, Any]) -> HandInfo:
+    return HandInfo(
+        id=d["id"], round=d["round"], table=d["table"], hand_no=d["hand_no"],
+        version=d["version"], status=HandStatus(d["status"]), record=d.get("record", {}),
+        settlement=d.get("settlement", {}), totals=dict(d["totals"]),
+        players=dict(d["players"]), dealer=d["dealer"], entered_by=d["entered_by"],
+        entered_at=d["entered_at"], updated_by=d["updated_by"], updated_at=d["updated_at"],
+        amended="amended" in d["flags"], override_reason=d["override_reason"])
+
+
+def version_from_json(d: Mapping[str, Any]) -> HandVersion:
+    return HandVersion(
+        d["hand_id"], d["version"], VersionAction(d["action"]), HandStatus(d["status"]),
+        d["record"], d["settlement"], dict(d["totals"]), dict(d["diff"]), d["referee"],
+        d["at"], d["reason"], d["override_reason"], d["override_totals"],
+        tuple(d["changes"]))
+
+
+def standing_from_json(d: Mapping[str, Any]) -> StandingRow:
+    return StandingRow(
+        rank=d["rank"], player_id=d["player_id"], player=d["player"], club=d["club"],
+        status=PlayerStatus(d["status"]), chips=d["chips"], hand_chips=d["hand_chips"],
+        hands=d["hands"], wins=d["wins"], self_drawn=d["self_drawn"],
+        discards_paid=d["discards_paid"], flower_pigs=d["flower_pigs"],
+        largest_win_fan=d["largest_win_fan"], penalties=d["penalties"],
+        per_round={int(k): v for k, v in d["per_round"].items()}, tied=d["tied"])
+
+
+def seating_from_json(d: Mapping[str, Any]) -> Seating:
+    return Seating(d["round"], tuple(d["seats"]), tuple(
+        SeatAssignment(d["round"], a["table"], a["seat"], a["player_id"], a["player"])
+        for a in d["assignments"]), tuple(d["byes"]), d["repeat_pairs"])
+
+
+def penalty_from_json(d: Mapping[str, Any]) -> Penalty:
+    return Penalty(d["id"], tuple(d["players"]), d["chips"], d["reason"], d["clause"],
+                   d["referee"], d["at"], d["zero_sum"], d["round"], dict(d["entries"]),
+                   d["void"], d["void_reason"])
+
+
+def info_from_json(d: Mapping[str, Any]) -> TournamentInfo:
+    return TournamentInfo(
+        name=d["name"], ruleset=d["ruleset"], seats=tuple(d["seats"]),
+        start_date=d["start_date"], end_date=d["end_date"], venue=d["venue"],
+        stake=d["stake"], tie_break=tuple(d["tie_break"]), referees=tuple(d["referees"]),
+        head_referee=d["head_referee"], created_at=d["created_at"], cap_fan=d["cap_fan"])
+
+
+class RemoteTournament:
+    """The calls a desk makes on a ``Tournament``, answered by the server (see module doc).
+
+    ``referee=`` arguments are accepted for the same signatures; the server records the
+    signed-in referee (it refuses a change by anyone else, as the local file does)."""
+
+    def __init__(self, client: DeskClient) -> None:
+        self.client = client
+        self.signed_in: Referee | None = None
+
+    # -- session
+    def sign_in(self, name: str, pin: str) -> Referee:
+        r = self.client.sign_in(name, pin)
+        self.signed_in = Referee(r["referee"], r["head"])
+        return self.signed_in
+
+    def sign_out(self) -> None:
+        self.client.sign_out()
+        self.signed_in = None
+
+    def has_referees(self) -> bool:
+        return not self.client.tournament()["read_only"]
+
+    # -- reads
+    @property
+    def info(self) -> TournamentInfo:
+        return info_from_json(self.client.tournament())
+
+    def revision(self) -> int:
+        """The record's revision; wait for the next with ``client.changes(since)``."""
+        return int(self.client.tournament()["revision"])
+
+    def record_digest(self) -> tuple[int, str]:
+        rec = self.client.tournament()["record"]
+        return int(rec["entries"]), str(rec["digest"])
+
+    def players(self) -> list[Player]:
+        return [Player(p["id"], p["name"], p["name_latin"], p["club"],
+                       PlayerStatus(p["status"]), p["registered_at"])
+                for p in self.client.players()]
+
+    def rounds(self) -> list[RoundInfo]:
+        return [RoundInfo(r["number"], r["tables"], r["players"], tuple(r["byes"]), r["hands"])
+                for r in self.client.tournament()["rounds"]]
+
+    def seating(self, number: int) -> Seating:
+        return seating_from_json(self.client.seating(number))
+
+    def hands(self, *, round: int | None = None, table: int | None = None,
+              status: HandStatus | str | None = None) -> list[HandInfo]:
+        st = HandStatus(status).value if status is not None else None
+        return [hand_from_json(h) for h in self.client.hands(round, table, st, full=True)]
+
+    def hand(self, hand_id: int) -> HandInfo:
+        return hand_from_json(self.client.hand(hand_id))
+
+    def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
+        return next((h for h in self.hands(round=round, table=table) if h.hand_no == hand_no),
+                    None)
+
+    def hand_history(self, hand_id: int) -> list[HandVersion]:
+        return [version_from_json(v) for v in self.client.history(hand_id)]
+
+    def standings(self, round: int | None = None, *, through_round: int | None = None
+                  ) -> list[StandingRow]:
+        return [standing_from_json(r) for r in self.client.standings(round, through_round)]
+
+    def penalties(self) -> list[Penalty]:
+        return [penalty_from_json(p) for p in self.client.penalties()]
+
+    def next_hand_no(self, round: int, table: int) -> int:
+        return int(self.client.next_hand(round, table)["hand_no"])
+
+    def next_dealer(self, round: int, table: int) -> str:
+        return str(self.client.next_hand(round, table)["dealer"])
+
+    # -- writes
+    def add_hand(self, record: Mapping[str, Any], *, round: int, table: int, hand_no: int,
+                 referee: str = "", override_reason: str | None = None,
+                 override_totals: Mapping[str, int] | None = None) -> HandInfo:
+        r = self.client.add_hand(dict(record), round=round, table=table, hand_no=hand_no,
+                                 override_reason=override_reason,
+                                 override_totals=dict(override_totals)
+                                 if override_totals is not None else None)
+        if r.queued:
+            n = len(self.client.waiting())
+            raise HandQueued(r.key, f"the server cannot be reached; the hand was checked and "
+                             f"waits in the outbox ({n} waiting): it is sent when the server "
+                             "is back")
+        assert r.hand is not None
+        return hand_from_json(r.hand)
+
+    def amend_hand(self, hand_id: int, record: Mapping[str, Any], *, reason: str,
+                   referee: str = "", override_reason: str | None = None,
+                   override_totals: Mapping[str, int] | None = None) -> HandInfo:
+        return hand_from_json(self.client.amend_hand(
+            hand_id, dict(record), reason=reason, override_reason=override_reason,
+            override_totals=dict(override_totals) if override_totals is not None else None
+        )["hand"])
+
+    def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
+        return hand_from_json(self.client.void_hand(hand_id, reason=reason)["hand"])
+
+    def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
+        return hand_from_json(self.client.restore_hand(hand_id, reason=reason)["hand"])
+
+    def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
+                   reason: str | None = None) -> HandInfo:
+        st = HandStatus(status)
+        if st is HandStatus.VOID:
+            return self.void_hand(hand_id, reason=reason or "")
+        if st is HandStatus.VERIFIED:
+            return hand_from_json(self.client.verify_hand(hand_id)["hand"])
+        return hand_from_json(self.client.unverify_hand(hand_id, reason=reason)["hand"])
+
+    def add_penalty(self, players: Sequence[str | int] | str | int, chips: int, reason: str, *,
+                    clause: str | None = None, referee: str = "", zero_sum: bool = False,
+                    round: int | None = None) -> Penalty:
+        who = [players] if isinstance(players, str | int) else list(players)
+        return penalty_from_json(self.client.add_penalty(who, chips, reason, clause=clause,
+                                                         round=round, zero_sum=zero_sum))
+
+    def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
+        return penalty_from_json(self.client.void_penalty(penalty_id, reason=reason))
+
+    def close(self) -> None:
+        self.client.close()

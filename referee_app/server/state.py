@@ -1,0 +1,224 @@
+"""What the routes share: the server's state (the file, one connection per worker thread,
+sign-in tokens, the write lock, the change watch, idempotency keys, the per-revision memo)
+and the API's error shape ``{"error": {"field", "problem"}}``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import sqlite3
+import threading
+from collections.abc import Callable, Hashable
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from referee_app.storage import StorageError, Tournament
+from referee_app.storage.models import Referee
+
+from .auth import RateLimiter, Session, SessionStore
+
+#: how often the change watch looks at the record (seconds)
+WATCH_INTERVAL = 0.2
+
+
+class ApiError(Exception):
+    """An HTTP error with the API's JSON body ``{"error": {"field", "problem"}}``."""
+
+    def __init__(self, status: int, field: str, problem: str,
+                 headers: dict[str, str] | None = None) -> None:
+        super().__init__(f"{field}: {problem}")
+        self.status, self.field, self.problem = status, field, problem
+        self.headers = headers or {}
+
+
+def error_response(status: int, field: str, problem: str, *,
+                   violations: list[dict[str, Any]] | None = None,
+                   headers: dict[str, str] | None = None) -> JSONResponse:
+    body: dict[str, Any] = {"field": field, "problem": problem}
+    if violations is not None:
+        body["violations"] = violations
+    return JSONResponse({"error": body}, status_code=status, headers=headers)
+
+
+READ_ONLY_PROBLEM = ("this tournament has no referees, so the server is read-only; add a head "
+                     "referee with a PIN on the head desk (referee-app referee add NAME "
+                     "--head) and writes are accepted from then on")
+
+
+class ChangeWatch:
+    """The record's revision (its chain length), watched for every writer — this server,
+    the CLI, another process — and announced to long-polling clients. Read through a
+    worker thread's own :class:`Tournament` (no SQL here)."""
+
+    def __init__(self, state: ServerState) -> None:
+        self.state = state
+        self.revision = -1
+        self.read_only = False
+        self._event = asyncio.Event()
+
+    def read(self) -> tuple[int, bool]:
+        t = self.state.tournament()
+        return t.record_digest()[0], not t.has_referees()
+
+    def update(self, rev: int) -> None:
+        if rev != self.revision:
+            self.revision = rev
+            self._event.set()
+            self._event = asyncio.Event()
+
+    async def run(self) -> None:
+        while True:
+            with contextlib.suppress(sqlite3.Error, StorageError):
+                rev, self.read_only = await asyncio.to_thread(self.read)
+                self.update(rev)
+            await asyncio.sleep(WATCH_INTERVAL)
+
+    async def wait_change(self, since: int, timeout: float) -> int:
+        """The revision once it differs from ``since``, or the current one at ``timeout``."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while self.revision == since or self.revision < 0:
+            left = end - loop.time()
+            if left <= 0:
+                break
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._event.wait(), left)
+        return self.revision
+
+
+class KeyLog:
+    """Idempotency keys of the hands desks sent, appended (fsync) to ``<db>.keys`` *before*
+    the hand is saved: after a lost reply, even across a crash of the server, a resend with
+    the same key finds its attempt here and, if the hand was saved, is answered as then
+    instead of as a conflict. One JSON line per hand: key, referee, round, table, hand."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._lock = threading.Lock()
+        self._keys: dict[str, tuple[str, int, int, int]] = {}
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            text = ""
+        for line in text.splitlines():
+            try:
+                d = json.loads(line)
+                self._keys[str(d["key"])] = (str(d["referee"]), int(d["round"]),
+                                             int(d["table"]), int(d["hand_no"]))
+            except (ValueError, KeyError, TypeError):
+                continue  # a line cut short by a crash: its hand was never saved
+
+    def get(self, key: str) -> tuple[str, int, int, int] | None:
+        with self._lock:
+            return self._keys.get(key)
+
+    def add(self, key: str, referee: str, round: int, table: int, hand_no: int) -> None:
+        line = json.dumps({"key": key, "referee": referee, "round": round, "table": table,
+                           "hand_no": hand_no}, ensure_ascii=False) + "\n"
+        with self._lock:
+            if self._keys.get(key) == (referee, round, table, hand_no):
+                return
+            with open(self.path, "a", encoding="utf-8") as f:
+                f.write(line)
+                f.flush()
+                os.fsync(f.fileno())
+            self._keys[key] = (referee, round, table, hand_no)
+
+
+class ServerState:
+    """What the routes share: the file, sign-in tokens, the write lock, the change watch."""
+
+    def __init__(self, path: Path, *, public_url: str = "", backup_every: int = 25,
+                 token_seconds: float | None = None) -> None:
+        self.path = path
+        self.public_url = public_url
+        self.sessions = SessionStore() if token_seconds is None else SessionStore(token_seconds)
+        self.sign_in_limiter = RateLimiter()
+        self.write_lock = threading.Lock()
+        self.watch = ChangeWatch(self)
+        self.backup_every = backup_every
+        self._local = threading.local()
+        self._memo: dict[Hashable, tuple[int, Any]] = {}
+        self._memo_lock = threading.Lock()
+        self._writes = 0
+        self._counter_lock = threading.Lock()
+        self._backup_lock = threading.Lock()
+        #: idempotency keys of hands sent to this server (kept beside the database)
+        self.keys = KeyLog(Path(str(path) + ".keys"))
+
+    # -- the file, one connection per worker thread
+    def tournament(self) -> Tournament:
+        t = getattr(self._local, "t", None)
+        if t is None:
+            t = Tournament.open(self.path, backup_every=0)
+            self._local.t = t
+        return t
+
+    # -- writes
+    def write(self, session: Session, fn: Callable[[Tournament, str], Any]) -> Any:
+        """Run ``fn(t, referee)`` as the session's referee, one write at a time."""
+        with self.write_lock:
+            t = self.tournament()
+            if not t.has_referees():
+                raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+            ref = next((r for r in t.referees() if r.name == session.referee), None)
+            if ref is None:
+                raise ApiError(401, "referee", f"{session.referee} is no longer a referee "
+                               "of this tournament; sign in again")
+            t.signed_in = Referee(ref.name, ref.head, ref.added_at)
+            try:
+                result = fn(t, ref.name)
+            finally:
+                t.signed_in = None
+        self._count_write()
+        return result
+
+    def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
+        """``fn(t)`` computed once per revision of the record: a hundred phones asking for
+        the standings between two hands cost one computation. Values are frozen rows, so
+        threads can share them."""
+        t = self.tournament()
+        rev = t.record_digest()[0]
+        with self._memo_lock:
+            hit = self._memo.get(key)
+        if hit is not None and hit[0] == rev:
+            return hit[1]
+        value = fn(t)
+        with self._memo_lock:
+            if len(self._memo) > 2000:
+                self._memo.clear()
+            self._memo[key] = (rev, value)
+        return value
+
+    def _count_write(self) -> None:
+        with self._counter_lock:
+            self._writes += 1
+            due = self.backup_every and self._writes >= self.backup_every
+            if due:
+                self._writes = 0
+        if due:
+            threading.Thread(target=self.backup, name="referee-backup", daemon=True).start()
+
+    def backup(self) -> Path | None:
+        """A backup now, on a connection of its own (skipped if one is running)."""
+        if not self._backup_lock.acquire(blocking=False):
+            return None
+        try:
+            with Tournament.open(self.path, backup_every=0) as t:
+                return t.backup()
+        except (OSError, sqlite3.Error, StorageError):
+            return None
+        finally:
+            self._backup_lock.release()
+
+    def pending_writes(self) -> int:
+        return self._writes
+
+
+def state_of(request: Request) -> ServerState:
+    return request.app.state.server  # type: ignore[no-any-return]

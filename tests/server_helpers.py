@@ -1,0 +1,123 @@
+"""Helpers for the server tests: a tournament with referees, a real server process on a
+free loopback port (stopped by its PID), and valid records for a table."""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+HEAD, HEAD_PIN = "赵建国", "Hd-86q42x"
+DESKS = (("钱", "Qn-1111x"), ("孙", "Sn-2222x"), ("李", "Li-3333x"), ("周", "Zh-4444x"))
+NAMES_16 = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强",
+            "吴昊", "徐静", "马林", "胡波", "郭涛", "何敏", "高飞", "林娜")
+
+
+def make_event(path: Path, *, referees: bool = True, players: int = 16) -> Path:
+    """A tournament of ``players`` seated for round 1 (and, with ``referees``, a head referee
+    and four desk referees with PINs)."""
+    from referee_app.storage import Tournament
+
+    kw: dict[str, Any] = {"head_referee": HEAD, "head_pin": HEAD_PIN} if referees else {}
+    with Tournament.create(path, "Server Open", ruleset="ottawa-2009", backup_every=0,
+                           **kw) as t:
+        if referees:
+            t.sign_in(HEAD, HEAD_PIN)
+        for i in range(players):
+            name = NAMES_16[i] if i < 16 else f"选手{i + 1}"
+            t.add_player(name, name_latin=f"Player {i + 1}", club="Ottawa",
+                         referee=HEAD if referees else "")
+        t.seat_round(1, seed=7, referee=HEAD if referees else "")
+        if referees:
+            for name, pin in DESKS:
+                t.add_referee(name, pin=pin, referee=HEAD)
+    return path
+
+
+def records(path: Path, table: int, n: int, seed: int = 0) -> list[dict[str, Any]]:
+    """``n`` valid records for ``table`` of round 1 (players named from the seating)."""
+    from referee_app.core import get_ruleset, settle
+    from referee_app.core.generate import random_record
+    from referee_app.core.record import HandRecord
+    from referee_app.storage import Tournament
+
+    with Tournament.open(path, backup_every=0) as t:
+        seats = t.seating(1).tables[table]
+    rules = get_ruleset("ottawa-2009")
+    rng = random.Random(seed * 1000 + table)
+    out = []
+    while len(out) < n:
+        rec = random_record(rng, "ottawa-2009", dealer="E", players=seats)
+        if settle(HandRecord.from_dict(rec), rules).ok:
+            out.append(rec)
+    return out
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """``referee-app serve`` in a child process on 127.0.0.1."""
+
+    def __init__(self, db: Path, port: int | None = None, *extra: str,
+                 verify: bool | str = True) -> None:
+        self.db, self.port, self.extra = db, port or free_port(), extra
+        self.scheme = "https" if "--cert" in extra else "http"
+        self.verify = verify
+        self.proc: subprocess.Popen[str] | None = None
+        self.output = ""
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> ServerProcess:
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "referee_app", "serve", "--db", str(self.db), "--port",
+             str(self.port), *self.extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+            text=True, env=env)
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited: {self.proc.stdout.read()}")  # type: ignore[union-attr]
+            try:
+                if httpx.get(self.url + "/api/tournament", timeout=1,
+                             verify=self.verify).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        """SIGKILL: the head desk's laptop dies."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> str:
+        """SIGTERM (a clean stop, as Ctrl-C) and the server's output."""
+        if self.proc is not None:
+            if self.proc.poll() is None:
+                os.kill(self.proc.pid, signal.SIGTERM)
+                try:
+                    self.proc.wait(15)
+                except subprocess.TimeoutExpired:
+                    os.kill(self.proc.pid, signal.SIGKILL)
+                    self.proc.wait(5)
+            self.output = self.proc.stdout.read() if self.proc.stdout else ""  # type: ignore[union-attr]
+        return self.output

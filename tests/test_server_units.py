@@ -1,0 +1,99 @@
+"""Server pieces without a server: tokens expire and are kept only as digests, sign-in
+rate limit, the outbox's atomic files and order, API errors mapped back to storage
+errors, and the QR code helper."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from referee_app.server.auth import RateLimiter, SessionStore
+from referee_app.server.client import ServerUnreachable, error_from
+from referee_app.server.outbox import CONFLICT, Outbox
+from referee_app.server.qr import results_qr_png, results_qr_svg
+from referee_app.storage import AuthError, DuplicateHandError, HandRuleError, UnknownHandError
+
+
+def test_tokens_expire_and_are_not_kept_in_clear() -> None:
+    store = SessionStore(ttl=0.3)
+    token, s = store.issue("钱", False)
+    assert store.get(token) == s and s.referee == "钱"
+    assert token not in repr(store._sessions)  # only digests are held
+    assert store.get(token + "x") is None and store.get("") is None
+    time.sleep(0.35)
+    assert store.get(token) is None
+    t2, _ = store.issue("孙", True)
+    assert store.revoke(t2) and store.get(t2) is None
+
+
+def test_rate_limiter_per_address() -> None:
+    rl = RateLimiter(limit=3, window=0.3)
+    assert [rl.hit("a") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert rl.hit("a") > 0 and rl.hit("b") == 0.0
+    time.sleep(0.32)
+    assert rl.hit("a") == 0.0
+
+
+def test_outbox_files_are_whole_and_ordered(tmp_path: Path) -> None:
+    box = Outbox(tmp_path / "out")
+    items = [box.new_item(round=1, table=1, hand_no=n, record={"n": n}, referee="钱")
+             for n in (3, 1, 2)]
+    assert [i.hand_no for i in box.waiting()] == [3, 1, 2]  # the order they were saved in
+    assert not list((tmp_path / "out").glob(".*tmp"))  # no temporary file left behind
+    c = box.update(items[0], state=CONFLICT, problem="taken", error_field="hand_no")
+    assert [i.hand_no for i in box.waiting()] == [1, 2] and box.conflicts() == [c]
+    renamed = box.update(c, key=box.new_key(), state="waiting")
+    assert box.get(c.key) is None and box.get(renamed.key).hand_no == 3  # type: ignore[union-attr]
+    assert [i.hand_no for i in box.waiting()] == [3, 1, 2]  # it keeps its place
+    box.move(items[1].key, "sent")
+    assert [i.hand_no for i in box.waiting()] == [3, 2]
+    assert json.loads(next((tmp_path / "out" / "sent").glob("*.json")).read_text())["hand_no"] == 1
+    (tmp_path / "out" / "00000000000000000000-broken.json").write_text("{", encoding="utf-8")
+    assert len(box.items()) == 2 and [p.name for p in box.damaged] == [
+        "00000000000000000000-broken.json"]
+
+
+@pytest.mark.parametrize("status,body,kind", [
+    (422, {"error": {"field": "record", "problem": "breaks", "violations": [
+        {"clause": "§2.4", "seat": "E", "message": "false win"}]}}, HandRuleError),
+    (409, {"error": {"field": "hand_no", "problem": "taken"}}, DuplicateHandError),
+    (401, {"error": {"field": "token", "problem": "sign in"}}, AuthError),
+    (403, {"error": {"field": "referee", "problem": "head only"}}, AuthError),
+    (404, {"error": {"field": "hand_id", "problem": "no hand"}}, UnknownHandError),
+    (503, {"error": {"field": "db", "problem": "busy"}}, ServerUnreachable),
+])
+def test_api_errors_become_storage_errors(status: int, body: dict, kind: type) -> None:
+    err = error_from(httpx.Response(status, json=body))
+    assert type(err) is kind
+    assert (err.field, err.problem) == (body["error"]["field"], body["error"]["problem"])
+    if kind is HandRuleError:
+        v = err.violations[0]  # type: ignore[attr-defined]
+        assert (v.clause, v.seat, v.message) == ("§2.4", "E", "false win")
+
+
+def test_error_without_json_body_still_one_line() -> None:
+    err = error_from(httpx.Response(500, text="<html>oops</html>"))
+    assert err.field == "server" and "500" in err.problem
+
+
+def test_results_qr() -> None:
+    png = results_qr_png("http://192.168.1.10:8787/")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    longer = results_qr_png("http://192.168.1.10:8787/" + "x" * 200)
+    assert len(longer) > len(png)  # a longer address needs a bigger symbol
+    assert results_qr_svg("http://a/").lstrip().startswith("<svg")
+    with pytest.raises(ValueError):
+        results_qr_png("")
+
+
+def test_a_desk_must_sign_in_before_saving(tmp_path: Path) -> None:
+    from referee_app.server.client import DeskClient
+
+    with DeskClient("http://127.0.0.1:9", tmp_path / "out") as c, \
+            pytest.raises(AuthError, match="sign in"):
+        c.add_hand({"format": "sichuan-hand/1"}, round=1, table=1, hand_no=1)
+    assert not list((tmp_path / "out").glob("*.json"))
