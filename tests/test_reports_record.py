@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from referee_app.core import Ruleset, get_ruleset
+from referee_app.core import get_ruleset, ruleset_from_file
 from referee_app.reports import api
 from referee_app.reports.sample import build_sample
 from referee_app.reports.template import template_from_dict
@@ -57,7 +57,7 @@ def event(tmp_path_factory: pytest.TempPathFactory):
 @pytest.fixture(scope="module")
 def club(tmp_path_factory: pytest.TempPathFactory):
     """A sample tournament created from the club's ruleset file (ids: club-ottawa-32)."""
-    rules = Ruleset.from_file(CLUB_FILE)
+    rules = ruleset_from_file(CLUB_FILE)
     t = build_sample(tmp_path_factory.mktemp("club") / "club.sqlite", ruleset=rules,
                      hands_per_table=6)
     yield t
@@ -175,7 +175,7 @@ def test_club_demo_bundle_imports_verifies_and_pays_32(tmp_path: Path) -> None:
         assert report.entries == t.record_digest()[0]
         rules = t.ruleset()
         assert rules.id == t.info.ruleset == "club-ottawa-32"
-        assert rules.clause("§2.11").zh == Ruleset.from_file(CLUB_FILE).clause("§2.11").zh
+        assert rules.clause("§2.11").zh == ruleset_from_file(CLUB_FILE).clause("§2.11").zh
         pig = [p for h in t.hands() for p in h.settlement["payments"] if p["clause"] == "§2.11"]
         assert pig and {p["chips"] for p in pig} == {32}
         assert all(h.record["ruleset"] == "club-ottawa-32" for h in t.hands())

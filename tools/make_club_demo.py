@@ -32,7 +32,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 
 from make_demo_event import synthetic_clock  # noqa: E402
 
-from referee_app.core import HandRecord, Ruleset, settle  # noqa: E402
+from referee_app.core import HandRecord, Ruleset, ruleset_from_file, settle  # noqa: E402
 from referee_app.core.generate import random_record  # noqa: E402
 from referee_app.storage import Tournament  # noqa: E402
 
@@ -74,7 +74,7 @@ def pick_record(rng: random.Random, rules: Ruleset, dealer: str, players: dict[s
 
 
 def build(seed: int, ruleset_file: Path = RULESET_FILE) -> tuple[dict[str, Any], Counter[str]]:
-    rules = Ruleset.from_file(ruleset_file)
+    rules = ruleset_from_file(ruleset_file)
     rng = random.Random(seed)
     seen: Counter[str] = Counter()
     with tempfile.TemporaryDirectory() as d, synthetic_clock("2026-03-14"):

@@ -47,7 +47,7 @@ def build_sample(path: str | Path, *, ruleset: str | Ruleset = "ottawa-2009",
                  extras: bool = True) -> Tournament:
     """Create (and return, open) a tournament at ``path`` filled with valid hands.
 
-    ``ruleset``: a shipped id or a club's own :class:`Ruleset` (``Ruleset.from_file``)."""
+    ``ruleset``: a shipped id or a club's own :class:`Ruleset` (``ruleset_from_file``)."""
     from referee_app.storage import Tournament
 
     rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
