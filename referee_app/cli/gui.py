@@ -25,10 +25,17 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
               help="Window size WIDTHxHEIGHT (screenshots).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
               help="Open this hand record (JSON) in the entry form as its table's next hand.")
+@click.option("--server", default="", metavar="URL",
+              help="Work as a client of a head desk's 'referee-app serve' (http://HOST:PORT): "
+                   "sign in with your referee name and PIN (REFEREE_PIN, or asked).")
+@click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
+              help="With --server: the folder of hands waiting for the server "
+                   "(default ~/.referee-app/outbox/SERVER/REFEREE).")
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
               help="Print 'ready' and quit once the window is up (launch benchmark).")
 def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
-        referee: str, size: str, record: Path | None, exit_when_ready: bool) -> None:
+        referee: str, size: str, record: Path | None, server: str, outbox: Path | None,
+        exit_when_ready: bool) -> None:
     """Open the referee desk: hand entry with live validation, rule trace, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
@@ -46,12 +53,15 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
     try:
         code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
                                  referee=referee, size=dims,
-                                 record=record, exit_when_ready=exit_when_ready))
+                                 record=record, exit_when_ready=exit_when_ready,
+                                 server=server, outbox=outbox))
     except GuiError as e:
         from referee_app.storage.errors import StorageFault
 
         # a busy, damaged, read-only or full database is a fault (3), not bad input (2)
-        fault = isinstance(e.__context__, StorageFault)
+        # a server that does not answer is a fault (3) too
+        fault = isinstance(e.__context__, StorageFault) or \
+            type(e.__context__).__name__ == "ServerUnreachable"
         raise click.exceptions.Exit(_fail(e.field, e.problem, 3 if fault else 2)) from None
     except ValueError as e:  # StorageError while the window first reads the file
         from referee_app.storage.errors import StorageError, StorageFault

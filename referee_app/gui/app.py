@@ -37,6 +37,8 @@ class LaunchOptions:
     size: tuple[int, int] = (1500, 900)
     record: Path | None = None  # a hand record to show in the entry form (as a new hand)
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
+    server: str = ""  # a head desk's ``referee-app serve`` address: this desk is its client
+    outbox: Path | None = None  # the server desk's outbox folder (default: per server/referee)
 
 
 def _need_offscreen() -> bool:
@@ -61,8 +63,8 @@ def run(opts: LaunchOptions) -> int:
     """Open the window (blocking until it closes), or render it to ``opts.screenshot``."""
     if opts.view not in VIEWS:
         raise GuiError("view", f"unknown view {opts.view!r} (one of {', '.join(VIEWS)})")
-    if opts.db is None and not opts.demo:
-        raise GuiError("db", "give --db PATH or --demo")
+    if opts.db is None and not opts.demo and not opts.server:
+        raise GuiError("db", "give --db PATH, --demo or --server URL")
     if opts.screenshot is not None and _need_offscreen():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     elif _need_offscreen() and not opts.exit_when_ready:
@@ -83,10 +85,15 @@ def run(opts: LaunchOptions) -> int:
             raise GuiError("record", f"cannot read {opts.record}: {e}") from None
         if not isinstance(record, dict):
             raise GuiError("record", f"{opts.record} does not hold a hand record (a JSON object)")
-    db = demo_database() if opts.demo else opts.db
-    assert db is not None
     try:
-        desk = Desk.open(db, opts.referee)
+        if opts.server:
+            from .server_launch import connect_desk
+
+            desk = connect_desk(opts.server, opts.referee, outbox=opts.outbox)
+        else:
+            db = demo_database() if opts.demo else opts.db
+            assert db is not None
+            desk = Desk.open(db, opts.referee)
     except StorageError as e:
         raise GuiError(e.field or "db", e.problem) from None
 
@@ -102,6 +109,11 @@ def run(opts: LaunchOptions) -> int:
     LANG.set(opts.lang)
     win = MainWindow(desk, banner=tr("demo_banner") if opts.demo else "")
     win.resize(*opts.size)
+    status = None
+    if opts.server:
+        from .server_launch import attach_status
+
+        status = attach_status(win, watch=opts.screenshot is None)
     if opts.screenshot is not None:
         win.show()
         target = prepare_view(win, opts.view, record)
@@ -126,6 +138,8 @@ def run(opts: LaunchOptions) -> int:
 
         QTimer.singleShot(0, ready)
     code = app.exec()
+    if status is not None:
+        status.close()
     desk.close()
     return int(code)
 

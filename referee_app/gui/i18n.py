@@ -454,3 +454,8 @@ def both(zh: str, en: str) -> str:
     if not en or en == zh:
         return zh
     return f"{zh} {en}" if LANG.code == "zh" else f"{en} {zh}"
+
+
+from .texts_server import TEXTS as _SERVER_TEXTS  # noqa: E402 (kept in their own module)
+
+_TABLE.update(_SERVER_TEXTS)

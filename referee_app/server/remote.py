@@ -13,7 +13,7 @@ problem says it waits in the outbox — instead of returning it.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee_app.storage import (
     HandInfo,
@@ -21,18 +21,25 @@ from referee_app.storage import (
     HandVersion,
     Penalty,
     Player,
+    PlayerStatement,
     PlayerStatus,
     Referee,
     RoundInfo,
     SeatAssignment,
     Seating,
     StandingRow,
+    StatementLine,
     StorageError,
     TournamentInfo,
+    UnknownPlayerError,
     VersionAction,
+    ruleset_store,
 )
 
 from .client import DeskClient
+
+if TYPE_CHECKING:
+    from referee_app.core import Ruleset
 
 
 class HandQueued(StorageError):
@@ -160,6 +167,52 @@ class RemoteTournament:
 
     def penalties(self) -> list[Penalty]:
         return [penalty_from_json(p) for p in self.client.penalties()]
+
+    def rules(self) -> Ruleset:
+        """The tournament's own ruleset with its cap and stake (as ``Tournament.rules``)."""
+        d = self.client.ruleset()
+        return ruleset_store.from_snapshot(d["document"]).with_settings(
+            cap_fan=d.get("cap_fan"), stake=d.get("stake"))
+
+    def player_statement(self, player: str | int) -> PlayerStatement:
+        """Every hand and penalty of one player, as ``Tournament.player_statement`` words
+        it (built here from the hands and penalties the server lists)."""
+        players = self.players()
+        p = next((q for q in players if player in (q.id, q.name, f"#{q.id}")
+                  or (isinstance(player, str) and q.name_latin
+                      and q.name_latin.casefold() == player.casefold())), None)
+        if p is None:
+            raise UnknownPlayerError("player", f"no player {player!r}")
+        lines, total = [], 0
+        for h in sorted(self.hands(), key=lambda h: (h.round, h.table, h.hand_no)):
+            seat = next((s for s, name in h.players.items() if name == p.name), None)
+            if seat is None:
+                continue
+            chips = int(h.totals.get(seat, 0))
+            detail = tuple(
+                f"{pay['clause']} {'+' if pay['to'] == seat else '-'}{pay['chips']} "
+                f"{'from ' + pay['from'] if pay['to'] == seat else 'to ' + pay['to']}: "
+                f"{pay['reason']}"
+                for pay in h.settlement.get("payments", []) if seat in (pay["from"], pay["to"]))
+            flags = tuple(f for f, on in (("void", h.status is HandStatus.VOID),
+                                          ("override", h.override_reason is not None)) if on)
+            if h.override_reason is not None:
+                detail += (f"override: {h.override_reason}",)
+            lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
+                                       flags))
+            total += chips
+        for pen in self.penalties():
+            if p.name not in pen.entries and p.name not in pen.players:
+                continue
+            c = 0 if pen.void else pen.entries.get(p.name, 0)
+            who = ("" if p.name in pen.players
+                   else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
+            lines.append(StatementLine(pen.round, None, None, None, None, c,
+                                       (f"{pen.clause + ' ' if pen.clause else ''}penalty "
+                                        f"#{pen.id}: {who}{pen.reason}",),
+                                       ("void",) if pen.void else ("penalty",)))
+            total += c
+        return PlayerStatement(p, tuple(lines), total)
 
     def next_hand_no(self, round: int, table: int) -> int:
         return int(self.client.next_hand(round, table)["hand_no"])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee_app.core import get_ruleset, ruleset_ids
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
@@ -29,6 +29,9 @@ from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
 from .projector import ProjectorData
+
+if TYPE_CHECKING:
+    from ..backend import Backend
 
 
 class DeskError(ValueError):
@@ -61,9 +64,11 @@ def parse_seed(text: str) -> int | None:
 
 
 class Desk:
-    """One open tournament and the referee at this desk."""
+    """One open tournament and the referee at this desk. ``tournament`` is any
+    :class:`~referee_app.gui.backend.Backend`: the local file, or a server
+    (:func:`referee_app.gui.server_desk.open_server`)."""
 
-    def __init__(self, tournament: Tournament, referee: str = "") -> None:
+    def __init__(self, tournament: Backend, referee: str = "") -> None:
         self.t = tournament
         self.referee = referee
         info = tournament.info

@@ -81,6 +81,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.ask_save_file: Callable[[str, str, str], str] = \
             lambda title, filt, name: QFileDialog.getSaveFileName(self, title, name, filt)[0]
         self.messages: list[str] = []
+        #: a server desk's status line (views/outbox_status.py; None on a local file)
+        self.remote: Any = None
 
         self.navigator = Navigator()
         self.entry = EntryView()
@@ -469,6 +471,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
                 h = self.desk.amend_hand(hid, form, reason, override_reason=override,
                                          referee=signer)
         except (ValueError, RecordError) as e:
+            if self.remote is not None and self.remote.took(e):  # waits in the outbox
+                return True
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)

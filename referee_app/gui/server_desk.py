@@ -1,0 +1,184 @@
+"""A server as a desk's backend: ``referee-app gui --server URL``.
+
+:class:`ServerBackend` adds what a desk needs to keep working when the network does not:
+the last answer of every read is kept, so the window still shows the tournament while the
+server cannot be reached; the next hand number counts the hands waiting in the outbox; and
+the tournament's administration (players, seating, settings) is refused with one clear line,
+because that is the head desk's job.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from referee_app.server.client import DeskClient, ServerUnreachable
+from referee_app.server.remote import HandQueued, RemoteTournament
+from referee_app.storage import StorageError, TournamentInfo
+
+from .messages import _rule
+
+__all__ = ["HandQueued", "ServerBackend", "ServerUnreachable", "default_outbox", "open_server"]
+
+
+HEAD_DESK_ONLY = "this desk is a client of {url}; players, seating and the tournament's " \
+                 "settings are changed on the head desk"
+
+
+def _head_desk_only(what: str) -> Callable[..., Any]:
+    def refuse(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
+        raise StorageError("server", HEAD_DESK_ONLY.format(url=self.client.base_url))
+    refuse.__name__ = what
+    refuse.__doc__ = f"``{what}`` is the head desk's: refused with one line here."
+    return refuse
+
+
+_READS = ("revision", "rules", "rounds", "seating", "hands", "hand", "find_hand",
+          "hand_history", "standings", "players", "player_statement", "penalties")
+
+
+def _kept(name: str) -> Callable[..., Any]:
+    """A read of :class:`RemoteTournament` whose last answer is kept for offline use."""
+    base = getattr(RemoteTournament, name)
+
+    def read(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
+        return self._read((name, args, tuple(sorted(kwargs.items()))),
+                          lambda: base(self, *args, **kwargs))
+    read.__name__ = name
+    read.__doc__ = base.__doc__
+    return read
+
+
+class ServerBackend(RemoteTournament):
+    """A server as a desk's :class:`Backend` (see the module doc): reads answered from the
+    last contact while offline; ``online`` says whether the last call reached it."""
+
+    def __init__(self, client: DeskClient) -> None:
+        super().__init__(client)
+        self.online = True
+        self._kept: dict[Any, Any] = {}
+
+    def _read(self, key: Any, fetch: Callable[[], Any]) -> Any:
+        try:
+            value = fetch()
+        except ServerUnreachable:
+            self.online = False
+            if key in self._kept:
+                return self._kept[key]
+            raise
+        self.online = True
+        self._kept[key] = value
+        return value
+
+    @property
+    def info(self) -> TournamentInfo:
+        return self._read(("info",), lambda: RemoteTournament.info.fget(self))  # type: ignore[attr-defined]
+
+    def seating_problems(self, number: int) -> list[str]:
+        """Seating problems are the head desk's to fix; a client desk lists none."""
+        return []
+
+    def next_hand_no(self, round: int, table: int) -> int:
+        """The server's next number, past the table's hands waiting in the outbox."""
+        queued = [i.hand_no for i in self.client.outbox.items()
+                  if i.round == round and i.table == table] if self.client.outbox else []
+        try:
+            n = self._read(("next_hand_no", round, table),
+                           lambda: RemoteTournament.next_hand_no(self, round, table))
+        except ServerUnreachable:
+            n = 1 + max((h.hand_no for h in self._kept.get(("hands", (), ()), [])
+                         if h.round == round and h.table == table), default=0)
+        return max([n, *(q + 1 for q in queued)])
+
+    def next_dealer(self, round: int, table: int) -> str:
+        return str(self._read(("next_dealer", round, table),
+                              lambda: RemoteTournament.next_dealer(self, round, table)))
+
+    update_info = _head_desk_only("update_info")
+    add_player = _head_desk_only("add_player")
+    import_players_csv = _head_desk_only("import_players_csv")
+    set_player_status = _head_desk_only("set_player_status")
+    seat_round = _head_desk_only("seat_round")
+    set_seat = _head_desk_only("set_seat")
+    export_bundle = _head_desk_only("export_bundle")
+
+    # -- the outbox, for the window's status line and the conflicts dialog
+    def waiting(self) -> int:
+        return len(self.client.waiting())
+
+    def conflicts(self) -> list[Any]:
+        return self.client.conflicts()
+
+    def flush(self) -> Any:
+        return self.client.flush()
+
+    def renumber(self, key: str, hand_no: int) -> Any:
+        """Send a conflicting hand again as ``hand_no`` (raises as a save does)."""
+        return self.client.resolve(key, hand_no=hand_no)
+
+    def drop(self, key: str) -> None:
+        """The referee drops a conflicting hand (kept in the outbox's ``dropped/``)."""
+        self.client.resolve(key, drop=True)
+
+
+for _name in _READS:
+    setattr(ServerBackend, _name, _kept(_name))
+
+
+def default_outbox(url: str, referee: str) -> Path:
+    """Where a desk keeps its outbox for ``url``: one folder per server and referee, under
+    ``$REFEREE_APP_HOME`` (default ``~/.referee-app``), so a restarted desk finds it."""
+    home = Path(os.environ.get("REFEREE_APP_HOME") or Path.home() / ".referee-app")
+    server = re.sub(r"[^\w.-]+", "_", url.split("://", 1)[-1]).strip("_") or "server"
+    name = re.sub(r"[^\w.-]+", "_", referee).strip("_") or "referee"
+    return home / "outbox" / server / name
+
+
+def open_server(url: str, referee: str, pin: str, *, outbox: str | Path | None = None,
+                verify: bool | str = True, timeout: float = 10.0) -> ServerBackend:
+    """Connect to ``url`` and sign ``referee`` in with ``pin`` (``AuthError`` when wrong,
+    ``ServerUnreachable`` when the server does not answer). The PIN is kept in memory only,
+    to sign in again by itself after the server was restarted."""
+    if not re.match(r"^https?://[^/\s]+/?$", url.strip()):
+        raise StorageError("server", f"expected the server's address as http://HOST:PORT, "
+                           f"got {url!r}")
+    url = url.strip().rstrip("/")
+    folder = Path(outbox) if outbox is not None else default_outbox(url, referee)
+    client = DeskClient(url, folder, timeout=timeout, verify=verify,
+                        reauth=lambda: (referee, pin))
+    backend = ServerBackend(client)
+    try:
+        backend.sign_in(referee, pin)
+        client.ruleset()  # kept in the outbox: hands can be checked offline
+    except Exception:
+        client.close()
+        raise
+    return backend
+
+
+# ---------------------------------------------------------------- the server's lines in 中文
+@_rule(r"cannot reach (\S+) \((\w+)\); hands saved now wait in the outbox")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"cannot reach {m[1]} ({m[2]}); hands saved now wait in the outbox",
+            f"无法连接 {m[1]}（{m[2]}）；现在保存的牌局在发件箱中等待发送")
+
+
+@_rule(r"this desk is a client of (\S+); players, seating and the tournament's settings "
+       r"are changed on the head desk")
+def _(m):  # noqa: ANN001, ANN202
+    return (m[0], f"本裁判台是 {m[1]} 的客户端；选手、座位和赛事设置请在主裁判台修改")
+
+
+@_rule(r"the server cannot be reached; the hand was checked and waits in the outbox "
+       r"\((\d+) waiting\): it is sent when the server is back")
+def _(m):  # noqa: ANN001, ANN202
+    return (m[0], f"无法连接服务器；本局已检查，在发件箱中等待（{m[1]} 局等待）：服务器恢复后自动发送")
+
+
+@_rule(r"expected the server's address as http://HOST:PORT, got (.*)")
+def _(m):  # noqa: ANN001, ANN202
+    return (m[0], f"服务器地址应为 http://主机:端口，收到 {m[1]}")
+

@@ -1,0 +1,317 @@
+"""A server desk's status line: online or offline, "3 hands waiting", refused hands.
+
+:func:`attach` adds it to the main window of a desk opened with ``--server``. A watcher
+thread long-polls the server's ``/api/changes`` (the window reloads within a second of any
+desk's write) and sends the outbox's waiting hands as soon as the server answers again. A
+hand the server refuses after waiting (its number was taken meanwhile) is listed in the
+:class:`ConflictsDialog` for the referee to renumber or drop — never dropped by itself.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QHBoxLayout,
+    QInputDialog,
+    QLabel,
+    QLineEdit,
+    QListWidget,
+    QListWidgetItem,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from referee_app.storage import StorageError
+
+from ..i18n import LANG, tr
+from ..messages import error_text, exception_text
+from ..server_desk import HandQueued, ServerBackend, ServerUnreachable
+from .prompts import confirm_destructive
+
+
+class _Signals(QObject):
+    changed = Signal(int)        # the record's revision moved (any desk, the CLI)
+    reachable = Signal(bool)     # the server answered / did not
+    flushed = Signal(int, int)   # waiting hands sent, refused (conflicts) in this flush
+
+
+class Watcher(threading.Thread):
+    """Long-polls the server and sends waiting hands; talks to the window by signals."""
+
+    def __init__(self, backend: ServerBackend, poll: float = 5.0) -> None:
+        super().__init__(name="server-watcher", daemon=True)
+        self.backend, self.poll = backend, poll
+        self.signals = _Signals()
+        self.stopped = threading.Event()
+
+    def run(self) -> None:
+        client = self.backend.client
+        since: int | None = None
+        while not self.stopped.is_set():
+            try:
+                if client.waiting():
+                    before = len(client.conflicts())
+                    rep = client.flush()
+                    if rep.sent or len(rep.conflicts) != before:
+                        self.signals.flushed.emit(len(rep.sent), len(rep.conflicts) - before)
+                    if rep.problem:
+                        raise ServerUnreachable("server", rep.problem)
+                if since is None:
+                    since = int(client.tournament()["revision"])
+                    self.signals.reachable.emit(True)
+                rev = client.changes(since, timeout=self.poll)
+                self.signals.reachable.emit(True)
+                if rev != since:
+                    since = rev
+                    self.signals.changed.emit(rev)
+            except ServerUnreachable:
+                since = None  # a restarted server counts again from its own record
+                self.signals.reachable.emit(False)
+                self.stopped.wait(1.0)
+            except Exception:  # noqa: BLE001 - the window closed under us, or a refusal
+                if self.stopped.is_set():
+                    return
+                self.stopped.wait(1.0)
+
+    def stop(self) -> None:
+        self.stopped.set()
+
+
+class OutboxStatus(QWidget):
+    """The status bar's server part (see the module doc)."""
+
+    def __init__(self, win: Any, backend: ServerBackend, *, watch: bool = True,
+                 poll: float = 5.0) -> None:
+        super().__init__()
+        self.win, self.backend = win, backend
+        self.setObjectName("server_status")
+        self.label = QLabel()
+        self.label.setObjectName("server_state")
+        self.conflicts_button = QPushButton()
+        self.conflicts_button.setObjectName("server_conflicts")
+        self.conflicts_button.setStyleSheet("color: #b00020; font-weight: bold")
+        self.conflicts_button.clicked.connect(self.open_conflicts)
+        lay = QHBoxLayout(self)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.addWidget(self.label)
+        lay.addWidget(self.conflicts_button)
+        self.online = True
+        self.watcher: Watcher | None = None
+        if watch:
+            self.watcher = Watcher(backend, poll)
+            self.watcher.signals.changed.connect(self._changed)
+            self.watcher.signals.reachable.connect(self._reachable)
+            self.watcher.signals.flushed.connect(self._flushed)
+            self.watcher.start()
+        LANG.changed.connect(self.refresh)
+        self.refresh()
+
+    # ------------------------------------------------------------------ showing
+
+    def text(self) -> str:
+        url = self.backend.client.base_url
+        parts = [tr("srv_online", url=url, referee=self.backend.client.referee or "")
+                 if self.online else tr("srv_offline", url=url)]
+        n = self.backend.waiting()
+        if n:
+            parts.append(tr("srv_waiting_1") if n == 1 else tr("srv_waiting", n=n))
+        return " · ".join(parts)
+
+    def refresh(self) -> None:
+        self.label.setText(self.text())
+        self.label.setStyleSheet("" if self.online else "color: #b00020")
+        n = len(self.backend.conflicts())
+        self.conflicts_button.setText(tr("srv_conflicts", n=n))
+        self.conflicts_button.setVisible(n > 0)
+
+    def _reachable(self, ok: bool) -> None:
+        if ok != self.online:
+            self.online = ok
+            self.refresh()
+
+    def _changed(self, _rev: int) -> None:
+        self.online = True
+        self.win.reload()
+        self.refresh()
+
+    def _flushed(self, sent: int, refused: int) -> None:
+        if sent:
+            self.win.message(tr("srv_sent", n=sent), error=False)
+            self.win.reload()
+        if refused > 0:
+            self.win.message(tr("srv_new_conflicts", n=refused), error=False)
+        self.refresh()
+
+    # ------------------------------------------------------------------ hooks of the window
+
+    def took(self, e: BaseException) -> bool:
+        """After a save: a hand queued in the outbox is done for the referee (the form moves
+        on to the table's next hand); anything else is the window's usual error."""
+        if not isinstance(e, HandQueued) or self.win.context is None:
+            return False
+        r, t, n, _hid = self.win.context
+        self.online = False
+        self.win.new_hand(r, t)
+        self.win.message(tr("srv_queued", n=n, k=self.backend.waiting()), error=False)
+        self.refresh()
+        return True
+
+    def open_conflicts(self) -> ConflictsDialog:
+        dlg = ConflictsDialog(self)
+        self.win.run_dialog(dlg)
+        return dlg
+
+    def close(self) -> bool:  # type: ignore[override]
+        if self.watcher is not None:
+            self.watcher.stop()
+        return super().close()
+
+
+class ConflictsDialog(QDialog):
+    """The refused hands, each with the server's reason; renumber (send again) or drop."""
+
+    def __init__(self, status: OutboxStatus) -> None:
+        super().__init__(status.win)
+        self.status = status
+        self.setObjectName("conflicts_dialog")
+        self.setWindowTitle(tr("srv_conflicts_title"))
+        intro = QLabel(tr("srv_conflicts_intro"))
+        intro.setWordWrap(True)
+        self.list = QListWidget()
+        self.error = QLabel()
+        self.error.setStyleSheet("color: #b00020")
+        self.error.setWordWrap(True)
+        renumber = QPushButton(tr("srv_renumber"))
+        renumber.setObjectName("conflict_renumber")
+        renumber.clicked.connect(self._renumber_clicked)
+        drop = QPushButton(tr("srv_drop"))
+        drop.setObjectName("conflict_drop")
+        drop.clicked.connect(self._drop_clicked)
+        close = QPushButton(tr("Close"))
+        close.clicked.connect(self.accept)
+        row = QHBoxLayout()
+        for b in (renumber, drop):
+            row.addWidget(b)
+        row.addStretch(1)
+        row.addWidget(close)
+        lay = QVBoxLayout(self)
+        lay.addWidget(intro)
+        lay.addWidget(self.list, 1)
+        lay.addWidget(self.error)
+        lay.addLayout(row)
+        self.resize(720, 360)
+        self.fill()
+
+    def fill(self) -> None:
+        self.list.clear()
+        self.items = self.status.backend.conflicts()
+        for it in self.items:
+            line = tr("srv_conflict_line", r=it.round, t=it.table, n=it.hand_no,
+                      problem=error_text(it.error_field, it.problem))
+            w = QListWidgetItem(line)
+            w.setData(256, it.key)
+            self.list.addItem(w)
+        if self.items:
+            self.list.setCurrentRow(0)
+
+    def _current(self) -> Any:
+        row = self.list.currentRow()
+        return self.items[row] if 0 <= row < len(self.items) else None
+
+    def renumber(self, key: str, hand_no: int) -> bool:
+        """Send the refused hand ``key`` again as ``hand_no``."""
+        try:
+            r = self.status.backend.renumber(key, hand_no)
+        except (ValueError, StorageError) as e:
+            self.error.setText(exception_text(e))
+            self.fill()
+            return False
+        self.error.setText("" if r is None or not r.queued else r.problem)
+        self.status.win.reload()
+        if r is not None and not r.queued:
+            self.status.win.message(tr("srv_resent", n=hand_no), error=False)
+        self.fill()
+        self.status.refresh()
+        return True
+
+    def drop(self, key: str) -> None:
+        """The referee's decision: the hand is not sent (its file is kept in dropped/)."""
+        self.status.backend.drop(key)
+        self.fill()
+        self.status.refresh()
+
+    def _renumber_clicked(self) -> None:
+        it = self._current()
+        if it is None:
+            return
+        suggested = self.status.backend.next_hand_no(it.round, it.table)
+        text, ok = QInputDialog.getText(
+            self, tr("srv_renumber_title"),
+            tr("srv_renumber_prompt", r=it.round, t=it.table, n=it.hand_no), text=str(suggested))
+        if not ok:
+            return
+        if not text.strip().isdigit() or int(text) < 1:
+            self.error.setText(tr("srv_bad_number", text=text))
+            return
+        self.renumber(it.key, int(text))
+
+    def _drop_clicked(self) -> None:
+        it = self._current()
+        if it is not None and confirm_destructive(
+                self, tr("srv_drop_prompt", r=it.round, t=it.table, n=it.hand_no),
+                tr("srv_drop")):
+            self.drop(it.key)
+
+
+class SignInDialog(QDialog):
+    """Referee name and PIN for the server (the PIN is never shown nor stored on disk)."""
+
+    def __init__(self, url: str, referee: str = "", problem: str = "") -> None:
+        super().__init__()
+        self.setObjectName("server_sign_in")
+        self.setWindowTitle(tr("srv_sign_in_title", url=url))
+        intro = QLabel(tr("srv_sign_in_intro"))
+        intro.setWordWrap(True)
+        self.name = QLineEdit(referee)
+        self.name.setObjectName("sign_in_referee")
+        self.pin = QLineEdit()
+        self.pin.setObjectName("sign_in_pin")
+        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
+        form = QFormLayout()
+        form.addRow(tr("Referee"), self.name)
+        form.addRow(tr("srv_pin"), self.pin)
+        self.error = QLabel(problem)
+        self.error.setStyleSheet("color: #b00020")
+        self.error.setWordWrap(True)
+        buttons = QDialogButtonBox()
+        buttons.addButton(tr("srv_sign_in"), QDialogButtonBox.ButtonRole.AcceptRole)
+        buttons.addButton(tr("Cancel"), QDialogButtonBox.ButtonRole.RejectRole)
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        lay = QVBoxLayout(self)
+        lay.addWidget(intro)
+        lay.addLayout(form)
+        lay.addWidget(self.error)
+        lay.addWidget(buttons)
+        (self.pin if referee else self.name).setFocus()
+
+
+def attach(win: Any, backend: ServerBackend, *, watch: bool = True,
+           poll: float = 5.0) -> OutboxStatus:
+    """Give a window opened on a server its status line (and the window's ``remote`` hook)."""
+    status = OutboxStatus(win, backend, watch=watch, poll=poll)
+    win.statusBar().addPermanentWidget(status)
+    win.remote = status
+    win.destroyed.connect(lambda *_: status.watcher and status.watcher.stop())
+    return status
+
+
+__all__ = ["ConflictsDialog", "OutboxStatus", "SignInDialog", "Watcher", "attach",
+           "ServerUnreachable"]
