@@ -86,9 +86,10 @@ class ServerBackend(RemoteTournament):
         queued = [i.hand_no for i in self.client.outbox.items()
                   if i.round == round and i.table == table] if self.client.outbox else []
         try:
-            n = self._read(("next_hand_no", round, table),
-                           lambda: RemoteTournament.next_hand_no(self, round, table))
-        except ServerUnreachable:
+            n = RemoteTournament.next_hand_no(self, round, table)
+            self.online = True
+        except ServerUnreachable:  # offline: past the last hands this desk saw
+            self.online = False
             n = 1 + max((h.hand_no for h in self._kept.get(("hands", (), ()), [])
                          if h.round == round and h.table == table), default=0)
         return max([n, *(q + 1 for q in queued)])

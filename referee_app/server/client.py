@@ -404,8 +404,10 @@ class DeskClient:
 
     def resolve(self, key: str, *, hand_no: int | None = None, drop: bool = False
                 ) -> SaveResult | None:
-        """Settle a conflict: send it again as ``hand_no`` (it may raise, like a save), or
-        ``drop`` it (kept in the outbox's ``dropped/`` folder, not deleted)."""
+        """Settle a conflict: send it again as ``hand_no`` (the record's own number follows),
+        or ``drop`` it (kept in the outbox's ``dropped/`` folder, not deleted). A resend the
+        server refuses too raises its error and the hand stays a conflict (only the referee
+        drops a hand); one that cannot be sent now waits (``queued``)."""
         if self.outbox is None:
             return None
         item = self.outbox.get(key)
@@ -416,8 +418,21 @@ class DeskClient:
             return None
         if hand_no is None:
             raise StorageError("hand_no", "give the new hand number, or drop the hand")
+        record = dict(item.record)
+        if record.get("hand_no") is not None:
+            record["hand_no"] = hand_no
         # a new key: the refused attempt saved nothing, and this is another request
         item = self.outbox.update(item, key=self.outbox.new_key(), hand_no=hand_no,
-                                  state="waiting", error_field="", problem="", violations=[])
+                                  record=record, state="waiting", error_field="", problem="",
+                                  violations=[])
         with self._send_lock:
-            return self._send(item, interactive=True)
+            r = self._send(item, interactive=False)
+        now = self.outbox.get(item.key)
+        if r.queued and now is not None and now.state == CONFLICT:
+            err = StorageError(now.error_field, now.problem)
+            if now.violations:
+                err = HandRuleError(now.error_field, now.problem, _violations(now.violations))
+            elif now.error_field == "hand_no" and "already saved" in now.problem:
+                err = DuplicateHandError(now.error_field, now.problem)
+            raise err
+        return r

@@ -163,6 +163,14 @@ class OutboxStatus(QWidget):
         self.refresh()
         return True
 
+    def send_now(self) -> Any:
+        """Send the waiting hands now (what the watcher does when the server is back)."""
+        before = len(self.backend.conflicts())
+        rep = self.backend.flush()
+        self.online = not rep.problem
+        self._flushed(len(rep.sent), len(rep.conflicts) - before)
+        return rep
+
     def open_conflicts(self) -> ConflictsDialog:
         dlg = ConflictsDialog(self)
         self.win.run_dialog(dlg)

@@ -1,0 +1,211 @@
+"""Issue 14: ``referee-app gui --server URL`` — the normal desk over a real server process.
+
+The window's controllers talk to one :class:`Backend` (a local ``Tournament`` or a
+``ServerBackend``); a desk signed in with its referee's PIN saves hands on the server, sees
+another desk's hands within a second (long-poll), keeps working while the server is down
+("2 hands waiting", in 中文 too), sends them when it is back, and shows a hand number taken
+meanwhile as a conflict for the referee to resolve — never dropped, never doubled.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import DESKS, ServerProcess, make_event, records
+
+from referee_app.gui.backend import Backend
+from referee_app.gui.i18n import LANG
+from referee_app.gui.server_desk import ServerBackend, open_server
+from referee_app.server.client import DeskClient
+from referee_app.storage import Tournament
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Any:
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db).start()
+    yield s
+    s.stop()
+
+
+def open_window(qtbot: Any, url: str, outbox: Path, *, watch: bool, lang: str = "en") -> Any:
+    from referee_app.fonts import register_qt_font
+    from referee_app.gui.controllers.desk import Desk
+    from referee_app.gui.server_launch import attach_status
+    from referee_app.gui.views.main_window import MainWindow
+
+    register_qt_font()
+    LANG.set(lang)
+    name, pin = DESKS[0]
+    desk = Desk(open_server(url, name, pin, outbox=outbox, timeout=3), name)
+    win = MainWindow(desk)
+    qtbot.addWidget(win)
+    win.show_message = lambda text: None
+    win.confirm_discard = lambda: True
+    status = attach_status(win, watch=watch)
+    status.watcher and setattr(status.watcher, "poll", 2.0)
+    return win
+
+
+def type_hand(win: Any, record: dict[str, Any], table: int) -> None:
+    """The record in the entry form as the table's next hand (as a referee types it)."""
+    from referee_app.gui.controllers.entry import EntryForm
+
+    win.new_hand(1, table)
+    form = EntryForm.from_record(record)
+    players = win.desk.seating(1).tables[table]
+    for seat, inp in form.seats.items():
+        inp.player = players.get(seat)
+    form.extra.update(round=1, table=table, hand_no=win.context[2])
+    win.entry.load(form, "", win.entry.status.text())
+
+
+def server_hands(url: str, table: int) -> list[int]:
+    return sorted(h["hand_no"] for h in httpx.get(url + "/api/hands",
+                                                   params={"round": 1, "table": table}).json())
+
+
+def test_both_backends_provide_the_interface(tmp_path: Path, served: ServerProcess) -> None:
+    """The desk's one interface: the local file and the server both provide every call."""
+    with Tournament.open(served.db, backup_every=0) as t:
+        assert isinstance(t, Backend)
+    b = open_server(served.url, *DESKS[0], outbox=tmp_path / "ob")
+    try:
+        assert isinstance(b, ServerBackend) and isinstance(b, Backend)
+        with Tournament.open(served.db, backup_every=0) as t:
+            assert b.rules().digest() == t.rules().digest()
+            name = t.seating(1).tables[1]["E"]
+            assert b.player_statement(name) == t.player_statement(name)
+        with pytest.raises(ValueError, match="head desk"):
+            b.add_player("新人")
+    finally:
+        b.close()
+
+
+def test_desk_saves_on_the_server_and_sees_other_desks(qtbot: Any, tmp_path: Path,
+                                                       served: ServerProcess) -> None:
+    win = open_window(qtbot, served.url, tmp_path / "outbox", watch=True)
+    rec = records(served.db, 1, 1)[0]
+    type_hand(win, rec, 1)
+    assert win.save()
+    assert server_hands(served.url, 1) == [1]
+    with Tournament.open(served.db, backup_every=0) as t:
+        saved = t.find_hand(1, 1, 1)
+        assert saved is not None and saved.entered_by == DESKS[0][0]  # signed in as 钱
+    assert win.remote.label.text().startswith(f"Server {served.url} · signed in: 钱")
+
+    # another desk saves a hand: this window shows it within a second (long-poll)
+    other = DeskClient(served.url, tmp_path / "other")
+    other.sign_in(*DESKS[1])
+    time.sleep(0.5)
+    t0 = time.monotonic()
+    r = other.add_hand(records(served.db, 2, 1)[0], round=1, table=2, hand_no=1)
+    qtbot.waitUntil(lambda: ("hand", r.id) in win.navigator._items, timeout=5000)
+    assert time.monotonic() - t0 < 1.5
+    other.close()
+    win.remote.close()
+
+
+def test_offline_outbox_resent_and_conflict_resolved(qtbot: Any, tmp_path: Path,
+                                                     served: ServerProcess) -> None:
+    outbox = tmp_path / "outbox"
+    win = open_window(qtbot, served.url, outbox, watch=False)
+    recs = records(served.db, 1, 4)
+    type_hand(win, recs[0], 1)
+    assert win.save()  # hand 1, online
+    served.kill()  # the head desk's laptop dies
+
+    win.reload()  # the window still shows the tournament from the last answers
+    type_hand(win, recs[1], 1)
+    assert win.context[2] == 2
+    assert win.save()  # waits in the outbox: the form moves on to hand 3
+    assert win.context[:3] == (1, 1, 3) and win.context[3] is None
+    assert "waits in the outbox (1 waiting)" in win.status_label.text()
+    type_hand(win, recs[2], 1)
+    assert win.save()
+    assert win.remote.label.text().endswith("2 hands waiting")
+    assert "cannot be reached" in win.remote.label.text()
+    LANG.set("zh")
+    assert win.remote.label.text().endswith("2 局等待发送")
+    LANG.set("en")
+
+    # the server is back; meanwhile another desk took hand 3 of table 1
+    back = ServerProcess(served.db, served.port).start()
+    served.proc = back.proc
+    other = DeskClient(served.url, tmp_path / "other")
+    other.sign_in(*DESKS[1])
+    other.add_hand(recs[3], round=1, table=1, hand_no=3)
+    other.close()
+
+    rep = win.remote.send_now()  # the token is gone with the old server: signs in again
+    assert len(rep.sent) == 1 and len(rep.conflicts) == 1
+    assert server_hands(served.url, 1) == [1, 2, 3]
+    assert win.remote.conflicts_button.isVisibleTo(win)
+    assert win.remote.conflicts_button.text() == "1 refused — resolve…"
+    assert not win.remote.label.text().endswith("waiting")
+
+    from referee_app.gui.views.outbox_status import ConflictsDialog
+
+    dlg = ConflictsDialog(win.remote)
+    qtbot.addWidget(dlg)
+    assert dlg.list.count() == 1
+    assert dlg.list.item(0).text().startswith("Round 1 · table 1 · hand 3: ")
+    assert "already saved" in dlg.list.item(0).text()
+    key = dlg.items[0].key
+    assert not dlg.renumber(key, 2)  # taken too: refused, still listed
+    assert "already saved" in dlg.error.text()
+    assert dlg.list.count() == 1
+    key = dlg.items[0].key
+    assert dlg.renumber(key, 4)
+    assert dlg.list.count() == 0
+    assert not win.remote.conflicts_button.isVisibleTo(win)
+
+    # 4 hands, each once: none lost, none doubled, nothing dropped
+    assert server_hands(served.url, 1) == [1, 2, 3, 4]
+    with Tournament.open(served.db, backup_every=0) as t:
+        def tiles(rec: dict[str, Any]) -> str:
+            return str(sorted((s, v["concealed"]) for s, v in rec["seats"].items()))
+
+        mine = [tiles(h.record) for h in t.hands(round=1, table=1)
+                if h.entered_by == DESKS[0][0]]
+        assert sorted(mine) == sorted(map(tiles, recs[:3]))
+    assert not list(outbox.glob("*.json"))
+    assert not (outbox / "dropped").exists() or not list((outbox / "dropped").glob("*.json"))
+    assert len(list((outbox / "sent").glob("*.json"))) == 3
+
+
+def test_cli_gui_server_signs_in_and_refuses_in_one_line(tmp_path: Path,
+                                                         served: ServerProcess) -> None:
+    """``referee-app gui --server``: the desk opens signed in; a wrong PIN is exit 2, a
+    server that does not answer exit 3, each one line without a traceback."""
+    import os
+    import subprocess
+    import sys
+
+    from server_helpers import ROOT
+
+    def gui(pin: str, url: str) -> subprocess.CompletedProcess[str]:
+        env = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_PIN": pin,
+               "QT_QPA_PLATFORM": "offscreen", "REFEREE_APP_HOME": str(tmp_path)}
+        return subprocess.run([sys.executable, "-m", "referee_app", "gui", "--server", url,
+                               "--referee", DESKS[0][0], "--screenshot",
+                               str(tmp_path / "desk.png"), "--lang", "en"],
+                              env=env, capture_output=True, text=True, timeout=120)
+
+    ok = gui(DESKS[0][1], served.url)
+    assert ok.returncode == 0, ok.stderr
+    assert (tmp_path / "desk.png").stat().st_size > 20_000
+    assert (tmp_path / "outbox").is_dir()  # the default outbox, per server and referee
+    wrong = gui("wrong-pin", served.url)
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().splitlines() == [
+        "error: referee: wrong PIN for 钱 (4 tries left before a 5-minute lock)"]
+    assert "wrong-pin" not in wrong.stderr
+    down = gui(DESKS[0][1], "http://127.0.0.1:9")
+    assert down.returncode == 3
+    assert down.stderr.strip().startswith("error: server: cannot reach http://127.0.0.1:9")
+    assert "Traceback" not in ok.stderr + wrong.stderr + down.stderr
