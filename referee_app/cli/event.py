@@ -91,6 +91,10 @@ def _split(text: str | None) -> list[str]:
 @click.option("--templates", default=None, metavar="DIR",
               help="The tournament's report template folder ('' for the shipped ones; "
                    "relative to the database's folder).")
+@click.option("--results-url", default=None, metavar="URL",
+              help="The players' live results page (e.g. the address 'referee-app serve' "
+                   "prints): its QR code goes on table cards and printed standings "
+                   "('' for none).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -100,7 +104,8 @@ def _split(text: str | None) -> list[str]:
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
-              templates: str | None, resettle: bool, referee: str, db: Path) -> None:
+              templates: str | None, results_url: str | None, resettle: bool, referee: str,
+              db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -109,7 +114,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
-        ("templates", templates))
+        ("templates", templates), ("results_url", results_url))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -122,7 +127,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}")
+                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
+                   f"results {i.results_url or '-'}")
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
@@ -150,7 +156,7 @@ def event_info(db: Path) -> None:
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
                    f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
-                   f"\n  players: {len(t.players())}")
+                   f"  results: {i.results_url or '-'}\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))

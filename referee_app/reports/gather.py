@@ -52,7 +52,8 @@ def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
     dates = " – ".join(d for d in (info.start_date, info.end_date) if d)
     entries, digest = t.record_digest()
     return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates,
-                      record_entries=entries, record_digest=digest)
+                      record_entries=entries, record_digest=digest,
+                      results_url=info.results_url)
 
 
 def _when(at: str) -> str:

@@ -31,6 +31,8 @@ class ReportMeta:
     #: a posted sheet can be matched to the database (``referee-app verify`` prints both)
     record_entries: int | None = None
     record_digest: str = ""
+    #: the players' live results page: a QR code to it on table cards and standings
+    results_url: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,6 +21,7 @@ from .base import (
     styles,
 )
 from .model import SeatingData, SeatingTable
+from .qr import draw_qr
 from .template import Template
 
 #: Where each seat sits around the drawn table (E at the bottom, play goes E→S→W→N
@@ -32,10 +33,11 @@ class TableCard(Flowable):
     """A full-frame card: big table number, round, and the players around a square."""
 
     def __init__(self, table: SeatingTable, round_no: int, t: Template, width: float,
-                 height: float) -> None:
+                 height: float, results_url: str = "") -> None:
         super().__init__()
         self.table, self.round_no, self.t = table, round_no, t
         self.width, self.height = width, height
+        self.results_url = results_url
 
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         return self.width, self.height
@@ -76,6 +78,11 @@ class TableCard(Flowable):
                     v for v in (sp.player_id, sp.club) if v), name_w, 9, 6.5)
         c.setFont(f, 12)
         c.drawCentredString(cx, cy, t.label("table", n=self.table.table))
+        if self.results_url:  # bottom right, clear of the seats: players scan it at the table
+            size = 30 * mm
+            draw_qr(c, self.results_url, w - size, 0, size)
+            c.setFont(f, 9)
+            c.drawCentredString(w - size / 2, size + 2 * mm, t.label("results_qr"))
 
 
 def render_seating(data: SeatingData, t: Template, out: str | Path | None = None) -> bytes:
@@ -119,5 +126,6 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
     if t.option("table_cards"):
         for tb in data.tables:
             story.append(PageBreak())
-            story.append(TableCard(tb, data.round, t, fw, frame_height(t) - 2))
+            story.append(TableCard(tb, data.round, t, fw, frame_height(t) - 2,
+                                   data.meta.results_url if t.option("results_qr") else ""))
     return build_pdf(story, t, data.meta, subtitle=sub, out=out)

@@ -19,6 +19,7 @@ from .base import (
     styles,
 )
 from .model import StandingRow, StandingsData
+from .qr import results_block
 from .template import STANDINGS_COLUMNS, Template
 
 
@@ -107,5 +108,8 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
         w = scaled_widths([3, 1, 1.2, 1.2, 6, 2.4], frame_width(t))
         story.append(grid_table(head, prow, w, ["LEFT", "RIGHT", "RIGHT", "LEFT", "LEFT", "LEFT"],
                                 t))
+    if t.option("results_qr") and data.meta.results_url:
+        story.append(Spacer(1, 4))
+        story.append(results_block(data.meta.results_url, t))
     story.append(signature_lines(t, st, ["head_referee"], posted=True))
     return build_pdf(story, t, data.meta, subtitle=sub, out=out)

@@ -162,12 +162,12 @@ DEFAULT_TITLES: dict[str, tuple[str, str]] = {
 #: report -> option -> default; the type of the default is the type a template must give.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "standings": {"mark_penalties": True, "list_penalties": True, "zebra": True,
-                  "show_tie_break": True},
+                  "show_tie_break": True, "results_qr": True},
     "table": {"show_details": True, "show_running_totals": True, "new_page_per_table": True},
     "player": {"show_hands": True},
     "hand": {"show_english": True, "show_reading": True, "show_payments": True,
              "signatures": ["referee", "head_referee"]},
-    "seating": {"table_cards": True},
+    "seating": {"table_cards": True, "results_qr": True},
     "slips": {"slips_per_page": 0, "event_rows": 6},
 }
 
@@ -269,6 +269,7 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "round_no": ("轮", "Round"),
     "hand_no": ("局", "Hand"),
     "find_seat": ("按选手查座位", "Find your seat"),
+    "results_qr": ("扫码看实时成绩", "Live results"),
 }
 
 _TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientation",

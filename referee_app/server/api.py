@@ -71,7 +71,8 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
 def tournament_json(t: Tournament) -> dict[str, Any]:
     info = t.info
     n, digest = t.record_digest()
-    return {**info.to_dict(), "seats": list(info.seats), "table_size": info.table_size,
+    return {**info.to_dict(), "results_url": info.results_url, "seats": list(info.seats),
+            "table_size": info.table_size,
             "read_only": not t.has_referees(), "revision": n,
             "record": {"entries": n, "digest": digest},
             "rounds": [{"number": r.number, "tables": r.tables, "players": r.players,

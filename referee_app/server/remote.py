@@ -95,7 +95,8 @@ def info_from_json(d: Mapping[str, Any]) -> TournamentInfo:
         name=d["name"], ruleset=d["ruleset"], seats=tuple(d["seats"]),
         start_date=d["start_date"], end_date=d["end_date"], venue=d["venue"],
         stake=d["stake"], tie_break=tuple(d["tie_break"]), referees=tuple(d["referees"]),
-        head_referee=d["head_referee"], created_at=d["created_at"], cap_fan=d["cap_fan"])
+        head_referee=d["head_referee"], created_at=d["created_at"], cap_fan=d["cap_fan"],
+        results_url=d.get("results_url", ""))
 
 
 class RemoteTournament:

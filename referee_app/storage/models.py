@@ -55,6 +55,7 @@ class TournamentInfo:
     created_at: str = ""
     cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
     templates: str = ""  # the tournament's report template folder; "": the shipped ones
+    results_url: str = ""  # the players' live results page ("": no QR codes printed)
 
     @property
     def table_size(self) -> int:

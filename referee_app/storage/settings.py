@@ -4,6 +4,7 @@ stake means for hands already saved: nothing, until the head referee re-settles 
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from referee_app.core import HandRecord, settle
@@ -14,20 +15,32 @@ from .errors import StorageError
 from .models import HandInfo, TournamentInfo
 
 
+def _results_url(value: Any) -> str:
+    """A web address players can open (http or https, one line, no spaces), or "" to
+    print no QR code."""
+    url = _text(value, "results_url")
+    if url and (not re.match(r"^https?://[^\s/]+(/\S*)?$", url) or len(url) > 500):
+        raise StorageError("results_url", f"expected a web address such as "
+                           f"http://192.168.1.10:8787/ (http or https, at most 500 "
+                           f"characters), got {url[:60]!r}")
+    return url
+
+
 class SettingsMixin(TournamentBase):
     """Settings changes, and re-settling saved hands under new settings on request."""
 
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
         """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
-        (the head referee's change once the tournament has referees) or templates (the
-        folder of report templates; relative to the database's folder).
+        (the head referee's change once the tournament has referees), templates (the
+        folder of report templates; relative to the database's folder) or results_url (the
+        players' live results page: its QR code goes on table cards and printed standings).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
         :meth:`resettle` writes new versions of them).
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan", "templates"}
+                   "head_referee", "cap_fan", "templates", "results_url"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -50,6 +63,8 @@ class SettingsMixin(TournamentBase):
             fields["cap_fan"] = _cap(fields["cap_fan"])
         if "templates" in fields:
             fields["templates"] = _text(str(fields["templates"]), "templates")
+        if "results_url" in fields:
+            fields["results_url"] = _results_url(fields["results_url"])
         at = dbm.now()
         with self._write():
             for k, v in fields.items():
