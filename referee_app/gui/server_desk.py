@@ -183,3 +183,11 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     return (m[0], f"服务器地址应为 http://主机:端口，收到 {m[1]}")
 
+
+@_rule(r"hand (\d+) of table (\d+) in round (\d+) is already saved as hand id (\d+); "
+       r"amend or void it instead")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"hand {m[1]} of table {m[2]} in round {m[3]} is already saved (hand id {m[4]}) "
+            "— another desk took this number",
+            f"第{m[3]}轮第{m[2]}桌第{m[1]}局已保存（牌局编号 {m[4]}）— 其他裁判台已使用该局号")
+

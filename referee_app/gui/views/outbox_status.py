@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from referee_app.storage import StorageError
 
 from ..i18n import LANG, tr
-from ..messages import error_text, exception_text
+from ..messages import exception_text, problem_text
 from ..server_desk import HandQueued, ServerBackend, ServerUnreachable
 from .prompts import confirm_destructive
 
@@ -222,7 +222,7 @@ class ConflictsDialog(QDialog):
         self.items = self.status.backend.conflicts()
         for it in self.items:
             line = tr("srv_conflict_line", r=it.round, t=it.table, n=it.hand_no,
-                      problem=error_text(it.error_field, it.problem))
+                      problem=problem_text(it.problem))
             w = QListWidgetItem(line)
             w.setData(256, it.key)
             self.list.addItem(w)
