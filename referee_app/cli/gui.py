@@ -31,11 +31,13 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
 @click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
               help="With --server: the folder of hands waiting for the server "
                    "(default ~/.referee-app/outbox/SERVER/REFEREE).")
+@click.option("--server-cert", type=click.Path(dir_okay=False, path_type=Path),
+              help="With an https --server using a self-signed certificate: its cert.pem.")
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
               help="Print 'ready' and quit once the window is up (launch benchmark).")
 def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
         referee: str, size: str, record: Path | None, server: str, outbox: Path | None,
-        exit_when_ready: bool) -> None:
+        server_cert: Path | None, exit_when_ready: bool) -> None:
     """Open the referee desk: hand entry with live validation, rule trace, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
@@ -54,7 +56,7 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
         code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
                                  referee=referee, size=dims,
                                  record=record, exit_when_ready=exit_when_ready,
-                                 server=server, outbox=outbox))
+                                 server=server, outbox=outbox, server_cert=server_cert))
     except GuiError as e:
         from referee_app.storage.errors import StorageFault
 

@@ -39,6 +39,7 @@ class LaunchOptions:
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
     server: str = ""  # a head desk's ``referee-app serve`` address: this desk is its client
     outbox: Path | None = None  # the server desk's outbox folder (default: per server/referee)
+    server_cert: Path | None = None  # an https server's self-signed certificate (cert.pem)
 
 
 def _need_offscreen() -> bool:
@@ -89,7 +90,8 @@ def run(opts: LaunchOptions) -> int:
         if opts.server:
             from .server_launch import connect_desk
 
-            desk = connect_desk(opts.server, opts.referee, outbox=opts.outbox)
+            desk = connect_desk(opts.server, opts.referee, outbox=opts.outbox,
+                                verify=str(opts.server_cert) if opts.server_cert else True)
         else:
             db = demo_database() if opts.demo else opts.db
             assert db is not None

@@ -193,6 +193,7 @@ class ConflictsDialog(QDialog):
         intro = QLabel(tr("srv_conflicts_intro"))
         intro.setWordWrap(True)
         self.list = QListWidget()
+        self.list.setWordWrap(True)
         self.error = QLabel()
         self.error.setStyleSheet("color: #b00020")
         self.error.setWordWrap(True)
@@ -214,7 +215,7 @@ class ConflictsDialog(QDialog):
         lay.addWidget(self.list, 1)
         lay.addWidget(self.error)
         lay.addLayout(row)
-        self.resize(720, 360)
+        self.resize(820, 360)
         self.fill()
 
     def fill(self) -> None:
