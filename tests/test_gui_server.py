@@ -23,6 +23,8 @@ from referee_app.gui.server_desk import ServerBackend, open_server
 from referee_app.server.client import DeskClient
 from referee_app.storage import Tournament
 
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # httpx verify=<path>
+
 
 @pytest.fixture
 def served(tmp_path: Path) -> Any:
@@ -215,3 +217,36 @@ def test_cli_gui_server_signs_in_and_refuses_in_one_line(tmp_path: Path,
     assert down.returncode == 3
     assert down.stderr.strip().startswith("error: server: cannot reach http://127.0.0.1:9")
     assert "Traceback" not in ok.stderr + wrong.stderr + down.stderr
+
+
+def test_cli_gui_server_over_tls_with_the_servers_certificate(tmp_path: Path) -> None:
+    """An https server with a self-signed certificate: ``--server-cert cert.pem`` opens the
+    desk; without it, one line saying the certificate is not trusted (exit 3)."""
+    import os
+    import subprocess
+    import sys
+
+    from server_helpers import ROOT
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
+                    "-subj", "/CN=referee-desk", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db, None, "--cert", str(cert), "--key", str(key), verify=str(cert)).start()
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "REFEREE_PIN": DESKS[0][1],
+           "QT_QPA_PLATFORM": "offscreen", "REFEREE_APP_HOME": str(tmp_path)}
+    cmd = [sys.executable, "-m", "referee_app", "gui", "--server", s.url, "--referee",
+           DESKS[0][0], "--screenshot", str(tmp_path / "desk.png")]
+    try:
+        ok = subprocess.run([*cmd, "--server-cert", str(cert)], env=env, capture_output=True,
+                            text=True, timeout=120)
+        untrusting = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        s.stop()
+    assert ok.returncode == 0, ok.stderr
+    assert untrusting.returncode == 3
+    assert untrusting.stderr.strip().splitlines() == [
+        f"error: server: {s.url}'s TLS certificate is not trusted by this desk: give the "
+        "server's cert.pem (gui --server-cert cert.pem, or DeskClient(..., "
+        "verify='cert.pem')); hands saved now wait in the outbox"]

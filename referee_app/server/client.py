@@ -143,8 +143,9 @@ class DeskClient:
             if "CERTIFICATE_VERIFY_FAILED" in str(e):
                 raise ServerUnreachable("server", f"{self.base_url}'s TLS certificate is not "
                                         "trusted by this desk: give the server's cert.pem "
-                                        "(DeskClient(..., verify='cert.pem')); hands saved "
-                                        "now wait in the outbox") from None
+                                        "(gui --server-cert cert.pem, or DeskClient(..., "
+                                        "verify='cert.pem')); hands saved now wait in the "
+                                        "outbox") from None
             raise ServerUnreachable("server", f"cannot reach {self.base_url} "
                                     f"({type(e).__name__}); hands saved now wait in the "
                                     "outbox") from None
