@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import DESKS, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, ServerProcess, make_event, records
 
 from referee_app.gui.backend import Backend
 from referee_app.gui.i18n import LANG
@@ -250,3 +250,35 @@ def test_cli_gui_server_over_tls_with_the_servers_certificate(tmp_path: Path) ->
         f"error: server: {s.url}'s TLS certificate is not trusted by this desk: give the "
         "server's cert.pem (gui --server-cert cert.pem, or DeskClient(..., "
         "verify='cert.pem')); hands saved now wait in the outbox"]
+
+
+def test_reports_from_a_server_desk_are_the_head_desks(tmp_path: Path,
+                                                      served: ServerProcess) -> None:
+    """Print preview on a client desk: every report from the server is byte for byte the
+    one the head desk prints from its file (same data, same time)."""
+    from datetime import UTC, datetime
+
+    from referee_app.reports import api
+
+    when = datetime(2026, 12, 1, 21, 0, tzinfo=UTC)
+    b = open_server(served.url, *DESKS[0], outbox=tmp_path / "ob")
+    try:
+        for n, rec in enumerate(records(served.db, 2, 2), start=1):
+            b.add_hand(rec, round=1, table=2, hand_no=n)
+        hid = b.hands()[0].id
+        player = b.seating(1).tables[2]["S"]
+        head = open_server(served.url, HEAD, HEAD_PIN, outbox=tmp_path / "head")
+        head.add_penalty([player], -4, "late to the table", round=1, zero_sum=True)
+        head.close()
+        with Tournament.open(served.db, backup_every=0) as t:
+            for name in b.seating(1).tables[2].values():  # the penalised one and the others
+                assert b.player_statement(name) == t.player_statement(name)
+            assert b.penalties(player=player) == t.penalties(player=player)
+            for report, params in (("standings", {}), ("seating", {"round": 1}),
+                                   ("table", {"round": 1, "table": 2}),
+                                   ("player", {"player": player}), ("hand", {"hand_id": hid}),
+                                   ("slips", {"round": 1, "table": 2})):
+                assert api.generate(report, b, generated_at=when, **params) == \
+                    api.generate(report, t, generated_at=when, **params), report
+    finally:
+        b.close()

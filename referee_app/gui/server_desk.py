@@ -36,8 +36,9 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
     return refuse
 
 
-_READS = ("revision", "rules", "rounds", "seating", "hands", "hand", "find_hand",
-          "hand_history", "standings", "players", "player_statement", "penalties")
+_READS = ("revision", "rules", "ruleset", "rounds", "seating", "hands", "hand", "find_hand",
+          "hand_history", "standings", "players", "player", "player_statement", "penalties",
+          "record_digest")
 
 
 def _kept(name: str) -> Callable[..., Any]:

@@ -166,8 +166,17 @@ class RemoteTournament:
                   ) -> list[StandingRow]:
         return [standing_from_json(r) for r in self.client.standings(round, through_round)]
 
-    def penalties(self) -> list[Penalty]:
-        return [penalty_from_json(p) for p in self.client.penalties()]
+    def penalties(self, *, player: str | int | None = None) -> list[Penalty]:
+        """Every penalty (``player``: those with an entry for that player)."""
+        out = [penalty_from_json(p) for p in self.client.penalties()]
+        if player is not None:
+            name = self.player(player).name
+            out = [p for p in out if name in p.entries]
+        return out
+
+    def ruleset(self) -> Ruleset:
+        """The tournament's own ruleset as stored inside it (``Tournament.ruleset``)."""
+        return ruleset_store.from_snapshot(self.client.ruleset()["document"])
 
     def rules(self) -> Ruleset:
         """The tournament's own ruleset with its cap and stake (as ``Tournament.rules``)."""
@@ -175,15 +184,19 @@ class RemoteTournament:
         return ruleset_store.from_snapshot(d["document"]).with_settings(
             cap_fan=d.get("cap_fan"), stake=d.get("stake"))
 
+    def player(self, ref: str | int, field: str = "player") -> Player:
+        """A player by id, ``#id``, exact name or Latin name (``Tournament.player``)."""
+        for p in self.players():
+            if ref in (p.id, p.name, f"#{p.id}") or (
+                    isinstance(ref, str) and p.name_latin
+                    and p.name_latin.casefold() == ref.casefold()):
+                return p
+        raise UnknownPlayerError(field, f"no player {ref!r}")
+
     def player_statement(self, player: str | int) -> PlayerStatement:
         """Every hand and penalty of one player, as ``Tournament.player_statement`` words
         it (built here from the hands and penalties the server lists)."""
-        players = self.players()
-        p = next((q for q in players if player in (q.id, q.name, f"#{q.id}")
-                  or (isinstance(player, str) and q.name_latin
-                      and q.name_latin.casefold() == player.casefold())), None)
-        if p is None:
-            raise UnknownPlayerError("player", f"no player {player!r}")
+        p = self.player(player)
         lines, total = [], 0
         for h in sorted(self.hands(), key=lambda h: (h.round, h.table, h.hand_no)):
             seat = next((s for s, name in h.players.items() if name == p.name), None)
@@ -202,9 +215,7 @@ class RemoteTournament:
             lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
                                        flags))
             total += chips
-        for pen in self.penalties():
-            if p.name not in pen.entries and p.name not in pen.players:
-                continue
+        for pen in self.penalties(player=p.id):
             c = 0 if pen.void else pen.entries.get(p.name, 0)
             who = ("" if p.name in pen.players
                    else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
