@@ -282,3 +282,24 @@ def test_reports_from_a_server_desk_are_the_head_desks(tmp_path: Path,
                     api.generate(report, t, generated_at=when, **params), report
     finally:
         b.close()
+
+
+def test_waiting_hands_go_by_themselves_when_the_server_is_back(qtbot: Any, tmp_path: Path,
+                                                                 served: ServerProcess) -> None:
+    """The watcher thread: offline it says so; once the server answers again it sends the
+    waiting hand without anyone asking, and the status line and the navigator follow."""
+    win = open_window(qtbot, served.url, tmp_path / "outbox", watch=True)
+    recs = records(served.db, 3, 2)
+    served.kill()
+    type_hand(win, recs[0], 3)
+    assert win.save()
+    qtbot.waitUntil(lambda: "cannot be reached" in win.remote.label.text(), timeout=10_000)
+    assert win.remote.label.text().endswith("1 hand waiting")
+    back = ServerProcess(served.db, served.port).start()
+    served.proc = back.proc
+    qtbot.waitUntil(lambda: server_hands(served.url, 3) == [1], timeout=15_000)
+    qtbot.waitUntil(lambda: "waiting" not in win.remote.label.text()
+                    and "signed in: 钱" in win.remote.label.text(), timeout=10_000)
+    qtbot.waitUntil(lambda: any(k[0] == "hand" for k in win.navigator._items), timeout=10_000)
+    assert "1 waiting hands sent to the server" in win.messages
+    win.remote.close()

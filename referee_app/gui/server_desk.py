@@ -15,9 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from referee_app.core import HandRecord, settle
+from referee_app.core import next_dealer as core_next_dealer
 from referee_app.server.client import DeskClient, ServerUnreachable
 from referee_app.server.remote import HandQueued, RemoteTournament
-from referee_app.storage import StorageError, TournamentInfo
+from referee_app.storage import StorageError, TournamentInfo, ruleset_store
 
 from .messages import _rule
 
@@ -96,8 +98,27 @@ class ServerBackend(RemoteTournament):
         return max([n, *(q + 1 for q in queued)])
 
     def next_dealer(self, round: int, table: int) -> str:
-        return str(self._read(("next_dealer", round, table),
-                              lambda: RemoteTournament.next_dealer(self, round, table)))
+        """The server's suggestion; offline (or with hands of the table waiting in the
+        outbox) the same rule applied here to the table's latest hand this desk knows."""
+        queued = [i for i in self.client.outbox.items()
+                  if i.round == round and i.table == table] if self.client.outbox else []
+        if not queued:
+            try:
+                dealer = str(RemoteTournament.next_dealer(self, round, table))
+                self.online = True
+                return dealer
+            except ServerUnreachable:
+                self.online = False
+        known = [(h.hand_no, h.record) for h in self._kept.get(("hands", (), ()), [])
+                 if h.round == round and h.table == table and h.status.value != "void"]
+        known += [(i.hand_no, i.record) for i in queued]
+        info = self.client._cached_ruleset()
+        if not known or info is None:
+            return self.info.seats[0]
+        rules = ruleset_store.from_snapshot(info["document"]).with_settings(
+            cap_fan=info.get("cap_fan"), stake=info.get("stake"))
+        rec = HandRecord.from_dict(max(known, key=lambda k: k[0])[1], rules)
+        return core_next_dealer(rec, settle(rec, rules), rules) or rec.dealer
 
     update_info = _head_desk_only("update_info")
     add_player = _head_desk_only("add_player")
