@@ -303,3 +303,39 @@ def test_waiting_hands_go_by_themselves_when_the_server_is_back(qtbot: Any, tmp_
     qtbot.waitUntil(lambda: any(k[0] == "hand" for k in win.navigator._items), timeout=10_000)
     assert "1 waiting hands sent to the server" in win.messages
     win.remote.close()
+
+
+def test_the_server_desks_lines_are_in_both_languages() -> None:
+    """Every line a server desk can show (sign-in, offline, TLS, conflicts, the head desk's
+    jobs) has its 中文 words; the window's own texts are checked by test_gui_i18n."""
+    import referee_app.gui.server_desk  # noqa: F401 (registers the lines)
+    from referee_app.gui.messages import is_translated, problem_text
+
+    lines = [
+        "wrong PIN for 钱 (4 tries left before a 5-minute lock)",
+        "wrong PIN for 钱; locked for 5 minutes after 5 wrong PINs",
+        "钱 is locked after 5 wrong PINs; try again in 299 s",
+        "no referee named '吴' (referee-app referee list)",
+        "too many sign-in attempts from this address; wait 42 s",
+        "cannot reach http://127.0.0.1:8787 (ConnectError); hands saved now wait in the outbox",
+        "http://127.0.0.1:8787's TLS certificate is not trusted by this desk: give the server's "
+        "cert.pem (gui --server-cert cert.pem, or DeskClient(..., verify='cert.pem')); hands "
+        "saved now wait in the outbox",
+        "cannot reach http://127.0.0.1:8787, and this desk has not seen the tournament yet to "
+        "check hands offline; connect once first",
+        "the server cannot be reached; the hand was checked and waits in the outbox (3 "
+        "waiting): it is sent when the server is back",
+        "this desk is a client of http://127.0.0.1:8787; players, seating and the tournament's "
+        "settings are changed on the head desk",
+        "hand 3 of table 1 in round 1 is already saved as hand id 7; amend or void it instead",
+        "expected the server's address as http://HOST:PORT, got 'x'",
+        "sign-in cancelled",
+    ]
+    LANG.set("zh")
+    try:
+        for line in lines:
+            assert is_translated(None, line), line
+            zh = problem_text(line)
+            assert zh != line and any("\u4e00" <= c <= "\u9fff" for c in zh), line
+    finally:
+        LANG.set("en")

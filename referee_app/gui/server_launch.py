@@ -21,7 +21,7 @@ def connect_desk(url: str, referee: str, *, outbox: Path | None = None,
                  verify: bool | str = True, ask: bool = True) -> Desk:
     """A :class:`Desk` over the server at ``url`` with ``referee`` signed in (raises the
     storage error — AuthError, ServerUnreachable — when it cannot be done)."""
-    from .messages import exception_text
+    from .messages import problem_text
     from .server_desk import open_server
 
     pin = os.environ.get("REFEREE_PIN")
@@ -48,7 +48,7 @@ def connect_desk(url: str, referee: str, *, outbox: Path | None = None,
         try:
             backend = open_server(url, referee, dlg.pin.text(), outbox=outbox, verify=verify)
         except AuthError as e:  # a wrong PIN, a locked name: ask again, saying why
-            problem = exception_text(e)
+            problem = problem_text(e.problem)
             continue
         return Desk(backend, referee)
 
