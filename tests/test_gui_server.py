@@ -339,3 +339,31 @@ def test_the_server_desks_lines_are_in_both_languages() -> None:
             assert zh != line and any("\u4e00" <= c <= "\u9fff" for c in zh), line
     finally:
         LANG.set("en")
+
+
+def test_sign_in_asks_again_after_a_wrong_pin(tmp_path: Path, served: ServerProcess,
+                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sign-in dialog's loop: a wrong PIN is asked again with the reason in the
+    referee's language; cancelling is one line."""
+    from referee_app.gui.server_launch import connect_desk
+
+    monkeypatch.delenv("REFEREE_PIN", raising=False)
+    asked: list[tuple[str, str]] = []
+    answers = [("钱", "0000"), ("钱", DESKS[0][1])]
+
+    def ask(url: str, referee: str, problem: str) -> tuple[str, str] | None:
+        asked.append((referee, problem))
+        return answers.pop(0) if answers else None
+
+    LANG.set("zh")
+    try:
+        desk = connect_desk(served.url, "钱", outbox=tmp_path / "ob", ask=ask)
+    finally:
+        LANG.set("en")
+    try:
+        assert asked == [("钱", ""), ("钱", "钱 的 PIN 码错误（再错 4 次将锁定 5 分钟）")]
+        assert desk.referee == "钱" and desk.t.client.referee == "钱"
+    finally:
+        desk.close()
+    with pytest.raises(ValueError, match="sign-in cancelled"):
+        connect_desk(served.url, "钱", outbox=tmp_path / "ob", ask=lambda *a: None)

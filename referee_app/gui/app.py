@@ -90,6 +90,10 @@ def run(opts: LaunchOptions) -> int:
         if opts.server:
             from .server_launch import connect_desk
 
+            if (opts.screenshot is not None or opts.exit_when_ready) and \
+                    "REFEREE_PIN" not in os.environ:
+                raise GuiError("pin", "no window to sign in: give --referee NAME and the PIN "
+                               "in REFEREE_PIN")
             desk = connect_desk(opts.server, opts.referee, outbox=opts.outbox,
                                 verify=str(opts.server_cert) if opts.server_cert else True)
         else:

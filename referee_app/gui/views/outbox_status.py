@@ -285,6 +285,7 @@ class SignInDialog(QDialog):
     def __init__(self, url: str, referee: str = "", problem: str = "") -> None:
         super().__init__()
         self.setObjectName("server_sign_in")
+        self.setMinimumWidth(460)
         self.setWindowTitle(tr("srv_sign_in_title", url=url))
         intro = QLabel(tr("srv_sign_in_intro"))
         intro.setWordWrap(True)
