@@ -26,6 +26,17 @@ from referee_app.storage import Tournament
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")  # httpx verify=<path>
 
 
+#: server status lines opened by a test (their watcher threads are stopped after it)
+OPENED: list[Any] = []
+
+
+@pytest.fixture(autouse=True)
+def _stop_watchers() -> Any:
+    yield
+    while OPENED:
+        OPENED.pop().close()
+
+
 @pytest.fixture
 def served(tmp_path: Path) -> Any:
     db = make_event(tmp_path / "event.sqlite")
@@ -49,6 +60,7 @@ def open_window(qtbot: Any, url: str, outbox: Path, *, watch: bool, lang: str = 
     win.show_message = lambda text: None
     win.confirm_discard = lambda: True
     status = attach_status(win, watch=watch)
+    OPENED.append(status)
     status.watcher and setattr(status.watcher, "poll", 2.0)
     return win
 

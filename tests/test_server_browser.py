@@ -13,6 +13,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -64,22 +65,23 @@ def test_pages_render_in_headless_chromium(tmp_path: Path) -> None:
         s.stop()
 
 
+TRAMPOLINE = ("import os, sys; a, b = os.dup(int(sys.argv[1])), os.dup(int(sys.argv[2])); "
+              "os.dup2(a, 3); os.dup2(b, 4); os.set_inheritable(3, True); "
+              "os.set_inheritable(4, True); os.execv(sys.argv[3], sys.argv[3:])")
+
+
 class DevTools:
     """Chromium driven over ``--remote-debugging-pipe`` (JSON messages ending in NUL)."""
 
     def __init__(self, profile: Path) -> None:
         to_r, self._to_w = os.pipe()  # we write, chromium reads fd 3
         self._from_r, from_w = os.pipe()  # chromium writes fd 4, we read
-
-        def fds() -> None:
-            os.dup2(to_r, 3)
-            os.dup2(from_w, 4)
-
-        # close_fds=False: Python's own descriptors are close-on-exec anyway, and dup2 makes
-        # 3 and 4 inheritable (pass_fds would close them again after preexec_fn)
-        self.proc = subprocess.Popen(chromium(profile, "--remote-debugging-pipe", "about:blank"),
-                                     close_fds=False, preexec_fn=fds,  # noqa: PLW1509
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        # a small trampoline puts the pipes on 3 and 4, then becomes chromium (no preexec_fn
+        # in a process with threads; dash cannot redirect descriptors above 9)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", TRAMPOLINE, str(to_r), str(from_w),
+             *chromium(profile, "--remote-debugging-pipe", "about:blank")],
+            pass_fds=(to_r, from_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         os.close(to_r)
         os.close(from_w)
         self._buf = b""
