@@ -580,6 +580,7 @@ class Repair:
     byes: tuple[int, ...]  # seatable players left without a seat
     moved: tuple[int, ...]  # players who took a seat they did not have in the plan
     dissolved: tuple[int, ...]  # plan table numbers (1-based) that no longer play
+    changed: tuple[int, ...] = ()  # every player whose table and seat (or bye) changed
 
 
 def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Sequence[int],
@@ -629,4 +630,9 @@ def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Se
         moved.append(grid[t][i])
     byes = [p for p in pool if p in playing]  # unused substitutes simply stay out
     kept = tuple(tuple(row) for t, row in enumerate(grid) if t not in dissolved)
-    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)))
+    old = {p: (t, i) for t, row in enumerate(tables) for i, p in enumerate(row) if p in ok}
+    new = {p: (t, i) for t, row in enumerate(grid) if t not in dissolved
+           for i, p in enumerate(row)}
+    changed = sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
+    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)),
+                  tuple(changed))
