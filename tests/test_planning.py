@@ -183,3 +183,17 @@ def test_finishing_a_wind_block_left_open_by_played_rounds() -> None:
         played.append(list(p.rounds[0].tables))
     f = figures(played, WINDS)
     assert f.repeats == 0 and f.wind_spread == 0
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(32, 6), (64, 5)])
+def test_replanning_after_rounds_of_an_earlier_plan_keeps_zero_repeats(n: int,
+                                                                       rounds: int) -> None:
+    """Two played rounds of another plan (another seed) are two classes of the design under
+    some relabelling: the new plan finds one and stays free of repeats."""
+    players = list(range(1, n + 1))
+    earlier = plan(players, WINDS, rounds, seed=77)
+    played = [list(r.tables) for r in earlier.rounds[:2]]
+    p = plan(players, WINDS, rounds - 2, played=played, seed=5)
+    check_rounds(p, players)
+    assert p.figures.repeats == 0
+    assert p.method in ("2-dimensional subspaces of GF(2)^5", "affine geometry AG(3, 4)")

@@ -19,6 +19,7 @@ classes from subspaces that meet only in 0 never repeat a pair.
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Sequence
 
@@ -179,3 +180,108 @@ def resolvable(n: int, size: int, wanted: int, rng: random.Random) -> tuple[str,
         if k is not None:
             return f"affine geometry AG({k}, 3)", affine3(k)[:wanted]
     return "", []
+
+
+# ----------------------------------------------------------------------------- relabel
+
+def _grid_blocks(r1: Sequence[set[int]], r2: Sequence[set[int]]
+                 ) -> list[tuple[list[int], list[int]]] | None:
+    """When every part of ``r1`` meets the parts of ``r2`` it touches exactly once and the
+    touching parts form complete bipartite blocks (a grid each, as two parallel classes of
+    an affine or projective-type design do): the blocks as (r1 indices, r2 indices)."""
+    touch = [[j for j, b in enumerate(r2) if a & b] for a in r1]
+    if any(len(a & r2[j]) != 1 for a, js in zip(r1, touch, strict=True) for j in js):
+        return None
+    blocks: list[tuple[list[int], list[int]]] = []
+    seen: set[int] = set()
+    for i, js in enumerate(touch):
+        if i in seen:
+            continue
+        rows = [k for k, ks in enumerate(touch) if ks == js]
+        if any(set(touch[k]) & set(js) for k in range(len(r1)) if k not in rows):
+            return None  # not a complete block
+        seen.update(rows)
+        blocks.append((rows, js))
+    return blocks
+
+
+def _grid_maps(c1: list[set[int]], c2: list[set[int]], r1: list[set[int]],
+               r2: list[set[int]], rng: random.Random, tries: int
+               ) -> list[dict[int, int]]:
+    """Point → player maps taking classes ``c1``, ``c2`` onto rounds ``r1``, ``r2`` (both
+    pairs made of matching grid blocks); random choices among the many such maps."""
+    g1, g2 = _grid_blocks(c1, c2), _grid_blocks(r1, r2)
+    if g1 is None or g2 is None or sorted((len(a), len(b)) for a, b in g1) != \
+            sorted((len(a), len(b)) for a, b in g2):
+        return []
+    out = []
+    for _ in range(tries):
+        pending = list(g2)
+        rng.shuffle(pending)
+        mapping: dict[int, int] = {}
+        for rows, cols in g1:
+            k = next(k for k, (a, b) in enumerate(pending)
+                     if (len(a), len(b)) == (len(rows), len(cols)))
+            prow, pcol = pending.pop(k)
+            prow, pcol = rng.sample(prow, len(prow)), rng.sample(pcol, len(pcol))
+            for la, ta in zip(rows, prow, strict=True):
+                for lb, tb in zip(cols, pcol, strict=True):
+                    (pt,), (pl,) = c1[la] & c2[lb], r1[ta] & r2[tb]
+                    mapping[pt] = pl
+        out.append(mapping)
+    return out
+
+
+def relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
+             points: Sequence[int], rng: random.Random | None = None
+             ) -> tuple[dict[int, int], int, list[list[list[int]]]]:
+    """Map design points to players so that the design's first classes are played rounds.
+
+    Any bijection of points keeps a design free of repeats, so: when the last two played
+    rounds meet as two parallel classes of the design do (grid blocks: every table of one
+    meets the tables of the other it touches once — in an affine plane all of them; in
+    AG(3, 4) or the GF(2)^k designs the classes fall into several such blocks, as the
+    rounds of an earlier plan do) point ``line_a ∩ line_b`` becomes the player at the
+    matching tables; among many such maps the one whose other classes repeat fewest pairs
+    of older played rounds is kept. Else when the last played round is a full partition
+    class 0 maps onto it. Returns (point → player, number of classes used up, the classes
+    with those first); without a fit the points map to ``points`` in order.
+    """
+    everyone = sorted(points)
+    rng = rng or random.Random(0)
+
+    def full(rnd: Sequence[Sequence[int]]) -> bool:
+        return len(rnd) == len(classes[0]) and sorted(p for t in rnd for p in t) == everyone
+
+    if len(played) >= 2 and len(classes) >= 2 and full(played[-1]) and full(played[-2]):
+        r1, r2 = [set(t) for t in played[-2]], [set(t) for t in played[-1]]
+        older: set[tuple[int, int]] = set()
+        for rnd in played[:-2]:
+            for t in rnd:
+                older.update(itertools.combinations(sorted(t), 2))
+        best: tuple[int, dict[int, int], list[list[list[int]]]] | None = None
+        pairs = [(i, j) for i in range(len(classes)) for j in range(len(classes)) if i != j]
+        for i, j in pairs[:24]:
+            c1, c2 = [set(t) for t in classes[i]], [set(t) for t in classes[j]]
+            rest = [c for k, c in enumerate(classes) if k not in (i, j)]
+            for mapping in _grid_maps(c1, c2, r1, r2, rng, 40 if older else 1):
+                clash = sum(tuple(sorted((mapping[a], mapping[b]))) in older
+                            for c in rest for line in c
+                            for a, b in itertools.combinations(line, 2)) if older else 0
+                if best is None or clash < best[0]:
+                    best = (clash, mapping, [classes[i], classes[j], *rest])
+                if clash == 0:
+                    break
+            if best is not None and best[0] == 0:
+                break
+        if best is not None:
+            return best[1], 2, best[2]
+    if played and classes and full(played[-1]):
+        # point i of each line ↔ the player who sat in seat i: in an affine geometry the
+        # lines of most other classes then gather players who had different winds
+        mapping = {}
+        for line, table in zip(classes[0], played[-1], strict=True):
+            for pt, pl in zip(line, table, strict=True):
+                mapping[pt] = pl
+        return mapping, 1, classes
+    return dict(enumerate(points)), 0, classes

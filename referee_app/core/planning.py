@@ -29,7 +29,7 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from .designs import resolvable
+from .designs import relabel, resolvable
 from .winds import balance_block_winds, polish_winds
 
 Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
@@ -295,44 +295,6 @@ def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[in
     return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
 
 
-def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
-             points: Sequence[int]) -> tuple[dict[int, int], int]:
-    """Map design points to players so that the design's first classes are played rounds.
-
-    Any bijection of points keeps a design free of repeats, so: when the last two played
-    rounds are orthogonal (every table of one meets every table of the other once, as in
-    an affine plane) point ``line_a[i] ∩ line_b[j]`` becomes the player at tables i and j;
-    else when the last played round is a full partition class 0 maps onto it. Returns
-    (point → player, number of classes used up); without a fit the points map to
-    ``points`` in order.
-    """
-    everyone = sorted(points)
-
-    def full(rnd: Sequence[Sequence[int]]) -> bool:
-        return len(rnd) == len(classes[0]) and sorted(p for t in rnd for p in t) == everyone
-
-    if len(played) >= 2 and len(classes) >= 2 and full(played[-1]) and full(played[-2]):
-        r1, r2 = [set(t) for t in played[-2]], [set(t) for t in played[-1]]
-        c1, c2 = [set(t) for t in classes[0]], [set(t) for t in classes[1]]
-        if all(len(a & b) == 1 for a in r1 for b in r2) and \
-                all(len(a & b) == 1 for a in c1 for b in c2):
-            mapping = {}
-            for la, ta in zip(c1, r1, strict=True):
-                for lb, tb in zip(c2, r2, strict=True):
-                    (pt,), (pl,) = la & lb, ta & tb
-                    mapping[pt] = pl
-            return mapping, 2
-    if played and classes and full(played[-1]):
-        # point i of each line ↔ the player who sat in seat i: in an affine geometry the
-        # lines of most other classes then gather players who had different winds
-        mapping = {}
-        for line, table in zip(classes[0], played[-1], strict=True):
-            for pt, pl in zip(line, table, strict=True):
-                mapping[pt] = pl
-        return mapping, 1
-    return dict(enumerate(points)), 0
-
-
 def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
             byes: list[list[int]], seed: int,
             budget: int | None) -> tuple[str, list[list[list[int]]]]:
@@ -353,7 +315,8 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         pool = list(players)
         rng.shuffle(pool)
         name, classes = resolvable(n, size, nrounds + 2, rng)
-        mapping, start = _relabel(played, classes, pool) if classes else ({}, 0)
+        mapping, start, classes = relabel(played, classes, pool, rng) if classes \
+            else ({}, 0, classes)
         if classes and (not played or start):
             rest_classes = classes[start:]
             if played:  # first the classes whose tables mix the last round's winds
