@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 Round = list[list[int]]
 
@@ -233,7 +233,8 @@ def _grid_maps(c1: list[set[int]], c2: list[set[int]], r1: list[set[int]],
 
 
 def relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
-             points: Sequence[int], rng: random.Random | None = None
+             points: Sequence[int], rng: random.Random | None = None,
+             prefer: Callable[[dict[int, int], list[list[list[int]]]], int] | None = None
              ) -> tuple[dict[int, int], int, list[list[list[int]]]]:
     """Map design points to players so that the design's first classes are played rounds.
 
@@ -243,7 +244,8 @@ def relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[i
     AG(3, 4) or the GF(2)^k designs the classes fall into several such blocks, as the
     rounds of an earlier plan do) point ``line_a ∩ line_b`` becomes the player at the
     matching tables; among many such maps the one whose other classes repeat fewest pairs
-    of older played rounds is kept. Else when the last played round is a full partition
+    of older played rounds is kept, then the one ``prefer`` (map, other classes) scores
+    lowest (the caller's seat-wind test). Else when the last played round is a full partition
     class 0 maps onto it. Returns (point → player, number of classes used up, the classes
     with those first); without a fit the points map to ``points`` in order.
     """
@@ -259,20 +261,23 @@ def relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[i
         for rnd in played[:-2]:
             for t in rnd:
                 older.update(itertools.combinations(sorted(t), 2))
-        best: tuple[int, dict[int, int], list[list[list[int]]]] | None = None
+        best: tuple[tuple[int, int], dict[int, int], list[list[list[int]]]] | None = None
+        calls = 0  # the wind test is dear: 120 maps at most
         pairs = [(i, j) for i in range(len(classes)) for j in range(len(classes)) if i != j]
         for i, j in pairs[:24]:
             c1, c2 = [set(t) for t in classes[i]], [set(t) for t in classes[j]]
             rest = [c for k, c in enumerate(classes) if k not in (i, j)]
-            for mapping in _grid_maps(c1, c2, r1, r2, rng, 40 if older else 1):
-                clash = sum(tuple(sorted((mapping[a], mapping[b]))) in older
-                            for c in rest for line in c
-                            for a, b in itertools.combinations(line, 2)) if older else 0
+            for mapping in _grid_maps(c1, c2, r1, r2, rng, 40 if older else 12 if prefer else 1):
+                clash = (sum(tuple(sorted((mapping[a], mapping[b]))) in older
+                             for c in rest for line in c
+                             for a, b in itertools.combinations(line, 2)) if older else 0,
+                         0 if prefer is None else prefer(mapping, rest) if calls < 120 else 1)
+                calls += 1
                 if best is None or clash < best[0]:
                     best = (clash, mapping, [classes[i], classes[j], *rest])
-                if clash == 0:
+                if clash == (0, 0):
                     break
-            if best is not None and best[0] == 0:
+            if best is not None and best[0] == (0, 0):
                 break
         if best is not None:
             return best[1], 2, best[2]

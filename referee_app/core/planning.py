@@ -26,11 +26,11 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from .designs import relabel, resolvable
-from .winds import balance_block_winds, polish_winds
+from .winds import balance_block_winds, order_for_open_block, polish_winds
 
 Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
 
@@ -295,6 +295,26 @@ def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[in
     return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
 
 
+def _open_block_test(played: Sequence[Sequence[Sequence[int]]], size: int
+                     ) -> Callable[[dict[int, int], list[list[list[int]]]], int] | None:
+    """When two played rounds leave the wind block open by two rounds: a score for a
+    design relabelling, 0 when two of its classes can finish the block exactly."""
+    partial = len(played) % size
+    if size - partial != 2 or partial < 2:
+        return None
+    recent: dict[int, list[int]] = defaultdict(list)
+    for rnd in played[len(played) - partial:]:
+        for table in rnd:
+            for i, p in enumerate(table):
+                recent[p].append(i)
+
+    def test(mapping: dict[int, int], classes: list[list[list[int]]]) -> int:
+        rounds = [[[mapping[pt] for pt in line] for line in c] for c in classes]
+        return 0 if order_for_open_block(rounds, size, recent) is not rounds else 1
+
+    return test
+
+
 def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
             byes: list[list[int]], seed: int,
             budget: int | None) -> tuple[str, list[list[list[int]]]]:
@@ -315,7 +335,10 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         pool = list(players)
         rng.shuffle(pool)
         name, classes = resolvable(n, size, nrounds + 2, rng)
-        mapping, start, classes = relabel(played, classes, pool, rng) if classes \
+        # the wind test rarely finds a map for larger designs, where the wind-first
+        # search below reaches 0 repeats and spread 0 anyway
+        prefer = _open_block_test(played, size) if n <= 32 else None
+        mapping, start, classes = relabel(played, classes, pool, rng, prefer) if classes \
             else ({}, 0, classes)
         if classes and (not played or start):
             rest_classes = classes[start:]
@@ -443,6 +466,8 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
         for table in rnd:
             for i, p in enumerate(table):
                 recent[p].append(i)
+    if partial and not any(byes):
+        groups = order_for_open_block(groups, size, recent)
     for attempt in range(12):
         trial = {p: Counter(c) for p, c in counts.items()}
         trial = defaultdict(Counter, trial)
