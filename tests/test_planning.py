@@ -112,6 +112,14 @@ def test_same_seat_same_table_avoided() -> None:
     assert p.figures.same_seat_same_table == 0
 
 
+@pytest.mark.parametrize(("rounds", "most"), [(5, 1), (6, 1), (8, 3)])
+def test_same_seat_same_table_few_with_four_tables(rounds: int, most: int) -> None:
+    """16 players at 4 tables: each round's numbering is revisited against all the others
+    (round by round alone left 2, 3 and 4)."""
+    p = plan(list(range(16)), WINDS, rounds, seed=1)
+    assert p.figures.same_seat_same_table <= most
+
+
 def test_same_seed_same_plan() -> None:
     a = plan(list(range(20)), WINDS, 5, seed=11)
     b = plan(list(range(20)), WINDS, 5, seed=11)

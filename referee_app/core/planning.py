@@ -379,33 +379,59 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
 
 def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequence[int]]],
                    rng: random.Random) -> list[list[list[int]]]:
-    """Permute each round's table numbers so nobody gets a seat of a table twice."""
-    used: set[tuple[int, int, int]] = set()
+    """Permute each round's table numbers so nobody gets a seat of a table twice: round by
+    round, then each round again against all the others while that removes a repeat."""
+    used: Counter[tuple[int, int, int]] = Counter()
     for rnd in played:
         for t, table in enumerate(rnd):
             used.update((p, t, i) for i, p in enumerate(table))
-    out = []
-    for rnd in rounds:
+    perms: list[list[int]] = []
+
+    def best_perm(rnd: list[list[int]], start: list[int]) -> list[int]:
         nt = len(rnd)
-        cost = [[sum((p, t, i) in used for i, p in enumerate(g)) for t in range(nt)]
+        cost = [[sum(used[(p, t, i)] > 0 for i, p in enumerate(g)) for t in range(nt)]
                 for g in rnd]
-        perm = list(range(nt))  # group g -> table number perm[g]
-        rng.shuffle(perm)
+        perm = list(start)  # group g -> table number perm[g]
         if nt <= 6:  # few tables: the best numbering outright
             perm = list(min(itertools.permutations(range(nt)),
-                            key=lambda q: sum(cost[g][q[g]] for g in range(nt))))
+                            key=lambda q: (sum(cost[g][q[g]] for g in range(nt)),
+                                           q != tuple(start))))
         improved = True
         while improved:
             improved = False
             for g, h in itertools.combinations(range(nt), 2):
-                a, b = perm[g], perm[h]
-                if cost[g][b] + cost[h][a] < cost[g][a] + cost[h][b]:
-                    perm[g], perm[h] = b, a
+                x, y = perm[g], perm[h]
+                if cost[g][y] + cost[h][x] < cost[g][x] + cost[h][y]:
+                    perm[g], perm[h] = y, x
                     improved = True
-        numbered: list[list[int]] = [[] for _ in range(nt)]
+        return perm
+
+    def add(rnd: list[list[int]], perm: list[int], d: int) -> None:
+        for g, t in enumerate(perm):
+            for i, p in enumerate(rnd[g]):
+                used[(p, t, i)] += d
+
+    for rnd in rounds:
+        start = list(range(len(rnd)))
+        rng.shuffle(start)
+        perm = best_perm(rnd, start)
+        add(rnd, perm, 1)
+        perms.append(perm)
+    for _ in range(3):  # later rounds may now make an earlier numbering worse than needed
+        changed = False
+        for k, rnd in enumerate(rounds):
+            add(rnd, perms[k], -1)
+            perm = best_perm(rnd, perms[k])
+            changed |= perm != perms[k]
+            add(rnd, perm, 1)
+            perms[k] = perm
+        if not changed:
+            break
+    out = []
+    for rnd, perm in zip(rounds, perms, strict=True):
+        numbered: list[list[int]] = [[] for _ in range(len(rnd))]
         for g, t in enumerate(perm):
             numbered[t] = rnd[g]
-            used.update((p, t, i) for i, p in enumerate(rnd[g]))
         out.append(numbered)
     return out
 
