@@ -143,3 +143,16 @@ def test_stored_plan_is_part_of_the_verified_record(make_tournament) -> None:
     t.plan_rounds(3, seed=2, fresh=True)
     assert set(t.stored_plan()) == {1, 2, 3}
     t.verify()  # raises when the chain and the tables disagree
+
+
+def test_zigong_with_a_bye_each_round(make_tournament) -> None:
+    t = make_tournament(n=10, rounds=0, ruleset="zigong-3p")
+    plan, seatings = t.plan_rounds(4, fill="byes", seed=1)
+    assert all(len(s.tables) == 3 and len(s.byes) == 1 for s in seatings)
+    assert len({s.byes[0] for s in seatings}) == 4  # nobody sits out twice
+    assert plan.figures.repeats == 0 and plan.figures.wind_spread <= 1
+    sitting_out = seatings[1].byes[0]
+    leaver = next(p for p in seatings[1].tables[2].values())
+    t.set_player_status(leaver, "withdrawn")
+    r, s = t.seat_from_plan(2)
+    assert [t.player(p).name for p in r.changed] == [sitting_out] and not s.byes
