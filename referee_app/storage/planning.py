@@ -24,6 +24,24 @@ from .models import PlayerStatus, Seating
 PLAN_KEY = "seat_plan"
 
 
+def _keep_numbers(before: list[tuple[int, ...]], before_numbers: list[int],
+                  tables: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Table numbers for a kept round: each table takes the number of the seated table it
+    shares most players with (so refilling or dissolving a table renumbers no other);
+    tables without a match take the lowest free numbers."""
+    out: list[int | None] = [None] * len(tables)
+    free = dict(zip(before_numbers, (set(t) for t in before), strict=True))
+    overlap = sorted(((len(set(t) & members), -k, n) for k, t in enumerate(tables)
+                      for n, members in free.items()), reverse=True)
+    for shared, k, n in overlap:
+        if shared and out[-k] is None and n in free:
+            out[-k] = n
+            del free[n]
+    spare = iter(x for x in range(1, 2 * len(tables) + len(before_numbers) + 1)
+                 if x not in set(o for o in out if o is not None))
+    return [o if o is not None else next(spare) for o in out]
+
+
 class PlanningMixin(TournamentBase):
     def _played_rounds(self) -> int:
         """Rounds kept as they are: up to the last round with a hand that counts."""
@@ -96,6 +114,11 @@ class PlanningMixin(TournamentBase):
                           seed=seed, initial=initial)
         except PlanError as e:
             raise SeatingError(e.field, e.problem) from None
+        numbers = {r.number: list(range(1, len(r.tables) + 1)) for r in p.rounds}
+        if p.method.startswith("kept"):  # kept tables keep their numbers (gaps and all)
+            for r in p.rounds:
+                before, before_numbers, _ = self._current_tables(r.number, seats)
+                numbers[r.number] = _keep_numbers(before, before_numbers, r.tables)
         referee = self._authorize(referee, action="planning the seating")
         at = dbm.now()
         with self._write():  # one save: every planned round, one chain entry
@@ -107,7 +130,7 @@ class PlanningMixin(TournamentBase):
                 self.db.execute("DELETE FROM rounds WHERE number=?", (r.number,))
                 self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
                                 "VALUES (?,?,?,?)", (r.number, seed, at, referee))
-                for t, ps in enumerate(r.tables, start=1):
+                for t, ps in zip(numbers[r.number], r.tables, strict=True):
                     for s, pid in zip(seats, ps, strict=True):
                         self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
                                         "VALUES (?,?,?,?)", (r.number, t, s, pid))
