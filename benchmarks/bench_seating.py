@@ -25,8 +25,8 @@ from referee_app.storage.seating import generate, pair  # noqa: E402
 
 WINDS = ("E", "S", "W", "N")
 TARGETS = [(16, 4), (16, 5), (16, 6), (16, 8), (32, 8), (64, 8), (128, 8)]
-EXTRA = [(20, 6, WINDS), (36, 7, WINDS), (100, 8, WINDS), (124, 8, WINDS), (18, 5, WINDS),
-         (27, 6, WINDS[:3]), (30, 5, WINDS[:3])]
+EXTRA = [(28, 8, WINDS), (20, 6, WINDS), (36, 7, WINDS), (100, 8, WINDS), (124, 8, WINDS),
+         (18, 5, WINDS), (27, 6, WINDS[:3]), (30, 5, WINDS[:3])]
 
 
 def main(argv: list[str] | None = None) -> int:

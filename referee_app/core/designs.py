@@ -11,6 +11,7 @@ played without a single repeat meeting:
 - 4 seats, ``n = 2**k`` with ``k`` odd: the cosets of 2-dimensional subspaces of GF(2)^k
   whose non-zero vectors are pairwise disjoint (a partial spread); 32 players get up to 9
   rounds, 128 players dozens.
+- 4 seats, ``n = 28``: the Hermitian unital of order 3, resolved into 9 classes.
 - 3 seats (Zigong), ``n = 3**k``: the lines of AG(k, 3) (9 players: 4 rounds, 27: 13).
 
 Players x and y share a table of the class of subspace W exactly when x - y lies in W, so
@@ -163,10 +164,35 @@ def affine3(k: int) -> list[Round]:
     return out
 
 
+#: The Hermitian unital of order 3 (the 28 points of x^4 + y^4 + z^4 = 0 in PG(2, 9); its
+#: 63 secant lines meet it in 4 points, every pair once) split into 9 parallel classes —
+#: a resolvable 2-(28, 4, 1) design (Kirkman-type). The resolution was found once by an
+#: exact-cover search and is kept as data; tests/test_planning.py checks it.
+_UNITAL_28 = (
+    "20,21,26,27 4,5,6,7 9,12,19,24 8,13,18,25 10,15,17,22 11,14,16,23 0,1,2,3",
+    "9,13,17,23 3,7,18,22 4,8,24,26 1,10,19,27 0,5,11,12 2,14,20,25 6,15,16,21",
+    "8,12,16,22 3,4,17,25 0,6,9,14 5,10,23,26 2,11,18,27 1,15,20,24 7,13,19,21",
+    "10,14,18,24 0,4,19,23 3,5,8,15 2,13,16,26 6,12,25,27 7,11,17,20 1,9,21,22",
+    "11,15,19,25 0,7,16,24 1,12,17,26 4,14,22,27 3,6,10,13 5,9,18,20 2,8,21,23",
+    "12,13,14,15 1,6,18,23 2,5,19,22 7,9,25,26 0,8,17,27 4,10,16,20 3,11,21,24",
+    "2,6,17,24 1,5,16,25 8,9,10,11 3,14,19,26 7,15,23,27 0,13,20,22 4,12,18,21",
+    "16,17,18,19 6,11,22,26 5,13,24,27 1,7,8,14 2,4,9,15 3,12,20,23 0,10,21,25",
+    "2,7,10,12 1,4,11,13 0,15,18,26 3,9,16,27 22,23,24,25 6,8,19,20 5,14,17,21",
+)
+
+
+def unital28() -> list[Round]:
+    """9 rounds for 28 players at tables of 4 without a repeat (:data:`_UNITAL_28`)."""
+    return [[[int(x) for x in block.split(",")] for block in cls.split()]
+            for cls in _UNITAL_28]
+
+
 def resolvable(n: int, size: int, wanted: int, rng: random.Random) -> tuple[str, list[Round]]:
     """A known design for ``n`` points in tables of ``size``: (name, classes), or ("", [])."""
     if wanted <= 0:
         return "", []
+    if size == 4 and n == 28:
+        return "Hermitian unital of order 3 (resolvable 2-(28, 4, 1))", unital28()[:wanted]
     if size == 4:
         k = _exact_log(n, 2)
         if k is not None and k >= 2:
