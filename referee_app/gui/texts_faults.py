@@ -90,9 +90,9 @@ TEXTS: dict[str, tuple[str, str]] = {
     "Load hand record…": ("&Load hand record…", "载入牌局记录(&L)…"),
     "Paste hand record": ("Paste hand &record", "粘贴牌局记录(&R)"),
     "record_file_filter": ("Hand records (*.json);;All files (*)", "牌局记录 (*.json);;所有文件 (*)"),
-    "record_near_miss": ("Refused: '{key}' at {where} is not a field of a hand record; did "
+    "record_near_miss": ("Refused: '{name}' at {where} is not a field of a hand record; did "
                          "you mean '{near}'? Nothing was loaded.",
-                         "已拒绝：{where}处的 '{key}' 不是牌局记录的字段；您是想写 '{near}' "
+                         "已拒绝：{where}处的 '{name}' 不是牌局记录的字段；您是想写 '{near}' "
                          "吗？未载入任何内容。"),
     "record_top": ("the top level", "顶层"),
     "record_unreadable": ("Cannot load the hand record: {msg}", "无法载入牌局记录：{msg}"),
@@ -100,8 +100,8 @@ TEXTS: dict[str, tuple[str, str]] = {
                       "牌局记录已载入表单（尚未保存）。"),
     "unknown_banner": ("Warning, unknown fields in this record: {fields}.",
                        "警告，此记录中有未知字段：{fields}。"),
-    "unknown_kept": ("{key} (kept with the record)", "{key}（随记录保留）"),
-    "unknown_ignored": ("{key} (ignored)", "{key}（忽略）"),
+    "unknown_kept": ("{name} (kept with the record)", "{name}（随记录保留）"),
+    "unknown_ignored": ("{name} (ignored)", "{name}（忽略）"),
     "record_clipboard_empty": ("The clipboard holds no text to read as a hand record.",
                                "剪贴板中没有可作为牌局记录读取的文本。"),
     "Dismiss": ("Dismiss", "关闭提示"),

@@ -269,7 +269,7 @@ class DeskFaults:
             got = read_record_text(text, source)
         except NearMissError as e:
             where = field_words(e.where) if e.where else tr("record_top")
-            self.message(tr("record_near_miss", key=e.key, near=e.near,  # type: ignore[attr-defined]
+            self.message(tr("record_near_miss", name=e.key, near=e.near,  # type: ignore[attr-defined]
                             where=where or e.where))
             return False
         except RecordError as e:
@@ -303,6 +303,6 @@ class DeskFaults:
         sep = "、" if LANG.code == "zh" else ", "
         self._banner("unknown", lambda: (
             tr("unknown_banner", fields=sep.join(
-                tr("unknown_kept" if kept else "unknown_ignored", key=path)
+                tr("unknown_kept" if kept else "unknown_ignored", name=path)
                 for path, kept in unknown)),
             "warning", [(tr("Dismiss"), lambda: self._clear_banner("unknown"))]))
