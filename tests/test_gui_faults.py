@@ -240,6 +240,11 @@ def test_every_write_is_refused_with_one_line(read_only_window) -> None:
     assert not win.void_hand()
     assert len(shown) == 3 and all("open for viewing only" in s for s in shown), shown
     shown.clear()
+    name = win.desk.players()[0].name
+    assert not win.set_player_status(name, "withdrawn")  # through the event admin's path
+    assert len(shown) == 1 and "open for viewing only" in shown[0], shown
+    assert "db:" not in shown[0] and "Traceback" not in shown[0]
+    assert win.desk.players()[0].status.value == "active"
     with pytest.raises(ReadOnlyError):  # the store refuses whatever the window lets through
         win.desk.add_player("New")
     assert "viewing only" in exception_text(ReadOnlyError(

@@ -77,6 +77,24 @@ def test_own_saves_do_not_count_as_another_writer(qtbot, desk_window) -> None:
     assert win.banners.texts() == {}
 
 
+def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
+    """A reason prompt or a message box is up: the window is not changed under it; the
+    first poll after it closes picks the change up."""
+    from PySide6.QtWidgets import QDialog
+
+    win, seating = desk_window()
+    dlg = QDialog(win)
+    dlg.setModal(True)
+    dlg.show()
+    with _other(win) as t:
+        t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
+    assert not win.follower.poll()
+    assert win.navigator._items.get(("hand", 1)) is None
+    dlg.close()
+    assert win.follower.poll()
+    assert win.navigator._items.get(("hand", 1)) is not None
+
+
 def test_follower_survives_a_file_it_cannot_read(qtbot) -> None:
     class Broken:
         class t:  # noqa: N801 - stands in for the store

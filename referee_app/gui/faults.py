@@ -174,3 +174,9 @@ class ErrorGuard:
             finally:
                 self._busy = False
         return text
+
+
+def shown_error(e: BaseException) -> str:
+    """The line a form shows for a refused change: a store fault in the referee's words,
+    any other refusal as the store wrote it."""
+    return fault_text(e) or str(e)

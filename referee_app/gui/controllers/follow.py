@@ -40,9 +40,13 @@ class Follower(QObject):
     failed = Signal(object)
 
     def __init__(self, desk: Callable[[], Any], parent: QObject | None = None,
-                 interval_ms: int = POLL_MS) -> None:
+                 interval_ms: int = POLL_MS, paused: Callable[[], bool] = lambda: False
+                 ) -> None:
+        """``paused``: while true (a modal dialog is up, a save is half-asked) nothing is
+        refreshed; the change is noticed by the first poll after it."""
         super().__init__(parent)
         self._desk = desk
+        self._paused = paused
         self._seen: tuple[int, int] | None = None  # (id of the desk, its revision)
         self._failing = False
         self.timer = QTimer(self)
@@ -66,6 +70,8 @@ class Follower(QObject):
 
     def poll(self) -> bool:
         """Look once; returns whether another writer changed the file since the last look."""
+        if self._paused():
+            return False
         desk = self._desk()
         try:
             rev = others_revision(desk)

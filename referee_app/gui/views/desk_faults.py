@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtWidgets import QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QMessageBox, QVBoxLayout, QWidget
 
 from referee_app.core.errors import RecordError
 from referee_app.storage.errors import BusyError, HandChangedError
@@ -60,7 +60,8 @@ class DeskFaults:
         self.resolve_conflict: Callable[[ConflictDialog], str | None] = \
             lambda dlg: dlg.choice if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
         self.read_clipboard: Callable[[], str] = lambda: QGuiApplication.clipboard().text()
-        self.follower = Follower(lambda: self.desk, self)  # type: ignore[arg-type,attr-defined]
+        self.follower = Follower(lambda: self.desk, self,  # type: ignore[arg-type,attr-defined]
+                                 paused=lambda: QApplication.activeModalWidget() is not None)
         self.follower.changed.connect(self.follow_changes)
         self.follower.failed.connect(self._follow_failed)
         self._add_record_actions()
