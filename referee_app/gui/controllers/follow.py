@@ -28,8 +28,10 @@ POLL_MS = 1000
 
 def others_revision(desk: Any) -> int:
     """A number that changes whenever another connection committed to the desk's file (our
-    own saves do not change it: the window refreshes itself after those)."""
-    return int(desk.t.revision()[0])
+    own saves do not change it: the window refreshes itself after those). A store that
+    answers one number (the results server's client) counts every change."""
+    rev = desk.t.revision()
+    return int(rev[0]) if isinstance(rev, tuple) else int(rev)
 
 
 class Follower(QObject):
