@@ -69,20 +69,22 @@ def run(opts: LaunchOptions) -> int:
         raise GuiError("display", "no display found (DISPLAY/WAYLAND_DISPLAY unset); run it in "
                        "a desktop session, or render a picture with --screenshot OUT.png")
 
+    from referee_app.core.errors import RecordError
     from referee_app.storage.errors import StorageError
 
     from .controllers.desk import Desk
+    from .controllers.record_input import read_record_text
 
     record: dict | None = None
+    unknown: tuple = ()
     if opts.record is not None:
-        import json
-
-        try:
-            record = json.loads(opts.record.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise GuiError("record", f"cannot read {opts.record}: {e}") from None
-        if not isinstance(record, dict):
-            raise GuiError("record", f"{opts.record} does not hold a hand record (a JSON object)")
+        try:  # read as the CLI reads it: a typo'd key refused, other unknown keys warned
+            got = read_record_text(opts.record.read_bytes(), opts.record.name)
+        except OSError as e:
+            raise GuiError("record", f"cannot read {opts.record}: {e.strerror or e}") from None
+        except RecordError as e:
+            raise GuiError("record", str(e)) from None
+        record, unknown = got.record, got.unknown
     db = demo_database() if opts.demo else opts.db
     assert db is not None
     try:
@@ -105,6 +107,7 @@ def run(opts: LaunchOptions) -> int:
     if opts.screenshot is not None:
         win.show()
         target = prepare_view(win, opts.view, record)
+        win.show_unknown_fields(unknown)
         for _ in range(3):
             app.processEvents()
         ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
@@ -114,9 +117,14 @@ def run(opts: LaunchOptions) -> int:
         if not ok:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
+    from .faults import ErrorGuard
+
+    # no traceback on screen: anything escaping a slot is logged and said in one line
+    guard = ErrorGuard(lambda text: win.message(text)).install()
     win.show()
     if opts.view != "entry" or record is not None:
         prepare_view(win, opts.view, record)
+        win.show_unknown_fields(unknown)
     if opts.exit_when_ready:
         from PySide6.QtCore import QTimer
 
@@ -125,8 +133,11 @@ def run(opts: LaunchOptions) -> int:
             app.quit()
 
         QTimer.singleShot(0, ready)
-    code = app.exec()
-    desk.close()
+    try:
+        code = app.exec()
+    finally:
+        guard.uninstall()
+    win.desk.close()  # the window may have switched to another file
     return int(code)
 
 

@@ -454,3 +454,13 @@ def both(zh: str, en: str) -> str:
     if not en or en == zh:
         return zh
     return f"{zh} {en}" if LANG.code == "zh" else f"{en} {zh}"
+
+
+def _merge_feature_texts() -> None:
+    """Feature tables kept in their own modules (issue 11: ``texts_faults``)."""
+    from .texts_faults import TEXTS
+
+    _TABLE.update(TEXTS)
+
+
+_merge_feature_texts()

@@ -405,12 +405,24 @@ def shown_problem(clause: str, message: str) -> tuple[str, str]:
 
 
 def exception_text(e: BaseException) -> str:
-    """A store or engine refusal (``field`` + ``problem``) in the referee's words."""
+    """A store or engine refusal (``field`` + ``problem``) in the referee's words; a fault
+    outside the input (busy, disk full, read-only, damaged) as its one translated line."""
+    from .faults import fault_text
+
+    fault = fault_text(e)
+    if fault is not None:
+        return fault
     field = getattr(e, "field", None)
     problem = getattr(e, "problem", None)
     if isinstance(field, str) and isinstance(problem, str):
         return error_text(field, problem)
     return problem_text(str(e))
+
+
+@_rule(r"unknown field; did you mean '(\w+)'\?")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"not a field of a hand record; did you mean '{m[1]}'?",
+            f"不是牌局记录的字段；您是想写 '{m[1]}' 吗？")
 
 
 # ---------------------------------------------------------------- store lines shown as they are

@@ -180,7 +180,8 @@ class Desk:
         return opts, [SWITCHES[w.name].clause(rules) for w in opts]
 
     def record_ruling(self, form: EntryForm, context: tuple[int, int, int, int | None],
-                      totals: dict[str, int], reason: str, referee: str | None) -> HandInfo:
+                      totals: dict[str, int], reason: str, referee: str | None,
+                      expected_version: int | None = None) -> HandInfo:
         """The head referee's what-if ruling: the hand saved with those totals as an
         override (a new hand, or a new version of the saved one)."""
         r, t, n, hid = context
@@ -190,7 +191,7 @@ class Desk:
             return self.t.add_hand(rec, round=r, table=t, hand_no=n, referee=who,
                                    override_reason=reason, override_totals=totals)
         return self.t.amend_hand(hid, rec, reason=reason, referee=who, override_reason=reason,
-                                 override_totals=totals)
+                                 override_totals=totals, expected_version=expected_version)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()
@@ -220,9 +221,13 @@ class Desk:
                                override_reason=override_reason)
 
     def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
-                   override_reason: str | None = None, referee: str | None = None) -> HandInfo:
+                   override_reason: str | None = None, referee: str | None = None,
+                   expected_version: int | None = None) -> HandInfo:
+        """``expected_version``: the version shown in the form; a newer one saved by another
+        desk meanwhile refuses the save (``HandChangedError``) instead of overwriting it."""
         return self.t.amend_hand(hand_id, form.to_record_dict(), reason=reason,
-                                 referee=referee or self.referee, override_reason=override_reason)
+                                 referee=referee or self.referee, override_reason=override_reason,
+                                 expected_version=expected_version)
 
     @property
     def templates(self) -> str:
@@ -237,9 +242,10 @@ class Desk:
         return self.t.info.head_referee
 
     def set_status(self, hand_id: int, status: str, reason: str | None = None,
-                   referee: str | None = None) -> HandInfo:
+                   referee: str | None = None, expected_version: int | None = None
+                   ) -> HandInfo:
         return self.t.set_status(hand_id, status, referee=referee or self.referee,
-                                 reason=reason)
+                                 reason=reason, expected_version=expected_version)
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
                     clause: str | None, zero_sum: bool, round_no: int | None) -> Penalty:

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .colours import LIGHT_GREY, brush
 from .trace import TraceView
@@ -190,7 +191,7 @@ class PenaltiesDialog(QDialog):
                       zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None)
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
-            self.message.setText(str(e))
+            self.message.setText(shown_error(e))
             return False
         self.message.setStyleSheet("color: #1b7a3a")
         self.message.setText("✔")

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..controllers.desk import Desk, parse_seed, ruleset_choices
+from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 
@@ -55,7 +56,7 @@ class EventAdmin:
         try:
             desk = Desk.import_bundle(bundle, target, self.desk.referee)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.switch_desk(desk)
         self.message(tr("imported", name=desk.title, path=target), error=False)
@@ -70,7 +71,7 @@ class EventAdmin:
         try:
             data = self.desk.export_bundle(path)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.message(tr("exported", path=path, players=len(data.get("players", [])),
                         hands=len(data.get("hands", []))), error=False)
@@ -99,7 +100,7 @@ class EventAdmin:
         try:
             added = self.desk.import_players_csv(path)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.reload()
         self.message(tr("players_imported", n=len(added), path=path), error=False)
@@ -110,7 +111,7 @@ class EventAdmin:
         try:
             p = self.desk.set_player_status(name, status)
         except ValueError as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             self.reload()  # the box shows the stored status again
             return False
         self.reload()

@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from referee_app.core import RecordError
+from referee_app.storage.errors import HandChangedError
 
 from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
@@ -30,6 +31,7 @@ from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
 from ..messages import exception_text, impact_text
 from .blind import BlindVerify
+from .desk_faults import DeskFaults
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -44,7 +46,7 @@ from .standings import StandingsView
 from .trace import TraceView
 
 
-class MainWindow(EventAdmin, BlindVerify, WindowMenus):
+class MainWindow(EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -138,6 +140,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
+        self._init_faults()  # banners, read-only, following other writers (issue 11)
 
     # ------------------------------------------------------------------ messages
 
@@ -239,6 +242,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.entry.load(self.entry.form.blank(desk.ruleset), "")
         self.reload()
         self.update_header()
+        self.faults_desk_changed()
 
     def _message_box(self, text: str) -> None:
         QMessageBox.warning(self, tr("app_title"), text)
@@ -350,6 +354,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def open_hand(self, hand_id: int) -> None:
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
+        self.form_shown()
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
         self.blind = None
@@ -361,6 +366,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def new_hand(self, round_no: int, table: int) -> None:
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
+        self.form_shown()
         self.context = (round_no, table, hand_no, None)
         self.shown = None
         self.blind = None
@@ -432,6 +438,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
         if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
             self.message(tr("cannot_save", msg=self.entry.line_message.text()))
             return False
@@ -459,15 +467,21 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         form = self.entry.form
         try:
             if hid is None:
-                h = self.desk.add_hand(form, r, t, n, override_reason=override, referee=signer)
+                h = self.retrying(lambda: self.desk.add_hand(
+                    form, r, t, n, override_reason=override, referee=signer))
             else:
                 reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                          self.impact_summary())
                 if not reason or not reason.strip():
                     self.message(tr("reason_required"))
                     return False
-                h = self.desk.amend_hand(hid, form, reason, override_reason=override,
-                                         referee=signer)
+                seen = self.shown.version if self.shown is not None else None
+                h = self.retrying(lambda: self.desk.amend_hand(
+                    hid, form, reason, override_reason=override, referee=signer,
+                    expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
         except (ValueError, RecordError) as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -484,6 +498,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
         name = tr(f"switch_{w.name}")
         summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
                             for s in w.base.totals)
@@ -499,8 +515,13 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
                 self.message(tr("reason_required"))
                 return False
         try:
-            h = self.desk.record_ruling(self.entry.form, self.context, dict(w.alt.totals),
-                                        f"{name}: {reason.strip()}", signer)
+            seen = self.shown.version if self.shown is not None else None
+            h = self.retrying(lambda: self.desk.record_ruling(
+                self.entry.form, self.context, dict(w.alt.totals), f"{name}: {reason.strip()}",
+                signer, expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
         except (ValueError, RecordError) as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -514,8 +535,15 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.context is None or self.context[3] is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
+        seen = self.shown.version if self.shown is not None else None
         try:
-            h = self.desk.set_status(self.context[3], status, reason)
+            h = self.retrying(lambda: self.desk.set_status(self.context[3], status, reason,
+                                                           expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
         except ValueError as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -575,6 +603,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if not self.may_leave_form():
             event.ignore()
             return
+        self.follower.stop()
         if self.projector is not None:
             self.projector.timer.stop()
             self.projector.close()

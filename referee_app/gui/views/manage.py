@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
 
 #: player statuses in the order the forms list them (the store's PlayerStatus values)
@@ -58,7 +59,7 @@ class SubmitDialog(QDialog):
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(str(e))
+            self._on_error(shown_error(e))
             return
         super().accept()
 
