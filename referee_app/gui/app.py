@@ -149,7 +149,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
         tables = win.desk.seating(r).tables
         t = record.get("table") if record.get("table") in tables else next(iter(tables))
         win.navigator.select_key(("table", r, t))
-        form = EntryForm.from_record(record)
+        form = EntryForm.from_record(record, win.desk.rules())
         for seat, inp in form.seats.items():
             inp.player = tables[t].get(seat)
         form.extra.update(round=r, table=t, hand_no=win.context[2] if win.context else 1)
@@ -218,7 +218,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
     win.tabs.setCurrentWidget(win.entry)
     if view == "whatif":
         for h in hands[:400]:
-            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record))
+            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record, win.desk.rules()))
             if opts:
                 win.navigator.select_key(("hand", h.id))
                 break
@@ -228,7 +228,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
         return win
     form = None
     for h in hands[:200]:  # a hand where a misread slip still makes a valid hand
-        f = EntryForm.from_record(h.record)
+        f = EntryForm.from_record(h.record, win.desk.rules())
         wins = [i for i, e in enumerate(f.events)
                 if e.get("type") == "win" and e.get("from") and not e.get("flags")]
         if not wins:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from referee_app.core import get_ruleset, ruleset_ids
+from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
@@ -107,7 +107,16 @@ class Desk:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return tuple(get_ruleset(self.ruleset).seats)
+        return tuple(self.t.ruleset().seats)
+
+    def rules(self) -> Ruleset:
+        """The tournament's ruleset as stored in it (a club's file included) under its
+        current cap and stake: what every preview settles with, so preview == saved."""
+        return self.t.rules()
+
+    def base_rules(self) -> Ruleset:
+        """The tournament's own ruleset (its clause texts), for traces of saved versions."""
+        return self.t.ruleset()
 
     def rounds(self) -> list[int]:
         return [r.number for r in self.t.rounds()]
@@ -202,13 +211,14 @@ class Desk:
         hand_no = self.t.next_hand_no(round_no, table)
         players = self.t.seating(round_no).tables.get(table, {})
         dealer = self.t.next_dealer(round_no, table)
-        form = EntryForm.blank(self.ruleset, dict(players), dealer,
+        form = EntryForm.blank(self.rules(), dict(players), dealer,
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
-    @staticmethod
-    def form_of(hand: HandInfo) -> EntryForm:
-        return EntryForm.from_record(hand.record)
+    def form_of(self, hand: HandInfo) -> EntryForm:
+        """A saved hand in the form, settled under the tournament's current settings (what
+        an amendment would save)."""
+        return EntryForm.from_record(hand.record, self.rules())
 
     # ------------------------------------------------------------------ writing
 

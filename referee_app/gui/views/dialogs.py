@@ -45,7 +45,7 @@ def _diff_text(diff: dict[str, int]) -> str:
 class HistoryDialog(QDialog):
     """Every stored version of one hand, oldest first, with its change in totals and trace."""
 
-    def __init__(self, title: str, versions: Sequence[Any], ruleset: str,
+    def __init__(self, title: str, versions: Sequence[Any], ruleset: Any,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{tr('History')} · {title}")

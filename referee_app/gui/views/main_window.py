@@ -236,7 +236,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         old.close()
         self.context = None
         self.banner = ""
-        self.entry.load(self.entry.form.blank(desk.ruleset), "")
+        self.entry.load(self.entry.form.blank(desk.rules()), "")
         self.reload()
         self.update_header()
 
@@ -422,7 +422,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         header = self.entry.header.text()
         if self.shown is not None and self.shown.status.value == "void":
             header += f" · ⊘ {tr('void_counts_nothing')}"
-        self.trace.show_settlement(s, self.entry.form.ruleset, header)
+        self.trace.show_settlement(s, self.entry.form.rules_obj, header)
         self.trace.whatif.show_options(*self.desk.what_if_options(self.entry.form))
 
     # ------------------------------------------------------------------ saving
@@ -543,7 +543,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
             self.message(tr("no_hand"))
             return None
         hid = self.context[3]
-        dlg = HistoryDialog(self.entry.header.text(), self.desk.history(hid), self.desk.ruleset,
+        dlg = HistoryDialog(self.entry.header.text(), self.desk.history(hid), self.desk.base_rules(),
                             self)
         dlg.show()
         return dlg

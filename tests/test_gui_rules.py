@@ -1,0 +1,88 @@
+"""Issues 10 and 15 in the desk: the GUI settles with the tournament's own ruleset and
+settings (a changed cap, a club's ruleset file stored in the tournament), so the live
+preview shows exactly what saving stores, and the trace cites the club's own clauses."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gui_helpers
+from gui_helpers import SPEC_TOTALS
+from gui_keys import HANDS, Keyboard, golden_record, seat_keys
+
+from referee_app.core import HandRecord, settle
+from referee_app.core.ruleset_file import ruleset_from_file
+
+desk_window = gui_helpers.desk_window
+CLUB32 = Path(__file__).resolve().parents[1] / "sample_events" / "club-ottawa-32.ruleset.json"
+
+
+def _type_readme_hand(win, ruleset_id: str) -> tuple[dict[str, int | None], dict[str, int]]:
+    """Type the README hand by keyboard into table 1's new hand; the preview's totals just
+    before Ctrl+S and the totals the store saved."""
+    golden, line = HANDS["README hand"]
+    record = dict(golden_record(golden), ruleset=ruleset_id)
+    win.navigator.select_key(("table", 1, 1))
+    kb = Keyboard()
+    seat_keys(kb, record, tuple(record["seats"]))
+    kb.type(line, tiles=True)
+    kb.type("\n")  # Enter takes the events line
+    shown = win.entry.preview.totals()
+    kb.chord("Ctrl+S")
+    hands = win.desk.hands()
+    assert len(hands) == 1, win.messages
+    return shown, dict(hands[0].settlement["totals"])
+
+
+def test_preview_uses_a_changed_cap(qtbot, desk_window) -> None:
+    win, _ = desk_window(setup=lambda t: t.update_info(cap_fan=2))
+    shown, saved = _type_readme_hand(win, "ottawa-2009")
+    capped = win.desk.t.rules()
+    assert capped.cap_fan == 2
+    rec = golden_record(HANDS["README hand"][0])
+    want = settle(HandRecord.from_dict(rec, capped), capped).totals
+    assert want != SPEC_TOTALS  # the cap matters for this hand
+    assert shown == saved == want
+
+
+def test_preview_uses_the_tournament_stake(qtbot, desk_window) -> None:
+    win, _ = desk_window(stake=3)
+    shown, saved = _type_readme_hand(win, "ottawa-2009")
+    assert shown == saved == {s: 3 * v for s, v in SPEC_TOTALS.items()}
+
+
+def test_club_ruleset_preview_and_trace(qtbot, desk_window) -> None:
+    club = ruleset_from_file(CLUB32)
+    win, _ = desk_window(ruleset=club)
+    assert win.desk.rules().id == "club-ottawa-32"
+    shown, saved = _type_readme_hand(win, "club-ottawa-32")
+    assert shown == saved
+    hand = win.desk.hands()[0]
+    pig = [p for p in hand.settlement["payments"] if p["clause"] == "§2.11"]
+    assert pig and {p["chips"] for p in pig} == {32}  # the club's pig, not Ottawa's 16
+    # the trace cites the club's own sheet: "赔32个筹码", where Ottawa's says 16
+    win.tabs.setCurrentWidget(win.trace)
+    clauses = [win.trace.payments.item(r, 3).text() for r in range(win.trace.payments.rowCount())]
+    win.trace.select_payment(clauses.index("§2.11"))
+    text = win.trace.clause.toPlainText()
+    assert "赔32个筹码" in text and "赔16个筹码" not in text
+    # and so does the history dialog of the saved hand
+    dlg = win.show_history()
+    assert dlg is not None
+    dlg.trace.select_payment(clauses.index("§2.11"))
+    assert "赔32个筹码" in dlg.trace.clause.toPlainText()
+    dlg.close()
+
+
+def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> None:
+    """A hand saved before a cap change keeps its settlement; opened again, the form
+    settles under the current cap, which is what an amendment would save."""
+    win, seating = desk_window()
+    rec = gui_helpers.example_record(seating)
+    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1, referee="Tester")
+    win.desk.t.update_info(cap_fan=2)
+    win.reload()
+    win.navigator.select_key(("hand", h.id))
+    assert win.desk.hand(h.id).totals == SPEC_TOTALS  # frozen
+    assert win.entry.preview.totals() == dict(
+        settle(HandRecord.from_dict(rec, win.desk.rules()), win.desk.rules()).totals)
