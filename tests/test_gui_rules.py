@@ -86,3 +86,53 @@ def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> No
     assert win.desk.hand(h.id).totals == SPEC_TOTALS  # frozen
     assert win.entry.preview.totals() == dict(
         settle(HandRecord.from_dict(rec, win.desk.rules()), win.desk.rules()).totals)
+
+
+# --------------------------------------------------------------------------- the record
+
+
+def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window) -> None:
+    win, seating = desk_window()
+    n0, d0 = win.desk.t.record_digest()
+    assert win.record_label.text() == f"Record: {n0} entries · {d0}"
+    assert len(d0) == 12 and int(d0, 16) >= 0
+    win.navigator.select_key(("table", 1, 1))
+    golden, line = HANDS["README hand"]
+    kb = Keyboard()
+    seat_keys(kb, golden_record(golden), ("E", "S", "W", "N"))
+    kb.type(line, tiles=True)
+    kb.chord("Ctrl+S")
+    n1, d1 = win.desk.t.record_digest()
+    assert n1 == n0 + 1 and d1 != d0
+    assert win.record_label.text() == f"Record: {n1} entries · {d1}"
+    # a write by another process (the CLI) shows within the next poll
+    from referee_app.storage import Tournament
+    with Tournament.open(win.desk.t.path, backup_every=0) as other:
+        other.add_player("新人", referee="CLI")
+        n2, d2 = other.record_digest()
+    qtbot.waitUntil(lambda: win.record_label.text() == f"Record: {n2} entries · {d2}",
+                    timeout=3000)
+    from referee_app.gui.i18n import LANG
+    LANG.set("zh")
+    assert win.record_label.text() == f"记录：{n2} 条 · {d2}"
+
+
+def test_history_lists_the_chain_entries_of_the_hand(qtbot, desk_window) -> None:
+    win, seating = desk_window()
+    t = win.desk.t
+    rec = gui_helpers.example_record(seating)
+    h = t.add_hand(rec, round=1, table=1, hand_no=1, referee="Tester")
+    t.set_status(h.id, "verified", referee="Checker")
+    t.void_hand(h.id, reason="wrong table", referee="Head")
+    win.reload()
+    win.navigator.select_key(("hand", h.id))
+    dlg = win.show_history()
+    assert dlg is not None
+    rows = dlg.log.rows()
+    cli = t.log(hand=h.id)  # what `referee-app log --hand ID` prints
+    assert [r[0] for r in rows] == [str(e["id"]) for e in cli] and len(rows) == 3
+    assert [r[2] for r in rows] == ["Tester", "Checker", "Head"]
+    assert [r[3] for r in rows] == ["hand entered", "status changed", "hand voided"]
+    assert "reason: wrong table" in rows[2][4] and "status: void" in rows[2][4]
+    assert rows[0][1] == cli[0]["at"][:19].replace("T", " ")
+    dlg.close()

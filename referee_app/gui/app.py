@@ -37,6 +37,7 @@ class LaunchOptions:
     size: tuple[int, int] = (1500, 900)
     record: Path | None = None  # a hand record to show in the entry form (as a new hand)
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
+    lock_minutes: float | None = None  # idle lock (None: QSettings "session/lock_minutes")
 
 
 def _need_offscreen() -> bool:
@@ -114,7 +115,15 @@ def run(opts: LaunchOptions) -> int:
         if not ok:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
+    if opts.lock_minutes is not None:  # remembered as the desk's setting
+        from PySide6.QtCore import QSettings
+
+        win.lock_minutes = opts.lock_minutes
+        QSettings("RefereeDesk", "referee-app").setValue("session/lock_minutes",
+                                                         opts.lock_minutes)
     win.show()
+    if not opts.exit_when_ready:
+        win.start_session()  # a tournament with referees: who is at the desk (name + PIN)
     if opts.view != "entry" or record is not None:
         prepare_view(win, opts.view, record)
     if opts.exit_when_ready:

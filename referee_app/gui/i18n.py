@@ -12,6 +12,8 @@ from typing import Any
 
 from PySide6.QtCore import QObject, Signal
 
+from .texts_record import TEXTS
+
 #: key -> (English, 中文). Keys are the English text unless it is long or ambiguous.
 _TABLE: dict[str, tuple[str, str]] = {
     "app_title": ("Referee Desk", "裁判台"),
@@ -383,6 +385,8 @@ _TABLE: dict[str, tuple[str, str]] = {
                           "排名报表只打印累计排名：请选择“截至第{n}轮”后打印。"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
+
+_TABLE.update(TEXTS)
 
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 

@@ -7,7 +7,8 @@ with ``field`` and ``problem``) and the engine's (``RecordError``); the window s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from referee_app.storage.models import (
     Penalty,
     Player,
     PlayerStatement,
+    Referee,
     Seating,
     StandingRow,
 )
@@ -95,6 +97,43 @@ class Desk:
     def close(self) -> None:
         self.t.close()
 
+    # ------------------------------------------------------------------ referees
+
+    def has_referees(self) -> bool:
+        """Whether every change needs a signed-in referee (a PIN was ever registered)."""
+        return self.t.has_referees()
+
+    def referee_names(self, *, head: bool = False) -> list[str]:
+        return [r.name for r in self.t.referees() if r.head or not head]
+
+    @property
+    def signed_in(self) -> Referee | None:
+        return self.t.signed_in
+
+    def sign_in(self, name: str, pin: str) -> Referee:
+        """Check the PIN; every change from this desk is then made as that referee."""
+        r = self.t.sign_in(name, pin)
+        self.referee = r.name
+        return r
+
+    def sign_out(self) -> None:
+        """The idle lock: no change can be made until a PIN is given again."""
+        self.t.sign_out()
+
+    @contextlib.contextmanager
+    def as_head(self, name: str, pin: str) -> Iterator[str]:
+        """One head-referee action: signed in as ``name`` (PIN checked) for the ``with``
+        block, then back to the desk's own referee."""
+        before = self.t.signed_in
+        self.t.sign_in(name, pin)
+        try:
+            yield name
+        finally:
+            self.t.signed_in = before
+
+    def add_referee(self, name: str, pin: str, head: bool, referee: str | None = None) -> Referee:
+        return self.t.add_referee(name, pin=pin, head=head, referee=referee or self.referee)
+
     # ------------------------------------------------------------------ reading
 
     @property
@@ -141,6 +180,17 @@ class Desk:
 
     def history(self, hand_id: int) -> list[HandVersion]:
         return self.t.hand_history(hand_id)
+
+    def hand_log(self, hand_id: int) -> list[dict[str, Any]]:
+        """The chain's entries that wrote this hand: who, when, what (``log --hand ID``)."""
+        return self.t.log(hand=hand_id)
+
+    def record_digest(self) -> tuple[int, str]:
+        """(entries, 12-hex digest) of the record, as report footers print it."""
+        return self.t.record_digest()
+
+    def revision(self) -> tuple[int, int]:
+        return self.t.revision()
 
     def standings(self, round_no: int | None = None, *,
                   through: int | None = None) -> list[StandingRow]:
@@ -239,8 +289,8 @@ class Desk:
         """The tournament's report template folder ("" for the shipped templates)."""
         return self.t.info.templates
 
-    def set_templates(self, folder: str) -> None:
-        self.t.update_info(templates=folder, referee=self.referee)
+    def set_templates(self, folder: str, referee: str | None = None) -> None:
+        self.t.update_info(templates=folder, referee=referee or self.referee)
 
     @property
     def head_referee(self) -> str:
@@ -248,13 +298,20 @@ class Desk:
 
     def set_status(self, hand_id: int, status: str, reason: str | None = None,
                    referee: str | None = None) -> HandInfo:
+        """Verified / back to entered / void (void is the head referee's)."""
         return self.t.set_status(hand_id, status, referee=referee or self.referee,
                                  reason=reason)
 
+    def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
+        """The only way back from void (head referee): the hand counts again."""
+        return self.t.restore_hand(hand_id, reason=reason, referee=referee or self.referee)
+
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
-                    clause: str | None, zero_sum: bool, round_no: int | None) -> Penalty:
+                    clause: str | None, zero_sum: bool, round_no: int | None,
+                    referee: str | None = None) -> Penalty:
         return self.t.add_penalty(list(players), chips, reason, clause=clause,
-                                  referee=self.referee, zero_sum=zero_sum, round=round_no)
+                                  referee=referee or self.referee, zero_sum=zero_sum,
+                                  round=round_no)
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)
