@@ -10,7 +10,7 @@ import gui_helpers
 from gui_helpers import SPEC_TOTALS
 from gui_keys import HANDS, Keyboard, golden_record, seat_keys
 
-from referee_app.core import HandRecord, settle
+from referee_app.core import HandRecord, get_ruleset, settle
 from referee_app.core.ruleset_file import ruleset_from_file
 
 desk_window = gui_helpers.desk_window
@@ -136,3 +136,91 @@ def test_history_lists_the_chain_entries_of_the_hand(qtbot, desk_window) -> None
     assert "reason: wrong table" in rows[2][4] and "status: void" in rows[2][4]
     assert rows[0][1] == cli[0]["at"][:19].replace("T", " ")
     dlg.close()
+
+
+# --------------------------------------------------------------------------- a club's file
+
+
+def _new_tournament(win, tmp_path: Path, ruleset_file: Path | None, fill_more=None):
+    """File → New tournament… with "Ruleset from file…" pointing at ``ruleset_file``."""
+    from PySide6.QtWidgets import QDialog
+
+    shown: list = []
+    win.ask_open_file = lambda title, filt: str(ruleset_file) if ruleset_file else ""
+
+    def run(d) -> bool:
+        shown.append(d)
+        d.path.setText(str(tmp_path / "club-open.sqlite"))
+        d.name.setText("Club Open")
+        d.ruleset_file.button.click()
+        if fill_more is not None:
+            fill_more(d)
+        d.accept()
+        return d.result() == QDialog.DialogCode.Accepted
+
+    win.run_dialog = run
+    return win.new_tournament(), shown[0]
+
+
+def test_new_tournament_with_a_club_ruleset_file(qtbot, desk_window, tmp_path: Path) -> None:
+    from referee_app.core.ruleset_file import diff_rulesets, nearest_shipped
+    from referee_app.storage import Tournament
+
+    club = tmp_path / "club.json"
+    club.write_text(CLUB32.read_text(encoding="utf-8"), encoding="utf-8")
+    win, _ = desk_window()
+    ok, dlg = _new_tournament(win, tmp_path, club)
+    assert ok, win.messages
+    panel = dlg.ruleset_file
+    # the difference table is the CLI's comparison with the nearest shipped ruleset
+    near, diffs = nearest_shipped(ruleset_from_file(club))
+    assert near == "ottawa-2009"
+    assert panel.heading.text() == f"Differences from the nearest shipped ruleset, {near}: " \
+                                   f"{len(diffs)}"
+    rows = panel.rows()
+    assert [r[0] for r in rows] == [p for p, _, _ in diffs]
+    assert ["end_check.flower_pig.chips", "16", "32"] in rows
+    assert ["chips.cap_fan", "null", "6"] in rows
+    assert len(diff_rulesets(get_ruleset(near), ruleset_from_file(club))) > len(rows)  # + identity
+    assert "club-ottawa-32" in dlg.ruleset.currentText()
+    # the ruleset is stored inside the new tournament: the file is not needed afterwards
+    club.write_text("{}", encoding="utf-8")
+    assert win.desk.t.ruleset().id == "club-ottawa-32"
+    assert win.desk.rules().cap_fan == 6
+    path = win.desk.t.path
+    with Tournament.open(path, backup_every=0) as t:
+        assert t.ruleset().clause("§2.11").zh.count("32个筹码") == 1
+        assert t.log()[0]["detail"]["ruleset"] == "club-ottawa-32"
+    assert win.entry.form.rules_obj.id == "club-ottawa-32"
+
+
+def test_a_refused_ruleset_file_is_one_translated_line(qtbot, desk_window,
+                                                       tmp_path: Path) -> None:
+    import json
+
+    from referee_app.gui.i18n import LANG
+    from referee_app.gui.views.manage import FROM_FILE
+
+    data = json.loads(CLUB32.read_text(encoding="utf-8"))
+    data["patterns"][3]["fan"] = 99
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    win, _ = desk_window()
+
+    def shipped(d) -> None:  # the referee goes on with a shipped ruleset
+        d.ruleset.setCurrentIndex(d.ruleset.findData("sichuan-jipin"))
+
+    ok, dlg = _new_tournament(win, tmp_path, bad, shipped)
+    msg = dlg.ruleset_file.message.text()
+    assert msg.startswith("Cannot use the ruleset file bad.json: patterns[3].fan: ")
+    assert "\n" not in msg and "Traceback" not in msg
+    assert dlg.ruleset_file.table.isHidden() and dlg.file_rules is None
+    assert dlg.ruleset.findData(FROM_FILE) < 0  # nothing to choose from the refused file
+    assert ok and win.desk.t.ruleset().id == "sichuan-jipin"
+    not_json = tmp_path / "notes.json"
+    not_json.write_text("flower pig: 32", encoding="utf-8")
+    win2, _ = desk_window(lang="zh")
+    ok2, dlg2 = _new_tournament(win2, tmp_path / "x", not_json, shipped)
+    assert dlg2.ruleset_file.message.text().startswith("无法使用规则文件 notes.json：")
+    assert ok2 and win2.desk.t.ruleset().id == "sichuan-jipin"
+    LANG.set("en")

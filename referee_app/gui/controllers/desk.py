@@ -9,10 +9,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from referee_app.core import Ruleset, get_ruleset, ruleset_ids
+from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
@@ -31,6 +33,28 @@ from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
 from .projector import ProjectorData
+
+
+@dataclass(frozen=True)
+class RulesetFile:
+    """A club's ruleset file, checked, and how it differs from the nearest shipped ruleset
+    (identity aside): the rows of the new-tournament form's difference table."""
+
+    path: str
+    rules: Ruleset
+    nearest: str
+    #: (path in the file, the shipped ruleset's value, this file's value) as display text
+    differences: tuple[tuple[str, str, str], ...]
+
+
+def load_ruleset_file(path: str | Path) -> RulesetFile:
+    """Read and check a ruleset file (schema and engine consistency), as ``referee-app
+    rules --file X --diff ID`` does; a refused file raises RulesetFileError (field = the
+    path inside the file, problem = what is wrong)."""
+    rules = ruleset_from_file(path)
+    near, diffs = nearest_shipped(rules)
+    return RulesetFile(str(path), rules, near,
+                       tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
 
 
 class DeskError(ValueError):
@@ -77,10 +101,12 @@ class Desk:
         return cls(Tournament.open(path), referee)
 
     @classmethod
-    def create(cls, path: str | Path, name: str, *, ruleset: str, venue: str = "",
+    def create(cls, path: str | Path, name: str, *, ruleset: str | Ruleset, venue: str = "",
                start_date: str = "", end_date: str = "", stake: int | None = None,
                cap_fan: int | None = None, referee: str = "") -> Desk:
-        """File → New tournament…: a new tournament file (the store refuses to overwrite)."""
+        """File → New tournament…: a new tournament file (the store refuses to overwrite).
+        ``ruleset``: a shipped id, or a club's Ruleset (:func:`load_ruleset_file`), stored
+        inside the tournament as ``event new --ruleset-file`` does."""
         if not str(path).strip():
             raise DeskError("file", "choose where to save the tournament file")
         return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
