@@ -224,3 +224,25 @@ def test_a_refused_ruleset_file_is_one_translated_line(qtbot, desk_window,
     assert dlg2.ruleset_file.message.text().startswith("无法使用规则文件 notes.json：")
     assert ok2 and win2.desk.t.ruleset().id == "sichuan-jipin"
     LANG.set("en")
+
+
+def test_a_cap_changed_while_the_form_is_open_reaches_the_preview(qtbot, desk_window) -> None:
+    """The CLI (another process) changes the cap while a hand is typed: the preview follows
+    within the next poll, and the saved hand equals what the preview showed."""
+    from referee_app.storage import Tournament
+
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    golden, line = HANDS["README hand"]
+    kb = Keyboard()
+    seat_keys(kb, golden_record(golden), ("E", "S", "W", "N"))
+    kb.type(line, tiles=True)
+    kb.type("\n")
+    assert win.entry.preview.totals() == SPEC_TOTALS
+    with Tournament.open(win.desk.t.path, backup_every=0) as other:
+        other.update_info(cap_fan=2)
+    capped = win.desk.rules()
+    want = settle(HandRecord.from_dict(golden_record(golden), capped), capped).totals
+    qtbot.waitUntil(lambda: win.entry.preview.totals() == want, timeout=3000)
+    kb.chord("Ctrl+S")
+    assert win.desk.hands()[0].settlement["totals"] == want

@@ -439,6 +439,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, WindowMenus):
         if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
             self.message(tr("cannot_save", msg=self.entry.line_message.text()))
             return False
+        self.sync_rules()  # settings changed since the form opened: what is saved is shown
         ev = self.entry.refresh()
         if ev.read_error is not None:
             self.message(tr("cannot_save", msg=exception_text(ev.read_error)))

@@ -89,6 +89,22 @@ class Session:
             return
         if rev != self._seen_revision:
             self.update_record_digest()
+            self.sync_rules()
+
+    def sync_rules(self) -> bool:
+        """A settings change (here or by the CLI) reaches the open form at once: it is
+        settled again under the tournament's current cap and stake, so its preview stays
+        what saving would store. True if the form's rules changed."""
+        try:
+            rules = self.desk.rules()  # type: ignore[attr-defined]
+        except sqlite3.Error:
+            return False
+        form = self.entry.form  # type: ignore[attr-defined]
+        if form.rules is rules or form.ruleset != rules.id:
+            return False
+        form.rules = rules
+        self.entry.refresh()  # type: ignore[attr-defined]
+        return True
 
     def _retranslate_session(self) -> None:
         self.update_record_digest()
