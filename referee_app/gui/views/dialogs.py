@@ -82,6 +82,7 @@ class HistoryDialog(QDialog):
         self.table.itemSelectionChanged.connect(self._selected)
         self.log = RecordLogTable()
         self.log.set_entries(entries)
+        self.log.setMinimumHeight(120)
         log_box = QGroupBox(tr("record_entries"))
         log_lay = QVBoxLayout(log_box)
         log_lay.setContentsMargins(4, 4, 4, 4)

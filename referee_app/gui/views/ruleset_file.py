@@ -59,6 +59,7 @@ class RulesetFilePanel(QWidget):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(160)
+        self.table.setWordWrap(False)
         row = QHBoxLayout()
         row.addWidget(self.button)
         row.addWidget(self.message, 1)
@@ -100,8 +101,11 @@ class RulesetFilePanel(QWidget):
                 item = QTableWidgetItem(text)
                 item.setToolTip(text)
                 self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
-        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        head = self.table.horizontalHeader()  # both values equally wide, cut in the middle
+        head.setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        head.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
+        head.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.resizeRowsToContents()
         self.heading.show()
         self.table.show()
 

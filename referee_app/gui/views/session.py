@@ -50,6 +50,7 @@ class Session:
         self.record_label.setObjectName("record_digest")
         self.referee_label = QLabel()
         self.referee_label.setObjectName("referee_label")
+        self.referee_label.setContentsMargins(0, 0, 16, 0)
         bar = self.statusBar()  # type: ignore[attr-defined]
         bar.addPermanentWidget(self.referee_label)
         bar.addPermanentWidget(self.record_label)
