@@ -236,3 +236,42 @@ def test_every_record_text_has_both_languages() -> None:
         assert is_translated("referee", f"{p} needs a referee's name and PIN (this tournament "
                                         "has referees): --referee NAME, and the PIN at the "
                                         "prompt or in REFEREE_PIN"), p
+
+
+def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_window) -> None:
+    from referee_app.gui.controllers.entry import EntryForm
+
+    win, seating = ref_window((REF, REF_PIN))
+    assert win.start_session()
+    t = win.desk.t
+    # an override: a hand that breaks the rules (E one tile short), saved only by the head
+    win.navigator.select_key(("table", 1, 1))
+    rec = example_record(seating)
+    rec["seats"]["E"]["concealed"] = rec["seats"]["E"]["concealed"][1:]
+    form = EntryForm.from_record(rec, win.desk.rules())
+    form.extra.update(round=1, table=1, hand_no=1)
+    win.entry.load(form, "", "")
+    assert not win.entry.refresh().ok
+    win.ask_text.queue = ["table agreed: E was short"]
+    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    assert win.save(), win.messages
+    h = win.desk.hands()[0]
+    assert "override" in h.flags and t.log(hand=h.id)[-1]["referee"] == HEAD
+    assert win.ask_pin.asked[-1] == "Head referee's PIN"
+    assert win.desk.signed_in.name == REF
+    # amending a verified hand: refused without the head PIN, made with it
+    good = win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=2,
+                               referee=REF)
+    t.set_status(good.id, "verified", referee=REF)
+    win.reload()
+    win.navigator.select_key(("hand", good.id))
+    win.ask_text.queue = ["recount"]
+    win.ask_pin.queue = [None]
+    assert not win.save()
+    assert win.desk.hand(good.id).version == 2
+    assert win.messages[-1] == "Amending a verified hand: not done (no head referee's PIN)."
+    win.ask_text.queue = ["recount"]
+    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    assert win.save(), win.messages
+    assert win.desk.hand(good.id).version == 3
+    assert t.log(hand=good.id)[-1]["referee"] == HEAD
