@@ -275,3 +275,25 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     assert win.save(), win.messages
     assert win.desk.hand(good.id).version == 3
     assert t.log(hand=good.id)[-1]["referee"] == HEAD
+
+
+def test_the_pin_dialog_itself(qtbot, desk_window) -> None:
+    """The real form behind ask_pin: names offered, PIN hidden, typed answer used."""
+    from PySide6.QtWidgets import QLineEdit
+
+    from referee_app.gui.views.signin import PinDialog
+
+    win, _ = desk_window(head_referee=HEAD, head_pin=HEAD_PIN, setup=_with_referee)
+    seen: list[PinDialog] = []
+
+    def run(dlg: PinDialog) -> bool:
+        seen.append(dlg)
+        assert [dlg.name.itemText(i) for i in range(dlg.name.count())] == [HEAD, REF]
+        assert dlg.pin.echoMode() == QLineEdit.EchoMode.Password
+        dlg.name.setCurrentText(REF)
+        qtbot.keyClicks(dlg.pin, REF_PIN)
+        return True
+
+    win.run_dialog = run
+    assert win.start_session()
+    assert seen[0].windowTitle() == "Sign in" and win.desk.signed_in.name == REF
