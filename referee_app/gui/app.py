@@ -37,6 +37,7 @@ class LaunchOptions:
     size: tuple[int, int] = (1500, 900)
     record: Path | None = None  # a hand record to show in the entry form (as a new hand)
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
+    lock_minutes: float | None = None  # idle lock (None: QSettings "session/lock_minutes")
 
 
 def _need_offscreen() -> bool:
@@ -121,7 +122,15 @@ def run(opts: LaunchOptions) -> int:
 
     # no traceback on screen: anything escaping a slot is logged and said in one line
     guard = ErrorGuard(lambda text: win.message(text)).install()
+    if opts.lock_minutes is not None:  # remembered as the desk's setting
+        from PySide6.QtCore import QSettings
+
+        win.lock_minutes = opts.lock_minutes
+        QSettings("RefereeDesk", "referee-app").setValue("session/lock_minutes",
+                                                         opts.lock_minutes)
     win.show()
+    if not opts.exit_when_ready:
+        win.start_session()  # a tournament with referees: who is at the desk (name + PIN)
     if opts.view != "entry" or record is not None:
         prepare_view(win, opts.view, record)
         win.show_unknown_fields(unknown)
@@ -160,7 +169,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
         tables = win.desk.seating(r).tables
         t = record.get("table") if record.get("table") in tables else next(iter(tables))
         win.navigator.select_key(("table", r, t))
-        form = EntryForm.from_record(record)
+        form = EntryForm.from_record(record, win.desk.rules())
         for seat, inp in form.seats.items():
             inp.player = tables[t].get(seat)
         form.extra.update(round=r, table=t, hand_no=win.context[2] if win.context else 1)
@@ -229,7 +238,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
     win.tabs.setCurrentWidget(win.entry)
     if view == "whatif":
         for h in hands[:400]:
-            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record))
+            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record, win.desk.rules()))
             if opts:
                 win.navigator.select_key(("hand", h.id))
                 break
@@ -239,7 +248,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
         return win
     form = None
     for h in hands[:200]:  # a hand where a misread slip still makes a valid hand
-        f = EntryForm.from_record(h.record)
+        f = EntryForm.from_record(h.record, win.desk.rules())
         wins = [i for i, e in enumerate(f.events)
                 if e.get("type") == "win" and e.get("from") and not e.get("flags")]
         if not wins:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..controllers.desk import Desk, parse_seed, ruleset_choices
+from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
 from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
@@ -34,7 +34,7 @@ class EventAdmin:
                                referee=self.desk.referee)
 
         dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
-                                  self)
+                                  self, self.ask_open_file, load_ruleset_file)
         if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
         self.switch_desk(dlg.outcome)
