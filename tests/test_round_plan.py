@@ -80,6 +80,9 @@ def test_cli_round_plan_prints_figures(make_tournament) -> None:
     assert data["figures"]["repeats"] == 0 and len(data["rounds"]) == 4
     r = CliRunner().invoke(main, ["round", "plan", "--rounds", "0", "--db", str(db)])
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "rounds" in r.output
+    # a typo of a huge count is refused at once, not planned for minutes
+    r = CliRunner().invoke(main, ["round", "plan", "--rounds", "1000000", "--db", str(db)])
+    assert r.exit_code == 2 and "at most 64" in r.output and r.output.count("\n") == 1
 
 
 def test_reseat_after_withdrawal_changes_one_seat(make_tournament) -> None:

@@ -20,6 +20,10 @@ from .base import TournamentBase
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
 
+# a whole event in one plan; beyond this the search would run for minutes (a typo such
+# as --rounds 1000000 must be refused, not hang the desk)
+MAX_PLANNED_ROUNDS = 64
+
 #: meta key of the last whole-event plan (round → tables in seat order and byes)
 PLAN_KEY = "seat_plan"
 
@@ -71,6 +75,9 @@ class PlanningMixin(TournamentBase):
         size = len(seats)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise SeatingError("rounds", f"{rounds!r} is not a number of rounds (1 or more)")
+        if rounds > MAX_PLANNED_ROUNDS:
+            raise SeatingError("rounds", f"{rounds} rounds is more than one plan holds (at most "
+                               f"{MAX_PLANNED_ROUNDS}); plan the event in parts")
         done = self._played_rounds()
         if rounds <= done:
             raise SeatingError("rounds", f"rounds 1-{done} already have hands; plan more than "
