@@ -353,29 +353,57 @@ def test_the_server_desks_lines_are_in_both_languages() -> None:
         LANG.set("en")
 
 
-def test_sign_in_asks_again_after_a_wrong_pin(tmp_path: Path, served: ServerProcess,
-                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sign-in dialog's loop: a wrong PIN is asked again with the reason in the
-    referee's language; cancelling is one line."""
-    from referee_app.gui.server_launch import connect_desk
+def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: Path,
+                                                          served: ServerProcess) -> None:
+    """The window's own sign-in (as on a local file): a wrong PIN is said in words and asked
+    again; the hands are saved as that referee; a void asks the head referee's PIN, is made
+    on the server in the head referee's name, and the desk is then its own referee again."""
+    from gui_helpers import Answers
 
-    monkeypatch.delenv("REFEREE_PIN", raising=False)
-    asked: list[tuple[str, str]] = []
-    answers = [("钱", "0000"), ("钱", DESKS[0][1])]
+    from referee_app.fonts import register_qt_font
+    from referee_app.gui.controllers.desk import Desk
+    from referee_app.gui.server_launch import attach_status
+    from referee_app.gui.views.main_window import MainWindow
 
-    def ask(url: str, referee: str, problem: str) -> tuple[str, str] | None:
-        asked.append((referee, problem))
-        return answers.pop(0) if answers else None
+    class Pins:
+        def __init__(self, *answers: tuple[str, str] | None) -> None:
+            self.queue = list(answers)
+            self.asked: list[tuple[str, list[str]]] = []
 
-    LANG.set("zh")
-    try:
-        desk = connect_desk(served.url, "钱", outbox=tmp_path / "ob", ask=ask)
-    finally:
-        LANG.set("en")
-    try:
-        assert asked == [("钱", ""), ("钱", "钱 的 PIN 码错误（再错 4 次将锁定 5 分钟）")]
-        assert desk.referee == "钱" and desk.t.client.referee == "钱"
-    finally:
-        desk.close()
-    with pytest.raises(ValueError, match="sign-in cancelled"):
-        connect_desk(served.url, "钱", outbox=tmp_path / "ob", ask=lambda *a: None)
+        def __call__(self, title: str, prompt: str, names: list[str],
+                     default: str) -> tuple[str, str] | None:
+            self.asked.append((title, names))
+            return self.queue.pop(0) if self.queue else None
+
+    register_qt_font()
+    LANG.set("en")
+    desk = Desk(open_server(served.url, outbox=tmp_path / "ob"))
+    assert desk.signed_in is None and desk.has_referees()
+    win = MainWindow(desk)
+    qtbot.addWidget(win)
+    win.show_message = lambda text: None
+    OPENED.append(attach_status(win, watch=False))
+    win.ask_pin = Pins(("钱", "0000"), DESKS[0])
+    assert win.start_session()
+    assert "wrong PIN for 钱 (4 tries left before a 5-minute lock)" in win.messages
+    assert win.ask_pin.asked[0][1] == [HEAD, *(n for n, _ in DESKS)]  # the server's referees
+    assert desk.signed_in.name == "钱" and desk.referee == "钱"
+    type_hand(win, records(served.db, 1, 1)[0], 1)
+    assert win.save()
+    hid = win.context[3]
+    with Tournament.open(served.db, backup_every=0) as t:
+        assert t.hand(hid).entered_by == "钱"
+
+    win.ask_text = Answers()
+    win.ask_text.queue = ["wrong table", "wrong table"]
+    win.ask_pin = Pins((HEAD, HEAD_PIN))
+    win.navigator.select_key(("hand", hid))
+    assert win.void_hand()
+    with Tournament.open(served.db, backup_every=0) as t:
+        assert t.hand(hid).status.value == "void"
+        assert t.log(hand=hid)[-1]["referee"] == HEAD
+    assert desk.signed_in.name == "钱" and desk.t.client.referee == "钱"
+    type_hand(win, records(served.db, 1, 2)[1], 1)
+    assert win.save()  # the next save is the desk's referee's again, not the head's
+    with Tournament.open(served.db, backup_every=0) as t:
+        assert t.hand(win.context[3]).entered_by == "钱"

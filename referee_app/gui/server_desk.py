@@ -19,7 +19,7 @@ from referee_app.core import HandRecord, settle
 from referee_app.core import next_dealer as core_next_dealer
 from referee_app.server.client import DeskClient, ServerUnreachable
 from referee_app.server.remote import HandQueued, RemoteTournament
-from referee_app.storage import StorageError, TournamentInfo, ruleset_store
+from referee_app.storage import Referee, StorageError, TournamentInfo, ruleset_store
 
 from .messages import _rule
 
@@ -38,7 +38,7 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
     return refuse
 
 
-_READS = ("revision", "rules", "ruleset", "rounds", "seating", "hands", "hand", "find_hand",
+_READS = ("revision", "has_referees", "rounds", "seating", "hands", "hand", "find_hand",
           "hand_history", "standings", "players", "player", "player_statement", "penalties",
           "record_digest")
 
@@ -60,9 +60,92 @@ class ServerBackend(RemoteTournament):
     last contact while offline; ``online`` says whether the last call reached it."""
 
     def __init__(self, client: DeskClient) -> None:
+        self._who: Referee | None = None
+        #: name -> (token, head, PIN) of each referee signed in on this desk (the desk's own
+        #: and a head referee's for one action), in memory only
+        self._sessions: dict[str, tuple[str | None, bool, str]] = {}
         super().__init__(client)
         self.online = True
         self._kept: dict[Any, Any] = {}
+        self._rules: dict[Any, Any] = {}
+
+    # ------------------------------------------------------------------ who is at the desk
+
+    def sign_in(self, name: str, pin: str) -> Referee:
+        """Check the PIN on the server; later writes (and resends of the outbox after a
+        server restart, signed in again with this PIN) are this referee's."""
+        r = self.client.sign_in(name, pin)
+        self._sessions[r["referee"]] = (self.client._token, bool(r["head"]), pin)
+        self._use(r["referee"])
+        return self._who  # type: ignore[return-value]
+
+    def _use(self, name: str) -> None:
+        token, head, pin = self._sessions[name]
+        self.client._token, self.client.referee, self.client.head = token, name, head
+        self.client.reauth = lambda: (name, pin)
+        self._who = Referee(name, head)
+
+    @property
+    def signed_in(self) -> Referee | None:  # type: ignore[override]
+        return self._who
+
+    @signed_in.setter
+    def signed_in(self, who: Referee | None) -> None:
+        """Back to the desk's own referee after one head-referee action (``Desk.as_head``);
+        None: nobody (writes refused until a PIN is given again)."""
+        if who is not None and who.name in self._sessions:
+            self._use(who.name)
+            return
+        self._who = None
+        self.client._token, self.client.referee, self.client.head = None, None, False
+        self.client.reauth = None
+
+    def sign_out(self) -> None:
+        """The idle lock: the token is given up and nothing is written — not even a resend
+        of the outbox — until a PIN is given again."""
+        self.client.sign_out()
+        self._sessions.clear()
+        self.signed_in = None
+
+    def referees(self) -> list[Referee]:
+        info = self.info
+        return [Referee(n, n == info.head_referee) for n in info.referees]
+
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """The chain's entries are read on the head desk (``referee-app log``); a client
+        desk lists none (its History shows the hand's versions)."""
+        return []
+
+    def _ruleset_json(self) -> dict[str, Any]:
+        """The server's ruleset answer; offline the last one (kept in the outbox folder)."""
+        try:
+            d = self.client.ruleset()
+        except ServerUnreachable:
+            self.online = False
+            kept = self.client._cached_ruleset()
+            if kept is None:
+                raise
+            return kept
+        self.online = True
+        return d
+
+    def rules(self) -> Any:
+        """The tournament's rules, the same object while the server's answer is unchanged
+        (the window re-settles an open form only when they really changed)."""
+        d = self._ruleset_json()
+        key = (d.get("digest"), d.get("cap_fan"), d.get("stake"))
+        if key not in self._rules:
+            self._rules[key] = ruleset_store.from_snapshot(d["document"]).with_settings(
+                cap_fan=d.get("cap_fan"), stake=d.get("stake"))
+        return self._rules[key]
+
+    def ruleset(self) -> Any:
+        d = self._ruleset_json()
+        key = ("base", d.get("digest"))
+        if key not in self._rules:
+            self._rules[key] = ruleset_store.from_snapshot(d["document"])
+        return self._rules[key]
 
     def _read(self, key: Any, fetch: Callable[[], Any]) -> Any:
         try:
@@ -127,6 +210,7 @@ class ServerBackend(RemoteTournament):
     seat_round = _head_desk_only("seat_round")
     set_seat = _head_desk_only("set_seat")
     export_bundle = _head_desk_only("export_bundle")
+    add_referee = _head_desk_only("add_referee")
 
     # -- the outbox, for the window's status line and the conflicts dialog
     def waiting(self) -> int:
@@ -151,31 +235,34 @@ for _name in _READS:
     setattr(ServerBackend, _name, _kept(_name))
 
 
-def default_outbox(url: str, referee: str) -> Path:
-    """Where a desk keeps its outbox for ``url``: one folder per server and referee, under
-    ``$REFEREE_APP_HOME`` (default ``~/.referee-app``), so a restarted desk finds it."""
+def default_outbox(url: str) -> Path:
+    """Where a desk keeps its outbox for ``url``: one folder per server under
+    ``$REFEREE_APP_HOME`` (default ``~/.referee-app``), so a restarted desk finds it. Each
+    hand in it names the referee who saved it, and is sent only under that referee."""
     home = Path(os.environ.get("REFEREE_APP_HOME") or Path.home() / ".referee-app")
     server = re.sub(r"[^\w.-]+", "_", url.split("://", 1)[-1]).strip("_") or "server"
-    name = re.sub(r"[^\w.-]+", "_", referee).strip("_") or "referee"
-    return home / "outbox" / server / name
+    return home / "outbox" / server
 
 
-def open_server(url: str, referee: str, pin: str, *, outbox: str | Path | None = None,
-                verify: bool | str = True, timeout: float = 10.0) -> ServerBackend:
-    """Connect to ``url`` and sign ``referee`` in with ``pin`` (``AuthError`` when wrong,
-    ``ServerUnreachable`` when the server does not answer). The PIN is kept in memory only,
-    to sign in again by itself after the server was restarted."""
+def open_server(url: str, referee: str = "", pin: str | None = None, *,
+                outbox: str | Path | None = None, verify: bool | str = True,
+                timeout: float = 10.0) -> ServerBackend:
+    """Connect to ``url`` (``ServerUnreachable`` when it does not answer) and, with a PIN,
+    sign ``referee`` in (``AuthError`` when wrong); without one the window's sign-in asks.
+    The PIN is kept in memory only, to sign in again by itself after the server was
+    restarted and forgot the desk's token."""
     if not re.match(r"^https?://[^/\s]+/?$", url.strip()):
         raise StorageError("server", f"expected the server's address as http://HOST:PORT, "
                            f"got {url!r}")
     url = url.strip().rstrip("/")
-    folder = Path(outbox) if outbox is not None else default_outbox(url, referee)
-    client = DeskClient(url, folder, timeout=timeout, verify=verify,
-                        reauth=lambda: (referee, pin))
+    folder = Path(outbox) if outbox is not None else default_outbox(url)
+    client = DeskClient(url, folder, timeout=timeout, verify=verify)
     backend = ServerBackend(client)
     try:
-        backend.sign_in(referee, pin)
         client.ruleset()  # kept in the outbox: hands can be checked offline
+        backend.has_referees()  # kept: the window asks it at every turn, offline too
+        if pin is not None:
+            backend.sign_in(referee, pin)
     except Exception:
         client.close()
         raise

@@ -37,10 +37,4 @@ TEXTS: dict[str, tuple[str, str]] = {
                         "its file stays in the outbox's dropped folder.",
                         "放弃第{r}轮第{t}桌第{n}局？它不会发送到服务器；文件保存在发件箱的 dropped 文件夹中。"),
     "srv_resent": ("Hand {n} saved on the server", "第{n}局已保存到服务器"),
-    "srv_sign_in_title": ("Sign in to {url}", "登录 {url}"),
-    "srv_sign_in_intro": ("This desk enters hands into the tournament on the head desk's "
-                          "server. Sign in with your referee name and PIN.",
-                          "本裁判台把牌局录入主裁判台服务器上的赛事。请用裁判姓名和 PIN 登录。"),
-    "srv_pin": ("PIN", "PIN 码"),
-    "srv_sign_in": ("Sign in", "登录"),
 }

@@ -405,9 +405,10 @@ async def amend_hand(request: Request) -> JSONResponse:
     reason = field(data, "reason", str)
     override = field(data, "override_reason", str, required=False)
     totals = totals_field(data)
+    seen = field(data, "expected_version", int, required=False)
     h = await write(request, session, lambda t, who: t.amend_hand(
         hid, rec, reason=reason, referee=who, override_reason=override,
-        override_totals=totals))
+        override_totals=totals, expected_version=seen))
     return _saved(h, 200)
 
 
@@ -418,14 +419,15 @@ def _status_change(action: str) -> Callable[[Request], Any]:
         data = await body_object(request) if int(request.headers.get("content-length")
                                                  or 0) else {}
         reason = field(data, "reason", str, required=action in ("void", "restore"))
+        seen = field(data, "expected_version", int, required=False)  # 409 if changed since
 
         def change(t: Tournament, who: str) -> HandInfo:
             if action == "void":
-                return t.void_hand(hid, reason=reason, referee=who)
+                return t.void_hand(hid, reason=reason, referee=who, expected_version=seen)
             if action == "restore":
                 return t.restore_hand(hid, reason=reason, referee=who)
             return t.set_status(hid, "verified" if action == "verify" else "entered",
-                                referee=who, reason=reason)
+                                referee=who, reason=reason, expected_version=seen)
 
         return _saved(await write(request, session, change), 200)
 

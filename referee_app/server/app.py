@@ -29,6 +29,7 @@ from referee_app.core import RecordError
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
+    HandChangedError,
     HandRuleError,
     NotATournamentError,
     RecordIntegrityError,
@@ -50,7 +51,7 @@ def status_of(e: Exception) -> int:
     """The HTTP status of a storage or record error."""
     if isinstance(e, HandRuleError):
         return 422
-    if isinstance(e, DuplicateHandError):
+    if isinstance(e, DuplicateHandError | HandChangedError):
         return 409
     if isinstance(e, AuthError):
         return 403

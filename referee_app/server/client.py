@@ -17,6 +17,7 @@ renumbers it or drops it (:meth:`resolve`); nothing is ever silently lost.
 from __future__ import annotations
 
 import json
+import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -29,6 +30,7 @@ from referee_app.core import HandRecord, RuleViolation, settle
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
+    HandChangedError,
     HandRuleError,
     StorageError,
     UnknownHandError,
@@ -82,6 +84,10 @@ def error_from(resp: httpx.Response) -> StorageError:
     if code == 422 and isinstance(err.get("violations"), list):
         return HandRuleError(fld, problem, _violations(err["violations"]))
     if code == 409:
+        changed = re.match(r"hand (\d+) was changed meanwhile \(now version (\d+), you edited "
+                           r"version (\d+)\)", problem)
+        if changed:
+            return HandChangedError(int(changed[1]), int(changed[3]), int(changed[2]))
         return DuplicateHandError(fld, problem)
     if code in (401, 403, 429):
         return AuthError(fld, problem)
@@ -241,28 +247,34 @@ class DeskClient:
 
     def amend_hand(self, hand_id: int, record: dict[str, Any], *, reason: str,
                    override_reason: str | None = None,
-                   override_totals: dict[str, int] | None = None) -> dict[str, Any]:
+                   override_totals: dict[str, int] | None = None,
+                   expected_version: int | None = None) -> dict[str, Any]:
+        """``expected_version``: the version edited; a newer one saved meanwhile by another
+        desk is refused (``HandChangedError``) instead of overwritten."""
         return self._call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
                           json_body={"record": record, "reason": reason,
                                      "override_reason": override_reason,
-                                     "override_totals": override_totals})
+                                     "override_totals": override_totals,
+                                     "expected_version": expected_version})
 
-    def void_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
+    def void_hand(self, hand_id: int, *, reason: str,
+                  expected_version: int | None = None) -> dict[str, Any]:
         return self._call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
+                          json_body={"reason": reason, "expected_version": expected_version})
 
     def restore_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
         return self._call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
                           json_body={"reason": reason})
 
-    def verify_hand(self, hand_id: int) -> dict[str, Any]:
+    def verify_hand(self, hand_id: int, expected_version: int | None = None) -> dict[str, Any]:
         return self._call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
-                          json_body={})
+                          json_body={"expected_version": expected_version})
 
-    def unverify_hand(self, hand_id: int, *, reason: str | None = None) -> dict[str, Any]:
+    def unverify_hand(self, hand_id: int, *, reason: str | None = None,
+                      expected_version: int | None = None) -> dict[str, Any]:
         """Back from verified to entered (head referee)."""
         return self._call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
+                          json_body={"reason": reason, "expected_version": expected_version})
 
     def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
                     clause: str | None = None, round: int | None = None,
@@ -386,13 +398,16 @@ class DeskClient:
 
     def flush(self) -> FlushReport:
         """Send the waiting hands, oldest first; stop at the first the server cannot take
-        now (unreachable, sign-in needed). Conflicts stay for :meth:`resolve`."""
+        now (unreachable, sign-in needed). Conflicts stay for :meth:`resolve`; a hand saved
+        by another referee of this desk waits until that referee is signed in."""
         if self.outbox is None:
             return FlushReport()
         sent: list[SaveResult] = []
         problem = ""
         with self._send_lock:
             for item in self.outbox.waiting():
+                if item.referee and self.referee and item.referee != self.referee:
+                    continue  # sent under the referee who saved it, when they sign in again
                 r = self._send(item, interactive=False)
                 if not r.queued:
                     sent.append(r)

@@ -250,26 +250,32 @@ class RemoteTournament:
 
     def amend_hand(self, hand_id: int, record: Mapping[str, Any], *, reason: str,
                    referee: str = "", override_reason: str | None = None,
-                   override_totals: Mapping[str, int] | None = None) -> HandInfo:
+                   override_totals: Mapping[str, int] | None = None,
+                   expected_version: int | None = None) -> HandInfo:
         return hand_from_json(self.client.amend_hand(
             hand_id, dict(record), reason=reason, override_reason=override_reason,
-            override_totals=dict(override_totals) if override_totals is not None else None
-        )["hand"])
+            override_totals=dict(override_totals) if override_totals is not None else None,
+            expected_version=expected_version)["hand"])
 
-    def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
-        return hand_from_json(self.client.void_hand(hand_id, reason=reason)["hand"])
+    def void_hand(self, hand_id: int, *, reason: str, referee: str = "",
+                  expected_version: int | None = None) -> HandInfo:
+        return hand_from_json(self.client.void_hand(
+            hand_id, reason=reason, expected_version=expected_version)["hand"])
 
     def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
         return hand_from_json(self.client.restore_hand(hand_id, reason=reason)["hand"])
 
     def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
-                   reason: str | None = None) -> HandInfo:
+                   reason: str | None = None, expected_version: int | None = None
+                   ) -> HandInfo:
         st = HandStatus(status)
         if st is HandStatus.VOID:
-            return self.void_hand(hand_id, reason=reason or "")
+            return self.void_hand(hand_id, reason=reason or "",
+                                  expected_version=expected_version)
         if st is HandStatus.VERIFIED:
-            return hand_from_json(self.client.verify_hand(hand_id)["hand"])
-        return hand_from_json(self.client.unverify_hand(hand_id, reason=reason)["hand"])
+            return hand_from_json(self.client.verify_hand(hand_id, expected_version)["hand"])
+        return hand_from_json(self.client.unverify_hand(
+            hand_id, reason=reason, expected_version=expected_version)["hand"])
 
     def add_penalty(self, players: Sequence[str | int] | str | int, chips: int, reason: str, *,
                     clause: str | None = None, referee: str = "", zero_sum: bool = False,

@@ -15,12 +15,9 @@ from typing import Any
 from PySide6.QtCore import QObject, Signal
 from PySide6.QtWidgets import (
     QDialog,
-    QDialogButtonBox,
-    QFormLayout,
     QHBoxLayout,
     QInputDialog,
     QLabel,
-    QLineEdit,
     QListWidget,
     QListWidgetItem,
     QPushButton,
@@ -56,7 +53,7 @@ class Watcher(threading.Thread):
         since: int | None = None
         while not self.stopped.is_set():
             try:
-                if client.waiting():
+                if client.waiting() and client.referee:  # nobody signed in (locked): wait
                     before = len(client.conflicts())
                     rep = client.flush()
                     if rep.sent or len(rep.conflicts) != before:
@@ -137,8 +134,14 @@ class OutboxStatus(QWidget):
             self.refresh()
 
     def _changed(self, _rev: int) -> None:
+        """Another desk (or the CLI) wrote: the window's follower refreshes at once, with
+        its care for a form being edited, instead of at its next one-second look."""
         self.online = True
-        self.win.reload()
+        follower = getattr(self.win, "follower", None)
+        if follower is not None:
+            follower.poll()  # paused under a modal dialog: its own next look catches up
+        else:
+            self.win.reload()
         self.refresh()
 
     def _flushed(self, sent: int, refused: int) -> None:
@@ -279,40 +282,6 @@ class ConflictsDialog(QDialog):
             self.drop(it.key)
 
 
-class SignInDialog(QDialog):
-    """Referee name and PIN for the server (the PIN is never shown nor stored on disk)."""
-
-    def __init__(self, url: str, referee: str = "", problem: str = "") -> None:
-        super().__init__()
-        self.setObjectName("server_sign_in")
-        self.setMinimumWidth(460)
-        self.setWindowTitle(tr("srv_sign_in_title", url=url))
-        intro = QLabel(tr("srv_sign_in_intro"))
-        intro.setWordWrap(True)
-        self.name = QLineEdit(referee)
-        self.name.setObjectName("sign_in_referee")
-        self.pin = QLineEdit()
-        self.pin.setObjectName("sign_in_pin")
-        self.pin.setEchoMode(QLineEdit.EchoMode.Password)
-        form = QFormLayout()
-        form.addRow(tr("Referee"), self.name)
-        form.addRow(tr("srv_pin"), self.pin)
-        self.error = QLabel(problem)
-        self.error.setStyleSheet("color: #b00020")
-        self.error.setWordWrap(True)
-        buttons = QDialogButtonBox()
-        buttons.addButton(tr("srv_sign_in"), QDialogButtonBox.ButtonRole.AcceptRole)
-        buttons.addButton(tr("Cancel"), QDialogButtonBox.ButtonRole.RejectRole)
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        lay = QVBoxLayout(self)
-        lay.addWidget(intro)
-        lay.addLayout(form)
-        lay.addWidget(self.error)
-        lay.addWidget(buttons)
-        (self.pin if referee else self.name).setFocus()
-
-
 def attach(win: Any, backend: ServerBackend, *, watch: bool = True,
            poll: float = 5.0) -> OutboxStatus:
     """Give a window opened on a server its status line (and the window's ``remote`` hook)."""
@@ -323,5 +292,4 @@ def attach(win: Any, backend: ServerBackend, *, watch: bool = True,
     return status
 
 
-__all__ = ["ConflictsDialog", "OutboxStatus", "SignInDialog", "Watcher", "attach",
-           "ServerUnreachable"]
+__all__ = ["ConflictsDialog", "OutboxStatus", "ServerUnreachable", "Watcher", "attach"]
