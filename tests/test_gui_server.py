@@ -407,3 +407,27 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
     assert win.save()  # the next save is the desk's referee's again, not the head's
     with Tournament.open(served.db, backup_every=0) as t:
         assert t.hand(win.context[3]).entered_by == "钱"
+
+
+def test_a_hand_changed_by_another_desk_is_refused_not_overwritten(
+        tmp_path: Path, served: ServerProcess) -> None:
+    """``expected_version`` over the API: the second desk amending the version it opened,
+    after the first saved a newer one, gets HandChangedError (409) and writes nothing."""
+    from referee_app.storage.errors import HandChangedError
+
+    a = open_server(served.url, *DESKS[0], outbox=tmp_path / "a")
+    b = open_server(served.url, *DESKS[1], outbox=tmp_path / "b")
+    try:
+        rec, other = records(served.db, 4, 2)
+        h = a.add_hand(rec, round=1, table=4, hand_no=1)
+        assert b.amend_hand(h.id, rec, reason="typo", expected_version=1).version == 2
+        with pytest.raises(HandChangedError) as e:
+            a.amend_hand(h.id, other, reason="my reading", expected_version=1)
+        assert (e.value.hand_id, e.value.expected, e.value.current) == (h.id, 1, 2)
+        with pytest.raises(HandChangedError):
+            a.set_status(h.id, "verified", expected_version=1)
+        assert a.hand(h.id).version == 2 and a.hand(h.id).status.value == "entered"
+        assert a.set_status(h.id, "verified", expected_version=2).status.value == "verified"
+    finally:
+        a.close()
+        b.close()

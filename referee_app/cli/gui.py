@@ -34,7 +34,7 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
                    "sign in with your referee name and PIN (REFEREE_PIN, or asked).")
 @click.option("--outbox", type=click.Path(file_okay=False, path_type=Path),
               help="With --server: the folder of hands waiting for the server "
-                   "(default ~/.referee-app/outbox/SERVER/REFEREE).")
+                   "(default ~/.referee-app/outbox/SERVER).")
 @click.option("--server-cert", type=click.Path(dir_okay=False, path_type=Path),
               help="With an https --server using a self-signed certificate: its cert.pem.")
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
