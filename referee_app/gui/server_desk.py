@@ -19,7 +19,7 @@ from referee_app.core import HandRecord, settle
 from referee_app.core import next_dealer as core_next_dealer
 from referee_app.server.client import DeskClient, ServerUnreachable
 from referee_app.server.remote import HandQueued, RemoteTournament
-from referee_app.storage import Referee, StorageError, TournamentInfo, ruleset_store
+from referee_app.storage import HandInfo, Referee, StorageError, TournamentInfo, ruleset_store
 
 from .messages import _rule
 
@@ -38,8 +38,7 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
     return refuse
 
 
-_READS = ("revision", "has_referees", "rounds", "seating", "hands", "hand", "find_hand",
-          "hand_history", "standings", "players", "player", "player_statement", "penalties",
+_READS = ("revision", "has_referees", "rounds", "seating", "hand_history", "standings", "players", "player", "player_statement", "penalties",
           "record_digest")
 
 
@@ -162,6 +161,37 @@ class ServerBackend(RemoteTournament):
     @property
     def info(self) -> TournamentInfo:
         return self._read(("info",), lambda: RemoteTournament.info.fget(self))  # type: ignore[attr-defined]
+
+    def hands(self, *, round: int | None = None, table: int | None = None,
+              status: Any = None) -> list[HandInfo]:
+        """The hands; offline, those of the last full list this desk read."""
+        key = ("hands", (), tuple(sorted(
+            (k, v) for k, v in (("round", round), ("table", table), ("status", status))
+            if v is not None)))
+        try:
+            return self._read(key, lambda: RemoteTournament.hands(
+                self, round=round, table=table, status=status))
+        except ServerUnreachable:
+            every = self._kept.get(("hands", (), ()))
+            if every is None:
+                raise
+            st = getattr(status, "value", status)
+            return [h for h in every if round in (None, h.round) and table in (None, h.table)
+                    and st in (None, h.status.value)]
+
+    def hand(self, hand_id: int) -> HandInfo:
+        try:
+            return self._read(("hand", hand_id), lambda: RemoteTournament.hand(self, hand_id))
+        except ServerUnreachable:
+            found = next((h for h in self._kept.get(("hands", (), ()), [])
+                          if h.id == hand_id), None)
+            if found is None:
+                raise
+            return found
+
+    def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
+        return next((h for h in self.hands(round=round, table=table) if h.hand_no == hand_no),
+                    None)
 
     def seating_problems(self, number: int) -> list[str]:
         """Seating problems are the head desk's to fix; a client desk lists none."""

@@ -288,6 +288,9 @@ def attach(win: Any, backend: ServerBackend, *, watch: bool = True,
     status = OutboxStatus(win, backend, watch=watch, poll=poll)
     win.statusBar().addPermanentWidget(status)
     win.remote = status
+    show = getattr(win, "_show_referee", None)
+    if show is not None:  # signed in before the window was built (REFEREE_PIN)
+        show()
     win.destroyed.connect(lambda *_: status.watcher and status.watcher.stop())
     return status
 
