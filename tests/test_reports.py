@@ -115,7 +115,7 @@ def test_standings_rank_every_player_with_ties_and_penalties(event):
 
 def test_standings_after_round_differ_from_overall(event):
     after1 = {r.player: r.chips for r in event.standings(through_round=1)}
-    text = text_of(gen(event, "standings", round=1), layout=True)
+    text = text_of(gen(event, "standings", through=1), layout=True)
     assert "After round 1" in text
     some = next(p for p, c in after1.items() if c != 0)
     line = next(ln for ln in text.splitlines() if some in ln)

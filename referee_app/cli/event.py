@@ -73,6 +73,11 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
                    f"in {db}")
 
 
+def _counted(verified_only: bool) -> str:
+    return ("only verified hands (standings provisional until every hand is verified)"
+            if verified_only else "every saved hand")
+
+
 def _split(text: str | None) -> list[str]:
     return [k.strip() for k in (text or "").split(",") if k.strip()]
 
@@ -91,6 +96,9 @@ def _split(text: str | None) -> list[str]:
 @click.option("--templates", default=None, metavar="DIR",
               help="The tournament's report template folder ('' for the shipped ones; "
                    "relative to the database's folder).")
+@click.option("--verified-only/--all-hands-count", "verified_only", default=None,
+              help="Standings count only verified hands and are marked provisional until "
+                   "every hand is verified (--all-hands-count: every saved hand counts).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -100,7 +108,8 @@ def _split(text: str | None) -> list[str]:
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
-              templates: str | None, resettle: bool, referee: str, db: Path) -> None:
+              templates: str | None, verified_only: bool | None, resettle: bool, referee: str,
+              db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -109,7 +118,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
-        ("templates", templates))
+        ("templates", templates), ("verified_only", verified_only))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -122,7 +131,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}")
+                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
+                   f"counted: {_counted(i.verified_only)}")
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
@@ -150,6 +160,7 @@ def event_info(db: Path) -> None:
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
                    f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
+                   f"\n  counted: {_counted(i.verified_only)}"
                    f"\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"

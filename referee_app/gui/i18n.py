@@ -376,9 +376,10 @@ _TABLE: dict[str, tuple[str, str]] = {
     "switch_cap_fan": ("cap on a win's fan", "封顶番数"),
     "after_round_n": ("After round {n} (rounds 1–{n})", "截至第{n}轮（第1–{n}轮）"),
     "round_only_n": ("Round {n} only", "仅第{n}轮"),
-    "report_round_only": ("The standings report prints cumulative standings: choose "
-                          "\"After round {n}\" to print, or Reports → Standings.",
-                          "排名报表只打印累计排名：请选择“截至第{n}轮”后打印。"),
+    "report_standings_only": ("Standings of round {n} only", "成绩排名（仅第{n}轮）"),
+    "provisional_n": ("PROVISIONAL: only verified hands count; {n} hand(s) not yet verified "
+                      "are left out", "临时成绩：只计已核对的牌局，{n} 局待核对未计入"),
+    "proj_provisional": ("provisional ({n} to verify)", "临时成绩（{n} 局待核对）"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -300,7 +300,8 @@ class TournamentBase:
             referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
-            templates=meta.get("templates", ""))
+            templates=meta.get("templates", ""),
+            verified_only=bool(meta.get("verified_only", False)))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

@@ -298,6 +298,9 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             if created:
                 t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
                              (json.dumps(created),))
+            if _get(info, "verified_only", "tournament", bool, optional=True, default=False):
+                t.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES "
+                             "('verified_only', 'true')")
             where = ["bundle"]
             try:
                 old_log = _fill(t, data, where)

@@ -55,6 +55,7 @@ class TournamentInfo:
     created_at: str = ""
     cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
     templates: str = ""  # the tournament's report template folder; "": the shipped ones
+    verified_only: bool = False  # standings count only verified hands (provisional until then)
 
     @property
     def table_size(self) -> int:
@@ -65,7 +66,9 @@ class TournamentInfo:
                 "end_date": self.end_date, "venue": self.venue, "stake": self.stake,
                 "tie_break": list(self.tie_break), "referees": list(self.referees),
                 "head_referee": self.head_referee, "created_at": self.created_at,
-                "cap_fan": self.cap_fan}
+                "cap_fan": self.cap_fan,
+                # only when set: bundles written before the setting existed stay identical
+                **({"verified_only": True} if self.verified_only else {})}
 
 
 @dataclass(frozen=True, slots=True)

@@ -138,6 +138,11 @@ class Desk:
         """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
         return self.t.standings(round_no, through_round=through)
 
+    def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
+        """Unverified hands these standings leave out (0 unless only verified hands
+        count): while any are, the standings are provisional."""
+        return self.t.provisional(round_no, through_round=through)
+
     def players(self) -> list[Player]:
         return self.t.players()
 
@@ -164,10 +169,11 @@ class Desk:
         player's rank after the round before (for ▲▼)."""
         n = next((r for r in reversed(self.rounds()) if self.t.hands(round=r)), None)
         if n is None:
-            return ProjectorData(title, self.t.standings())
+            return ProjectorData(title, self.t.standings(), provisional=self.t.provisional())
         prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
             if n > 1 else {}
-        return ProjectorData(title, self.t.standings(through_round=n), n, prev)
+        return ProjectorData(title, self.t.standings(through_round=n), n, prev,
+                             provisional=self.t.provisional(through_round=n))
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses

@@ -57,7 +57,8 @@ class ReportRequest:
     def file_stem(self) -> str:
         """A default file name for Save as PDF: ``standings-r2``, ``table-r1-t3``, …"""
         parts = [self.report]
-        for key, tag in (("round", "r"), ("table", "t"), ("hand_id", "h"), ("player", "")):
+        for key, tag in (("round", "r"), ("through", "after"), ("table", "t"), ("hand_id", "h"),
+                         ("player", "")):
             value = self.params.get(key)
             if value is not None:
                 parts.append(f"{tag}{value}")
@@ -72,13 +73,21 @@ class Selection:
     table: int | None = None
     hand_id: int | None = None
     player: str | None = None
-    standings_round: int | None = None
+    standings_round: int | None = None  # the standings filter: after round N (rounds 1..N)
+    standings_only: int | None = None  # … or round N alone
+
+
+def standings_request(only: int | None = None, through: int | None = None) -> ReportRequest:
+    """The standings as the filter shows them: round N alone (``round``), after round N
+    (``through``), or overall — the meanings of ``report standings --round/--through``."""
+    params = {k: v for k, v in (("round", only), ("through", through)) if v is not None}
+    return ReportRequest("standings", params)
 
 
 def request_for(report: str, sel: Selection) -> ReportRequest:
     """The request of ``report`` for the selection; names what is missing when it cannot."""
     if report == "standings":
-        return ReportRequest("standings", {"round": sel.standings_round})
+        return standings_request(sel.standings_only, sel.standings_round)
     if report == "hand":
         if sel.hand_id is None:
             raise ReportRequestError("hand", "no saved hand is selected")

@@ -286,6 +286,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def refresh_standings(self, *_args: object) -> None:
         only, through = self.standings.selected_scope()
         self.standings.set_rows(self.desk.standings(only, through=through))
+        self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))

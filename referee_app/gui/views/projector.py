@@ -217,6 +217,8 @@ class ProjectorWindow(QWidget):
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))
         parts.append(tr("updated", t=self._updated))
+        if d.provisional:
+            parts.append(tr("proj_provisional", n=d.provisional))
         if self.pages() > 1:
             parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
         self.subtitle.setText(" · ".join(parts))
