@@ -170,6 +170,29 @@ class HandInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSummary:
+    """What a list of hands shows (navigator, go-to): no record or settlement is read, so
+    listing 2,000 hands takes milliseconds. ``flags`` as :class:`HandInfo`'s."""
+
+    id: int
+    round: int
+    table: int
+    hand_no: int
+    status: HandStatus
+    amended: bool = False
+    override: bool = False
+
+    @property
+    def void(self) -> bool:
+        return self.status is HandStatus.VOID
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
+                                     ("void", self.void)) if on)
+
+
+@dataclass(frozen=True, slots=True)
 class HandVersion:
     """One stored version of a hand; ``diff`` is per-seat totals minus the previous version's."""
 

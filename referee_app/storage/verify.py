@@ -11,7 +11,6 @@ The first thing that does not hold is named (its chain entry where there is one)
 from __future__ import annotations
 
 import json
-import multiprocessing
 import os
 import threading
 from collections.abc import Callable
@@ -140,6 +139,8 @@ def _start_in_child(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
                     ) -> Callable[[], tuple[int, int, str] | None]:
     """Run :func:`check_settlements` in a forked child (it inherits the data, nothing is
     pickled but the answer); returns a function that waits for the answer."""
+    import multiprocessing  # only when verifying (not on every open)
+
     ctx = multiprocessing.get_context("fork")
     recv, send = ctx.Pipe(duplex=False)
 

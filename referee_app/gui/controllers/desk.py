@@ -121,6 +121,12 @@ class Desk:
     def hands(self) -> list[HandInfo]:
         return self.t.hands()
 
+    def hand_index(self) -> list[Any]:
+        """Every hand's number, status and flags without its record (the navigator; a
+        remote tournament lists full hands)."""
+        index = getattr(self.t, "hand_index", None)
+        return index() if index is not None else self.t.hands()
+
     def hand(self, hand_id: int) -> HandInfo:
         return self.t.hand(hand_id)
 

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from referee_app.reports import api
-from referee_app.reports.template import REPORTS, load_template
+#: the reports library (reportlab and the templates) is imported when a report is made,
+#: not when the window opens (launch time, issue 12)
+REPORTS = ("standings", "table", "player", "hand", "seating", "slips")
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
@@ -108,12 +109,17 @@ def request_for(report: str, sel: Selection) -> ReportRequest:
 def gather(desk: Desk, req: ReportRequest, generated_at: datetime | None = None) -> Any:
     """The report's data from the open tournament (the reports library's gather step)."""
     when = generated_at or datetime.now(UTC).replace(microsecond=0)
+    from referee_app.reports import api
+
     return api.gather_data(req.report, desk.t, when, **req.params)
 
 
 def render(req: ReportRequest, data: Any, desk: Desk | None = None) -> bytes:
     """The PDF bytes of gathered data, laid out by the report's template (from the open
     tournament's template folder when it names one)."""
+    from referee_app.reports import api
+    from referee_app.reports.template import load_template
+
     folder = api.templates_folder(desk.t) if desk is not None else None
     return api.render(req.report, data, load_template(req.report, folder=folder))
 
@@ -126,7 +132,9 @@ def make_pdf(desk: Desk, req: ReportRequest, generated_at: datetime | None = Non
 def save_pdf(pdf: bytes, path: str | Path) -> Path:
     """Write the PDF bytes to ``path`` via a temporary file beside it, so a failure never
     leaves a half-written file or clobbers an existing one."""
-    return api.write_atomic(path, pdf)
+    from referee_app.reports.api import write_atomic
+
+    return write_atomic(path, pdf)
 
 
 class PdfPages:

@@ -169,7 +169,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         d = self.desk
         try:
             target = resolve_goto(text, d.rounds(), {r: d.seating(r).tables for r in d.rounds()},
-                                  d.hands(), d.next_hand_no)
+                                  d.hand_index(), d.next_hand_no)
         except GoToError as e:
             self.message(tr(e.msg_id, **e.values))
             return False
@@ -255,7 +255,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         """Re-read everything from the store (after a save, or on start)."""
         rounds = self.desk.rounds()
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hands())
+                                self.desk.hand_index())
         self.standings.set_rounds(rounds)
         self.seating.set_rounds(rounds)
         self.seating.set_next_round(self.desk.next_round())
