@@ -64,14 +64,19 @@ def build(path: Path, rounds: int = 5, hands_per_table: int = 100, seed: int = 4
     return n
 
 
-def launch_times(db: Path, runs: int) -> list[float]:
-    """Seconds from spawning ``referee-app gui`` to its window being up and responsive."""
+def launch_times(db: Path, runs: int) -> tuple[list[float], list[float]]:
+    """Seconds from spawning ``referee-app gui`` to its window being up and responsive, and
+    the CPU seconds (user + system) each launch used: on a shared, loaded machine the wall
+    time mostly measures the wait for a core, the CPU time what the launch itself costs."""
+    import resource
+
     exe = Path(sys.executable).with_name("referee-app")
     cmd = [str(exe)] if exe.exists() else [sys.executable, "-m", "referee_app"]
     cmd += ["gui", "--db", str(db), "--exit-when-ready"]
     env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
-    out = []
+    out, cpu = [], []
     for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
                                 text=True)
@@ -81,8 +86,10 @@ def launch_times(db: Path, runs: int) -> list[float]:
         proc.wait(timeout=30)
         if line.strip() != "ready":
             raise RuntimeError(f"the window did not come up (got {line!r}, exit {proc.returncode})")
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
         out.append(elapsed)
-    return out
+        cpu.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return out, cpu
 
 
 def keystroke_times(db: Path, keys: int) -> tuple[list[float], int]:
@@ -192,11 +199,12 @@ def main() -> int:
         n = build(db)
         print(f"built {n} hands in {time.perf_counter() - t0:.1f} s (not timed below)")
 
-        launches = launch_times(db, args.runs)
+        launches, cpu = launch_times(db, args.runs)
         med_launch = statistics.median(launches)
         print(f"launch to usable window ({n} hands): median {med_launch:.2f} s, "
               f"max {max(launches):.2f} s over {len(launches)} runs "
-              f"(limit {LAUNCH_LIMIT_S:.1f} s)")
+              f"(limit {LAUNCH_LIMIT_S:.1f} s); CPU used median {statistics.median(cpu):.2f} s; "
+              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
 
         counts, goto_keys = key_counts(Path(d))
         for name, (tiles, others) in counts.items():
