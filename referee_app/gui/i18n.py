@@ -380,6 +380,13 @@ _TABLE: dict[str, tuple[str, str]] = {
     "provisional_n": ("PROVISIONAL: only verified hands count; {n} hand(s) not yet verified "
                       "are left out", "临时成绩：只计已核对的牌局，{n} 局待核对未计入"),
     "proj_provisional": ("provisional ({n} to verify)", "临时成绩（{n} 局待核对）"),
+    "proj_settings": ("Projector settings", "投影设置"),
+    "proj_settings_act": ("Projector settings…", "投影设置…"),
+    "proj_page_seconds": ("Seconds per page", "每页停留秒数"),
+    "proj_show_progress": ("Show the round's progress as a page (key P)",
+                           "轮播本轮录入进度页（P 键）"),
+    "proj_progress": ("round {n} progress: {v} of {h} hands verified",
+                      "第{n}轮进度：{h} 局中已核对 {v} 局"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

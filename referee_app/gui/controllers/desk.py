@@ -172,14 +172,19 @@ class Desk:
 
     def projector_data(self, title: str) -> ProjectorData:
         """The projector's standings: through the last round with a hand, with each
-        player's rank after the round before (for ▲▼)."""
-        n = next((r for r in reversed(self.rounds()) if self.t.hands(round=r)), None)
+        player's rank after the round before (for ▲▼), and that round's progress."""
+        rounds = self.rounds()
+        n = next((r for r in reversed(rounds) if self.t.hands(round=r)), None)
+        playing = n if n is not None else (rounds[0] if rounds else None)
+        progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
-            return ProjectorData(title, self.t.standings(), provisional=self.t.provisional())
+            return ProjectorData(title, self.t.standings(), provisional=self.t.provisional(),
+                                 progress=progress)
         prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
             if n > 1 else {}
         return ProjectorData(title, self.t.standings(through_round=n), n, prev,
-                             provisional=self.t.provisional(through_round=n))
+                             provisional=self.t.provisional(through_round=n),
+                             progress=progress)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses

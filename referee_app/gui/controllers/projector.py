@@ -17,3 +17,4 @@ class ProjectorData:
     after_round: int | None = None
     previous: Mapping[str, int] = field(default_factory=dict)
     provisional: int = 0  # unverified hands left out (only verified hands count); 0: none
+    progress: Any = None  # RoundProgress of the round in play (the projector's progress page)

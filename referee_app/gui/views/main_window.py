@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -38,7 +38,7 @@ from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .progress import ProgressView
-from .projector import ProjectorWindow
+from .projector import ProjectorWindow, projector_settings
 from .prompts import ReasonDialog, confirm_destructive
 from .standings import StandingsView
 from .trace import TraceView
@@ -65,8 +65,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self._impact_timer.timeout.connect(self._show_impact)
         self.projector: ProjectorWindow | None = None
         #: seconds a projector page stays up (QSettings "projector/page_seconds")
-        self.projector_page_seconds = int(QSettings("RefereeDesk", "referee-app").value(
-            "projector/page_seconds", 10))
+        self.projector_page_seconds = projector_settings()[0]
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
@@ -568,7 +567,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.projector is None:
             self.projector = ProjectorWindow(
                 lambda: self.desk.projector_data(f"{self.desk.title} · {tr('Standings')}"),
-                                             page_seconds=self.projector_page_seconds)
+                                             page_seconds=self.projector_page_seconds,
+                                             show_progress=projector_settings()[1])
         self.projector.showFullScreen()
         return self.projector
 
