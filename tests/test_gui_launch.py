@@ -61,3 +61,33 @@ def test_reports_library_not_imported_at_launch() -> None:
                          check=True).stdout
     assert out.strip() == "False"
     assert ctl.REPORTS == REPORTS  # the desk's list of reports is the library's
+
+
+def test_tile_strip_draws_from_cached_tiles(qtbot) -> None:
+    from referee_app.core import parse_tiles
+    from referee_app.gui.views import tiles as tv
+
+    strip = tv.TileStrip(34)
+    qtbot.addWidget(strip)
+    strip.resize(400, 40)
+    tv._PIXMAPS.clear()
+    strip.set_groups([tv.TileGroup(tuple(parse_tiles("123m"))),
+                      tv.TileGroup(tuple(parse_tiles("555p")), exposed=True)])
+    img = strip.grab().toImage()
+    assert len(tv._PIXMAPS) == 4  # 1m 2m 3m, exposed 5p once
+    ivory = img.pixelColor(2 + 12, 20)  # inside the first tile's face
+    assert ivory.red() > 200 and ivory.green() > 190
+    strip.grab()
+    assert len(tv._PIXMAPS) == 4  # drawn from the cache
+
+
+def test_seat_problem_flips_a_property_not_the_style_sheet(qtbot, desk_window) -> None:
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    panel = win.entry.panels["E"]
+    sheet = panel.styleSheet()
+    panel.set_problems(["§2.5: x"])
+    assert panel.has_problem and panel.property("problem") is True
+    panel.set_problems([])
+    assert not panel.has_problem and panel.property("problem") is False
+    assert panel.styleSheet() == sheet
