@@ -146,6 +146,7 @@ def test_projector_shows_round_progress_in_its_rotation(qtbot, tmp_path: Path) -
     assert proj.pages() == 4
     proj.close()
     desk.close()
+    LANG.set("zh")
 
 
 def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) -> None:

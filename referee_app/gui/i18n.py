@@ -381,6 +381,14 @@ _TABLE: dict[str, tuple[str, str]] = {
                       "are left out", "临时成绩：只计已核对的牌局，{n} 局待核对未计入"),
     "proj_provisional": ("provisional ({n} to verify)", "临时成绩（{n} 局待核对）"),
     "proj_settings": ("Projector settings", "投影设置"),
+    "dlg_keys_kong": ("Keys: E S W N or 1–4 seat · c a d kind · Tab to the discarder, then "
+                      "E S W N or 1–4 · Enter OK",
+                      "按键：E S W N 或 1–4 选座位 · c a d 选类型 · Tab 到点杠者再按 E S W N 或 "
+                      "1–4 · 回车确定"),
+    "dlg_keys_win": ("Keys: E S W N or 1–4 tick a winner · Tab to the discarder: E S W N or "
+                     "1–4, 0 self-drawn · Alt+underlined letter a flag · Enter OK",
+                     "按键：E S W N 或 1–4 勾选和牌者 · Tab 到放炮者：E S W N 或 1–4，0 为自摸 · "
+                     "Alt+下划线字母选标记 · 回车确定"),
     "proj_settings_act": ("Projector settings…", "投影设置…"),
     "proj_page_seconds": ("Seconds per page", "每页停留秒数"),
     "proj_show_progress": ("Show the round's progress as a page (key P)",
