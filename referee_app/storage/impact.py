@@ -123,6 +123,10 @@ class ImpactModel:
         self.hands = {h.id: h for h in t.hands()}
         self.rows = {hid: self._rows(h.record, h.settlement, h.totals, h) for hid, h in
                      self.hands.items()}
+        #: the hands the standings count (only verified ones when the tournament says so)
+        self.verified_only = t.info.verified_only
+        self.counted = {hid for hid, h in self.hands.items()
+                        if not self.verified_only or h.status.value == "verified"}
         self.pen_rows = [(self.ids[name], pen.round, chips) for pen in t.penalties()
                          if not pen.void for name, chips in pen.entries.items()
                          if name in self.ids]
@@ -133,8 +137,10 @@ class ImpactModel:
         ids = {s: self.ids[p] for s, p in h.players.items() if p in self.ids}
         return seat_rows(record, settlement, totals, ids, h.round, not h.void)
 
-    def _standings(self, rows: Mapping[int, list[SeatRow]]) -> dict[str, tuple[int, int]]:
-        flat = [r for rs in rows.values() for r in rs]
+    def _standings(self, rows: Mapping[int, list[SeatRow]], counted: set[int] | None = None
+                   ) -> dict[str, tuple[int, int]]:
+        counted = self.counted if counted is None else counted
+        flat = [r for hid, rs in rows.items() if hid in counted for r in rs]
         return {r.player: (r.rank, r.chips) for r in
                 compute(self.players, flat, self.pen_rows, self.tie_break)}
 
@@ -155,7 +161,8 @@ class ImpactModel:
         after_totals = {seat: (0 if h.void else int(v)) for seat, v in s.totals.items()}
         rows = dict(self.rows)
         rows[hand_id] = self._rows(record, s.to_dict(), after_totals, h)
-        after = self._standings(rows)
+        # saved, the amendment is "entered": with only verified hands counting, it waits
+        after = self._standings(rows, self.counted - {hand_id} if self.verified_only else None)
         changes = tuple(
             RankChange(name, self._before[name][0], after[name][0], self._before[name][1],
                        after[name][1])
