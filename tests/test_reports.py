@@ -69,7 +69,8 @@ def gen(t, report: str, **kw) -> bytes:
 
 
 @pytest.mark.parametrize("report,params", [
-    ("standings", {}), ("standings", {"round": 1}), ("table", {"round": 1}),
+    ("standings", {}), ("standings", {"round": 1}), ("standings", {"through": 2}),
+    ("table", {"round": 1}),
     ("player", {"player": 1}), ("hand", {"hand_id": 1}), ("seating", {"round": 2}),
     ("slips", {"round": 1, "count": 2}),
 ])
