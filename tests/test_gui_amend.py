@@ -137,3 +137,24 @@ def test_prediction_when_only_verified_hands_count(tmp_path: Path) -> None:
         assert t.provisional() == len(hands) - len(hands[::2]) + 1
     finally:
         t.close()
+
+
+def test_model_reads_stored_figures_void_and_override_included(tmp_path: Path) -> None:
+    """The model starts from the figures stored with each hand (no record is read), and
+    agrees with the standings with a void hand, an override and a penalty in them."""
+    t = _event(tmp_path / "o.sqlite")
+    try:
+        hands = t.hands()
+        t.void_hand(hands[0].id, reason="entered twice")
+        seats = list(hands[1].totals)
+        t.amend_hand(hands[1].id, hands[1].record, reason="ruling", override_reason="ruling",
+                     override_totals={seats[0]: 8, seats[1]: -8})
+        m = ImpactModel(t)
+        assert m.hands == {}  # nothing read yet
+        assert m._before == {r.player: (r.rank, r.chips) for r in t.standings()}
+        h = hands[2]
+        imp = m.impact(h.id, h.record)  # the same record: nothing moves
+        assert imp.totals_after == h.totals and imp.rank_changes == ()
+        assert set(m.hands) == {h.id}
+    finally:
+        t.close()

@@ -46,6 +46,19 @@ class StandingsMixin(TournamentBase):
         return compute(players, hand_rows, pen_rows, tie_break, round=round,
                        through_round=through_round, include_substitutes=include_substitutes)
 
+    def hand_seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
+        """Each hand's status and its seats' standings figures as stored with its current
+        version: (player_id, round, chips, counted, won, self_drawn, discards_paid,
+        flower_pig, win_fan) — what :meth:`standings` adds up, without reading records."""
+        out: dict[int, tuple[str, list[tuple[int, ...]]]] = {}
+        for hid, status, *row in self.db.execute(
+                "SELECT h.id, h.status, hs.player_id, h.round, hs.chips, hs.counted, hs.won, "
+                "hs.self_drawn, hs.discards_paid, hs.flower_pig, hs.win_fan FROM hands h JOIN "
+                "hand_seats hs ON hs.hand_id=h.id AND hs.version=h.current_version "
+                "ORDER BY h.id, hs.seat").fetchall():
+            out.setdefault(hid, (status, []))[1].append(tuple(row))
+        return out
+
     def unverified_hands(self, round: int | None = None, *,
                          through_round: int | None = None) -> int:
         """How many hands (not void) in the scope of :meth:`standings` are not verified yet:
