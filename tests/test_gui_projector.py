@@ -156,6 +156,7 @@ def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) ->
     from referee_app.gui.views.main_window import MainWindow
     from referee_app.gui.views.projector import projector_settings
 
+    LANG.set("en")
     st = QSettings("RefereeDesk", "referee-app")
     old = {k: st.value(k) for k in ("projector/page_seconds", "projector/show_progress")}
     gui_helpers.make_tournament(tmp_path / "s.sqlite")
@@ -176,15 +177,16 @@ def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) ->
         assert projector_settings() == (7, True)
         assert proj.page_timer.interval() == 7000 and proj.show_progress
         win.close()
-        win2 = MainWindow(desk)  # the next session starts with them
-        qtbot.addWidget(win2)
-        assert win2.projector_page_seconds == 7
-        assert win2.open_projector().show_progress
-        win2.close()
+        win = MainWindow(desk)  # the next session starts with them
+        qtbot.addWidget(win)
+        assert win.projector_page_seconds == 7
+        assert win.open_projector().show_progress
     finally:
+        win.close()
         for k, v in old.items():
             if v is None:
                 st.remove(k)
             else:
                 st.setValue(k, v)
         desk.close()
+        LANG.set("zh")
