@@ -112,3 +112,13 @@ def test_verified_only_refuses_a_non_boolean(make_tournament) -> None:
     with pytest.raises(StorageError, match="verified_only: expected true or false"):
         t.update_info(verified_only="yes")
     assert t.info.to_dict().get("verified_only") is None  # old bundles stay identical
+
+
+def test_event_new_can_start_counting_only_verified_hands(tmp_path: Path) -> None:
+    db = str(tmp_path / "n.sqlite")
+    code, text = _cli("event", "new", "Verified Open", "--verified-only", "--db", db)
+    assert code == 0 and "only verified hands count" in text
+    with Tournament.open(db) as t:
+        assert t.info.verified_only and t.provisional() == 0
+    with pytest.raises(StorageError, match="verified_only"):
+        Tournament.create(tmp_path / "x.sqlite", "X", verified_only="yes")

@@ -46,11 +46,15 @@ def event() -> None:
                    "sichuan-novel leaves it to the tournament).")
 @click.option("--tie-break", default=None,
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
+@click.option("--verified-only", is_flag=True,
+              help="Standings count only verified hands (provisional until every hand is "
+                   "verified); 'event set --all-hands-count' turns it off.")
 @db_option
 @handle_errors
 def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, start_date: str,
               end_date: str, head_referee: str, referees: str, stake: int | None,
-              cap_fan: int | None, tie_break: str | None, db: Path) -> None:
+              cap_fan: int | None, tie_break: str | None, verified_only: bool,
+              db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
     rules: str | Ruleset = ruleset
@@ -66,11 +70,11 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
     with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
-                           **kw) as t:
+                           verified_only=verified_only, **kw) as t:
         i = t.info
         cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
-        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}) "
-                   f"in {db}")
+        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}"
+                   f"{', only verified hands count' if i.verified_only else ''}) in {db}")
 
 
 def _counted(verified_only: bool) -> str:
