@@ -91,3 +91,35 @@ def test_seat_problem_flips_a_property_not_the_style_sheet(qtbot, desk_window) -
     panel.set_problems([])
     assert not panel.has_problem and panel.property("problem") is False
     assert panel.styleSheet() == sheet
+
+
+def test_tab_guard_drops_only_requests_that_change_nothing(qtbot, desk_window) -> None:
+    """Typing in a seat no longer re-lays out (and repaints) the whole tab widget; a
+    language switch, a resize or another tab still do."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from referee_app.gui.i18n import LANG
+
+    win, _ = desk_window()
+    win.navigator.select_key(("table", 1, 1))
+    field = win.entry.panels["E"].concealed
+    field.setFocus()
+    for key in (Qt.Key.Key_1, Qt.Key.Key_M, Qt.Key.Key_Backspace, Qt.Key.Key_Backspace) * 3:
+        QTest.keyClick(field, key)
+        qtbot.wait(1)
+    assert win.tab_guard.dropped > 0
+    stack = win.tab_guard.stack
+    LANG.set("zh")  # the tab texts get wider: the tab bar must be laid out again
+    qtbot.wait(10)
+    bar = win.tabs.tabBar()
+    assert bar.width() >= bar.sizeHint().width() - 2
+    assert stack.geometry().top() >= bar.geometry().bottom()
+    win.resize(1300, 820)
+    qtbot.wait(10)
+    assert stack.geometry().right() <= win.tabs.width()
+    assert win.entry.geometry().size() == stack.contentsRect().size()
+    win.tabs.setCurrentWidget(win.standings)
+    qtbot.wait(10)
+    assert win.standings.isVisible() and win.standings.width() > 0
+    LANG.set("en")

@@ -41,6 +41,7 @@ from .progress import ProgressView
 from .projector import ProjectorWindow, projector_settings
 from .prompts import ReasonDialog, confirm_destructive
 from .standings import StandingsView
+from .tab_guard import TabLayoutGuard
 from .trace import TraceView
 
 
@@ -93,6 +94,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         for w in (self.entry, self.trace, self.standings, self.seating, self.players,
                   self.progress):
             self.tabs.addTab(w, "")
+        self.tab_guard = TabLayoutGuard(self.tabs)  # a keystroke repaints what changed
         self.jump_bar = JumpBar()
         self.jump_bar.goto_requested.connect(self.go_to)
         self.jump_bar.find_requested.connect(self.find_player)
