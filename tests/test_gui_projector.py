@@ -139,8 +139,10 @@ def test_projector_shows_round_progress_in_its_rotation(qtbot, tmp_path: Path) -
     last = t.rowCount() - 1
     assert t.rowViewportPosition(last) + t.rowHeight(last) <= t.viewport().height()
     assert proj.subtitle.text().startswith("round 3 progress: 24 of 48 hands verified · ")
+    assert proj.title.text() == "大厅 Hall Open · Round progress"
     proj.turn(1)
     assert proj.page == 0 and not proj.on_progress_page()
+    assert proj.title.text() == "Hall · Standings"
     assert proj.subtitle.text().startswith("after round 3 · updated ")
     qtbot.keyClick(proj, Qt.Key.Key_P)
     assert proj.pages() == 4

@@ -179,12 +179,12 @@ class Desk:
         progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
             return ProjectorData(title, self.t.standings(), provisional=self.t.provisional(),
-                                 progress=progress)
+                                 progress=progress, event=self.title)
         prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
             if n > 1 else {}
         return ProjectorData(title, self.t.standings(through_round=n), n, prev,
                              provisional=self.t.provisional(through_round=n),
-                             progress=progress)
+                             progress=progress, event=self.title)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses

@@ -276,6 +276,8 @@ class ProjectorWindow(QWidget):
         """The round in play, one row per table: hands entered, verified, the last hand
         and the missing hand numbers."""
         prog = self._data.progress
+        self.title.setText(f"{self._data.event} · {tr('Progress')}" if self._data.event
+                           else self._data.title)
         self.table.setHorizontalHeaderLabels([tr("Table"), tr("Players_col"), tr("Hands"),
                                               tr("prog_verified"), tr("prog_last_hand"),
                                               tr("prog_gaps")])
@@ -305,6 +307,7 @@ class ProjectorWindow(QWidget):
             self._show_progress_page()
             return
         d = self._data
+        self.title.setText(d.title)
         self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
                                               tr("Wins"), tr("Hands"), tr("proj_move")])
         start = self.page * self.per_page
