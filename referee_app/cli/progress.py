@@ -10,15 +10,15 @@ from pathlib import Path
 
 import click
 
-from referee_app.storage import StorageError, Tournament, default_db_path
+from referee_app.storage import StorageError, Tournament
+
+from .options import db_option
 
 
 @click.command("progress")
 @click.argument("number", type=int)
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
-@click.option("--db", "db", type=click.Path(dir_okay=False, path_type=Path),
-              default=default_db_path(), envvar="REFEREE_APP_DB", show_default=True,
-              help="Tournament database file (env REFEREE_APP_DB).")
+@db_option
 def progress(number: int, as_json: bool, db: Path) -> None:
     """Show how far round NUMBER's hands are entered and verified, table by table."""
     from referee_app.storage.progress import round_progress

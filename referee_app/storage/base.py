@@ -12,8 +12,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
-import sqlite_utils
-
 from referee_app.core import (
     Ruleset,
 )
@@ -144,7 +142,7 @@ class TournamentBase:
     turns automatic backups off (tests, benchmarks).
     """
 
-    def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
+    def __init__(self, path: Path, db: dbm.Database, *, backup_every: int = 25,
                  backup_keep: int = backup_files.KEEP_NEWEST) -> None:
         self.path = path
         self.db = db
@@ -238,7 +236,7 @@ class TournamentBase:
         """One save: a write transaction that ends with exactly one chain entry holding every
         row it wrote (the caller says what it was with :meth:`_log`)."""
         with dbm.write_transaction(self.db):
-            chain.take_captured(self.db.conn)  # nothing from before this save
+            chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None
             yield
             rows = chain.take_captured(self.db.conn)

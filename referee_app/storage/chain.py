@@ -81,10 +81,16 @@ def install_capture(conn: sqlite3.Connection) -> None:
 
 
 def take_captured(conn: sqlite3.Connection) -> list[list[Any]]:
+    """The rows captured since the last call, as ``[table, op, row]`` (and forget them)."""
     rows = [[t, op, json.loads(r)] for t, op, r in
             conn.execute("SELECT tbl, op, row FROM temp._captured ORDER BY n")]
     conn.execute("DELETE FROM temp._captured")
     return rows
+
+
+def clear_captured(conn: sqlite3.Connection) -> None:
+    """Forget rows captured outside a save (none normally)."""
+    conn.execute("DELETE FROM temp._captured")
 
 
 def all_rows(conn: sqlite3.Connection, schema: str = "main") -> list[list[Any]]:

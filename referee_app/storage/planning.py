@@ -9,14 +9,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-
-from referee_app.core.planning import Plan, PlanError, Repair, repair
-from referee_app.core.planning import plan as make_plan
+from typing import TYPE_CHECKING
 
 from . import db as dbm
 from .base import TournamentBase
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
+
+if TYPE_CHECKING:
+    from referee_app.core.planning import Plan, Repair
 
 
 class PlanningMixin(TournamentBase):
@@ -86,6 +87,9 @@ class PlanningMixin(TournamentBase):
             stored = [self._seat_rows(n, seats) for n in range(done + 1, rounds + 1)]
             if all(stored):
                 initial = stored
+        from referee_app.core.planning import PlanError
+        from referee_app.core.planning import plan as make_plan  # only when planning
+
         try:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
                           seed=seed, initial=initial)
@@ -161,6 +165,8 @@ class PlanningMixin(TournamentBase):
         elif fill not in (None, "byes"):
             raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
         met, _ = self._met_before(number)
+        from referee_app.core.planning import PlanError, repair  # only when repairing
+
         try:
             r = repair(tables, playing, fillers, met=met, dissolve=fill == "byes")
         except PlanError as e:

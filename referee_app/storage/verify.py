@@ -13,7 +13,6 @@ from __future__ import annotations
 import contextlib
 import gc
 import json
-import multiprocessing
 import os
 import sqlite3
 import threading
@@ -160,8 +159,12 @@ class _Chunks:
 
     def __init__(self, total: int, shared: bool) -> None:
         self.total = total
-        self._next = (multiprocessing.get_context("fork").Value("q", 0) if shared
-                      else _Local())
+        if shared:
+            import multiprocessing  # here: its import (pickle, socket) would slow start-up
+
+            self._next: Any = multiprocessing.get_context("fork").Value("q", 0)
+        else:
+            self._next = _Local()
 
     def claim(self) -> int:
         with self._next.get_lock():
@@ -242,6 +245,8 @@ class _Child:
 
     def __init__(self, rows: list[tuple[Any, ...]], rules_of: dict[str, Any],
                  chunks: _Chunks) -> None:
+        import multiprocessing
+
         ctx = multiprocessing.get_context("fork")
         self._args = rows, rules_of
         self._recv, send = ctx.Pipe(duplex=False)
