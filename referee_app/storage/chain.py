@@ -44,8 +44,9 @@ def canonical(obj: Any) -> str:
     return json.dumps(obj, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
-def sha256(text: str) -> str:
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+def sha256(text: str | bytes) -> str:
+    """The hex SHA-256 of a text's UTF-8 (or of bytes that are that UTF-8 already)."""
+    return hashlib.sha256(text if type(text) is bytes else text.encode("utf-8")).hexdigest()
 
 
 # --------------------------------------------------------------------------- capture
@@ -142,15 +143,17 @@ class Entry:
     hash: str
 
 
-def read_entries(texts: Iterable[tuple[str, str]]) -> Iterator[Entry]:
+def read_entries(texts: Iterable[tuple[str | bytes, str]]) -> Iterator[Entry]:
     """Parse and check entries given as (canonical text, stored hash), in order: each hash
-    matches its text, the text is canonical, seq counts from 1 and prev links the chain."""
+    matches its text, the text is canonical, seq counts from 1 and prev links the chain.
+    The text may be given as its UTF-8 bytes (as read from the file: hashed as they are,
+    not decoded and encoded again)."""
     prev = GENESIS
     for i, (text, stored) in enumerate(texts, start=1):
-        if not isinstance(text, str) or sha256(text) != stored:
+        if not isinstance(text, str | bytes) or sha256(text) != stored:
             raise ChainError(i, "its content does not match its hash (the entry was changed)")
-        try:
-            e = json.loads(text)
+        try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
+            e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
         except ValueError:
             raise ChainError(i, "is not valid JSON") from None
         if not isinstance(e, dict):

@@ -90,8 +90,9 @@ class VerifyMixin(TournamentBase):
 
     def _verify_chain(self) -> list[chain.Entry]:
         conn = self.db.conn
-        rows = _fetch_all(conn, "SELECT seq, entry, hash, at, referee, action FROM main.chain "
-                          "ORDER BY seq")
+        # the entry as the bytes stored: hashed as they are, decoded once by the JSON parser
+        rows = _fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
+                          "FROM main.chain ORDER BY seq")
         head_n, head_hash = chain.head(conn)
         try:
             entries = list(chain.read_entries((r[1], r[2]) for r in rows))
