@@ -58,8 +58,13 @@ class VerifyMixin(TournamentBase):
                     conn.execute(stmt.replace("CREATE TABLE ", "CREATE TABLE rebuilt.", 1))
             with dbm.read_transaction(self.db):
                 rows, rules_of = self._settlement_inputs()
-                chunks = _Chunks(len(rows), parallel)
-                job = _Child(rows, rules_of, chunks) if parallel else None
+                chunks = _Chunks(len(rows), False)
+                if parallel:
+                    try:
+                        chunks = _Chunks(len(rows), True)
+                        job = _Child(rows, rules_of, chunks)
+                    except (OSError, ImportError):  # no semaphores or no fork: all here
+                        chunks, job = _Chunks(len(rows), False), None
                 res = str(conn.execute("PRAGMA main.integrity_check").fetchone()[0])
                 if res != "ok":
                     raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
@@ -107,10 +112,13 @@ class VerifyMixin(TournamentBase):
                 raise chain.ChainError(head_n if head_n > len(entries) else len(entries),
                                        f"the record ends at entry {head_n} but the chain holds "
                                        f"{len(entries)} (an entry was removed or added)")
-            del rows
             chain.replay(entries, conn, "rebuilt")
             chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
+            if e.seq is not None and 0 < e.seq <= len(rows) and isinstance(rows[e.seq - 1][1],
+                                                                             bytes):
+                # bytes that are not UTF-8: the file is damaged, said as reading it says so
+                conn.text_factory(rows[e.seq - 1][1])
             raise RecordIntegrityError("chain", str(e), e.seq) from None
         return entries
 
