@@ -16,6 +16,7 @@ import json
 import os
 import sqlite3
 import threading
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
@@ -25,6 +26,10 @@ from . import db as dbm
 from .base import TournamentBase
 from .errors import RecordIntegrityError, StorageError
 from .models import VerifyReport
+
+
+class _NotSo(Exception):
+    """The streamed chain check met something that does not hold (named by the exact one)."""
 
 
 class VerifyMixin(TournamentBase):
@@ -76,7 +81,7 @@ class VerifyMixin(TournamentBase):
                     job = None
                 if found is not None:
                     _, hid, version, problem = found
-                    seq = chain.last_writer(entries, "hand_versions", (hid, version),
+                    seq = chain.last_writer(entries(), "hand_versions", (hid, version),
                                             ["hand_id", "version"])
                     raise RecordIntegrityError("hand_versions", f"entry {seq}: hand {hid} "
                                                f"version {version}: {problem}", seq)
@@ -93,7 +98,65 @@ class VerifyMixin(TournamentBase):
                 gc.enable()
         return VerifyReport(n, versions, digest)
 
-    def _verify_chain(self) -> list[chain.Entry]:
+    def _verify_chain(self) -> Callable[[], list[chain.Entry]]:
+        """Check the chain and the tables against it; returns a function giving the entries
+        (read again only if a settlement problem must be traced to its entry).
+
+        The usual case streams: one entry read, checked and replayed at a time, so the
+        10,000s of parsed entries are never all held (their memory is reused instead of
+        faulted in page by page). Anything that does not hold sends it to
+        :meth:`_verify_chain_exactly`, which reads everything first and names the same
+        entry the checks always named (a bad hash further on before a bad row here)."""
+        conn = self.db.conn
+        try:
+            self._verify_chain_streamed(conn)
+        except (chain.ChainError, _NotSo, sqlite3.Error, ValueError):
+            for table in chain.RECORD_TABLES:
+                conn.execute(f"DELETE FROM rebuilt.{table}")
+            entries = self._verify_chain_exactly()
+            return lambda: entries
+        return self._read_all_entries
+
+    def _read_all_entries(self) -> list[chain.Entry]:
+        rows = _fetch_all(self.db.conn, "SELECT CAST(entry AS BLOB), hash FROM main.chain "
+                          "ORDER BY seq")
+        return list(chain.read_entries((r[0], r[1]) for r in rows))
+
+    def _verify_chain_streamed(self, conn: sqlite3.Connection) -> None:
+        head_n, head_hash = chain.head(conn)
+        factory = conn.text_factory
+        conn.text_factory = str  # SQLite decodes; a damaged text raises, and is retried
+        try:
+            cur = conn.execute("SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
+                               "FROM main.chain ORDER BY seq")
+            current: list[tuple[Any, ...]] = []
+            count, last = 0, chain.GENESIS
+
+            def texts() -> Iterator[tuple[bytes, str]]:
+                for row in cur:
+                    current[:] = [row]
+                    yield row[1], row[2]
+
+            def checked() -> Iterator[chain.Entry]:
+                nonlocal count, last
+                for e in chain.read_entries(texts()):
+                    seq, _, _, at, who, action = current[0]
+                    if seq != e.seq or (at, who, action) != (e.at, e.referee, e.action):
+                        raise _NotSo
+                    count, last = count + 1, e.hash
+                    yield e
+
+            try:
+                chain.replay(checked(), conn, "rebuilt")
+            finally:
+                cur.close()  # stopped early, it would keep DETACH from running
+        finally:
+            conn.text_factory = factory
+        if (head_n, head_hash) != (count, last):
+            raise _NotSo
+        chain.compare(conn, "rebuilt", [])
+
+    def _verify_chain_exactly(self) -> list[chain.Entry]:
         conn = self.db.conn
         # the entry as the bytes stored: hashed as they are, decoded once by the JSON parser
         rows = _fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
