@@ -13,7 +13,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QInputMethodEvent
 from PySide6.QtWidgets import QApplication, QDialog, QWidget
 
-from referee_app.core import get_ruleset
+from referee_app.core import Ruleset, get_ruleset
 from referee_app.storage import Tournament
 
 SPEC_EXAMPLE = spec_example()
@@ -23,15 +23,25 @@ SPEC_TOTALS = {"E": 30, "S": 16, "W": -61, "N": 15}
 PLAYERS = [("李伟", "Li Wei"), ("张敏", "Zhang Min"), ("陈杰", "Chen Jie"), ("王芳", "Wang Fang")]
 
 
-def make_tournament(path: Path, ruleset: str = "ottawa-2009",
-                    players: list[tuple[str, str]] | None = None) -> dict[str, str]:
-    """A tournament file with one seated round; returns table 1's seat -> player."""
-    t = Tournament.create(path, "测试赛 Test Open", ruleset=ruleset, backup_every=0)
+def make_tournament(path: Path, ruleset: str | Ruleset = "ottawa-2009",
+                    players: list[tuple[str, str]] | None = None,
+                    setup: Callable[[Tournament], None] | None = None,
+                    **create: Any) -> dict[str, str]:
+    """A tournament file with one seated round; returns table 1's seat -> player.
+
+    ``ruleset``: a shipped id or a club's Ruleset; ``create``: more ``Tournament.create``
+    arguments (``cap_fan``, ``head_referee``/``head_pin``); ``setup`` runs last (a cap
+    change, referees)."""
+    t = Tournament.create(path, "测试赛 Test Open", ruleset=ruleset, backup_every=0, **create)
     try:
-        seats = get_ruleset(ruleset).seats
+        if create.get("head_pin"):
+            t.sign_in(create["head_referee"], create["head_pin"])
+        seats = (ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)).seats
         for name, latin in players or PLAYERS[:len(seats)]:
             t.add_player(name, name_latin=latin)
         seating = t.seat_round(1, seed=3)
+        if setup is not None:
+            setup(t)
         return dict(seating.tables[1])
     finally:
         t.close()
@@ -74,9 +84,11 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
 
     opened: list[Any] = []
 
-    def make(ruleset: str = "ottawa-2009", lang: str = "en") -> tuple[Any, dict[str, str]]:
+    def make(ruleset: str | Ruleset = "ottawa-2009", lang: str = "en",
+             setup: Callable[[Tournament], None] | None = None,
+             **create: Any) -> tuple[Any, dict[str, str]]:
         path = tmp_path / f"t-{len(opened)}.sqlite"
-        seating = make_tournament(path, ruleset)
+        seating = make_tournament(path, ruleset, setup=setup, **create)
         register_qt_font()
         LANG.set(lang)
         desk = Desk.open(path, referee="Tester")

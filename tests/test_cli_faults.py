@@ -226,6 +226,12 @@ def _commands(rec: dict[str, Any], bundle: dict[str, Any]) -> st.SearchStrategy[
         st.just(["event", "backup"]),
         st.just(["backup", "list"]),
         st.tuples(INTS, TEXT).map(lambda t: ["backup", "restore", t[0], "--referee", t[1]]),
+        st.tuples(NUM_OR_JUNK, st.booleans()).map(
+            lambda t: ["round", "progress", t[0], *(["--json"] if t[1] else [])]),
+        st.tuples(INTS, TEXT).map(lambda t: ["log", "--hand", t[0], "--referee", t[1]]),
+        st.just(["log", "--json"]),
+        st.just(["verify"]),
+        st.just(["referee", "list"]),
     ]
     # every kind of command equally often (one_of favours the first branches)
     return st.sampled_from(kinds).flatmap(lambda s: s)

@@ -35,7 +35,7 @@ def check_rounds(p, players) -> None:
 
 
 @pytest.mark.parametrize(("n", "size", "classes"), [
-    (16, 4, 5), (64, 4, 21), (32, 4, 9), (9, 3, 4), (27, 3, 13)])
+    (16, 4, 5), (64, 4, 21), (32, 4, 9), (28, 4, 9), (9, 3, 4), (27, 3, 13)])
 def test_designs_never_repeat_a_pair(n: int, size: int, classes: int) -> None:
     name, got = resolvable(n, size, 99, random.Random(1))
     assert name and len(got) == classes
@@ -112,6 +112,14 @@ def test_same_seat_same_table_avoided() -> None:
     assert p.figures.same_seat_same_table == 0
 
 
+@pytest.mark.parametrize(("rounds", "most"), [(5, 1), (6, 1), (8, 3)])
+def test_same_seat_same_table_few_with_four_tables(rounds: int, most: int) -> None:
+    """16 players at 4 tables: each round's numbering is revisited against all the others
+    (round by round alone left 2, 3 and 4)."""
+    p = plan(list(range(16)), WINDS, rounds, seed=1)
+    assert p.figures.same_seat_same_table <= most
+
+
 def test_same_seed_same_plan() -> None:
     a = plan(list(range(20)), WINDS, 5, seed=11)
     b = plan(list(range(20)), WINDS, 5, seed=11)
@@ -183,3 +191,79 @@ def test_finishing_a_wind_block_left_open_by_played_rounds() -> None:
         played.append(list(p.rounds[0].tables))
     f = figures(played, WINDS)
     assert f.repeats == 0 and f.wind_spread == 0
+
+
+@pytest.mark.parametrize(("n", "rounds"), [(32, 6), (64, 5)])
+def test_replanning_after_rounds_of_an_earlier_plan_keeps_zero_repeats(n: int,
+                                                                       rounds: int) -> None:
+    """Two played rounds of another plan (another seed) are two classes of the design under
+    some relabelling: the new plan finds one and stays free of repeats."""
+    players = list(range(1, n + 1))
+    earlier = plan(players, WINDS, rounds, seed=77)
+    played = [list(r.tables) for r in earlier.rounds[:2]]
+    p = plan(players, WINDS, rounds - 2, played=played, seed=5)
+    check_rounds(p, players)
+    assert p.figures.repeats == 0
+    assert p.method in ("2-dimensional subspaces of GF(2)^5", "affine geometry AG(3, 4)")
+
+
+@pytest.mark.parametrize(("n", "seed"), [(16, 1), (32, 2), (64, 3)])
+def test_open_wind_block_is_finished_exactly_when_it_can_be(n: int, seed: int) -> None:
+    """Two rounds of a spread-0 plan played; its rounds 3 and 4, hidden among others in
+    another order with seats shuffled, are found and seated so everyone has each wind."""
+    from referee_app.core.winds import exact_short_block, order_for_open_block
+
+    whole = plan(list(range(1, n + 1)), WINDS, 8, seed=seed)
+    assert whole.figures.wind_spread == 0
+    played = [r.tables for r in whole.rounds[:2]]
+    recent: dict[int, list[int]] = {}
+    for rnd in played:
+        for t in rnd:
+            for i, p in enumerate(t):
+                recent.setdefault(p, []).append(i)
+    rng = random.Random(seed)
+    later = [[rng.sample(list(t), len(t)) for t in r.tables] for r in whole.rounds[2:]]
+    groups = [later[4], later[0], later[5], later[1]]  # rounds 3, 4 are groups 1 and 3
+    ordered = order_for_open_block(groups, 4, recent)
+    got = exact_short_block(ordered[:2], 4, recent)
+    assert got is not None
+    for rnd in got:
+        for t in rnd:
+            assert all(i not in recent[p] for i, p in enumerate(t))
+    assert all(sorted(recent[p] + [i for rnd in got for t in rnd for i, q in enumerate(t)
+                                   if q == p]) == [0, 1, 2, 3] for p in recent)
+
+
+def test_two_round_wind_finish_agrees_with_brute_force() -> None:
+    """The 2-SAT says "possible" exactly when trying every seat order does."""
+    from referee_app.core.winds import exact_short_block
+
+    rng = random.Random(5)
+    agree = {True: 0, False: 0}
+    for _ in range(60):
+        players = list(range(8))
+        recent = {p: rng.sample(range(4), 2) for p in players}
+        block = []
+        for _ in range(2):
+            rng.shuffle(players)
+            block.append([players[:4], players[4:]])
+        brute = _brute_two_rounds(block, recent)
+        fast = exact_short_block(block, 4, recent) is not None
+        assert fast == brute
+        agree[fast] += 1
+    assert agree[True] and agree[False]  # both outcomes were exercised
+
+
+def _brute_two_rounds(block, recent) -> bool:
+    """Every seat order of every table of two rounds of two tables: can each player take
+    the two winds they have not had, one in each round?"""
+    def orders(table):
+        return [o for o in itertools.permutations(range(4))
+                if all(o[i] not in recent[p] for i, p in enumerate(table))]
+
+    first = [dict(zip(block[0][0] + block[0][1], a + b, strict=True))
+             for a in orders(block[0][0]) for b in orders(block[0][1])]
+    second = [dict(zip(block[1][0] + block[1][1], c + d, strict=True))
+              for c in orders(block[1][0]) for d in orders(block[1][1])]
+    return any(all({x[p], y[p]} | set(recent[p]) == {0, 1, 2, 3} for p in x)
+               for x in first for y in second)

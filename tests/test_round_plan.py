@@ -80,6 +80,9 @@ def test_cli_round_plan_prints_figures(make_tournament) -> None:
     assert data["figures"]["repeats"] == 0 and len(data["rounds"]) == 4
     r = CliRunner().invoke(main, ["round", "plan", "--rounds", "0", "--db", str(db)])
     assert r.exit_code == 2 and r.output.count("\n") == 1 and "rounds" in r.output
+    # a typo of a huge count is refused at once, not planned for minutes
+    r = CliRunner().invoke(main, ["round", "plan", "--rounds", "1000000", "--db", str(db)])
+    assert r.exit_code == 2 and "at most 64" in r.output and r.output.count("\n") == 1
 
 
 def test_reseat_after_withdrawal_changes_one_seat(make_tournament) -> None:
@@ -118,3 +121,24 @@ def test_replanning_keeps_the_stored_plan_and_refills_withdrawals(make_tournamen
     assert all(t.seating_problems(n) == [] for n in range(2, 7))
     fresh, _ = t.plan_rounds(6, seed=5, fill="byes", fresh=True)
     assert not fresh.method.startswith("kept")
+
+
+def test_replanning_after_a_withdrawal_keeps_table_numbers(make_tournament) -> None:
+    """16 players, one withdraws, `round plan --fill byes` keeps the stored plan: in each
+    round only the leaver's tablemates change (they sit out); no table is renumbered."""
+    t = make_tournament(rounds=0)
+    t.plan_rounds(4, seed=1)
+    before = {n: {a.player: (a.table, a.seat) for a in t.seating(n).assignments}
+              for n in range(1, 5)}
+    leaver = t.seating(3).tables[2]["E"]
+    t.set_player_status(leaver, "withdrawn")
+    plan, _ = t.plan_rounds(4, seed=2, fill="byes")
+    assert plan.method.startswith("kept")
+    for n in range(1, 5):
+        s = t.seating(n)
+        after = {a.player: (a.table, a.seat) for a in s.assignments}
+        table = before[n][leaver][0]
+        moved = {p for p, w in before[n].items() if p != leaver and after.get(p) != w}
+        assert moved == set(s.byes) and len(moved) == 3
+        assert all(before[n][p][0] == table for p in moved)
+        assert table not in s.tables and len(s.tables) == 3

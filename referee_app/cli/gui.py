@@ -20,7 +20,11 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
               help="What the screenshot shows: a tab, the history dialog or the projector.")
 @click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
               help="Interface language (中文 / English); switchable in the window.")
-@click.option("--referee", default="", help="Referee name recorded on saved hands.")
+@click.option("--referee", default="", help="Referee name recorded on saved hands (in a "
+              "tournament with referees: the name offered at sign-in; the PIN is asked).")
+@click.option("--lock-minutes", type=click.FloatRange(min=0), default=None,
+              help="Lock the desk after this many idle minutes and ask the PIN again "
+              "(default: the saved setting, 10; 0 never locks).")
 @click.option("--size", default="1500x900", show_default=True,
               help="Window size WIDTHxHEIGHT (screenshots).")
 @click.option("--record", type=click.Path(dir_okay=False, path_type=Path),
@@ -28,7 +32,8 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
               help="Print 'ready' and quit once the window is up (launch benchmark).")
 def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
-        referee: str, size: str, record: Path | None, exit_when_ready: bool) -> None:
+        referee: str, lock_minutes: float | None, size: str, record: Path | None,
+        exit_when_ready: bool) -> None:
     """Open the referee desk: hand entry with live validation, rule trace, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
@@ -45,7 +50,7 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
                                           "exist"))
     try:
         code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
-                                 referee=referee, size=dims,
+                                 referee=referee, size=dims, lock_minutes=lock_minutes,
                                  record=record, exit_when_ready=exit_when_ready))
     except GuiError as e:
         from referee_app.storage.errors import StorageFault

@@ -5,30 +5,25 @@ overridden and void, the last entry's time and any gap in hand numbers (one libr
 from __future__ import annotations
 
 import json
-import sys
 from pathlib import Path
 
 import click
 
-from referee_app.storage import StorageError, Tournament
-
-from .options import db_option
+from .common import NUMBER
+from .options import db_option, handle_errors, open_db
 
 
 @click.command("progress")
-@click.argument("number", type=int)
+@click.argument("number", type=NUMBER, metavar="NUMBER")
 @click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
 @db_option
+@handle_errors
 def progress(number: int, as_json: bool, db: Path) -> None:
     """Show how far round NUMBER's hands are entered and verified, table by table."""
     from referee_app.storage.progress import round_progress
 
-    try:
-        with Tournament.open(db) as t:
-            p = round_progress(t, number)
-    except StorageError as e:
-        click.echo(f"error: {e}", err=True)
-        sys.exit(2)
+    with open_db(db) as t:
+        p = round_progress(t, number)
     if as_json:
         click.echo(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
         return

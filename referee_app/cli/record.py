@@ -9,6 +9,7 @@ import click
 
 from referee_app.storage import RecordIntegrityError
 
+from .common import ID
 from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
@@ -33,7 +34,7 @@ def verify(db: Path) -> None:
 
 
 @click.command()
-@click.option("--hand", "hand_id", type=int, default=None, help="Only entries of this hand.")
+@click.option("--hand", "hand_id", type=ID, default=None, help="Only entries of this hand.")
 @click.option("--referee", default=None, help="Only entries made by this referee.")
 @click.option("--json", "as_json", is_flag=True)
 @db_option

@@ -31,22 +31,37 @@ def round_() -> None:
               "history: same seating).")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When players do not fill whole tables.")
-@click.option("--replace", is_flag=True, help="Re-seat a round that has no hands yet.")
+@click.option("--replace", is_flag=True, help="Re-seat a round that has no hands yet (with "
+              "a stored plan: back to the plan's seating, refilled).")
+@click.option("--no-plan", is_flag=True, help="Search anew even when a stored plan (round "
+              "plan) covers the round.")
 @click.option("--json", "as_json", is_flag=True)
 @referee_option
 @db_option
 @handle_errors
-def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, as_json: bool,
-               referee: str, db: Path) -> None:
-    """Generate and save round NUMBER's seating, and print it."""
+def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, no_plan: bool,
+               as_json: bool, referee: str, db: Path) -> None:
+    """Seat round NUMBER and print it: from the stored plan when one covers the round (as
+    few seats changed as possible for withdrawals since), else by a new search."""
     with open_db(db, referee) as t:
-        s = t.seat_round(number, seed=seed, fill=fill, referee=referee,
-                         replace_existing=replace)
+        changed: list[str] | None = None
+        if not no_plan and number in t.stored_plan():
+            r, s = t.seat_from_plan(number, fill=fill, referee=referee,
+                                    replace_existing=replace)
+            names = {p.id: p.name for p in t.players()}
+            changed = [names[p] for p in r.changed]
+        else:
+            s = t.seat_round(number, seed=seed, fill=fill, referee=referee,
+                             replace_existing=replace, use_plan=False)
         if as_json:
             echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
-                        "byes": list(s.byes), "repeat_pairs": s.repeat_pairs})
-        else:
-            click.echo(s.render())
+                        "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
+                        "from_plan": changed is not None, "changed": changed or []})
+            return
+        click.echo(s.render())
+        if changed is not None:
+            click.echo(f"  from the stored plan; changed seats: {len(changed)}"
+                       + (f" ({', '.join(changed)})" if changed else ""))
 
 
 @round_.command("plan")
@@ -102,8 +117,8 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
         r, s = t.reseat_round(number, fill=fill, referee=referee)
         click.echo(s.render())
         names = {p.id: p.name for p in t.players()}
-    click.echo(f"  changed seats: {len(r.moved)}"
-               + (f" ({', '.join(names[p] for p in r.moved)})" if r.moved else "")
+    click.echo(f"  changed seats: {len(r.changed)}"
+               + (f" ({', '.join(names[p] for p in r.changed)})" if r.changed else "")
                + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
                   if r.dissolved else ""))
 

@@ -26,11 +26,11 @@ import itertools
 import math
 import random
 from collections import Counter, defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from .designs import resolvable
-from .winds import balance_block_winds, polish_winds
+from .designs import relabel, resolvable
+from .winds import balance_block_winds, order_for_open_block, polish_winds
 
 Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
 
@@ -295,42 +295,24 @@ def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[in
     return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
 
 
-def _relabel(played: Sequence[Sequence[Sequence[int]]], classes: list[list[list[int]]],
-             points: Sequence[int]) -> tuple[dict[int, int], int]:
-    """Map design points to players so that the design's first classes are played rounds.
+def _open_block_test(played: Sequence[Sequence[Sequence[int]]], size: int
+                     ) -> Callable[[dict[int, int], list[list[list[int]]]], int] | None:
+    """When two played rounds leave the wind block open by two rounds: a score for a
+    design relabelling, 0 when two of its classes can finish the block exactly."""
+    partial = len(played) % size
+    if size - partial != 2 or partial < 2:
+        return None
+    recent: dict[int, list[int]] = defaultdict(list)
+    for rnd in played[len(played) - partial:]:
+        for table in rnd:
+            for i, p in enumerate(table):
+                recent[p].append(i)
 
-    Any bijection of points keeps a design free of repeats, so: when the last two played
-    rounds are orthogonal (every table of one meets every table of the other once, as in
-    an affine plane) point ``line_a[i] ∩ line_b[j]`` becomes the player at tables i and j;
-    else when the last played round is a full partition class 0 maps onto it. Returns
-    (point → player, number of classes used up); without a fit the points map to
-    ``points`` in order.
-    """
-    everyone = sorted(points)
+    def test(mapping: dict[int, int], classes: list[list[list[int]]]) -> int:
+        rounds = [[[mapping[pt] for pt in line] for line in c] for c in classes]
+        return 0 if order_for_open_block(rounds, size, recent) is not rounds else 1
 
-    def full(rnd: Sequence[Sequence[int]]) -> bool:
-        return len(rnd) == len(classes[0]) and sorted(p for t in rnd for p in t) == everyone
-
-    if len(played) >= 2 and len(classes) >= 2 and full(played[-1]) and full(played[-2]):
-        r1, r2 = [set(t) for t in played[-2]], [set(t) for t in played[-1]]
-        c1, c2 = [set(t) for t in classes[0]], [set(t) for t in classes[1]]
-        if all(len(a & b) == 1 for a in r1 for b in r2) and \
-                all(len(a & b) == 1 for a in c1 for b in c2):
-            mapping = {}
-            for la, ta in zip(c1, r1, strict=True):
-                for lb, tb in zip(c2, r2, strict=True):
-                    (pt,), (pl,) = la & lb, ta & tb
-                    mapping[pt] = pl
-            return mapping, 2
-    if played and classes and full(played[-1]):
-        # point i of each line ↔ the player who sat in seat i: in an affine geometry the
-        # lines of most other classes then gather players who had different winds
-        mapping = {}
-        for line, table in zip(classes[0], played[-1], strict=True):
-            for pt, pl in zip(line, table, strict=True):
-                mapping[pt] = pl
-        return mapping, 1
-    return dict(enumerate(points)), 0
+    return test
 
 
 def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
@@ -353,7 +335,11 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         pool = list(players)
         rng.shuffle(pool)
         name, classes = resolvable(n, size, nrounds + 2, rng)
-        mapping, start = _relabel(played, classes, pool) if classes else ({}, 0)
+        # the wind test rarely finds a map for larger designs, where the wind-first
+        # search below reaches 0 repeats and spread 0 anyway
+        prefer = _open_block_test(played, size) if n <= 32 else None
+        mapping, start, classes = relabel(played, classes, pool, rng, prefer) if classes \
+            else ({}, 0, classes)
         if classes and (not played or start):
             rest_classes = classes[start:]
             if played:  # first the classes whose tables mix the last round's winds
@@ -393,33 +379,59 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
 
 def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequence[int]]],
                    rng: random.Random) -> list[list[list[int]]]:
-    """Permute each round's table numbers so nobody gets a seat of a table twice."""
-    used: set[tuple[int, int, int]] = set()
+    """Permute each round's table numbers so nobody gets a seat of a table twice: round by
+    round, then each round again against all the others while that removes a repeat."""
+    used: Counter[tuple[int, int, int]] = Counter()
     for rnd in played:
         for t, table in enumerate(rnd):
             used.update((p, t, i) for i, p in enumerate(table))
-    out = []
-    for rnd in rounds:
+    perms: list[list[int]] = []
+
+    def best_perm(rnd: list[list[int]], start: list[int]) -> list[int]:
         nt = len(rnd)
-        cost = [[sum((p, t, i) in used for i, p in enumerate(g)) for t in range(nt)]
+        cost = [[sum(used[(p, t, i)] > 0 for i, p in enumerate(g)) for t in range(nt)]
                 for g in rnd]
-        perm = list(range(nt))  # group g -> table number perm[g]
-        rng.shuffle(perm)
+        perm = list(start)  # group g -> table number perm[g]
         if nt <= 6:  # few tables: the best numbering outright
             perm = list(min(itertools.permutations(range(nt)),
-                            key=lambda q: sum(cost[g][q[g]] for g in range(nt))))
+                            key=lambda q: (sum(cost[g][q[g]] for g in range(nt)),
+                                           q != tuple(start))))
         improved = True
         while improved:
             improved = False
             for g, h in itertools.combinations(range(nt), 2):
-                a, b = perm[g], perm[h]
-                if cost[g][b] + cost[h][a] < cost[g][a] + cost[h][b]:
-                    perm[g], perm[h] = b, a
+                x, y = perm[g], perm[h]
+                if cost[g][y] + cost[h][x] < cost[g][x] + cost[h][y]:
+                    perm[g], perm[h] = y, x
                     improved = True
-        numbered: list[list[int]] = [[] for _ in range(nt)]
+        return perm
+
+    def add(rnd: list[list[int]], perm: list[int], d: int) -> None:
+        for g, t in enumerate(perm):
+            for i, p in enumerate(rnd[g]):
+                used[(p, t, i)] += d
+
+    for rnd in rounds:
+        start = list(range(len(rnd)))
+        rng.shuffle(start)
+        perm = best_perm(rnd, start)
+        add(rnd, perm, 1)
+        perms.append(perm)
+    for _ in range(3):  # later rounds may now make an earlier numbering worse than needed
+        changed = False
+        for k, rnd in enumerate(rounds):
+            add(rnd, perms[k], -1)
+            perm = best_perm(rnd, perms[k])
+            changed |= perm != perms[k]
+            add(rnd, perm, 1)
+            perms[k] = perm
+        if not changed:
+            break
+    out = []
+    for rnd, perm in zip(rounds, perms, strict=True):
+        numbered: list[list[int]] = [[] for _ in range(len(rnd))]
         for g, t in enumerate(perm):
             numbered[t] = rnd[g]
-            used.update((p, t, i) for i, p in enumerate(rnd[g]))
         out.append(numbered)
     return out
 
@@ -480,6 +492,8 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
         for table in rnd:
             for i, p in enumerate(table):
                 recent[p].append(i)
+    if partial and not any(byes):
+        groups = order_for_open_block(groups, size, recent)
     for attempt in range(12):
         trial = {p: Counter(c) for p, c in counts.items()}
         trial = defaultdict(Counter, trial)
@@ -580,6 +594,7 @@ class Repair:
     byes: tuple[int, ...]  # seatable players left without a seat
     moved: tuple[int, ...]  # players who took a seat they did not have in the plan
     dissolved: tuple[int, ...]  # plan table numbers (1-based) that no longer play
+    changed: tuple[int, ...] = ()  # every player whose table and seat (or bye) changed
 
 
 def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Sequence[int],
@@ -629,4 +644,9 @@ def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Se
         moved.append(grid[t][i])
     byes = [p for p in pool if p in playing]  # unused substitutes simply stay out
     kept = tuple(tuple(row) for t, row in enumerate(grid) if t not in dissolved)
-    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)))
+    old = {p: (t, i) for t, row in enumerate(tables) for i, p in enumerate(row) if p in ok}
+    new = {p: (t, i) for t, row in enumerate(grid) if t not in dissolved
+           for i, p in enumerate(row)}
+    changed = sorted(p for p in set(old) | set(new) if old.get(p) != new.get(p))
+    return Repair(kept, tuple(byes), tuple(moved), tuple(t + 1 for t in sorted(dissolved)),
+                  tuple(changed))

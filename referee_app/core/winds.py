@@ -133,6 +133,130 @@ def shifted_block(block: list[list[list[int]]], size: int,
     return out
 
 
+def _two_sat(n: int, clauses: list[tuple[int, bool, int, bool]]) -> list[bool] | None:
+    """Solve 2-SAT over ``n`` variables; a clause (a, va, b, vb) means a==va or b==vb.
+    Kosaraju's strongly connected components on the implication graph, iteratively."""
+    graph: list[list[int]] = [[] for _ in range(2 * n)]  # node 2v+1: v true, 2v: v false
+    for a, va, b, vb in clauses:
+        na, nb = 2 * a + va, 2 * b + vb
+        graph[na ^ 1].append(nb)  # not (a==va) -> b==vb
+        graph[nb ^ 1].append(na)
+    order: list[int] = []
+    seen = [False] * (2 * n)
+    for s in range(2 * n):
+        if seen[s]:
+            continue
+        seen[s] = True
+        stack = [(s, 0)]
+        while stack:
+            v, i = stack[-1]
+            if i < len(graph[v]):
+                stack[-1] = (v, i + 1)
+                w = graph[v][i]
+                if not seen[w]:
+                    seen[w] = True
+                    stack.append((w, 0))
+            else:
+                order.append(v)
+                stack.pop()
+    back: list[list[int]] = [[] for _ in range(2 * n)]
+    for v, ws in enumerate(graph):
+        for w in ws:
+            back[w].append(v)
+    comp = [-1] * (2 * n)
+    c = 0
+    for s in reversed(order):
+        if comp[s] >= 0:
+            continue
+        comp[s] = c
+        todo = [s]
+        while todo:
+            v = todo.pop()
+            for w in back[v]:
+                if comp[w] < 0:
+                    comp[w] = c
+                    todo.append(w)
+        c += 1
+    if any(comp[2 * v] == comp[2 * v + 1] for v in range(n)):
+        return None
+    # components are numbered in topological order: take the literal that comes later
+    return [comp[2 * v + 1] > comp[2 * v] for v in range(n)]
+
+
+def exact_short_block(block: list[list[list[int]]], size: int,
+                      recent: Mapping[int, Sequence[int]]) -> list[list[list[int]]] | None:
+    """Finish a block left open by played rounds exactly, when one or two rounds are left:
+    each player takes each wind they have not had in the block once, every table all
+    winds. One round: the missing winds must differ at each table. Two rounds: each
+    player's two missing winds are ordered by a 2-SAT (players at one table must not take
+    the same wind). None when the tables do not allow it."""
+    if len(block) not in (1, 2):
+        return None
+    missing: dict[int, list[int]] = {}
+    for p, had in recent.items():
+        m = [w for w in range(size) if w not in had]
+        if len(m) != len(block) or len(set(had)) != len(had):
+            return None
+        missing[p] = m
+    members = [p for rnd in block for t in rnd for p in t]
+    if any(p not in missing for p in members):
+        return None
+    if len(block) == 1:
+        out = []
+        for t in block[0]:
+            ws = [missing[p][0] for p in t]
+            if len(set(ws)) != len(t):
+                return None
+            out.append([p for _, p in sorted(zip(ws, t, strict=True))])
+        return [out]
+    ids = sorted(missing)
+    var = {p: i for i, p in enumerate(ids)}
+    clauses = []
+    for k, rnd in enumerate(block):  # v true: first missing wind in round 0
+        for t in rnd:
+            for p, q in itertools.combinations(t, 2):
+                for vp in (True, False):
+                    for vq in (True, False):
+                        wp = missing[p][0 if vp == (k == 0) else 1]
+                        wq = missing[q][0 if vq == (k == 0) else 1]
+                        if wp == wq:
+                            clauses.append((var[p], not vp, var[q], not vq))
+    got = _two_sat(len(ids), clauses)
+    if got is None:
+        return None
+    out2 = []
+    for k, rnd in enumerate(block):
+        seated = []
+        for t in rnd:
+            ws = [missing[p][0 if got[var[p]] == (k == 0) else 1] for p in t]
+            seated.append([p for _, p in sorted(zip(ws, t, strict=True))])
+        out2.append(seated)
+    return out2
+
+
+def order_for_open_block(groups: list[list[list[int]]], size: int,
+                         recent: Mapping[int, Sequence[int]]) -> list[list[list[int]]]:
+    """Put first the planned rounds (one or two) that can finish the open wind block
+    exactly; the order of planned rounds does not change who meets whom."""
+    r = size - len(next(iter(recent.values()), ())) if recent else 0
+    if r not in (1, 2) or len(groups) < r:
+        return groups
+    missing = {p: [w for w in range(size) if w not in had] for p, had in recent.items()}
+
+    def can_seat(rnd: list[list[int]]) -> bool:  # each table alone: distinct missing winds
+        return all(p in missing for t in rnd for p in t) and all(
+            any(len(set(ws)) == len(t) for ws in itertools.product(*(missing[p] for p in t)))
+            for t in rnd)
+
+    fit = [k for k, g in enumerate(groups) if can_seat(g)]
+    # two rounds in either order are the same 2-SAT (the variables negated)
+    for pick in itertools.combinations(fit, r):
+        if exact_short_block([groups[k] for k in pick], size, recent) is not None:
+            return [groups[k] for k in pick] + [g for k, g in enumerate(groups)
+                                                if k not in pick]
+    return groups
+
+
 def balance_block_winds(groups: list[list[list[int]]], size: int, played_rounds: int,
            counts: dict[int, Counter[int]],
            shuffle: random.Random | None = None,
@@ -149,7 +273,8 @@ def balance_block_winds(groups: list[list[list[int]]], size: int, played_rounds:
         block = groups[r:r + length]
         if r == 0 and length < size and recent is not None:
             used = defaultdict(set, {p: set(w) for p, w in recent.items()})
-            done = shifted_block(block, size, recent) or complete_block(block, size, used)
+            done = shifted_block(block, size, recent) or \
+                exact_short_block(block, size, recent) or complete_block(block, size, used)
             if done is not None:
                 for rnd in done:
                     for table in rnd:

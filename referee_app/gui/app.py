@@ -37,6 +37,7 @@ class LaunchOptions:
     size: tuple[int, int] = (1500, 900)
     record: Path | None = None  # a hand record to show in the entry form (as a new hand)
     exit_when_ready: bool = False  # benchmarks: quit once the shown window processed an event
+    lock_minutes: float | None = None  # idle lock (None: QSettings "session/lock_minutes")
 
 
 def _need_offscreen() -> bool:
@@ -69,20 +70,22 @@ def run(opts: LaunchOptions) -> int:
         raise GuiError("display", "no display found (DISPLAY/WAYLAND_DISPLAY unset); run it in "
                        "a desktop session, or render a picture with --screenshot OUT.png")
 
+    from referee_app.core.errors import RecordError
     from referee_app.storage.errors import StorageError
 
     from .controllers.desk import Desk
+    from .controllers.record_input import read_record_text
 
     record: dict | None = None
+    unknown: tuple = ()
     if opts.record is not None:
-        import json
-
-        try:
-            record = json.loads(opts.record.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise GuiError("record", f"cannot read {opts.record}: {e}") from None
-        if not isinstance(record, dict):
-            raise GuiError("record", f"{opts.record} does not hold a hand record (a JSON object)")
+        try:  # read as the CLI reads it: a typo'd key refused, other unknown keys warned
+            got = read_record_text(opts.record.read_bytes(), opts.record.name)
+        except OSError as e:
+            raise GuiError("record", f"cannot read {opts.record}: {e.strerror or e}") from None
+        except RecordError as e:
+            raise GuiError("record", str(e)) from None
+        record, unknown = got.record, got.unknown
     db = demo_database() if opts.demo else opts.db
     assert db is not None
     try:
@@ -105,6 +108,7 @@ def run(opts: LaunchOptions) -> int:
     if opts.screenshot is not None:
         win.show()
         target = prepare_view(win, opts.view, record)
+        win.show_unknown_fields(unknown)
         for _ in range(3):
             app.processEvents()
         ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
@@ -114,9 +118,22 @@ def run(opts: LaunchOptions) -> int:
         if not ok:
             raise GuiError("screenshot", f"could not write {opts.screenshot}")
         return 0
+    from .faults import ErrorGuard
+
+    # no traceback on screen: anything escaping a slot is logged and said in one line
+    guard = ErrorGuard(lambda text: win.message(text)).install()
+    if opts.lock_minutes is not None:  # remembered as the desk's setting
+        from PySide6.QtCore import QSettings
+
+        win.lock_minutes = opts.lock_minutes
+        QSettings("RefereeDesk", "referee-app").setValue("session/lock_minutes",
+                                                         opts.lock_minutes)
     win.show()
+    if not opts.exit_when_ready:
+        win.start_session()  # a tournament with referees: who is at the desk (name + PIN)
     if opts.view != "entry" or record is not None:
         prepare_view(win, opts.view, record)
+        win.show_unknown_fields(unknown)
     if opts.exit_when_ready:
         from PySide6.QtCore import QTimer
 
@@ -125,8 +142,11 @@ def run(opts: LaunchOptions) -> int:
             app.quit()
 
         QTimer.singleShot(0, ready)
-    code = app.exec()
-    desk.close()
+    try:
+        code = app.exec()
+    finally:
+        guard.uninstall()
+    win.desk.close()  # the window may have switched to another file
     return int(code)
 
 
@@ -149,7 +169,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
         tables = win.desk.seating(r).tables
         t = record.get("table") if record.get("table") in tables else next(iter(tables))
         win.navigator.select_key(("table", r, t))
-        form = EntryForm.from_record(record)
+        form = EntryForm.from_record(record, win.desk.rules())
         for seat, inp in form.seats.items():
             inp.player = tables[t].get(seat)
         form.extra.update(round=r, table=t, hand_no=win.context[2] if win.context else 1)
@@ -218,7 +238,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
     win.tabs.setCurrentWidget(win.entry)
     if view == "whatif":
         for h in hands[:400]:
-            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record))
+            opts, _clauses = win.desk.what_if_options(EntryForm.from_record(h.record, win.desk.rules()))
             if opts:
                 win.navigator.select_key(("hand", h.id))
                 break
@@ -228,7 +248,7 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
         return win
     form = None
     for h in hands[:200]:  # a hand where a misread slip still makes a valid hand
-        f = EntryForm.from_record(h.record)
+        f = EntryForm.from_record(h.record, win.desk.rules())
         wins = [i for i, e in enumerate(f.events)
                 if e.get("type") == "win" and e.get("from") and not e.get("flags")]
         if not wins:

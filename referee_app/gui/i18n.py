@@ -8,7 +8,11 @@ Views call :func:`tr` whenever they (re)build their texts and listen to
 
 from __future__ import annotations
 
+from typing import Any
+
 from PySide6.QtCore import QObject, Signal
+
+from .texts_record import TEXTS
 
 #: key -> (English, 中文). Keys are the English text unless it is long or ambiguous.
 _TABLE: dict[str, tuple[str, str]] = {
@@ -382,6 +386,8 @@ _TABLE: dict[str, tuple[str, str]] = {
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 
+_TABLE.update(TEXTS)
+
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
 
@@ -437,11 +443,12 @@ def seat_name(seat: str) -> str:
 _BONUS_EN = {"刮风": "Wind (exposed kong)", "下雨": "Rain (concealed kong)"}
 
 
-def bonus_name(ruleset_id: str, zh: str) -> str:
-    """A bonus item's name in both languages, English from the ruleset's data."""
-    from referee_app.core import get_ruleset
+def bonus_name(ruleset: Any, zh: str) -> str:
+    """A bonus item's name in both languages, English from the ruleset's data (a Ruleset,
+    the tournament's own; or a shipped id)."""
+    from referee_app.core import Ruleset, get_ruleset
 
-    rules = get_ruleset(ruleset_id)
+    rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
     en = _BONUS_EN.get(zh, "")
     for b in (rules.root, rules.kong_bonus, *rules.situational_bonuses.values()):
         if b is not None and b.name == zh and b.name_en:
@@ -454,3 +461,13 @@ def both(zh: str, en: str) -> str:
     if not en or en == zh:
         return zh
     return f"{zh} {en}" if LANG.code == "zh" else f"{en} {zh}"
+
+
+def _merge_feature_texts() -> None:
+    """Feature tables kept in their own modules (issue 11: ``texts_faults``)."""
+    from .texts_faults import TEXTS
+
+    _TABLE.update(TEXTS)
+
+
+_merge_feature_texts()

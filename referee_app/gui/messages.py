@@ -343,6 +343,8 @@ _TOP_WORDS: dict[str, tuple[str, str]] = {
     "dealer": ("dealer", "庄家"), "wall_exhausted": ("wall exhausted", "流局"),
     "events": ("events", "事件"), "ruleset": ("ruleset", "规则"), "seats": ("seats", "座位"),
     "format": ("record format", "记录格式"), "record": ("hand", "牌局"), "": ("hand", "牌局"),
+    "referee": ("referee", "裁判"), "pin": ("PIN", "PIN 码"), "name": ("name", "姓名"),
+    "head": ("head referee", "裁判长"),
 }
 _SEAT_PATH = re.compile(r"^seats\.([A-Z])(?:\.(\w+))?(?:\[(\d+)\])?$")
 _EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
@@ -405,12 +407,24 @@ def shown_problem(clause: str, message: str) -> tuple[str, str]:
 
 
 def exception_text(e: BaseException) -> str:
-    """A store or engine refusal (``field`` + ``problem``) in the referee's words."""
+    """A store or engine refusal (``field`` + ``problem``) in the referee's words; a fault
+    outside the input (busy, disk full, read-only, damaged) as its one translated line."""
+    from .faults import fault_text
+
+    fault = fault_text(e)
+    if fault is not None:
+        return fault
     field = getattr(e, "field", None)
     problem = getattr(e, "problem", None)
     if isinstance(field, str) and isinstance(problem, str):
         return error_text(field, problem)
     return problem_text(str(e))
+
+
+@_rule(r"unknown field; did you mean '(\w+)'\?")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"not a field of a hand record; did you mean '{m[1]}'?",
+            f"不是牌局记录的字段；您是想写 '{m[1]}' 吗？")
 
 
 # ---------------------------------------------------------------- store lines shown as they are
@@ -454,6 +468,87 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     return (f"table {m[1]} {_s(m, 2)}: {m[3]} has withdrawn",
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
+
+
+# ---------------------------------------------------------------- referees and PINs (AuthError)
+_ACTIONS = {
+    "registering players": "登记选手", "changing a player's status": "更改选手状态",
+    "changing a player": "修改选手", "changing another referee's PIN": "更改其他裁判的 PIN 码",
+    "restoring a backup": "恢复备份", "seating a round": "本轮排座", "changing a seat": "调整座位",
+    "changing the settings": "修改设置", "re-settling saved hands": "重新结算已保存的牌局",
+    "a penalty": "罚分", "voiding a penalty": "作废罚分", "planning the seating": "排座计划",
+    "recording a hand that breaks the rules": "录入违反规则的牌局",
+    "amending a verified hand": "修改已核对的牌局", "amending a hand": "修改牌局",
+    "voiding a hand": "作废牌局", "restoring a void hand": "恢复作废的牌局",
+    "un-verifying a hand": "取消核对", "verifying a hand": "核对牌局",
+    "adding a referee": "添加裁判", "saving a hand": "保存牌局", "this change": "此项更改",
+}
+
+
+def _act(text: str) -> str:
+    if text not in _ACTIONS:
+        raise _Untranslated(text)
+    return _ACTIONS[text]
+
+
+@_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"{m[1]} is locked after {m[2]} wrong PINs; try again in {m[3]} s",
+            f"{m[1]} 连续 {m[2]} 次 PIN 码错误，已被锁定；请 {m[3]} 秒后再试")
+
+
+@_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"wrong PIN for {m[1]}; locked for {m[2]} minutes after {m[3]} wrong PINs",
+            f"{m[1]} 的 PIN 码错误；连续 {m[3]} 次错误，锁定 {m[2]} 分钟")
+
+
+@_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"wrong PIN for {m[1]} ({m[2]} tries left before a {m[3]}-minute lock)",
+            f"{m[1]} 的 PIN 码错误（再错 {m[2]} 次将锁定 {m[3]} 分钟）")
+
+
+@_rule(r"no referee named '(.*)' \(referee-app referee list\)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"no referee named {m[1]!r}", f"没有名为“{m[1]}”的裁判")
+
+
+@_rule(r"(.+) needs a referee's name and PIN \(this tournament has referees\): .*")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"{m[1]} needs a referee's name and PIN: sign in first (File → Sign in)",
+            f"{_act(m[1])}需要裁判姓名和 PIN 码：请先登录（文件 → 登录）")
+
+
+@_rule(r"(.+) needs the head referee's PIN; (.+) is not a head referee")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"{m[1]} needs the head referee's PIN; {m[2]} is not a head referee",
+            f"{_act(m[1])}需要裁判长的 PIN 码；{m[2]} 不是裁判长")
+
+
+@_rule(r"signed in as (.+), not (.+)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"signed in as {m[1]}, not {m[2]}", f"当前登录的是 {m[1]}，不是 {m[2]}")
+
+
+@_rule(r"must be (\d+) to (\d+) characters long")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"must be {m[1]} to {m[2]} characters long", f"须为 {m[1]} 至 {m[2]} 个字符")
+
+
+@_rule(r"may not contain spaces or control characters")
+def _(m):  # noqa: ANN001, ANN202
+    return ("may not contain spaces or control characters", "不能包含空格或控制字符")
+
+
+@_rule(r"referee '(.+)' is already registered")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"referee {m[1]!r} is already registered", f"裁判“{m[1]}”已登记")
+
+
+@_rule(r"is required and may not be empty")
+def _(m):  # noqa: ANN001, ANN202
+    return ("is required and may not be empty", "不能为空")
 
 
 def impact_text(imp: object) -> str:

@@ -9,6 +9,8 @@ imports no Qt or reportlab. Public API (see docs/tournament.md for the full cont
     t.info                                    # TournamentInfo (seats from the ruleset)
     t.add_player("李伟", name_latin="Li Wei", club="Ottawa") / t.import_players_csv(path)
     t.seat_round(1, seed=7) -> Seating        # t.seating(1), t.set_seat(...), t.set_seating(...)
+    t.plan_rounds(8, seed=7) -> (Plan, [Seating])   # whole event; t.stored_plan(); then
+    t.seat_from_plan(3) / t.reseat_round(3) -> (Repair, Seating)   # fewest seat changes
     h = t.add_hand(record_dict, round=1, table=2, hand_no=3, referee="Zhao")   # HandInfo
     t.amend_hand(h.id, record, reason=..., referee=...); t.void_hand(h.id, reason=...)
     t.set_status(h.id, "verified"); t.hand(h.id); t.hands(round=1); t.hand_history(h.id)
@@ -34,6 +36,7 @@ from .errors import (
     DiskFullError,
     DuplicateHandError,
     DuplicatePlayerError,
+    HandChangedError,
     HandRuleError,
     NotATournamentError,
     PenaltyError,
@@ -73,7 +76,7 @@ __all__ = [
     "AuthError", "RecordIntegrityError", "Referee", "VerifyReport", "BackupInfo",
     "BusyError", "DamagedError", "DiskFullError", "ReadOnlyError", "StorageFault",
     "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
-    "DuplicateHandError", "DuplicatePlayerError", "HandInfo", "HandRuleError", "HandStatus",
+    "DuplicateHandError", "DuplicatePlayerError", "HandChangedError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",
     "PlayerStatement", "PlayerStatus", "RoundInfo", "SeatAssignment", "Seating",
     "SeatingError", "SeatMismatchError", "StandingRow", "StatementLine", "StorageError",

@@ -55,6 +55,18 @@ class UnknownHandError(StorageError):
     """No hand with that id."""
 
 
+class HandChangedError(StorageError):
+    """The hand was changed (by another desk) after the version the caller edited: saving
+    would overwrite that change unseen, so nothing was written. ``current`` is the version
+    now saved, ``expected`` the one the caller edited."""
+
+    def __init__(self, hand_id: int, expected: int, current: int) -> None:
+        super().__init__("hand_id", f"hand {hand_id} was changed meanwhile (now version "
+                         f"{current}, you edited version {expected}); look at both and save "
+                         "again")
+        self.hand_id, self.expected, self.current = hand_id, expected, current
+
+
 class HandRuleError(StorageError):
     """The record breaks the ruleset; ``violations`` lists every engine error.
 

@@ -20,6 +20,7 @@ from . import db as dbm
 from .base import MAX_INT, TournamentBase, _chips, _dump, _positive_int, _shown, _text
 from .errors import (
     DuplicateHandError,
+    HandChangedError,
     HandRuleError,
     SeatingError,
     SeatMismatchError,
@@ -252,10 +253,15 @@ class HandsMixin(TournamentBase):
 
     def amend_hand(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
                    reason: str, referee: str = "", override_reason: str | None = None,
-                   override_totals: Mapping[str, int] | None = None) -> HandInfo:
+                   override_totals: Mapping[str, int] | None = None,
+                   expected_version: int | None = None) -> HandInfo:
         """Correct a hand: a new version with its reason, settled under the tournament's
         current settings; the old versions stay. A void hand is restored first
-        (:meth:`restore_hand`); amending a verified hand is the head referee's."""
+        (:meth:`restore_hand`); amending a verified hand is the head referee's.
+
+        ``expected_version``: the version the caller edited; if another desk saved a newer
+        one meanwhile, :class:`HandChangedError` and nothing is written (checked inside the
+        write lock, so the other change can never be overwritten unseen)."""
         reason = _text(reason, "reason", required=True)
         referee = _text(referee, "referee")
         number, table, hand_no, _, status = self._current(hand_id)
@@ -273,6 +279,8 @@ class HandsMixin(TournamentBase):
         at = dbm.now()
         with self._write():
             _, _, _, version, now_status = self._current(hand_id)
+            if expected_version is not None and version != expected_version:
+                raise HandChangedError(hand_id, expected_version, version)
             if now_status != status:
                 raise StorageError("hand_id", f"hand {hand_id} changed meanwhile (now "
                                    f"{now_status}); look at it again")
@@ -287,12 +295,15 @@ class HandsMixin(TournamentBase):
         return result
 
     def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
-                      referee: str, reason: str | None) -> HandInfo:
+                      referee: str, reason: str | None,
+                      expected_version: int | None = None) -> HandInfo:
         """A new version that changes only the status: the record, its stored settlement and
         the settings that produced it are copied as they are (nothing is settled again)."""
         at = dbm.now()
         with self._write():
             number, table, _, version, _ = self._current(hand_id)
+            if expected_version is not None and version != expected_version:
+                raise HandChangedError(hand_id, expected_version, version)
             r = self.db.execute(
                 "SELECT record, settlement, settings, override_reason, override_totals FROM "
                 "hand_versions WHERE hand_id=? AND version=?", (hand_id, version)).fetchone()
@@ -336,15 +347,17 @@ class HandsMixin(TournamentBase):
         self._saved()
         return result
 
-    def void_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
-        """Void a hand (head referee): it stays listed (as void) and counts nothing."""
+    def void_hand(self, hand_id: int, *, reason: str, referee: str = "",
+                  expected_version: int | None = None) -> HandInfo:
+        """Void a hand (head referee): it stays listed (as void) and counts nothing.
+        ``expected_version`` as in :meth:`amend_hand`."""
         reason = _text(reason, "reason", required=True)
         _, _, _, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is already void")
         referee = self._authorize(referee, head=True, action="voiding a hand")
         return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID, referee,
-                                  reason)
+                                  reason, expected_version)
 
     def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
         """Bring a void hand back (head referee, with a reason): the only way back from void.
@@ -358,9 +371,11 @@ class HandsMixin(TournamentBase):
                                   reason)
 
     def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
-                   reason: str | None = None) -> HandInfo:
+                   reason: str | None = None, expected_version: int | None = None
+                   ) -> HandInfo:
         """Mark a hand verified (or back to entered). Voiding goes through :meth:`void_hand`
-        and back from void only through :meth:`restore_hand`."""
+        and back from void only through :meth:`restore_hand`. ``expected_version``: the
+        version the caller looked at (as in :meth:`amend_hand`)."""
         try:
             st = HandStatus(status)
         except ValueError:
@@ -368,7 +383,8 @@ class HandsMixin(TournamentBase):
                                "void)") from None
         _, _, _, _, cur = self._current(hand_id)
         if st is HandStatus.VOID:
-            return self.void_hand(hand_id, reason=reason or "", referee=referee)
+            return self.void_hand(hand_id, reason=reason or "", referee=referee,
+                                  expected_version=expected_version)
         if cur == HandStatus.VOID.value:
             raise StorageError("status", f"hand {hand_id} is void; restore it with "
                                f"'referee-app hand restore {hand_id} --reason TEXT'")
@@ -378,4 +394,4 @@ class HandsMixin(TournamentBase):
                                   action="un-verifying a hand" if cur == "verified"
                                   else "verifying a hand")
         return self._copy_version(hand_id, VersionAction.STATUS, st, referee,
-                                  _text(reason, "reason") or None)
+                                  _text(reason, "reason") or None, expected_version)

@@ -7,17 +7,43 @@ they do not fill the tables) and writes every planned round together.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from . import db as dbm
 from .base import TournamentBase
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the planner is imported where it runs: hand add and standings skip it
     from referee_app.core.planning import Plan, Repair
+
+# a whole event in one plan; beyond this the search would run for minutes (a typo such
+# as --rounds 1000000 must be refused, not hang the desk)
+MAX_PLANNED_ROUNDS = 64
+
+#: meta key of the last whole-event plan (round → tables in seat order and byes)
+PLAN_KEY = "seat_plan"
+
+
+def _keep_numbers(before: list[tuple[int, ...]], before_numbers: list[int],
+                  tables: tuple[tuple[int, ...], ...]) -> list[int]:
+    """Table numbers for a kept round: each table takes the number of the seated table it
+    shares most players with (so refilling or dissolving a table renumbers no other);
+    tables without a match take the lowest free numbers."""
+    out: list[int | None] = [None] * len(tables)
+    free = dict(zip(before_numbers, (set(t) for t in before), strict=True))
+    overlap = sorted(((len(set(t) & members), -k, n) for k, t in enumerate(tables)
+                      for n, members in free.items()), reverse=True)
+    for shared, k, n in overlap:
+        if shared and out[-k] is None and n in free:
+            out[-k] = n
+            del free[n]
+    spare = iter(x for x in range(1, 2 * len(tables) + len(before_numbers) + 1)
+                 if x not in set(o for o in out if o is not None))
+    return [o if o is not None else next(spare) for o in out]
 
 
 class PlanningMixin(TournamentBase):
@@ -49,6 +75,9 @@ class PlanningMixin(TournamentBase):
         size = len(seats)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise SeatingError("rounds", f"{rounds!r} is not a number of rounds (1 or more)")
+        if rounds > MAX_PLANNED_ROUNDS:
+            raise SeatingError("rounds", f"{rounds} rounds is more than one plan holds (at most "
+                               f"{MAX_PLANNED_ROUNDS}); plan the event in parts")
         done = self._played_rounds()
         if rounds <= done:
             raise SeatingError("rounds", f"rounds 1-{done} already have hands; plan more than "
@@ -88,13 +117,18 @@ class PlanningMixin(TournamentBase):
             if all(stored):
                 initial = stored
         from referee_app.core.planning import PlanError
-        from referee_app.core.planning import plan as make_plan  # only when planning
+        from referee_app.core.planning import plan as make_plan
 
         try:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
                           seed=seed, initial=initial)
         except PlanError as e:
             raise SeatingError(e.field, e.problem) from None
+        numbers = {r.number: list(range(1, len(r.tables) + 1)) for r in p.rounds}
+        if p.method.startswith("kept"):  # kept tables keep their numbers (gaps and all)
+            for r in p.rounds:
+                before, before_numbers, _ = self._current_tables(r.number, seats)
+                numbers[r.number] = _keep_numbers(before, before_numbers, r.tables)
         referee = self._authorize(referee, action="planning the seating")
         at = dbm.now()
         with self._write():  # one save: every planned round, one chain entry
@@ -106,7 +140,7 @@ class PlanningMixin(TournamentBase):
                 self.db.execute("DELETE FROM rounds WHERE number=?", (r.number,))
                 self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
                                 "VALUES (?,?,?,?)", (r.number, seed, at, referee))
-                for t, ps in enumerate(r.tables, start=1):
+                for t, ps in zip(numbers[r.number], r.tables, strict=True):
                     for s, pid in zip(seats, ps, strict=True):
                         self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
                                         "VALUES (?,?,?,?)", (r.number, t, s, pid))
@@ -120,6 +154,7 @@ class PlanningMixin(TournamentBase):
                 for table in ("seats", "byes"):
                     self.db.execute(f"DELETE FROM {table} WHERE round=?", (n,))
                 self.db.execute("DELETE FROM rounds WHERE number=?", (n,))
+            self._store_plan(p, seats, done, rounds, seed)
             f = p.figures
             self._log(referee, "round.plan", {
                 "rounds": [r.number for r in p.rounds], "dropped": later, "seed": seed,
@@ -130,13 +165,83 @@ class PlanningMixin(TournamentBase):
         self._saved()
         return p, [self.seating(r.number) for r in p.rounds]
 
+    def stored_plan(self) -> dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+        """The last whole-event plan (``round plan``): round → (tables of player ids in
+        seat order, indexed by table number − 1, and the players planned to sit out)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (PLAN_KEY,)).fetchone()
+        if row is None:
+            return {}
+        data = json.loads(row[0])
+        return {int(n): (tuple(tuple(t) for t in r["tables"]), tuple(r["byes"]))
+                for n, r in data.get("rounds", {}).items()}
+
+    def _store_plan(self, p: Plan, seats: tuple[str, ...], done: int, rounds: int,
+                    seed: int) -> None:
+        """Inside the plan's write: keep the planned rounds so ``round seat`` can reuse
+        them (earlier entries of rounds now played stay; rounds beyond the plan go)."""
+        old = {n: {"tables": [list(t) for t in ts], "byes": list(bs)}
+               for n, (ts, bs) in self.stored_plan().items() if n <= done}
+        new: dict[str, Any] = {str(n): v for n, v in sorted(old.items())}
+        for r in p.rounds:
+            new[str(r.number)] = {"tables": [list(t) for t in r.tables], "byes": list(r.byes)}
+        value = {"seed": seed, "rounds_total": rounds, "seats": list(seats), "rounds": new}
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                        (PLAN_KEY, json.dumps(value, ensure_ascii=False, sort_keys=True)))
+
+    def seat_from_plan(self, number: int, *, fill: str | None = None, referee: str = "",
+                       replace_existing: bool = False) -> tuple[Repair, Seating]:
+        """Seat round ``number`` from the stored plan instead of a new search.
+
+        Starts from the round as seated (or, when it is not seated or ``replace_existing``
+        asks to undo hand changes, from the plan's round) and changes as few seats as
+        possible for players who withdrew or arrived since (see :meth:`reseat_round`).
+        Nothing is written when nothing changes.
+        """
+        plan = self.stored_plan()
+        if number not in plan:
+            raise SeatingError("round", f"round {number} is not in the stored plan "
+                               "(round plan --rounds R)")
+        seats = self._seats()
+        if self._has_live_hands(number):
+            raise SeatingError("round", f"round {number} already has hands entered; "
+                               "it cannot be re-seated (edit single seats instead)")
+        if number > 1 and not self.seating(number - 1).assignments:
+            raise SeatingError("round", f"round {number - 1} is not seated yet")
+        current = self.seating(number)
+        if current.assignments and not replace_existing:
+            tables, numbers, bye_ids = self._current_tables(number, seats)
+        else:
+            ts, bye_ids = plan[number]
+            tables = [tuple(t) for t in ts]
+            numbers = list(range(1, len(tables) + 1))
+            bye_ids = list(bye_ids)
+        if any(len(t) != len(seats) for t in tables):
+            raise SeatingError("round", f"round {number} of the stored plan does not fit "
+                               f"tables of {len(seats)}; plan again (round plan)")
+        return self._reseat(number, tables, numbers, bye_ids, fill=fill, referee=referee,
+                            action="round.seat", unchanged=current if current.assignments
+                            and not replace_existing else None)
+
+    def _current_tables(self, number: int, seats: tuple[str, ...]
+                        ) -> tuple[list[tuple[int, ...]], list[int], list[int]]:
+        """A seated round as (tables in seat order, their table numbers, byes); an empty
+        seat reads as player 0 (a vacancy to fill)."""
+        by_table: dict[int, dict[str, int]] = {}
+        for a in self.seating(number).assignments:
+            by_table.setdefault(a.table, {})[a.seat] = a.player_id
+        tables = [tuple(row.get(x, 0) for x in seats) for _, row in sorted(by_table.items())]
+        bye_ids = [pid for (pid,) in self.db.execute(
+            "SELECT player_id FROM byes WHERE round=?", (number,)).fetchall()]
+        return tables, sorted(by_table), bye_ids
+
     def reseat_round(self, number: int, *, fill: str | None = None,
                      referee: str = "") -> tuple[Repair, Seating]:
         """Re-seat a seated round that has no hands yet after withdrawals (or late
         arrivals), changing as few seats as possible: withdrawn players' seats are taken by
         newcomers, then by players planned to sit out, then (``fill="substitutes"``) by
         substitutes; with ``fill="byes"`` the emptiest tables are dissolved when that is
-        not enough. Everyone else keeps table and seat."""
+        not enough (their table numbers stand empty; no other table is renumbered).
+        Everyone else keeps table and seat."""
         seats = self._seats()
         s = self.seating(number)
         if not s.assignments:
@@ -144,16 +249,23 @@ class PlanningMixin(TournamentBase):
         if self._has_live_hands(number):
             raise SeatingError("round", f"round {number} already has hands entered; "
                                "move single players instead (set-seat)")
-        by_table: dict[int, dict[str, int]] = {}
-        for a in s.assignments:
-            by_table.setdefault(a.table, {})[a.seat] = a.player_id
-        tables = [tuple(row.get(x, 0) for x in seats) for _, row in sorted(by_table.items())]
+        tables, numbers, bye_ids = self._current_tables(number, seats)
+        return self._reseat(number, tables, numbers, bye_ids, fill=fill, referee=referee,
+                            action="round.reseat")
+
+    def _reseat(self, number: int, tables: list[tuple[int, ...]], numbers: list[int],
+                bye_ids: list[int], *, fill: str | None, referee: str, action: str,
+                unchanged: Seating | None = None) -> tuple[Repair, Seating]:
+        """Repair ``tables`` (numbered ``numbers``) for the players seatable now and save
+        the round; when ``unchanged`` is given and nothing changes, nothing is written."""
+        seats = self._seats()
         everyone = self.players()
         playing = [p.id for p in everyone
                    if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         seated = {pid for t in tables for pid in t}
-        bye_ids = [pid for (pid,) in self.db.execute(
-            "SELECT player_id FROM byes WHERE round=?", (number,)).fetchall()]
+        # substitutes the plan seated keep their seats
+        keep = playing + [p.id for p in everyone if p.status is PlayerStatus.SUBSTITUTE
+                          and p.id in seated]
         counts = Counter(pid for (pid,) in self.db.execute(
             "SELECT player_id FROM byes WHERE round<>?", (number,)).fetchall())
         newcomers = [p for p in playing if p not in seated and p not in bye_ids]
@@ -165,16 +277,25 @@ class PlanningMixin(TournamentBase):
         elif fill not in (None, "byes"):
             raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
         met, _ = self._met_before(number)
-        from referee_app.core.planning import PlanError, repair  # only when repairing
+        from referee_app.core.planning import PlanError, Repair, repair
 
         try:
-            r = repair(tables, playing, fillers, met=met, dissolve=fill == "byes")
+            r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes")
         except PlanError as e:
             raise SeatingError(e.field, e.problem + " (--fill byes or --fill substitutes)") \
                 from None
-        rows = [(t, x, pid) for t, ps in enumerate(r.tables, start=1)
+        kept_numbers = [n for k, n in enumerate(numbers, start=1) if k not in r.dissolved]
+        rows = [(tn, x, pid) for tn, ps in zip(kept_numbers, r.tables, strict=True)
                 for x, pid in zip(seats, ps, strict=True)]
+        if unchanged is not None and not r.moved and not r.dissolved \
+                and sorted(r.byes) == sorted(p for p in bye_ids if p in playing) \
+                and len(bye_ids) == len(r.byes):
+            return r, unchanged
+        dissolved = [numbers[k - 1] for k in r.dissolved]
+        r = Repair(r.tables, r.byes, r.moved, tuple(dissolved), r.changed)
         return r, self._write_round(number, rows, list(r.byes), seed=None, referee=referee,
-                                    replace_existing=True, action="round.reseat",
+                                    replace_existing=True, action=action,
                                     detail={"fill": fill, "moved": list(r.moved),
-                                            "dissolved": list(r.dissolved)})
+                                            "changed": list(r.changed),
+                                            "dissolved": dissolved, "from_plan":
+                                            action == "round.seat"})

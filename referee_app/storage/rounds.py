@@ -48,15 +48,22 @@ class RoundsMixin(TournamentBase):
         return met, seat_counts
 
     def seat_round(self, number: int, *, seed: int | None = None, fill: str | None = None,
-                   referee: str = "", replace_existing: bool = False) -> Seating:
+                   referee: str = "", replace_existing: bool = False,
+                   use_plan: bool = True) -> Seating:
         """Generate and save round ``number``'s seating.
 
-        Round 1 is a seeded shuffle; later rounds minimise repeat opponents, then balance
-        seats. When the seatable players do not fill whole tables, ``fill`` decides:
-        ``"byes"`` (the players with the fewest byes so far sit out) or ``"substitutes"``
-        (players registered with status substitute fill the empty seats).
+        When a stored whole-event plan (``round plan``) covers the round it is used
+        instead of a new search, with as few seats changed as possible for withdrawals and
+        arrivals since (:meth:`seat_from_plan`; ``use_plan=False`` searches anew).
+        Otherwise round 1 is a seeded shuffle; later rounds minimise repeat opponents, then
+        balance seats. When the seatable players do not fill whole tables, ``fill``
+        decides: ``"byes"`` (the players with the fewest byes so far sit out) or
+        ``"substitutes"`` (players registered with status substitute fill the empty seats).
         """
         number = _positive_int(number, "round")
+        if use_plan and number in self.stored_plan():
+            return self.seat_from_plan(number, fill=fill, referee=referee,
+                                       replace_existing=replace_existing)[1]
         if seed is not None:
             seed = _lookup_int(seed, "seed")
         seats = self._seats()

@@ -7,11 +7,14 @@ with ``field`` and ``problem``) and the engine's (``RecordError``); the window s
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from referee_app.core import get_ruleset, ruleset_ids
+from referee_app.core import Ruleset, get_ruleset, ruleset_ids
+from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
@@ -20,6 +23,7 @@ from referee_app.storage.models import (
     Penalty,
     Player,
     PlayerStatement,
+    Referee,
     Seating,
     StandingRow,
 )
@@ -29,6 +33,28 @@ from referee_app.storage.verification import VerifyResult, verify_hand
 
 from .entry import EntryForm
 from .projector import ProjectorData
+
+
+@dataclass(frozen=True)
+class RulesetFile:
+    """A club's ruleset file, checked, and how it differs from the nearest shipped ruleset
+    (identity aside): the rows of the new-tournament form's difference table."""
+
+    path: str
+    rules: Ruleset
+    nearest: str
+    #: (path in the file, the shipped ruleset's value, this file's value) as display text
+    differences: tuple[tuple[str, str, str], ...]
+
+
+def load_ruleset_file(path: str | Path) -> RulesetFile:
+    """Read and check a ruleset file (schema and engine consistency), as ``referee-app
+    rules --file X --diff ID`` does; a refused file raises RulesetFileError (field = the
+    path inside the file, problem = what is wrong)."""
+    rules = ruleset_from_file(path)
+    near, diffs = nearest_shipped(rules)
+    return RulesetFile(str(path), rules, near,
+                       tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
 
 
 class DeskError(ValueError):
@@ -75,10 +101,12 @@ class Desk:
         return cls(Tournament.open(path), referee)
 
     @classmethod
-    def create(cls, path: str | Path, name: str, *, ruleset: str, venue: str = "",
+    def create(cls, path: str | Path, name: str, *, ruleset: str | Ruleset, venue: str = "",
                start_date: str = "", end_date: str = "", stake: int | None = None,
                cap_fan: int | None = None, referee: str = "") -> Desk:
-        """File → New tournament…: a new tournament file (the store refuses to overwrite)."""
+        """File → New tournament…: a new tournament file (the store refuses to overwrite).
+        ``ruleset``: a shipped id, or a club's Ruleset (:func:`load_ruleset_file`), stored
+        inside the tournament as ``event new --ruleset-file`` does."""
         if not str(path).strip():
             raise DeskError("file", "choose where to save the tournament file")
         return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
@@ -95,6 +123,43 @@ class Desk:
     def close(self) -> None:
         self.t.close()
 
+    # ------------------------------------------------------------------ referees
+
+    def has_referees(self) -> bool:
+        """Whether every change needs a signed-in referee (a PIN was ever registered)."""
+        return self.t.has_referees()
+
+    def referee_names(self, *, head: bool = False) -> list[str]:
+        return [r.name for r in self.t.referees() if r.head or not head]
+
+    @property
+    def signed_in(self) -> Referee | None:
+        return self.t.signed_in
+
+    def sign_in(self, name: str, pin: str) -> Referee:
+        """Check the PIN; every change from this desk is then made as that referee."""
+        r = self.t.sign_in(name, pin)
+        self.referee = r.name
+        return r
+
+    def sign_out(self) -> None:
+        """The idle lock: no change can be made until a PIN is given again."""
+        self.t.sign_out()
+
+    @contextlib.contextmanager
+    def as_head(self, name: str, pin: str) -> Iterator[str]:
+        """One head-referee action: signed in as ``name`` (PIN checked) for the ``with``
+        block, then back to the desk's own referee."""
+        before = self.t.signed_in
+        self.t.sign_in(name, pin)
+        try:
+            yield name
+        finally:
+            self.t.signed_in = before
+
+    def add_referee(self, name: str, pin: str, head: bool, referee: str | None = None) -> Referee:
+        return self.t.add_referee(name, pin=pin, head=head, referee=referee or self.referee)
+
     # ------------------------------------------------------------------ reading
 
     @property
@@ -107,7 +172,16 @@ class Desk:
 
     @property
     def seats(self) -> tuple[str, ...]:
-        return tuple(get_ruleset(self.ruleset).seats)
+        return tuple(self.t.ruleset().seats)
+
+    def rules(self) -> Ruleset:
+        """The tournament's ruleset as stored in it (a club's file included) under its
+        current cap and stake: what every preview settles with, so preview == saved."""
+        return self.t.rules()
+
+    def base_rules(self) -> Ruleset:
+        """The tournament's own ruleset (its clause texts), for traces of saved versions."""
+        return self.t.ruleset()
 
     def rounds(self) -> list[int]:
         return [r.number for r in self.t.rounds()]
@@ -132,6 +206,17 @@ class Desk:
 
     def history(self, hand_id: int) -> list[HandVersion]:
         return self.t.hand_history(hand_id)
+
+    def hand_log(self, hand_id: int) -> list[dict[str, Any]]:
+        """The chain's entries that wrote this hand: who, when, what (``log --hand ID``)."""
+        return self.t.log(hand=hand_id)
+
+    def record_digest(self) -> tuple[int, str]:
+        """(entries, 12-hex digest) of the record, as report footers print it."""
+        return self.t.record_digest()
+
+    def revision(self) -> tuple[int, int]:
+        return self.t.revision()
 
     def standings(self, round_no: int | None = None, *,
                   through: int | None = None) -> list[StandingRow]:
@@ -180,7 +265,8 @@ class Desk:
         return opts, [SWITCHES[w.name].clause(rules) for w in opts]
 
     def record_ruling(self, form: EntryForm, context: tuple[int, int, int, int | None],
-                      totals: dict[str, int], reason: str, referee: str | None) -> HandInfo:
+                      totals: dict[str, int], reason: str, referee: str | None,
+                      expected_version: int | None = None) -> HandInfo:
         """The head referee's what-if ruling: the hand saved with those totals as an
         override (a new hand, or a new version of the saved one)."""
         r, t, n, hid = context
@@ -190,7 +276,7 @@ class Desk:
             return self.t.add_hand(rec, round=r, table=t, hand_no=n, referee=who,
                                    override_reason=reason, override_totals=totals)
         return self.t.amend_hand(hid, rec, reason=reason, referee=who, override_reason=reason,
-                                 override_totals=totals)
+                                 override_totals=totals, expected_version=expected_version)
 
     def penalties(self) -> list[Penalty]:
         return self.t.penalties()
@@ -202,13 +288,14 @@ class Desk:
         hand_no = self.t.next_hand_no(round_no, table)
         players = self.t.seating(round_no).tables.get(table, {})
         dealer = self.t.next_dealer(round_no, table)
-        form = EntryForm.blank(self.ruleset, dict(players), dealer,
+        form = EntryForm.blank(self.rules(), dict(players), dealer,
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
-    @staticmethod
-    def form_of(hand: HandInfo) -> EntryForm:
-        return EntryForm.from_record(hand.record)
+    def form_of(self, hand: HandInfo) -> EntryForm:
+        """A saved hand in the form, settled under the tournament's current settings (what
+        an amendment would save)."""
+        return EntryForm.from_record(hand.record, self.rules())
 
     # ------------------------------------------------------------------ writing
 
@@ -220,31 +307,43 @@ class Desk:
                                override_reason=override_reason)
 
     def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
-                   override_reason: str | None = None, referee: str | None = None) -> HandInfo:
+                   override_reason: str | None = None, referee: str | None = None,
+                   expected_version: int | None = None) -> HandInfo:
+        """``expected_version``: the version shown in the form; a newer one saved by another
+        desk meanwhile refuses the save (``HandChangedError``) instead of overwriting it."""
         return self.t.amend_hand(hand_id, form.to_record_dict(), reason=reason,
-                                 referee=referee or self.referee, override_reason=override_reason)
+                                 referee=referee or self.referee, override_reason=override_reason,
+                                 expected_version=expected_version)
 
     @property
     def templates(self) -> str:
         """The tournament's report template folder ("" for the shipped templates)."""
         return self.t.info.templates
 
-    def set_templates(self, folder: str) -> None:
-        self.t.update_info(templates=folder, referee=self.referee)
+    def set_templates(self, folder: str, referee: str | None = None) -> None:
+        self.t.update_info(templates=folder, referee=referee or self.referee)
 
     @property
     def head_referee(self) -> str:
         return self.t.info.head_referee
 
     def set_status(self, hand_id: int, status: str, reason: str | None = None,
-                   referee: str | None = None) -> HandInfo:
+                   referee: str | None = None, expected_version: int | None = None
+                   ) -> HandInfo:
+        """Verified / back to entered / void (void is the head referee's)."""
         return self.t.set_status(hand_id, status, referee=referee or self.referee,
-                                 reason=reason)
+                                 reason=reason, expected_version=expected_version)
+
+    def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
+        """The only way back from void (head referee): the hand counts again."""
+        return self.t.restore_hand(hand_id, reason=reason, referee=referee or self.referee)
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
-                    clause: str | None, zero_sum: bool, round_no: int | None) -> Penalty:
+                    clause: str | None, zero_sum: bool, round_no: int | None,
+                    referee: str | None = None) -> Penalty:
         return self.t.add_penalty(list(players), chips, reason, clause=clause,
-                                  referee=self.referee, zero_sum=zero_sum, round=round_no)
+                                  referee=referee or self.referee, zero_sum=zero_sum,
+                                  round=round_no)
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)

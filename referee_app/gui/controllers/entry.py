@@ -4,6 +4,10 @@ The form keeps exactly what the referee typed (tile text per seat, event dicts i
 ``sichuan-hand/1`` shape). :meth:`EntryForm.evaluate` builds the record dict and hands it
 to the engine (``HandRecord.from_dict`` + ``settle``): the GUI never judges a hand itself,
 it only maps the engine's answers onto the widgets (which seat, which event).
+
+A form carries the :class:`Ruleset` it is settled under: the tournament's own (a club's
+file stored in the tournament included) with the tournament's cap and stake
+(``Tournament.rules()``), so the preview is exactly what saving will store.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from typing import Any
 from referee_app.core import (
     HandRecord,
     RecordError,
+    Ruleset,
     Settlement,
     TileParseError,
     get_ruleset,
@@ -28,6 +33,11 @@ BLANK_PROBLEM = "nothing is entered yet"
 _SEAT_PATH = re.compile(r"^seats\.([A-Z])\b")
 _EVENT_PATH = re.compile(r"^events\[(\d+)\]")
 _EVENT_WORD = re.compile(r"\bevent (\d+)\b")
+
+
+def rules_of(ruleset: str | Ruleset) -> Ruleset:
+    """A Ruleset as given, or the shipped one of that id (forms made outside a tournament)."""
+    return ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +58,8 @@ class Evaluation:
     settlement: Settlement | None
     problems: tuple[Problem, ...]
     read_error: RecordError | None = None
+    #: the ruleset (with the tournament's settings) the form was settled under
+    rules: Ruleset | None = None
     #: nothing typed yet: no problems are shown (a red rule at start only alarms), but the
     #: form cannot be saved either
     blank: bool = False
@@ -74,7 +86,10 @@ class SeatInput:
 
 @dataclass
 class EntryForm:
-    """The entry form's data; ``extra`` carries table/round/hand_no/referee untouched."""
+    """The entry form's data; ``extra`` carries table/round/hand_no/referee untouched.
+
+    ``rules`` is the Ruleset the form is read and settled under (the tournament's, with its
+    cap and stake); without one, the shipped ruleset named ``ruleset``."""
 
     ruleset: str
     dealer: str = "E"
@@ -82,21 +97,35 @@ class EntryForm:
     events: list[dict[str, Any]] = field(default_factory=list)
     wall_exhausted: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    rules: Ruleset | None = field(default=None, compare=False, repr=False)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> EntryForm:
+        """Undo snapshots copy what was typed; the Ruleset is shared, never copied (the
+        engine's memos key on it)."""
+        return EntryForm(self.ruleset, self.dealer, copy.deepcopy(self.seats, memo),
+                         copy.deepcopy(self.events, memo), self.wall_exhausted,
+                         copy.deepcopy(self.extra, memo), self.rules)
+
+    @property
+    def rules_obj(self) -> Ruleset:
+        return self.rules if self.rules is not None else get_ruleset(self.ruleset)
 
     @classmethod
-    def blank(cls, ruleset: str, players: dict[str, str | None] | None = None,
+    def blank(cls, ruleset: str | Ruleset, players: dict[str, str | None] | None = None,
               dealer: str | None = None, extra: dict[str, Any] | None = None) -> EntryForm:
         """An empty form with one seat per seat of the ruleset (3 for zigong-3p)."""
-        rules = get_ruleset(ruleset)
+        rules = rules_of(ruleset)
         players = players or {}
         return cls(ruleset=rules.id, dealer=dealer or rules.seats[0],
                    seats={s: SeatInput(players.get(s)) for s in rules.seats},
-                   extra=dict(extra or {}))
+                   extra=dict(extra or {}), rules=rules)
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> EntryForm:
-        """Fill the form from a stored record dict (the ``sichuan-hand/1`` shape)."""
-        rules = get_ruleset(record.get("ruleset") or "ottawa-2009")
+    def from_record(cls, record: dict[str, Any], rules: Ruleset | None = None) -> EntryForm:
+        """Fill the form from a stored record dict (the ``sichuan-hand/1`` shape); ``rules``
+        the tournament's (else the shipped ruleset the record names)."""
+        if rules is None:
+            rules = get_ruleset(record.get("ruleset") or "ottawa-2009")
         seats: dict[str, SeatInput] = {}
         raw = record.get("seats") or {}
         for s in rules.seats:
@@ -108,11 +137,11 @@ class EntryForm:
         return cls(ruleset=rules.id, dealer=record.get("dealer") or rules.seats[0], seats=seats,
                    events=copy.deepcopy(list(record.get("events") or [])),
                    wall_exhausted=bool(record.get("wall_exhausted", False)),
-                   extra={k: v for k, v in record.items() if k not in core})
+                   extra={k: v for k, v in record.items() if k not in core}, rules=rules)
 
     @property
     def seat_labels(self) -> tuple[str, ...]:
-        return get_ruleset(self.ruleset).seats
+        return self.rules_obj.seats
 
     # ------------------------------------------------------------------ record
 
@@ -149,27 +178,30 @@ class EntryForm:
 
     def evaluate(self) -> Evaluation:
         """Read and settle the form (~1 ms); every problem mapped to a seat and/or event."""
+        rules = self.rules_obj
         if self.is_blank():
-            return Evaluation(None, None, (), RecordError("", BLANK_PROBLEM), blank=True)
+            return Evaluation(None, None, (), RecordError("", BLANK_PROBLEM), rules, blank=True)
         try:
-            record = HandRecord.from_dict(self.to_record_dict())
+            record = HandRecord.from_dict(self.to_record_dict(), rules)
         except RecordError as e:
             seat = m.group(1) if (m := _SEAT_PATH.match(e.field)) else None
             ev = int(m.group(1)) if (m := _EVENT_PATH.match(e.field)) else None
             if ev is not None and seat is None and 0 <= ev < len(self.events):
                 seat = self.events[ev].get("seat")
-            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev),), e)
-        s = settle(record)
-        first_seen = self._first_event_of_errors(record, s) if s.errors else {}
+            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev),), e,
+                              rules)
+        s = settle(record, rules)
+        first_seen = self._first_event_of_errors(record, s, rules) if s.errors else {}
         problems = []
         for v in s.errors:
             m = _EVENT_WORD.search(v.message)
             ev = int(m.group(1)) - 1 if m else first_seen.get(v)
             problems.append(Problem(v.clause, v.message, v.seat, ev))
-        return Evaluation(record, s, tuple(problems))
+        return Evaluation(record, s, tuple(problems), rules=rules)
 
     @staticmethod
-    def _first_event_of_errors(record: HandRecord, s: Settlement) -> dict[Any, int]:
+    def _first_event_of_errors(record: HandRecord, s: Settlement,
+                               rules: Ruleset) -> dict[Any, int]:
         """Which event brings each error in: settle the record cut after each event.
 
         The engine reports rule errors by seat; the referee also wants to see the event to
@@ -181,14 +213,14 @@ class EntryForm:
         def key(e: Any) -> tuple[str, str | None]:
             return (e.clause, e.seat)
 
-        base = {key(e) for e in settle(replace(record, events=())).errors}
+        base = {key(e) for e in settle(replace(record, events=()), rules).errors}
         todo = [e for e in s.errors if key(e) not in base]
         found: dict[Any, int] = {}
         loose: dict[tuple[str, str | None], int] = {}
         for k in range(1, len(record.events) + 1):
             if all(e in found for e in todo):
                 break
-            now = settle(replace(record, events=record.events[:k])).errors
+            now = settle(replace(record, events=record.events[:k]), rules).errors
             for e in now:
                 if e in todo and e not in found:
                     found[e] = k - 1

@@ -103,7 +103,7 @@ class BlindVerify:
         if h.void:
             self.message(tr("verify_void"))  # type: ignore[attr-defined]
             return False
-        form = EntryForm.blank(h.record.get("ruleset") or self.desk.ruleset,  # type: ignore[attr-defined]
+        form = EntryForm.blank(self.desk.rules(),  # type: ignore[attr-defined]
                                dict(h.players), None,
                                {"round": h.round, "table": h.table, "hand_no": h.hand_no})
         self.shown = None

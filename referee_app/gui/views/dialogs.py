@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -27,8 +27,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .colours import LIGHT_GREY, brush
+from .record_log import RecordLogTable
 from .trace import TraceView
 
 
@@ -43,10 +45,12 @@ def _diff_text(diff: dict[str, int]) -> str:
 
 
 class HistoryDialog(QDialog):
-    """Every stored version of one hand, oldest first, with its change in totals and trace."""
+    """Every stored version of one hand, oldest first, with its change in totals and trace;
+    below, the record's chain entries that wrote the hand (``referee-app log --hand ID``)."""
 
-    def __init__(self, title: str, versions: Sequence[Any], ruleset: str,
-                 parent: QWidget | None = None) -> None:
+    def __init__(self, title: str, versions: Sequence[Any], ruleset: Any,
+                 parent: QWidget | None = None,
+                 entries: Sequence[Mapping[str, Any]] = ()) -> None:
         super().__init__(parent)
         self.setWindowTitle(f"{tr('History')} · {title}")
         self.resize(1100, 700)
@@ -77,11 +81,20 @@ class HistoryDialog(QDialog):
         self.trace = TraceView()
         self._ruleset = ruleset
         self.table.itemSelectionChanged.connect(self._selected)
+        self.log = RecordLogTable()
+        self.log.set_entries(entries)
+        self.log.setMinimumHeight(120)
+        log_box = QGroupBox(tr("record_entries"))
+        log_lay = QVBoxLayout(log_box)
+        log_lay.setContentsMargins(4, 4, 4, 4)
+        log_lay.addWidget(self.log)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
+        split.addWidget(log_box)
         split.addWidget(self.trace)
         split.setStretchFactor(0, 1)
-        split.setStretchFactor(1, 3)
+        split.setStretchFactor(1, 1)
+        split.setStretchFactor(2, 3)
         self.table.setMinimumHeight(90)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
@@ -190,7 +203,7 @@ class PenaltiesDialog(QDialog):
                       zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None)
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
-            self.message.setText(str(e))
+            self.message.setText(shown_error(e))
             return False
         self.message.setStyleSheet("color: #1b7a3a")
         self.message.setText("✔")

@@ -30,8 +30,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import get_ruleset
-
 from ..controllers.entry import EntryForm, Evaluation
 from ..controllers.event_line import EventLineError, parse_event_line
 from ..controllers.undo import FormCommand
@@ -208,7 +206,7 @@ class EntryView(QWidget):
 
     def load(self, form: EntryForm, title: str, status: str = "") -> None:
         """Show a form (a new hand or a stored one); clears undo history."""
-        seats = get_ruleset(form.ruleset).seats
+        seats = form.seat_labels
         if tuple(self.panels) != seats:
             self._build_panels(seats)
         self.header.setText(title)
@@ -418,7 +416,7 @@ class EntryView(QWidget):
     def _run_event_dialog(self, event: dict[str, Any]) -> dict[str, Any] | None:
         from .event_dialog import EventDialog
 
-        dlg = EventDialog(self.form.ruleset, event, self, self.players())
+        dlg = EventDialog(self.form.rules_obj, event, self, self.players())
         accepted = self.exec_dialog(dlg)
         result = dlg.result_event() if accepted else None
         dlg.deleteLater()

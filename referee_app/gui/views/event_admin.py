@@ -7,7 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ..controllers.desk import Desk, parse_seed, ruleset_choices
+from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
+from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 
@@ -33,7 +34,7 @@ class EventAdmin:
                                referee=self.desk.referee)
 
         dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
-                                  self)
+                                  self, self.ask_open_file, load_ruleset_file)
         if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
         self.switch_desk(dlg.outcome)
@@ -55,7 +56,7 @@ class EventAdmin:
         try:
             desk = Desk.import_bundle(bundle, target, self.desk.referee)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.switch_desk(desk)
         self.message(tr("imported", name=desk.title, path=target), error=False)
@@ -70,7 +71,7 @@ class EventAdmin:
         try:
             data = self.desk.export_bundle(path)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.message(tr("exported", path=path, players=len(data.get("players", [])),
                         hands=len(data.get("hands", []))), error=False)
@@ -99,7 +100,7 @@ class EventAdmin:
         try:
             added = self.desk.import_players_csv(path)
         except (ValueError, OSError) as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             return False
         self.reload()
         self.message(tr("players_imported", n=len(added), path=path), error=False)
@@ -110,7 +111,7 @@ class EventAdmin:
         try:
             p = self.desk.set_player_status(name, status)
         except ValueError as e:
-            self._refused(str(e))
+            self._refused(shown_error(e))
             self.reload()  # the box shows the stored status again
             return False
         self.reload()

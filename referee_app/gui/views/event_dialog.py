@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import TileParseError, get_ruleset, parse_tiles
+from referee_app.core import Ruleset, TileParseError, get_ruleset, parse_tiles
 
 from ..controllers.event_line import FLAG_KEYS
 from ..i18n import seat_name, tr
@@ -60,10 +60,11 @@ class EventDialog(QDialog):
     the entry form after the dialog closes.
     """
 
-    def __init__(self, ruleset: str, event: dict[str, Any], parent: QWidget | None = None,
+    def __init__(self, ruleset: Ruleset | str, event: dict[str, Any],
+                 parent: QWidget | None = None,
                  players: dict[str, str | None] | None = None) -> None:
         super().__init__(parent)
-        self._rules = get_ruleset(ruleset)
+        self._rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
         self._type = event.get("type", "win")
         self._players = players or {}
         seats = self._rules.seats

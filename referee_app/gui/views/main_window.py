@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from referee_app.core import RecordError
+from referee_app.storage.errors import HandChangedError
 
 from ..controllers.desk import Desk
 from ..controllers.entry import Evaluation
@@ -30,6 +31,7 @@ from ..controllers.navigation import GoToError, find_players, resolve_goto
 from ..i18n import LANG, seat_name, tr
 from ..messages import exception_text, impact_text
 from .blind import BlindVerify
+from .desk_faults import DeskFaults
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -40,11 +42,12 @@ from .players import PlayerView
 from .progress import ProgressView
 from .projector import ProjectorWindow
 from .prompts import ReasonDialog, confirm_destructive
+from .session import HeadCancelled, Session
 from .standings import StandingsView
 from .trace import TraceView
 
 
-class MainWindow(EventAdmin, BlindVerify, WindowMenus):
+class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -112,6 +115,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         self.setCentralWidget(split)
         self.status_label = QLabel()
         self.statusBar().addWidget(self.status_label, 1)
+        self._init_session()
 
         self._make_actions()
         self.navigator.hand_selected.connect(self._nav_hand)
@@ -138,6 +142,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
+        self._init_faults()  # banners, read-only, following other writers (issue 11)
 
     # ------------------------------------------------------------------ messages
 
@@ -236,9 +241,11 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         old.close()
         self.context = None
         self.banner = ""
-        self.entry.load(self.entry.form.blank(desk.ruleset), "")
+        self.entry.load(self.entry.form.blank(desk.rules()), "")
         self.reload()
         self.update_header()
+        self.faults_desk_changed()
+        self.start_session()
 
     def _message_box(self, text: str) -> None:
         QMessageBox.warning(self, tr("app_title"), text)
@@ -269,6 +276,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
                                        + [p.name_latin for p in players if p.name_latin])
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
+        self.update_record_digest()
         self.progress.set_rounds(rounds)
         if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
             self.refresh_progress()
@@ -350,6 +358,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def open_hand(self, hand_id: int) -> None:
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
+        self.form_shown()
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
         self.blind = None
@@ -361,6 +370,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
     def new_hand(self, round_no: int, table: int) -> None:
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
+        self.form_shown()
         self.context = (round_no, table, hand_no, None)
         self.shown = None
         self.blind = None
@@ -422,7 +432,7 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         header = self.entry.header.text()
         if self.shown is not None and self.shown.status.value == "void":
             header += f" · ⊘ {tr('void_counts_nothing')}"
-        self.trace.show_settlement(s, self.entry.form.ruleset, header)
+        self.trace.show_settlement(s, self.entry.form.rules_obj, header)
         self.trace.whatif.show_options(*self.desk.what_if_options(self.entry.form))
 
     # ------------------------------------------------------------------ saving
@@ -432,9 +442,12 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
         if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
             self.message(tr("cannot_save", msg=self.entry.line_message.text()))
             return False
+        self.sync_rules()  # settings changed since the form opened: what is saved is shown
         ev = self.entry.refresh()
         if ev.read_error is not None:
             self.message(tr("cannot_save", msg=exception_text(ev.read_error)))
@@ -450,24 +463,37 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
                 self.message(tr("reason_required"))
                 return False
             head = self.desk.head_referee
-            if head and self.desk.referee != head:
+            if not self.desk.has_referees() and head and self.desk.referee != head:
                 signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
                 if not signer or not signer.strip():
                     self.message(tr("reason_required"))
                     return False
                 signer = signer.strip()
+        verified = self.shown is not None and self.shown.status.value == "verified"
         form = self.entry.form
         try:
-            if hid is None:
-                h = self.desk.add_hand(form, r, t, n, override_reason=override, referee=signer)
-            else:
-                reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
-                                         self.impact_summary())
-                if not reason or not reason.strip():
-                    self.message(tr("reason_required"))
-                    return False
-                h = self.desk.amend_hand(hid, form, reason, override_reason=override,
-                                         referee=signer)
+            with self.head_signature("head_override" if override else "head_amend_verified",
+                                     needed=bool(override) or (hid is not None and verified)) \
+                    as head_signer:
+                signer = head_signer or signer
+                if hid is None:
+                    h = self.retrying(lambda: self.desk.add_hand(
+                        form, r, t, n, override_reason=override, referee=signer))
+                else:
+                    reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
+                                             self.impact_summary())
+                    if not reason or not reason.strip():
+                        self.message(tr("reason_required"))
+                        return False
+                    seen = self.shown.version if self.shown is not None else None
+                    h = self.retrying(lambda: self.desk.amend_hand(
+                        hid, form, reason, override_reason=override, referee=signer,
+                        expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
+        except HeadCancelled:
+            return False
         except (ValueError, RecordError) as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -484,6 +510,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
         name = tr(f"switch_{w.name}")
         summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
                             for s in w.base.totals)
@@ -493,14 +521,23 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
             return False
         signer = None
         head = self.desk.head_referee
-        if head and self.desk.referee != head:
+        if not self.desk.has_referees() and head and self.desk.referee != head:
             signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
             if not signer or not signer.strip():
                 self.message(tr("reason_required"))
                 return False
         try:
-            h = self.desk.record_ruling(self.entry.form, self.context, dict(w.alt.totals),
-                                        f"{name}: {reason.strip()}", signer)
+            seen = self.shown.version if self.shown is not None else None
+            with self.head_signature("head_override") as head_signer:
+                h = self.retrying(lambda: self.desk.record_ruling(
+                    self.entry.form, self.context, dict(w.alt.totals),
+                    f"{name}: {reason.strip()}", head_signer or signer,
+                    expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
+        except HeadCancelled:
+            return False
         except (ValueError, RecordError) as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -511,11 +548,27 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         return True
 
     def _set_status(self, status: str, reason: str | None = None) -> bool:
+        """A status change; void and restore (and un-verifying) are the head referee's."""
         if self.context is None or self.context[3] is None:
             self.message(tr("no_hand"))
             return False
+        if self.refuse_write() or self.refuse_stale():
+            return False
+        hid = self.context[3]
+        seen = self.shown.version if self.shown is not None else None
+        what = {"void": "head_void", "restored": "head_restore"}.get(status, "head_settings")
         try:
-            h = self.desk.set_status(self.context[3], status, reason)
+            with self.head_signature(what, needed=status in ("void", "restored")) as signer:
+                if status == "restored":
+                    h = self.retrying(lambda: self.desk.restore_hand(hid, reason or "", signer))
+                else:
+                    h = self.retrying(lambda: self.desk.set_status(
+                        hid, status, reason, signer, expected_version=seen))
+        except HandChangedError as e:
+            self.hand_changed_on_save(e)
+            return False
+        except HeadCancelled:
+            return False
         except ValueError as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
@@ -536,6 +589,17 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
             return False
         return self._set_status("void", reason)
 
+    def restore_hand(self) -> bool:
+        """Hand → Restore hand…: the only way back from void; the hand counts again."""
+        if self.shown is None or self.shown.status.value != "void":
+            self.message(tr("restore_not_void"))
+            return False
+        reason = self.ask_text(tr("Restore hand…"), tr("restore_prompt"))
+        if not reason or not reason.strip():
+            self.message(tr("reason_required"))
+            return False
+        return self._set_status("restored", reason)
+
     # ------------------------------------------------------------------ dialogs
 
     def show_history(self) -> HistoryDialog | None:
@@ -543,14 +607,18 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
             self.message(tr("no_hand"))
             return None
         hid = self.context[3]
-        dlg = HistoryDialog(self.entry.header.text(), self.desk.history(hid), self.desk.ruleset,
-                            self)
+        dlg = HistoryDialog(self.entry.header.text(), self.desk.history(hid),
+                            self.desk.base_rules(), self, self.desk.hand_log(hid))
         dlg.show()
         return dlg
 
     def show_penalties(self) -> PenaltiesDialog:
         def add(*args: Any, **kwargs: Any) -> Any:
-            p = self.desk.add_penalty(*args, **kwargs)
+            try:
+                with self.head_signature("head_penalty") as signer:
+                    p = self.desk.add_penalty(*args, referee=signer, **kwargs)
+            except HeadCancelled:
+                raise ValueError(tr("head_cancelled", what=tr("head_penalty"))) from None
             self.reload()
             return p
 
@@ -575,6 +643,8 @@ class MainWindow(EventAdmin, BlindVerify, WindowMenus):
         if not self.may_leave_form():
             event.ignore()
             return
+        self.follower.stop()
+        self.end_session()
         if self.projector is not None:
             self.projector.timer.stop()
             self.projector.close()

@@ -27,8 +27,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from .ruleset_file import RulesetFilePanel
 
+#: the ruleset box's entry for a club's ruleset file
+FROM_FILE = "\x00file"
 #: player statuses in the order the forms list them (the store's PlayerStatus values)
 PLAYER_STATUSES = ("active", "withdrawn", "late", "substitute")
 
@@ -58,17 +62,20 @@ class SubmitDialog(QDialog):
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(str(e))
+            self._on_error(shown_error(e))
             return
         super().accept()
 
 
 class NewTournamentDialog(SubmitDialog):
-    """File → New tournament…: where to save it, name, ruleset, venue, dates, stake."""
+    """File → New tournament…: where to save it, name, ruleset (a shipped one, or a club's
+    file with its differences listed), venue, dates, stake."""
 
     def __init__(self, rulesets: Sequence[tuple[str, str, str]],
                  ask_save_file: Callable[[str, str, str], str], submit: Callable[[Any], object],
-                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+                 on_error: Callable[[str], None], parent: QWidget | None = None,
+                 ask_open_file: Callable[[str, str], str] | None = None,
+                 load_ruleset_file: Callable[[str], Any] | None = None) -> None:
         super().__init__(tr("New tournament"), submit, on_error, parent)
         self.setObjectName("new_tournament_dialog")
         self.resize(620, 0)
@@ -106,11 +113,33 @@ class NewTournamentDialog(SubmitDialog):
         self.form.addRow(tr("Tournament file"), row)
         self.form.addRow(tr("Name"), self.name)
         self.form.addRow(tr("Ruleset"), self.ruleset)
+        self.file_rules: Any = None  # the club's Ruleset when "from file" is chosen
+        self.ruleset_file: RulesetFilePanel | None = None
+        if ask_open_file is not None and load_ruleset_file is not None:
+            self.ruleset_file = RulesetFilePanel(ask_open_file, load_ruleset_file,
+                                                 self._file_loaded)
+            self.form.addRow("", self.ruleset_file)
         self.form.addRow(tr("Venue"), self.venue)
         self.form.addRow(tr("Start date"), self.start_date)
         self.form.addRow(tr("End date"), self.end_date)
         self.form.addRow(tr("Stake"), self.stake)
         self.form.addRow(tr("Cap"), self.cap)
+
+    def _file_loaded(self, result: Any) -> None:
+        """The checked file becomes the chosen ruleset (one "from file" entry), its stake
+        the form's."""
+        self.file_rules = result.rules
+        i = self.ruleset.findData(FROM_FILE)
+        if i < 0:
+            self.ruleset.addItem("", FROM_FILE)
+            i = self.ruleset.count() - 1
+        r = result.rules
+        name = r.name_zh if LANG.code == "zh" else r.name
+        self.ruleset.setItemText(i, f"{name}  ({r.id}) — {tr('from_file')}")
+        self.ruleset.setItemData(i, f"{r.name_zh}\n{r.name}\n{result.path}",
+                                 Qt.ItemDataRole.ToolTipRole)
+        self.ruleset.setCurrentIndex(i)
+        self.stake.setValue(r.stake)
 
     def _browse(self) -> None:
         path = self._ask_save_file(tr("Tournament file"), tr("db_file"), self.path.text())
@@ -119,7 +148,8 @@ class NewTournamentDialog(SubmitDialog):
 
     def values(self) -> dict[str, Any]:
         return {"path": self.path.text().strip(), "name": self.name.text(),
-                "ruleset": self.ruleset.currentData(), "venue": self.venue.text(),
+                "ruleset": (self.file_rules if self.ruleset.currentData() == FROM_FILE
+                            else self.ruleset.currentData()), "venue": self.venue.text(),
                 "start_date": self.start_date.text().strip(),
                 "end_date": self.end_date.text().strip(), "stake": self.stake.value(),
                 "cap_fan": self.cap.value() or None}

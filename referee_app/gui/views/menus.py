@@ -51,6 +51,10 @@ class WindowMenus(QMainWindow):
         self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
         self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
         self.act_void = act(None, self.void_hand, "act_void")
+        self.act_restore = act(None, self.restore_hand, "act_restore")
+        self.act_add_referee = act(None, self.add_referee, "act_add_referee")
+        self.act_sign_in = act(None, self.sign_in, "act_sign_in")
+        self.act_lock = act("Ctrl+L", self.lock, "act_lock")
         self.act_verify_blind = act("Ctrl+Shift+B", self.verify_blind, "act_verify_blind")
         self.act_goto = act("Ctrl+G", lambda: self.jump_bar.open("goto"), "act_goto")
         self.act_find = act(QKeySequence.StandardKey.Find, lambda: self.jump_bar.open("find"),
@@ -77,10 +81,14 @@ class WindowMenus(QMainWindow):
         self.menu_file.addAction(self.act_import_bundle)
         self.menu_file.addAction(self.act_export_bundle)
         self.menu_file.addSeparator()
+        for a in (self.act_sign_in, self.act_lock, self.act_add_referee):
+            self.menu_file.addAction(a)
+        self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_quit)
         self.menu_hand = mb.addMenu("")
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
-                  self.act_verify, self.act_verify_blind, self.act_void, self.act_penalties):
+                  self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
+                  self.act_penalties):
             self.menu_hand.addAction(a)
         self.menu_view = mb.addMenu("")
         self.menu_view.addAction(self.act_goto)
@@ -122,6 +130,10 @@ class WindowMenus(QMainWindow):
         self.act_penalties.setText(tr("Penalties…"))
         self.act_verify.setText(tr("Mark verified"))
         self.act_void.setText(tr("Void hand…"))
+        self.act_restore.setText(tr("Restore hand…"))
+        self.act_add_referee.setText(tr("Add referee…"))
+        self.act_sign_in.setText(tr("Sign in…"))
+        self.act_lock.setText(tr("Lock desk"))
         self.act_verify_blind.setText(tr("Verify blind…"))
         self.act_goto.setText(tr("Go to hand…"))
         self.act_find.setText(tr("Find player…"))

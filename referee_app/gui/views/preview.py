@@ -19,8 +19,6 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import get_ruleset
-
 from ..controllers.entry import Evaluation
 from ..i18n import bonus_name, both, reason_text, seat_name, tr
 from ..messages import shown_problem
@@ -164,12 +162,12 @@ class PreviewPanel(QWidget):
             self._problem_texts = texts
             self.problems.clear()
             colour = brush(RED if problems else "#666666" if ev.blank else GREEN)
-            ruleset = ev.record.ruleset if ev.record is not None else None
+            rules = ev.rules if ev.record is not None else None
             for i, text in enumerate(texts):
                 it = QListWidgetItem(text)
                 it.setForeground(colour)
-                if ruleset and i < len(problems) and problems[i].clause.startswith("§"):
-                    c = get_ruleset(ruleset).clause(problems[i].clause)
+                if rules and i < len(problems) and problems[i].clause.startswith("§"):
+                    c = rules.clause(problems[i].clause)
                     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
                     if title:
                         it.setToolTip(f"{c.id} {title}")
@@ -183,7 +181,7 @@ class PreviewPanel(QWidget):
             sc = w.score
             pattern = both(sc.pattern, sc.pattern_en)
             if sc.bonuses:
-                pattern += " + " + " + ".join(bonus_name(s.ruleset, b.name)
+                pattern += " + " + " + ".join(bonus_name(ev.rules or s.ruleset, b.name)
                                               for b in sc.bonuses)
             cells = [seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
                      str(w.chips)]

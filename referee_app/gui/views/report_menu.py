@@ -19,6 +19,7 @@ from referee_app.core import RecordError
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
 from .report_preview import ReportPreviewDialog
+from .session import HeadCancelled
 
 
 class ReportHost(Protocol):
@@ -211,7 +212,10 @@ class ReportMenu(QObject):
             if not folder:
                 return self.win.desk.templates
         try:
-            self.win.desk.set_templates(folder)
+            with self.win.head_signature("head_settings") as signer:
+                self.win.desk.set_templates(folder, signer)
+        except HeadCancelled:
+            return self.win.desk.templates
         except ValueError as e:  # e.g. only the head referee may change settings
             self.win.message(tr("report_failed", msg=_reason(e)))
             return self.win.desk.templates

@@ -3,7 +3,8 @@
 Works on a settlement *dict* (``sichuan-settlement/1``), so it shows a stored hand's
 settlement exactly as saved, or the entry form's live one. Selecting a line shows the
 clause's original Chinese, the English rendering and the app's Reading, as returned by
-``get_ruleset(id).clause(cid)``.
+``Ruleset.clause(cid)`` of the tournament's own ruleset (a club's file stored in the
+tournament shows the club's texts).
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import UnknownRulesetError, get_ruleset
+from referee_app.core import Ruleset, UnknownRulesetError, get_ruleset
 
 from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr, trace_text
 from .colours import RED, brush
@@ -35,10 +36,11 @@ from .whatif import WhatIfPanel
 from .wraplist import WrapList
 
 
-def clause_html(ruleset_id: str, clause_id: str) -> str:
+def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
     """The clause's title, original Chinese, English and Reading, as rich text."""
     try:
-        c = get_ruleset(ruleset_id).clause(clause_id)
+        rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
+        c = rules.clause(clause_id)
     except UnknownRulesetError as e:
         return f"<p>{escape(str(e))}</p>"
     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
@@ -63,7 +65,7 @@ class TraceView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settlement: dict[str, Any] | None = None
-        self._ruleset = "ottawa-2009"
+        self._ruleset: Ruleset | str = "ottawa-2009"
         self.title = QLabel()
         self.title.setObjectName("trace_title")
         f = self.title.font()
@@ -140,9 +142,10 @@ class TraceView(QWidget):
         else:
             self.clause.setHtml(f"<p>{escape(tr('select_payment'))}</p>")
 
-    def show_settlement(self, settlement: dict[str, Any] | None, ruleset: str,
+    def show_settlement(self, settlement: dict[str, Any] | None, ruleset: Ruleset | str,
                         title: str = "") -> None:
-        """Show a settlement dict; ``None`` clears the view."""
+        """Show a settlement dict; ``None`` clears the view. ``ruleset``: the tournament's
+        own Ruleset (whose clause texts are shown), or a shipped id."""
         self._settlement, self._ruleset = settlement, ruleset
         self.title.setText(title)
         s = settlement or {}

@@ -1,0 +1,79 @@
+"""A hand record loaded from a file or pasted: read it as the CLI does.
+
+The same core functions as ``referee-app hand add`` and ``score``: :func:`parse_json`
+(BOM, empty input, deep nesting, huge numbers), the record's known fields with
+:func:`near_field` (a key within edit distance 2 of a known field, such as ``flag``, is a
+typo that would silently change the result, so the record is refused with "did you
+mean"), and :func:`record_warnings` for other unknown keys (kept or ignored; shown as a
+warning).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee_app.core.errors import RecordError
+from referee_app.core.jsonin import json_kind, parse_json
+from referee_app.core.record import (
+    EVENT_FIELDS,
+    SEAT_FIELDS,
+    TOP_FIELDS,
+    near_field,
+    record_warnings,
+)
+
+
+class NearMissError(RecordError):
+    """A key that is a typo of a known field: ``key`` at ``where`` (a record path, "" for
+    the top level), probably meant ``near``."""
+
+    def __init__(self, where: str, key: str, near: str) -> None:
+        super().__init__(f"{where}.{key}" if where else key,
+                         f"unknown field; did you mean {near!r}?")
+        self.where, self.key, self.near = where, key, near
+
+
+@dataclass(frozen=True)
+class RecordInput:
+    record: dict[str, Any]
+    #: ``(path, kept)``: unknown keys; top-level ones are kept, deeper ones ignored
+    unknown: tuple[tuple[str, bool], ...]
+
+
+def near_misses(data: dict[str, Any]) -> list[NearMissError]:
+    """Every typo'd key of the record, at every level the format defines."""
+    out = [NearMissError("", k, n) for k in data if (n := near_field(k, TOP_FIELDS))]
+    seats = data.get("seats")
+    if isinstance(seats, dict):
+        for label, s in seats.items():
+            if isinstance(s, dict):
+                out += [NearMissError(f"seats.{label}", k, n) for k in s
+                        if (n := near_field(k, SEAT_FIELDS))]
+    events = data.get("events")
+    if isinstance(events, list):
+        for i, e in enumerate(events):
+            if isinstance(e, dict):
+                out += [NearMissError(f"events[{i}]", k, n) for k in e
+                        if (n := near_field(k, EVENT_FIELDS))]
+    return out
+
+
+def read_record(data: Any) -> RecordInput:
+    """A parsed record: refused (the first near miss) or accepted with its unknown keys."""
+    if not isinstance(data, dict):
+        raise RecordError("", f"a hand record is a JSON object, got {json_kind(data)}")
+    misses = near_misses(data)
+    if misses:
+        raise misses[0]
+    unknown = []
+    for line in record_warnings(data):
+        path, _, rest = line.partition(": ")
+        unknown.append((path, "kept" in rest))
+    return RecordInput(data, tuple(unknown))
+
+
+def read_record_text(text: str | bytes, source: str = "the input") -> RecordInput:
+    """Text (a file's bytes, the clipboard) -> :func:`read_record`; RecordError with one
+    clear line for anything that is not a hand record."""
+    return read_record(parse_json(text, source))

@@ -1,0 +1,309 @@
+"""Faults and other writers in the main window (issue 11), mixed into MainWindow.
+
+* A read-only file opens for viewing: a banner says so and every write is refused with
+  one line (the saving actions are disabled).
+* A save that finds the file busy beyond the store's retry keeps the form and offers
+  Retry (:meth:`retrying`).
+* Other writers are followed: the file is polled about once a second
+  (:class:`~..controllers.follow.Follower`) and the window refreshes; a hand open in the
+  form that was changed elsewhere shows a banner, and saving it is refused until the
+  referee has seen both versions (the store checks the version too).
+* A hand record loaded from a file or pasted is read as the CLI reads it: a typo'd key is
+  refused with "did you mean", other unknown keys are a warning banner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from PySide6.QtGui import QAction, QGuiApplication
+from PySide6.QtWidgets import QApplication, QMessageBox, QVBoxLayout, QWidget
+
+from referee_app.core.errors import RecordError
+from referee_app.storage.errors import BusyError, HandChangedError
+
+from ..controllers.entry import EntryForm
+from ..controllers.follow import Follower, conflict_differences, open_hand_state
+from ..controllers.record_input import NearMissError, RecordInput, read_record_text
+from ..faults import fault_text, read_only_text
+from ..i18n import LANG, tr
+from ..messages import exception_text, field_words
+from .banner import BannerArea
+from .conflict import ConflictDialog
+
+T = TypeVar("T")
+Maker = Callable[[], tuple[str, str, list[tuple[str, Callable[[], object]]]]]
+
+
+class DeskFaults:
+    """Uses the window's desk, entry, context, shown, hooks and ``message``."""
+
+    def _init_faults(self) -> None:
+        """Called once the window is built: banners above the tabs, the follower, the
+        record actions; then the read-only state of the open file."""
+        self.banners = BannerArea()
+        central = self.takeCentralWidget()  # type: ignore[attr-defined]
+        holder = QWidget()
+        lay = QVBoxLayout(holder)
+        lay.setContentsMargins(0, 0, 0, 0)
+        lay.setSpacing(0)
+        lay.addWidget(self.banners)
+        lay.addWidget(central, 1)
+        self.setCentralWidget(holder)  # type: ignore[attr-defined]
+        self._banner_makers: dict[str, Maker] = {}
+        #: the version saved elsewhere while the form edits an older one (None: none)
+        self.stale: Any = None
+        #: hooks (tests replace them): offer Retry for a busy file; the compare dialog
+        self.ask_retry: Callable[[str], bool] = self._ask_retry_dialog
+        self.resolve_conflict: Callable[[ConflictDialog], str | None] = \
+            lambda dlg: dlg.choice if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
+        self.read_clipboard: Callable[[], str] = lambda: QGuiApplication.clipboard().text()
+        self.follower = Follower(lambda: self.desk, self,  # type: ignore[arg-type,attr-defined]
+                                 paused=lambda: QApplication.activeModalWidget() is not None)
+        self.follower.changed.connect(self.follow_changes)
+        self.follower.failed.connect(self._follow_failed)
+        self._add_record_actions()
+        LANG.changed.connect(self._retranslate_faults)
+        self._retranslate_faults()
+        self.faults_desk_changed()
+        self.follower.start()
+
+    # ------------------------------------------------------------------ banners
+
+    def _banner(self, kind: str, make: Maker) -> None:
+        """Show a banner built by ``make`` (rebuilt when the language changes)."""
+        self._banner_makers[kind] = make
+        text, level, buttons = make()
+        self.banners.show_banner(kind, text, level, buttons)
+
+    def _clear_banner(self, kind: str) -> None:
+        self._banner_makers.pop(kind, None)
+        self.banners.clear(kind)
+
+    def _retranslate_faults(self, *_args: object) -> None:
+        self.act_load_record.setText(tr("Load hand record…"))
+        self.act_paste_record.setText(tr("Paste hand record"))
+        for kind, make in list(self._banner_makers.items()):
+            self._banner(kind, make)
+
+    # ------------------------------------------------------------------ read-only
+
+    def read_only_reason(self) -> str | None:
+        return getattr(self.desk.t, "read_only", None)  # type: ignore[attr-defined]
+
+    def faults_desk_changed(self) -> None:
+        """A (newly) opened file: the read-only banner and actions, nothing stale."""
+        for kind in ("changed", "taken", "unknown"):
+            self._clear_banner(kind)
+        self.stale = None
+        reason = self.read_only_reason()
+        for a in (self.act_save, self.act_verify, self.act_void,  # type: ignore[attr-defined]
+                  self.act_verify_blind, self.act_paste_record, self.act_load_record):
+            a.setEnabled(reason is None)
+        self.entry.btn_save.setEnabled(reason is None)  # type: ignore[attr-defined]
+        if reason is None:
+            self._clear_banner("readonly")
+        else:
+            self._banner("readonly", lambda: (
+                tr("readonly_banner", why=read_only_text(self.read_only_reason() or "")),
+                "danger", []))
+        if hasattr(self, "follower"):
+            self.follower.mark_seen()
+
+    def refuse_write(self) -> bool:
+        """True (and one line said) when the open file cannot be written."""
+        reason = self.read_only_reason()
+        if reason is None:
+            return False
+        self.message(tr("readonly_refused", why=read_only_text(reason)))  # type: ignore[attr-defined]
+        return True
+
+    # ------------------------------------------------------------------ busy
+
+    def _ask_retry_dialog(self, text: str) -> bool:
+        box = QMessageBox(QMessageBox.Icon.Warning, tr("busy_retry_title"),
+                          tr("busy_retry_prompt", msg=text),
+                          QMessageBox.StandardButton.NoButton, self)  # type: ignore[arg-type]
+        retry = box.addButton(tr("Retry"), QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
+        box.exec()
+        return box.clickedButton() is retry
+
+    def retrying(self, save: Callable[[], T]) -> T:
+        """Run one store write; while the file stays busy beyond the store's own wait, the
+        form is kept and the referee may retry (Cancel re-raises the BusyError)."""
+        while True:
+            try:
+                return save()
+            except BusyError as e:
+                if not self.ask_retry(fault_text(e) or str(e)):
+                    raise
+
+    # ------------------------------------------------------------------ other writers
+
+    def follow_changes(self) -> None:
+        """Another process wrote: re-read what is shown, then check the form's hand."""
+        self.reload()  # type: ignore[attr-defined]
+        self.check_open_hand()
+        self.status_label.setText(tr("follow_refreshed"))  # type: ignore[attr-defined]
+
+    def _follow_failed(self, e: BaseException) -> None:
+        self.message(tr("follow_failed", msg=exception_text(e)), error=False)  # type: ignore[attr-defined]
+
+    def check_open_hand(self) -> None:
+        """The hand in the form against the file (after another desk's save)."""
+        if self.blind is not None:  # type: ignore[attr-defined]
+            return
+        state = open_hand_state(self.desk, self.context, self.shown)  # type: ignore[attr-defined]
+        clean = self.entry.undo_stack.isClean()  # type: ignore[attr-defined]
+        if state.kind == "changed" and state.current is not None:
+            cur = state.current
+            if clean:  # nothing typed: show theirs, and say so
+                self.open_hand(cur.id)  # type: ignore[attr-defined]
+                self._banner("changed", lambda: (
+                    tr("changed_banner_clean", hand=cur.id, theirs=cur.version), "info",
+                    [(tr("Dismiss"), lambda: self._clear_banner("changed"))]))
+                return
+            self.stale = cur
+            self._show_stale_banner()
+        elif state.kind == "taken" and state.current is not None:
+            r, t, n, _ = self.context  # type: ignore[attr-defined]
+            if clean:  # an untouched new form simply moves to the next number
+                tab = self.tabs.currentIndex()  # type: ignore[attr-defined]
+                self.new_hand(r, t)  # type: ignore[attr-defined]
+                self.tabs.setCurrentIndex(tab)  # type: ignore[attr-defined]
+                return
+            taken = state.current
+            self._banner("taken", lambda: (
+                tr("taken_banner", n=n), "danger",
+                [(tr("Open their hand"),
+                  lambda: self.navigator.select_key(("hand", taken.id)))]))  # type: ignore[attr-defined]
+
+    def _show_stale_banner(self) -> None:
+        cur, mine = self.stale, self.shown.version  # type: ignore[attr-defined]
+        self._banner("changed", lambda: (
+            tr("changed_banner_dirty", hand=cur.id, theirs=cur.version, mine=mine), "danger",
+            [(tr("Compare versions…"), self.compare_versions)]))
+
+    def form_shown(self) -> None:
+        """The form now shows another hand (or a fresh copy): old hand banners go."""
+        self.stale = None
+        for kind in ("changed", "taken", "unknown"):
+            self._clear_banner(kind)
+
+    def refuse_stale(self) -> bool:
+        """Saving an edit of a version that is no longer current: refused; both shown."""
+        if self.stale is None:
+            return False
+        self.compare_versions()
+        return self.stale is not None
+
+    def hand_changed_on_save(self, e: HandChangedError) -> None:
+        """The store refused the save (another desk was faster than the next poll)."""
+        self.stale = self.desk.hand(e.hand_id)  # type: ignore[attr-defined]
+        self._show_stale_banner()
+        self.message(fault_text(e) or str(e), error=False)  # type: ignore[attr-defined]
+        self.compare_versions()
+
+    def compare_versions(self) -> str | None:
+        """Both versions side by side; the referee takes theirs or keeps the edit on top of
+        theirs (the next save then amends their version)."""
+        cur = self.stale
+        if cur is None or self.shown is None:  # type: ignore[attr-defined]
+            return None
+        mine = self.shown.version  # type: ignore[attr-defined]
+        dlg = ConflictDialog(self.entry.header.text(), mine, cur.version,  # type: ignore[attr-defined]
+                             conflict_differences(cur, self.entry.form), self)  # type: ignore[arg-type,attr-defined]
+        choice = self.resolve_conflict(dlg)
+        if choice == "theirs":
+            self.stale = None
+            self.open_hand(cur.id)  # type: ignore[attr-defined]
+        elif choice == "mine":
+            self.stale = None
+            self._clear_banner("changed")
+            self.shown = cur
+            self._update_title()  # type: ignore[attr-defined]
+            self.message(tr("conflict_rebased", v=cur.version), error=False)  # type: ignore[attr-defined]
+        return choice
+
+    # ------------------------------------------------------------------ loading a record
+
+    def _add_record_actions(self) -> None:
+        self.act_load_record = QAction(self)  # type: ignore[arg-type]
+        self.act_load_record.setObjectName("act_load_record")
+        self.act_load_record.triggered.connect(lambda _c=False: self.load_record_file())
+        self.act_paste_record = QAction(self)  # type: ignore[arg-type]
+        self.act_paste_record.setObjectName("act_paste_record")
+        self.act_paste_record.triggered.connect(lambda _c=False: self.paste_record())
+        self.menu_hand.addSeparator()  # type: ignore[attr-defined]
+        self.menu_hand.addAction(self.act_load_record)  # type: ignore[attr-defined]
+        self.menu_hand.addAction(self.act_paste_record)  # type: ignore[attr-defined]
+
+    def load_record_file(self, path: str | None = None) -> bool:
+        """Hand → Load hand record…: a JSON record into the form (a new hand or the open one)."""
+        path = path or self.ask_open_file(tr("Load hand record…"),  # type: ignore[attr-defined]
+                                          tr("record_file_filter"))
+        if not path:
+            return False
+        try:
+            data = Path(path).read_bytes()
+        except OSError as e:
+            self.message(tr("record_unreadable", msg=e.strerror or str(e)))  # type: ignore[attr-defined]
+            return False
+        return self.load_record_text(data, Path(path).name)
+
+    def paste_record(self) -> bool:
+        """Hand → Paste hand record: the clipboard's JSON record into the form."""
+        text = self.read_clipboard()
+        if not text.strip():
+            self.message(tr("record_clipboard_empty"))  # type: ignore[attr-defined]
+            return False
+        return self.load_record_text(text, "clipboard")
+
+    def load_record_text(self, text: str | bytes, source: str) -> bool:
+        if self.context is None:  # type: ignore[attr-defined]
+            self.message(tr("no_hand"))  # type: ignore[attr-defined]
+            return False
+        try:
+            got = read_record_text(text, source)
+        except NearMissError as e:
+            where = field_words(e.where) if e.where else tr("record_top")
+            self.message(tr("record_near_miss", name=e.key, near=e.near,  # type: ignore[attr-defined]
+                            where=where or e.where))
+            return False
+        except RecordError as e:
+            self.message(tr("record_unreadable", msg=exception_text(e)))  # type: ignore[attr-defined]
+            return False
+        if not self.may_leave_form():  # type: ignore[attr-defined]
+            return False
+        self._fill_form(got)
+        return True
+
+    def _fill_form(self, got: RecordInput) -> None:
+        """The record's tiles and events into the form; players stay the seating's."""
+        old = self.entry.form  # type: ignore[attr-defined]
+        form = EntryForm.from_record({**got.record, "ruleset": old.ruleset})
+        for seat, inp in form.seats.items():
+            inp.player = old.seats[seat].player if seat in old.seats else None
+        for key in ("round", "table", "hand_no"):
+            if key in old.extra:
+                form.extra[key] = old.extra[key]
+        self.entry.load(form, "", "")  # type: ignore[attr-defined]
+        self.entry.undo_stack.resetClean()  # type: ignore[attr-defined]
+        self.update_header()  # type: ignore[attr-defined]
+        self._update_title()  # type: ignore[attr-defined]
+        self.show_unknown_fields(got.unknown)
+        self.message(tr("record_loaded"), error=False)  # type: ignore[attr-defined]
+
+    def show_unknown_fields(self, unknown: tuple[tuple[str, bool], ...]) -> None:
+        if not unknown:
+            self._clear_banner("unknown")
+            return
+        sep = "、" if LANG.code == "zh" else ", "
+        self._banner("unknown", lambda: (
+            tr("unknown_banner", fields=sep.join(
+                tr("unknown_kept" if kept else "unknown_ignored", name=path)
+                for path, kept in unknown)),
+            "warning", [(tr("Dismiss"), lambda: self._clear_banner("unknown"))]))

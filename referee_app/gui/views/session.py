@@ -1,0 +1,265 @@
+"""The desk's session with the trusted record (a mixin of MainWindow).
+
+- The record's digest and entry count in the status bar, kept current after every write
+  (this desk's or another process's), as every report's footer prints them.
+- In a tournament with referees: signing in with name and PIN at start, every change made
+  as that referee; the idle lock (``session/lock_minutes``, default 10) that asks the PIN
+  again; and the head referee's PIN for one head action (override, void, restore, amending
+  a verified hand, penalties, settings, adding a referee) unless a head referee is signed
+  in. A tournament without referees works on names as before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+from collections.abc import Callable, Iterator
+
+from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
+from PySide6.QtWidgets import QApplication, QLabel
+
+from referee_app.storage.errors import AuthError
+
+from ..i18n import LANG, tr
+from ..messages import exception_text, problem_text
+from .record_log import digest_text
+from .signin import AddRefereeDialog, PinDialog
+
+#: minutes without a key or click before the desk locks (QSettings "session/lock_minutes")
+DEFAULT_LOCK_MINUTES = 10
+_ACTIVITY = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
+
+
+def _auth_text(e: Exception) -> str:
+    """A refused PIN in one line, without the field name ("wrong PIN for 李裁判 …")."""
+    problem = getattr(e, "problem", None)
+    return problem_text(problem) if isinstance(e, AuthError) and problem else exception_text(e)
+
+
+class HeadCancelled(Exception):
+    """The head referee's PIN was not given (or was wrong): the action is not made."""
+
+
+class Session:
+    """Mixed into MainWindow, whose ``desk``, ``message``, ``run_dialog`` and ``statusBar``
+    it uses. ``ask_pin(title, prompt, names, default)`` returns (name, PIN) or None; tests
+    replace it, as they replace the other prompts."""
+
+    def _init_session(self) -> None:
+        self.record_label = QLabel()
+        self.record_label.setObjectName("record_digest")
+        self.referee_label = QLabel()
+        self.referee_label.setObjectName("referee_label")
+        self.referee_label.setContentsMargins(0, 0, 16, 0)
+        bar = self.statusBar()  # type: ignore[attr-defined]
+        bar.addPermanentWidget(self.referee_label)
+        bar.addPermanentWidget(self.record_label)
+        self._seen_revision: tuple[int, int] | None = None
+        #: a write by the CLI while the desk is open changes the digest too: look once a second
+        self._record_timer = QTimer(self)  # type: ignore[arg-type]
+        self._record_timer.setInterval(1000)
+        self._record_timer.timeout.connect(self._poll_record)
+        self._record_timer.start()
+        self.ask_pin: Callable[[str, str, list[str], str], tuple[str, str] | None] = \
+            self._pin_dialog
+        self.lock_minutes = float(QSettings("RefereeDesk", "referee-app").value(
+            "session/lock_minutes", DEFAULT_LOCK_MINUTES))
+        self.locked = False
+        self._idle = QTimer(self)  # type: ignore[arg-type]
+        self._idle.setSingleShot(True)
+        self._idle.timeout.connect(self.lock)
+        self._filtering = False
+        LANG.changed.connect(self._retranslate_session)
+
+    # ------------------------------------------------------------------ the record's digest
+
+    def update_record_digest(self) -> None:
+        """Show the record's entry count and 12-digit digest (as every report's footer)."""
+        try:
+            n, short = self.desk.record_digest()  # type: ignore[attr-defined]
+            self._seen_revision = self.desk.revision()  # type: ignore[attr-defined]
+        except sqlite3.Error:  # the window's file is already closed (quitting)
+            return
+        self.record_label.setText(digest_text(n, short))
+        self.record_label.setToolTip(tr("record_digest_tip"))
+
+    def _poll_record(self) -> None:
+        try:
+            rev = self.desk.revision()  # type: ignore[attr-defined]
+        except sqlite3.Error:  # a file closed between two tournaments: the next tick
+            return
+        if rev != self._seen_revision:
+            self.update_record_digest()
+            self.sync_rules()
+
+    def sync_rules(self) -> bool:
+        """A settings change (here or by the CLI) reaches the open form at once: it is
+        settled again under the tournament's current cap and stake, so its preview stays
+        what saving would store. True if the form's rules changed."""
+        try:
+            rules = self.desk.rules()  # type: ignore[attr-defined]
+        except sqlite3.Error:
+            return False
+        form = self.entry.form  # type: ignore[attr-defined]
+        if form.rules is rules or form.ruleset != rules.id:
+            return False
+        form.rules = rules
+        self.entry.refresh()  # type: ignore[attr-defined]
+        return True
+
+    def _retranslate_session(self) -> None:
+        self.update_record_digest()
+        self._show_referee()
+
+    def _show_referee(self) -> None:
+        try:
+            who = self.desk.signed_in if self.desk.has_referees() else None  # type: ignore[attr-defined]
+        except sqlite3.Error:
+            return
+        if self.locked:
+            text = tr("desk_locked")
+        elif who is None:
+            text = tr("not_signed_in") if self.desk.has_referees() else ""  # type: ignore[attr-defined]
+        else:
+            text = tr("signed_in_head" if who.head else "signed_in", name=who.name)
+        self.referee_label.setText(text)
+
+    # ------------------------------------------------------------------ signing in
+
+    def _pin_dialog(self, title: str, prompt: str, names: list[str],
+                    default: str) -> tuple[str, str] | None:
+        dlg = PinDialog(title, prompt, names, default, self)  # type: ignore[arg-type]
+        return dlg.answer() if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
+
+    def start_session(self) -> bool:
+        """At start (and on opening another file): a tournament with referees asks who is
+        at the desk; without referees nothing is asked."""
+        self.locked = False
+        if not self.desk.has_referees():  # type: ignore[attr-defined]
+            self._stop_idle()
+            self._show_referee()
+            return True
+        return self.sign_in(tr("signin_title"), tr("signin_prompt"),
+                            self.desk.referee)  # type: ignore[attr-defined]
+
+    def sign_in(self, title: str | None = None, prompt: str | None = None,
+                default: str = "") -> bool:
+        """Ask name and PIN until the store accepts them or the referee cancels; a wrong
+        PIN or a lock-out is shown as one translated line and asked again."""
+        names = self.desk.referee_names()  # type: ignore[attr-defined]
+        while True:
+            got = self.ask_pin(title or tr("signin_title"), prompt or tr("signin_prompt"),
+                               names, default)
+            if got is None:
+                self._show_referee()
+                return False
+            name, pin = got
+            try:
+                self.desk.sign_in(name, pin)  # type: ignore[attr-defined]
+            except (AuthError, ValueError) as e:
+                self.message(_auth_text(e))  # type: ignore[attr-defined]
+                default = name
+                continue
+            self.locked = False
+            self._start_idle()
+            self._show_referee()
+            self.message(tr("signed_in", name=name), error=False)  # type: ignore[attr-defined]
+            return True
+
+    def lock(self) -> bool:
+        """The idle lock: the referee is signed out and the PIN asked again (another
+        referee may sign in instead)."""
+        if not self.desk.has_referees():  # type: ignore[attr-defined]
+            return True
+        who = self.desk.signed_in  # type: ignore[attr-defined]
+        name = who.name if who is not None else self.desk.referee  # type: ignore[attr-defined]
+        self.desk.sign_out()  # type: ignore[attr-defined]
+        self.locked = True
+        self._stop_idle()
+        self._show_referee()
+        minutes = f"{self.lock_minutes:g}"
+        return self.sign_in(tr("locked_title"), tr("locked_prompt", minutes=minutes), name)
+
+    def _start_idle(self) -> None:
+        if self.lock_minutes <= 0:
+            return
+        self._idle.setInterval(int(self.lock_minutes * 60_000))
+        self._idle.start()
+        app = QApplication.instance()
+        if app is not None and not self._filtering:
+            app.installEventFilter(self)  # type: ignore[arg-type]
+            self._filtering = True
+
+    def _stop_idle(self) -> None:
+        self._idle.stop()
+        app = QApplication.instance()
+        if app is not None and self._filtering:
+            app.removeEventFilter(self)  # type: ignore[arg-type]
+            self._filtering = False
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+        """Any key, click or scroll anywhere in the app restarts the idle clock."""
+        if event.type() in _ACTIVITY and self._idle.isActive():
+            self._idle.start()
+        return False
+
+    # ------------------------------------------------------------------ head actions
+
+    @contextlib.contextmanager
+    def head_signature(self, what: str, needed: bool = True) -> Iterator[str | None]:
+        """Around one head action: the head referee's name it is made as, after their PIN;
+        None when no PIN is needed (no referees, not a head action, or a head referee is
+        signed in). Raises :class:`HeadCancelled` (after saying why) if not given."""
+        desk = self.desk  # type: ignore[attr-defined]
+        who = desk.signed_in
+        if not needed or not desk.has_referees() or (who is not None and who.head):
+            yield None
+            return
+        heads = desk.referee_names(head=True)
+        got = self.ask_pin(tr("head_pin_title"), tr("head_pin_prompt", what=tr(what)), heads,
+                           heads[0] if len(heads) == 1 else "")
+        if got is None:
+            self.message(tr("head_cancelled", what=tr(what)))  # type: ignore[attr-defined]
+            raise HeadCancelled(what)
+        try:
+            ctx = desk.as_head(*got)
+            name = ctx.__enter__()
+        except (AuthError, ValueError) as e:
+            self.message(_auth_text(e))  # type: ignore[attr-defined]
+            raise HeadCancelled(what) from None
+        try:
+            yield name
+        finally:
+            ctx.__exit__(None, None, None)
+
+    def add_referee(self) -> bool:
+        """File → Add referee…: the first one must be a head referee (and is then signed
+        in); later ones need the head referee's PIN."""
+        first = not self.desk.has_referees()  # type: ignore[attr-defined]
+        dlg = AddRefereeDialog(first, self)  # type: ignore[arg-type]
+        if not self.run_dialog(dlg):  # type: ignore[attr-defined]
+            return False
+        v = dlg.values()
+        if v["pin"] != v["pin2"]:
+            self.message(tr("pins_differ"))  # type: ignore[attr-defined]
+            return False
+        try:
+            with self.head_signature("head_add_referee", needed=not first) as signer:
+                r = self.desk.add_referee(str(v["name"]), str(v["pin"]), bool(v["head"]),  # type: ignore[attr-defined]
+                                          signer)
+        except HeadCancelled:
+            return False
+        except ValueError as e:
+            self.message(tr("not_done", msg=exception_text(e)))  # type: ignore[attr-defined]
+            return False
+        if first:  # from now on every change needs a PIN: the new head referee is at the desk
+            self.desk.sign_in(r.name, str(v["pin"]))  # type: ignore[attr-defined]
+            self._start_idle()
+        self.update_record_digest()
+        self._show_referee()
+        self.message(tr("referee_added", name=r.name), error=False)  # type: ignore[attr-defined]
+        return True
+
+    def end_session(self) -> None:
+        self._stop_idle()
+        self._record_timer.stop()

@@ -1,0 +1,102 @@
+"""Referees' PIN forms: signing in (at start and after the idle lock), the head referee's PIN
+for one head action, and registering a referee. Layout only: the PIN is checked by the
+store (``Tournament.sign_in``), never here."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ..i18n import tr
+
+
+def _pin_field(name: str) -> QLineEdit:
+    f = QLineEdit()
+    f.setObjectName(name)
+    f.setEchoMode(QLineEdit.EchoMode.Password)
+    f.setMaxLength(64)
+    return f
+
+
+def _buttons(dlg: QDialog, ok: str) -> QDialogButtonBox:
+    b = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                         | QDialogButtonBox.StandardButton.Cancel)
+    b.button(QDialogButtonBox.StandardButton.Ok).setText(ok)
+    b.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
+    b.accepted.connect(dlg.accept)
+    b.rejected.connect(dlg.reject)
+    return b
+
+
+class PinDialog(QDialog):
+    """A referee's name (one of ``names``) and PIN."""
+
+    def __init__(self, title: str, prompt: str, names: Sequence[str], default: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("pin_dialog")
+        self.setWindowTitle(title)
+        self.prompt = QLabel(prompt)
+        self.prompt.setWordWrap(True)
+        self.name = QComboBox()
+        self.name.setObjectName("pin_name")
+        self.name.setEditable(True)  # a name not listed gets the store's own message
+        self.name.addItems(list(names))
+        if default:
+            self.name.setCurrentText(default)
+        self.pin = _pin_field("pin_field")
+        form = QFormLayout()
+        form.addRow(tr("Referee"), self.name)
+        form.addRow(tr("PIN"), self.pin)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.prompt)
+        lay.addLayout(form)
+        lay.addWidget(_buttons(self, tr("Sign in")))
+        (self.pin if default else self.name).setFocus()
+
+    def answer(self) -> tuple[str, str]:
+        return self.name.currentText().strip(), self.pin.text()
+
+
+class AddRefereeDialog(QDialog):
+    """File → Add referee…: name, the new referee's PIN twice, head referee or not."""
+
+    def __init__(self, first: bool, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("add_referee_dialog")
+        self.setWindowTitle(tr("Add referee…"))
+        self.note = QLabel(tr("first_referee_note") if first else tr("add_referee_note"))
+        self.note.setWordWrap(True)
+        self.name = QLineEdit()
+        self.name.setObjectName("referee_name")
+        self.pin = _pin_field("new_pin")
+        self.pin2 = _pin_field("new_pin_again")
+        self.head = QCheckBox(tr("Head referee"))
+        self.head.setObjectName("referee_head")
+        if first:  # the first referee must be a head referee (only they can add the others)
+            self.head.setChecked(True)
+            self.head.setEnabled(False)
+        form = QFormLayout()
+        form.addRow(tr("Name"), self.name)
+        form.addRow(tr("PIN"), self.pin)
+        form.addRow(tr("PIN again"), self.pin2)
+        form.addRow("", self.head)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.note)
+        lay.addLayout(form)
+        lay.addWidget(_buttons(self, tr("Add referee")))
+
+    def values(self) -> dict[str, object]:
+        return {"name": self.name.text().strip(), "pin": self.pin.text(),
+                "pin2": self.pin2.text(), "head": self.head.isChecked()}
