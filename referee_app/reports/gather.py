@@ -33,7 +33,7 @@ from .model import (
     VersionLine,
 )
 
-if TYPE_CHECKING:  # storage imports sqlite-utils; keep ``import referee_app.reports`` light
+if TYPE_CHECKING:  # storage opens SQLite; keep ``import referee_app.reports`` light
     from referee_app.storage import HandInfo, Penalty, Tournament
 
 

@@ -42,6 +42,8 @@ TIE_BREAK_KEYS: tuple[str, ...] = ("chips", "wins", "self_drawn", "largest_win_f
 
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
+    """The tournament's settings and names, as stored in its meta table."""
+
     name: str
     ruleset: str
     seats: tuple[str, ...]  # from the ruleset: ("E","S","W","N") or ("E","S","W")
@@ -73,6 +75,8 @@ class TournamentInfo:
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A registered player (status: active, withdrawn, late or substitute)."""
+
     id: int
     name: str  # the name written on hand records (Chinese and/or Latin)
     name_latin: str = ""
@@ -87,6 +91,8 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class SeatAssignment:
+    """One player's seat at one table of one round."""
+
     round: int
     table: int
     seat: str
@@ -232,6 +238,8 @@ class Penalty:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
+    """One line of the leaderboard: rank, chips and the tie-break figures."""
+
     rank: int
     player_id: int
     player: str
@@ -261,6 +269,8 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class StatementLine:
+    """One hand or penalty on a player's statement: where, the chips and the payments."""
+
     round: int | None
     table: int | None
     hand_no: int | None
@@ -273,6 +283,8 @@ class StatementLine:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStatement:
+    """Everything that made one player's total, line by line."""
+
     player: Player
     lines: tuple[StatementLine, ...]
     total: int
@@ -280,6 +292,8 @@ class PlayerStatement:
 
 @dataclass(frozen=True, slots=True)
 class RoundInfo:
+    """A seated round: its tables, players, byes and hands entered so far."""
+
     number: int
     tables: int
     players: int
