@@ -2,7 +2,10 @@
 
 The figures live in ``benchmarks/bench_startup.py``; these tests keep the causes away:
 ``score`` runs without storage, Qt, reportlab or sqlite3 and without building the suit
-table for one record, and ``--help`` imports no command module.
+table for one record, and ``--help`` imports no command module; ``hand add`` and
+``standings`` load storage but none of what they do not use (sqlite_utils with dateutil and
+pluggy, multiprocessing, platformdirs when ``--db`` is given, importlib.resources, the
+report, GUI and server stacks).
 """
 
 from __future__ import annotations
@@ -48,6 +51,37 @@ def test_score_runs_without_storage_qt_or_the_suit_table(tmp_path: Path) -> None
     assert [m for m in modules if m.startswith(HEAVY)] == []
     assert "importlib.resources" not in modules
     assert got["table"] is False  # one record: searched, not the 30k-vector table
+
+
+#: what a desk command on a named file never needs (storage itself is allowed)
+NOT_FOR_DESK = ("PySide6", "shiboken6", "sqlite_utils", "dateutil", "pluggy", "reportlab",
+                "starlette", "uvicorn", "multiprocessing", "platformdirs",
+                "importlib.resources", "importlib.metadata", "referee_app.reports",
+                "referee_app.gui", "referee_app.server")
+
+
+def test_hand_add_and_standings_load_only_what_they_use(tmp_path: Path) -> None:
+    from referee_app.storage import Tournament
+
+    rec = json.loads((ROOT / "tests/fixtures/golden/hand_format_example.json")
+                     .read_text(encoding="utf-8"))["record"]
+    for seat in rec["seats"].values():
+        seat.pop("player", None)
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(rec), encoding="utf-8")
+    db = tmp_path / "t.sqlite"
+    with Tournament.create(db, "Start-up", backup_every=0) as t:
+        for name in ("A", "B", "C", "D"):
+            t.add_player(name)
+        t.seat_round(1, seed=1)
+    for args in (["hand", "add", str(f), "--round", "1", "--table", "1", "--hand", "1",
+                  "--db", str(db)],
+                 ["standings", "--db", str(db)]):
+        modules = _modules_after(args)["modules"]
+        assert "referee_app.storage.tournament" in modules  # it really opened the file
+        assert [m for m in modules if m.startswith(NOT_FOR_DESK)] == [], args[0]
+    with Tournament.open(db) as t:
+        assert len(t.hands()) == 1  # the hand really was saved
 
 
 def test_help_imports_no_command_module() -> None:

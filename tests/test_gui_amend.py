@@ -113,3 +113,48 @@ def test_reason_dialog_carries_the_summary(qtbot, desk_window) -> None:
     assert win.save()
     assert asked == [summary]
     assert win.desk.hand(h.id).version == 2
+
+
+def test_prediction_when_only_verified_hands_count(tmp_path: Path) -> None:
+    """With "only verified hands count", the prediction counts what the standings count;
+    an amended verified hand goes back to "entered" and leaves them until re-verified."""
+    t = _event(tmp_path / "v.sqlite")
+    rng = random.Random(3)
+    try:
+        hands = t.hands()
+        for h in hands[::2]:
+            t.set_status(h.id, "verified")
+        t.update_info(verified_only=True)
+        assert {r.player: (r.rank, r.chips) for r in t.standings()} == ImpactModel(t)._before
+        for h in (hands[0], hands[1]):  # a verified hand, then an entered one
+            before = {r.player: (r.rank, r.chips) for r in t.standings()}
+            new = random_record(rng, players=h.players)
+            imp = amend_impact(t, h.id, new)
+            t.amend_hand(h.id, new, reason="slip re-read")
+            after = {r.player: (r.rank, r.chips) for r in t.standings()}
+            predicted = {c.player: (c.rank_after, c.chips_after) for c in imp.rank_changes}
+            assert predicted == {p: v for p, v in after.items() if v[0] != before[p][0]}
+        assert t.provisional() == len(hands) - len(hands[::2]) + 1
+    finally:
+        t.close()
+
+
+def test_model_reads_stored_figures_void_and_override_included(tmp_path: Path) -> None:
+    """The model starts from the figures stored with each hand (no record is read), and
+    agrees with the standings with a void hand, an override and a penalty in them."""
+    t = _event(tmp_path / "o.sqlite")
+    try:
+        hands = t.hands()
+        t.void_hand(hands[0].id, reason="entered twice")
+        seats = list(hands[1].totals)
+        t.amend_hand(hands[1].id, hands[1].record, reason="ruling", override_reason="ruling",
+                     override_totals={seats[0]: 8, seats[1]: -8})
+        m = ImpactModel(t)
+        assert m.hands == {}  # nothing read yet
+        assert m._before == {r.player: (r.rank, r.chips) for r in t.standings()}
+        h = hands[2]
+        imp = m.impact(h.id, h.record)  # the same record: nothing moves
+        assert imp.totals_after == h.totals and imp.rank_changes == ()
+        assert set(m.hands) == {h.id}
+    finally:
+        t.close()

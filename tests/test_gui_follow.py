@@ -60,7 +60,7 @@ def test_the_timer_notices_a_cli_write_within_about_a_second(qtbot, desk_window)
     with _other(win) as t:
         t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="CLI")
         expected = {r.player: r.chips for r in t.standings()}
-    qtbot.waitUntil(lambda: win.navigator._items.get(("hand", 1)) is not None, timeout=3000)
+    qtbot.waitUntil(lambda: win.navigator.item_text(("hand", 1)) != "", timeout=3000)
     assert {p: int(v) for p, v in shown_chips().items()} == expected
     assert sorted(expected.values()) == sorted(gui_helpers.SPEC_TOTALS.values())
     assert win.status_label.text() == "Updated: another desk saved changes."
@@ -89,10 +89,10 @@ def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
     with _other(win) as t:
         t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
     assert not win.follower.poll()
-    assert win.navigator._items.get(("hand", 1)) is None
+    assert win.navigator.item_text(("hand", 1)) == ""
     dlg.close()
     assert win.follower.poll()
-    assert win.navigator._items.get(("hand", 1)) is not None
+    assert win.navigator.item_text(("hand", 1)) != ""
 
 
 def test_follower_survives_a_file_it_cannot_read(qtbot) -> None:

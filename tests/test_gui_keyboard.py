@@ -271,3 +271,28 @@ def test_discard_prompt_defaults_to_cancel(qtbot, desk_window, lang, go, cancel)
     texts = sorted(b.text() for b in box.buttons())
     assert texts == sorted([go, cancel])
     assert not any(b == box.button(QMessageBox.StandardButton.Yes) and b for b in box.buttons())
+
+
+@pytest.mark.parametrize("lang, hint, kind", [("en", "Keys: E S W N or 1–4", "concealed"),
+                                              ("zh", "按键：E S W N 或 1–4", "暗杠")])
+def test_event_dialogs_show_their_keys(qtbot, lang, hint, kind) -> None:
+    """Every key the dialogs take is written on them: seats, kinds, flags (most common
+    first, each with its underlined letter)."""
+    from referee_app.gui.i18n import LANG
+    from referee_app.gui.views.event_dialog import EventDialog
+
+    LANG.set(lang)
+    try:
+        win = EventDialog("ottawa-2009", {"type": "win"})
+        qtbot.addWidget(win)
+        assert win.keys_hint.text().startswith(hint) and "Alt+" in win.keys_hint.text()
+        flags = list(win.flags)
+        assert flags[:3] == ["robbing_kong", "kong_bloom", "kong_discard"]
+        assert all("(&" in cb.text() for cb in win.flags.values())
+        kong = EventDialog("ottawa-2009", {"type": "kong"})
+        qtbot.addWidget(kong)
+        assert kong.keys_hint.text().startswith(hint)
+        assert [kong.kind.itemText(i) for i in range(3)][0].startswith(kind)
+        assert [kong.kind.itemText(i)[-3:] for i in range(3)] == ["(c)", "(a)", "(d)"]
+    finally:
+        LANG.set("zh")

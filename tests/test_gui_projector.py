@@ -7,6 +7,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
+from PySide6.QtCore import Qt
+
 from referee_app.core.generate import random_record
 from referee_app.gui.controllers.desk import Desk
 from referee_app.gui.controllers.projector import ProjectorData
@@ -89,5 +91,104 @@ def test_desk_projector_data_after_the_last_round(tmp_path: Path) -> None:
         assert [r.player for r in d.rows] == [r.player for r in
                                               desk.t.standings(through_round=2)]
         assert d.previous == {r.player: r.rank for r in desk.t.standings(through_round=1)}
+        assert d.progress is not None and d.progress.round == 2  # the round in play
+        assert [tp.hands for tp in d.progress.tables] == [1, 1]
     finally:
         desk.close()
+
+
+def _progress_tournament(path: Path, players: int = 96) -> Tournament:
+    """``players`` players over 3 rounds; round 3 in play with hand 2 missing at table 1."""
+    t = Tournament.create(path, "大厅 Hall Open", backup_every=0)
+    rng = random.Random(7)
+    for i in range(players):
+        t.add_player(f"选手{i + 1:02d}", name_latin=f"Player {i + 1}")
+    for rnd in (1, 2, 3):
+        for table, row in t.seat_round(rnd, seed=rnd).tables.items():
+            for n in (1, 2, 3):
+                if rnd == 3 and n == (2 if table == 1 else 3):
+                    continue
+                h = t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                               hand_no=n)
+                if rnd < 3 or table % 2:
+                    t.set_status(h.id, "verified")
+    return t
+
+
+def test_projector_shows_round_progress_in_its_rotation(qtbot, tmp_path: Path) -> None:
+    LANG.set("en")
+    _progress_tournament(tmp_path / "h.sqlite").close()
+    desk = Desk.open(tmp_path / "h.sqlite")
+    proj = ProjectorWindow(lambda: desk.projector_data("Hall · Standings"), page_seconds=60)
+    qtbot.addWidget(proj)
+    proj.resize(1920, 1080)
+    proj.show()
+    qtbot.waitExposed(proj)
+    assert not proj.show_progress and proj.pages() == proj.standings_pages() == 4
+    qtbot.keyClick(proj, Qt.Key.Key_P)  # P puts the progress page in the rotation
+    assert proj.show_progress and proj.pages() == 5
+    for _ in range(4):
+        proj.turn(1)
+    assert proj.on_progress_page()
+    t = proj.table
+    assert t.rowCount() == 24  # 96 players, 24 tables: one page
+    assert t.horizontalHeaderItem(5).text() == "Missing hands"
+    assert [t.item(0, c).text() for c in (0, 2, 3, 4, 5)] == ["1", "2", "2/2", "3", "2"]
+    assert [t.item(1, c).text() for c in (0, 2, 3, 4, 5)] == ["2", "2", "0/2", "2", "–"]
+    assert all(t.rowHeight(r) >= 36 for r in range(t.rowCount()))
+    last = t.rowCount() - 1
+    assert t.rowViewportPosition(last) + t.rowHeight(last) <= t.viewport().height()
+    assert proj.subtitle.text().startswith("round 3 progress: 24 of 48 hands verified · ")
+    assert proj.title.text() == "大厅 Hall Open · Round progress"
+    proj.turn(1)
+    assert proj.page == 0 and not proj.on_progress_page()
+    assert proj.title.text() == "Hall · Standings"
+    assert proj.subtitle.text().startswith("after round 3 · updated ")
+    qtbot.keyClick(proj, Qt.Key.Key_P)
+    assert proj.pages() == 4
+    proj.close()
+    desk.close()
+    LANG.set("zh")
+
+
+def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) -> None:
+    import gui_helpers
+    from PySide6.QtCore import QSettings
+
+    from referee_app.gui.views.main_window import MainWindow
+    from referee_app.gui.views.projector import projector_settings
+
+    LANG.set("en")
+    st = QSettings("RefereeDesk", "referee-app")
+    old = {k: st.value(k) for k in ("projector/page_seconds", "projector/show_progress")}
+    gui_helpers.make_tournament(tmp_path / "s.sqlite")
+    desk = Desk.open(tmp_path / "s.sqlite")
+    win = MainWindow(desk)
+    qtbot.addWidget(win)
+    try:
+        proj = win.open_projector()
+
+        def fill(dlg) -> bool:
+            assert dlg.windowTitle() == "Projector settings"
+            dlg.seconds.setValue(7)
+            dlg.progress.setChecked(True)
+            return True
+
+        win.run_dialog = fill
+        win.act_projector_settings.trigger()
+        assert projector_settings() == (7, True)
+        assert proj.page_timer.interval() == 7000 and proj.show_progress
+        win.close()
+        win = MainWindow(desk)  # the next session starts with them
+        qtbot.addWidget(win)
+        assert win.projector_page_seconds == 7
+        assert win.open_projector().show_progress
+    finally:
+        win.close()
+        for k, v in old.items():
+            if v is None:
+                st.remove(k)
+            else:
+                st.setValue(k, v)
+        desk.close()
+        LANG.set("zh")

@@ -44,7 +44,7 @@ def test_standings_preview_shows_rendered_pages(qtbot, desk_window):
     win, _seating = desk_window()
     dlg = win.reports.open("standings_all")
     assert dlg is not None and dlg.isVisible()
-    assert dlg.request == ctl.ReportRequest("standings", {"round": None})
+    assert dlg.request == ctl.ReportRequest("standings", {})
     assert dlg.pages.count > 0
     assert dlg.page_of.text() == f"of {dlg.pages.count}"
     img = dlg.page_image()
@@ -128,7 +128,7 @@ def test_ctrl_p_previews_the_report_of_the_view(qtbot, desk_window):
     qtbot.waitUntil(win.isActiveWindow, timeout=3000)
     qtbot.keyClick(win, Qt.Key.Key_P, CTRL)
     (dlg2,) = win.reports.dialogs
-    assert dlg2.request == ctl.ReportRequest("standings", {"round": 1})
+    assert dlg2.request == ctl.ReportRequest("standings", {"through": 1})
     assert "round 1" in dlg2.windowTitle()
     win.tabs.setCurrentWidget(win.seating)
     seat_dlg = win.reports.preview_current()

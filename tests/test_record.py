@@ -417,6 +417,28 @@ def test_resettling_catches_a_settlement_the_chain_agrees_with(busy: Tournament)
     assert check_settlements(rows, rules_of)[:2] == (hid, version)
 
 
+def test_versions_shared_in_chunks_still_name_the_first_bad_one(
+        busy: Tournament, monkeypatch: pytest.MonkeyPatch) -> None:
+    """verify hands the versions out in chunks to two processes; the one named is still the
+    first that does not reproduce, whichever process met it, and a sound record passes."""
+    from referee_app.storage import verify as vmod
+
+    monkeypatch.setattr(vmod, "CHUNK", 2)
+    rows, rules_of = busy._settlement_inputs()
+    assert len(rows) >= 6
+    assert vmod.check_settlements(rows, rules_of) is None
+    for i in (len(rows) - 1, 3):
+        hid, version, record, settlement, settings = rows[i]
+        s = json.loads(settlement)
+        s["totals"] = {k: -v for k, v in s["totals"].items()}
+        rows[i] = (hid, version, record, json.dumps(s), settings)
+    assert vmod.check_settlements(rows, rules_of)[:2] == rows[3][:2]
+    chunks = vmod._Chunks(len(rows), True)
+    job = vmod._Child(rows, rules_of, chunks)
+    found = vmod._first(vmod._check_chunks(rows, rules_of, chunks), job.wait())
+    assert found is not None and found[:3] == (3, *rows[3][:2])
+
+
 # --------------------------------------------------------------------------- a club's ruleset
 
 CLUB = Path(__file__).resolve().parents[1] / "sample_events" / "club-ottawa-32.ruleset.json"

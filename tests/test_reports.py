@@ -69,7 +69,8 @@ def gen(t, report: str, **kw) -> bytes:
 
 
 @pytest.mark.parametrize("report,params", [
-    ("standings", {}), ("standings", {"round": 1}), ("table", {"round": 1}),
+    ("standings", {}), ("standings", {"round": 1}), ("standings", {"through": 2}),
+    ("table", {"round": 1}),
     ("player", {"player": 1}), ("hand", {"hand_id": 1}), ("seating", {"round": 2}),
     ("slips", {"round": 1, "count": 2}),
 ])
@@ -115,7 +116,7 @@ def test_standings_rank_every_player_with_ties_and_penalties(event):
 
 def test_standings_after_round_differ_from_overall(event):
     after1 = {r.player: r.chips for r in event.standings(through_round=1)}
-    text = text_of(gen(event, "standings", round=1), layout=True)
+    text = text_of(gen(event, "standings", through=1), layout=True)
     assert "After round 1" in text
     some = next(p for p, c in after1.items() if c != 0)
     line = next(ln for ln in text.splitlines() if some in ln)

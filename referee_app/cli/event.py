@@ -46,11 +46,15 @@ def event() -> None:
                    "sichuan-novel leaves it to the tournament).")
 @click.option("--tie-break", default=None,
               help="Comma-separated order, e.g. chips,wins,largest_win_fan,-discards_paid")
+@click.option("--verified-only", is_flag=True,
+              help="Standings count only verified hands (provisional until every hand is "
+                   "verified); 'event set --all-hands-count' turns it off.")
 @db_option
 @handle_errors
 def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, start_date: str,
               end_date: str, head_referee: str, referees: str, stake: int | None,
-              cap_fan: int | None, tie_break: str | None, db: Path) -> None:
+              cap_fan: int | None, tie_break: str | None, verified_only: bool,
+              db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
     rules: str | Ruleset = ruleset
@@ -66,11 +70,16 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
     with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
-                           **kw) as t:
+                           verified_only=verified_only, **kw) as t:
         i = t.info
         cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
-        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}) "
-                   f"in {db}")
+        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}"
+                   f"{', only verified hands count' if i.verified_only else ''}) in {db}")
+
+
+def _counted(verified_only: bool) -> str:
+    return ("only verified hands (standings provisional until every hand is verified)"
+            if verified_only else "every saved hand")
 
 
 def _split(text: str | None) -> list[str]:
@@ -91,6 +100,9 @@ def _split(text: str | None) -> list[str]:
 @click.option("--templates", default=None, metavar="DIR",
               help="The tournament's report template folder ('' for the shipped ones; "
                    "relative to the database's folder).")
+@click.option("--verified-only/--all-hands-count", "verified_only", default=None,
+              help="Standings count only verified hands and are marked provisional until "
+                   "every hand is verified (--all-hands-count: every saved hand counts).")
 @click.option("--results-url", default=None, metavar="URL",
               help="The players' live results page (e.g. the address 'referee-app serve' "
                    "prints): its QR code goes on table cards and printed standings "
@@ -104,7 +116,8 @@ def _split(text: str | None) -> list[str]:
 def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
-              templates: str | None, results_url: str | None, resettle: bool, referee: str,
+              templates: str | None, verified_only: bool | None,
+              results_url: str | None, resettle: bool, referee: str,
               db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
@@ -114,7 +127,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     fields: dict[str, Any] = {k: v for k, v in (
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
-        ("templates", templates), ("results_url", results_url))
+        ("templates", templates), ("verified_only", verified_only),
+        ("results_url", results_url))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -128,6 +142,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
                    f"{i.end_date or '-'}, stake {i.stake}, referees "
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
                    f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
+                   f"counted: {_counted(i.verified_only)}, "
                    f"results {i.results_url or '-'}")
         differ = t.settled_differently()
         if resettle:
@@ -156,7 +171,9 @@ def event_info(db: Path) -> None:
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
                    f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
-                   f"  results: {i.results_url or '-'}\n  players: {len(t.players())}")
+                   f"\n  counted: {_counted(i.verified_only)}"
+                   f"\n  results: {i.results_url or '-'}"
+                   f"\n  players: {len(t.players())}")
         for r in t.rounds():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))

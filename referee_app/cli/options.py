@@ -40,15 +40,23 @@ FAULT_ERRNOS = {errno.ENOSPC: "free some space, then try again",
                 errno.EROFS: "write to a writable place instead",
                 errno.EIO: "check the disk (and its cable), then try again"}
 
-_DEFAULT_DB = default_db_path()
+class _DbOption(click.Option):
+    """``--db``, whose default (the user's data folder, from platformdirs) is looked up only
+    when a command runs without ``--db`` or its help is shown: most runs name the file, and
+    the look-up's import would cost every one of them."""
 
-
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        self.default = default_db_path()  # shown as a path, not "(dynamic)"
+        try:
+            return super().get_help_record(ctx)
+        finally:
+            self.default = default_db_path
 
 
 def db_option(f: F) -> F:
     return click.option(
-        "--db", "db", type=click.Path(dir_okay=False, path_type=Path), default=_DEFAULT_DB,
-        envvar="REFEREE_APP_DB", show_default=True,
+        "--db", "db", cls=_DbOption, type=click.Path(dir_okay=False, path_type=Path),
+        default=default_db_path, envvar="REFEREE_APP_DB", show_default=True,
         help="Tournament database file (env REFEREE_APP_DB).")(f)
 
 

@@ -123,7 +123,7 @@ def report() -> None:
     copies to edit; docs/reports.md).
 
     \b
-    referee-app report standings [--round N] -o standings.pdf
+    referee-app report standings [--round N | --through N] -o standings.pdf
     referee-app report table --round N [--table T] -o tables.pdf
     referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
     referee-app report hand HAND_ID -o ruling.pdf
@@ -134,11 +134,13 @@ def report() -> None:
 
 @report.command()
 @click.option("--round", "round_", type=click.IntRange(min=1), default=None,
-              help="Standings after round N (rounds 1..N); default: overall.")
+              help="Round N alone (as 'referee-app standings --round N').")
+@click.option("--through", type=click.IntRange(min=1), default=None,
+              help="After round N: rounds 1..N. Default (neither): overall.")
 @common
-def standings(round_: int | None, **kw: Any) -> None:
+def standings(round_: int | None, through: int | None, **kw: Any) -> None:
     """Standings: ranks with ties, tie-break columns, penalties marked."""
-    _run("standings", round=round_, **kw)
+    _run("standings", round=round_, through=through, **kw)
 
 
 @report.command()

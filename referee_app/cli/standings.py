@@ -28,7 +28,11 @@ from .options import (
 @handle_errors
 def standings(round_no: int | None, through: int | None, as_json: bool, csv_path: str | None,
               db: Path) -> None:
-    """The leaderboard, recomputed from the current version of every hand."""
+    """The leaderboard, recomputed from the current version of every hand.
+
+    When the tournament counts only verified hands ('event set --verified-only'), the
+    text says PROVISIONAL while hands in the scope wait for verification (the JSON and CSV
+    rows are the counted hands' alone)."""
     with open_db(db) as t:
         rows = t.standings(round_no, through_round=through)
         if csv_path:
@@ -40,6 +44,10 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
                  else "overall")
         click.echo(f"{t.info.name} — standings ({scope}); tie-break: "
                    f"{', '.join(t.info.tie_break)}")
+        waiting = t.provisional(round_no, through_round=through)
+        if waiting:
+            click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not yet "
+                       "verified are left out")
         rounds = sorted({n for r in rows for n in r.per_round}) if round_no is None else []
         click.echo(f"{'rank':>4}  {'player':<16}{'chips':>7}{'hands':>6}{'wins':>5}"
                    f"{'self':>5}{'dealt':>6}{'pigs':>5}{'max':>4}{'pen':>5}"

@@ -50,6 +50,8 @@ class KongKind(Enum):
 
 @dataclass(frozen=True, slots=True)
 class SeatHand:
+    """One seat's tiles at the end of the hand: concealed tiles and pongs."""
+
     seat: str
     concealed: tuple[Tile, ...]
     pongs: tuple[Tile, ...] = ()
@@ -58,6 +60,8 @@ class SeatHand:
 
 @dataclass(frozen=True, slots=True)
 class KongEvent:
+    """A kong declared during the hand (its kind and, if exposed, who discarded)."""
+
     seat: str
     tile: Tile
     kind: KongKind
@@ -73,6 +77,8 @@ class KongEvent:
 
 @dataclass(frozen=True, slots=True)
 class WinEvent:
+    """A win on one tile: by one seat, or by several on one discard."""
+
     seats: tuple[str, ...]
     tile: Tile
     from_seat: str | None = None

@@ -33,6 +33,8 @@ class RuleViolation:
 
 @dataclass(frozen=True, slots=True)
 class Payment:
+    """Chips moved from one seat to another, with the clause and reason that move them."""
+
     payer: str
     payee: str
     chips: int
@@ -46,6 +48,8 @@ class Payment:
 
 @dataclass(frozen=True, slots=True)
 class WinResult:
+    """One seat's win: its pattern, bonuses, fan and chips."""
+
     seat: str
     order: int
     tile: str
@@ -76,6 +80,8 @@ class WinResult:
 
 @dataclass(frozen=True, slots=True)
 class SeatReadiness:
+    """An unwon seat at the wall's end: ready or not, its waits and maximum fan."""
+
     ready: bool
     max_fan: int = 0
     waits: tuple[str, ...] = ()
@@ -90,6 +96,8 @@ class SeatReadiness:
 
 @dataclass(frozen=True, slots=True)
 class EndCheck:
+    """The wall's-end checks (flower pigs, wrong tile counts, readiness), if they ran."""
+
     applies: bool
     flower_pigs: tuple[str, ...] = ()
     xianggong: tuple[str, ...] = ()

@@ -97,6 +97,8 @@ class Pattern:
 
 @dataclass(frozen=True, slots=True)
 class Bonus:
+    """A bonus fan a ruleset grants (its clause, name and fan)."""
+
     clause: str
     name: str
     fan: int

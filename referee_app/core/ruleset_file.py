@@ -16,7 +16,6 @@ import copy
 import json
 from collections.abc import Iterator
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -66,6 +65,8 @@ class RulesetFileError(RecordError):
 @cache
 def schema() -> dict[str, Any]:
     """The published JSON Schema of ``sichuan-ruleset/1``."""
+    from importlib import resources  # here: its import costs every command ~10 ms
+
     text = resources.files("referee_app").joinpath("data", "ruleset.schema.json").read_text(
         encoding="utf-8")
     return json.loads(text)

@@ -380,9 +380,25 @@ _TABLE: dict[str, tuple[str, str]] = {
     "switch_cap_fan": ("cap on a win's fan", "封顶番数"),
     "after_round_n": ("After round {n} (rounds 1–{n})", "截至第{n}轮（第1–{n}轮）"),
     "round_only_n": ("Round {n} only", "仅第{n}轮"),
-    "report_round_only": ("The standings report prints cumulative standings: choose "
-                          "\"After round {n}\" to print, or Reports → Standings.",
-                          "排名报表只打印累计排名：请选择“截至第{n}轮”后打印。"),
+    "report_standings_only": ("Standings of round {n} only", "成绩排名（仅第{n}轮）"),
+    "provisional_n": ("PROVISIONAL: only verified hands count; {n} hand(s) not yet verified "
+                      "are left out", "临时成绩：只计已核对的牌局，{n} 局待核对未计入"),
+    "proj_provisional": ("provisional ({n} to verify)", "临时成绩（{n} 局待核对）"),
+    "proj_settings": ("Projector settings", "投影设置"),
+    "dlg_keys_kong": ("Keys: E S W N or 1–4 seat · c a d kind · Tab to the discarder, then "
+                      "E S W N or 1–4 · Enter OK",
+                      "按键：E S W N 或 1–4 选座位 · c a d 选类型 · Tab 到点杠者再按 E S W N 或 "
+                      "1–4 · 回车确定"),
+    "dlg_keys_win": ("Keys: E S W N or 1–4 tick a winner · Tab to the discarder: E S W N or "
+                     "1–4, 0 self-drawn · Alt+underlined letter a flag · Enter OK",
+                     "按键：E S W N 或 1–4 勾选和牌者 · Tab 到放炮者：E S W N 或 1–4，0 为自摸 · "
+                     "Alt+下划线字母选标记 · 回车确定"),
+    "proj_settings_act": ("Projector settings…", "投影设置…"),
+    "proj_page_seconds": ("Seconds per page", "每页停留秒数"),
+    "proj_show_progress": ("Show the round's progress as a page (key P)",
+                           "轮播本轮录入进度页（P 键）"),
+    "proj_progress": ("round {n} progress: {v} of {h} hands verified",
+                      "第{n}轮进度：{h} 局中已核对 {v} 局"),
     "Discard changes": ("&Discard changes", "放弃修改(&D)"),
 }
 

@@ -33,7 +33,7 @@ from .model import (
     VersionLine,
 )
 
-if TYPE_CHECKING:  # storage imports sqlite-utils; keep ``import referee_app.reports`` light
+if TYPE_CHECKING:  # storage opens SQLite; keep ``import referee_app.reports`` light
     from referee_app.storage import HandInfo, Penalty, Tournament
 
 
@@ -71,12 +71,15 @@ def _signed(n: int) -> str:
 
 
 def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
-                   player: str | None = None) -> tuple[PenaltyLine, ...]:
+                   player: str | None = None, only_round: int | None = None
+                   ) -> tuple[PenaltyLine, ...]:
     out = []
     for p in pens:
         if p.void:
             continue
         if through_round is not None and p.round is not None and p.round > through_round:
+            continue
+        if only_round is not None and p.round != only_round:
             continue
         reason = p.reason + (" (zero-sum)" if p.zero_sum else "")
         # the payer(s) first, then everyone who received chips from a zero-sum penalty
@@ -99,16 +102,22 @@ def _require_round(t: Tournament, round: int) -> None:
 # --------------------------------------------------------------------------- 1 standings
 
 
-def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
-              ) -> StandingsData:
-    """Overall standings, or the standings after round N (rounds 1..N)."""
-    if round is not None:
-        _require_round(t, round)
-    rows = t.standings(through_round=round) if round is not None else t.standings()
+def standings(t: Tournament, generated_at: datetime, *, round: int | None = None,
+              through: int | None = None) -> StandingsData:
+    """Overall standings, round N alone (``round``), or after round N (``through``: rounds
+    1..N) — the same meaning as ``referee-app standings --round/--through``."""
+    if round is not None and through is not None:
+        raise ReportDataError("round", "give --round N (that round alone) or --through N "
+                              "(rounds 1..N), not both")
+    for n in (round, through):
+        if n is not None:
+            _require_round(t, n)
+    rows = t.standings(round, through_round=through)
     latin = {p.id: p.name_latin for p in t.players()}
-    lines = _penalty_lines(t.penalties(), through_round=round)
+    lines = _penalty_lines(t.penalties(), through_round=through, only_round=round)
     penalised = {p.player for p in lines if p.chips < 0}
-    counted = [h for h in t.hands() if round is None or h.round <= round]
+    counted = [h for h in t.hands() if (through is None or h.round <= through)
+               and (round is None or h.round == round)]
     unverified = sum(1 for h in counted if str(h.status) == "entered")
     overrides = sum(1 for h in counted if h.override and not h.void)
     out = []
@@ -120,10 +129,11 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
             largest_fan=r.largest_win_fan, penalties=r.penalties,
             penalised=r.player in penalised))
-    return StandingsData(meta(t, generated_at), tuple(out), round=round,
+    return StandingsData(meta(t, generated_at), tuple(out), round=through,
                          tie_break=tuple(t.info.tie_break), penalties=lines,
                          final=bool(counted) and unverified == 0, unverified=unverified,
-                         overrides=overrides)
+                         overrides=overrides, only_round=round,
+                         verified_only=t.info.verified_only)
 
 
 # --------------------------------------------------------------------------- 2 table sheets

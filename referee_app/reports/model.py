@@ -79,12 +79,14 @@ class StandingRow:
 class StandingsData:
     meta: ReportMeta
     rows: tuple[StandingRow, ...]
-    round: int | None = None  # None: overall; N: after round N
+    round: int | None = None  # None: overall (or ``only_round``); N: after round N
     tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
     penalties: tuple[PenaltyLine, ...] = ()
     final: bool = False  # every hand counted is verified (or void): fit to post as final
     unverified: int = 0  # hands still waiting for verification
     overrides: int = 0  # head-referee overrides counted (the legend says how they count)
+    only_round: int | None = None  # N: round N alone (then ``round`` is None)
+    verified_only: bool = False  # the tournament counts only verified hands
 
 
 # --------------------------------------------------------------------------- table sheets

@@ -1,4 +1,4 @@
-"""Report 1: standings (overall or after round N) for the wall."""
+"""Report 1: standings (overall, after round N, or round N alone) for the wall."""
 
 from __future__ import annotations
 
@@ -57,6 +57,8 @@ def _tie_break_name(key: str, t: Template) -> str:
 
 
 def subtitle(data: StandingsData, t: Template) -> str:
+    if data.only_round is not None:
+        return t.label("round_only", n=data.only_round)
     return (t.label("overall") if data.round is None
             else t.label("after_round", n=data.round))
 
@@ -67,7 +69,8 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     sub = subtitle(data, t)
     story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
     state = (t.label("final") if data.final
-             else t.label("provisional", n=data.unverified))
+             else t.label("provisional_uncounted" if data.verified_only else "provisional",
+                          n=data.unverified))
     colour = "#1b5e20" if data.final else MARK_HEX
     story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:

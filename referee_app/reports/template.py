@@ -180,6 +180,7 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
     "round": ("第 {n} 轮", "Round {n}"),
     "overall": ("总成绩", "Overall"),
     "after_round": ("第 {n} 轮后", "After round {n}"),
+    "round_only": ("仅第 {n} 轮", "Round {n} only"),
     "table": ("第 {n} 桌", "Table {n}"),
     "hand": ("第 {n} 局", "Hand {n}"),
     "tie_break": ("同分比较", "Tie-break"),
@@ -193,6 +194,9 @@ DEFAULT_LABELS: dict[str, tuple[str, str]] = {
                         "win"),
     "final": ("最终成绩（全部牌局已核对）", "FINAL (every hand verified)"),
     "provisional": ("临时成绩：{n} 局待核对", "PROVISIONAL: {n} hand(s) not yet verified"),
+    "provisional_uncounted": ("临时成绩：{n} 局待核对，核对后才计入",
+                              "PROVISIONAL: {n} hand(s) not yet verified and not counted "
+                              "until they are"),
     "posted": ("公布时间", "Posted at"),
     "penalties": ("罚分与调整", "Penalties and adjustments"),
     "dealer": ("庄家", "Dealer"),

@@ -96,7 +96,8 @@ def info_from_json(d: Mapping[str, Any]) -> TournamentInfo:
         start_date=d["start_date"], end_date=d["end_date"], venue=d["venue"],
         stake=d["stake"], tie_break=tuple(d["tie_break"]), referees=tuple(d["referees"]),
         head_referee=d["head_referee"], created_at=d["created_at"], cap_fan=d["cap_fan"],
-        results_url=d.get("results_url", ""))
+        results_url=d.get("results_url", ""),
+        verified_only=bool(d.get("verified_only", False)))
 
 
 class RemoteTournament:
@@ -165,6 +166,14 @@ class RemoteTournament:
     def standings(self, round: int | None = None, *, through_round: int | None = None
                   ) -> list[StandingRow]:
         return [standing_from_json(r) for r in self.client.standings(round, through_round)]
+
+    def provisional(self, round: int | None = None, *, through_round: int | None = None
+                    ) -> int:
+        """As ``Tournament.provisional``: unverified hands left out of these standings."""
+        if not self.info.verified_only:
+            return 0
+        return sum(1 for h in self.hands(round=round, status=HandStatus.ENTERED)
+                   if through_round is None or h.round <= through_round)
 
     def penalties(self, *, player: str | int | None = None) -> list[Penalty]:
         """Every penalty (``player``: those with an entry for that player)."""

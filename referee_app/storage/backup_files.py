@@ -16,8 +16,10 @@ import sqlite3
 import time
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import sqlite_utils
+if TYPE_CHECKING:
+    from .db import Database
 
 KEEP_NEWEST = 20
 #: a backup temp file this old was left by a crash even if its pid is reused
@@ -86,7 +88,7 @@ def _unlink_temp(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
-def write_backup(db: sqlite_utils.Database, path: Path, keep: int) -> Path:
+def write_backup(db: Database, path: Path, keep: int) -> Path:
     """Copy the live database with SQLite's online backup API; prune to :func:`kept`.
 
     Written under a temporary name and renamed, so a crash mid-backup never leaves a

@@ -12,8 +12,6 @@ from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any, Self
 
-import sqlite_utils
-
 from referee_app.core import (
     Ruleset,
 )
@@ -144,7 +142,7 @@ class TournamentBase:
     turns automatic backups off (tests, benchmarks).
     """
 
-    def __init__(self, path: Path, db: sqlite_utils.Database, *, backup_every: int = 25,
+    def __init__(self, path: Path, db: dbm.Database, *, backup_every: int = 25,
                  backup_keep: int = backup_files.KEEP_NEWEST) -> None:
         self.path = path
         self.db = db
@@ -157,7 +155,9 @@ class TournamentBase:
         self._pending: tuple[str, str, dict[str, Any], str] | None = None
         #: the referee whose PIN was checked on this connection (:meth:`sign_in`)
         self.signed_in: Referee | None = None
-        chain.install_capture(db.conn)
+        #: the row-capturing triggers are created at the first save (:meth:`_write`), so a
+        #: command that only reads (standings, a listing) never pays for their 39 statements
+        self._capturing = False
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -237,8 +237,13 @@ class TournamentBase:
     def _write(self) -> Iterator[None]:
         """One save: a write transaction that ends with exactly one chain entry holding every
         row it wrote (the caller says what it was with :meth:`_log`)."""
+        conn = self.db.conn
+        if not self._capturing:
+            chain.install_capture(conn)
+            # created inside an outer transaction, they would go with its rollback: again then
+            self._capturing = not conn.in_transaction
         with dbm.write_transaction(self.db):
-            chain.take_captured(self.db.conn)  # nothing from before this save
+            chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None
             yield
             rows = chain.take_captured(self.db.conn)
@@ -300,7 +305,8 @@ class TournamentBase:
             referees=tuple(n for n, _ in refs) if refs else tuple(meta.get("referees", ())),
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
-            templates=meta.get("templates", ""), results_url=meta.get("results_url", ""))
+            templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
+            verified_only=bool(meta.get("verified_only", False)))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

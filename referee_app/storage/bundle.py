@@ -287,6 +287,8 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
                        head_referee=_get(info, "head_referee", "tournament", str,
                                          optional=True, default=""),
                        cap_fan=_get(info, "cap_fan", "tournament", int, optional=True),
+                       verified_only=_get(info, "verified_only", "tournament", bool,
+                                          optional=True, default=False),
                        backup_every=0)
     except BundleError:
         raise

@@ -25,8 +25,7 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-
-import sqlite_utils
+from typing import Any
 
 from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
 
@@ -189,8 +188,72 @@ def busy_timeout_ms() -> int:
         return BUSY_TIMEOUT_MS
 
 
+class Database:
+    """The connection and what the storage layer asks of it: ``execute``, ``conn`` and
+    ``close`` (what it used of ``sqlite_utils.Database``, whose import — dateutil,
+    pluggy, its plugins' entry points — was half of a command's start-up), plus why the
+    file is read-only and where it is."""
+
+    __slots__ = ("conn", "read_only_reason", "file_path")
+
+    def __init__(self, conn: sqlite3.Connection, read_only_reason: str | None = None,
+                 file_path: Path | None = None) -> None:
+        self.conn = conn
+        self.read_only_reason = read_only_reason
+        self.file_path = file_path
+
+    def execute(self, sql: str, parameters: Any = ()) -> sqlite3.Cursor:
+        """Run one statement. Outside a transaction a write commits at once (sqlite3 would
+        open an implicit transaction that nothing commits), and a failed one leaves no
+        transaction open: what ``sqlite_utils.Database.execute`` did."""
+        conn = self.conn
+        was_in_transaction = conn.in_transaction
+        try:
+            cursor = conn.execute(sql, parameters)
+        except Exception:
+            if not was_in_transaction and conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        if (not was_in_transaction and conn.in_transaction and cursor.description is None
+                and _first_keyword(sql) not in _TRANSACTION_CONTROL):
+            conn.execute("COMMIT")
+        return cursor
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+_TRANSACTION_CONTROL = frozenset({"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT",
+                                   "RELEASE"})
+
+
+def _first_keyword(sql: str) -> str:
+    """The first keyword of a statement, upper-cased (spaces, ``;``, a BOM and comments
+    before it skipped); "" when there is none."""
+    i, n = 0, len(sql)
+    while i < n:
+        if sql[i].isspace() or sql[i] in (";", "\ufeff"):
+            i += 1
+        elif sql.startswith("--", i):
+            newline = sql.find("\n", i)
+            if newline == -1:
+                return ""
+            i = newline + 1
+        elif sql.startswith("/*", i):
+            end = sql.find("*/", i + 2)
+            if end == -1:
+                return ""
+            i = end + 2
+        else:
+            break
+    j = i
+    while j < n and (sql[j].isalpha() or sql[j] == "_"):
+        j += 1
+    return sql[i:j].upper()
+
+
 def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
-            ) -> sqlite_utils.Database:
+            ) -> Database:
     """Open with the durability settings above (the file must already be a tournament).
 
     ``read_only``: why the file cannot be written (it is then opened for viewing only and
@@ -202,9 +265,8 @@ def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
     conn.text_factory = _text_reader(path)
-    db = sqlite_utils.Database(conn)
-    db.read_only_reason = read_only  # type: ignore[attr-defined]
-    db.file_path = path  # type: ignore[attr-defined]
+    db = Database(conn, read_only, path)
+    db.execute("PRAGMA recursive_triggers=on")  # as sqlite_utils.Database set it
     db.execute(f"PRAGMA busy_timeout={busy_timeout_ms()}")
     if not read_only:
         mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
@@ -229,16 +291,16 @@ def _text_reader(path: Path) -> Callable[[bytes], str]:
     return decode
 
 
-def create_schema(db: sqlite_utils.Database) -> None:
+def create_schema(db: Database) -> None:
     db.conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + _append_only_triggers() +
                           f"\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
 
 
-def schema_version(db: sqlite_utils.Database) -> int:
+def schema_version(db: Database) -> int:
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate_v1(db: sqlite_utils.Database) -> None:
+def migrate_v1(db: Database) -> None:
     """Schema 1 -> 2 inside the caller's transaction: the chain tables, the frozen
     ``settings`` of each version (the caller fills them) and referees. The old ``log`` table
     is kept as it was (its entries become part of the first chain entry's detail)."""
@@ -252,7 +314,7 @@ def migrate_v1(db: sqlite_utils.Database) -> None:
 
 
 @contextlib.contextmanager
-def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
+def write_transaction(db: Database) -> Iterator[None]:
     """One save = one ``BEGIN IMMEDIATE … COMMIT``; any exception rolls everything back."""
     conn = db.conn
     path = getattr(db, "file_path", "the database")
@@ -273,7 +335,7 @@ def write_transaction(db: sqlite_utils.Database) -> Iterator[None]:
         raise
 
 
-def _begin_immediate(db: sqlite_utils.Database, path: object) -> None:
+def _begin_immediate(db: Database, path: object) -> None:
     """Take the write lock (SQLite's busy timeout waits); after a second of waiting, say so."""
     timer = threading.Timer(FIRST_WAIT_MS / 1000, _say_waiting, (path,))
     timer.daemon = True
@@ -292,7 +354,7 @@ def _say_waiting(path: object) -> None:
 
 
 @contextlib.contextmanager
-def read_transaction(db: sqlite_utils.Database) -> Iterator[None]:
+def read_transaction(db: Database) -> Iterator[None]:
     """A consistent snapshot for multi-query reads (standings, exports)."""
     conn = db.conn
     if conn.in_transaction:

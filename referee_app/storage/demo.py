@@ -9,13 +9,13 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
-import platformdirs
-
 DEMO_BUNDLE_NAME = "demo-ottawa-2009.json"
 
 
 def data_dir() -> Path:
     """The user's data directory for Referee Desk (created on first use)."""
+    import platformdirs  # here: only a command without --db needs it
+
     return Path(platformdirs.user_data_dir("referee-app", appauthor=False))
 
 

@@ -18,6 +18,7 @@ from .base import TournamentBase, _lookup_int
 from .models import (
     HandInfo,
     HandStatus,
+    HandSummary,
     HandVersion,
     VersionAction,
 )
@@ -128,6 +129,17 @@ class HandQueriesMixin(TournamentBase):
             params.append(HandStatus(status).value)
         where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
         return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
+
+    def hand_index(self) -> list[HandSummary]:
+        """Every hand's number, status and flags, ordered as :meth:`hands` — for lists that
+        show no record (the desk's navigator at launch)."""
+        rows = self.db.execute(
+            "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
+            "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
+            "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+            "v.version=h.current_version ORDER BY h.round, h.table_no, h.hand_no").fetchall()
+        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
+                for r in rows]
 
     def _versions(self, hand_id: int, only: int | None = None) -> list[HandVersion]:
         q = ("SELECT version, action, status, record, settlement, override_reason, "

@@ -42,6 +42,8 @@ TIE_BREAK_KEYS: tuple[str, ...] = ("chips", "wins", "self_drawn", "largest_win_f
 
 @dataclass(frozen=True, slots=True)
 class TournamentInfo:
+    """The tournament's settings and names, as stored in its meta table."""
+
     name: str
     ruleset: str
     seats: tuple[str, ...]  # from the ruleset: ("E","S","W","N") or ("E","S","W")
@@ -56,6 +58,7 @@ class TournamentInfo:
     cap_fan: int | None = None  # the tournament's cap on total fan; None: the ruleset's own
     templates: str = ""  # the tournament's report template folder; "": the shipped ones
     results_url: str = ""  # the players' live results page ("": no QR codes printed)
+    verified_only: bool = False  # standings count only verified hands (provisional until then)
 
     @property
     def table_size(self) -> int:
@@ -66,11 +69,15 @@ class TournamentInfo:
                 "end_date": self.end_date, "venue": self.venue, "stake": self.stake,
                 "tie_break": list(self.tie_break), "referees": list(self.referees),
                 "head_referee": self.head_referee, "created_at": self.created_at,
-                "cap_fan": self.cap_fan}
+                "cap_fan": self.cap_fan,
+                # only when set: bundles written before the setting existed stay identical
+                **({"verified_only": True} if self.verified_only else {})}
 
 
 @dataclass(frozen=True, slots=True)
 class Player:
+    """A registered player (status: active, withdrawn, late or substitute)."""
+
     id: int
     name: str  # the name written on hand records (Chinese and/or Latin)
     name_latin: str = ""
@@ -85,6 +92,8 @@ class Player:
 
 @dataclass(frozen=True, slots=True)
 class SeatAssignment:
+    """One player's seat at one table of one round."""
+
     round: int
     table: int
     seat: str
@@ -168,6 +177,29 @@ class HandInfo:
 
 
 @dataclass(frozen=True, slots=True)
+class HandSummary:
+    """What a list of hands shows (navigator, go-to): no record or settlement is read, so
+    listing 2,000 hands takes milliseconds. ``flags`` as :class:`HandInfo`'s."""
+
+    id: int
+    round: int
+    table: int
+    hand_no: int
+    status: HandStatus
+    amended: bool = False
+    override: bool = False
+
+    @property
+    def void(self) -> bool:
+        return self.status is HandStatus.VOID
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
+                                     ("void", self.void)) if on)
+
+
+@dataclass(frozen=True, slots=True)
 class HandVersion:
     """One stored version of a hand; ``diff`` is per-seat totals minus the previous version's."""
 
@@ -207,6 +239,8 @@ class Penalty:
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
+    """One line of the leaderboard: rank, chips and the tie-break figures."""
+
     rank: int
     player_id: int
     player: str
@@ -236,6 +270,8 @@ class StandingRow:
 
 @dataclass(frozen=True, slots=True)
 class StatementLine:
+    """One hand or penalty on a player's statement: where, the chips and the payments."""
+
     round: int | None
     table: int | None
     hand_no: int | None
@@ -248,6 +284,8 @@ class StatementLine:
 
 @dataclass(frozen=True, slots=True)
 class PlayerStatement:
+    """Everything that made one player's total, line by line."""
+
     player: Player
     lines: tuple[StatementLine, ...]
     total: int
@@ -255,6 +293,8 @@ class PlayerStatement:
 
 @dataclass(frozen=True, slots=True)
 class RoundInfo:
+    """A seated round: its tables, players, byes and hands entered so far."""
+
     number: int
     tables: int
     players: int

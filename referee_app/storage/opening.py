@@ -19,8 +19,6 @@ import re
 import sqlite3
 from pathlib import Path
 
-import sqlite_utils
-
 from . import db as dbm
 from .backup_files import list_backups
 from .errors import (
@@ -128,7 +126,7 @@ def check_file(path: Path) -> tuple[str | None, int]:
     return reason, int(version)
 
 
-def quick_check(db: sqlite_utils.Database, path: Path) -> None:
+def quick_check(db: dbm.Database, path: Path) -> None:
     """``PRAGMA quick_check`` on the open file: a damaged one is refused (exit 3)."""
     try:
         rows = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]

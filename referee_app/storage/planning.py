@@ -10,15 +10,15 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
-from typing import Any
-
-from referee_app.core.planning import Plan, PlanError, Repair, repair
-from referee_app.core.planning import plan as make_plan
+from typing import TYPE_CHECKING, Any
 
 from . import db as dbm
 from .base import TournamentBase
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
+
+if TYPE_CHECKING:  # the planner is imported where it runs: hand add and standings skip it
+    from referee_app.core.planning import Plan, Repair
 
 # a whole event in one plan; beyond this the search would run for minutes (a typo such
 # as --rounds 1000000 must be refused, not hang the desk)
@@ -116,6 +116,9 @@ class PlanningMixin(TournamentBase):
             stored = [self._seat_rows(n, seats) for n in range(done + 1, rounds + 1)]
             if all(stored):
                 initial = stored
+        from referee_app.core.planning import PlanError
+        from referee_app.core.planning import plan as make_plan
+
         try:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
                           seed=seed, initial=initial)
@@ -274,6 +277,8 @@ class PlanningMixin(TournamentBase):
         elif fill not in (None, "byes"):
             raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
         met, _ = self._met_before(number)
+        from referee_app.core.planning import PlanError, Repair, repair
+
         try:
             r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes")
         except PlanError as e:

@@ -32,15 +32,18 @@ class SettingsMixin(TournamentBase):
     def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
         """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
         (the head referee's change once the tournament has referees), templates (the
-        folder of report templates; relative to the database's folder) or results_url (the
-        players' live results page: its QR code goes on table cards and printed standings).
+        folder of report templates; relative to the database's folder), verified_only
+        (standings count only verified hands and are provisional until all are) or
+        results_url (the players' live results page: its QR code goes on table cards
+        and printed standings).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
         :meth:`resettle` writes new versions of them).
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
-                   "head_referee", "cap_fan", "templates", "results_url"}
+                   "head_referee", "cap_fan", "templates", "verified_only",
+                   "results_url"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
@@ -63,6 +66,10 @@ class SettingsMixin(TournamentBase):
             fields["cap_fan"] = _cap(fields["cap_fan"])
         if "templates" in fields:
             fields["templates"] = _text(str(fields["templates"]), "templates")
+        if "verified_only" in fields:
+            if not isinstance(fields["verified_only"], bool):
+                raise StorageError("verified_only", "expected true or false, got "
+                                   f"{fields['verified_only']!r}")
         if "results_url" in fields:
             fields["results_url"] = _results_url(fields["results_url"])
         at = dbm.now()

@@ -22,7 +22,9 @@ class StandingsMixin(TournamentBase):
         """The leaderboard, recomputed now from the current version of every hand.
 
         ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
-        Ranked by the tournament's tie-break order; players still tied share a rank.
+        Ranked by the tournament's tie-break order; players still tied share a rank. When
+        the tournament counts only verified hands (``info.verified_only``), a hand not yet
+        verified adds nothing until it is (:meth:`unverified_hands` says how many wait).
         """
         for value, field in ((round, "round"), (through_round, "through_round")):
             if value is not None:
@@ -33,7 +35,9 @@ class StandingsMixin(TournamentBase):
                 "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
                 "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
                 "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
-                "hs.version=h.current_version GROUP BY hs.player_id, h.round").fetchall()
+                "hs.version=h.current_version "
+                + ("WHERE h.status='verified' " if self.info.verified_only else "")
+                + "GROUP BY hs.player_id, h.round").fetchall()
             pen_rows = self.db.execute(
                 "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
                 "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
@@ -41,6 +45,40 @@ class StandingsMixin(TournamentBase):
             tie_break = self.info.tie_break
         return compute(players, hand_rows, pen_rows, tie_break, round=round,
                        through_round=through_round, include_substitutes=include_substitutes)
+
+    def hand_seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
+        """Each hand's status and its seats' standings figures as stored with its current
+        version: (player_id, round, chips, counted, won, self_drawn, discards_paid,
+        flower_pig, win_fan) — what :meth:`standings` adds up, without reading records."""
+        out: dict[int, tuple[str, list[tuple[int, ...]]]] = {}
+        for hid, status, *row in self.db.execute(
+                "SELECT h.id, h.status, hs.player_id, h.round, hs.chips, hs.counted, hs.won, "
+                "hs.self_drawn, hs.discards_paid, hs.flower_pig, hs.win_fan FROM hands h JOIN "
+                "hand_seats hs ON hs.hand_id=h.id AND hs.version=h.current_version "
+                "ORDER BY h.id, hs.seat").fetchall():
+            out.setdefault(hid, (status, []))[1].append(tuple(row))
+        return out
+
+    def unverified_hands(self, round: int | None = None, *,
+                         through_round: int | None = None) -> int:
+        """How many hands (not void) in the scope of :meth:`standings` are not verified yet:
+        while any are and the tournament counts only verified hands, standings are
+        provisional."""
+        conds, params = ["status='entered'"], []
+        for value, field, op in ((round, "round", "="), (through_round, "through_round", "<=")):
+            if value is not None:
+                conds.append(f"round{op}?")
+                params.append(_lookup_int(value, field))
+        return int(self.db.execute(f"SELECT COUNT(*) FROM hands WHERE {' AND '.join(conds)}",
+                                   params).fetchone()[0])
+
+    def provisional(self, round: int | None = None, *, through_round: int | None = None
+                    ) -> int:
+        """Hands standings in this scope are waiting for: the unverified ones when only
+        verified hands count, else 0 (the standings are as good as the hands)."""
+        if not self.info.verified_only:
+            return 0
+        return self.unverified_hands(round, through_round=through_round)
 
     def player_statement(self, player: PlayerRef) -> PlayerStatement:
         """Every hand and penalty of one player, each hand with its payments and clauses."""

@@ -76,13 +76,14 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
                cap_fan: int | None = None, head_pin: str | None = None,
-               **kwargs: Any) -> Tournament:
+               verified_only: bool = False, **kwargs: Any) -> Tournament:
         """Create a new tournament file; refuses to overwrite an existing database.
 
         ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
         (``core.ruleset_from_file``). Its complete data is stored inside the tournament (its digest goes with
         every saved version). With ``head_pin`` the head referee is registered with that PIN,
-        and from then on every change needs a referee's PIN.
+        and from then on every change needs a referee's PIN. ``verified_only``: standings
+        count only verified hands (provisional until all are; ``update_info`` changes it).
         """
         path = Path(path)
         name = _text(name, "name", required=True)
@@ -119,6 +120,11 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                     "tie_break": list(tb), "referees": list(referees),
                     "head_referee": head_referee,
                     "cap_fan": cap_fan, "created_at": dbm.now()}
+            if verified_only is not False:
+                if verified_only is not True:
+                    raise StorageError("verified_only", "expected true or false, got "
+                                       f"{verified_only!r}")
+                info["verified_only"] = True
             with t._write():
                 db.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
                            (digest, rules.id, chain.canonical(snap)))

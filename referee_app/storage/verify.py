@@ -10,20 +10,26 @@ The first thing that does not hold is named (its chain entry where there is one)
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
-import multiprocessing
 import os
+import sqlite3
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
 
 from . import chain
 from . import db as dbm
-from .base import TournamentBase, _dump
+from .base import TournamentBase
 from .errors import RecordIntegrityError, StorageError
 from .models import VerifyReport
+
+
+class _NotSo(Exception):
+    """The streamed chain check met something that does not hold (named by the exact one)."""
 
 
 class VerifyMixin(TournamentBase):
@@ -34,45 +40,127 @@ class VerifyMixin(TournamentBase):
         entry that does not hold, or return the counts and the record's digest.
 
         ``parallel`` (default: when it pays and is safe — fork available, one thread, many
-        versions): settlements are re-settled in a forked child while this process checks
-        the chain, the two halves of the work on two cores."""
+        versions): a forked child settles versions again while this process checks the
+        chain, then both take the versions left in chunks, the work on two cores."""
         if parallel is None:
             parallel = (hasattr(os, "fork") and threading.active_count() == 1
                         and (os.cpu_count() or 1) > 1 and self._version_count() >= 2000)
         conn = self.db.conn
+        # nothing made here forms a cycle: the collector would only walk the 100,000s of
+        # parsed objects again and again (a quarter of the time on 10,000 hands)
+        collecting = gc.isenabled()
+        gc.disable()
+        # the rebuilt copy is compared with the file, which enforces its foreign keys, so
+        # checking them again while replaying into the copy would prove nothing new
+        fk = int(conn.execute("PRAGMA foreign_keys").fetchone()[0])
+        if not conn.in_transaction:
+            conn.execute("PRAGMA foreign_keys=OFF")
         conn.execute("ATTACH DATABASE ':memory:' AS rebuilt")
+        job: _Child | None = None
         try:
             for stmt in dbm.SCHEMA.split(";"):
-                if stmt.strip():
-                    conn.execute(stmt.replace("CREATE TABLE ", "CREATE TABLE rebuilt.", 1)
-                                 .replace("CREATE INDEX ", "CREATE INDEX rebuilt.", 1))
+                if stmt.strip().startswith("CREATE TABLE"):  # the lookup indexes: not needed
+                    conn.execute(stmt.replace("CREATE TABLE ", "CREATE TABLE rebuilt.", 1))
             with dbm.read_transaction(self.db):
+                rows, rules_of = self._settlement_inputs()
+                chunks = _Chunks(len(rows), False)
+                if parallel:
+                    try:
+                        chunks = _Chunks(len(rows), True)
+                        job = _Child(rows, rules_of, chunks)
+                    except (OSError, ImportError):  # no semaphores or no fork: all here
+                        chunks, job = _Chunks(len(rows), False), None
                 res = str(conn.execute("PRAGMA main.integrity_check").fetchone()[0])
                 if res != "ok":
                     raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
                                                "backup (referee-app backup list)")
-                rows, rules_of = self._settlement_inputs()
-                job = _start_in_child(rows, rules_of) if parallel else None
                 entries = self._verify_chain()
-                found = job() if job is not None else check_settlements(rows, rules_of)
+                found = _check_chunks(rows, rules_of, chunks)
+                if job is not None:
+                    found = _first(found, job.wait())
+                    job = None
                 if found is not None:
-                    hid, version, problem = found
-                    seq = chain.last_writer(entries, "hand_versions", (hid, version),
+                    _, hid, version, problem = found
+                    seq = chain.last_writer(entries(), "hand_versions", (hid, version),
                                             ["hand_id", "version"])
                     raise RecordIntegrityError("hand_versions", f"entry {seq}: hand {hid} "
                                                f"version {version}: {problem}", seq)
                 versions = len(rows)
                 n, digest = chain.head(conn)
         finally:
+            if job is not None:
+                job.cancel()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             conn.execute("DETACH DATABASE rebuilt")
+            conn.execute(f"PRAGMA foreign_keys={'ON' if fk else 'OFF'}")
+            if collecting:
+                gc.enable()
         return VerifyReport(n, versions, digest)
 
-    def _verify_chain(self) -> list[chain.Entry]:
+    def _verify_chain(self) -> Callable[[], list[chain.Entry]]:
+        """Check the chain and the tables against it; returns a function giving the entries
+        (read again only if a settlement problem must be traced to its entry).
+
+        The usual case streams: one entry read, checked and replayed at a time, so the
+        10,000s of parsed entries are never all held (their memory is reused instead of
+        faulted in page by page). Anything that does not hold sends it to
+        :meth:`_verify_chain_exactly`, which reads everything first and names the same
+        entry the checks always named (a bad hash further on before a bad row here)."""
         conn = self.db.conn
-        rows = conn.execute("SELECT seq, entry, hash, at, referee, action FROM main.chain "
-                            "ORDER BY seq").fetchall()
+        try:
+            self._verify_chain_streamed(conn)
+        except (chain.ChainError, _NotSo, sqlite3.Error, ValueError):
+            for table in chain.RECORD_TABLES:
+                conn.execute(f"DELETE FROM rebuilt.{table}")
+            entries = self._verify_chain_exactly()
+            return lambda: entries
+        return self._read_all_entries
+
+    def _read_all_entries(self) -> list[chain.Entry]:
+        rows = _fetch_all(self.db.conn, "SELECT CAST(entry AS BLOB), hash FROM main.chain "
+                          "ORDER BY seq")
+        return list(chain.read_entries((r[0], r[1]) for r in rows))
+
+    def _verify_chain_streamed(self, conn: sqlite3.Connection) -> None:
+        head_n, head_hash = chain.head(conn)
+        factory = conn.text_factory
+        conn.text_factory = str  # SQLite decodes; a damaged text raises, and is retried
+        try:
+            cur = conn.execute("SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
+                               "FROM main.chain ORDER BY seq")
+            current: list[tuple[Any, ...]] = []
+            count, last = 0, chain.GENESIS
+
+            def texts() -> Iterator[tuple[bytes, str]]:
+                for row in cur:
+                    current[:] = [row]
+                    yield row[1], row[2]
+
+            def checked() -> Iterator[chain.Entry]:
+                nonlocal count, last
+                for e in chain.read_entries(texts()):
+                    seq, _, _, at, who, action = current[0]
+                    if seq != e.seq or (at, who, action) != (e.at, e.referee, e.action):
+                        raise _NotSo
+                    count, last = count + 1, e.hash
+                    yield e
+
+            try:
+                chain.replay(checked(), conn, "rebuilt")
+            finally:
+                cur.close()  # stopped early, it would keep DETACH from running
+        finally:
+            conn.text_factory = factory
+        if (head_n, head_hash) != (count, last):
+            raise _NotSo
+        chain.compare(conn, "rebuilt", [])
+
+    def _verify_chain_exactly(self) -> list[chain.Entry]:
+        conn = self.db.conn
+        # the entry as the bytes stored: hashed as they are, decoded once by the JSON parser
+        rows = _fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
+                          "FROM main.chain ORDER BY seq")
         head_n, head_hash = chain.head(conn)
         try:
             entries = list(chain.read_entries((r[1], r[2]) for r in rows))
@@ -90,6 +178,10 @@ class VerifyMixin(TournamentBase):
             chain.replay(entries, conn, "rebuilt")
             chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
+            if e.seq is not None and 0 < e.seq <= len(rows) and isinstance(rows[e.seq - 1][1],
+                                                                             bytes):
+                # bytes that are not UTF-8: the file is damaged, said as reading it says so
+                conn.text_factory(rows[e.seq - 1][1])
             raise RecordIntegrityError("chain", str(e), e.seq) from None
         return entries
 
@@ -99,8 +191,8 @@ class VerifyMixin(TournamentBase):
     def _settlement_inputs(self) -> tuple[list[tuple[Any, ...]], dict[str, Any]]:
         """Every version's (hand, version, record, settlement, settings) and the Ruleset of
         each distinct settings text (None: marked unverifiable by a migration)."""
-        rows = self.db.execute("SELECT hand_id, version, record, settlement, settings FROM "
-                               "hand_versions ORDER BY hand_id, version").fetchall()
+        rows = _fetch_all(self.db.conn, "SELECT hand_id, version, record, settlement, "
+                          "settings FROM hand_versions ORDER BY hand_id, version")
         rules_of: dict[str, Any] = {}
         for text in {r[4] for r in rows}:
             try:
@@ -111,60 +203,153 @@ class VerifyMixin(TournamentBase):
         return rows, rules_of
 
 
-def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
-                      ) -> tuple[int, int, str] | None:
-    """Settle every version again under its stored settings; the first (hand, version,
-    problem) that does not reproduce its stored settlement, or None."""
-    checked: set[tuple[str, str, str]] = set()  # a status change copies its version
-    for hid, version, record, settlement, settings in rows:
-        if (record, settlement, settings) in checked:
+def _fetch_all(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
+    """All rows of ``sql``, text decoded by SQLite itself (a Python decoder called per value
+    costs a tenth of a second per 100,000 values); stored bytes that are not UTF-8 are
+    read again through the connection's own decoder, which names the damage."""
+    factory = conn.text_factory
+    conn.text_factory = str
+    try:
+        return conn.execute(sql).fetchall()
+    except sqlite3.OperationalError as e:
+        if "decode" not in str(e):
+            raise
+    finally:
+        conn.text_factory = factory
+    return conn.execute(sql).fetchall()
+
+
+#: versions settled per claim: small enough that the two processes finish together
+CHUNK = 250
+
+#: (index in the rows, hand id, version, problem)
+Found = tuple[int, int, int, str]
+
+
+class _Chunks:
+    """Hands out the next chunk of rows to whichever process asks (shared across a fork)."""
+
+    def __init__(self, total: int, shared: bool) -> None:
+        self.total = total
+        if shared:
+            import multiprocessing  # here: its import (pickle, socket) would slow start-up
+
+            self._next: Any = multiprocessing.get_context("fork").Value("q", 0)
+        else:
+            self._next = _Local()
+
+    def claim(self) -> int:
+        with self._next.get_lock():
+            lo = int(self._next.value)
+            self._next.value = lo + CHUNK
+        return lo
+
+
+class _Local:
+    """A counter with the interface of a shared Value, for one process."""
+
+    def __init__(self) -> None:
+        self.value = 0
+
+    def get_lock(self) -> contextlib.nullcontext[None]:
+        return contextlib.nullcontext()
+
+
+def _first(a: Found | None, b: Found | None) -> Found | None:
+    if a is None or (b is not None and b[0] < a[0]):
+        return b
+    return a
+
+
+def _check_chunks(rows: list[tuple[Any, ...]], rules_of: dict[str, Any],
+                  chunks: _Chunks) -> Found | None:
+    """Settle the chunks this process claims; the first problem among them. Chunks are
+    claimed in order, so after a problem no later chunk can hold the first one."""
+    found: Found | None = None
+    checked: set[tuple[str, str, str]] = set()
+    while True:
+        lo = chunks.claim()
+        if lo >= chunks.total or (found is not None and lo > found[0]):
+            return found
+        found = _first(found, _check_range(rows, rules_of, lo, min(lo + CHUNK, chunks.total),
+                                           checked))
+
+
+def _check_range(rows: list[tuple[Any, ...]], rules_of: dict[str, Any], lo: int, hi: int,
+                 checked: set[tuple[str, str, str]]) -> Found | None:
+    from_dict, loads = HandRecord.from_dict, json.loads
+    for i in range(lo, hi):
+        hid, version, record, settlement, settings = rows[i]
+        key = (record, settlement, settings)
+        if key in checked:  # a status change copies its version: the same text, settled
             continue
-        checked.add((record, settlement, settings))
+        checked.add(key)
         rules = rules_of.get(settings)
         if rules is None:
             continue
         if isinstance(rules, Exception):
-            return hid, version, f"its stored settings cannot be read ({rules})"
+            return i, hid, version, f"its stored settings cannot be read ({rules})"
         try:
-            again = settle(HandRecord.from_dict(json.loads(record), rules), rules).to_dict()
+            again = settle(from_dict(loads(record), rules), rules).to_dict()
         except (RecordError, ValueError, KeyError, TypeError) as e:
-            return hid, version, f"cannot be settled again ({e})"
-        # stored as _dump(settlement): the same text unless something changed it
-        if _dump(again) != settlement and again != json.loads(settlement):
-            return hid, version, ("its stored settlement differs from settling its record "
-                                  "under its stored settings")
+            return i, hid, version, f"cannot be settled again ({e})"
+        try:
+            same = loads(settlement) == again  # parsing beats writing ``again`` out
+        except ValueError:
+            same = False
+        if not same:
+            return i, hid, version, ("its stored settlement differs from settling its "
+                                     "record under its stored settings")
     return None
 
 
-def _start_in_child(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
-                    ) -> Callable[[], tuple[int, int, str] | None]:
-    """Run :func:`check_settlements` in a forked child (it inherits the data, nothing is
-    pickled but the answer); returns a function that waits for the answer."""
-    ctx = multiprocessing.get_context("fork")
-    recv, send = ctx.Pipe(duplex=False)
+def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
+                      ) -> tuple[int, int, str] | None:
+    """Settle every version again under its stored settings; the first (hand, version,
+    problem) that does not reproduce its stored settlement, or None."""
+    found = _check_chunks(rows, rules_of, _Chunks(len(rows), False))
+    return None if found is None else found[1:]
 
-    def work() -> None:
+
+class _Child:
+    """:func:`_check_chunks` in a forked child (it inherits the data, nothing is pickled but
+    the answer), sharing the chunks with this process."""
+
+    def __init__(self, rows: list[tuple[Any, ...]], rules_of: dict[str, Any],
+                 chunks: _Chunks) -> None:
+        import multiprocessing
+
+        ctx = multiprocessing.get_context("fork")
+        self._args = rows, rules_of
+        self._recv, send = ctx.Pipe(duplex=False)
+
+        def work() -> None:
+            try:
+                send.send(("ok", _check_chunks(rows, rules_of, chunks)))
+            except BaseException as e:  # noqa: BLE001 - reported to the parent, never lost
+                send.send(("error", repr(e)))
+            finally:
+                send.close()
+
+        self._proc = ctx.Process(target=work, daemon=True)
+        self._proc.start()
+        send.close()
+
+    def wait(self) -> Found | None:
         try:
-            send.send(("ok", check_settlements(rows, rules_of)))
-        except BaseException as e:  # noqa: BLE001 - reported to the parent, never lost
-            send.send(("error", repr(e)))
-        finally:
-            send.close()
-
-    proc = ctx.Process(target=work, daemon=True)
-    proc.start()
-    send.close()
-
-    def wait() -> tuple[int, int, str] | None:
-        try:
-            kind, value = recv.recv()
+            kind, value = self._recv.recv()
         except EOFError:
             kind, value = "error", "the checking process ended without an answer"
         finally:
-            proc.join()
-            recv.close()
-        if kind == "error":  # fall back to checking here: a verdict is never skipped
-            return check_settlements(rows, rules_of)
+            self._proc.join()
+            self._recv.close()
+        if kind == "error":  # check everything here: a verdict is never skipped
+            rows, rules_of = self._args
+            return _check_chunks(rows, rules_of, _Chunks(len(rows), False))
         return value
 
-    return wait
+    def cancel(self) -> None:
+        """Stop the child (the check ended early, on a problem of the chain)."""
+        self._proc.terminate()
+        self._proc.join()
+        self._recv.close()

@@ -200,6 +200,12 @@ class Desk:
     def hands(self) -> list[HandInfo]:
         return self.t.hands()
 
+    def hand_index(self) -> list[Any]:
+        """Every hand's number, status and flags without its record (the navigator; a
+        remote tournament lists full hands)."""
+        index = getattr(self.t, "hand_index", None)
+        return index() if index is not None else self.t.hands()
+
     def hand(self, hand_id: int) -> HandInfo:
         return self.t.hand(hand_id)
 
@@ -228,6 +234,11 @@ class Desk:
         """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
         return self.t.standings(round_no, through_round=through)
 
+    def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
+        """Unverified hands these standings leave out (0 unless only verified hands
+        count): while any are, the standings are provisional."""
+        return self.t.provisional(round_no, through_round=through)
+
     def players(self) -> list[Player]:
         return self.t.players()
 
@@ -251,13 +262,19 @@ class Desk:
 
     def projector_data(self, title: str) -> ProjectorData:
         """The projector's standings: through the last round with a hand, with each
-        player's rank after the round before (for ▲▼)."""
-        n = next((r for r in reversed(self.rounds()) if self.t.hands(round=r)), None)
+        player's rank after the round before (for ▲▼), and that round's progress."""
+        rounds = self.rounds()
+        n = next((r for r in reversed(rounds) if self.t.hands(round=r)), None)
+        playing = n if n is not None else (rounds[0] if rounds else None)
+        progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
-            return ProjectorData(title, self.t.standings())
+            return ProjectorData(title, self.t.standings(), provisional=self.t.provisional(),
+                                 progress=progress, event=self.title)
         prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
             if n > 1 else {}
-        return ProjectorData(title, self.t.standings(through_round=n), n, prev)
+        return ProjectorData(title, self.t.standings(through_round=n), n, prev,
+                             provisional=self.t.provisional(through_round=n),
+                             progress=progress, event=self.title)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses

@@ -16,3 +16,6 @@ class ProjectorData:
     rows: Sequence[Any]
     after_round: int | None = None
     previous: Mapping[str, int] = field(default_factory=dict)
+    provisional: int = 0  # unverified hands left out (only verified hands count); 0: none
+    progress: Any = None  # RoundProgress of the round in play (the projector's progress page)
+    event: str = ""  # the tournament's name (the progress page's title)

@@ -19,8 +19,9 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
-from referee_app.reports import api
-from referee_app.reports.template import REPORTS, load_template
+#: the reports library (reportlab and the templates) is imported when a report is made,
+#: not when the window opens (launch time, issue 12)
+REPORTS = ("standings", "table", "player", "hand", "seating", "slips")
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
@@ -57,7 +58,8 @@ class ReportRequest:
     def file_stem(self) -> str:
         """A default file name for Save as PDF: ``standings-r2``, ``table-r1-t3``, …"""
         parts = [self.report]
-        for key, tag in (("round", "r"), ("table", "t"), ("hand_id", "h"), ("player", "")):
+        for key, tag in (("round", "r"), ("through", "after"), ("table", "t"), ("hand_id", "h"),
+                         ("player", "")):
             value = self.params.get(key)
             if value is not None:
                 parts.append(f"{tag}{value}")
@@ -72,13 +74,21 @@ class Selection:
     table: int | None = None
     hand_id: int | None = None
     player: str | None = None
-    standings_round: int | None = None
+    standings_round: int | None = None  # the standings filter: after round N (rounds 1..N)
+    standings_only: int | None = None  # … or round N alone
+
+
+def standings_request(only: int | None = None, through: int | None = None) -> ReportRequest:
+    """The standings as the filter shows them: round N alone (``round``), after round N
+    (``through``), or overall — the meanings of ``report standings --round/--through``."""
+    params = {k: v for k, v in (("round", only), ("through", through)) if v is not None}
+    return ReportRequest("standings", params)
 
 
 def request_for(report: str, sel: Selection) -> ReportRequest:
     """The request of ``report`` for the selection; names what is missing when it cannot."""
     if report == "standings":
-        return ReportRequest("standings", {"round": sel.standings_round})
+        return standings_request(sel.standings_only, sel.standings_round)
     if report == "hand":
         if sel.hand_id is None:
             raise ReportRequestError("hand", "no saved hand is selected")
@@ -99,12 +109,17 @@ def request_for(report: str, sel: Selection) -> ReportRequest:
 def gather(desk: Desk, req: ReportRequest, generated_at: datetime | None = None) -> Any:
     """The report's data from the open tournament (the reports library's gather step)."""
     when = generated_at or datetime.now(UTC).replace(microsecond=0)
+    from referee_app.reports import api
+
     return api.gather_data(req.report, desk.t, when, **req.params)
 
 
 def render(req: ReportRequest, data: Any, desk: Desk | None = None) -> bytes:
     """The PDF bytes of gathered data, laid out by the report's template (from the open
     tournament's template folder when it names one)."""
+    from referee_app.reports import api
+    from referee_app.reports.template import load_template
+
     folder = api.templates_folder(desk.t) if desk is not None else None
     return api.render(req.report, data, load_template(req.report, folder=folder))
 
@@ -117,7 +132,9 @@ def make_pdf(desk: Desk, req: ReportRequest, generated_at: datetime | None = Non
 def save_pdf(pdf: bytes, path: str | Path) -> Path:
     """Write the PDF bytes to ``path`` via a temporary file beside it, so a failure never
     leaves a half-written file or clobbers an existing one."""
-    return api.write_atomic(path, pdf)
+    from referee_app.reports.api import write_atomic
+
+    return write_atomic(path, pdf)
 
 
 class PdfPages:

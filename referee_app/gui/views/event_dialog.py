@@ -90,7 +90,7 @@ class EventDialog(QDialog):
             self.kind = QComboBox()
             self.kind.setObjectName("event_kind")
             for k in KONG_KINDS:
-                self.kind.addItem(tr(f"kind_{k}"), k)
+                self.kind.addItem(f"{tr(f'kind_{k}')} ({k[0]})", k)  # its key shown
             self.kind.setCurrentIndex(max(0, self.kind.findData(event.get("kind", "concealed"))))
             self.frm = QComboBox()
             self.frm.setObjectName("event_from")
@@ -167,8 +167,13 @@ class EventDialog(QDialog):
         buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
+        self.keys_hint = QLabel(tr("dlg_keys_kong" if self._type == "kong" else "dlg_keys_win"))
+        self.keys_hint.setObjectName("event_keys_hint")
+        self.keys_hint.setWordWrap(True)
+        self.keys_hint.setStyleSheet("color: #6b6455")
         lay = QVBoxLayout(self)
         lay.addLayout(form)
+        lay.addWidget(self.keys_hint)
         lay.addWidget(buttons)
         self._show_tile()
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QSettings, Qt, QTimer
+from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
@@ -40,10 +40,11 @@ from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .progress import ProgressView
-from .projector import ProjectorWindow
+from .projector import ProjectorWindow, projector_settings
 from .prompts import ReasonDialog, confirm_destructive
 from .session import HeadCancelled, Session
 from .standings import StandingsView
+from .tab_guard import TabLayoutGuard
 from .trace import TraceView
 
 
@@ -68,8 +69,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self._impact_timer.timeout.connect(self._show_impact)
         self.projector: ProjectorWindow | None = None
         #: seconds a projector page stays up (QSettings "projector/page_seconds")
-        self.projector_page_seconds = int(QSettings("RefereeDesk", "referee-app").value(
-            "projector/page_seconds", 10))
+        self.projector_page_seconds = projector_settings()[0]
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
@@ -99,6 +99,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         for w in (self.entry, self.trace, self.standings, self.seating, self.players,
                   self.progress):
             self.tabs.addTab(w, "")
+        self.tab_guard = TabLayoutGuard(self.tabs)  # a keystroke repaints what changed
         self.jump_bar = JumpBar()
         self.jump_bar.goto_requested.connect(self.go_to)
         self.jump_bar.find_requested.connect(self.find_player)
@@ -176,7 +177,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         d = self.desk
         try:
             target = resolve_goto(text, d.rounds(), {r: d.seating(r).tables for r in d.rounds()},
-                                  d.hands(), d.next_hand_no)
+                                  d.hand_index(), d.next_hand_no)
         except GoToError as e:
             self.message(tr(e.msg_id, **e.values))
             return False
@@ -264,7 +265,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         """Re-read everything from the store (after a save, or on start)."""
         rounds = self.desk.rounds()
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hands())
+                                self.desk.hand_index())
         self.standings.set_rounds(rounds)
         self.seating.set_rounds(rounds)
         self.seating.set_next_round(self.desk.next_round())
@@ -296,6 +297,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     def refresh_standings(self, *_args: object) -> None:
         only, through = self.standings.selected_scope()
         self.standings.set_rows(self.desk.standings(only, through=through))
+        self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
@@ -639,7 +641,8 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if self.projector is None:
             self.projector = ProjectorWindow(
                 lambda: self.desk.projector_data(f"{self.desk.title} · {tr('Standings')}"),
-                                             page_seconds=self.projector_page_seconds)
+                                             page_seconds=self.projector_page_seconds,
+                                             show_progress=projector_settings()[1])
         self.projector.showFullScreen()
         return self.projector
 

@@ -14,6 +14,7 @@ from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import QComboBox, QMainWindow, QToolBar, QWidget
 
 from ..i18n import LANG, tr
+from .projector import ProjectorSettingsDialog, projector_settings, save_projector_settings
 from .report_menu import ReportMenu
 
 
@@ -60,6 +61,8 @@ class WindowMenus(QMainWindow):
         self.act_find = act(QKeySequence.StandardKey.Find, lambda: self.jump_bar.open("find"),
                             "act_find")
         self.act_projector = act("F11", self.open_projector, "act_projector")
+        self.act_projector_settings = act(None, self.projector_settings,
+                                          "act_projector_settings")
         self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
         self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
         self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
@@ -94,6 +97,7 @@ class WindowMenus(QMainWindow):
         self.menu_view.addAction(self.act_goto)
         self.menu_view.addAction(self.act_find)
         self.menu_view.addAction(self.act_projector)
+        self.menu_view.addAction(self.act_projector_settings)
         self.menu_lang = self.menu_view.addMenu("")
         self.menu_lang.addAction(self.act_zh)
         self.menu_lang.addAction(self.act_en)
@@ -138,6 +142,7 @@ class WindowMenus(QMainWindow):
         self.act_goto.setText(tr("Go to hand…"))
         self.act_find.setText(tr("Find player…"))
         self.act_projector.setText(tr("Projector window"))
+        self.act_projector_settings.setText(tr("proj_settings_act"))
         self.act_quit.setText(tr("Quit"))
         self.act_open.setText(tr("Open database…"))
         self.act_new_tournament.setText(tr("New tournament…"))
@@ -156,3 +161,18 @@ class WindowMenus(QMainWindow):
             self.tabs.setTabText(i, tr(key))
         self._update_title()
         self.update_header()
+
+    def projector_settings(self) -> None:
+        """View → Projector settings: seconds per page and the round progress page; kept
+        for the next session and applied to an open projector at once."""
+        seconds, progress = projector_settings()
+        dlg = ProjectorSettingsDialog(seconds, progress, self)
+        if not self.run_dialog(dlg):  # type: ignore[attr-defined]
+            return
+        seconds, progress = dlg.seconds.value(), dlg.progress.isChecked()
+        save_projector_settings(seconds, progress)
+        self.projector_page_seconds = seconds
+        proj = getattr(self, "projector", None)
+        if proj is not None:
+            proj.set_page_seconds(seconds)
+            proj.set_show_progress(progress)

@@ -67,6 +67,11 @@ class Navigator(QTreeWidget):
         self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
                           Sequence[Any]] | None = None
         self._items: dict[tuple, QTreeWidgetItem] = {}
+        #: a collapsed table's hands, added to the tree when it opens (launch time: 2,000
+        #: hand rows are not built for tables nobody has expanded)
+        self._pending: dict[tuple[int, int], list[Any]] = {}
+        self._hand_table: dict[int, tuple[int, int]] = {}
+        self.itemExpanded.connect(self._expanding)
         LANG.changed.connect(self._rebuild)
 
     def populate(self, title: str, rounds: Sequence[int],
@@ -81,6 +86,43 @@ class Navigator(QTreeWidget):
     def expanded_keys(self) -> set[tuple]:
         """Keys of the nodes now expanded (kept across rebuilds)."""
         return {k for k, it in getattr(self, "_items", {}).items() if it.isExpanded()}
+
+    def _item(self, key: tuple) -> QTreeWidgetItem | None:
+        """The node of ``key``; a hand's row is built (with its table's) when first asked."""
+        it = self._items.get(key)
+        if it is None and key[:1] == ("hand",) and key[1] in self._hand_table:
+            self._fill(self._hand_table[key[1]])
+            it = self._items.get(key)
+        return it
+
+    def _expanding(self, item: QTreeWidgetItem) -> None:
+        key = item.data(0, Qt.ItemDataRole.UserRole) or ()
+        if key[:1] == ("table",):
+            self._fill((key[1], key[2]))
+
+    def _fill(self, table: tuple[int, int]) -> None:
+        """Add the hand rows of a table not built yet."""
+        hands = self._pending.pop(table, None)
+        ti = self._items.get(("table", *table))
+        if hands is None or ti is None:
+            return
+        blocked = self.signalsBlocked()
+        self.blockSignals(True)
+        ti.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.DontShowIndicatorWhenChildless)
+        for h in hands:
+            marks = hand_marks(h)
+            symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
+            text = f"{tr('hand_n', n=h.hand_no)}  {symbols} " + ", ".join(
+                tr(f"status_{m}") for m in marks)
+            hi = QTreeWidgetItem([text])
+            hi.setToolTip(0, text)
+            hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
+            worst = "override" if "override" in marks else "void" if "void" in marks \
+                else marks[-1]
+            hi.setForeground(0, brush(STATUS_MARKS.get(worst, ("", "#000000"))[1]))
+            ti.addChild(hi)
+            self._items[("hand", h.id)] = hi
+        self.blockSignals(blocked)
 
     def _rebuild(self, *_args: object) -> None:
         if self._data is None:
@@ -101,7 +143,9 @@ class Navigator(QTreeWidget):
         tables_of: dict[int, set[int]] = {r: set(seating.get(r, {})) for r in rounds}
         for r, t in by_table:
             tables_of.setdefault(r, set()).add(t)
-        self._items: dict[tuple, QTreeWidgetItem] = {}
+        self._items = {}
+        self._pending = {}
+        self._hand_table = {h.id: (h.round, h.table) for h in hands}
         for r in sorted(tables_of):
             ri = QTreeWidgetItem([tr("round_n", n=r)])
             ri.setData(0, Qt.ItemDataRole.UserRole, ("round", r))
@@ -117,19 +161,10 @@ class Navigator(QTreeWidget):
                 ti.setData(0, Qt.ItemDataRole.UserRole, ("table", r, t))
                 ri.addChild(ti)
                 self._items[("table", r, t)] = ti
-                for h in sorted(by_table.get((r, t), []), key=lambda h: h.hand_no):
-                    marks = hand_marks(h)
-                    symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
-                    text = f"{tr('hand_n', n=h.hand_no)}  {symbols} " + ", ".join(
-                        tr(f"status_{m}") for m in marks)
-                    hi = QTreeWidgetItem([text])
-                    hi.setToolTip(0, text)
-                    hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
-                    worst = "override" if "override" in marks else "void" if "void" in marks \
-                        else marks[-1]
-                    hi.setForeground(0, brush(STATUS_MARKS.get(worst, ("", "#000000"))[1]))
-                    ti.addChild(hi)
-                    self._items[("hand", h.id)] = hi
+                mine = sorted(by_table.get((r, t), []), key=lambda h: h.hand_no)
+                if mine:
+                    self._pending[(r, t)] = mine
+                    ti.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.ShowIndicator)
         root.setExpanded(True)
         if self._expanded is None:  # first build: rounds open, tables closed
             for i in range(root.childCount()):
@@ -137,14 +172,16 @@ class Navigator(QTreeWidget):
         else:
             for k in self._expanded:
                 if k in self._items:
+                    if k[:1] == ("table",):
+                        self._fill((k[1], k[2]))
                     self._items[k].setExpanded(True)
         self.blockSignals(False)
-        if keep is not None and keep in self._items:
+        if keep is not None and self._item(keep) is not None:
             self.select_key(keep, emit=False)
 
     def item_text(self, key: tuple) -> str:
         """The text shown for a node (``("hand", id)``, ``("table", r, t)``, …), or ""."""
-        it = getattr(self, "_items", {}).get(key)
+        it = self._item(key)
         return "" if it is None else it.text(0)
 
     def current_key(self) -> tuple | None:
@@ -153,7 +190,7 @@ class Navigator(QTreeWidget):
 
     def select_key(self, key: tuple, emit: bool = True) -> bool:
         """Make ``key`` current (expanding its parents); with ``emit`` also open it."""
-        it = getattr(self, "_items", {}).get(key)
+        it = self._item(key)
         if it is None:
             return False
         self.blockSignals(True)

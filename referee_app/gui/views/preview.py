@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QFrame,
@@ -224,6 +225,8 @@ class PreviewPanel(QWidget):
             else:
                 colour = "#777777"
                 lbl.setText(f"{seat_name(seat)} {name}\n—")
-            if self._label_colours.get(seat) != colour:  # restyle only on a change
+            if self._label_colours.get(seat) != colour:  # recolour only on a change
                 self._label_colours[seat] = colour
-                lbl.setStyleSheet(f"color: {colour}")
+                pal = lbl.palette()  # a palette, not a style sheet: no re-polish per key
+                pal.setColor(QPalette.ColorRole.WindowText, QColor(colour))
+                lbl.setPalette(pal)

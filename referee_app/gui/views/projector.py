@@ -1,7 +1,9 @@
 """Standings for the hall's projector: pages of at most 24 large rows that turn by
 themselves, "after round N · updated HH:MM", and ▲▼ for each player's rank change since
-the previous round. It refreshes on a timer, so it follows hands saved anywhere (this
-window, another desk, the CLI) without being told.
+the previous round; with "show round progress" (key P, or View → Projector settings) a
+page of the round in play's progress — per table the hands entered, verified and
+missing — joins the rotation. It refreshes on a timer, so it follows hands saved anywhere
+(this window, another desk, the CLI) without being told.
 """
 
 from __future__ import annotations
@@ -10,12 +12,17 @@ from collections.abc import Callable, Mapping
 from datetime import datetime
 from typing import Any
 
-from PySide6.QtCore import Qt, QTimer
+from PySide6.QtCore import QSettings, Qt, QTimer
 from PySide6.QtGui import QFont, QFontMetrics, QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
     QHeaderView,
     QLabel,
+    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QVBoxLayout,
@@ -28,6 +35,50 @@ from .colours import brush, chips_brush
 
 MAX_ROWS = 24  # per page: readable from the back of the hall
 MIN_ROW_PX = 36  # at 1080p
+
+
+def projector_settings() -> tuple[int, bool]:
+    """(seconds a page stays up, whether the round progress page is in the rotation), as
+    the head referee last set them (QSettings ``projector/…``; 10 s, no progress)."""
+    st = QSettings("RefereeDesk", "referee-app")
+    try:
+        seconds = max(3, min(600, int(st.value("projector/page_seconds", 10))))
+    except (TypeError, ValueError):
+        seconds = 10
+    return seconds, str(st.value("projector/show_progress", "false")).lower() == "true"
+
+
+def save_projector_settings(seconds: int, show_progress: bool) -> None:
+    st = QSettings("RefereeDesk", "referee-app")
+    st.setValue("projector/page_seconds", int(seconds))
+    st.setValue("projector/show_progress", "true" if show_progress else "false")
+
+
+class ProjectorSettingsDialog(QDialog):
+    """Seconds per page and the round progress page (kept for the next session)."""
+
+    def __init__(self, seconds: int, show_progress: bool, parent: QWidget | None = None
+                 ) -> None:
+        super().__init__(parent)
+        self.setWindowTitle(tr("proj_settings"))
+        self.seconds = QSpinBox()
+        self.seconds.setObjectName("proj_seconds")
+        self.seconds.setRange(3, 600)
+        self.seconds.setValue(seconds)
+        self.seconds.setSuffix(" s")
+        self.progress = QCheckBox(tr("proj_show_progress"))
+        self.progress.setObjectName("proj_show_progress")
+        self.progress.setChecked(show_progress)
+        buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                   | QDialogButtonBox.StandardButton.Cancel)
+        buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("OK"))
+        buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form = QFormLayout(self)
+        form.addRow(tr("proj_page_seconds"), self.seconds)
+        form.addRow(self.progress)
+        form.addRow(buttons)
 
 
 def rank_move(player: str, rank: int, previous: Mapping[str, int]) -> tuple[str, str]:
@@ -49,9 +100,11 @@ class ProjectorWindow(QWidget):
     """``fetch`` returns a :class:`ProjectorData` (or the older ``(title, rows)`` pair)."""
 
     def __init__(self, fetch: Callable[[], Any], interval_ms: int = 5000,
-                 page_seconds: int = 10, parent: QWidget | None = None) -> None:
+                 page_seconds: int = 10, parent: QWidget | None = None,
+                 show_progress: bool = False) -> None:
         super().__init__(parent, Qt.WindowType.Window)
         self._fetch = fetch
+        self.show_progress = show_progress
         self.setObjectName("projector")
         self.setStyleSheet("QWidget#projector { background: #10222b; }"
                            " QLabel { color: #f4f1e6; }"
@@ -105,6 +158,7 @@ class ProjectorWindow(QWidget):
         for seq, step in (("PgDown", 1), ("Space", 1), ("PgUp", -1)):
             QShortcut(QKeySequence(seq), self).activated.connect(
                 lambda step=step: self.turn(step))
+
         self.refreshes = 0
         self.page = 0
         self.per_page = MAX_ROWS
@@ -130,8 +184,34 @@ class ProjectorWindow(QWidget):
         self._layout_page()
         QTimer.singleShot(0, self._layout_page)  # again once the title has re-wrapped
 
-    def pages(self) -> int:
+    def standings_pages(self) -> int:
         return max(1, -(-len(self._data.rows) // self.per_page))
+
+    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+        """P: the round progress page in or out of the rotation."""
+        if event.key() == Qt.Key.Key_P and not event.modifiers():
+            self.set_show_progress(not self.show_progress)
+            return
+        super().keyPressEvent(event)
+
+    def pages(self) -> int:
+        """Standings pages, then the progress page when it is shown."""
+        return self.standings_pages() + (1 if self._has_progress() else 0)
+
+    def _has_progress(self) -> bool:
+        return self.show_progress and self._data.progress is not None
+
+    def on_progress_page(self) -> bool:
+        return self._has_progress() and self.page == self.standings_pages()
+
+    def set_page_seconds(self, seconds: int) -> None:
+        self.page_timer.setInterval(max(1, seconds) * 1000)
+
+    def set_show_progress(self, on: bool) -> None:
+        """Put the round progress page in the rotation (P toggles it) or take it out."""
+        self.show_progress = on
+        self.page = min(self.page, self.pages() - 1)
+        self._show_page()
 
     def next_page(self) -> None:
         self.turn(1)
@@ -192,8 +272,42 @@ class ProjectorWindow(QWidget):
             lines = -(-fm.horizontalAdvance(item.text()) // max(1, width))
             self.table.setRowHeight(r, max(row_h, lines * fm.lineSpacing() + 6))
 
+    def _show_progress_page(self) -> None:
+        """The round in play, one row per table: hands entered, verified, the last hand
+        and the missing hand numbers."""
+        prog = self._data.progress
+        self.title.setText(f"{self._data.event} · {tr('Progress')}" if self._data.event
+                           else self._data.title)
+        self.table.setHorizontalHeaderLabels([tr("Table"), tr("Players_col"), tr("Hands"),
+                                              tr("prog_verified"), tr("prog_last_hand"),
+                                              tr("prog_gaps")])
+        rows = list(prog.tables)[:MAX_ROWS]
+        self.table.setRowCount(len(rows))
+        for r, tp in enumerate(rows):
+            gaps = ", ".join(str(n) for n in tp.gaps) or "–"
+            cells = [str(tp.table), " ".join(tp.players.values()), str(tp.hands),
+                     f"{tp.verified}/{tp.hands - tp.void}", str(tp.last_hand or "–"), gaps]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
+                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
+                if c == 5 and tp.gaps:
+                    item.setForeground(brush("#ff9c8f"))
+                if c == 3:
+                    done = tp.hands > tp.void and tp.verified >= tp.hands - tp.void
+                    item.setForeground(brush("#8fe0a0" if done else "#f4d58d"))
+                self.table.setItem(r, c, item)
+        self._fit_names()
+        self.subtitle.setText(" · ".join([
+            tr("proj_progress", n=prog.round, v=prog.verified, h=prog.hands),
+            tr("updated", t=self._updated), tr("proj_page", p=self.page + 1, n=self.pages())]))
+
     def _show_page(self) -> None:
+        if self.on_progress_page():
+            self._show_progress_page()
+            return
         d = self._data
+        self.title.setText(d.title)
         self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
                                               tr("Wins"), tr("Hands"), tr("proj_move")])
         start = self.page * self.per_page
@@ -217,6 +331,8 @@ class ProjectorWindow(QWidget):
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))
         parts.append(tr("updated", t=self._updated))
+        if d.provisional:
+            parts.append(tr("proj_provisional", n=d.provisional))
         if self.pages() > 1:
             parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
         self.subtitle.setText(" · ".join(parts))

@@ -109,8 +109,9 @@ class ReportMenu(QObject):
             item = win.standings.table.item(row, 1) if row >= 0 else None
             if item is not None and item.data(Qt.ItemDataRole.UserRole):
                 player = item.data(Qt.ItemDataRole.UserRole)
+        only, through = win.standings.selected_scope()
         return ctl.Selection(round=rnd, table=table, hand_id=hand_id, player=player,
-                             standings_round=win.standings.selected_round())
+                             standings_round=through, standings_only=only)
 
     def label(self, key: str, sel: ctl.Selection) -> str:
         """The action's text with what it will print (``Table sheets — round 1, table 2``)."""
@@ -142,11 +143,11 @@ class ReportMenu(QObject):
     def request(self, key: str, sel: ctl.Selection) -> ctl.ReportRequest:
         report = dict(ENTRIES)[key]
         if key == "standings_all":
-            return ctl.ReportRequest("standings", {"round": None})
+            return ctl.standings_request()
         if key == "standings_round":
             if sel.round is None:
                 raise ctl.ReportRequestError("round", "no round is selected")
-            return ctl.ReportRequest("standings", {"round": sel.round})
+            return ctl.standings_request(through=sel.round)
         return ctl.request_for(report, sel)
 
     def open(self, key: str) -> ReportPreviewDialog | None:
@@ -165,11 +166,11 @@ class ReportMenu(QObject):
         detail: the player's statement)."""
         w = self.win
         tab = w.tabs.currentWidget()
-        if tab is w.standings:
+        if tab is w.standings:  # exactly what the filter shows
             only, rnd = w.standings.selected_scope()
-            if only is not None:  # the report prints cumulative standings only
-                self.win.message(tr("report_round_only", n=only))
-                return None
+            if only is not None:
+                return self.preview(ctl.standings_request(only=only),
+                                    tr("report_standings_only", n=only))
             return self.open("standings_all") if rnd is None else self._standings_after(rnd)
         if tab is w.seating:
             rnd = w.seating.current_round()
@@ -183,7 +184,7 @@ class ReportMenu(QObject):
         return self.open("hand")
 
     def _standings_after(self, rnd: int) -> ReportPreviewDialog | None:
-        return self.preview(ctl.ReportRequest("standings", {"round": rnd}),
+        return self.preview(ctl.standings_request(through=rnd),
                             tr("report_standings_after", n=rnd))
 
     def preview(self, req: ctl.ReportRequest, title: str) -> ReportPreviewDialog | None:

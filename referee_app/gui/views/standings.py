@@ -52,6 +52,11 @@ class StandingsView(QWidget):
             lambda _i: self.round_changed.emit(self.selected_round()))
         self.lbl_round = QLabel()
         self.info = QLabel()
+        self.provisional = QLabel()  # "only verified hands count; n left out" (red)
+        self.provisional.setObjectName("standings_provisional")
+        self.provisional.setStyleSheet("color: #b3261e; font-weight: bold")
+        self.provisional.setVisible(False)
+        self._waiting = 0
         self.table = QTableWidget(0, len(_COLUMNS))
         self.table.setObjectName("standings_table")
         self.table.verticalHeader().setVisible(False)
@@ -63,6 +68,7 @@ class StandingsView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.lbl_round)
         top.addWidget(self.round_box)
+        top.addWidget(self.provisional)
         top.addStretch(1)
         top.addWidget(self.info)
         lay = QVBoxLayout(self)
@@ -76,6 +82,7 @@ class StandingsView(QWidget):
 
     def retranslate(self, *_args: object) -> None:
         self.lbl_round.setText(tr("Round") + ":")
+        self.set_provisional(self._waiting)
         self.set_rounds(self._rounds)
         self.set_rows(self._rows)
 
@@ -94,6 +101,13 @@ class StandingsView(QWidget):
             self.round_box.addItem(tr("round_only_n", n=r), -r)
         self.round_box.setCurrentIndex(max(0, self.round_box.findData(current or 0)))
         self.round_box.blockSignals(False)
+
+    def set_provisional(self, waiting: int) -> None:
+        """Mark the standings provisional: ``waiting`` hands in this scope are not verified
+        and the tournament counts only verified hands (0: nothing to mark)."""
+        self._waiting = waiting
+        self.provisional.setText(tr("provisional_n", n=waiting) if waiting else "")
+        self.provisional.setVisible(bool(waiting))
 
     def selected_scope(self) -> tuple[int | None, int | None]:
         """(round only, through round): at most one is set; (None, None) is all rounds."""

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from PySide6.QtCore import QRectF, QSize, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen
+from PySide6.QtCore import QPointF, QRectF, QSize, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from referee_app.core import Tile
@@ -58,6 +58,29 @@ def paint_tile(p: QPainter, rect: QRectF, tile: Tile, exposed: bool = False) -> 
     p.drawText(bottom, Qt.AlignmentFlag.AlignCenter, SUIT_CHARS[tile.suit.value])
 
 
+#: tiles already drawn, by (tile, exposed, width, height, pixel ratio): a keystroke
+#: repaints a strip from these instead of drawing every face and character again
+_PIXMAPS: dict[tuple[str, bool, int, int, float], QPixmap] = {}
+
+
+def tile_pixmap(tile: Tile, exposed: bool, w: float, h: float, ratio: float) -> QPixmap:
+    """One tile drawn once at this size and kept (a few hundred entries at most)."""
+    key = (str(tile), exposed, round(w), round(h), ratio)
+    pix = _PIXMAPS.get(key)
+    if pix is None:
+        if len(_PIXMAPS) > 2000:
+            _PIXMAPS.clear()
+        pix = QPixmap(max(1, round(w * ratio)), max(1, round(h * ratio)))
+        pix.setDevicePixelRatio(ratio)
+        pix.fill(Qt.GlobalColor.transparent)
+        p = QPainter(pix)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        paint_tile(p, QRectF(0, 0, round(w), round(h)), tile, exposed)
+        p.end()
+        _PIXMAPS[key] = pix
+    return pix
+
+
 class TileStrip(QWidget):
     """A row of tile groups (concealed tiles, then each meld), redrawn as the text changes."""
 
@@ -73,7 +96,10 @@ class TileStrip(QWidget):
         self.setMinimumHeight(tile_height + 4)
 
     def set_groups(self, groups: tuple[TileGroup, ...] | list[TileGroup]) -> None:
-        self._groups = tuple(g for g in groups if g.tiles)
+        new = tuple(g for g in groups if g.tiles)
+        if new == self._groups:  # a keystroke in another seat: nothing to redraw here
+            return
+        self._groups = new
         self.updateGeometry()
         self.update()
 
@@ -102,7 +128,8 @@ class TileStrip(QWidget):
         if not self._groups:
             return
         p = QPainter(self)
-        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        p.setRenderHint(QPainter.RenderHint.SmoothPixmapTransform)
+        ratio = self.devicePixelRatioF()
         if self.stale:
             p.setOpacity(0.35)
         # shrink tiles uniformly when the row does not fit
@@ -111,7 +138,7 @@ class TileStrip(QWidget):
         x, y = 2.0, 2.0 + (self._h - h) / 2
         for g in self._groups:
             for t in g.tiles:
-                paint_tile(p, QRectF(x, y, w, h), t, g.exposed)
+                p.drawPixmap(QPointF(x, y), tile_pixmap(t, g.exposed, w, h, ratio))
                 x += step
             x += gap
         p.end()
