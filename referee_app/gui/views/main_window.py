@@ -651,7 +651,10 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             event.ignore()
             return
         self.follower.stop()
+        self._impact_timer.stop()  # nothing is worked out for a closed window (its file closes)
         self.end_session()
+        if self.remote is not None:  # a server desk: its watcher thread stops
+            self.remote.close()
         if self.projector is not None:
             self.projector.timer.stop()
             self.projector.close()
