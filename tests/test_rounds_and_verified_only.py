@@ -4,8 +4,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
+import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -122,3 +125,36 @@ def test_event_new_can_start_counting_only_verified_hands(tmp_path: Path) -> Non
         assert t.info.verified_only and t.provisional() == 0
     with pytest.raises(StorageError, match="verified_only"):
         Tournament.create(tmp_path / "x.sqlite", "X", verified_only="yes")
+
+
+def _get(db: Path, *paths: str) -> list[Any]:
+    """GET each path from the results server's app, in process (httpx over ASGI)."""
+    import httpx
+
+    from referee_app.server.app import create_app
+
+    async def run() -> list[Any]:
+        transport = httpx.ASGITransport(app=create_app(db))
+        async with httpx.AsyncClient(transport=transport, base_url="http://desk") as c:
+            return [await c.get(p) for p in paths]
+
+    return asyncio.run(run())
+
+
+def test_provisional_standings_on_the_api_the_pages_and_json(two_rounds: Path) -> None:
+    """The JSON rows stay those of ``standings --json``; that they are provisional is said
+    beside them: a stderr line, an ``X-Provisional-Hands`` header, a line on the page."""
+    db = str(two_rounds)
+    api, page = _get(two_rounds, "/api/standings", "/?lang=en")
+    assert api.status_code == 200 and api.headers["x-provisional-hands"] == "0"
+    assert "Provisional" not in page.text
+    assert _cli("event", "set", "--verified-only", "--db", db)[0] == 0
+    api, api1, en, zh = _get(two_rounds, "/api/standings", "/api/standings?round=1",
+                             "/?lang=en", "/?lang=zh")
+    assert api.headers["x-provisional-hands"] == "15" and isinstance(api.json(), list)
+    assert api1.headers["x-provisional-hands"] == "7"
+    assert "15 hand(s) still to verify" in en.text
+    assert "还有 15 局待核对" in zh.text
+    r = CliRunner().invoke(main, ["standings", "--json", "--db", db])
+    assert r.exit_code == 0 and isinstance(json.loads(r.stdout), list)
+    assert "PROVISIONAL" in r.stderr and "15 hand(s)" in r.stderr

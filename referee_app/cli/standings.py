@@ -39,6 +39,10 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
             t.export_standings_csv(csv_path, round=round_no, through_round=through)
         if as_json:
             echo_json([r.to_dict() for r in rows])
+            waiting = t.provisional(round_no, through_round=through)
+            if waiting:  # stdout stays the rows; the warning goes where a person sees it
+                click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not "
+                           "yet verified are left out", err=True)
             return
         scope = (f"round {round_no}" if round_no else f"rounds 1-{through}" if through
                  else "overall")

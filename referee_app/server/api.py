@@ -271,9 +271,15 @@ async def progress(request: Request) -> JSONResponse:
 async def standings(request: Request) -> JSONResponse:
     rnd, through = query_int(request, "round"), query_int(request, "through")
     state = state_of(request)
-    return await read(request, lambda t: state.memo(
-        ("standings-json", rnd, through),
-        lambda t: [r.to_dict() for r in t.standings(rnd, through_round=through)]))
+    def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
+        rows = [r.to_dict() for r in t.standings(rnd, through_round=through)]
+        return rows, t.provisional(rnd, through_round=through)
+
+    rows, waiting = await run_in_threadpool(lambda: state.memo(
+        ("standings-json", rnd, through), rows_and_waiting))
+    # the body stays the rows of `standings --json`; provisional standings say so in a
+    # header (hands still to verify when only verified hands count)
+    return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
 
 
 async def players(request: Request) -> JSONResponse:

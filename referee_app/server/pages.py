@@ -43,7 +43,8 @@ TEXT: dict[str, dict[str, str]] = {
            "total": "合计", "updated": "实时更新", "trace": "计分过程", "seat": "座位",
            "last": "最后一局", "lang": "English", "scan": "扫码看成绩",
            "not_found": "没有这个选手", "back": "返回排名", "amended": "已更正",
-           "override": "裁判裁定", "page": "第 {a}/{b} 页", "missing": "缺第", "you_sit": "{p}：{t}，{s}"},
+           "override": "裁判裁定", "page": "第 {a}/{b} 页",
+           "provisional": "暂定排名：只计已核对的牌局，还有 {n} 局待核对", "missing": "缺第", "you_sit": "{p}：{t}，{s}"},
     "en": {"standings": "Standings", "seating": "Seating", "progress": "Progress",
            "projector": "Projector", "rank": "Rank", "player": "Player", "chips": "Chips",
            "hands": "Hands", "wins": "Wins", "self": "Self-drawn", "club": "Club",
@@ -55,6 +56,8 @@ TEXT: dict[str, dict[str, str]] = {
            "seat": "Seat", "last": "Last hand", "lang": "中文", "scan": "Scan for results",
            "not_found": "No such player", "back": "Back to standings", "amended": "amended",
            "override": "referee's ruling", "page": "Page {a}/{b}", "missing": "missing hand",
+           "provisional": "Provisional: only verified hands count; {n} hand(s) still to "
+                          "verify",
            "you_sit": "{p}: {t}, seat {s}"},
 }
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
@@ -112,6 +115,7 @@ async def standings_page(request: Request) -> Response:
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         cur = next((r for r in ctx["rounds"] if r.number == ctx["current_round"]), None)
         return {"rows": state.memo(("standings", rnd), lambda t: t.standings(rnd)),
+                "provisional": state.memo(("provisional", rnd), lambda t: t.provisional(rnd)),
                 "round": rnd, "current": cur}
 
     return await _render(request, "standings.html", build)
