@@ -35,6 +35,7 @@ from referee_app.storage import (
     VersionAction,
     ruleset_store,
 )
+from referee_app.storage.standings import penalty_lines
 
 from .client import DeskClient
 
@@ -224,16 +225,9 @@ class RemoteTournament:
             lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
                                        flags))
             total += chips
-        for pen in self.penalties(player=p.id):
-            c = 0 if pen.void else pen.entries.get(p.name, 0)
-            who = ("" if p.name in pen.players
-                   else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
-            lines.append(StatementLine(pen.round, None, None, None, None, c,
-                                       (f"{pen.clause + ' ' if pen.clause else ''}penalty "
-                                        f"#{pen.id}: {who}{pen.reason}",),
-                                       ("void",) if pen.void else ("penalty",)))
-            total += c
-        return PlayerStatement(p, tuple(lines), total)
+        pen_lines = penalty_lines(p.name, self.penalties(player=p.id))
+        lines.extend(pen_lines)
+        return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
 
     def next_hand_no(self, round: int, table: int) -> int:
         return int(self.client.next_hand(round, table)["hand_no"])

@@ -4,16 +4,32 @@ itself is pure, in :mod:`.ranking`)."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 
 from . import db as dbm
 from .base import PlayerRef, TournamentBase, _lookup_int
 from .models import (
+    Penalty,
     PlayerStatement,
     StandingRow,
     StatementLine,
 )
 from .ranking import compute
 
+
+def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
+    """A player's statement lines for their penalties: the payer's own, or their share of a
+    zero-sum penalty on others (void ones at 0 chips, marked void)."""
+    lines = []
+    for pen in penalties:
+        c = 0 if pen.void else pen.entries.get(name, 0)
+        who = ("" if name in pen.players
+               else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
+        lines.append(StatementLine(pen.round, None, None, None, None, c,
+                                   (f"{pen.clause + ' ' if pen.clause else ''}penalty "
+                                    f"#{pen.id}: {who}{pen.reason}",),
+                                   ("void",) if pen.void else ("penalty",)))
+    return lines
 
 class StandingsMixin(TournamentBase):
 
@@ -104,14 +120,7 @@ class StandingsMixin(TournamentBase):
                 detail += (f"override: {override}",)
             lines.append(StatementLine(rnd, tbl, hno, hid, seat, chips, detail, flags))
             total += chips
-        for pen in self.penalties(player=p.id):
-            c = 0 if pen.void else pen.entries.get(p.name, 0)
-            who = ("" if p.name in pen.players
-                   else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
-            lines.append(StatementLine(pen.round, None, None, None, None, c,
-                                       (f"{pen.clause + ' ' if pen.clause else ''}penalty "
-                                        f"#{pen.id}: {who}{pen.reason}",),
-                                       ("void",) if pen.void else ("penalty",)))
-            total += c
-        return PlayerStatement(p, tuple(lines), total)
+        pen_lines = penalty_lines(p.name, self.penalties(player=p.id))
+        lines.extend(pen_lines)
+        return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
 

@@ -10,21 +10,18 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from ..controllers.entry import EntryForm
 from ..i18n import tr
-from ..messages import exception_text, field_words, problem_text
+from ..messages import exception_text
+from .difference_table import difference_table
 
 
 class DifferencesDialog(QDialog):
@@ -41,18 +38,9 @@ class DifferencesDialog(QDialog):
         head = QLabel(tr("verify_differ", title=title, n=len(differences)))
         head.setWordWrap(True)
         lay.addWidget(head)
-        self.table = QTableWidget(len(differences), 3)
-        self.table.setObjectName("differences_table")
-        self.table.setHorizontalHeaderLabels([tr("Field"), tr("First entry"),
-                                              tr("Second entry")])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        for r, d in enumerate(differences):
-            for c, text in enumerate((field_words(d.field) or d.field,
-                                      problem_text(d.first) if d.first else "—",
-                                      problem_text(d.second) if d.second else "—")):
-                self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table = difference_table(differences, [tr("Field"), tr("First entry"),
+                                       tr("Second entry")],
+                                      "differences_table")
         lay.addWidget(self.table, 1)
         buttons = QDialogButtonBox()
         self.btn_first = QPushButton(tr("Keep first entry"))

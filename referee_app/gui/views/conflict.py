@@ -9,20 +9,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QAbstractItemView,
     QDialog,
     QDialogButtonBox,
-    QHeaderView,
     QLabel,
     QPushButton,
-    QTableWidget,
-    QTableWidgetItem,
     QVBoxLayout,
     QWidget,
 )
 
 from ..i18n import tr
-from ..messages import field_words, problem_text
+from .difference_table import difference_table
 
 
 class ConflictDialog(QDialog):
@@ -37,18 +33,9 @@ class ConflictDialog(QDialog):
         head = QLabel(tr(key, title=title, mine=mine, theirs=theirs, n=len(differences)))
         head.setWordWrap(True)
         lay.addWidget(head)
-        self.table = QTableWidget(len(differences), 3)
-        self.table.setObjectName("conflict_table")
-        self.table.setHorizontalHeaderLabels([tr("Field"), tr("Their version", v=theirs),
-                                              tr("Your edit", v=mine)])
-        self.table.verticalHeader().setVisible(False)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
-        for r, d in enumerate(differences):
-            for c, text in enumerate((field_words(d.field) or d.field,
-                                      problem_text(d.first) if d.first else "—",
-                                      problem_text(d.second) if d.second else "—")):
-                self.table.setItem(r, c, QTableWidgetItem(text))
-        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.table = difference_table(differences, [tr("Field"), tr("Their version", v=theirs),
+                                       tr("Your edit", v=mine)],
+                                      "conflict_table")
         lay.addWidget(self.table, 1)
         buttons = QDialogButtonBox()
         self.btn_theirs = QPushButton(tr("Take their version"))
