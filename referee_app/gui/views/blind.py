@@ -10,10 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from PySide6.QtWidgets import (
-    QDialog,
-    QDialogButtonBox,
     QLabel,
-    QPushButton,
     QVBoxLayout,
     QWidget,
 )
@@ -21,10 +18,10 @@ from PySide6.QtWidgets import (
 from ..controllers.entry import EntryForm
 from ..i18n import tr
 from ..messages import exception_text
-from .difference_table import difference_table
+from .difference_table import ChoiceDialog, difference_table
 
 
-class DifferencesDialog(QDialog):
+class DifferencesDialog(ChoiceDialog):
     """The differing fields, first entry beside second; ``choice`` is "first", "second"
     or None (Cancel: back to the blind form to look at the slip again)."""
 
@@ -33,7 +30,6 @@ class DifferencesDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("differences_dialog")
         self.setWindowTitle(tr("verify_differ_title"))
-        self.choice: str | None = None
         lay = QVBoxLayout(self)
         head = QLabel(tr("verify_differ", title=title, n=len(differences)))
         head.setWordWrap(True)
@@ -42,25 +38,11 @@ class DifferencesDialog(QDialog):
                                        tr("Second entry")],
                                       "differences_table")
         lay.addWidget(self.table, 1)
-        buttons = QDialogButtonBox()
-        self.btn_first = QPushButton(tr("Keep first entry"))
-        self.btn_first.setObjectName("keep_first")
-        self.btn_second = QPushButton(tr("Take second entry…"))
-        self.btn_second.setObjectName("take_second")
-        cancel = buttons.addButton(QDialogButtonBox.StandardButton.Cancel)
-        cancel.setText(tr("Cancel"))
-        cancel.setDefault(True)  # Enter never decides for the head referee
-        buttons.addButton(self.btn_first, QDialogButtonBox.ButtonRole.ActionRole)
-        buttons.addButton(self.btn_second, QDialogButtonBox.ButtonRole.ActionRole)
-        self.btn_first.clicked.connect(lambda: self._choose("first"))
-        self.btn_second.clicked.connect(lambda: self._choose("second"))
-        buttons.rejected.connect(self.reject)
-        lay.addWidget(buttons)
+        # Cancel is the default: Enter never decides for the head referee
+        self.btn_first, self.btn_second = self.add_choices(
+            lay, [(tr("Keep first entry"), "keep_first", "first"),
+                  (tr("Take second entry…"), "take_second", "second")], tr("Cancel"))
         self.resize(760, 360)
-
-    def _choose(self, choice: str) -> None:
-        self.choice = choice
-        self.accept()
 
 
 class BlindVerify:

@@ -8,9 +8,14 @@ from typing import Any
 
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QDialog,
+    QDialogButtonBox,
     QHeaderView,
+    QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
 )
 
 from ..messages import field_words, problem_text
@@ -31,3 +36,35 @@ def difference_table(differences: Sequence[Any], headers: Sequence[str],
             table.setItem(r, c, QTableWidgetItem(text))
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
     return table
+
+
+class ChoiceDialog(QDialog):
+    """A dialog that ends in one of a few named choices or Cancel (the default: Enter
+    never decides between two entries of a hand); ``choice`` holds the name or None."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.choice: str | None = None
+
+    def add_choices(self, lay: QVBoxLayout, choices: Sequence[tuple[str, str, str]],
+                    cancel_text: str) -> list[QPushButton]:
+        """One button per (label, object name, choice), then Cancel; returns the buttons."""
+        box = QDialogButtonBox()
+        made = []
+        for label, name, choice in choices:
+            btn = QPushButton(label)
+            btn.setObjectName(name)
+            btn.clicked.connect(lambda _=False, c=choice: self._choose(c))
+            made.append(btn)
+        cancel = box.addButton(QDialogButtonBox.StandardButton.Cancel)
+        cancel.setText(cancel_text)
+        cancel.setDefault(True)
+        for btn in made:
+            box.addButton(btn, QDialogButtonBox.ButtonRole.ActionRole)
+        box.rejected.connect(self.reject)
+        lay.addWidget(box)
+        return made
+
+    def _choose(self, choice: str) -> None:
+        self.choice = choice
+        self.accept()
