@@ -39,7 +39,7 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
 
 
 _READS = ("revision", "has_referees", "rounds", "seating", "hand_history", "standings", "players", "player", "player_statement", "penalties",
-          "record_digest")
+          "record_digest", "log")
 
 
 def _kept(name: str) -> Callable[..., Any]:
@@ -109,12 +109,6 @@ class ServerBackend(RemoteTournament):
     def referees(self) -> list[Referee]:
         info = self.info
         return [Referee(n, n == info.head_referee) for n in info.referees]
-
-    def log(self, limit: int | None = None, *, hand: int | None = None,
-            referee: str | None = None) -> list[dict[str, Any]]:
-        """The chain's entries are read on the head desk (``referee-app log``); a client
-        desk lists none (its History shows the hand's versions)."""
-        return []
 
     def _ruleset_json(self) -> dict[str, Any]:
         """The server's ruleset answer; offline the last one (kept in the outbox folder)."""
