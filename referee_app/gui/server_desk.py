@@ -39,7 +39,7 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
 
 
 _READS = ("revision", "has_referees", "rounds", "seating", "hand_history", "standings", "players", "player", "player_statement", "penalties",
-          "record_digest", "log")
+          "record_digest")
 
 
 def _kept(name: str) -> Callable[..., Any]:
@@ -109,6 +109,17 @@ class ServerBackend(RemoteTournament):
     def referees(self) -> list[Referee]:
         info = self.info
         return [Referee(n, n == info.head_referee) for n in info.referees]
+
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """The chain's entries from the server (``GET /api/log``), the last answer while
+        offline; none if this desk never read them (History still shows the versions)."""
+        try:
+            return self._read(("log", limit, hand, referee),  # type: ignore[no-any-return]
+                              lambda: RemoteTournament.log(self, limit, hand=hand,
+                                                           referee=referee))
+        except ServerUnreachable:
+            return []
 
     def _ruleset_json(self) -> dict[str, Any]:
         """The server's ruleset answer; offline the last one (kept in the outbox folder)."""
