@@ -329,9 +329,9 @@ async def log(request: Request) -> JSONResponse:
     log (referee additions, lock-outs) needs a signed-in referee, like ``/api/record``,
     unless the tournament has no referees (read-only). Details are :func:`scrub`-bed."""
     hid = query_int(request, "hand")
-    who = request.query_params.get("referee")
-    if who is not None and (who == "" or len(who) > 200):
-        raise ApiError(400, "referee", "expected a referee's name")
+    who = request.query_params.get("referee") or None  # empty: every referee, as hand=
+    if who is not None and len(who) > 200:
+        raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
     state = state_of(request)
     if hid is None and await run_in_threadpool(lambda: state.tournament().has_referees()):
         session_of(request)
