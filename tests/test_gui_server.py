@@ -432,3 +432,37 @@ def test_a_hand_changed_by_another_desk_is_refused_not_overwritten(
     finally:
         a.close()
         b.close()
+
+
+def test_a_server_desks_history_lists_the_chain_entries(qtbot: Any, tmp_path: Path,
+                                                        served: ServerProcess) -> None:
+    """History on a server desk lists the hand's chain entries exactly as a local desk and
+    ``referee-app log --hand ID`` do (``GET /api/log``), not only its versions; the
+    backend's ``log`` equals the file's for one hand, one referee and (signed in) all."""
+    win = open_window(qtbot, served.url, tmp_path / "outbox", watch=False)
+    type_hand(win, records(served.db, 1, 1)[0], 1)
+    assert win.save()
+    hid = win.context[3]
+    with Tournament.open(served.db, backup_every=0) as t:
+        t.sign_in(HEAD, HEAD_PIN)
+        t.void_hand(hid, reason="wrong table", referee=HEAD)
+        cli = t.log(hand=hid)
+        whole, mine = t.log(), t.log(referee=DESKS[0][0])
+    desk = win.desk.t
+    assert desk.log(hand=hid) == cli and desk.log(referee=DESKS[0][0]) == mine
+    assert desk.log() == whole and desk.log(2) == whole[-2:]
+    win.reload()
+    win.navigator.select_key(("hand", hid))
+    dlg = win.show_history()
+    assert dlg is not None
+    rows = dlg.log.rows()
+    assert [r[0] for r in rows] == [str(e["id"]) for e in cli] and len(rows) == 2
+    assert [r[2] for r in rows] == [DESKS[0][0], HEAD]
+    assert [r[3] for r in rows] == ["hand entered", "hand voided"]
+    assert "reason: wrong table" in rows[1][4]
+    assert rows[0][1] == cli[0]["at"][:19].replace("T", " ")
+    dlg.close()
+    served.stop()  # offline: the last answer, and none for a hand never read (no fault)
+    assert desk.log(hand=hid) == cli and desk.log(hand=hid + 1) == []
+    assert not desk.online
+    win.remote.close()

@@ -112,9 +112,14 @@ class ServerBackend(RemoteTournament):
 
     def log(self, limit: int | None = None, *, hand: int | None = None,
             referee: str | None = None) -> list[dict[str, Any]]:
-        """The chain's entries are read on the head desk (``referee-app log``); a client
-        desk lists none (its History shows the hand's versions)."""
-        return []
+        """The chain's entries from the server (``GET /api/log``), the last answer while
+        offline; none if this desk never read them (History still shows the versions)."""
+        try:
+            return self._read(("log", limit, hand, referee),  # type: ignore[no-any-return]
+                              lambda: RemoteTournament.log(self, limit, hand=hand,
+                                                           referee=referee))
+        except ServerUnreachable:
+            return []
 
     def _ruleset_json(self) -> dict[str, Any]:
         """The server's ruleset answer; offline the last one (kept in the outbox folder)."""

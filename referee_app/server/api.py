@@ -308,6 +308,37 @@ async def history(request: Request) -> JSONResponse:
     return await read(request, lambda t: [version_json(v) for v in t.hand_history(hid)])
 
 
+#: keys never served in a log entry's detail, at any depth (the chain's details name
+#: referees, never their PINs; this keeps it so if a later entry ever carried one)
+SECRET_KEYS = frozenset({"pin", "pin_hash", "new_pin", "old_pin", "token", "password", "salt"})
+
+
+def scrub(value: Any) -> Any:
+    """``value`` without any :data:`SECRET_KEYS` entry in its mappings, however deep."""
+    if isinstance(value, dict):
+        return {k: scrub(v) for k, v in value.items() if str(k).lower() not in SECRET_KEYS}
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    return value
+
+
+async def log(request: Request) -> JSONResponse:
+    """``referee-app log --json`` over the API: the chain's entries, oldest first.
+
+    With ``hand=ID`` no token is needed (the same who/when ``/history`` shows); the whole
+    log (referee additions, lock-outs) needs a signed-in referee, like ``/api/record``,
+    unless the tournament has no referees (read-only). Details are :func:`scrub`-bed."""
+    hid = query_int(request, "hand")
+    who = request.query_params.get("referee") or None  # empty: every referee, as hand=
+    if who is not None and len(who) > 200:
+        raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
+    state = state_of(request)
+    if hid is None and await run_in_threadpool(lambda: state.tournament().has_referees()):
+        session_of(request)
+    return await read(request, lambda t: [
+        {**e, "detail": scrub(e["detail"])} for e in t.log(hand=hid, referee=who)])
+
+
 async def next_hand(request: Request) -> JSONResponse:
     rnd, table = query_int(request, "round"), query_int(request, "table")
     if rnd is None or table is None:
@@ -495,6 +526,7 @@ def api_routes() -> list[Route]:
         Route("/api/penalties", add_penalty, methods=["POST"]),
         Route("/api/penalties/{penalty_id}/void", void_penalty, methods=["POST"]),
         Route("/api/record", record),
+        Route("/api/log", log),
         Route("/api/changes", changes),
         Route("/api/{rest:path}", not_found, methods=["GET", "POST", "DELETE", "PUT"]),
     ]

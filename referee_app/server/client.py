@@ -224,6 +224,12 @@ class DeskClient:
     def history(self, hand_id: int) -> list[dict[str, Any]]:
         return self._call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
 
+    def log(self, hand: int | None = None, referee: str | None = None) -> list[dict[str, Any]]:
+        """The chain's entries (``referee-app log --json``); the whole log needs a token."""
+        params = {k: v for k, v in (("hand", hand), ("referee", referee)) if v is not None}
+        return self._call("GET", "/api/log", params=params,  # type: ignore[no-any-return]
+                          auth=hand is None)
+
     def next_hand(self, round: int, table: int) -> dict[str, Any]:
         return self._call("GET", "/api/hands/next",  # type: ignore[no-any-return]
                           params={"round": round, "table": table})

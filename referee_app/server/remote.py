@@ -164,6 +164,13 @@ class RemoteTournament:
     def hand_history(self, hand_id: int) -> list[HandVersion]:
         return [version_from_json(v) for v in self.client.history(hand_id)]
 
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """As ``Tournament.log``: who did what and when, read from the server's chain
+        (``GET /api/log``; the whole log needs a signed-in referee)."""
+        rows = self.client.log(hand=hand, referee=referee)
+        return rows[-limit:] if limit else rows
+
     def standings(self, round: int | None = None, *, through_round: int | None = None
                   ) -> list[StandingRow]:
         return [standing_from_json(r) for r in self.client.standings(round, through_round)]
