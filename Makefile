@@ -19,7 +19,7 @@ run: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/ruff check referee_app tests benchmarks
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 2
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 3 --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee_app tests benchmarks

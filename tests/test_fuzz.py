@@ -27,7 +27,7 @@ from referee_app.core import (
 )
 from referee_app.core.generate import random_record
 
-FUZZ = settings(max_examples=300, deadline=None,
+FUZZ = settings(max_examples=150, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 
 TILE_CHARS = "123456789mpsMPS万筒饼条索萬條餅0xz中 \t\n-,"

@@ -396,7 +396,7 @@ def test_reference_model_agrees_on_the_golden_cases() -> None:
             ref["wins"], p.stem
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=seeds)
 def test_engine_agrees_with_reference_model(seed: int) -> None:
     _compare_with_reference(record_of(seed))
