@@ -136,8 +136,27 @@ class Seating:
         return "\n".join(lines)
 
 
+class _HandFlags:
+    """``void`` and ``flags`` (amended / override / void) of a hand row, shared by the full
+    row and the list row."""
+
+    __slots__ = ()
+    status: HandStatus
+    amended: bool
+    override: bool
+
+    @property
+    def void(self) -> bool:
+        return self.status is HandStatus.VOID
+
+    @property
+    def flags(self) -> tuple[str, ...]:
+        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
+                                     ("void", self.void)) if on)
+
+
 @dataclass(frozen=True, slots=True)
-class HandInfo:
+class HandInfo(_HandFlags):
     """The current version of one hand; ``flags`` lists amended / override / void."""
 
     id: int
@@ -163,21 +182,12 @@ class HandInfo:
         return self.override_reason is not None
 
     @property
-    def void(self) -> bool:
-        return self.status is HandStatus.VOID
-
-    @property
-    def flags(self) -> tuple[str, ...]:
-        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
-                                     ("void", self.void)) if on)
-
-    @property
     def label(self) -> str:
         return f"R{self.round} T{self.table} H{self.hand_no}"
 
 
 @dataclass(frozen=True, slots=True)
-class HandSummary:
+class HandSummary(_HandFlags):
     """What a list of hands shows (navigator, go-to): no record or settlement is read, so
     listing 2,000 hands takes milliseconds. ``flags`` as :class:`HandInfo`'s."""
 
@@ -188,15 +198,6 @@ class HandSummary:
     status: HandStatus
     amended: bool = False
     override: bool = False
-
-    @property
-    def void(self) -> bool:
-        return self.status is HandStatus.VOID
-
-    @property
-    def flags(self) -> tuple[str, ...]:
-        return tuple(f for f, on in (("amended", self.amended), ("override", self.override),
-                                     ("void", self.void)) if on)
 
 
 @dataclass(frozen=True, slots=True)

@@ -145,7 +145,8 @@ class DeskFaults:
 
     def follow_changes(self) -> None:
         """Another process wrote: re-read what is shown, then check the form's hand."""
-        self.reload()  # type: ignore[attr-defined]
+        self.reload()  # type: ignore[attr-defined]  (the record's digest too)
+        self.sync_rules()  # type: ignore[attr-defined]  (a cap or stake changed elsewhere)
         self.check_open_hand()
         self.status_label.setText(tr("follow_refreshed"))  # type: ignore[attr-defined]
 

@@ -466,13 +466,9 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             if not override or not override.strip():
                 self.message(tr("reason_required"))
                 return False
-            head = self.desk.head_referee
-            if not self.desk.has_referees() and head and self.desk.referee != head:
-                signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-                if not signer or not signer.strip():
-                    self.message(tr("reason_required"))
-                    return False
-                signer = signer.strip()
+            ok, signer = self._head_by_name()
+            if not ok:
+                return False
         verified = self.shown is not None and self.shown.status.value == "verified"
         form = self.entry.form
         try:
@@ -510,6 +506,18 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
         return True
 
+    def _head_by_name(self) -> tuple[bool, str | None]:
+        """A tournament without referees (no PINs): the head referee's name signs an
+        override made at another referee's desk. (False, None) when none was given."""
+        head = self.desk.head_referee
+        if self.desk.has_referees() or not head or self.desk.referee == head:
+            return True, None
+        name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
+        if not name or not name.strip():
+            self.message(tr("reason_required"))
+            return False, None
+        return True, name.strip()
+
     def record_ruling(self, w: Any) -> bool:
         """What-if → Record as override…: the head referee makes the alternative the
         ruling (a reason is required; the head referee signs when one is named)."""
@@ -525,13 +533,9 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if not reason or not reason.strip():
             self.message(tr("reason_required"))
             return False
-        signer = None
-        head = self.desk.head_referee
-        if not self.desk.has_referees() and head and self.desk.referee != head:
-            signer = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-            if not signer or not signer.strip():
-                self.message(tr("reason_required"))
-                return False
+        ok, signer = self._head_by_name()
+        if not ok:
+            return False
         try:
             seen = self.shown.version if self.shown is not None else None
             with self.head_signature("head_override") as head_signer:

@@ -54,12 +54,6 @@ class Session:
         bar = self.statusBar()  # type: ignore[attr-defined]
         bar.addPermanentWidget(self.referee_label)
         bar.addPermanentWidget(self.record_label)
-        self._seen_revision: tuple[int, int] | None = None
-        #: a write by the CLI while the desk is open changes the digest too: look once a second
-        self._record_timer = QTimer(self)  # type: ignore[arg-type]
-        self._record_timer.setInterval(1000)
-        self._record_timer.timeout.connect(self._poll_record)
-        self._record_timer.start()
         self.ask_pin: Callable[[str, str, list[str], str], tuple[str, str] | None] = \
             self._pin_dialog
         self.lock_minutes = float(QSettings("RefereeDesk", "referee-app").value(
@@ -77,20 +71,10 @@ class Session:
         """Show the record's entry count and 12-digit digest (as every report's footer)."""
         try:
             n, short = self.desk.record_digest()  # type: ignore[attr-defined]
-            self._seen_revision = self.desk.revision()  # type: ignore[attr-defined]
         except sqlite3.Error:  # the window's file is already closed (quitting)
             return
         self.record_label.setText(digest_text(n, short))
         self.record_label.setToolTip(tr("record_digest_tip"))
-
-    def _poll_record(self) -> None:
-        try:
-            rev = self.desk.revision()  # type: ignore[attr-defined]
-        except sqlite3.Error:  # a file closed between two tournaments: the next tick
-            return
-        if rev != self._seen_revision:
-            self.update_record_digest()
-            self.sync_rules()
 
     def sync_rules(self) -> bool:
         """A settings change (here or by the CLI) reaches the open form at once: it is
@@ -262,4 +246,3 @@ class Session:
 
     def end_session(self) -> None:
         self._stop_idle()
-        self._record_timer.stop()
