@@ -9,11 +9,12 @@ field and the problem (CLI exit code 2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
 from typing import Any
 
 from .errors import RecordError
+from .frozen import frozen, frozen_builder
 from .jsonin import check_free_value, json_kind, parse_json, text_problem
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
 from .tiles import (
@@ -21,7 +22,6 @@ from .tiles import (
     Tile,
     TileParseError,
     format_tiles,
-    frozen_builder,
     parse_plain,
     parse_tiles,
 )
@@ -48,7 +48,7 @@ class KongKind(Enum):
     CONCEALED = "concealed"  # 暗杠
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SeatHand:
     """One seat's tiles at the end of the hand: concealed tiles and pongs."""
 
@@ -58,7 +58,7 @@ class SeatHand:
     player: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class KongEvent:
     """A kong declared during the hand (its kind and, if exposed, who discarded)."""
 
@@ -75,7 +75,7 @@ class KongEvent:
         return d
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class WinEvent:
     """A win on one tile: by one seat, or by several on one discard."""
 
@@ -103,7 +103,7 @@ class WinEvent:
 Event = KongEvent | WinEvent
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class HandRecord:
     """One finished hand as entered; ``extra`` carries identification fields untouched."""
 

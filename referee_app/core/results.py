@@ -6,9 +6,10 @@ Kept apart from the walk of :mod:`.settle` so that each module stays one concern
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
+from .frozen import frozen
 from .record import HandRecord, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore
@@ -19,7 +20,7 @@ SETTLEMENT_FORMAT = "sichuan-settlement/1"
 # --------------------------------------------------------------------------- results
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RuleViolation:
     """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
 
@@ -31,7 +32,7 @@ class RuleViolation:
         return {"clause": self.clause, "seat": self.seat, "message": self.message}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Payment:
     """Chips moved from one seat to another, with the clause and reason that move them."""
 
@@ -46,7 +47,7 @@ class Payment:
                 "clause": self.clause, "reason": self.reason}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class WinResult:
     """One seat's win: its pattern, bonuses, fan and chips."""
 
@@ -78,7 +79,7 @@ class WinResult:
                 "bonuses": [b.to_dict() for b in s.bonuses], "fan": s.fan, "chips": self.chips}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SeatReadiness:
     """An unwon seat at the wall's end: ready or not, its waits and maximum fan."""
 
@@ -94,7 +95,7 @@ class SeatReadiness:
 
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class EndCheck:
     """The wall's-end checks (flower pigs, wrong tile counts, readiness), if they ran."""
 
@@ -111,7 +112,7 @@ class EndCheck:
                 "ready": {s: r.to_dict() for s, r in self.ready.items()}}
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class Settlement:
     """The outcome of one hand record (the ``sichuan-settlement/1`` document)."""
 

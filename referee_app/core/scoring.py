@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from .analysis import EARTHLY, HEAVENLY, Hand, Wait, feature_masks, roots
+from .frozen import frozen, frozen_builder
 from .ruleset import (
     ALL_SIMPLES,
     CONCEALED_HAND,
@@ -14,10 +13,10 @@ from .ruleset import (
     Pattern,
     Ruleset,
 )
-from .tiles import frozen_builder, tile_name
+from .tiles import tile_name
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class BonusItem:
     """One +fan occurrence on a win (two roots are two items)."""
 
@@ -29,7 +28,7 @@ class BonusItem:
         return {"name": self.name, "clause": self.clause, "fan": self.fan}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandScore:
     """Pattern and bonuses of one win, the uncapped sum and the fan that is paid."""
 

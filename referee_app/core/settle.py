@@ -12,6 +12,7 @@ from typing import Any
 
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
+from .frozen import frozen_builder
 from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
 from .results import (  # re-exported: settle's public names stay importable from here
     SETTLEMENT_FORMAT,
@@ -35,7 +36,7 @@ from .scoring import (
     score_masks,
     win_text,
 )
-from .tiles import NUM_KINDS, frozen_builder, tile_name
+from .tiles import NUM_KINDS, tile_name
 
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits

@@ -8,10 +8,10 @@ index 0..26 (m 0-8, p 9-17, s 18-26) so that hand analysis can work on count vec
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, fields, is_dataclass
+from collections.abc import Iterable
 from enum import Enum
-from typing import Any
+
+from .frozen import frozen
 
 
 class Suit(Enum):
@@ -53,7 +53,7 @@ class TileParseError(ValueError):
         self.char = char
 
 
-@dataclass(frozen=True, slots=True, order=True)
+@frozen(order=True)
 class Tile:
     """One tile kind, e.g. ``Tile.from_str("5p")``; ordered m < p < s, then by rank."""
 
@@ -210,30 +210,3 @@ def counts_of(indices: Iterable[int]) -> list[int]:
     for i in indices:
         counts[i] += 1
     return counts
-
-
-def frozen_builder(cls: type) -> Callable[..., Any]:
-    """A fast positional constructor for a frozen dataclass without __post_init__.
-
-    The generated ``__init__`` of a frozen dataclass sets each field through
-    ``object.__setattr__``; this builder sets them through the slot descriptors directly
-    (or, without slots, into the instance dict), about twice as fast. The object is the
-    same: same type, fields, equality and hash. Every field must be passed, in declaration
-    order (no defaults). The engine builds tens of these per hand (payments, wins, events),
-    hence the fast path.
-    """
-    if not (is_dataclass(cls) and cls.__dataclass_params__.frozen
-            and not hasattr(cls, "__post_init__")):
-        raise TypeError(f"{cls.__name__} is not a frozen dataclass without __post_init__")
-    names = [f.name for f in fields(cls)]
-    namespace: dict[str, Any] = {"new": object.__new__, "cls": cls}
-    if "__slots__" in cls.__dict__:
-        body = "".join(f"    set_{n}(o, {n})\n" for n in names)
-        namespace.update({f"set_{n}": cls.__dict__[n].__set__ for n in names})
-    else:
-        body = "    d = o.__dict__\n" + "".join(f"    d[{n!r}] = {n}\n" for n in names)
-    src = f"def build({', '.join(names)}):\n    o = new(cls)\n{body}    return o\n"
-    exec(src, namespace)  # noqa: S102 - the source is built from the class's own field names
-    build = namespace["build"]
-    build.__doc__ = f"{cls.__name__}({', '.join(names)}), built field by field."
-    return build

@@ -8,15 +8,16 @@ hand when flipping it changes the hand's settlement — found by settling, not g
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from .frozen import frozen
 from .record import HandRecord
 from .ruleset import Ruleset
 from .settle import Settlement, settle
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class Switch:
     """A named ruleset switch; ``clause`` says where the ruleset cites it."""
 
@@ -88,7 +89,7 @@ def with_switch(rules: Ruleset, name: str, value: Any) -> Ruleset:
     return replace(rules, **{name: value})
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class WhatIf:
     """The hand as ruled (``base``) and under ``name = value`` (``alt``)."""
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import os
 import sys
-from dataclasses import dataclass
 from pathlib import Path
+
+from referee_app.core.frozen import frozen
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
 VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector",
@@ -26,7 +27,7 @@ class GuiError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class LaunchOptions:
     db: Path | None = None
     demo: bool = False

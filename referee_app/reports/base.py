@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table
 from reportlab.platypus import TableStyle as _TableStyle
 
+from referee_app.core.frozen import frozen
 from referee_app.fonts import register_reportlab_font
 
 from . import textfit
@@ -67,7 +67,7 @@ def fit(text: str, width: float, size: float) -> str:
     return text + "…"
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class Styles:
     body: ParagraphStyle
     small: ParagraphStyle

@@ -14,9 +14,11 @@ from __future__ import annotations
 
 import json
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
+
+from referee_app.core.frozen import frozen
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
 
@@ -48,7 +50,7 @@ class TemplateError(ValueError):
         self.problem = problem
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class ColumnSpec:
     """A column a template may choose: bilingual label, relative width, alignment."""
 
@@ -280,7 +282,7 @@ _TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientatio
              "language", "font_size", "labels", "options"}
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class Template:
     """A validated template; the renderers read only this."""
 

@@ -14,7 +14,8 @@ import secrets
 import threading
 import time
 from collections import deque
-from dataclasses import dataclass
+
+from referee_app.core.frozen import frozen
 
 #: how long a token is good for: a tournament day
 TOKEN_SECONDS = 12 * 3600
@@ -23,7 +24,7 @@ ATTEMPTS_PER_WINDOW = 10
 WINDOW_SECONDS = 60.0
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Session:
     """Who a token belongs to and until when (``time.time()`` seconds)."""
 

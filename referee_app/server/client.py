@@ -20,13 +20,14 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.core.frozen import frozen
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
@@ -44,7 +45,7 @@ class ServerUnreachable(StorageError):
     """The server did not answer (down, network, timeout); hands saved now wait."""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SaveResult:
     """What happened to a hand given to :meth:`DeskClient.add_hand`: saved on the server
     (``id``, ``settlement``, ``hand``) or ``queued`` in the outbox (``key``)."""
@@ -58,7 +59,7 @@ class SaveResult:
     problem: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class FlushReport:
     sent: list[SaveResult] = field(default_factory=list)
     conflicts: list[OutboxItem] = field(default_factory=list)

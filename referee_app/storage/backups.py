@@ -15,10 +15,11 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
+
+from referee_app.core.frozen import frozen
 
 from . import chain
 from . import db as dbm
@@ -35,7 +36,7 @@ from .errors import (
 )
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class BackupInfo:
     """One backup as ``referee-app backup list`` shows it (``number`` 1 = newest)."""
 

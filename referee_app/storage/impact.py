@@ -11,10 +11,11 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from referee_app.core import HandRecord, settle
+from referee_app.core.frozen import frozen
 
 from .errors import StorageError
 from .ranking import compute
@@ -23,7 +24,7 @@ from .tournament import Tournament
 SeatRow = tuple[int, int, int, int, int, int, int, int, int]
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class RankChange:
     player: str
     rank_before: int
@@ -37,7 +38,7 @@ class RankChange:
                 "chips_after": self.chips_after}
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class AmendImpact:
     hand_id: int
     version_from: int

@@ -6,9 +6,11 @@ and passed between threads, and nothing they do can change the database by accid
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import StrEnum
 from typing import Any
+
+from referee_app.core.frozen import frozen
 
 
 class PlayerStatus(StrEnum):
@@ -40,7 +42,7 @@ TIE_BREAK_KEYS: tuple[str, ...] = ("chips", "wins", "self_drawn", "largest_win_f
                                    "discards_paid", "flower_pigs", "hands", "penalties")
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class TournamentInfo:
     """The tournament's settings and names, as stored in its meta table."""
 
@@ -74,7 +76,7 @@ class TournamentInfo:
                 **({"verified_only": True} if self.verified_only else {})}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Player:
     """A registered player (status: active, withdrawn, late or substitute)."""
 
@@ -90,7 +92,7 @@ class Player:
         return f"{self.name} ({self.name_latin})" if self.name_latin else self.name
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class SeatAssignment:
     """One player's seat at one table of one round."""
 
@@ -101,7 +103,7 @@ class SeatAssignment:
     player: str
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Seating:
     """A round's seating: ``tables[table][seat] -> player name``; byes sit out."""
 
@@ -155,7 +157,7 @@ class _HandFlags:
                                      ("void", self.void)) if on)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandInfo(_HandFlags):
     """The current version of one hand; ``flags`` lists amended / override / void."""
 
@@ -186,7 +188,7 @@ class HandInfo(_HandFlags):
         return f"R{self.round} T{self.table} H{self.hand_no}"
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandSummary(_HandFlags):
     """What a list of hands shows (navigator, go-to): no record or settlement is read, so
     listing 2,000 hands takes milliseconds. ``flags`` as :class:`HandInfo`'s."""
@@ -200,7 +202,7 @@ class HandSummary(_HandFlags):
     override: bool = False
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class HandVersion:
     """One stored version of a hand; ``diff`` is per-seat totals minus the previous version's."""
 
@@ -220,7 +222,7 @@ class HandVersion:
     changes: tuple[str, ...] = ()  # readable record/payment differences vs the previous version
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Penalty:
     """Chips taken from ``players`` (each pays ``chips``); zero-sum: paid to their tablemates."""
 
@@ -238,7 +240,7 @@ class Penalty:
     void_reason: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StandingRow:
     """One line of the leaderboard: rank, chips and the tie-break figures."""
 
@@ -269,7 +271,7 @@ class StandingRow:
                 "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class StatementLine:
     """One hand or penalty on a player's statement: where, the chips and the payments."""
 
@@ -283,7 +285,7 @@ class StatementLine:
     flags: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class PlayerStatement:
     """Everything that made one player's total, line by line."""
 
@@ -292,7 +294,7 @@ class PlayerStatement:
     total: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class RoundInfo:
     """A seated round: its tables, players, byes and hands entered so far."""
 
@@ -303,7 +305,7 @@ class RoundInfo:
     hands: int
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Referee:
     """A referee of the tournament; ``head`` may override, void, restore, penalise and change
     settings. The PIN itself is never kept, only its salted scrypt hash."""
@@ -313,7 +315,7 @@ class Referee:
     added_at: str = ""
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class VerifyReport:
     """What :meth:`Tournament.verify` checked: chain entries, versions re-settled and the
     record's digest (the last entry's hash)."""

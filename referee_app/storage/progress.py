@@ -7,14 +7,16 @@ Built only from :class:`~referee_app.storage.tournament.Tournament`'s public rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
+
+from referee_app.core.frozen import frozen
 
 from .errors import StorageError
 from .tournament import Tournament
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class TableProgress:
     table: int
     players: dict[str, str]  # seat -> player
@@ -36,7 +38,7 @@ class TableProgress:
                 "gaps": list(self.gaps)}
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class RoundProgress:
     round: int
     tables: tuple[TableProgress, ...] = field(default_factory=tuple)

@@ -27,6 +27,7 @@ from referee_app.core import (
     parse_tiles,
     settle,
 )
+from referee_app.core.frozen import frozen
 
 #: the read error of a form with nothing typed in it (shown only when saving is tried)
 BLANK_PROBLEM = "nothing is entered yet"
@@ -40,7 +41,7 @@ def rules_of(ruleset: str | Ruleset) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
 
 
-@dataclass(frozen=True, slots=True)
+@frozen
 class Problem:
     """One thing wrong with the form: clause (or field path), seat and event to highlight."""
 
@@ -50,7 +51,7 @@ class Problem:
     event: int | None = None  # 0-based index into the event list
 
 
-@dataclass(frozen=True)
+@frozen(slots=False)
 class Evaluation:
     """The engine's answer for the form as it stands."""
 
