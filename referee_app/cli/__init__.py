@@ -8,10 +8,18 @@ Every failure ends in one line on stderr and a documented exit code (:data:`EXIT
 click's usage errors become ``error: …`` with exit 2, an operating-system fault exit 3,
 and anything unexpected one line asking for a report (exit 3; ``REFEREE_APP_DEBUG=1``
 shows the traceback) — never a traceback by default.
+
+A command run as its own process pauses the cycle collector while its modules load and
+freezes what they made (:func:`gc.freeze`), once when the command starts and again at exit:
+the interpreter then skips searching the ~20,000 objects of the loaded modules for
+reference cycles (about 40 ms of a 0.2 s start-up budget). Files and the database are
+closed by the commands themselves, never left to that search.
 """
 
 from __future__ import annotations
 
+import atexit
+import gc
 import importlib
 import os
 import sys
@@ -88,6 +96,20 @@ EXIT_HELP = ("Exit codes (every command): 0 done; 1 the record breaks a rule (ea
              "file; the line says what to do; 'referee-app backup list' for a damaged one).")
 
 
+#: whether :func:`_own_process_gc` paused the collector until the command is loaded
+_GC = {"paused": False}
+
+
+def _own_process_gc() -> None:
+    """A command in a process of its own: no cycle collection while its modules load (they
+    make ~20,000 objects that live as long as the process; collections then are wasted), and
+    none of those objects searched again, later or at exit."""
+    if gc.isenabled():
+        gc.disable()
+        _GC["paused"] = True
+    atexit.register(gc.freeze)
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -111,6 +133,8 @@ class LazyGroup(click.Group):
         """click's main, with every error as one line and the documented exit codes."""
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        if args is None:  # a process of its own (console script, python -m), not a test
+            _own_process_gc()
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
         except click.UsageError as e:
@@ -145,6 +169,10 @@ class LazyGroup(click.Group):
         if target is None:
             return None
         cmd = _load(target)
+        if _GC["paused"]:  # the command's modules are in: what follows is its own work
+            _GC["paused"] = False
+            gc.freeze()
+            gc.enable()
         if isinstance(cmd, click.Group):
             for sub in SUBCOMMANDS.get(cmd_name, ()):
                 extra = _load(sub)
