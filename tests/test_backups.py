@@ -109,6 +109,41 @@ def test_automatic_backups_keep_history(make_tournament) -> None:
     assert rounds() == ["0", "1", "2", "2", "2"]
 
 
+def test_closing_backs_up_every_25_entries_each_round_or_after_ten_minutes(
+        make_tournament, record_for) -> None:
+    """A command-line save opens and closes the file each time: a backup when one is due,
+    not a copy of the whole file per hand."""
+    path = make_tournament(n=8, rounds=1).path
+
+    def save(hand_no: int) -> None:  # what `referee-app hand add` does: open, save, close
+        with Tournament.open(path) as t:  # the default: backup_every=25
+            t.add_hand(record_for(t, 1, 1, seed=hand_no), round=1, table=1, hand_no=hand_no)
+
+    save(1)
+    assert len(list_backups(path)) == 1  # none yet: the first close backs up
+    for i in range(2, 26):
+        save(i)
+    assert len(list_backups(path)) == 1  # 24 entries behind the backup: not yet
+    save(26)
+    assert len(list_backups(path)) == 2  # 25 behind: due
+    newest = list_backups(path)[-1]
+    save(27)
+    assert list_backups(path)[-1] == newest
+    old = newest.stat().st_mtime - 601
+    os.utime(newest, (old, old))
+    save(28)
+    assert len(list_backups(path)) == 3  # the newest was over ten minutes old
+    with Tournament.open(path) as t:
+        t.seat_round(2, seed=5)
+    assert list_backups(path)[-1].name.endswith("-r2.sqlite")  # a new round: due at once
+    with Tournament.open(path) as t:
+        assert t.hands()  # reading changes nothing: no backup
+    assert len(list_backups(path)) == 4
+    with Tournament.open(path, backup_every=1) as t:
+        t.add_player("Late")
+    assert len(list_backups(path)) == 5  # backup_every=1: every change, as before
+
+
 def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     t = make_tournament()
     t.backup()

@@ -335,18 +335,28 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
 
 def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> None:
     path = tmp_path / "b.sqlite"
+
+    def players_in_newest() -> int:
+        backs = Tournament.open(path, backup_every=0).backups()
+        assert len(backs) == 2  # backup_keep
+        c = sqlite3.connect(backs[-1])
+        try:
+            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+            return c.execute("SELECT COUNT(*) FROM players").fetchone()[0]
+        finally:
+            c.close()
+
     t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
     for i in range(7):
         t.add_player(f"P{i}")
-    assert len(t.backups()) == 2  # made after changes 3 and 6
-    t.close()
-    backs = Tournament.open(path, backup_every=0).backups()
-    assert len(backs) == 2
-    newest = backs[-1]
-    c = sqlite3.connect(newest)
-    assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert c.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 7
-    c.close()
+    assert len(t.backups()) == 2  # made after changes 3 and 6 (the one of 0 pruned)
+    t.close()  # one entry behind a fresh backup of this round: not due
+    assert players_in_newest() == 6
+    t = Tournament.open(path, backup_every=3, backup_keep=2)
+    t.add_player("P7")
+    t.add_player("P8")
+    t.close()  # three entries behind: due on closing, though this connection made two
+    assert players_in_newest() == 9
 
 
 def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:

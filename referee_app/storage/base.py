@@ -164,7 +164,7 @@ class TournamentBase:
         if self._closed:
             return
         try:
-            if self.backup_every and self._changes:
+            if self.backup_every and self._changes and self._backup_due():
                 self._try_backup()
         finally:
             self.db.close()
@@ -181,6 +181,17 @@ class TournamentBase:
         p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
+
+    def _backup_due(self) -> bool:
+        """On closing after changes: see :func:`backup_files.backup_due` (a failure to tell
+        means yes)."""
+        try:
+            entries = chain.head(self.db.conn)[0]
+            row = self.db.execute("SELECT MAX(number) FROM rounds").fetchone()
+        except sqlite3.Error:
+            return True
+        rnd = int(row[0]) if row and row[0] is not None else 0
+        return backup_files.backup_due(self.path, entries, rnd, self.backup_every)
 
     def backups(self) -> list[Path]:
         return backup_files.list_backups(self.path)
