@@ -8,7 +8,6 @@ they do not fill the tables) and writes every planned round together.
 from __future__ import annotations
 
 import json
-import random
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -109,6 +108,8 @@ class PlanningMixin(TournamentBase):
             elif fill != "byes":
                 raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
         if seed is None:
+            import random  # here: hand add and standings never plan
+
             seed = random.SystemRandom().randrange(1, 2**31)
         played = [self._seat_rows(n, seats) for n in range(1, done + 1)]
         initial = None

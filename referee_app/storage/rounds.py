@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -83,6 +82,8 @@ class RoundsMixin(TournamentBase):
         subs = [p for p in self.players() if p.status is PlayerStatus.SUBSTITUTE]
         if not seatable:
             raise SeatingError("players", "no active players registered")
+        import random  # here, not at the top: hand add and standings never seat a round
+
         if seed is None:
             seed = random.SystemRandom().randrange(1, 2**31)
         rng = random.Random(seed)

@@ -45,14 +45,16 @@ def by_digest(wanted: str, load: Callable[[], str | None]) -> Ruleset:
     snap = json.loads(text)
     if digest(snap) != wanted:
         raise ValueError(f"the stored ruleset {wanted[:12]} does not match its digest")
-    return from_snapshot(snap)
+    return from_snapshot(snap, known_digest=wanted)
 
 
-def from_snapshot(text_or_snap: str | dict[str, Any]) -> Ruleset:
+def from_snapshot(text_or_snap: str | dict[str, Any], *,
+                  known_digest: str | None = None) -> Ruleset:
     """The Ruleset of a stored snapshot (one object per digest, so the engine's memos hold);
-    when the snapshot equals the shipped ruleset of that id, the shipped object itself."""
+    when the snapshot equals the shipped ruleset of that id, the shipped object itself.
+    ``known_digest``: the snapshot's digest, already checked by the caller."""
     snap = json.loads(text_or_snap) if isinstance(text_or_snap, str) else text_or_snap
-    d = digest(snap)
+    d = digest(snap) if known_digest is None else known_digest
     hit = _BY_DIGEST.get(d)
     if hit is not None:
         return hit

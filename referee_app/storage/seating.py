@@ -9,9 +9,12 @@ same seating on every machine.
 from __future__ import annotations
 
 import itertools
-import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # imported where a seating is drawn: hand add and standings never do
+    import random
 
 Pair = tuple[int, int]
 
@@ -83,6 +86,8 @@ def generate(players: Sequence[int], seats: Sequence[str], *, seed: int,
     size = len(seats)
     if not players or len(players) % size:
         raise ValueError(f"{len(players)} players do not fill tables of {size}")
+    import random
+
     rng = random.Random(seed)
     met = met or {}
     seat_counts = seat_counts or {}
