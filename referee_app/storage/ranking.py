@@ -9,23 +9,22 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from .models import Player, PlayerStatus, StandingRow
 
 
-@dataclass
 class _Acc:
-    hand_chips: int = 0
-    hands: int = 0
-    wins: int = 0
-    self_drawn: int = 0
-    discards_paid: int = 0
-    flower_pigs: int = 0
-    largest_win_fan: int = 0
-    penalties: int = 0
-    per_round: dict[int, int] = field(default_factory=dict)
+    """One player's running totals while the rows are read (a plain class: defined at every
+    start-up, where a dataclass would compile three methods nobody calls)."""
+
+    __slots__ = ("hand_chips", "hands", "wins", "self_drawn", "discards_paid", "flower_pigs",
+                 "largest_win_fan", "penalties", "per_round")
+
+    def __init__(self) -> None:
+        self.hand_chips = self.hands = self.wins = self.self_drawn = 0
+        self.discards_paid = self.flower_pigs = self.largest_win_fan = self.penalties = 0
+        self.per_round: dict[int, int] = {}
 
 
 def _in_scope(rnd: int | None, round: int | None, through: int | None) -> bool:
