@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.storage import DamagedError, StorageError, Tournament
+from referee_app.storage import DamagedError, FileReplacedError, StorageError, Tournament
 from referee_app.storage.backup_files import backup_dir, clean_temp_files, kept, list_backups
 from referee_app.storage.csv_io import guard_cell, unguard_cell
 
@@ -73,6 +73,32 @@ def test_restore_checks_the_backup_and_the_head_referee(make_tournament, record_
     assert t.path.read_bytes() == before  # nothing was moved
     assert not list(t.path.parent.glob("*.before-restore-*"))
     assert not list(t.path.parent.glob(".*restore*"))
+
+
+def test_a_connection_open_during_a_restore_elsewhere_never_writes_the_file_set_aside(
+        make_tournament, record_for) -> None:
+    """A desk (or server thread) keeps its file open while another process restores a
+    backup: its next save must not land in the copy moved aside, where nobody would see it."""
+    t = make_tournament(head_referee="Zhao", backup_every=0)
+    _add_hands(t, record_for, 1)
+    t.backup()
+    _add_hands(t, record_for, 1, start=2)
+    desk = Tournament.open(t.path, backup_every=0)  # the desk that stays open
+    assert not desk.replaced()
+    desk.revision()
+    _, aside = Tournament.restore_backup(t.path, 1, referee="Zhao")  # "another process"
+    assert desk.replaced()
+    with pytest.raises(FileReplacedError, match="open it again"):
+        desk.revision()  # the desk's one-second poll notices
+    aside_bytes = aside.read_bytes()
+    with pytest.raises(FileReplacedError):
+        desk.add_player("Late")
+    assert aside.read_bytes() == aside_bytes  # nothing went into the file set aside
+    desk.close()
+    with Tournament.open(t.path, backup_every=0) as again:  # reopened: the restored record
+        assert len(again.hands()) == 1 and not again.replaced()
+        again.add_player("Late")
+    t.close()
 
 
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:

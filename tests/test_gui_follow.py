@@ -328,3 +328,29 @@ def test_gui_record_option_refuses_typos_and_warns(tmp_path: Path, qtbot) -> Non
                              screenshot=tmp_path / "ok.png")) == 0
     assert (tmp_path / "ok.png").stat().st_size > 0
     LANG.set("zh")
+
+
+def test_a_backup_restored_elsewhere_is_reopened_and_the_form_kept(qtbot, desk_window) -> None:
+    """The CLI restores a backup while the desk is open: the desk must not go on reading and
+    saving into the file set aside; it opens the path again and says so."""
+    win, seating = desk_window()
+    _saved_hand(win, seating)
+    with _other(win) as t:
+        t.backup()
+        h2 = t.add_hand(example_record(seating), round=1, table=1, hand_no=2, referee="B")
+    assert win.follower.poll()
+    win.navigator.select_key(("hand", h2.id))
+    _edit(win)  # the referee is typing an amendment of hand 2
+    old = win.desk.t
+    Tournament.restore_backup(old.path, 1, referee="B")  # "referee-app backup restore 1"
+    assert old.replaced()
+    win.follower.poll()
+    assert win.desk.t is not old and not win.desk.t.replaced()
+    assert [h.hand_no for h in win.desk.t.hands()] == [1]  # what the restored file holds
+    texts = win.banners.texts()
+    assert "was replaced by another program" in texts["replaced"]
+    assert f"#{h2.id} is not in the tournament file any more" in texts["changed"]
+    assert not win.entry.undo_stack.isClean()  # what was typed is still in the form
+    with _other(win) as t:  # the reopened desk follows the new file like any other
+        t.add_hand(example_record(seating), round=1, table=1, hand_no=3, referee="B")
+    assert win.follower.poll()

@@ -97,3 +97,28 @@ def test_a_desk_must_sign_in_before_saving(tmp_path: Path) -> None:
             pytest.raises(AuthError, match="sign in"):
         c.add_hand({"format": "sichuan-hand/1"}, round=1, table=1, hand_no=1)
     assert not list((tmp_path / "out").glob("*.json"))
+
+
+def test_a_worker_reopens_the_file_after_a_restore_elsewhere(tmp_path: Path) -> None:
+    """The server keeps a connection per worker thread; a backup restored with the CLI
+    meanwhile must be what the next request reads and writes, not the copy set aside."""
+    from server_helpers import HEAD, HEAD_PIN, make_event
+
+    from referee_app.server.state import ServerState
+    from referee_app.storage import Tournament
+
+    path = make_event(tmp_path / "s.sqlite")
+    with Tournament.open(path, backup_every=0) as t:
+        t.backup()
+    state = ServerState(path, backup_every=0)
+    first = state.tournament()
+    assert state.tournament() is first
+    with Tournament.open(path, backup_every=0) as t:  # a change after the backup
+        t.sign_in(HEAD, HEAD_PIN)
+        t.add_player("Late", referee=HEAD)
+    assert len(first.players()) == 17
+    Tournament.restore_backup(path, 1, referee=HEAD, pin=HEAD_PIN)
+    again = state.tournament()
+    assert again is not first and not again.replaced()
+    assert len(again.players()) == 16  # the restored record
+    again.close()

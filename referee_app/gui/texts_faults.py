@@ -65,6 +65,16 @@ TEXTS: dict[str, tuple[str, str]] = {
                              "Saving is refused until you look at both.",
                              "您编辑期间，第 #{hand} 号牌局已在另一台裁判台被修改（现为第"
                              "{theirs}版，您编辑的是第{mine}版）。查看两个版本之前无法保存。"),
+    "replaced_banner": ("{file} was replaced by another program (a backup restored?): the desk "
+                        "opened it again and shows what it holds now. Nothing was saved into "
+                        "the copy set aside.",
+                        "{file} 已被其他程序替换（恢复了备份？）：裁判台已重新打开该文件，"
+                        "现显示其当前内容。没有任何内容保存到被移开的副本中。"),
+    "gone_banner": ("Hand #{hand} is not in the tournament file any more (a backup was "
+                    "restored). The form keeps what you typed; enter it as a new hand to save "
+                    "it again.",
+                    "第 #{hand} 号牌局已不在赛事文件中（恢复了备份）。表单保留您录入的内容；"
+                    "请作为新牌局录入以再次保存。"),
     "taken_banner": ("Hand {n} of this table was saved at another desk meanwhile; this form "
                      "cannot be saved as hand {n}.",
                      "本桌第{n}局已在另一台裁判台保存；此表单不能再保存为第{n}局。"),

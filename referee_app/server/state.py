@@ -153,7 +153,14 @@ class ServerState:
 
     # -- the file, one connection per worker thread
     def tournament(self) -> Tournament:
+        """This worker thread's connection; a new one once the file was replaced (a backup
+        restored with the CLI while the server runs), so nothing reads or writes the copy
+        set aside."""
         t = getattr(self._local, "t", None)
+        if t is not None and t.replaced():
+            with contextlib.suppress(sqlite3.Error, StorageError):
+                t.close()
+            t = None
         if t is None:
             t = Tournament.open(self.path, backup_every=0)
             self._local.t = t

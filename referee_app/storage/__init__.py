@@ -36,6 +36,7 @@ from .errors import (
     DiskFullError,
     DuplicateHandError,
     DuplicatePlayerError,
+    FileReplacedError,
     HandChangedError,
     HandRuleError,
     NotATournamentError,
@@ -75,6 +76,7 @@ from .tournament import Tournament
 __all__ = [
     "AuthError", "RecordIntegrityError", "Referee", "VerifyReport", "BackupInfo",
     "BusyError", "DamagedError", "DiskFullError", "ReadOnlyError", "StorageFault",
+    "FileReplacedError",
     "DEFAULT_TIE_BREAK", "TIE_BREAK_KEYS", "BundleError", "CSVImportError",
     "DuplicateHandError", "DuplicatePlayerError", "HandChangedError", "HandInfo", "HandRuleError", "HandStatus",
     "HandVersion", "NotATournamentError", "Penalty", "PenaltyError", "Player",

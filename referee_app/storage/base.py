@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import sqlite3
 import unicodedata
 import warnings
@@ -19,7 +20,7 @@ from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
 from . import backup_files, chain, ruleset_store
 from . import db as dbm
-from .errors import AuthError, StorageError
+from .errors import AuthError, FileReplacedError, StorageError
 from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
 
 PlayerRef = int | str
@@ -132,6 +133,15 @@ def _check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
     return out
 
 
+def _file_identity(path: Path) -> tuple[int, int] | None:
+    """The file a path names (device, inode), or None if it names none."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
 class TournamentBase:
     """State and services every part of a tournament uses: the open file (``db``), the audit
     log, the tournament's settings and ruleset, and automatic backups.
@@ -150,6 +160,8 @@ class TournamentBase:
         self.backup_keep = backup_keep
         self._changes = 0
         self._closed = False
+        #: which file the path named when opened (a restore elsewhere replaces it)
+        self._file_id = _file_identity(path)
         self.backup_error: str | None = None  # the last automatic backup's failure, if any
         self.read_only: str | None = None  # why the file is open for viewing only, if it is
         self._pending: tuple[str, str, dict[str, Any], str] | None = None
@@ -254,6 +266,7 @@ class TournamentBase:
             # created inside an outer transaction, they would go with its rollback: again then
             self._capturing = not conn.in_transaction
         with dbm.write_transaction(self.db):
+            self.check_same_file()  # under the write lock: never into a file moved aside
             chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None
             yield
@@ -367,10 +380,25 @@ class TournamentBase:
         return json.loads(self.db.execute("SELECT value FROM meta WHERE key='ruleset'")
                           .fetchone()[0])
 
+    def replaced(self) -> bool:
+        """Whether the path now names another file than the one open here: a backup restored
+        by another process moves this one aside (``restore_backup``), and this connection
+        would go on reading and writing the copy set aside. Reopen the path."""
+        return self._file_id is not None and _file_identity(self.path) != self._file_id
+
+    def check_same_file(self) -> None:
+        """Raise :class:`FileReplacedError` if :meth:`replaced`."""
+        if self.replaced():
+            raise FileReplacedError("db", f"{self.path} was replaced since it was opened here "
+                                    "(a backup restored by another desk, or the file moved); "
+                                    "nothing was changed: open it again")
+
     def revision(self) -> tuple[int, int]:
         """A cheap token that changes whenever the file changes — by this object or by another
         process (the CLI while the GUI is open). Poll it (e.g. once a second) and refresh
-        views when it differs from the last value seen."""
+        views when it differs from the last value seen. Raises :class:`FileReplacedError`
+        once the path names another file (a backup restored elsewhere): reopen it."""
+        self.check_same_file()
         other = int(self.db.execute("PRAGMA data_version").fetchone()[0])
         return other, self.db.conn.total_changes
 

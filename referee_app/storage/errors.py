@@ -123,6 +123,12 @@ class DamagedError(StorageFault):
     """The file fails SQLite's check or holds values that cannot be read."""
 
 
+class FileReplacedError(StorageFault):
+    """The path no longer names the file this connection opened: another process restored a
+    backup (which moves the file aside) or moved the file. Reopen the path; nothing was
+    written to the file moved aside."""
+
+
 def backups_hint(path: object) -> str:
     return f"see 'referee-app backup list --db {path}' and restore one"
 

@@ -16,7 +16,7 @@ from typing import Any
 from PySide6.QtCore import QObject, QTimer, Signal
 
 from referee_app.core.frozen import frozen
-from referee_app.storage.errors import UnknownHandError
+from referee_app.storage.errors import FileReplacedError, UnknownHandError
 from referee_app.storage.models import HandInfo
 from referee_app.storage.verification import Difference, compare_records
 
@@ -35,11 +35,14 @@ def others_revision(desk: Any) -> int:
 
 
 class Follower(QObject):
-    """Polls the open desk's file; ``changed`` when another process wrote, ``failed``
-    (with the exception) once when the file cannot be read, until it can again."""
+    """Polls the open desk's file; ``changed`` when another process wrote, ``replaced`` when
+    the path names another file (a backup restored elsewhere), ``failed`` (with the
+    exception) once when the file cannot be read, until it can again."""
 
     changed = Signal()
     failed = Signal(object)
+    #: the path names another file now (a backup restored by another process): reopen it
+    replaced = Signal()
 
     def __init__(self, desk: Callable[[], Any], parent: QObject | None = None,
                  interval_ms: int = POLL_MS, paused: Callable[[], bool] = lambda: False
@@ -77,6 +80,9 @@ class Follower(QObject):
         desk = self._desk()
         try:
             rev = others_revision(desk)
+        except FileReplacedError:
+            self.replaced.emit()
+            return False
         except Exception as e:  # noqa: BLE001 - a damaged or vanished file: say it once
             if not self._failing:
                 self._failing = True

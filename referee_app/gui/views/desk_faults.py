@@ -64,6 +64,7 @@ class DeskFaults:
                                  paused=lambda: QApplication.activeModalWidget() is not None)
         self.follower.changed.connect(self.follow_changes)
         self.follower.failed.connect(self._follow_failed)
+        self.follower.replaced.connect(self.reopen_replaced)
         self._add_record_actions()
         LANG.changed.connect(self._retranslate_faults)
         self._retranslate_faults()
@@ -150,6 +151,31 @@ class DeskFaults:
         self.check_open_hand()
         self.status_label.setText(tr("follow_refreshed"))  # type: ignore[attr-defined]
 
+    def reopen_replaced(self) -> None:
+        """Another process restored a backup (or moved the file): the path is opened again,
+        so nothing is read from or saved into the copy set aside. The form keeps what was
+        typed; its hand is checked against the restored file; a tournament with referees
+        asks the referee to sign in on it."""
+        old = self.desk  # type: ignore[attr-defined]
+        try:
+            desk = type(old).open(old.t.path, old.referee)
+        except Exception as e:  # noqa: BLE001 - said in one line; the poll tries again
+            self._follow_failed(e)
+            return
+        self.desk = desk
+        old.close()
+        self.reload()  # type: ignore[attr-defined]
+        self.update_header()  # type: ignore[attr-defined]
+        self.faults_desk_changed()
+        self.sync_rules()  # type: ignore[attr-defined]
+        self.follower.mark_seen()
+        self._banner("replaced", lambda: (
+            tr("replaced_banner", file=Path(str(desk.t.path)).name), "danger",
+            [(tr("Dismiss"), lambda: self._clear_banner("replaced"))]))
+        if desk.has_referees():
+            self.start_session()  # type: ignore[attr-defined]
+        self.check_open_hand()
+
     def _follow_failed(self, e: BaseException) -> None:
         self.message(tr("follow_failed", msg=exception_text(e)), error=False)  # type: ignore[attr-defined]
 
@@ -169,6 +195,11 @@ class DeskFaults:
                 return
             self.stale = cur
             self._show_stale_banner()
+        elif state.kind == "gone":
+            hid = self.context[3]  # type: ignore[attr-defined]
+            self._banner("changed", lambda: (
+                tr("gone_banner", hand=hid), "danger",
+                [(tr("Dismiss"), lambda: self._clear_banner("changed"))]))
         elif state.kind == "taken" and state.current is not None:
             r, t, n, _ = self.context  # type: ignore[attr-defined]
             if clean:  # an untouched new form simply moves to the next number
