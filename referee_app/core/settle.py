@@ -176,12 +176,15 @@ class _Walk:
         if kind == "direct":
             frm = ev.from_seat
             assert frm is not None
+            bad = frm == seat or frm in self.won
             if frm == seat:
                 self.err("direct_kong", seat, f"{seat} cannot kong its own discard of {t}")
-                return
-            if frm in self.won:
+            elif bad:
                 self.err("direct_kong", frm,
                          f"{frm} has already won and cannot discard the {t} that {seat} kongs")
+            if bad:  # the meld is still the seat's (else its win would miss 3 tiles)
+                self.kong_tiles[seat] += (ev.tile.index,)
+                self.kong_kinds[seat] += (kind,)
                 return
             if amount:
                 made.append(_payment(frm, seat, amount, clause, f"direct kong {t}"))
