@@ -409,22 +409,26 @@ class _Walk:
                     valid = False
 
         if "first_discard" in flags and "first_discard" in rules.validation:
-            why = []
+            common = []  # what rules out 第一和 for every winner of this event
             if frm is None or frm != self.r.dealer:
-                why.append("the win is not on the dealer's discard")
-            if self.r.dealer in seats:
-                why.append("the dealer cannot win on its own first discard")
+                common.append("the win is not on the dealer's discard")
             if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer
                         and e.kind is KongKind.CONCEALED) for e in self.r.events[:idx]):
-                why.append("only the dealer's concealed kongs may precede its first discard")
-            # Z3 Reading: nothing was claimed before the first discard
-            why += [f"{s} holds a pong of {', '.join(map(str, self.hands[s].pongs))}"
-                    for s in seats if self.hands[s].pongs]
-            why += [f"{s} holds a kong" for s in seats if self.kong_tiles[s]]
-            if why:
-                self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
-                         + "; ".join(why))
-                valid = False
+                common.append("only the dealer's concealed kongs may precede its first discard")
+            for s in seats:  # flags apply to every winner; each is cited for its own melds
+                why = list(common)
+                if s == self.r.dealer:
+                    why.append("the dealer cannot win on its own first discard")
+                # Z3 Reading: nothing was claimed before the first discard
+                if self.hands[s].pongs:
+                    why.append(f"{s} holds a pong of "
+                               f"{', '.join(map(str, self.hands[s].pongs))}")
+                if self.kong_tiles[s]:
+                    why.append(f"{s} holds a kong")
+                if why:
+                    self.err("first_discard", s, "第一和 (first discard win) impossible: "
+                             + "; ".join(why))
+                    valid = False
         if "last_tile" in flags:  # 海底捞月 / 海底炮: the wall's last tile ends the hand
             if not self.r.wall_exhausted:
                 self.err("last_tile", seats[0], "last_tile (海底): a win on the wall's last "
