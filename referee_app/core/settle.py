@@ -442,8 +442,9 @@ class _Walk:
         if "declared_ready" in flags and "declared_ready" in rules.validation:
             for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
                 melds = [f"a pong of {t}" for t in self.hands[s].pongs]
-                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong"
-                          for k in self.kong_kinds[s] if k in ("direct", "added")]
+                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong of {_NAMES[i]}"
+                          for k, i in zip(self.kong_kinds[s], self.kong_tiles[s], strict=True)
+                          if k in ("direct", "added")]
                 if melds:
                     self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
                              f"have {', '.join(melds)}: a declared hand does not change")
