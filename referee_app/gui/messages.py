@@ -418,10 +418,11 @@ def is_translated(path: str | None, message: str) -> bool:
         _match(_RULES, message) is not None
 
 
-def shown_problem(clause: str, message: str) -> tuple[str, str]:
+def shown_problem(clause: str, message: str, rule: bool | None = None) -> tuple[str, str]:
     """(label, text) of a form problem: a rule's clause and its message, or — for a record
-    that cannot be read — no clause and the field in words."""
-    if clause.startswith("§"):
+    that cannot be read (``rule`` False) — no clause and the field in words. ``rule`` None
+    guesses from the clause (Ottawa's §-ids only)."""
+    if rule if rule is not None else clause.startswith("§"):
         return clause, problem_text(message)
     return "", error_text(clause, message)
 
