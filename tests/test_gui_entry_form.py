@@ -81,3 +81,32 @@ def test_rule_errors_point_at_the_event_that_brings_them_in() -> None:
     form2.wall_exhausted = False
     (p,) = form2.evaluate().problems
     assert p.event is None and "wall_exhausted" in p.message
+
+
+def test_rule_problems_of_every_ruleset_are_shown_with_their_clause() -> None:
+    """A Z3 (or J1, C4, …) problem is a broken rule like a §-clause one: shown under its
+    clause, with the seat to highlight; only a field that cannot be read is shown by path.
+    (The form's view used to tell them apart by a leading '§', so every other ruleset's
+    rule problems came out as 'Z3: …' field errors with no clause, seat or tooltip.)"""
+    import json
+    from pathlib import Path
+
+    from referee_app.gui.i18n import LANG
+    from referee_app.gui.messages import shown_problem
+
+    fixture = Path(__file__).parent / "fixtures" / "rulesets" / \
+        "zigong_Z3_declared_ready_with_pong.json"
+    form = EntryForm.from_record(json.loads(fixture.read_text("utf-8"))["record"])
+    LANG.set("en")
+    try:
+        (p,) = form.evaluate().problems
+        assert (p.clause, p.seat, p.rule) == ("Z3", "W", True)
+        assert shown_problem(p.clause, p.message, p.rule) == (
+            "Z3", "W 西 declared ready (报调) and cannot have a pong of 9s")
+        form.seats["W"].concealed += "x"
+        (p,) = form.evaluate().problems
+        assert (p.clause, p.rule) == ("seats.W.concealed", False)
+        label, text = shown_problem(p.clause, p.message, p.rule)
+        assert label == "" and text.startswith("W 西 concealed tiles: ")
+    finally:
+        LANG.set("zh")

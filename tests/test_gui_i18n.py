@@ -98,12 +98,34 @@ def test_engine_messages_are_all_translated() -> None:
     for form in _bad_forms():
         ev = form.evaluate()
         for p in ev.problems:
-            path = None if p.clause.startswith("§") else p.clause
+            path = None if p.rule else p.clause
             seen.add((p.clause, p.message))
             if not is_translated(path, p.message):
                 untranslated.add((path, p.message))
     assert len(seen) >= 15  # the corpus reaches many kinds of message
     assert untranslated == set()
+
+
+def test_zigong_z3_messages_are_translated() -> None:
+    """The Z3 Readings' errors (第一和 with a claim before it, 报调 with a pong or an exposed
+    kong) read in 中文 and English, naming the seat and the tiles."""
+    from test_zigong_validation import CASES, _record
+
+    from referee_app.core import HandRecord, settle
+    from referee_app.gui.messages import problem_text
+
+    messages = {e.message for _, seats, events, _ in CASES
+                for e in settle(HandRecord.from_dict(_record(seats, events))).errors}
+    assert len(messages) >= 8
+    assert [m for m in messages if not is_translated(None, m)] == []
+    LANG.set("zh")
+    try:
+        zh = {problem_text(m) for m in messages}
+    finally:
+        LANG.set("zh")
+    assert "第一和不成立：西 W 有碰 1p" in zh
+    assert "南 S 已报调，不能有直杠 9p" in zh
+    assert "第一和不成立：庄家第一张打牌前只能有庄家的暗杠；南 S 有杠" in zh
 
 
 @pytest.mark.parametrize("lang, text", [

@@ -423,6 +423,24 @@ def test_analyse_applies_the_tile_count_rule(args: list[str], message: str) -> N
     assert "best:" not in res.stdout and "ready on" not in res.stdout
 
 
+@pytest.mark.parametrize(("args", "message"), [
+    # a single-tile field holds exactly one tile (hand-format.md), as a record's "tile" does:
+    # "--win 2p3p" was read as two more concealed tiles and answered as a hand
+    (["123456789p11s", "--win", "2p3p"], "the winning tile must be exactly one tile, got 2"),
+    (["123456789p11s", "--win", ""], "the winning tile must be exactly one tile, got 0"),
+    (["1234567899p11s", "--win", ""], "the winning tile must be exactly one tile, got 0"),
+    # a parse error's position is within the option's own value
+    (["123456789p11s", "--win", "2"], "the winning tile: digits from position 1"),
+    (["123456789m11p", "--pong", "1s1s"], "a pong must be exactly one tile, got 2"),
+    (["123456789m11p", "--kong", "1x"], "a kong: unexpected character 'x' at position 2"),
+])
+def test_analyse_refuses_a_meld_or_winning_tile_that_is_not_one_tile(
+        args: list[str], message: str) -> None:
+    res = run(["analyse", *args])
+    assert res.exit_code == 2, res.output
+    assert message in res.stderr and res.stdout == ""
+
+
 def test_analyse_and_score_word_the_shared_checks_alike() -> None:
     """One validation: the clause and the words of §2.4 and §2.1 are the engine's."""
     rec = json.loads(json.dumps(spec_example()))

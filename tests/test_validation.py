@@ -209,6 +209,29 @@ def test_s2_8a_direct_kong_discarder_already_won() -> None:
     assert errors(r) == [("§2.8A", "S")]
 
 
+# N holds 567m 678m 678s 8s and a direct kong of 9m (10 + 3 = 13 tiles), then self-draws 8s.
+# A wrong discarder of the kong's tile is the only problem: the meld is still N's, so N's
+# win is not also a §2.1 "10 tiles" / §4 "no legal hand" error.
+@pytest.mark.parametrize("ruleset, clause", [("ottawa-2009", "§2.8A"), ("sichuan-jipin", "J6"),
+                                             ("sichuan-novel", "V5"),
+                                             ("chengdu-platform", "C4")])
+@pytest.mark.parametrize("before, discarder, cited", [
+    ([], "N", "N"),  # N kongs its own discard
+    ([win("S", "4m", "E")], "S", "S"),  # S has already won and discards nothing
+])
+def test_s2_8a_bad_discarder_keeps_the_kong_in_the_owners_hand(
+        ruleset: str, clause: str, before: list[dict[str, Any]], discarder: str,
+        cited: str) -> None:
+    r = base()
+    r["ruleset"] = ruleset
+    r["seats"]["N"]["concealed"] = "567m678m678s8s"
+    r["events"] = [*before, kong("N", "9m", "direct", "E"), win("N", "8s")]
+    r["wall_exhausted"] = True
+    assert errors(r) == []
+    r["events"][-2]["from"] = discarder
+    assert errors(r) == [(clause, cited)]
+
+
 # --------------------------------------------------------------------------- §2.7 / §2.9
 
 

@@ -35,8 +35,8 @@ def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
     try:
         from referee_app.core.tiles import parse_indices
 
-        n = len(parse_indices(tiles)) + (1 if winning_tile else 0) + 3 * (len(pongs) + len(kongs))
-        if n == 13 and not winning_tile:
+        n = len(parse_indices(tiles)) + 3 * (len(pongs) + len(kongs))
+        if n == 13 and winning_tile is None:
             r = analyse_ready(tiles, pongs=pongs, kongs=kongs, ruleset=ruleset)
             if r.problems:
                 click.echo(f"{tiles}: impossible hand — " + "; ".join(r.problems))

@@ -12,7 +12,7 @@ from .checks import Problem, hand_size_problem, suits_problem, tile_count_proble
 from .frozen import frozen
 from .ruleset import DEFAULT_RULESET, get_ruleset
 from .scoring import HandScore, score_hand
-from .tiles import NUM_KINDS, parse_indices, tile_name
+from .tiles import NUM_KINDS, TileParseError, parse_indices, tile_name
 
 
 @frozen
@@ -68,12 +68,15 @@ def _counts(text: str) -> list[int]:
     return c
 
 
-def _indices(tiles: tuple[str, ...] | list[str]) -> tuple[int, ...]:
+def _indices(tiles: tuple[str, ...] | list[str], what: str = "a meld") -> tuple[int, ...]:
     out = []
     for t in tiles:
-        idx = parse_indices(t)
+        try:
+            idx = parse_indices(t)
+        except TileParseError as e:
+            raise ValueError(f"{what}: {e}") from None
         if len(idx) != 1:
-            raise ValueError(f"expected exactly one tile, got {t!r}")
+            raise ValueError(f"{what} must be exactly one tile, got {len(idx)} in {t!r}")
         out.append(idx[0])
     return tuple(out)
 
@@ -85,8 +88,10 @@ def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple
     Raises TileParseError (a ValueError) for bad notation.
     """
     rules = get_ruleset(ruleset)
-    c = _counts(concealed + (winning_tile or ""))
-    p, k = _indices(pongs), _indices(kongs)
+    c = _counts(concealed)
+    if winning_tile is not None:  # a single-tile field holds exactly one tile (hand-format.md)
+        c[_indices((winning_tile,), "the winning tile")[0]] += 1
+    p, k = _indices(pongs, "a pong"), _indices(kongs, "a kong")
     hand = Hand(tuple(c), p, k)
     # the same §1/§2.1/§2.4 checks (and words) as settlement: one shared validation
     found: list[Problem | None] = list(tile_count_problems(_in_play(c, p, k), rules,
@@ -114,7 +119,7 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
     """Readiness of an unwon seat as §2.12 reads it (its Reading): waits and maximum fan."""
     rules = get_ruleset(ruleset)
     c = _counts(concealed)
-    p, k = _indices(pongs), _indices(kongs)
+    p, k = _indices(pongs, "a pong"), _indices(kongs, "a kong")
     held = _in_play(c, p, k)
     n = sum(c) + 3 * (len(p) + len(k))
     pig = suits_used(held) == 3

@@ -176,12 +176,15 @@ class _Walk:
         if kind == "direct":
             frm = ev.from_seat
             assert frm is not None
+            bad = frm == seat or frm in self.won
             if frm == seat:
                 self.err("direct_kong", seat, f"{seat} cannot kong its own discard of {t}")
-                return
-            if frm in self.won:
+            elif bad:
                 self.err("direct_kong", frm,
                          f"{frm} has already won and cannot discard the {t} that {seat} kongs")
+            if bad:  # the meld is still the seat's (else its win would miss 3 tiles)
+                self.kong_tiles[seat] += (ev.tile.index,)
+                self.kong_kinds[seat] += (kind,)
                 return
             if amount:
                 made.append(_payment(frm, seat, amount, clause, f"direct kong {t}"))
@@ -406,22 +409,26 @@ class _Walk:
                     valid = False
 
         if "first_discard" in flags and "first_discard" in rules.validation:
-            why = []
+            common = []  # what rules out 第一和 for every winner of this event
             if frm is None or frm != self.r.dealer:
-                why.append("the win is not on the dealer's discard")
-            if self.r.dealer in seats:
-                why.append("the dealer cannot win on its own first discard")
+                common.append("the win is not on the dealer's discard")
             if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer
                         and e.kind is KongKind.CONCEALED) for e in self.r.events[:idx]):
-                why.append("only the dealer's concealed kongs may precede its first discard")
-            # Z3 Reading: nothing was claimed before the first discard
-            why += [f"{s} holds a pong of {', '.join(map(str, self.hands[s].pongs))}"
-                    for s in seats if self.hands[s].pongs]
-            why += [f"{s} holds a kong" for s in seats if self.kong_tiles[s]]
-            if why:
-                self.err("first_discard", seats[0], "第一和 (first discard win) impossible: "
-                         + "; ".join(why))
-                valid = False
+                common.append("only the dealer's concealed kongs may precede its first discard")
+            for s in seats:  # flags apply to every winner; each is cited for its own melds
+                why = list(common)
+                if s == self.r.dealer:
+                    why.append("the dealer cannot win on its own first discard")
+                # Z3 Reading: nothing was claimed before the first discard
+                if self.hands[s].pongs:
+                    why.append(f"{s} holds a pong of "
+                               f"{', '.join(map(str, self.hands[s].pongs))}")
+                if self.kong_tiles[s]:
+                    why.append(f"{s} holds a kong")
+                if why:
+                    self.err("first_discard", s, "第一和 (first discard win) impossible: "
+                             + "; ".join(why))
+                    valid = False
         if "last_tile" in flags:  # 海底捞月 / 海底炮: the wall's last tile ends the hand
             if not self.r.wall_exhausted:
                 self.err("last_tile", seats[0], "last_tile (海底): a win on the wall's last "
@@ -435,8 +442,9 @@ class _Walk:
         if "declared_ready" in flags and "declared_ready" in rules.validation:
             for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
                 melds = [f"a pong of {t}" for t in self.hands[s].pongs]
-                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong"
-                          for k in self.kong_kinds[s] if k in ("direct", "added")]
+                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong of {_NAMES[i]}"
+                          for k, i in zip(self.kong_kinds[s], self.kong_tiles[s], strict=True)
+                          if k in ("direct", "added")]
                 if melds:
                     self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
                              f"have {', '.join(melds)}: a declared hand does not change")

@@ -253,7 +253,8 @@ _WHY: list[tuple[re.Pattern[str], Render]] = []
 def _why(pattern: str, en: str, zh: str) -> None:
     def render(m: re.Match[str]) -> tuple[str, str]:
         seat = _s(m, 1) if m.groups() else ""
-        return en.format(s=seat), zh.format(s=seat)
+        tiles = m[2] if (m.lastindex or 0) >= 2 else ""
+        return en.format(s=seat, t=tiles), zh.format(s=seat, t=tiles)
     _WHY.append((re.compile(f"^{pattern}$"), render))
 
 
@@ -269,6 +270,12 @@ _why("the win is not on the dealer's discard", "the win is not on the dealer's d
      "不是和庄家打出的牌")
 _why("the dealer cannot win on its own first discard",
      "the dealer cannot win on its own first discard", "庄家不能和自己的第一张打牌")
+_why("only the dealer's concealed kongs may precede its first discard",
+     "only the dealer's concealed kongs may precede its first discard",
+     "庄家第一张打牌前只能有庄家的暗杠")
+_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "{s} holds a pong of {t}",
+     "{s} 有碰 {t}")
+_why(rf"{_S} holds a kong", "{s} holds a kong", "{s} 有杠")
 _why("another event precedes the dealer's first discard",
      "another event precedes the dealer's first discard", "庄家第一张打牌前有其他事件")
 
@@ -291,11 +298,24 @@ def _(m):  # noqa: ANN001, ANN202
     return f"{en}: " + "; ".join(parts_en), f"{zh}：" + "；".join(parts_zh)
 
 
-@_rule(rf"{_S} declared a ready hand \(报调\) and cannot have pongs: a declared hand does not "
+_DECLARED_MELD = {"a pong": ("a pong", "碰"), "a direct kong": ("a direct kong", "直杠"),
+                  "an added kong": ("an added kong", "补杠")}
+_DECLARED_ITEM = re.compile(rf"^(a pong|a direct kong|an added kong) of {_T}$")
+
+
+@_rule(rf"{_S} declared a ready hand \(报调\) and cannot have (.+): a declared hand does not "
        r"change")
 def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} declared ready and cannot have pongs",
-            f"{_s(m, 1)} 已报调，不能有碰")
+    en, zh = [], []
+    for item in m[2].split(", "):
+        got = _DECLARED_ITEM.match(item)
+        if got is None:
+            raise _Untranslated(item)
+        words = _DECLARED_MELD[got[1]]
+        en.append(f"{words[0]} of {got[2]}")
+        zh.append(f"{words[1]} {got[2]}")
+    return (f"{_s(m, 1)} declared ready (报调) and cannot have {', '.join(en)}",
+            f"{_s(m, 1)} 已报调，不能有{'、'.join(zh)}")
 
 
 @_rule(rf"{_T} appears (\d+) times in the record; there are only four of each tile")
@@ -398,10 +418,11 @@ def is_translated(path: str | None, message: str) -> bool:
         _match(_RULES, message) is not None
 
 
-def shown_problem(clause: str, message: str) -> tuple[str, str]:
+def shown_problem(clause: str, message: str, rule: bool | None = None) -> tuple[str, str]:
     """(label, text) of a form problem: a rule's clause and its message, or — for a record
-    that cannot be read — no clause and the field in words."""
-    if clause.startswith("§"):
+    that cannot be read (``rule`` False) — no clause and the field in words. ``rule`` None
+    guesses from the clause (Ottawa's §-ids only)."""
+    if rule if rule is not None else clause.startswith("§"):
         return clause, problem_text(message)
     return "", error_text(clause, message)
 

@@ -49,6 +49,9 @@ class Problem:
     message: str
     seat: str | None = None
     event: int | None = None  # 0-based index into the event list
+    #: a broken rule (``clause`` is the ruleset's clause id, §2.4 or Z3 alike); False for a
+    #: field that cannot be read (``clause`` is then its path)
+    rule: bool = True
 
 
 @frozen(slots=False)
@@ -189,7 +192,7 @@ class EntryForm:
             ev = int(m.group(1)) if (m := _EVENT_PATH.match(e.field)) else None
             if ev is not None and seat is None and 0 <= ev < len(self.events):
                 seat = self.events[ev].get("seat")
-            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev),), e,
+            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev, rule=False),), e,
                               rules)
         s = settle(record, rules)
         first_seen = self._first_event_of_errors(record, s, rules) if s.errors else {}

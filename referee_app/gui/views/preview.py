@@ -150,7 +150,7 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(problems)
         texts = []
         for p in problems:
-            clause, message = shown_problem(p.clause, p.message)
+            clause, message = shown_problem(p.clause, p.message, p.rule)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
                 continue
@@ -167,7 +167,7 @@ class PreviewPanel(QWidget):
             for i, text in enumerate(texts):
                 it = QListWidgetItem(text)
                 it.setForeground(colour)
-                if rules and i < len(problems) and problems[i].clause.startswith("§"):
+                if rules and i < len(problems) and problems[i].rule:
                     c = rules.clause(problems[i].clause)
                     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
                     if title:
