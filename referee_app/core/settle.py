@@ -329,7 +329,7 @@ class _Walk:
                     valid = False
                 elif sc.fan <= ev.passed_fan:
                     self.err("passed_win", s,
-                             f"{s} passed a {ev.passed_fan}-fan win earlier in the go-around and "
+                             f"{s} passed a win of {ev.passed_fan} fan earlier in the go-around and "
                              f"may win on a discard only with more fan, but this win is "
                              f"{sc.fan} fan")
                     valid = False

@@ -204,10 +204,10 @@ def _(m):  # noqa: ANN001, ANN202
             "drawing", f"{_s(m, 1)} 本圈已过水，摸牌前不能和别人打出的牌")
 
 
-@_rule(rf"{_S} passed a (\d+)-fan win earlier in the go-around and may win on a discard only "
+@_rule(rf"{_S} passed a win of (\d+) fan earlier in the go-around and may win on a discard only "
        r"with more fan, but this win is (\d+) fan")
 def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} passed a {m[2]}-fan win this go-around; this win is only {m[3]} fan",
+    return (f"{_s(m, 1)} passed a win of {m[2]} fan this go-around; this win is only {m[3]} fan",
             f"{_s(m, 1)} 本圈过水 {m[2]} 番，此次和牌只有 {m[3]} 番，须番数更高才能和")
 
 
