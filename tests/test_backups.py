@@ -9,11 +9,13 @@ import json
 import os
 import sqlite3
 import stat
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from referee_app.storage import DamagedError, FileReplacedError, StorageError, Tournament
+from referee_app.storage import DamagedError, FileReplacedError, StorageError, Tournament, chain
 from referee_app.storage.backup_files import backup_dir, clean_temp_files, kept, list_backups
 from referee_app.storage.csv_io import guard_cell, unguard_cell
 
@@ -99,6 +101,45 @@ def test_a_connection_open_during_a_restore_elsewhere_never_writes_the_file_set_
         assert len(again.hands()) == 1 and not again.replaced()
         again.add_player("Late")
     t.close()
+
+
+def test_a_save_under_way_when_a_restore_starts_ends_before_the_file_moves(
+        make_tournament, record_for, monkeypatch) -> None:
+    """A save that checked "same file" just before another desk's restore moved the file
+    aside committed into the copy set aside after the restore had said it was done: a hand
+    reported saved that nobody would ever see. The restore now takes the file's write lock
+    first, so the save ends before the move (and is in the kept copy, as the restore meant)."""
+    t = make_tournament(head_referee="Zhao", backup_every=0)
+    _add_hands(t, record_for, 1)
+    t.backup()
+    path, rec = t.path, record_for(t, 1, 2, seed=7)
+    t.close()
+    inside, restored = threading.Event(), threading.Event()
+    clear = chain.clear_captured
+
+    def slow_clear(conn):  # runs in the save right after its same-file check
+        inside.set()
+        restored.wait(2)
+        return clear(conn)
+
+    out: dict[str, float] = {}
+
+    def desk() -> None:
+        with Tournament.open(path, backup_every=0) as d:
+            d.add_hand(rec, round=1, table=2, hand_no=1, referee="Zhao")
+            out["saved"] = time.monotonic()
+
+    monkeypatch.setattr(chain, "clear_captured", slow_clear)
+    writer = threading.Thread(target=desk)
+    writer.start()
+    assert inside.wait(5)
+    monkeypatch.setattr(chain, "clear_captured", clear)
+    _, aside = Tournament.restore_backup(path, 1, referee="Zhao")
+    out["restored"] = time.monotonic()
+    restored.set()
+    writer.join(10)
+    assert out["saved"] < out["restored"], "the hand was reported saved after the restore"
+    assert _count(aside) == 2 and _count(path) == 1
 
 
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -125,8 +125,9 @@ class BackupsMixin(TournamentBase):
         _unlink_temp(tmp)
         try:
             cls._copy_checked(info.path, tmp, path, referee, pin)
-            aside = _move_aside(path)
-            os.replace(tmp, path)
+            with _write_locked(path):  # a save under way ends before the file moves
+                aside = _move_aside(path)
+                os.replace(tmp, path)
         except BaseException as e:
             _unlink_temp(tmp)
             if isinstance(e, sqlite3.Error | OSError):
@@ -195,6 +196,32 @@ def _authorized_on_current(cls: type[Self], path: Path, referee: str,
     with t:
         _authorize_restore(t, referee, pin)
     return True
+
+
+@contextlib.contextmanager
+def _write_locked(path: Path) -> Iterator[None]:
+    """Hold the current file's write lock while it is replaced. A save checks under that
+    lock that the path still names its file (:meth:`~.base.TournamentBase.check_same_file`);
+    without it a save that checked just before the move would commit into the copy set
+    aside *after* the restore said it was done. A file that cannot be locked for another
+    reason than a busy one (damaged, read-only) is replaced without the lock."""
+    conn = None
+    try:
+        conn = sqlite3.connect(path.absolute().as_uri() + "?mode=rw", uri=True,
+                               timeout=dbm.busy_timeout_ms() / 1000, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as e:
+        if conn is not None:
+            conn.close()
+            conn = None
+        msg = str(e).lower()
+        if "locked" in msg or "busy" in msg:
+            raise fault_from(e, path) from None
+    try:
+        yield
+    finally:
+        if conn is not None:
+            conn.close()  # SQLite sees the file moved: no checkpoint into the new one
 
 
 def _move_aside(path: Path) -> Path | None:
