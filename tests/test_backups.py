@@ -211,6 +211,26 @@ def test_closing_backs_up_every_25_entries_each_round_or_after_ten_minutes(
     assert len(list_backups(path)) == 5  # backup_every=1: every change, as before
 
 
+def test_after_restoring_an_older_backup_the_next_change_is_backed_up(
+        make_tournament, record_for) -> None:
+    """The newest backup then holds the record set aside (more entries than the restored
+    one): "25 entries behind" never came, so the restored record's changes had no backup
+    for ten minutes, and backup 1 would have brought the abandoned record back."""
+    t = make_tournament(n=8, rounds=1, head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 5, start=3)
+    t.backup()
+    path = t.path
+    t.close()
+    Tournament.restore_backup(path, 2, referee="Zhao")
+    with Tournament.open(path) as d:  # the default: backup_every=25, as the CLI
+        d.add_hand(record_for(d, 1, 2, seed=1), round=1, table=2, hand_no=1, referee="Zhao")
+        digest = d.record_digest()[1]
+    newest = Tournament.backup_list(path)[0]
+    assert (newest.hands, newest.digest[:12]) == (3, digest)
+
+
 def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     t = make_tournament()
     t.backup()

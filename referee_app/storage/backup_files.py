@@ -14,6 +14,7 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -93,12 +94,15 @@ def _unlink_temp(tmp: Path) -> None:
 
 
 def backup_due(path: Path, entries: int, round_no: int, every: int,
-               max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
+               max_age: float = BACKUP_MAX_AGE_SECONDS,
+               hash_at: Callable[[int], str | None] | None = None) -> bool:
     """Whether a closing connection that changed the record should back it up: no readable
     backup yet, or the newest is of an earlier round, ``every`` or more chain entries
-    behind, or older than ``max_age`` seconds. A command-line save closes its file each
-    time; backing up on every close would copy the whole file per hand (~12 ms at 1 MB,
-    growing with the tournament)."""
+    behind, older than ``max_age`` seconds, or not of this record's history (``hash_at(n)``:
+    the hash of the record's entry ``n``; after a restore of an older backup the newest
+    backup holds the record set aside, and the restored one's changes had none). A
+    command-line save closes its file each time; backing up on every close would copy the
+    whole file per hand (~12 ms at 1 MB, growing with the tournament)."""
     backups = list_backups(path)
     if not backups:
         return True
@@ -110,12 +114,14 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
             return True
         conn = sqlite3.connect(file_uri(newest, immutable=True), uri=True)
         try:
-            row = conn.execute("SELECT entries FROM chain_head WHERE id=1").fetchone()
+            row = conn.execute("SELECT entries, hash FROM chain_head WHERE id=1").fetchone()
         finally:
             conn.close()
     except (OSError, sqlite3.Error):
         return True
-    return row is None or entries - int(row[0]) >= every
+    if row is None or entries - int(row[0]) >= every:
+        return True
+    return hash_at is not None and (int(row[0]) > entries or hash_at(int(row[0])) != row[1])
 
 
 def write_backup(db: Database, path: Path, keep: int) -> Path:

@@ -203,7 +203,16 @@ class TournamentBase:
         except sqlite3.Error:
             return True
         rnd = int(row[0]) if row and row[0] is not None else 0
-        return backup_files.backup_due(self.path, entries, rnd, self.backup_every)
+
+        def hash_at(seq: int) -> str | None:
+            found = self.db.execute("SELECT hash FROM chain WHERE seq=?", (seq,)).fetchone()
+            return str(found[0]) if found else None
+
+        try:
+            return backup_files.backup_due(self.path, entries, rnd, self.backup_every,
+                                           hash_at=hash_at)
+        except (sqlite3.Error, ValueError):
+            return True
 
     def backups(self) -> list[Path]:
         return backup_files.list_backups(self.path)
