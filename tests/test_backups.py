@@ -247,6 +247,29 @@ def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     assert clean_temp_files(t.path) == []
 
 
+@pytest.mark.parametrize("cleaner", ["backup", "restore"])
+def test_a_killed_restores_copy_is_cleaned_by_the_next_backup_or_restore(
+        make_tournament, cleaner) -> None:
+    """A restore killed after copying the backup left ``.<file>.restore.<pid>.tmp`` (a whole
+    copy of the tournament, with its -wal and -shm) beside the file for ever: only the same
+    pid's next restore removed it."""
+    t = make_tournament(head_referee="Zhao")
+    t.backup()
+    dead = 2**22 + 12345  # beyond pid_max on Linux: no such process
+    left = [t.path.with_name(f".{t.path.name}.restore.{dead}.tmp{s}") for s in ("", "-wal",
+                                                                                 "-shm")]
+    alive = t.path.with_name(f".{t.path.name}.restore.{os.getppid()}.tmp")
+    for p in [*left, alive]:
+        p.write_bytes(b"x")
+    if cleaner == "backup":
+        t.backup()
+    else:
+        t.close()
+        Tournament.restore_backup(t.path, 1, referee="Zhao")
+    assert not any(p.exists() for p in left)
+    assert alive.exists(), "another live process's restore in progress is left alone"
+
+
 @pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3",
                                   "@SUM(A1:A9)", "\tx", "\rx"])
 def test_csv_formula_guard_round_trips(text: str) -> None:

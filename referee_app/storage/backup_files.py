@@ -3,7 +3,7 @@
 Kept: the newest :data:`KEEP_NEWEST` plus the last backup taken in each round (the file
 name carries ``-rN``, the newest seated round then), so the state at the end of every
 round survives a long day of automatic backups. Temp files of a killed or failed backup
-are removed (the failed one at once, a killed one's by the next backup).
+are removed (the failed one at once, a killed one's by the next backup or restore).
 """
 
 from __future__ import annotations
@@ -71,10 +71,14 @@ def _pid_alive(pid: int) -> bool:
 
 
 def clean_temp_files(path: Path) -> list[Path]:
-    """Remove temp files left by backups that were killed (their process is gone)."""
+    """Remove temp files left by backups and restores that were killed (their process is
+    gone): a restore's full copy lies beside the file (``.<file>.restore.<pid>.tmp``)."""
     d = backup_dir(path)
+    found = list(d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*")) if d.exists() else []
+    with contextlib.suppress(OSError):
+        found += path.parent.glob(f".{glob.escape(path.name)}.restore.*.tmp*")
     removed = []
-    for stale in d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*") if d.exists() else []:
+    for stale in found:
         m = _TMP.search(stale.name)
         if m is None:
             continue

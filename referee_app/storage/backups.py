@@ -23,7 +23,14 @@ from referee_app.core.frozen import frozen
 
 from . import chain
 from . import db as dbm
-from .backup_files import _NAME, _round_of, _unlink_temp, backup_dir, list_backups
+from .backup_files import (
+    _NAME,
+    _round_of,
+    _unlink_temp,
+    backup_dir,
+    clean_temp_files,
+    list_backups,
+)
 from .base import TournamentBase, _text
 from .errors import (
     AuthError,
@@ -123,6 +130,7 @@ class BackupsMixin(TournamentBase):
         info = infos[number - 1]
         tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
         _unlink_temp(tmp)
+        clean_temp_files(path)  # a killed restore's copy, a killed backup's
         try:
             cls._copy_checked(info.path, tmp, path, referee, pin)
             with _write_locked(path):  # a save under way ends before the file moves
