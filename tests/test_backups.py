@@ -15,7 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from referee_app.storage import DamagedError, FileReplacedError, StorageError, Tournament, chain
+from referee_app.storage import (
+    DamagedError,
+    DiskFullError,
+    FileReplacedError,
+    StorageError,
+    Tournament,
+    chain,
+)
 from referee_app.storage.backup_files import backup_dir, clean_temp_files, kept, list_backups
 from referee_app.storage.csv_io import guard_cell, unguard_cell
 
@@ -140,6 +147,32 @@ def test_a_save_under_way_when_a_restore_starts_ends_before_the_file_moves(
     writer.join(10)
     assert out["saved"] < out["restored"], "the hand was reported saved after the restore"
     assert _count(aside) == 2 and _count(path) == 1
+
+
+def test_restore_on_a_full_disk_blames_the_disk_not_the_backup(make_tournament,
+                                                                monkeypatch) -> None:
+    """The copy of the backup beside the file could not be written (disk full): the restore
+    said the *backup* "cannot be read ...; choose another", sending the referee through
+    every backup instead of freeing space."""
+    t = make_tournament(head_referee="Zhao")
+    t.backup()
+    path = t.path
+    t.close()
+    before = path.read_bytes()
+    connect = sqlite3.connect
+
+    def full(target, *args, **kwargs):  # the restore's copy cannot grow: SQLITE_FULL
+        conn = connect(target, *args, **kwargs)
+        if str(target).endswith(".tmp"):
+            conn.execute("PRAGMA max_page_count=2")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", full)
+    with pytest.raises(DiskFullError, match="is full; free some space"):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert not list(path.parent.glob(".*.restore.*"))
 
 
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:

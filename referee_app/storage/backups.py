@@ -35,7 +35,9 @@ from .base import TournamentBase, _text
 from .errors import (
     AuthError,
     DamagedError,
+    DiskFullError,
     NotATournamentError,
+    ReadOnlyError,
     RecordIntegrityError,
     StorageError,
     StorageFault,
@@ -161,6 +163,9 @@ class BackupsMixin(TournamentBase):
             finally:
                 dst.close()
         except sqlite3.DatabaseError as e:
+            fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
+            if isinstance(fault, DiskFullError | ReadOnlyError):
+                raise fault from None
             raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
                 from None
         finally:
