@@ -435,3 +435,34 @@ def test_a_failing_backup_never_fails_a_committed_save(tmp_path: Path) -> None:
         t.close()  # the backup on close fails too: warned, the file is closed anyway
     with Tournament.open(path, backup_every=0) as t2:
         assert [x.name for x in t2.players()] == ["李伟", "张敏"]
+
+
+@pytest.mark.parametrize("export", ["bundle", "hands_csv", "standings_csv"])
+def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
+        make_tournament, record_for, tmp_path: Path, monkeypatch, export: str) -> None:
+    """Disk full while exporting: the bundle left its ``.NAME.tmp`` (as big as it got, on a
+    disk already full) and the CSV exports truncated the previous export in place."""
+    import errno
+
+    from referee_app.storage import bundle, csv_io
+
+    t = make_tournament(backup_every=0)
+    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    target = tmp_path / "out" / f"export.{'json' if export == 'bundle' else 'csv'}"
+    target.parent.mkdir()
+    target.write_text("the previous export\n")
+
+    def full(f):  # some of the file gets written, then the disk is full
+        f.write("partial,")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bundle.json, "dump", lambda obj, f, **kw: full(f))
+    monkeypatch.setattr(csv_io, "_guarded_writer", full)
+    with pytest.raises(OSError, match="No space"):
+        if export == "bundle":
+            t.export_bundle(target)
+        else:
+            getattr(t, f"export_{export}")(target)
+    monkeypatch.undo()
+    assert target.read_text() == "the previous export\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]
