@@ -409,6 +409,44 @@ def test_damaged_file_is_refused_with_exit_3(template: dict[str, Any], tmp_path:
     assert _invoke(["standings", "--db", str(db)]).exit_code == 0
 
 
+def _damage_schema(db: Path) -> None:
+    data = bytearray(db.read_bytes())
+    at = data.index(b"CREATE TRIGGER")
+    data[at:at + 6] = b"CRE\x05?z"
+    db.write_bytes(bytes(data))
+
+
+def _damage_meta(db: Path) -> None:
+    c = sqlite3.connect(db)
+    c.execute("UPDATE meta SET value='{\x01' WHERE key='venue'")
+    c.commit()
+    c.close()
+
+
+@pytest.mark.parametrize("damage", [lambda db: _damage_page(db, 2), _damage_schema,
+                                    _damage_meta], ids=["page-2", "schema", "meta"])
+def test_a_damaged_tournament_is_damaged_not_a_stranger(template: dict[str, Any],
+                                                         tmp_path: Path, damage: Any) -> None:
+    """SQLite's "database disk image is malformed" / "malformed database schema (...)" on
+    open, or a meta value no longer JSON in a file with backups, said "not a tournament
+    database" (exit 2, no way back named; the schema case echoed the damaged bytes)."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(template["db"], db)
+    with Tournament.open(db) as t:
+        t.backup()
+    damage(db)
+    for args in (["standings"], ["hand", "list"], ["verify"]):
+        r = _invoke([*args, "--db", str(db)])
+        _assert_contract(r, args)
+        assert r.exit_code == 3, (args, r.output)
+        assert "damaged" in r.output and "referee-app backup list" in r.output, r.output
+        assert "\x05" not in r.output and "?z" not in r.output
+    assert _invoke(["backup", "list", "--db", str(db)]).exit_code == 0
+    r = _invoke(["backup", "restore", "1", "--referee", "Zhao", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    _check_db(db)
+
+
 def test_damaged_values_refuse_listing_and_export_clearly(template: dict[str, Any],
                                                           tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"

@@ -2,7 +2,9 @@
 
 * It is a Referee Desk tournament: SQLite, every table of the schema, JSON meta values,
   our application id, a schema this version reads. Otherwise: bad input (exit 2) — unless
-  the file has backups, when an unreadable header means it is *damaged* (exit 3).
+  the file has backups, when an unreadable header or meta value means it is *damaged*
+  (exit 3). SQLite saying "malformed" (a damaged page, a damaged schema) is always
+  damaged.
 * It is not damaged: ``PRAGMA quick_check`` (cheap: no index cross-check). A damaged file
   is refused, naming ``referee-app backup list``.
 * Whether it can be written: a read-only file, folder (SQLite must create ``-wal`` and
@@ -101,9 +103,11 @@ def check_file(path: Path) -> tuple[str | None, int]:
                                 "elsewhere, or make the folder writable") from None
         if isinstance(e, sqlite3.OperationalError) and "no such table" not in msg:
             raise fault_from(e, path) from None
-        if list_backups(path) and "not a database" in msg:
-            raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") \
-                from None
+        if "malformed" in msg or (list_backups(path) and "not a database" in msg):
+            # SQLite's own words for a damaged file (never echo the damaged schema text)
+            said = "malformed" if "malformed" in msg else "not a database"
+            raise DamagedError("db", f"{path} is damaged (SQLite: {said}); "
+                               f"{backups_hint(path)}") from None
         raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
             from None
     values = {}
@@ -111,8 +115,11 @@ def check_file(path: Path) -> tuple[str | None, int]:
         try:
             values[key] = json.loads(value)
         except (TypeError, ValueError):
+            if list_backups(path):  # it was ours: backups were taken of it
+                raise DamagedError("db", f"{path} is damaged (a meta value is not JSON); "
+                                   f"{backups_hint(path)}") from None
             raise NotATournamentError("db", f"{path} is not a Referee Desk tournament (meta "
-                                      f"{key!r} is not JSON)") from None
+                                      f"{str(key)[:40]!r} is not JSON)") from None
     if values.get("app") != dbm.APP_ID:
         raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
     if version > dbm.SCHEMA_VERSION:
