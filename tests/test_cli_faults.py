@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -548,6 +549,35 @@ def test_a_stray_read_only_shm_means_viewing_only(template: dict[str, Any], tmp_
     with Tournament.open(db, backup_every=0) as t:  # once it is writable: changes work
         assert t.read_only is None
         t.add_player("New")
+    _check_db(db)
+
+
+def test_a_file_made_writable_again_after_viewing_it_read_only_takes_changes(
+        template: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Viewing a read-only file creates its ``-wal`` and ``-shm`` read-only too (SQLite gives
+    them the file's mode). Once the file was made writable again, the ``-shm`` was fixed but
+    the ``-wal`` kept every change refused ("-wal is read-only")."""
+    from referee_app.storage import opening
+
+    def writable(p: Path) -> bool:  # the mode bits, as for a user without root's override
+        return bool(os.stat(p).st_mode & stat.S_IWUSR)
+
+    monkeypatch.setattr(opening, "_writable", writable)
+    db = tmp_path / "t.sqlite"
+    shutil.copy(template["db"], db)
+    db.chmod(0o444)
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.read_only is not None and len(t.hands()) == 3
+    sides = [Path(f"{db}-wal"), Path(f"{db}-shm")]
+    for side in sides:  # what the viewing left (as SQLite leaves them, or a crash)
+        if not side.exists():
+            side.write_bytes(b"")
+        side.chmod(0o444)
+    db.chmod(0o644)
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.read_only is None, t.read_only
+        t.add_player("New")
+    assert all(writable(side) for side in sides if side.exists())
     _check_db(db)
 
 

@@ -43,21 +43,21 @@ def _writable(p: Path) -> bool:
 
 
 def read_only_reason(path: Path) -> str | None:
-    """Why ``path`` cannot be written here, or None. A read-only ``-shm`` left by another
-    user is made writable again when we own it (it is only a shared-memory index)."""
+    """Why ``path`` cannot be written here, or None. A read-only ``-shm`` or ``-wal`` (left
+    by viewing the file while it was read-only, or by another user) is given the file's own
+    mode when we own it: the file is writable, so its log must be too."""
     if not _writable(path):
         return f"the file {path} is read-only"
     folder = path.parent if str(path.parent) else Path(".")
     wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     if not _writable(folder) and not (wal.exists() and shm.exists()):
         return f"its folder {folder} is read-only"
-    if shm.exists() and not _writable(shm):
-        with contextlib.suppress(OSError):
-            os.chmod(shm, os.stat(path).st_mode & 0o666)
-        if not _writable(shm):
-            return f"{shm} is read-only (left by another user?)"
-    if wal.exists() and not _writable(wal):
-        return f"{wal} is read-only"
+    for side in (shm, wal):  # viewing a read-only file leaves both with its mode
+        if side.exists() and not _writable(side):
+            with contextlib.suppress(OSError):
+                os.chmod(side, os.stat(path).st_mode & 0o666)
+            if not _writable(side):
+                return f"{side} is read-only (left by another user?)"
     return None
 
 
