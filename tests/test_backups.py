@@ -423,3 +423,45 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
         assert [p.name for p in t.players()] == ["李伟"]
         t.verify()
         assert t.log()[-1]["action"] == "backup.restore"
+
+
+@pytest.mark.parametrize("blocked", ["a file", "read-only", "vanished"])
+def test_a_backup_folder_that_cannot_hold_backups_is_named(make_tournament, record_for,
+                                                          monkeypatch, blocked: str) -> None:
+    """``<db>.backups`` a file, read-only, or gone while writing: ``event backup`` printed a
+    bare "error: ….backups: File exists" / "Permission denied" with exit 2 (bad input), or
+    blamed the database ("cannot open t0.sqlite"). Now one line naming the folder, exit 3;
+    an automatic backup warns the same way and the save stands."""
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+    from referee_app.storage import StorageFault, backup_files
+
+    t = make_tournament(head_referee="Zhao")
+    t.backup_every = 1
+    d = backup_dir(t.path)
+    assert not d.exists()
+    if blocked == "a file":
+        d.write_text("not a folder")
+        said = "is a file, not a folder"
+    elif blocked == "read-only":
+        d.mkdir()
+        real = os.access
+        monkeypatch.setattr(backup_files.os, "access",
+                            lambda p, mode: False if Path(p) == d else real(p, mode))
+        said = "is read-only"
+    else:
+        connect = sqlite3.connect
+        monkeypatch.setattr(sqlite3, "connect", lambda target, *a, **kw: connect(
+            target, *a, **kw) if not str(target).endswith(".tmp") else connect("/nonexistent/x"))
+        said = "cannot write a backup in"
+    with pytest.warns(RuntimeWarning, match=said):
+        _add_hands(t, record_for, 1)
+    assert len(t.hands()) == 1 and t.backup_error and said in t.backup_error
+    with pytest.raises(StorageFault, match=said):
+        t.backup()
+    with pytest.warns(RuntimeWarning, match=said):
+        t.close()  # still due: tried again, warned again
+    r = CliRunner().invoke(main, ["event", "backup", "--db", str(t.path)])
+    assert r.exit_code == 3 and said in r.output and str(d) in r.output, r.output
+    assert r.output.count("\n") == 1

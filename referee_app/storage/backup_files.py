@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .db import file_uri
+from .errors import ReadOnlyError, StorageFault
 
 if TYPE_CHECKING:
     from .db import Database
@@ -128,6 +129,25 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
     return hash_at is not None and (int(row[0]) > entries or hash_at(int(row[0])) != row[1])
 
 
+def _writable_backup_dir(path: Path) -> Path:
+    """The backup folder, made if missing; a fault naming it when it cannot hold backups
+    (a file in its place, read-only), never a bare ``File exists``/``Permission denied``."""
+    d = backup_dir(path)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StorageFault("backup", f"cannot write backups: {d} is a file, not a folder; "
+                           "move it away (the tournament file itself is fine)") from None
+    except OSError as e:
+        raise ReadOnlyError("backup", f"cannot make the backup folder {d} ({e.strerror}); "
+                            "make its folder writable (the tournament file itself is fine)") \
+            from None
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise ReadOnlyError("backup", f"cannot write backups: the folder {d} is read-only; "
+                            "make it writable (the tournament file itself is fine)")
+    return d
+
+
 def write_backup(db: Database, path: Path, keep: int) -> Path:
     """Copy the live database with SQLite's online backup API; prune to :func:`kept`.
 
@@ -135,8 +155,7 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
     half file that looks like a backup; a failed one removes its temp file, and temp files
     of killed backups are removed by the next one.
     """
-    d = backup_dir(path)
-    d.mkdir(parents=True, exist_ok=True)
+    d = _writable_backup_dir(path)
     clean_temp_files(path)
     row = db.execute("SELECT MAX(number) FROM rounds").fetchone()
     rnd = int(row[0]) if row and row[0] is not None else 0
@@ -144,7 +163,11 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
     final = d / f"{path.stem}-{stamp}-r{rnd}.sqlite"
     tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
     try:
-        dst = sqlite3.connect(str(tmp))
+        try:
+            dst = sqlite3.connect(str(tmp))
+        except sqlite3.OperationalError as e:  # the folder vanished or became read-only
+            raise StorageFault("backup", f"cannot write a backup in {d} ({e}); make the "
+                               "folder writable (the tournament file itself is fine)") from None
         try:
             db.conn.backup(dst)
         finally:

@@ -20,7 +20,7 @@ from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
 from . import backup_files, chain, ruleset_store
 from . import db as dbm
-from .errors import AuthError, FileReplacedError, StorageError
+from .errors import AuthError, FileReplacedError, StorageError, StorageFault
 from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
 
 PlayerRef = int | str
@@ -228,6 +228,9 @@ class TournamentBase:
         try:
             self.backup()
             self.backup_error = None
+        except StorageFault as e:  # already says the change is unchanged / saved
+            self.backup_error = f"backup failed: {e.problem}"
+            warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
         except (OSError, sqlite3.Error) as e:
             self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
