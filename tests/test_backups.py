@@ -465,3 +465,37 @@ def test_a_backup_folder_that_cannot_hold_backups_is_named(make_tournament, reco
     r = CliRunner().invoke(main, ["event", "backup", "--db", str(t.path)])
     assert r.exit_code == 3 and said in r.output and str(d) in r.output, r.output
     assert r.output.count("\n") == 1
+
+
+def test_a_restore_stopped_between_moving_the_file_aside_and_replacing_it_says_so(
+        make_tournament, record_for, monkeypatch) -> None:
+    """Killed in that instant, the file was simply missing: every command said "does not
+    exist (create it with 'referee-app event new NAME')". It now names the copy set aside
+    and the way back (exit 3), and restoring again works."""
+    from referee_app.storage import StorageFault, backups
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 1, start=3)
+    path = t.path
+    t.close()
+    real = os.replace
+
+    def killed(src, dst):
+        if Path(dst) == path:
+            raise KeyboardInterrupt  # the process dies here
+        return real(src, dst)
+
+    monkeypatch.setattr(backups.os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    assert not path.exists()
+    with pytest.raises(StorageFault, match="restore was interrupted") as e:
+        Tournament.open(path)
+    assert "referee-app backup list" in str(e.value) and ".before-restore-" in str(e.value)
+    Tournament.restore_backup(path, 1, referee="Zhao")
+    assert _count(path) == 2
+    aside = list(path.parent.glob(f"{path.name}.before-restore-*[0-9]Z"))
+    assert len(aside) == 1 and _count(aside[0]) == 3  # nothing saved was lost

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import re
@@ -27,6 +28,7 @@ from .errors import (
     DamagedError,
     NotATournamentError,
     ReadOnlyError,
+    StorageFault,
     backups_hint,
     fault_from,
 )
@@ -77,6 +79,12 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if not path.exists():
         if path.parent.exists() and not os.access(path.parent, os.X_OK):
             raise ReadOnlyError("db", f"the folder {path.parent} cannot be read")
+        aside = sorted(path.parent.glob(f"{glob.escape(path.name)}.before-restore-*[0-9]Z"))
+        if aside:  # killed between moving the file aside and putting the backup in place
+            raise StorageFault("db", f"{path} is missing but {aside[-1].name} (the file a "
+                               "backup restore set aside) is there: a restore was "
+                               f"interrupted; {backups_hint(path)} again, or rename "
+                               f"{aside[-1].name} back (with its -wal and -shm)")
         raise NotATournamentError("db", f"{path} does not exist (create it with "
                                   "'referee-app event new NAME' or import a bundle)")
     if path.is_dir():
