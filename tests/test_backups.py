@@ -264,6 +264,26 @@ def test_after_restoring_an_older_backup_the_next_change_is_backed_up(
     assert (newest.hands, newest.digest[:12]) == (3, digest)
 
 
+def test_a_desk_open_all_day_backs_up_a_save_when_the_newest_backup_is_old(
+        make_tournament, record_for) -> None:
+    """A connection that stays open (the desk, the server's threads) backed up only every
+    25 changes and on closing: a desk saving a hand every ten minutes went four hours with
+    no backup of its work. A save now backs up at once when there is none yet or the
+    newest is over ten minutes old."""
+    path = make_tournament(n=8, rounds=1).path
+    desk = Tournament.open(path)  # the default: backup_every=25
+    desk.add_hand(record_for(desk, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    assert len(list_backups(path)) == 1  # none yet: backed up at once
+    desk.add_hand(record_for(desk, 1, 1, seed=2), round=1, table=1, hand_no=2)
+    assert len(list_backups(path)) == 1  # a fresh one: wait
+    old = list_backups(path)[-1].stat().st_mtime - 601
+    os.utime(list_backups(path)[-1], (old, old))
+    desk.add_hand(record_for(desk, 1, 1, seed=3), round=1, table=1, hand_no=3)
+    assert len(list_backups(path)) == 2
+    assert Tournament.backup_list(path)[0].hands == 3  # the save is in it
+    desk.close()
+
+
 def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     t = make_tournament()
     t.backup()

@@ -122,3 +122,39 @@ def test_a_worker_reopens_the_file_after_a_restore_elsewhere(tmp_path: Path) -> 
     assert again is not first and not again.replaced()
     assert len(again.players()) == 16  # the restored record
     again.close()
+
+
+def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Path) -> None:
+    """The server backed up every 25 writes (and on stopping): a quiet afternoon of a few
+    hands went hours with no backup of them. A write now starts one when the newest backup
+    is over ten minutes old."""
+    import os
+
+    from server_helpers import HEAD, HEAD_PIN, make_event
+
+    from referee_app.server.state import ServerState
+    from referee_app.storage import Tournament
+    from referee_app.storage.backup_files import list_backups
+
+    path = make_event(tmp_path / "s.sqlite")
+    with Tournament.open(path, backup_every=0) as t:
+        t.backup()
+    state = ServerState(path, backup_every=25)
+    t = state.tournament()
+    t.sign_in(HEAD, HEAD_PIN)
+    t.add_player("Early", referee=HEAD)
+    state._count_write()
+    time.sleep(0.3)
+    assert len(list_backups(path)) == 1  # a fresh backup: wait for 25 writes
+    old = list_backups(path)[-1].stat().st_mtime - 601
+    os.utime(list_backups(path)[-1], (old, old))
+    t.add_player("Late", referee=HEAD)
+    state._count_write()
+    for _ in range(100):
+        if len(list_backups(path)) == 2:
+            break
+        time.sleep(0.05)
+    assert Tournament.backup_list(path)[0].hands == 0
+    with Tournament.open(list_backups(path)[-1], backup_every=0) as b:
+        assert "Late" in {p.name for p in b.players()}
+    t.close()

@@ -347,16 +347,20 @@ def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> Non
             c.close()
 
     t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
-    for i in range(7):
+    for i in range(8):
         t.add_player(f"P{i}")
-    assert len(t.backups()) == 2  # made after changes 3 and 6 (the one of 0 pruned)
+    # made after the first change (none yet), then every 3: after 1, 4 and 7 (1 pruned)
+    assert len(t.backups()) == 2
     t.close()  # one entry behind a fresh backup of this round: not due
-    assert players_in_newest() == 6
+    assert players_in_newest() == 7
     t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.add_player("P7")
     t.add_player("P8")
-    t.close()  # three entries behind: due on closing, though this connection made two
-    assert players_in_newest() == 9
+    t.close()  # two entries behind: not due
+    assert players_in_newest() == 7
+    t = Tournament.open(path, backup_every=3, backup_keep=2)
+    t.add_player("P9")
+    t.close()  # three entries behind: due on closing, though this connection made one
+    assert players_in_newest() == 10
 
 
 def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:

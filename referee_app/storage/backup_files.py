@@ -98,6 +98,17 @@ def _unlink_temp(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
+def stale(path: Path, max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
+    """No backup yet, or the newest is older than ``max_age`` seconds: what makes a
+    long-lived connection (the desk, open all day) back up after a save without waiting
+    for ``backup_every`` changes."""
+    backups = list_backups(path)
+    try:
+        return not backups or time.time() - backups[-1].stat().st_mtime >= max_age
+    except OSError:
+        return True
+
+
 def backup_due(path: Path, entries: int, round_no: int, every: int,
                max_age: float = BACKUP_MAX_AGE_SECONDS,
                hash_at: Callable[[int], str | None] | None = None) -> bool:

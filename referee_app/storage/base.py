@@ -218,10 +218,15 @@ class TournamentBase:
         return backup_files.list_backups(self.path)
 
     def _saved(self) -> None:
-        """Count a committed change; back up every ``backup_every``. A failing backup never
-        turns a committed save into an error: it is kept in ``backup_error`` and warned."""
+        """Count a committed change; back up every ``backup_every``, and at once when there
+        is no backup yet or the newest is over ten minutes old (a desk open all day that
+        saves a hand now and then would otherwise go hours without one). A failing backup
+        never turns a committed save into an error: it is kept in ``backup_error`` and
+        warned; after a failure the next try waits for ``backup_every`` changes."""
         self._changes += 1
-        if self.backup_every and self._changes >= self.backup_every:
+        if self.backup_every and (self._changes >= self.backup_every
+                                  or (self.backup_error is None
+                                      and backup_files.stale(self.path))):
             self._try_backup()
 
     def _try_backup(self) -> None:
