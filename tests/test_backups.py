@@ -175,6 +175,25 @@ def test_restore_on_a_full_disk_blames_the_disk_not_the_backup(make_tournament,
     assert not list(path.parent.glob(".*.restore.*"))
 
 
+def test_a_desk_closed_after_a_restore_elsewhere_does_not_back_up_the_file_set_aside(
+        make_tournament, record_for) -> None:
+    """A desk that saved before another desk restored a backup backed up on closing: its
+    connection still reads the copy set aside, which became the newest backup, so
+    'backup restore 1' would bring back the very record the restore abandoned."""
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 1)
+    t.backup()
+    path = t.path
+    t.close()
+    desk = Tournament.open(path)  # the default: backs up on closing when due
+    desk.add_hand(record_for(desk, 1, 2, seed=3), round=1, table=2, hand_no=1, referee="Zhao")
+    old = list_backups(path)[-1].stat().st_mtime - 601  # so that closing would be due
+    os.utime(list_backups(path)[-1], (old, old))
+    Tournament.restore_backup(path, 1, referee="Zhao")  # the backup with 1 hand
+    desk.close()
+    assert [b.hands for b in Tournament.backup_list(path)] == [1]
+
+
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:
     t = make_tournament(rounds=2)
     _add_hands(t, record_for, 3)

@@ -176,7 +176,10 @@ class TournamentBase:
         if self._closed:
             return
         try:
-            if self.backup_every and self._changes and self._backup_due():
+            # a file replaced meanwhile (a restore elsewhere): this connection reads the
+            # copy set aside, which must not become the newest backup
+            if self.backup_every and self._changes and not self.replaced() \
+                    and self._backup_due():
                 self._try_backup()
         finally:
             self.db.close()
@@ -189,7 +192,9 @@ class TournamentBase:
         self.close()
 
     def backup(self) -> Path:
-        """Write a backup now (SQLite backup API); returns its path."""
+        """Write a backup now (SQLite backup API); returns its path. Refused
+        (:class:`FileReplacedError`) once the path names another file than the one open."""
+        self.check_same_file()
         p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
