@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
@@ -18,6 +17,8 @@ def atomic_text(path: Path, *, encoding: str = "utf-8", newline: str | None = No
     over it: a failure (disk full) or a kill never leaves a half file in its place nor
     clobbers the previous one, and the failed temp file is removed. The file gets the usual
     permissions (0666 less the umask)."""
+    import tempfile  # here: it imports random, which a command that exports nothing skips
+
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
     try:
