@@ -538,3 +538,36 @@ def test_a_restore_stopped_between_moving_the_file_aside_and_replacing_it_says_s
     assert _count(path) == 2
     aside = list(path.parent.glob(f"{path.name}.before-restore-*[0-9]Z"))
     assert len(aside) == 1 and _count(aside[0]) == 3  # nothing saved was lost
+
+
+def test_a_restore_killed_right_after_the_swap_is_in_the_record(make_tournament, record_for,
+                                                                monkeypatch) -> None:
+    """The ``backup.restore`` chain entry was written after the backup was put in place: a
+    kill in between left a restored file whose record did not say it had been restored (by
+    whom, from which backup, what was set aside). It now goes into the copy first."""
+    from referee_app.storage import backups
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 1)
+    t.backup()
+    _add_hands(t, record_for, 1, start=2)
+    path = t.path
+    t.close()
+    real = os.replace
+
+    def killed_after(src, dst):
+        real(src, dst)
+        if Path(dst) == path:
+            raise KeyboardInterrupt  # the process dies right after the swap
+
+    monkeypatch.setattr(backups.os, "replace", killed_after)
+    with pytest.raises(KeyboardInterrupt):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    with Tournament.open(path, backup_every=0) as r:
+        assert len(r.hands()) == 1
+        last = r.log()[-1]
+        assert (last["action"], last["referee"]) == ("backup.restore", "Zhao")
+        assert last["detail"]["moved_aside"].startswith(f"{path.name}.before-restore-")
+        assert (path.parent / last["detail"]["moved_aside"]).exists()
+        r.verify()

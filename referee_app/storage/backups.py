@@ -133,21 +133,26 @@ class BackupsMixin(TournamentBase):
         tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
         _unlink_temp(tmp)
         clean_temp_files(path)  # a killed restore's copy, a killed backup's
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        aside = path.with_name(f"{path.name}.before-restore-{stamp}")
         try:
             cls._copy_checked(info.path, tmp, path, referee, pin)
+            # the restore's own chain entry goes into the copy before it is put in place:
+            # the restored file never exists without it (a kill right after the swap)
+            current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
+            with cls.open(tmp, backup_every=0) as t, t._write():
+                t._log(referee, "backup.restore",
+                       {"backup": info.path.name, "moved_aside": aside.name if current
+                        else None}, dbm.now())
             with _write_locked(path):  # a save under way ends before the file moves
-                aside = _move_aside(path)
+                moved = _move_aside(path, aside)
                 os.replace(tmp, path)
         except BaseException as e:
             _unlink_temp(tmp)
             if isinstance(e, sqlite3.Error | OSError):
                 raise fault_from(e, path) from e
             raise
-        with cls.open(path, backup_every=0) as t, t._write():
-            t._log(referee, "backup.restore",
-                   {"backup": info.path.name, "moved_aside": aside.name if aside else None},
-                   dbm.now())
-        return info, aside if aside else path
+        return info, aside if moved else path
 
     @classmethod
     def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str,
@@ -237,15 +242,14 @@ def _write_locked(path: Path) -> Iterator[None]:
             conn.close()  # SQLite sees the file moved: no checkpoint into the new one
 
 
-def _move_aside(path: Path) -> Path | None:
-    """Rename the current file and its ``-wal``/``-shm`` to ``<file>.before-restore-STAMP``
-    (a stray ``-wal`` without its file too: it must never be replayed into the backup)."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    aside = path.with_name(f"{path.name}.before-restore-{stamp}")
+def _move_aside(path: Path, aside: Path) -> bool:
+    """Rename the current file and its ``-wal``/``-shm`` to ``aside``
+    (``<file>.before-restore-STAMP``; a stray ``-wal`` without its file too: it must never
+    be replayed into the backup). Whether there was anything to move."""
     moved = False
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
             moved = True
-    return aside if moved else None
+    return moved
