@@ -9,11 +9,20 @@ import json
 import os
 import sqlite3
 import stat
+import threading
+import time
 from pathlib import Path
 
 import pytest
 
-from referee_app.storage import DamagedError, FileReplacedError, StorageError, Tournament
+from referee_app.storage import (
+    DamagedError,
+    DiskFullError,
+    FileReplacedError,
+    StorageError,
+    Tournament,
+    chain,
+)
 from referee_app.storage.backup_files import backup_dir, clean_temp_files, kept, list_backups
 from referee_app.storage.csv_io import guard_cell, unguard_cell
 
@@ -101,6 +110,90 @@ def test_a_connection_open_during_a_restore_elsewhere_never_writes_the_file_set_
     t.close()
 
 
+def test_a_save_under_way_when_a_restore_starts_ends_before_the_file_moves(
+        make_tournament, record_for, monkeypatch) -> None:
+    """A save that checked "same file" just before another desk's restore moved the file
+    aside committed into the copy set aside after the restore had said it was done: a hand
+    reported saved that nobody would ever see. The restore now takes the file's write lock
+    first, so the save ends before the move (and is in the kept copy, as the restore meant)."""
+    t = make_tournament(head_referee="Zhao", backup_every=0)
+    _add_hands(t, record_for, 1)
+    t.backup()
+    path, rec = t.path, record_for(t, 1, 2, seed=7)
+    t.close()
+    inside, restored = threading.Event(), threading.Event()
+    clear = chain.clear_captured
+
+    def slow_clear(conn):  # runs in the save right after its same-file check
+        inside.set()
+        restored.wait(2)
+        return clear(conn)
+
+    out: dict[str, float] = {}
+
+    def desk() -> None:
+        with Tournament.open(path, backup_every=0) as d:
+            d.add_hand(rec, round=1, table=2, hand_no=1, referee="Zhao")
+            out["saved"] = time.monotonic()
+
+    monkeypatch.setattr(chain, "clear_captured", slow_clear)
+    writer = threading.Thread(target=desk)
+    writer.start()
+    assert inside.wait(5)
+    monkeypatch.setattr(chain, "clear_captured", clear)
+    _, aside = Tournament.restore_backup(path, 1, referee="Zhao")
+    out["restored"] = time.monotonic()
+    restored.set()
+    writer.join(10)
+    assert out["saved"] < out["restored"], "the hand was reported saved after the restore"
+    assert _count(aside) == 2 and _count(path) == 1
+
+
+def test_restore_on_a_full_disk_blames_the_disk_not_the_backup(make_tournament,
+                                                                monkeypatch) -> None:
+    """The copy of the backup beside the file could not be written (disk full): the restore
+    said the *backup* "cannot be read ...; choose another", sending the referee through
+    every backup instead of freeing space."""
+    t = make_tournament(head_referee="Zhao")
+    t.backup()
+    path = t.path
+    t.close()
+    before = path.read_bytes()
+    connect = sqlite3.connect
+
+    def full(target, *args, **kwargs):  # the restore's copy cannot grow: SQLITE_FULL
+        conn = connect(target, *args, **kwargs)
+        if str(target).endswith(".tmp"):
+            conn.execute("PRAGMA max_page_count=2")
+        return conn
+
+    monkeypatch.setattr(sqlite3, "connect", full)
+    with pytest.raises(DiskFullError, match="is full; free some space"):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    assert path.read_bytes() == before
+    assert not list(path.parent.glob(".*.restore.*"))
+
+
+def test_a_desk_closed_after_a_restore_elsewhere_does_not_back_up_the_file_set_aside(
+        make_tournament, record_for) -> None:
+    """A desk that saved before another desk restored a backup backed up on closing: its
+    connection still reads the copy set aside, which became the newest backup, so
+    'backup restore 1' would bring back the very record the restore abandoned."""
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 1)
+    t.backup()
+    path = t.path
+    t.close()
+    desk = Tournament.open(path)  # the default: backs up on closing when due
+    desk.add_hand(record_for(desk, 1, 2, seed=3), round=1, table=2, hand_no=1, referee="Zhao")
+    old = list_backups(path)[-1].stat().st_mtime - 601  # so that closing would be due
+    os.utime(list_backups(path)[-1], (old, old))
+    Tournament.restore_backup(path, 1, referee="Zhao")  # the backup with 1 hand
+    desk.close()
+    assert [b.hands for b in Tournament.backup_list(path)] == [1]
+
+
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:
     t = make_tournament(rounds=2)
     _add_hands(t, record_for, 3)
@@ -170,6 +263,46 @@ def test_closing_backs_up_every_25_entries_each_round_or_after_ten_minutes(
     assert len(list_backups(path)) == 5  # backup_every=1: every change, as before
 
 
+def test_after_restoring_an_older_backup_the_next_change_is_backed_up(
+        make_tournament, record_for) -> None:
+    """The newest backup then holds the record set aside (more entries than the restored
+    one): "25 entries behind" never came, so the restored record's changes had no backup
+    for ten minutes, and backup 1 would have brought the abandoned record back."""
+    t = make_tournament(n=8, rounds=1, head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 5, start=3)
+    t.backup()
+    path = t.path
+    t.close()
+    Tournament.restore_backup(path, 2, referee="Zhao")
+    with Tournament.open(path) as d:  # the default: backup_every=25, as the CLI
+        d.add_hand(record_for(d, 1, 2, seed=1), round=1, table=2, hand_no=1, referee="Zhao")
+        digest = d.record_digest()[1]
+    newest = Tournament.backup_list(path)[0]
+    assert (newest.hands, newest.digest[:12]) == (3, digest)
+
+
+def test_a_desk_open_all_day_backs_up_a_save_when_the_newest_backup_is_old(
+        make_tournament, record_for) -> None:
+    """A connection that stays open (the desk, the server's threads) backed up only every
+    25 changes and on closing: a desk saving a hand every ten minutes went four hours with
+    no backup of its work. A save now backs up at once when there is none yet or the
+    newest is over ten minutes old."""
+    path = make_tournament(n=8, rounds=1).path
+    desk = Tournament.open(path)  # the default: backup_every=25
+    desk.add_hand(record_for(desk, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    assert len(list_backups(path)) == 1  # none yet: backed up at once
+    desk.add_hand(record_for(desk, 1, 1, seed=2), round=1, table=1, hand_no=2)
+    assert len(list_backups(path)) == 1  # a fresh one: wait
+    old = list_backups(path)[-1].stat().st_mtime - 601
+    os.utime(list_backups(path)[-1], (old, old))
+    desk.add_hand(record_for(desk, 1, 1, seed=3), round=1, table=1, hand_no=3)
+    assert len(list_backups(path)) == 2
+    assert Tournament.backup_list(path)[0].hands == 3  # the save is in it
+    desk.close()
+
+
 def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     t = make_tournament()
     t.backup()
@@ -184,6 +317,29 @@ def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     assert not any(p.exists() for p in left)
     assert alive.exists(), "another live process's backup in progress is left alone"
     assert clean_temp_files(t.path) == []
+
+
+@pytest.mark.parametrize("cleaner", ["backup", "restore"])
+def test_a_killed_restores_copy_is_cleaned_by_the_next_backup_or_restore(
+        make_tournament, cleaner) -> None:
+    """A restore killed after copying the backup left ``.<file>.restore.<pid>.tmp`` (a whole
+    copy of the tournament, with its -wal and -shm) beside the file for ever: only the same
+    pid's next restore removed it."""
+    t = make_tournament(head_referee="Zhao")
+    t.backup()
+    dead = 2**22 + 12345  # beyond pid_max on Linux: no such process
+    left = [t.path.with_name(f".{t.path.name}.restore.{dead}.tmp{s}") for s in ("", "-wal",
+                                                                                 "-shm")]
+    alive = t.path.with_name(f".{t.path.name}.restore.{os.getppid()}.tmp")
+    for p in [*left, alive]:
+        p.write_bytes(b"x")
+    if cleaner == "backup":
+        t.backup()
+    else:
+        t.close()
+        Tournament.restore_backup(t.path, 1, referee="Zhao")
+    assert not any(p.exists() for p in left)
+    assert alive.exists(), "another live process's restore in progress is left alone"
 
 
 @pytest.mark.parametrize("text", ["=HYPERLINK(\"http://x\",\"y\")", "+1+1", "-2+3",
@@ -306,3 +462,112 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
         assert [p.name for p in t.players()] == ["李伟"]
         t.verify()
         assert t.log()[-1]["action"] == "backup.restore"
+
+
+@pytest.mark.parametrize("blocked", ["a file", "read-only", "vanished"])
+def test_a_backup_folder_that_cannot_hold_backups_is_named(make_tournament, record_for,
+                                                          monkeypatch, blocked: str) -> None:
+    """``<db>.backups`` a file, read-only, or gone while writing: ``event backup`` printed a
+    bare "error: ….backups: File exists" / "Permission denied" with exit 2 (bad input), or
+    blamed the database ("cannot open t0.sqlite"). Now one line naming the folder, exit 3;
+    an automatic backup warns the same way and the save stands."""
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+    from referee_app.storage import StorageFault, backup_files
+
+    t = make_tournament(head_referee="Zhao")
+    t.backup_every = 1
+    d = backup_dir(t.path)
+    assert not d.exists()
+    if blocked == "a file":
+        d.write_text("not a folder")
+        said = "is a file, not a folder"
+    elif blocked == "read-only":
+        d.mkdir()
+        real = os.access
+        monkeypatch.setattr(backup_files.os, "access",
+                            lambda p, mode: False if Path(p) == d else real(p, mode))
+        said = "is read-only"
+    else:
+        connect = sqlite3.connect
+        monkeypatch.setattr(sqlite3, "connect", lambda target, *a, **kw: connect(
+            target, *a, **kw) if not str(target).endswith(".tmp") else connect("/nonexistent/x"))
+        said = "cannot write a backup in"
+    with pytest.warns(RuntimeWarning, match=said):
+        _add_hands(t, record_for, 1)
+    assert len(t.hands()) == 1 and t.backup_error and said in t.backup_error
+    with pytest.raises(StorageFault, match=said):
+        t.backup()
+    with pytest.warns(RuntimeWarning, match=said):
+        t.close()  # still due: tried again, warned again
+    r = CliRunner().invoke(main, ["event", "backup", "--db", str(t.path)])
+    assert r.exit_code == 3 and said in r.output and str(d) in r.output, r.output
+    assert r.output.count("\n") == 1
+
+
+def test_a_restore_stopped_between_moving_the_file_aside_and_replacing_it_says_so(
+        make_tournament, record_for, monkeypatch) -> None:
+    """Killed in that instant, the file was simply missing: every command said "does not
+    exist (create it with 'referee-app event new NAME')". It now names the copy set aside
+    and the way back (exit 3), and restoring again works."""
+    from referee_app.storage import StorageFault, backups
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 2)
+    t.backup()
+    _add_hands(t, record_for, 1, start=3)
+    path = t.path
+    t.close()
+    real = os.replace
+
+    def killed(src, dst):
+        if Path(dst) == path:
+            raise KeyboardInterrupt  # the process dies here
+        return real(src, dst)
+
+    monkeypatch.setattr(backups.os, "replace", killed)
+    with pytest.raises(KeyboardInterrupt):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    assert not path.exists()
+    with pytest.raises(StorageFault, match="restore was interrupted") as e:
+        Tournament.open(path)
+    assert "referee-app backup list" in str(e.value) and ".before-restore-" in str(e.value)
+    Tournament.restore_backup(path, 1, referee="Zhao")
+    assert _count(path) == 2
+    aside = list(path.parent.glob(f"{path.name}.before-restore-*[0-9]Z"))
+    assert len(aside) == 1 and _count(aside[0]) == 3  # nothing saved was lost
+
+
+def test_a_restore_killed_right_after_the_swap_is_in_the_record(make_tournament, record_for,
+                                                                monkeypatch) -> None:
+    """The ``backup.restore`` chain entry was written after the backup was put in place: a
+    kill in between left a restored file whose record did not say it had been restored (by
+    whom, from which backup, what was set aside). It now goes into the copy first."""
+    from referee_app.storage import backups
+
+    t = make_tournament(head_referee="Zhao")
+    _add_hands(t, record_for, 1)
+    t.backup()
+    _add_hands(t, record_for, 1, start=2)
+    path = t.path
+    t.close()
+    real = os.replace
+
+    def killed_after(src, dst):
+        real(src, dst)
+        if Path(dst) == path:
+            raise KeyboardInterrupt  # the process dies right after the swap
+
+    monkeypatch.setattr(backups.os, "replace", killed_after)
+    with pytest.raises(KeyboardInterrupt):
+        Tournament.restore_backup(path, 1, referee="Zhao")
+    monkeypatch.undo()
+    with Tournament.open(path, backup_every=0) as r:
+        assert len(r.hands()) == 1
+        last = r.log()[-1]
+        assert (last["action"], last["referee"]) == ("backup.restore", "Zhao")
+        assert last["detail"]["moved_aside"].startswith(f"{path.name}.before-restore-")
+        assert (path.parent / last["detail"]["moved_aside"]).exists()
+        r.verify()

@@ -15,6 +15,7 @@ import os
 import random
 import shutil
 import sqlite3
+import stat
 import subprocess
 import sys
 import tempfile
@@ -409,6 +410,44 @@ def test_damaged_file_is_refused_with_exit_3(template: dict[str, Any], tmp_path:
     assert _invoke(["standings", "--db", str(db)]).exit_code == 0
 
 
+def _damage_schema(db: Path) -> None:
+    data = bytearray(db.read_bytes())
+    at = data.index(b"CREATE TRIGGER")
+    data[at:at + 6] = b"CRE\x05?z"
+    db.write_bytes(bytes(data))
+
+
+def _damage_meta(db: Path) -> None:
+    c = sqlite3.connect(db)
+    c.execute("UPDATE meta SET value='{\x01' WHERE key='venue'")
+    c.commit()
+    c.close()
+
+
+@pytest.mark.parametrize("damage", [lambda db: _damage_page(db, 2), _damage_schema,
+                                    _damage_meta], ids=["page-2", "schema", "meta"])
+def test_a_damaged_tournament_is_damaged_not_a_stranger(template: dict[str, Any],
+                                                         tmp_path: Path, damage: Any) -> None:
+    """SQLite's "database disk image is malformed" / "malformed database schema (...)" on
+    open, or a meta value no longer JSON in a file with backups, said "not a tournament
+    database" (exit 2, no way back named; the schema case echoed the damaged bytes)."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(template["db"], db)
+    with Tournament.open(db) as t:
+        t.backup()
+    damage(db)
+    for args in (["standings"], ["hand", "list"], ["verify"]):
+        r = _invoke([*args, "--db", str(db)])
+        _assert_contract(r, args)
+        assert r.exit_code == 3, (args, r.output)
+        assert "damaged" in r.output and "referee-app backup list" in r.output, r.output
+        assert "\x05" not in r.output and "?z" not in r.output
+    assert _invoke(["backup", "list", "--db", str(db)]).exit_code == 0
+    r = _invoke(["backup", "restore", "1", "--referee", "Zhao", "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    _check_db(db)
+
+
 def test_damaged_values_refuse_listing_and_export_clearly(template: dict[str, Any],
                                                           tmp_path: Path) -> None:
     db = tmp_path / "t.sqlite"
@@ -510,6 +549,35 @@ def test_a_stray_read_only_shm_means_viewing_only(template: dict[str, Any], tmp_
     with Tournament.open(db, backup_every=0) as t:  # once it is writable: changes work
         assert t.read_only is None
         t.add_player("New")
+    _check_db(db)
+
+
+def test_a_file_made_writable_again_after_viewing_it_read_only_takes_changes(
+        template: dict[str, Any], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Viewing a read-only file creates its ``-wal`` and ``-shm`` read-only too (SQLite gives
+    them the file's mode). Once the file was made writable again, the ``-shm`` was fixed but
+    the ``-wal`` kept every change refused ("-wal is read-only")."""
+    from referee_app.storage import opening
+
+    def writable(p: Path) -> bool:  # the mode bits, as for a user without root's override
+        return bool(os.stat(p).st_mode & stat.S_IWUSR)
+
+    monkeypatch.setattr(opening, "_writable", writable)
+    db = tmp_path / "t.sqlite"
+    shutil.copy(template["db"], db)
+    db.chmod(0o444)
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.read_only is not None and len(t.hands()) == 3
+    sides = [Path(f"{db}-wal"), Path(f"{db}-shm")]
+    for side in sides:  # what the viewing left (as SQLite leaves them, or a crash)
+        if not side.exists():
+            side.write_bytes(b"")
+        side.chmod(0o444)
+    db.chmod(0o644)
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.read_only is None, t.read_only
+        t.add_player("New")
+    assert all(writable(side) for side in sides if side.exists())
     _check_db(db)
 
 

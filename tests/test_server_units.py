@@ -122,3 +122,78 @@ def test_a_worker_reopens_the_file_after_a_restore_elsewhere(tmp_path: Path) -> 
     assert again is not first and not again.replaced()
     assert len(again.players()) == 16  # the restored record
     again.close()
+
+
+def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Path) -> None:
+    """The server backed up every 25 writes (and on stopping): a quiet afternoon of a few
+    hands went hours with no backup of them. A write now starts one when the newest backup
+    is over ten minutes old."""
+    import os
+
+    from server_helpers import HEAD, HEAD_PIN, make_event
+
+    from referee_app.server.state import ServerState
+    from referee_app.storage import Tournament
+    from referee_app.storage.backup_files import list_backups
+
+    path = make_event(tmp_path / "s.sqlite")
+    with Tournament.open(path, backup_every=0) as t:
+        t.backup()
+    state = ServerState(path, backup_every=25)
+    t = state.tournament()
+    t.sign_in(HEAD, HEAD_PIN)
+    t.add_player("Early", referee=HEAD)
+    state._count_write()
+    time.sleep(0.3)
+    assert len(list_backups(path)) == 1  # a fresh backup: wait for 25 writes
+    old = list_backups(path)[-1].stat().st_mtime - 601
+    os.utime(list_backups(path)[-1], (old, old))
+    t.add_player("Late", referee=HEAD)
+    state._count_write()
+    for _ in range(100):
+        if len(list_backups(path)) == 2:
+            break
+        time.sleep(0.05)
+    assert Tournament.backup_list(path)[0].hands == 0
+    with Tournament.open(list_backups(path)[-1], backup_every=0) as b:
+        assert "Late" in {p.name for p in b.players()}
+    t.close()
+
+
+def test_a_fault_on_the_server_keeps_the_desks_hand_waiting(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    """A save that met a fault outside the request (the file replaced by a restore at that
+    instant, busy beyond the wait, disk full) answered 400: the desk took it as a refusal
+    and dropped the hand from its outbox. It is now 503 with Retry-After, which the desk
+    reads as "try again" (the hand stays waiting); the next request reopens the file."""
+    import asyncio
+
+    from server_helpers import DESKS, make_event, records
+
+    from referee_app.server.app import create_app
+    from referee_app.storage import FileReplacedError, Tournament
+
+    db = make_event(tmp_path / "event.sqlite")
+    rec = records(db, 1, 1)[0]
+    real = Tournament.check_same_file
+    faults = [FileReplacedError("db", f"{db} was replaced since it was opened here")]
+
+    def once(self):  # a restore elsewhere, between the reopen check and the save
+        if faults:
+            raise faults.pop()
+        return real(self)
+
+    monkeypatch.setattr(Tournament, "check_same_file", once)
+    body = {"round": 1, "table": 1, "hand_no": 1, "record": rec}
+
+    async def run() -> list[httpx.Response]:
+        transport = httpx.ASGITransport(app=create_app(db, backup_every=0))
+        async with httpx.AsyncClient(transport=transport, base_url="http://desk") as c:
+            r = await c.post("/api/session", json={"referee": DESKS[0][0], "pin": DESKS[0][1]})
+            headers = {"Authorization": f"Bearer {r.json()['token']}"}
+            return [await c.post("/api/hands", json=body, headers=headers) for _ in range(2)]
+
+    first, second = asyncio.run(run())
+    assert first.status_code == 503 and first.headers.get("Retry-After") == "1", first.text
+    assert isinstance(error_from(first), ServerUnreachable)  # the desk keeps it waiting
+    assert second.status_code in (200, 201), second.text

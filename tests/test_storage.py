@@ -347,16 +347,20 @@ def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> Non
             c.close()
 
     t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
-    for i in range(7):
+    for i in range(8):
         t.add_player(f"P{i}")
-    assert len(t.backups()) == 2  # made after changes 3 and 6 (the one of 0 pruned)
+    # made after the first change (none yet), then every 3: after 1, 4 and 7 (1 pruned)
+    assert len(t.backups()) == 2
     t.close()  # one entry behind a fresh backup of this round: not due
-    assert players_in_newest() == 6
+    assert players_in_newest() == 7
     t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.add_player("P7")
     t.add_player("P8")
-    t.close()  # three entries behind: due on closing, though this connection made two
-    assert players_in_newest() == 9
+    t.close()  # two entries behind: not due
+    assert players_in_newest() == 7
+    t = Tournament.open(path, backup_every=3, backup_keep=2)
+    t.add_player("P9")
+    t.close()  # three entries behind: due on closing, though this connection made one
+    assert players_in_newest() == 10
 
 
 def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:
@@ -435,3 +439,34 @@ def test_a_failing_backup_never_fails_a_committed_save(tmp_path: Path) -> None:
         t.close()  # the backup on close fails too: warned, the file is closed anyway
     with Tournament.open(path, backup_every=0) as t2:
         assert [x.name for x in t2.players()] == ["李伟", "张敏"]
+
+
+@pytest.mark.parametrize("export", ["bundle", "hands_csv", "standings_csv"])
+def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
+        make_tournament, record_for, tmp_path: Path, monkeypatch, export: str) -> None:
+    """Disk full while exporting: the bundle left its ``.NAME.tmp`` (as big as it got, on a
+    disk already full) and the CSV exports truncated the previous export in place."""
+    import errno
+
+    from referee_app.storage import bundle, csv_io
+
+    t = make_tournament(backup_every=0)
+    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    target = tmp_path / "out" / f"export.{'json' if export == 'bundle' else 'csv'}"
+    target.parent.mkdir()
+    target.write_text("the previous export\n")
+
+    def full(f):  # some of the file gets written, then the disk is full
+        f.write("partial,")
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(bundle.json, "dump", lambda obj, f, **kw: full(f))
+    monkeypatch.setattr(csv_io, "_guarded_writer", full)
+    with pytest.raises(OSError, match="No space"):
+        if export == "bundle":
+            t.export_bundle(target)
+        else:
+            getattr(t, f"export_{export}")(target)
+    monkeypatch.undo()
+    assert target.read_text() == "the previous export\n"
+    assert sorted(p.name for p in target.parent.iterdir()) == [target.name]

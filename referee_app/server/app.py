@@ -34,6 +34,7 @@ from referee_app.storage import (
     NotATournamentError,
     RecordIntegrityError,
     StorageError,
+    StorageFault,
     Tournament,
     UnknownHandError,
     UnknownPlayerError,
@@ -57,7 +58,9 @@ def status_of(e: Exception) -> int:
         return 403
     if isinstance(e, UnknownHandError | UnknownPlayerError):
         return 404
-    if isinstance(e, NotATournamentError | RecordIntegrityError):
+    if isinstance(e, NotATournamentError | RecordIntegrityError | StorageFault):
+        # a fault outside the request (busy, disk full, the file replaced by a restore
+        # meanwhile, read-only): the desk keeps the hand waiting and sends it again
         return 503
     return 400
 
@@ -68,7 +71,9 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
     if isinstance(exc, HandRuleError):
         violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
                       for v in exc.violations]
-    return error_response(status_of(exc), exc.field, exc.problem, violations=violations)
+    status = status_of(exc)
+    return error_response(status, exc.field, exc.problem, violations=violations,
+                          headers={"Retry-After": "1"} if status == 503 else None)
 
 
 async def _api_error(request: Request, exc: Exception) -> Response:

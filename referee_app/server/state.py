@@ -17,7 +17,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from referee_app.storage import StorageError, Tournament
+from referee_app.storage import StorageError, Tournament, backup_files
 from referee_app.storage.models import Referee
 
 from .auth import RateLimiter, Session, SessionStore
@@ -203,9 +203,12 @@ class ServerState:
         return value
 
     def _count_write(self) -> None:
+        stale = bool(self.backup_every) and backup_files.stale(self.path)
         with self._counter_lock:
             self._writes += 1
-            due = self.backup_every and self._writes >= self.backup_every
+            # every backup_every writes, or at once when the newest backup is over ten
+            # minutes old (a quiet afternoon must not go hours without one)
+            due = self.backup_every and (self._writes >= self.backup_every or stale)
             if due:
                 self._writes = 0
         if due:

@@ -3,7 +3,7 @@
 Kept: the newest :data:`KEEP_NEWEST` plus the last backup taken in each round (the file
 name carries ``-rN``, the newest seated round then), so the state at the end of every
 round survives a long day of automatic backups. Temp files of a killed or failed backup
-are removed (the failed one at once, a killed one's by the next backup).
+are removed (the failed one at once, a killed one's by the next backup or restore).
 """
 
 from __future__ import annotations
@@ -14,11 +14,13 @@ import os
 import re
 import sqlite3
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from .db import file_uri
+from .errors import ReadOnlyError, StorageFault
 
 if TYPE_CHECKING:
     from .db import Database
@@ -70,10 +72,14 @@ def _pid_alive(pid: int) -> bool:
 
 
 def clean_temp_files(path: Path) -> list[Path]:
-    """Remove temp files left by backups that were killed (their process is gone)."""
+    """Remove temp files left by backups and restores that were killed (their process is
+    gone): a restore's full copy lies beside the file (``.<file>.restore.<pid>.tmp``)."""
     d = backup_dir(path)
+    found = list(d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*")) if d.exists() else []
+    with contextlib.suppress(OSError):
+        found += path.parent.glob(f".{glob.escape(path.name)}.restore.*.tmp*")
     removed = []
-    for stale in d.glob(f".{glob.escape(path.stem)}-*.sqlite.*.tmp*") if d.exists() else []:
+    for stale in found:
         m = _TMP.search(stale.name)
         if m is None:
             continue
@@ -92,13 +98,27 @@ def _unlink_temp(tmp: Path) -> None:
             Path(str(tmp) + suffix).unlink()
 
 
+def stale(path: Path, max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
+    """No backup yet, or the newest is older than ``max_age`` seconds: what makes a
+    long-lived connection (the desk, open all day) back up after a save without waiting
+    for ``backup_every`` changes."""
+    backups = list_backups(path)
+    try:
+        return not backups or time.time() - backups[-1].stat().st_mtime >= max_age
+    except OSError:
+        return True
+
+
 def backup_due(path: Path, entries: int, round_no: int, every: int,
-               max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
+               max_age: float = BACKUP_MAX_AGE_SECONDS,
+               hash_at: Callable[[int], str | None] | None = None) -> bool:
     """Whether a closing connection that changed the record should back it up: no readable
     backup yet, or the newest is of an earlier round, ``every`` or more chain entries
-    behind, or older than ``max_age`` seconds. A command-line save closes its file each
-    time; backing up on every close would copy the whole file per hand (~12 ms at 1 MB,
-    growing with the tournament)."""
+    behind, older than ``max_age`` seconds, or not of this record's history (``hash_at(n)``:
+    the hash of the record's entry ``n``; after a restore of an older backup the newest
+    backup holds the record set aside, and the restored one's changes had none). A
+    command-line save closes its file each time; backing up on every close would copy the
+    whole file per hand (~12 ms at 1 MB, growing with the tournament)."""
     backups = list_backups(path)
     if not backups:
         return True
@@ -110,12 +130,33 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
             return True
         conn = sqlite3.connect(file_uri(newest, immutable=True), uri=True)
         try:
-            row = conn.execute("SELECT entries FROM chain_head WHERE id=1").fetchone()
+            row = conn.execute("SELECT entries, hash FROM chain_head WHERE id=1").fetchone()
         finally:
             conn.close()
     except (OSError, sqlite3.Error):
         return True
-    return row is None or entries - int(row[0]) >= every
+    if row is None or entries - int(row[0]) >= every:
+        return True
+    return hash_at is not None and (int(row[0]) > entries or hash_at(int(row[0])) != row[1])
+
+
+def _writable_backup_dir(path: Path) -> Path:
+    """The backup folder, made if missing; a fault naming it when it cannot hold backups
+    (a file in its place, read-only), never a bare ``File exists``/``Permission denied``."""
+    d = backup_dir(path)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except FileExistsError:
+        raise StorageFault("backup", f"cannot write backups: {d} is a file, not a folder; "
+                           "move it away (the tournament file itself is fine)") from None
+    except OSError as e:
+        raise ReadOnlyError("backup", f"cannot make the backup folder {d} ({e.strerror}); "
+                            "make its folder writable (the tournament file itself is fine)") \
+            from None
+    if not os.access(d, os.W_OK | os.X_OK):
+        raise ReadOnlyError("backup", f"cannot write backups: the folder {d} is read-only; "
+                            "make it writable (the tournament file itself is fine)")
+    return d
 
 
 def write_backup(db: Database, path: Path, keep: int) -> Path:
@@ -125,8 +166,7 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
     half file that looks like a backup; a failed one removes its temp file, and temp files
     of killed backups are removed by the next one.
     """
-    d = backup_dir(path)
-    d.mkdir(parents=True, exist_ok=True)
+    d = _writable_backup_dir(path)
     clean_temp_files(path)
     row = db.execute("SELECT MAX(number) FROM rounds").fetchone()
     rnd = int(row[0]) if row and row[0] is not None else 0
@@ -134,7 +174,11 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
     final = d / f"{path.stem}-{stamp}-r{rnd}.sqlite"
     tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
     try:
-        dst = sqlite3.connect(str(tmp))
+        try:
+            dst = sqlite3.connect(str(tmp))
+        except sqlite3.OperationalError as e:  # the folder vanished or became read-only
+            raise StorageFault("backup", f"cannot write a backup in {d} ({e}); make the "
+                               "folder writable (the tournament file itself is fine)") from None
         try:
             db.conn.backup(dst)
         finally:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Self
@@ -23,12 +23,21 @@ from referee_app.core.frozen import frozen
 
 from . import chain
 from . import db as dbm
-from .backup_files import _NAME, _round_of, _unlink_temp, backup_dir, list_backups
+from .backup_files import (
+    _NAME,
+    _round_of,
+    _unlink_temp,
+    backup_dir,
+    clean_temp_files,
+    list_backups,
+)
 from .base import TournamentBase, _text
 from .errors import (
     AuthError,
     DamagedError,
+    DiskFullError,
     NotATournamentError,
+    ReadOnlyError,
     RecordIntegrityError,
     StorageError,
     StorageFault,
@@ -123,20 +132,27 @@ class BackupsMixin(TournamentBase):
         info = infos[number - 1]
         tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
         _unlink_temp(tmp)
+        clean_temp_files(path)  # a killed restore's copy, a killed backup's
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+        aside = path.with_name(f"{path.name}.before-restore-{stamp}")
         try:
             cls._copy_checked(info.path, tmp, path, referee, pin)
-            aside = _move_aside(path)
-            os.replace(tmp, path)
+            # the restore's own chain entry goes into the copy before it is put in place:
+            # the restored file never exists without it (a kill right after the swap)
+            current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
+            with cls.open(tmp, backup_every=0) as t, t._write():
+                t._log(referee, "backup.restore",
+                       {"backup": info.path.name, "moved_aside": aside.name if current
+                        else None}, dbm.now())
+            with _write_locked(path):  # a save under way ends before the file moves
+                moved = _move_aside(path, aside)
+                os.replace(tmp, path)
         except BaseException as e:
             _unlink_temp(tmp)
             if isinstance(e, sqlite3.Error | OSError):
                 raise fault_from(e, path) from e
             raise
-        with cls.open(path, backup_every=0) as t, t._write():
-            t._log(referee, "backup.restore",
-                   {"backup": info.path.name, "moved_aside": aside.name if aside else None},
-                   dbm.now())
-        return info, aside if aside else path
+        return info, aside if moved else path
 
     @classmethod
     def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str,
@@ -152,6 +168,9 @@ class BackupsMixin(TournamentBase):
             finally:
                 dst.close()
         except sqlite3.DatabaseError as e:
+            fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
+            if isinstance(fault, DiskFullError | ReadOnlyError):
+                raise fault from None
             raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
                 from None
         finally:
@@ -197,15 +216,40 @@ def _authorized_on_current(cls: type[Self], path: Path, referee: str,
     return True
 
 
-def _move_aside(path: Path) -> Path | None:
-    """Rename the current file and its ``-wal``/``-shm`` to ``<file>.before-restore-STAMP``
-    (a stray ``-wal`` without its file too: it must never be replayed into the backup)."""
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    aside = path.with_name(f"{path.name}.before-restore-{stamp}")
+@contextlib.contextmanager
+def _write_locked(path: Path) -> Iterator[None]:
+    """Hold the current file's write lock while it is replaced. A save checks under that
+    lock that the path still names its file (:meth:`~.base.TournamentBase.check_same_file`);
+    without it a save that checked just before the move would commit into the copy set
+    aside *after* the restore said it was done. A file that cannot be locked for another
+    reason than a busy one (damaged, read-only) is replaced without the lock."""
+    conn = None
+    try:
+        conn = sqlite3.connect(path.absolute().as_uri() + "?mode=rw", uri=True,
+                               timeout=dbm.busy_timeout_ms() / 1000, isolation_level=None)
+        conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.Error as e:
+        if conn is not None:
+            conn.close()
+            conn = None
+        msg = str(e).lower()
+        if "locked" in msg or "busy" in msg:
+            raise fault_from(e, path) from None
+    try:
+        yield
+    finally:
+        if conn is not None:
+            conn.close()  # SQLite sees the file moved: no checkpoint into the new one
+
+
+def _move_aside(path: Path, aside: Path) -> bool:
+    """Rename the current file and its ``-wal``/``-shm`` to ``aside``
+    (``<file>.before-restore-STAMP``; a stray ``-wal`` without its file too: it must never
+    be replayed into the backup). Whether there was anything to move."""
     moved = False
     for suffix in ("", "-wal", "-shm"):
         src = Path(str(path) + suffix)
         if src.exists():
             os.replace(src, Path(str(aside) + suffix))
             moved = True
-    return aside if moved else None
+    return moved

@@ -20,7 +20,7 @@ from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
 from . import backup_files, chain, ruleset_store
 from . import db as dbm
-from .errors import AuthError, FileReplacedError, StorageError
+from .errors import AuthError, FileReplacedError, StorageError, StorageFault
 from .models import DEFAULT_TIE_BREAK, TIE_BREAK_KEYS, Referee, TournamentInfo
 
 PlayerRef = int | str
@@ -176,7 +176,10 @@ class TournamentBase:
         if self._closed:
             return
         try:
-            if self.backup_every and self._changes and self._backup_due():
+            # a file replaced meanwhile (a restore elsewhere): this connection reads the
+            # copy set aside, which must not become the newest backup
+            if self.backup_every and self._changes and not self.replaced() \
+                    and self._backup_due():
                 self._try_backup()
         finally:
             self.db.close()
@@ -189,7 +192,9 @@ class TournamentBase:
         self.close()
 
     def backup(self) -> Path:
-        """Write a backup now (SQLite backup API); returns its path."""
+        """Write a backup now (SQLite backup API); returns its path. Refused
+        (:class:`FileReplacedError`) once the path names another file than the one open."""
+        self.check_same_file()
         p = backup_files.write_backup(self.db, self.path, self.backup_keep)
         self._changes = 0
         return p
@@ -203,22 +208,39 @@ class TournamentBase:
         except sqlite3.Error:
             return True
         rnd = int(row[0]) if row and row[0] is not None else 0
-        return backup_files.backup_due(self.path, entries, rnd, self.backup_every)
+
+        def hash_at(seq: int) -> str | None:
+            found = self.db.execute("SELECT hash FROM chain WHERE seq=?", (seq,)).fetchone()
+            return str(found[0]) if found else None
+
+        try:
+            return backup_files.backup_due(self.path, entries, rnd, self.backup_every,
+                                           hash_at=hash_at)
+        except (sqlite3.Error, ValueError):
+            return True
 
     def backups(self) -> list[Path]:
         return backup_files.list_backups(self.path)
 
     def _saved(self) -> None:
-        """Count a committed change; back up every ``backup_every``. A failing backup never
-        turns a committed save into an error: it is kept in ``backup_error`` and warned."""
+        """Count a committed change; back up every ``backup_every``, and at once when there
+        is no backup yet or the newest is over ten minutes old (a desk open all day that
+        saves a hand now and then would otherwise go hours without one). A failing backup
+        never turns a committed save into an error: it is kept in ``backup_error`` and
+        warned; after a failure the next try waits for ``backup_every`` changes."""
         self._changes += 1
-        if self.backup_every and self._changes >= self.backup_every:
+        if self.backup_every and (self._changes >= self.backup_every
+                                  or (self.backup_error is None
+                                      and backup_files.stale(self.path))):
             self._try_backup()
 
     def _try_backup(self) -> None:
         try:
             self.backup()
             self.backup_error = None
+        except StorageFault as e:  # already says the change is unchanged / saved
+            self.backup_error = f"backup failed: {e.problem}"
+            warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
         except (OSError, sqlite3.Error) as e:
             self.backup_error = f"backup failed: {e} (the change itself was saved)"
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)

@@ -24,6 +24,7 @@ from . import chain
 from . import db as dbm
 from .base import MAX_INT, TournamentBase, _shown, _text
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
+from .files import atomic_text
 from .models import HandStatus, PlayerStatus, VersionAction
 
 BUNDLE_FORMAT = "referee-tournament/2"
@@ -88,13 +89,9 @@ def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
               "head": {"entries": n, "digest": digest}}
     if path is not None:
         path = Path(path)
-        tmp = path.with_name(f".{path.name}.tmp")
-        with open(tmp, "w", encoding="utf-8") as f:
+        with atomic_text(path) as f:
             json.dump(bundle, f, ensure_ascii=False, indent=1)
             f.write("\n")
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
         _fsync(path.parent)
     return bundle
 

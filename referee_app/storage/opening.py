@@ -2,7 +2,9 @@
 
 * It is a Referee Desk tournament: SQLite, every table of the schema, JSON meta values,
   our application id, a schema this version reads. Otherwise: bad input (exit 2) — unless
-  the file has backups, when an unreadable header means it is *damaged* (exit 3).
+  the file has backups, when an unreadable header or meta value means it is *damaged*
+  (exit 3). SQLite saying "malformed" (a damaged page, a damaged schema) is always
+  damaged.
 * It is not damaged: ``PRAGMA quick_check`` (cheap: no index cross-check). A damaged file
   is refused, naming ``referee-app backup list``.
 * Whether it can be written: a read-only file, folder (SQLite must create ``-wal`` and
@@ -13,6 +15,7 @@
 from __future__ import annotations
 
 import contextlib
+import glob
 import json
 import os
 import re
@@ -25,6 +28,7 @@ from .errors import (
     DamagedError,
     NotATournamentError,
     ReadOnlyError,
+    StorageFault,
     backups_hint,
     fault_from,
 )
@@ -41,21 +45,21 @@ def _writable(p: Path) -> bool:
 
 
 def read_only_reason(path: Path) -> str | None:
-    """Why ``path`` cannot be written here, or None. A read-only ``-shm`` left by another
-    user is made writable again when we own it (it is only a shared-memory index)."""
+    """Why ``path`` cannot be written here, or None. A read-only ``-shm`` or ``-wal`` (left
+    by viewing the file while it was read-only, or by another user) is given the file's own
+    mode when we own it: the file is writable, so its log must be too."""
     if not _writable(path):
         return f"the file {path} is read-only"
     folder = path.parent if str(path.parent) else Path(".")
     wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     if not _writable(folder) and not (wal.exists() and shm.exists()):
         return f"its folder {folder} is read-only"
-    if shm.exists() and not _writable(shm):
-        with contextlib.suppress(OSError):
-            os.chmod(shm, os.stat(path).st_mode & 0o666)
-        if not _writable(shm):
-            return f"{shm} is read-only (left by another user?)"
-    if wal.exists() and not _writable(wal):
-        return f"{wal} is read-only"
+    for side in (shm, wal):  # viewing a read-only file leaves both with its mode
+        if side.exists() and not _writable(side):
+            with contextlib.suppress(OSError):
+                os.chmod(side, os.stat(path).st_mode & 0o666)
+            if not _writable(side):
+                return f"{side} is read-only (left by another user?)"
     return None
 
 
@@ -75,6 +79,12 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if not path.exists():
         if path.parent.exists() and not os.access(path.parent, os.X_OK):
             raise ReadOnlyError("db", f"the folder {path.parent} cannot be read")
+        aside = sorted(path.parent.glob(f"{glob.escape(path.name)}.before-restore-*[0-9]Z"))
+        if aside:  # killed between moving the file aside and putting the backup in place
+            raise StorageFault("db", f"{path} is missing but {aside[-1].name} (the file a "
+                               "backup restore set aside) is there: a restore was "
+                               f"interrupted; {backups_hint(path)} again, or rename "
+                               f"{aside[-1].name} back (with its -wal and -shm)")
         raise NotATournamentError("db", f"{path} does not exist (create it with "
                                   "'referee-app event new NAME' or import a bundle)")
     if path.is_dir():
@@ -101,9 +111,11 @@ def check_file(path: Path) -> tuple[str | None, int]:
                                 "elsewhere, or make the folder writable") from None
         if isinstance(e, sqlite3.OperationalError) and "no such table" not in msg:
             raise fault_from(e, path) from None
-        if list_backups(path) and "not a database" in msg:
-            raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") \
-                from None
+        if "malformed" in msg or (list_backups(path) and "not a database" in msg):
+            # SQLite's own words for a damaged file (never echo the damaged schema text)
+            said = "malformed" if "malformed" in msg else "not a database"
+            raise DamagedError("db", f"{path} is damaged (SQLite: {said}); "
+                               f"{backups_hint(path)}") from None
         raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
             from None
     values = {}
@@ -111,8 +123,11 @@ def check_file(path: Path) -> tuple[str | None, int]:
         try:
             values[key] = json.loads(value)
         except (TypeError, ValueError):
+            if list_backups(path):  # it was ours: backups were taken of it
+                raise DamagedError("db", f"{path} is damaged (a meta value is not JSON); "
+                                   f"{backups_hint(path)}") from None
             raise NotATournamentError("db", f"{path} is not a Referee Desk tournament (meta "
-                                      f"{key!r} is not JSON)") from None
+                                      f"{str(key)[:40]!r} is not JSON)") from None
     if values.get("app") != dbm.APP_ID:
         raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
     if version > dbm.SCHEMA_VERSION:
