@@ -1,0 +1,142 @@
+"""A hostile or clumsy user at every command (issue 11 attack pass): each finding is a table
+row here, run through the real command line in-process.
+
+Every JSON file the app reads (bundles, ruleset files, report templates, the blind second
+entry, an amendment's dry run) goes through the one shared reader: a BOM is accepted, an
+empty file is "FILE is empty", deep nesting and non-objects are one line with exit 2 —
+never the last-resort "internal error".
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from referee_app.cli import main
+from referee_app.storage import Tournament
+from tests.examples import spec_example
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+PLAYERS = ("Li Wei", "Zhang Min", "Chen Jie", "Wang Fang")
+
+
+@pytest.fixture(scope="module")
+def tournament(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    """Four players seated at one table, one hand saved, and its bundle."""
+    d = tmp_path_factory.mktemp("attack")
+    db = d / "t.sqlite"
+    with Tournament.create(db, "Attack Open", backup_every=0) as t:
+        for n in PLAYERS:
+            t.add_player(n)
+        t.seat_round(1, seed=1)
+        rec = spec_example()
+        for seat, name in t.seating(1).tables[1].items():
+            rec["seats"][seat]["player"] = name
+        t.add_hand(rec, round=1, table=1, hand_no=1)
+        bundle = t.export_bundle()
+    return {"db": db, "record": rec, "bundle": bundle}
+
+
+def invoke(args: list[str]) -> Any:
+    return CliRunner().invoke(main, args, catch_exceptions=True)
+
+
+def one_line(res: Any) -> str:
+    assert res.exception is None or isinstance(res.exception, SystemExit), repr(res.exception)
+    assert "Traceback" not in res.output
+    assert "internal error" not in res.output, res.output
+    lines = res.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: "), res.stderr
+    return lines[0]
+
+
+#: command lines reading a JSON FILE (the tournament's db appended where it needs one)
+JSON_READERS = {
+    "event import": lambda f, d: ["event", "import", f, "--db", str(d / "new.sqlite")],
+    "event new --ruleset-file": lambda f, d: ["event", "new", "X", "--ruleset-file", f,
+                                              "--db", str(d / "new.sqlite")],
+    "rules --file": lambda f, d: ["rules", "--file", f],
+    "score --ruleset-file": lambda f, d: ["score", str(d / "hand.json"), "--ruleset-file", f],
+    "report --template": lambda f, d: ["report", "standings", "-o", str(d / "s.pdf"),
+                                       "--template", f, "--db", str(d / "t.sqlite")],
+    "hand verify --record": lambda f, d: ["hand", "verify", "1", "--record", f,
+                                          "--db", str(d / "t.sqlite")],
+    "hand amend --dry-run": lambda f, d: ["hand", "amend", "1", f, "--reason", "r",
+                                          "--dry-run", "--db", str(d / "t.sqlite")],
+}
+
+
+@pytest.mark.parametrize("command", sorted(JSON_READERS))
+@pytest.mark.parametrize(("content", "message"), [
+    (b"", "in.json is empty"),
+    (b"\xef\xbb\xbf  \n", "in.json is empty"),
+    (DEEP, "JSON nested too deeply"),
+    (b'{"a": ' + b"7" * 5000 + b"}", "a number is too long"),
+    (b"\xff\xfe{\x00}\x00", "not UTF-8 text"),
+])
+def test_every_json_file_is_read_by_the_shared_reader(tournament: dict[str, Any],
+                                                      tmp_path: Path, command: str,
+                                                      content: bytes, message: str) -> None:
+    shutil.copy(tournament["db"], tmp_path / "t.sqlite")
+    (tmp_path / "hand.json").write_text(json.dumps(tournament["record"]), encoding="utf-8")
+    f = tmp_path / "in.json"
+    f.write_bytes(content)
+    res = invoke(JSON_READERS[command](str(f), tmp_path))
+    assert res.exit_code == 2, res.output
+    line = one_line(res)
+    assert message in line, line
+    assert "in.json" in line, line  # the file is named
+
+
+@pytest.mark.parametrize("command", ["hand verify --record", "hand amend --dry-run"])
+@pytest.mark.parametrize(("content", "message"), [
+    (b"null", "a hand record is a JSON object, got null"),
+    (b"[1]", "a hand record is a JSON object, got list"),
+    (b"42", "a hand record is a JSON object, got number"),
+])
+def test_a_second_entry_that_is_not_an_object(tournament: dict[str, Any], tmp_path: Path,
+                                              command: str, content: bytes,
+                                              message: str) -> None:
+    shutil.copy(tournament["db"], tmp_path / "t.sqlite")
+    f = tmp_path / "in.json"
+    f.write_bytes(content)
+    res = invoke(JSON_READERS[command](str(f), tmp_path))
+    assert res.exit_code == 2, res.output
+    assert message in one_line(res)
+
+
+def test_a_bundle_with_a_bom_imports(tournament: dict[str, Any], tmp_path: Path) -> None:
+    f = tmp_path / "bundle.json"
+    f.write_bytes(b"\xef\xbb\xbf" + json.dumps(tournament["bundle"]).encode())
+    res = invoke(["event", "import", str(f), "--db", str(tmp_path / "new.sqlite")])
+    assert res.exit_code == 0, res.output
+
+
+@pytest.mark.parametrize(("change", "message"), [
+    (lambda r: r["seats"]["S"].__setitem__("pong", r["seats"]["S"].pop("pongs")),
+     "did you mean 'pongs'?"),
+    (lambda r: r.__setitem__("seats", 5), "seats"),
+    (lambda r: r["seats"].__setitem__("E", 5), "seats.E"),
+    (lambda r: r.__setitem__("events", 3), "events"),
+])
+def test_the_blind_second_entry_is_read_as_a_record(tournament: dict[str, Any],
+                                                    tmp_path: Path, change: Any,
+                                                    message: str) -> None:
+    """A misspelt key was compared as an empty field (a false "verified"); a wrong type
+    ended in "internal error". Both are now refused by name, and nothing is verified."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    rec = json.loads(json.dumps(tournament["record"]))
+    change(rec)
+    f = tmp_path / "second.json"
+    f.write_text(json.dumps(rec), encoding="utf-8")
+    res = invoke(["hand", "verify", "1", "--record", str(f), "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert message in one_line(res)
+    with Tournament.open(db, backup_every=0) as t:
+        assert t.hand(1).status.value != "verified"
