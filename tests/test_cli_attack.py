@@ -140,3 +140,57 @@ def test_the_blind_second_entry_is_read_as_a_record(tournament: dict[str, Any],
     assert message in one_line(res)
     with Tournament.open(db, backup_every=0) as t:
         assert t.hand(1).status.value != "verified"
+
+
+# --------------------------------------------------------------------------- long text
+
+LONG = {"name": 200, "reason": 1000}
+
+
+@pytest.mark.parametrize(("args", "field", "limit"), [
+    (["players", "add", "{T}"], "name", "name"),
+    (["players", "add", "New", "--club", "{T}"], "club", "name"),
+    (["players", "add", "New", "--latin", "{T}"], "name_latin", "name"),
+    (["event", "set", "--name", "{T}"], "name", "name"),
+    (["event", "set", "--venue", "{T}"], "venue", "name"),
+    (["penalty", "add", "Li Wei", "--chips", "1", "--reason", "{T}"], "reason", "reason"),
+    (["penalty", "add", "Li Wei", "--chips", "1", "--reason", "late", "--clause", "{T}"],
+     "clause", "name"),
+    (["hand", "void", "1", "--reason", "{T}"], "reason", "reason"),
+    (["hand", "add", "{F}", "--round", "1", "--table", "1", "--hand", "2", "--referee", "{T}"],
+     "referee", "name"),
+])
+def test_text_longer_than_any_report_can_print_is_refused(tournament: dict[str, Any],
+                                                          tmp_path: Path, args: list[str],
+                                                          field: str, limit: str) -> None:
+    """A 1,000-character name made 'report standings' an internal error and a 10,000-
+    character event name kept 'report seating' busy for minutes: such text is refused
+    when it is entered (exit 2, the field named), and the longest allowed is saved."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(tournament["record"]), encoding="utf-8")
+    n = LONG[limit]
+
+    def line(text: str) -> list[str]:
+        return [a.replace("{T}", text).replace("{F}", str(f)) for a in args] + ["--db", str(db)]
+
+    res = invoke(line("长" * (n + 1)))
+    assert res.exit_code == 2, res.output
+    assert f"{field}: is {n + 1:,} characters long; at most {n:,}" in one_line(res)
+    res = invoke(line("长" * n))
+    assert res.exit_code == 0, res.output
+
+
+def test_reports_print_the_longest_names(tournament: dict[str, Any], tmp_path: Path) -> None:
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    with Tournament.open(db, backup_every=0) as t:
+        t.update_info(name="赛" * 200, venue="场" * 200)
+        for i in range(4):
+            t.add_player(str(i) * 200)
+        t.seat_round(2, seed=2)
+        t.add_penalty(["Li Wei"], 1, "理" * 1000, clause="§" * 200)
+    for report in (["standings"], ["seating", "--round", "2"], ["player", "0" * 200]):
+        res = invoke(["report", *report, "-o", str(tmp_path / "r.pdf"), "--db", str(db)])
+        assert res.exit_code == 0, res.output

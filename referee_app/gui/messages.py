@@ -551,6 +551,11 @@ def _(m):  # noqa: ANN001, ANN202
     return ("is required and may not be empty", "不能为空")
 
 
+@_rule(r"is ([\d,]+) characters long; at most ([\d,]+)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"is {m[1]} characters long; at most {m[2]}", f"长 {m[1]} 个字符，最多 {m[2]} 个")
+
+
 def impact_text(imp: object) -> str:
     """An :class:`~referee_app.storage.impact.AmendImpact` in the referee's words."""
     from .i18n import tr

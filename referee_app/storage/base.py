@@ -90,7 +90,15 @@ def _bad_char(text: str) -> str | None:
     return None
 
 
-def _text(value: Any, field: str, *, required: bool = False) -> str:
+#: Longest name, club, venue, referee or clause (characters): far beyond any real one, and
+#: short enough for every printed report (a 1,000-character name broke their page layout,
+#: a 10,000-character event name kept the seating chart busy for minutes).
+MAX_TEXT = 200
+#: Longest reason (a void, an amendment, an override, a penalty): a few sentences.
+MAX_REASON = 1000
+
+
+def _text(value: Any, field: str, *, required: bool = False, limit: int = MAX_TEXT) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
@@ -98,6 +106,8 @@ def _text(value: Any, field: str, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
         raise StorageError(field, "is required and may not be empty")
+    if len(value) > limit:
+        raise StorageError(field, f"is {len(value):,} characters long; at most {limit:,}")
     bad = _bad_char(value)
     if bad:
         raise StorageError(field, f"contains a control character ({bad}); use one line of "
