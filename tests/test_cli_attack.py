@@ -194,3 +194,27 @@ def test_reports_print_the_longest_names(tournament: dict[str, Any], tmp_path: P
     for report in (["standings"], ["seating", "--round", "2"], ["player", "0" * 200]):
         res = invoke(["report", *report, "-o", str(tmp_path / "r.pdf"), "--db", str(db)])
         assert res.exit_code == 0, res.output
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "40000", "1e308", "-1"])
+def test_gui_lock_minutes_out_of_range(tmp_path: Path, value: str) -> None:
+    """``--lock-minutes nan`` passed click's range check and was kept as the desk's setting
+    (its idle timer then failed at every start); 40000 minutes overflow the timer.
+    (--screenshot: were the value taken, the run would end instead of opening a window.)"""
+    res = invoke(["gui", "--demo", "--screenshot", str(tmp_path / "s.png"),
+                  "--lock-minutes", value])
+    assert res.exit_code == 2, res.output
+    assert "--lock-minutes" in one_line(res)
+
+
+@pytest.mark.parametrize(("stored", "minutes"), [
+    ("nan", 10), ("inf", 10), (40000, 10), (-3, 10), ("x", 10), (None, 10), (0, 0),
+    (2.5, 2.5), (1440, 1440)])
+def test_a_bad_stored_lock_setting_falls_back_to_the_default(stored: Any,
+                                                             minutes: float) -> None:
+    from referee_app.gui.views.session import _stored_minutes
+
+    assert _stored_minutes(stored) == minutes

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from referee_app.storage.errors import AuthError
 
+from ..app import MAX_LOCK_MINUTES
 from ..i18n import LANG, tr
 from ..messages import exception_text, problem_text
 from .record_log import digest_text
@@ -27,6 +28,16 @@ from .signin import AddRefereeDialog, PinDialog
 
 #: minutes without a key or click before the desk locks (QSettings "session/lock_minutes")
 DEFAULT_LOCK_MINUTES = 10
+def _stored_minutes(value: object) -> float:
+    """The saved lock setting, or the default when it is not 0…a day (an older version kept
+    ``--lock-minutes nan`` or 40000, which broke the idle timer at every start)."""
+    try:
+        minutes = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return DEFAULT_LOCK_MINUTES
+    return minutes if 0 <= minutes <= MAX_LOCK_MINUTES else DEFAULT_LOCK_MINUTES
+
+
 _ACTIVITY = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 
 
@@ -56,7 +67,7 @@ class Session:
         bar.addPermanentWidget(self.record_label)
         self.ask_pin: Callable[[str, str, list[str], str], tuple[str, str] | None] = \
             self._pin_dialog
-        self.lock_minutes = float(QSettings("RefereeDesk", "referee-app").value(
+        self.lock_minutes = _stored_minutes(QSettings("RefereeDesk", "referee-app").value(
             "session/lock_minutes", DEFAULT_LOCK_MINUTES))
         self.locked = False
         self._idle = QTimer(self)  # type: ignore[arg-type]
