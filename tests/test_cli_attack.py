@@ -218,3 +218,36 @@ def test_a_bad_stored_lock_setting_falls_back_to_the_default(stored: Any,
     from referee_app.gui.views.session import _stored_minutes
 
     assert _stored_minutes(stored) == minutes
+
+
+@pytest.mark.parametrize("value", ["٣", "1_000", "1e3", "1.5", "0", "99999999999999999999"])
+@pytest.mark.parametrize(("args", "name"), [
+    (["round", "plan", "--rounds", "{N}"], "--rounds"),
+    (["round", "reseat", "{N}"], "NUMBER"),
+    (["backup", "restore", "{N}"], "NUMBER"),
+    (["report", "hand", "{N}", "-o", "{O}"], "HAND_ID"),
+    (["report", "standings", "--through", "{N}", "-o", "{O}"], "--through"),
+    (["report", "slips", "--round", "{N}", "-o", "{O}"], "--round"),
+    (["report", "slips", "--round", "1", "--count", "{N}", "-o", "{O}"], "--count"),
+])
+def test_every_number_is_checked_alike(tournament: dict[str, Any], tmp_path: Path,
+                                       args: list[str], name: str, value: str) -> None:
+    """Options typed with click's int took '٣' (an Arabic-Indic 3) and '1_000' as numbers
+    ('backup restore ٣' restored backup 3) and 'round plan --seed' of 20 digits said only
+    'a number is out of range'; every number now goes through the same checked type."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    line = [a.replace("{N}", value).replace("{O}", str(tmp_path / "o.pdf")) for a in args]
+    res = invoke([*line, "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert name in one_line(res)
+
+
+@pytest.mark.parametrize("seed", ["99999999999999999999", "٣", "1_000"])
+def test_round_plan_seed_is_named(tournament: dict[str, Any], tmp_path: Path,
+                                  seed: str) -> None:
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    res = invoke(["round", "plan", "--rounds", "3", "--seed", seed, "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert "--seed" in one_line(res)
