@@ -251,3 +251,33 @@ def test_round_plan_seed_is_named(tournament: dict[str, Any], tmp_path: Path,
     res = invoke(["round", "plan", "--rounds", "3", "--seed", seed, "--db", str(db)])
     assert res.exit_code == 2, res.output
     assert "--seed" in one_line(res)
+
+
+# --------------------------------------------------------------------------- stdout closed
+
+
+@pytest.mark.parametrize("args", [["rulesets"], ["--help"], ["hand", "--help"],
+                                  ["rules", "ottawa-2009"], ["analyse", "1112345678999m"],
+                                  ["score", "{F}"], ["standings", "--db", "{DB}"]])
+def test_a_reader_that_stops_early_is_not_an_error(tournament: dict[str, Any], tmp_path: Path,
+                                                   args: list[str]) -> None:
+    """``referee-app rulesets | head -c1``: click turned the broken pipe into exit 1 ("the
+    record breaks a rule") for every command outside the tournament's; now exit 0 and
+    nothing on stderr, as the tournament commands already did."""
+    import os
+    import subprocess
+    import sys
+
+    f = tmp_path / "hand.json"
+    f.write_text(json.dumps(tournament["record"]), encoding="utf-8")
+    argv = [a.replace("{F}", str(f)).replace("{DB}", str(tournament["db"])) for a in args]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    r, w = os.pipe()
+    os.close(r)  # nobody reads: the first write fails with EPIPE
+    try:
+        p = subprocess.run([sys.executable, "-m", "referee_app", *argv], stdout=w,
+                           stderr=subprocess.PIPE, env=env, timeout=60)
+    finally:
+        os.close(w)
+    assert p.returncode == 0, p.stderr
+    assert p.stderr == b"", p.stderr
