@@ -281,3 +281,26 @@ def test_a_reader_that_stops_early_is_not_an_error(tournament: dict[str, Any], t
         os.close(w)
     assert p.returncode == 0, p.stderr
     assert p.stderr == b"", p.stderr
+
+
+# --------------------------------------------------------------------------- dates
+
+
+@pytest.mark.parametrize("date", ["2026-02-30", "2026-13-01", "=1+1", "2026-3-1", "20260301",
+                                  "tomorrow", "2026-03-01T10:00"])
+@pytest.mark.parametrize("option", ["--start-date", "--end-date"])
+def test_a_date_that_is_no_date_is_refused(tournament: dict[str, Any], tmp_path: Path,
+                                           option: str, date: str) -> None:
+    """'event set --start-date =1+1' was saved and printed on every report; a date is now
+    YYYY-MM-DD and a real day (exit 2), in 'event new' (no file is made) and 'event set'."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    res = invoke(["event", "set", option, date, "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert "expected a date YYYY-MM-DD" in one_line(res)
+    new = tmp_path / "new.sqlite"
+    res = invoke(["event", "new", "X", option, date, "--db", str(new)])
+    assert res.exit_code == 2, res.output
+    assert not new.exists()
+    res = invoke(["event", "set", option, "2026-02-28", "--db", str(db)])
+    assert res.exit_code == 0, res.output

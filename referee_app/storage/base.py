@@ -115,6 +115,21 @@ def _text(value: Any, field: str, *, required: bool = False, limit: int = MAX_TE
     return value
 
 
+def _date(value: Any, field: str) -> str:
+    """A tournament date: '' (none) or YYYY-MM-DD, a real day (printed on every report)."""
+    text = _text(value, field)
+    if text:
+        import datetime  # here: only a command that sets a date pays for it
+
+        try:
+            ok = len(text) == 10 and datetime.date.fromisoformat(text).isoformat() == text
+        except ValueError:
+            ok = False
+        if not ok:
+            raise StorageError(field, f"expected a date YYYY-MM-DD, got {_shown(text)}")
+    return text
+
+
 def _names(value: Any, field: str) -> list[str]:
     """A list of names (referees): each one line of text."""
     if isinstance(value, str) or not isinstance(value, list | tuple):

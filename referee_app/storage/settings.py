@@ -10,7 +10,17 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from . import db as dbm
-from .base import MAX_REASON, TournamentBase, _cap, _check_tie_break, _dump, _names, _stake, _text
+from .base import (
+    MAX_REASON,
+    TournamentBase,
+    _cap,
+    _check_tie_break,
+    _date,
+    _dump,
+    _names,
+    _stake,
+    _text,
+)
 from .errors import StorageError
 from .models import HandInfo, TournamentInfo
 
@@ -59,9 +69,12 @@ class SettingsMixin(TournamentBase):
             fields["referees"] = _names(fields["referees"], "referees")
         if "stake" in fields:
             fields["stake"] = _stake(fields["stake"])
-        for k in ("venue", "start_date", "end_date", "head_referee"):
+        for k in ("venue", "head_referee"):
             if k in fields:
                 fields[k] = _text(fields[k], k)
+        for k in ("start_date", "end_date"):
+            if k in fields:
+                fields[k] = _date(fields[k], k)
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
         if "templates" in fields:
