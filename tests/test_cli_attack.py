@@ -304,3 +304,34 @@ def test_a_date_that_is_no_date_is_refused(tournament: dict[str, Any], tmp_path:
     assert not new.exists()
     res = invoke(["event", "set", option, "2026-02-28", "--db", str(db)])
     assert res.exit_code == 0, res.output
+
+
+# --------------------------------------------------------------------------- invisible text
+
+
+@pytest.mark.parametrize(("text", "code"), [
+    ("\u202eevil", "U+202E"), ("Li\u2066Wei", "U+2066"), ("\u200b", "U+200B"),
+    ("\ufeffname", "U+FEFF"), ("Li\u00adWei", "U+00AD"), ("Li\u200fWei", "U+200F")])
+@pytest.mark.parametrize("args", [["players", "add", "{T}"],
+                                  ["players", "add", "New", "--club", "{T}"],
+                                  ["penalty", "add", "Li Wei", "--chips", "1", "--reason", "{T}"],
+                                  ["event", "set", "--venue", "{T}"]])
+def test_invisible_format_characters_are_refused(tournament: dict[str, Any], tmp_path: Path,
+                                                 args: list[str], text: str,
+                                                 code: str) -> None:
+    """A right-to-left override in a name turned the rest of every listing line around, and
+    a name of one zero-width space looked empty; both were registered (exit 0)."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    res = invoke([a.replace("{T}", text) for a in args] + ["--db", str(db)])
+    assert res.exit_code == 2, res.output
+    assert f"contains a control character ({code})" in one_line(res)
+
+
+@pytest.mark.parametrize("name", ["👨\u200d👩\u200d👧", "می\u200cخواهم", "李\u3000伟", "Jo\u00a0Li"])
+def test_joiners_and_wide_spaces_are_kept(tournament: dict[str, Any], tmp_path: Path,
+                                          name: str) -> None:
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    res = invoke(["players", "add", name, "--db", str(db)])
+    assert res.exit_code == 0, res.output

@@ -80,12 +80,21 @@ def _cap(value: Any) -> int | None:
     return value
 
 
+#: invisible format characters a name may hold: the joiners some scripts and emoji need
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def _bad_char(text: str) -> str | None:
     """A control character, line separator or lone surrogate: these break every listing,
-    CSV and PDF (a name is one line of printable text)."""
+    CSV and PDF (a name is one line of printable text). Likewise an invisible format
+    character (a right-to-left override U+202E turns the rest of a listing's line around; a
+    zero-width space U+200B or BOM makes two names that look the same, or one that looks
+    empty), except the joiners U+200C/U+200D."""
+    if text.isprintable():  # the common case, at C speed
+        return None
     for c in text:
         cat = unicodedata.category(c)
-        if cat in ("Cc", "Cs", "Zl", "Zp"):
+        if cat in ("Cc", "Cs", "Zl", "Zp") or (cat == "Cf" and c not in _JOINERS):
             return f"U+{ord(c):04X}"
     return None
 
