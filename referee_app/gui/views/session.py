@@ -20,7 +20,6 @@ from PySide6.QtWidgets import QApplication, QLabel
 
 from referee_app.storage.errors import AuthError
 
-from ..app import MAX_LOCK_MINUTES
 from ..i18n import LANG, tr
 from ..messages import exception_text, problem_text
 from .record_log import digest_text
@@ -28,6 +27,9 @@ from .signin import AddRefereeDialog, PinDialog
 
 #: minutes without a key or click before the desk locks (QSettings "session/lock_minutes")
 DEFAULT_LOCK_MINUTES = 10
+#: longest lock kept (a day): ``referee_app.gui.app.MAX_LOCK_MINUTES``, the CLI's limit (not
+#: imported from there: gui.app loads the window, which loads this module)
+MAX_LOCK_MINUTES = 24 * 60
 def _stored_minutes(value: object) -> float:
     """The saved lock setting, or the default when it is not 0…a day (an older version kept
     ``--lock-minutes nan`` or 40000, which broke the idle timer at every start)."""
