@@ -19,11 +19,12 @@ closed by the commands themselves, never left to that search.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import gc
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
@@ -110,6 +111,14 @@ def _own_process_gc() -> None:
     atexit.register(gc.freeze)
 
 
+def _stdout_gone() -> NoReturn:
+    """The reader of stdout stopped (``| head``): not an error of ours, exit 0 as the
+    tournament commands do. click itself would exit 1 ("the record breaks a rule")."""
+    with contextlib.suppress(OSError, ValueError):  # the final flush goes nowhere
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    raise click.exceptions.Exit(0)
+
+
 class LazyGroup(click.Group):
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted(COMMANDS)
@@ -163,6 +172,19 @@ class LazyGroup(click.Group):
                        "details)", err=True)
             sys.exit(3)
         sys.exit(rv if isinstance(rv, int) else 0)
+
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        try:  # ``referee-app --help | head -c1``: the help is written here
+            return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError:
+            _stdout_gone()
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:
+            _stdout_gone()
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         target = COMMANDS.get(cmd_name)

@@ -13,6 +13,7 @@ import click
 
 from referee_app.storage import Tournament
 
+from .common import MAX_INT64, BoundedInt
 from .options import db_option, echo_json, handle_errors, read_pin
 
 
@@ -48,7 +49,7 @@ def backup_list(as_json: bool, db: Path) -> None:
 
 
 @backup.command("restore")
-@click.argument("number", type=click.IntRange(min=1, max=2**63 - 1))
+@click.argument("number", type=BoundedInt(1, MAX_INT64, "a backup number (see 'backup list')"), metavar="NUMBER")
 @click.option("--referee", default="",
               help="The head referee (required when the tournament names one; with referees "
                    "the PIN is asked, or read from REFEREE_PIN).")

@@ -11,26 +11,24 @@ from __future__ import annotations
 
 import json
 import sys
-from pathlib import Path
 from typing import Any
 
 import click
 
+from referee_app.core.errors import RecordError
 from referee_app.storage import StorageError, Tournament
 
+from .common import load_json_input, require_object
 from .extend import add_option_action
 
 
 def _read(path: str, what: str) -> Any:
+    """The record in FILE or stdin, read like ``hand add`` reads it (BOM accepted, "FILE is
+    empty", deep nesting and huge numbers refused, not an object refused by name)."""
     try:
-        text = sys.stdin.read() if path == "-" else Path(path).read_text(encoding="utf-8")
-        return json.loads(text)
-    except OSError as e:
-        raise StorageError(what, f"cannot read {path!r}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise StorageError(what, f"{path!r} is not UTF-8 text") from None
-    except json.JSONDecodeError as e:
-        raise StorageError(what, f"{path!r} is not JSON: {e.msg} at line {e.lineno}") from None
+        return require_object(load_json_input(path))
+    except RecordError as e:
+        raise StorageError(what, e.problem) from None
 
 
 def _refused(e: Exception) -> None:

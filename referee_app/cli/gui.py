@@ -6,7 +6,15 @@ from pathlib import Path
 
 import click
 
-from referee_app.gui.app import VIEWS  # plain names: loads no Qt
+from referee_app.gui.app import MAX_LOCK_MINUTES, VIEWS  # plain names: loads no Qt
+
+
+def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """``nan`` passes click's range check (every comparison with it is false) and would be
+    kept as the desk's setting, breaking its idle timer at every start: refused."""
+    if value is not None and value != value:
+        raise click.BadParameter(f"expected minutes 0-{MAX_LOCK_MINUTES}, got nan", ctx, param)
+    return value
 
 
 @click.command("gui")
@@ -22,7 +30,8 @@ from referee_app.gui.app import VIEWS  # plain names: loads no Qt
               help="Interface language (中文 / English); switchable in the window.")
 @click.option("--referee", default="", help="Referee name recorded on saved hands (in a "
               "tournament with referees: the name offered at sign-in; the PIN is asked).")
-@click.option("--lock-minutes", type=click.FloatRange(min=0), default=None,
+@click.option("--lock-minutes", type=click.FloatRange(min=0, max=MAX_LOCK_MINUTES),
+              default=None, callback=_finite,
               help="Lock the desk after this many idle minutes and ask the PIN again "
               "(default: the saved setting, 10; 0 never locks).")
 @click.option("--size", default="1500x900", show_default=True,

@@ -18,7 +18,11 @@ from typing import Any, TypeVar
 
 import click
 
+from .common import ID, NUMBER, BoundedInt
+
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
+#: slips per table: a pad's worth at most
+SLIPS = BoundedInt(1, 200, "a number of slips (1-200)")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -133,9 +137,9 @@ def report() -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=click.IntRange(min=1), default=None,
+@click.option("--round", "round_", type=NUMBER, default=None,
               help="Round N alone (as 'referee-app standings --round N').")
-@click.option("--through", type=click.IntRange(min=1), default=None,
+@click.option("--through", type=NUMBER, default=None,
               help="After round N: rounds 1..N. Default (neither): overall.")
 @common
 def standings(round_: int | None, through: int | None, **kw: Any) -> None:
@@ -144,8 +148,8 @@ def standings(round_: int | None, through: int | None, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
-@click.option("--table", type=click.IntRange(min=1), default=None,
+@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--table", type=NUMBER, default=None,
               help="Only this table (default: every table of the round).")
 @common
 def table(round_: int, table: int | None, **kw: Any) -> None:
@@ -162,7 +166,7 @@ def player(player: str, **kw: Any) -> None:
 
 
 @report.command()
-@click.argument("hand_id", type=click.IntRange(min=1))
+@click.argument("hand_id", type=ID, metavar="HAND_ID")
 @common
 def hand(hand_id: int, **kw: Any) -> None:
     """Hand ruling sheet: tiles, settlement, rule trace with clause texts, versions."""
@@ -170,7 +174,7 @@ def hand(hand_id: int, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
+@click.option("--round", "round_", type=NUMBER, required=True)
 @common
 def seating(round_: int, **kw: Any) -> None:
     """Seating chart of a round, and one table card per table."""
@@ -178,10 +182,10 @@ def seating(round_: int, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=click.IntRange(min=1), required=True)
-@click.option("--table", type=click.IntRange(min=1), default=None,
+@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--table", type=NUMBER, default=None,
               help="Only this table (default: every table of the round).")
-@click.option("--count", type=click.IntRange(1, 200), default=8, show_default=True,
+@click.option("--count", type=SLIPS, default=8, show_default=True,
               help="Slips per table, numbered from the table's next hand number.")
 @common
 def slips(round_: int, table: int | None, count: int, **kw: Any) -> None:

@@ -65,9 +65,9 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
 
 
 @round_.command("plan")
-@click.option("--rounds", "total", type=int, required=True,
+@click.option("--rounds", "total", type=NUMBER, required=True,
               help="Rounds in the whole event; those with hands are kept as played.")
-@click.option("--seed", type=int, default=None, help="Reproducible plan (same seed, same "
+@click.option("--seed", type=SEED, default=None, help="Reproducible plan (same seed, same "
               "players and played rounds: same plan).")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When players do not fill whole tables.")
@@ -104,7 +104,7 @@ def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_j
 
 
 @round_.command("reseat")
-@click.argument("number", type=int)
+@click.argument("number", type=NUMBER, metavar="NUMBER")
 @click.option("--fill", type=click.Choice(["byes", "substitutes"]), default=None,
               help="When newcomers and players on a bye cannot fill the empty seats.")
 @referee_option

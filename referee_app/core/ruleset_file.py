@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
+from .jsonin import parse_json
 from .ruleset import (
     PATTERN_FEATURES,
     RULESET_FORMAT,
@@ -301,16 +302,15 @@ def ruleset_from_file(path: str | Path) -> Ruleset:
     """Read a ruleset file; RulesetFileError names the file, the path and the problem."""
     name = str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        raw = Path(path).read_bytes()
     except OSError as e:
         raise RulesetFileError("", f"cannot read it: {e.strerror}", source=name) from None
-    except UnicodeDecodeError:
-        raise RulesetFileError("", "not UTF-8 text", source=name) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise RulesetFileError("", f"not valid JSON: {e.msg} at line {e.lineno} column "
-                               f"{e.colno}", source=name) from None
+    try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
+        data = parse_json(raw, name)
+    except RecordError as e:
+        err = RulesetFileError("", e.problem)  # the problem names the file already
+        err.source = name
+        raise err from None
     return ruleset_from_data(data, source=name)
 
 

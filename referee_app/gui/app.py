@@ -14,6 +14,8 @@ from pathlib import Path
 from referee_app.core.frozen import frozen
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
+#: Longest idle lock, in minutes (a day; the desk's timer counts 32-bit milliseconds).
+MAX_LOCK_MINUTES = 24 * 60
 VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projector",
          "progress", "amend", "blind", "whatif")
 

@@ -572,6 +572,16 @@ def _(m):  # noqa: ANN001, ANN202
     return ("is required and may not be empty", "不能为空")
 
 
+@_rule(r"expected a date YYYY-MM-DD, got (.+)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"expected a date YYYY-MM-DD, got {m[1]}", f"日期须为 YYYY-MM-DD，而不是 {m[1]}")
+
+
+@_rule(r"is ([\d,]+) characters long; at most ([\d,]+)")
+def _(m):  # noqa: ANN001, ANN202
+    return (f"is {m[1]} characters long; at most {m[2]}", f"长 {m[1]} 个字符，最多 {m[2]} 个")
+
+
 def impact_text(imp: object) -> str:
     """An :class:`~referee_app.storage.impact.AmendImpact` in the referee's words."""
     from .i18n import tr

@@ -12,13 +12,14 @@ docs/reports.md lists them with their default labels.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from dataclasses import field
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import RecordError
 from referee_app.core.frozen import frozen
+from referee_app.core.jsonin import decode_utf8, parse_json
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
 
@@ -399,24 +400,27 @@ def load_template(report: str, path: str | Path | None = None, *,
     else:
         p = Path(path)
     try:
-        text = p.read_text(encoding="utf-8")
+        raw = p.read_bytes()
     except FileNotFoundError:
         raise TemplateError("template", f"file not found: {p}") from None
     except OSError as e:
         raise TemplateError("template", f"cannot read {p}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise TemplateError("template", f"{p} is not UTF-8 text") from None
     if p.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as e:
-            raise TemplateError("template", f"{p}: not valid JSON: {e.msg} at line "
-                                f"{e.lineno}") from None
+        try:  # the shared reader: BOM accepted, empty file, deep nesting, huge numbers
+            data = parse_json(raw, str(p))
+        except RecordError as e:
+            raise TemplateError("template", e.problem) from None
     else:
+        try:
+            text = decode_utf8(raw, str(p))
+        except RecordError as e:
+            raise TemplateError("template", e.problem) from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
             raise TemplateError("template", f"{p}: not valid TOML: {e}") from None
+        except RecursionError:
+            raise TemplateError("template", f"{p}: TOML nested too deeply") from None
     return template_from_dict(report, data, base_dir=p.parent, source=str(p))
 
 

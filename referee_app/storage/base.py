@@ -80,17 +80,34 @@ def _cap(value: Any) -> int | None:
     return value
 
 
+#: invisible format characters a name may hold: the joiners some scripts and emoji need
+_JOINERS = frozenset("\u200c\u200d")
+
+
 def _bad_char(text: str) -> str | None:
     """A control character, line separator or lone surrogate: these break every listing,
-    CSV and PDF (a name is one line of printable text)."""
+    CSV and PDF (a name is one line of printable text). Likewise an invisible format
+    character (a right-to-left override U+202E turns the rest of a listing's line around; a
+    zero-width space U+200B or BOM makes two names that look the same, or one that looks
+    empty), except the joiners U+200C/U+200D."""
+    if text.isprintable():  # the common case, at C speed
+        return None
     for c in text:
         cat = unicodedata.category(c)
-        if cat in ("Cc", "Cs", "Zl", "Zp"):
+        if cat in ("Cc", "Cs", "Zl", "Zp") or (cat == "Cf" and c not in _JOINERS):
             return f"U+{ord(c):04X}"
     return None
 
 
-def _text(value: Any, field: str, *, required: bool = False) -> str:
+#: Longest name, club, venue, referee or clause (characters): far beyond any real one, and
+#: short enough for every printed report (a 1,000-character name broke their page layout,
+#: a 10,000-character event name kept the seating chart busy for minutes).
+MAX_TEXT = 200
+#: Longest reason (a void, an amendment, an override, a penalty): a few sentences.
+MAX_REASON = 1000
+
+
+def _text(value: Any, field: str, *, required: bool = False, limit: int = MAX_TEXT) -> str:
     if value is None:
         value = ""
     if not isinstance(value, str):
@@ -98,11 +115,28 @@ def _text(value: Any, field: str, *, required: bool = False) -> str:
     value = value.strip()
     if required and not value:
         raise StorageError(field, "is required and may not be empty")
+    if len(value) > limit:
+        raise StorageError(field, f"is {len(value):,} characters long; at most {limit:,}")
     bad = _bad_char(value)
     if bad:
         raise StorageError(field, f"contains a control character ({bad}); use one line of "
                            "printable text")
     return value
+
+
+def _date(value: Any, field: str) -> str:
+    """A tournament date: '' (none) or YYYY-MM-DD, a real day (printed on every report)."""
+    text = _text(value, field)
+    if text:
+        import datetime  # here: only a command that sets a date pays for it
+
+        try:
+            ok = len(text) == 10 and datetime.date.fromisoformat(text).isoformat() == text
+        except ValueError:
+            ok = False
+        if not ok:
+            raise StorageError(field, f"expected a date YYYY-MM-DD, got {_shown(text)}")
+    return text
 
 
 def _names(value: Any, field: str) -> list[str]:

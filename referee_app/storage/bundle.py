@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any, Self
 
 from referee_app.core import HandRecord, RecordError, settle
+from referee_app.core.jsonin import json_kind, parse_json
 
 from . import chain
 from . import db as dbm
@@ -149,18 +150,15 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(source, Mapping):
         return dict(source)
     try:
-        text = Path(source).read_text(encoding="utf-8")
+        raw = Path(source).read_bytes()
     except OSError as e:
         raise BundleError("file", f"cannot read {source}: {e.strerror}") from None
-    except UnicodeDecodeError:
-        raise BundleError("file", f"{source} is not UTF-8 text") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise BundleError("file", f"not valid JSON: {e.msg} at line {e.lineno} column "
-                          f"{e.colno}") from None
+    try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
+        data = parse_json(raw, str(source))
+    except RecordError as e:
+        raise BundleError("file", e.problem) from None
     if not isinstance(data, dict):
-        raise BundleError("file", f"a bundle is a JSON object, got {type(data).__name__}")
+        raise BundleError("file", f"a bundle is a JSON object, got {json_kind(data)}")
     return data
 
 

@@ -17,7 +17,7 @@ from referee_app.core import (
 )
 
 from . import db as dbm
-from .base import MAX_INT, TournamentBase, _chips, _dump, _positive_int, _shown, _text
+from .base import MAX_INT, MAX_REASON, TournamentBase, _chips, _dump, _positive_int, _shown, _text
 from .errors import (
     DuplicateHandError,
     HandChangedError,
@@ -121,7 +121,7 @@ class HandsMixin(TournamentBase):
     def _check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> dict[str, int]:
         """The chips a version counts: the settlement's, or the head referee's override."""
-        reason = _text(override_reason, "override_reason") or None
+        reason = _text(override_reason, "override_reason", limit=MAX_REASON) or None
         if override_totals is not None:
             if reason is None:
                 raise StorageError("override_totals", "needs an override_reason")
@@ -215,7 +215,7 @@ class HandsMixin(TournamentBase):
         if not referee and not self.has_referees() and isinstance(rec.extra.get("referee"),
                                                                    str):
             referee = rec.extra["referee"].strip()  # hand-format.md's optional field
-        override = _text(override_reason, "override_reason") or None
+        override = _text(override_reason, "override_reason", limit=MAX_REASON) or None
         referee = self._authorize(referee, head=override is not None,
                                   action="recording a hand that breaks the rules"
                                   if override else "saving a hand", override=override)
@@ -262,7 +262,7 @@ class HandsMixin(TournamentBase):
         ``expected_version``: the version the caller edited; if another desk saved a newer
         one meanwhile, :class:`HandChangedError` and nothing is written (checked inside the
         write lock, so the other change can never be overwritten unseen)."""
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         referee = _text(referee, "referee")
         number, table, hand_no, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
@@ -270,7 +270,7 @@ class HandsMixin(TournamentBase):
                                f"(referee-app hand restore {hand_id} --reason TEXT)")
         rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
                                                       override_reason, override_totals)
-        override = _text(override_reason, "override_reason") or None
+        override = _text(override_reason, "override_reason", limit=MAX_REASON) or None
         head = override is not None or status == HandStatus.VERIFIED.value
         referee = self._authorize(referee, head=head, override=override,
                                   action="amending a verified hand" if status == "verified"
@@ -351,7 +351,7 @@ class HandsMixin(TournamentBase):
                   expected_version: int | None = None) -> HandInfo:
         """Void a hand (head referee): it stays listed (as void) and counts nothing.
         ``expected_version`` as in :meth:`amend_hand`."""
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is already void")
@@ -362,7 +362,7 @@ class HandsMixin(TournamentBase):
     def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
         """Bring a void hand back (head referee, with a reason): the only way back from void.
         It counts again exactly as it was saved."""
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status != HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is not void (it is {status})")
@@ -394,4 +394,4 @@ class HandsMixin(TournamentBase):
                                   action="un-verifying a hand" if cur == "verified"
                                   else "verifying a hand")
         return self._copy_version(hand_id, VersionAction.STATUS, st, referee,
-                                  _text(reason, "reason") or None, expected_version)
+                                  _text(reason, "reason", limit=MAX_REASON) or None, expected_version)

@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _chips, _dump, _lookup_int, _positive_int, _text
+from .base import (
+    MAX_REASON,
+    PlayerRef,
+    TournamentBase,
+    _chips,
+    _dump,
+    _lookup_int,
+    _positive_int,
+    _text,
+)
 from .errors import (
     PenaltyError,
 )
@@ -35,7 +44,7 @@ class PenaltiesMixin(TournamentBase):
             raise PenaltyError("players", "name at least one player")
         if _chips(chips, "chips") == 0:
             raise PenaltyError("chips", "expected a non-zero whole number, got 0")
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         clause = _text(clause, "clause") or None
         referee = _text(referee, "referee")
         ids = []
@@ -85,7 +94,7 @@ class PenaltiesMixin(TournamentBase):
     def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
         """Cancel a penalty: it stays listed (void) and counts nothing."""
         referee = self._authorize(referee, head=True, action="voiding a penalty")
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         p = self.penalty(penalty_id)
         if p.void:
             raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")

@@ -10,7 +10,17 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from . import db as dbm
-from .base import TournamentBase, _cap, _check_tie_break, _dump, _names, _stake, _text
+from .base import (
+    MAX_REASON,
+    TournamentBase,
+    _cap,
+    _check_tie_break,
+    _date,
+    _dump,
+    _names,
+    _stake,
+    _text,
+)
 from .errors import StorageError
 from .models import HandInfo, TournamentInfo
 
@@ -18,7 +28,7 @@ from .models import HandInfo, TournamentInfo
 def _results_url(value: Any) -> str:
     """A web address players can open (http or https, one line, no spaces), or "" to
     print no QR code."""
-    url = _text(value, "results_url")
+    url = _text(value, "results_url", limit=MAX_REASON)
     if url and (not re.match(r"^https?://[^\s/]+(/\S*)?$", url) or len(url) > 500):
         raise StorageError("results_url", f"expected a web address such as "
                            f"http://192.168.1.10:8787/ (http or https, at most 500 "
@@ -59,13 +69,16 @@ class SettingsMixin(TournamentBase):
             fields["referees"] = _names(fields["referees"], "referees")
         if "stake" in fields:
             fields["stake"] = _stake(fields["stake"])
-        for k in ("venue", "start_date", "end_date", "head_referee"):
+        for k in ("venue", "head_referee"):
             if k in fields:
                 fields[k] = _text(fields[k], k)
+        for k in ("start_date", "end_date"):
+            if k in fields:
+                fields[k] = _date(fields[k], k)
         if "cap_fan" in fields:
             fields["cap_fan"] = _cap(fields["cap_fan"])
         if "templates" in fields:
-            fields["templates"] = _text(str(fields["templates"]), "templates")
+            fields["templates"] = _text(str(fields["templates"]), "templates", limit=MAX_REASON)
         if "verified_only" in fields:
             if not isinstance(fields["verified_only"], bool):
                 raise StorageError("verified_only", "expected true or false, got "
@@ -106,7 +119,7 @@ class SettingsMixin(TournamentBase):
         if reason is None:
             reason = (f"cap changed to {info.cap_fan}" if info.cap_fan is not None
                       else "cap removed") + (f", stake {info.stake}" if info.stake != 1 else "")
-        reason = _text(reason, "reason", required=True)
+        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
         out = []
         for hid in self.settled_differently():
             cur = self.hand(hid)

@@ -34,7 +34,7 @@ from referee_app.core import (
 from . import chain, opening, ruleset_store
 from . import db as dbm
 from .backups import BackupsMixin
-from .base import _cap, _check_tie_break, _dump, _names, _stake, _text
+from .base import _cap, _check_tie_break, _date, _dump, _names, _stake, _text
 from .bundle import BundleMixin
 from .csv_io import CsvMixin
 from .errors import (
@@ -100,6 +100,7 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
         referees = _names(referees, "referees")
         cap_fan = _cap(cap_fan)
         head_referee = _text(head_referee, "head_referee")
+        start_date, end_date = _date(start_date, "start_date"), _date(end_date, "end_date")
         if head_pin is not None and not head_referee:
             raise StorageError("head_referee", "a PIN was given but no head referee's name")
         if path.exists() and path.stat().st_size > 0:
@@ -114,8 +115,8 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
             digest = ruleset_store.digest(snap)
             info = {"app": dbm.APP_ID, "name": name, "ruleset": rules.id,
                     "ruleset_digest": digest,
-                    "start_date": _text(start_date, "start_date"),
-                    "end_date": _text(end_date, "end_date"), "venue": _text(venue, "venue"),
+                    "start_date": start_date, "end_date": end_date,
+                    "venue": _text(venue, "venue"),
                     "stake": rules.stake if stake is None else stake,
                     "tie_break": list(tb), "referees": list(referees),
                     "head_referee": head_referee,

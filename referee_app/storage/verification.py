@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from referee_app.core import TileParseError, parse_tiles
+from referee_app.core import HandRecord, TileParseError, parse_tiles
 from referee_app.core.frozen import frozen
 
 from .errors import StorageError
@@ -108,6 +108,9 @@ def verify_hand(t: Tournament, hand_id: int, record: Mapping[str, Any], *,
         raise StorageError("hand", f"hand {hand_id} is void; there is nothing to verify")
     if not isinstance(record, Mapping):
         raise StorageError("record", "a hand record is a JSON object")
+    # read like any hand record first: a misspelt key ("pong") or a wrong type is refused by
+    # name, never compared as if the field were empty (a false "verified")
+    HandRecord.from_dict(dict(record), t.ruleset())
     diffs = tuple(compare_records(h.record, record))
     if diffs:
         return VerifyResult(hand_id, False, diffs)

@@ -27,6 +27,19 @@ from .signin import AddRefereeDialog, PinDialog
 
 #: minutes without a key or click before the desk locks (QSettings "session/lock_minutes")
 DEFAULT_LOCK_MINUTES = 10
+#: longest lock kept (a day): ``referee_app.gui.app.MAX_LOCK_MINUTES``, the CLI's limit (not
+#: imported from there: gui.app loads the window, which loads this module)
+MAX_LOCK_MINUTES = 24 * 60
+def _stored_minutes(value: object) -> float:
+    """The saved lock setting, or the default when it is not 0…a day (an older version kept
+    ``--lock-minutes nan`` or 40000, which broke the idle timer at every start)."""
+    try:
+        minutes = float(value)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return DEFAULT_LOCK_MINUTES
+    return minutes if 0 <= minutes <= MAX_LOCK_MINUTES else DEFAULT_LOCK_MINUTES
+
+
 _ACTIVITY = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Wheel)
 
 
@@ -56,7 +69,7 @@ class Session:
         bar.addPermanentWidget(self.record_label)
         self.ask_pin: Callable[[str, str, list[str], str], tuple[str, str] | None] = \
             self._pin_dialog
-        self.lock_minutes = float(QSettings("RefereeDesk", "referee-app").value(
+        self.lock_minutes = _stored_minutes(QSettings("RefereeDesk", "referee-app").value(
             "session/lock_minutes", DEFAULT_LOCK_MINUTES))
         self.locked = False
         self._idle = QTimer(self)  # type: ignore[arg-type]
