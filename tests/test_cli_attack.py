@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -196,6 +197,23 @@ def test_reports_print_the_longest_names(tournament: dict[str, Any], tmp_path: P
         assert res.exit_code == 0, res.output
 
 
+def test_a_name_saved_before_the_limit_is_one_line_not_an_internal_error(
+        tournament: dict[str, Any], tmp_path: Path) -> None:
+    """A file from before names were limited may hold a name no page can hold: the report
+    says so in one line (exit 2) instead of reportlab's LayoutError as an internal error."""
+    db = tmp_path / "t.sqlite"
+    shutil.copy(tournament["db"], db)
+    con = sqlite3.connect(db)  # as an older version of the app could have saved it
+    con.execute("UPDATE players SET name = ? WHERE name = 'Li Wei'", ("长" * 3000,))
+    con.commit()
+    con.close()
+    res = invoke(["report", "standings", "-o", str(tmp_path / "r.pdf"), "--db", str(db)])
+    assert res.exit_code == 2, res.output
+    line = one_line(res)
+    assert "too large to fit on a page" in line and "internal error" not in line
+    assert not (tmp_path / "r.pdf").exists()
+
+
 # --------------------------------------------------------------------------- numbers
 
 
@@ -335,3 +353,10 @@ def test_joiners_and_wide_spaces_are_kept(tournament: dict[str, Any], tmp_path: 
     shutil.copy(tournament["db"], db)
     res = invoke(["players", "add", name, "--db", str(db)])
     assert res.exit_code == 0, res.output
+
+
+def test_a_new_tournament_on_something_that_is_not_a_file_is_bad_input(tmp_path: Path) -> None:
+    """``event new --db /dev/null`` said 'disk I/O error … restore one' (exit 3)."""
+    res = invoke(["event", "new", "X", "--db", "/dev/null"])
+    assert res.exit_code == 2, res.output
+    assert "exists and is not a file" in one_line(res)

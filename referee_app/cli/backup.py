@@ -35,8 +35,9 @@ def backup_list(as_json: bool, db: Path) -> None:
                     "problem": b.problem} for b in infos])
         return
     if not infos:
-        click.echo(f"no backups of {db} yet (they are written every 25 changes and on "
-                   "closing; 'referee-app event backup' writes one now)")
+        click.echo(f"no backups of {db} yet (one is written at the first change, then every "
+                   "25 changes and at least every ten minutes of changes; 'referee-app event "
+                   "backup' writes one now)")
         return
     click.echo(f"{'#':>3}  {'taken':<23} {'round':>5} {'hands':>6}  digest / file")
     for b in infos:

@@ -22,6 +22,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, Table
 from reportlab.platypus import TableStyle as _TableStyle
+from reportlab.platypus.doctemplate import LayoutError
 
 from referee_app.core.frozen import frozen
 from referee_app.fonts import register_reportlab_font
@@ -40,6 +41,17 @@ ZEBRA = colors.HexColor("#f5f6f8")
 MUTED = colors.HexColor("#555555")
 MARK_HEX = "#b00020"  # penalties, overrides, rule violations
 MARK = colors.HexColor(MARK_HEX)
+
+
+class ReportLayoutError(ValueError):
+    """Something in the tournament is too large to lay out on a page: a name or text longer
+    than any report can print, saved before such text was refused (names are at most 200
+    characters, reasons 1,000)."""
+
+    def __init__(self) -> None:
+        super().__init__("report: something in the tournament is too large to fit on a page "
+                         "(a name, club or text of more than 200 characters, saved before "
+                         "such text was refused); shorten it and print again")
 
 
 def font() -> str:
@@ -235,7 +247,10 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
     frame = Frame(MARGIN, MARGIN + FOOTER_H, frame_width(t), frame_height(t), id="body",
                   leftPadding=0, rightPadding=0, topPadding=0, bottomPadding=0)
     doc.addPageTemplates([PageTemplate(id="page", frames=[frame], onPage=draw_header)])
-    doc.build(list(story), canvasmaker=_numbered_canvas(draw_footer))
+    try:
+        doc.build(list(story), canvasmaker=_numbered_canvas(draw_footer))
+    except LayoutError as e:
+        raise ReportLayoutError() from e
     data = buf.getvalue()
     if out is not None:
         Path(out).write_bytes(data)

@@ -103,6 +103,9 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
         start_date, end_date = _date(start_date, "start_date"), _date(end_date, "end_date")
         if head_pin is not None and not head_referee:
             raise StorageError("head_referee", "a PIN was given but no head referee's name")
+        if path.exists() and not path.is_file():  # a folder, /dev/null, a pipe
+            raise TournamentExistsError("db", f"{path} exists and is not a file; choose a file "
+                                        "name for the new tournament")
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError("db", f"{path} already exists; choose another file "
                                         "or open it instead")
