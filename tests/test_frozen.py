@@ -12,6 +12,7 @@ import dataclasses
 import inspect
 import pickle
 from dataclasses import FrozenInstanceError, InitVar, dataclass, field
+from typing import ClassVar
 
 import pytest
 
@@ -212,3 +213,31 @@ def test_builder_makes_the_same_object(slots: bool) -> None:
     assert build(1, "x") == ours(1, "x") and type(build(1, "x")) is ours
     with pytest.raises(TypeError, match="not a frozen dataclass"):
         frozen_builder(dataclass(type("Open", (), {"__annotations__": {"a": "int"}})))
+
+
+def test_declarations_dataclasses_must_read_still_work() -> None:
+    """A ClassVar, or a dataclass among the bases, goes through dataclasses' own reading."""
+    @frozen
+    class Counted:
+        kind: ClassVar[str] = "row"
+        a: int
+
+    assert [f.name for f in dataclasses.fields(Counted)] == ["a"] and Counted.kind == "row"
+    assert Counted(1) == Counted(1) and repr(Counted(1)).endswith("Counted(a=1)")
+
+    @dataclass(frozen=True)
+    class StdBase:
+        a: int
+
+    @frozen
+    class OnStd(StdBase):
+        b: int = 2
+
+    assert OnStd(1) == OnStd(1, 2) and [f.name for f in dataclasses.fields(OnStd)] == ["a", "b"]
+
+
+def test_a_mutable_default_is_refused_as_dataclasses_does() -> None:
+    with pytest.raises(ValueError, match="mutable default"):
+        @frozen
+        class Shared:
+            items: list = []  # noqa: RUF012 - the mistake under test

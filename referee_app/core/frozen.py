@@ -3,11 +3,13 @@
 Every command starts a fresh interpreter and defines some forty frozen dataclasses before it
 does any work. On Python 3.11 ``@dataclass(frozen=True, slots=True)`` compiles six methods
 per class, one ``exec`` each (about 2 ms a class, 80 ms of a 0.2 s start-up budget).
-:func:`frozen` gives the same class for ordinary declarations: dataclasses itself records
-the fields, builds the slots and the frozen ``__setattr__``/``__delattr__`` (so
-:func:`dataclasses.fields`, :func:`~dataclasses.replace`, :func:`~dataclasses.asdict`,
-pickling and ``FrozenInstanceError`` behave as before); only ``__init__`` is compiled, and
-equality, hash, order and ``repr`` are shared functions over the compared fields. A
+:func:`frozen` gives the same class: it records what dataclasses records (the
+``Field`` objects, parameters, match args, slots — read here for the usual declaration, by
+dataclasses itself for anything else), so :func:`dataclasses.fields`,
+:func:`~dataclasses.replace`, :func:`~dataclasses.asdict`, pickling and
+``FrozenInstanceError`` behave as before; only ``__init__`` is compiled (one code object
+per shape of fields), and equality, hash, order, ``repr`` and the frozen ``__setattr__`` are
+shared functions over the fields. A
 declaration it does not cover (``InitVar``, keyword-only fields) is refused with a
 ``TypeError``: declare such a class with :func:`dataclasses.dataclass`.
 """
@@ -56,21 +58,26 @@ def _process(cls: type[T], slots: bool, order: bool) -> type[T]:
                              or (explicit_hash is None and "__eq__" in own))
     keep_eq, keep_repr = "__eq__" in own, "__repr__" in own
     documented = bool(cls.__doc__)
-    if not documented:
-        # a placeholder, or dataclasses would read object.__init__'s text signature
-        # (tokenize and its patterns, ~4 ms) only for this to be replaced below
-        cls.__doc__ = "-"
-    # dataclasses refuses a non-frozen subclass of a frozen dataclass: only such a
-    # subclass lets it compile its own frozen __setattr__/__delattr__
-    frozen_bases = any(getattr(getattr(b, "__dataclass_params__", None), "frozen", False)
-                       for b in cls.__mro__[1:])
-    c = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=frozen_bases,
-                              slots=slots)
-    pseudo = c.__dataclass_fields__.values()
-    fields = [f for f in pseudo if f._field_type is _FIELD]
-    if any(f._field_type is _INITVAR for f in pseudo) or any(f.kw_only for f in fields):
-        raise TypeError(f"{cls.__name__}: InitVar and keyword-only fields need "
-                        "dataclasses.dataclass, not frozen")
+    fields = _plain_fields(cls)
+    frozen_bases = False
+    if fields is not None:  # the usual declaration: read here, a third of dataclasses' time
+        c = _declare(cls, fields, slots, order)
+    else:  # anything else (dataclass bases, ClassVar, …): dataclasses reads it
+        if not documented:
+            # a placeholder, or dataclasses would read object.__init__'s text signature
+            # (tokenize and its patterns, ~4 ms) only for this to be replaced below
+            cls.__doc__ = "-"
+        # dataclasses refuses a non-frozen subclass of a frozen dataclass: only such a
+        # subclass lets it compile its own frozen __setattr__/__delattr__
+        frozen_bases = any(getattr(getattr(b, "__dataclass_params__", None), "frozen", False)
+                           for b in cls.__mro__[1:])
+        c = dataclasses.dataclass(cls, init=False, repr=False, eq=False, frozen=frozen_bases,
+                                  slots=slots)
+        pseudo = c.__dataclass_fields__.values()
+        fields = [f for f in pseudo if f._field_type is _FIELD]
+        if any(f._field_type is _INITVAR for f in pseudo) or any(f.kw_only for f in fields):
+            raise TypeError(f"{cls.__name__}: InitVar and keyword-only fields need "
+                            "dataclasses.dataclass, not frozen")
     c.__init__ = _init(c, fields, slots)
     if not frozen_bases:
         _freeze(c, [f.name for f in fields], slots)
@@ -105,6 +112,69 @@ def _process(cls: type[T], slots: bool, order: bool) -> type[T]:
 #: factories, live in slots; a ``__post_init__``): classes of one shape share the code,
 #: renamed for their fields, so most classes cost no compilation at all
 _TEMPLATES: dict[tuple[Any, ...], CodeType] = {}
+
+
+#: annotation words only dataclasses' own reading handles (pseudo-fields, markers)
+_SPECIAL = ("ClassVar", "InitVar", "KW_ONLY")
+
+
+def _plain_fields(cls: type) -> list[dataclasses.Field] | None:
+    """The fields of a class declared the usual way — no dataclass among its bases, every
+    annotation a field — read as dataclasses reads them; None for anything else."""
+    annotations = cls.__dict__.get("__annotations__")
+    if not isinstance(annotations, dict):
+        return None
+    if any("__dataclass_fields__" in b.__dict__ for b in cls.__mro__[1:]):
+        return None
+    fields = []
+    for name, kind in annotations.items():
+        if any(word in str(kind) for word in _SPECIAL):
+            return None
+        value = cls.__dict__.get(name, _MISSING)
+        f = value if isinstance(value, dataclasses.Field) else dataclasses.field(default=value)
+        if f.kw_only not in (_MISSING, False):
+            return None
+        f.name, f.type, f._field_type, f.kw_only = name, kind, _FIELD, False
+        if f.default is not _MISSING and f.default.__class__.__hash__ is None:
+            raise ValueError(f"mutable default {type(f.default)} for field {name} is not "
+                             "allowed: use default_factory")
+        fields.append(f)
+    return fields
+
+
+def _declare(cls: type, fields: list[dataclasses.Field], slots: bool, order: bool) -> type:
+    """What dataclasses records on a class (fields, parameters, match args, defaults as
+    class attributes) and, with ``slots``, the class rebuilt with a slot per field."""
+    cls.__dataclass_fields__ = {f.name: f for f in fields}
+    params = {"init": True, "repr": True, "eq": True, "order": order, "unsafe_hash": False,
+              "frozen": True, "match_args": True, "kw_only": False, "slots": slots,
+              "weakref_slot": False}
+    cls.__dataclass_params__ = dataclasses._DataclassParams(
+        **{k: params[k] for k in dataclasses._DataclassParams.__slots__})
+    if "__match_args__" not in cls.__dict__:
+        cls.__match_args__ = tuple(f.name for f in fields if f.init)
+    for f in fields:
+        if isinstance(cls.__dict__.get(f.name), dataclasses.Field):
+            if f.default is _MISSING:
+                delattr(cls, f.name)
+            else:
+                setattr(cls, f.name, f.default)
+    if not slots:
+        return cls
+    names = dict.fromkeys(f.name for f in fields)
+    inherited = {n for b in cls.__mro__[1:-1] for n in _slot_names(b)}
+    body = {k: v for k, v in cls.__dict__.items()
+            if k not in names and k not in ("__dict__", "__weakref__")}
+    body["__slots__"] = tuple(n for n in names if n not in inherited)
+    qualname = cls.__qualname__
+    made = type(cls)(cls.__name__, cls.__bases__, body)
+    made.__qualname__ = qualname
+    return made
+
+
+def _slot_names(b: type) -> tuple[str, ...]:
+    declared = b.__dict__.get("__slots__", ())
+    return (declared,) if isinstance(declared, str) else tuple(declared)
 
 
 def _init(c: type, fields: list[dataclasses.Field], slots: bool) -> Callable[..., None]:
