@@ -61,7 +61,8 @@ NOT_FOR_DESK = ("PySide6", "shiboken6", "sqlite_utils", "dateutil", "pluggy", "r
                 "referee_app.gui", "referee_app.server")
 
 
-def test_hand_add_and_standings_load_only_what_they_use(tmp_path: Path) -> None:
+def _desk_file(tmp_path: Path) -> tuple[Path, Path]:
+    """The README's hand (seats unnamed) and a tournament of four seated players."""
     from referee_app.storage import Tournament
 
     rec = json.loads((ROOT / "tests/fixtures/golden/hand_format_example.json")
@@ -75,12 +76,19 @@ def test_hand_add_and_standings_load_only_what_they_use(tmp_path: Path) -> None:
         for name in ("A", "B", "C", "D"):
             t.add_player(name)
         t.seat_round(1, seed=1)
+    return f, db
+
+
+def test_hand_add_and_standings_load_only_what_they_use(tmp_path: Path) -> None:
+    f, db = _desk_file(tmp_path)
     for args in (["hand", "add", str(f), "--round", "1", "--table", "1", "--hand", "1",
                   "--db", str(db)],
                  ["standings", "--db", str(db)]):
         modules = _modules_after(args)["modules"]
         assert "referee_app.storage.tournament" in modules  # it really opened the file
         assert [m for m in modules if m.startswith(NOT_FOR_DESK)] == [], args[0]
+    from referee_app.storage import Tournament
+
     with Tournament.open(db) as t:
         assert len(t.hands()) == 1  # the hand really was saved
 
@@ -100,19 +108,7 @@ def test_no_class_is_compiled_the_slow_way_and_the_collector_is_frozen(tmp_path:
     """``hand add`` in a process of its own: its value classes come from ``core.frozen`` (the
     standard ``dataclass`` compiles six methods a class, ~80 ms for a storage command), and
     the cycle collector's objects are frozen by the time the process exits (~35 ms)."""
-    from referee_app.storage import Tournament
-
-    rec = json.loads((ROOT / "tests/fixtures/golden/hand_format_example.json")
-                     .read_text(encoding="utf-8"))["record"]
-    for seat in rec["seats"].values():
-        seat.pop("player", None)
-    f = tmp_path / "hand.json"
-    f.write_text(json.dumps(rec), encoding="utf-8")
-    db = tmp_path / "t.sqlite"
-    with Tournament.create(db, "Start-up", backup_every=0) as t:
-        for name in ("A", "B", "C", "D"):
-            t.add_player(name)
-        t.seat_round(1, seed=1)
+    f, db = _desk_file(tmp_path)
     args = ["hand", "add", str(f), "--round", "1", "--table", "1", "--hand", "1", "--db",
             str(db)]
     code = (

@@ -92,23 +92,12 @@ def generate(report: str, tournament: Tournament, *, out: str | Path | None = No
 
 
 def write_atomic(path: str | Path, data: bytes) -> Path:
-    """Write ``data`` to ``path`` via a temp file beside it and a rename: a failure never
-    leaves a half-written PDF or clobbers the old one. The file gets the usual permissions
-    (0666 less the user's umask), not the temp file's owner-only 0600."""
-    import os
-    import tempfile
+    """Write ``data`` to ``path`` whole or not at all (``storage.files.atomic_file``): a
+    failure never leaves a half-written PDF or clobbers the old one, and the file gets the
+    usual permissions (0666 less the user's umask), not a temp file's owner-only 0600."""
+    from referee_app.storage.files import atomic_file
 
     target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    with atomic_file(target, binary=True) as f:
+        f.write(data)
     return target

@@ -25,7 +25,7 @@ from . import chain
 from . import db as dbm
 from .base import MAX_INT, TournamentBase, _shown, _text
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
-from .files import atomic_text
+from .files import atomic_file
 from .models import HandStatus, PlayerStatus, VersionAction
 
 BUNDLE_FORMAT = "referee-tournament/2"
@@ -90,7 +90,7 @@ def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
               "head": {"entries": n, "digest": digest}}
     if path is not None:
         path = Path(path)
-        with atomic_text(path) as f:
+        with atomic_file(path) as f:
             json.dump(bundle, f, ensure_ascii=False, indent=1)
             f.write("\n")
         _fsync(path.parent)

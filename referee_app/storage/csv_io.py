@@ -17,7 +17,7 @@ from .errors import (
     CSVImportError,
     StorageError,
 )
-from .files import atomic_text
+from .files import atomic_file
 from .models import (
     Player,
 )
@@ -129,7 +129,7 @@ class CsvMixin(TournamentBase):
         rows = self.standings(round, through_round=through_round)
         rounds = sorted({r for row in rows for r in row.per_round})
         path = Path(path)
-        with atomic_text(path, encoding="utf-8-sig", newline="") as f:
+        with atomic_file(path, encoding="utf-8-sig", newline="") as f:
             w = _guarded_writer(f)
             w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
                         "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
@@ -143,7 +143,7 @@ class CsvMixin(TournamentBase):
     def export_hands_csv(self, path: str | Path, *, round: int | None = None) -> Path:
         seats = self._seats()
         path = Path(path)
-        with atomic_text(path, encoding="utf-8-sig", newline="") as f:
+        with atomic_file(path, encoding="utf-8-sig", newline="") as f:
             w = _guarded_writer(f)
             w.writerow(["hand_id", "round", "table", "hand_no", "version", "status", "flags",
                         "dealer", *[f"{s}_player" for s in seats], *[f"{s}_chips" for s in seats],
