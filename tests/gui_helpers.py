@@ -109,6 +109,10 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
     LANG.set("zh")
     for win, desk in opened:
         win.close()
+        # a test that left the form unsaved may have had the close refused: its timers must
+        # not fire into the next test once the file is closed
+        win._impact_timer.stop()
+        win.follower.stop()
         desk.close()
 
 
