@@ -196,10 +196,14 @@ def _texts(root: QWidget) -> list[str]:
     return out
 
 
+#: a record digest as the status bar shows it (12 hex digits): letters, but no word
+_DIGEST = re.compile(r"\b[0-9a-f]{12}\b")
+
+
 def _english_words(texts: list[str]) -> set[str]:
     bad = set()
     for t in texts:
-        for w in _ASCII_WORD.findall(t.replace("&", "")):
+        for w in _ASCII_WORD.findall(_DIGEST.sub("", t.replace("&", ""))):
             if w not in _ALLOWED:
                 bad.add(f"{w!r} in {t!r}")
     return bad
