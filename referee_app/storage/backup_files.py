@@ -110,8 +110,8 @@ def stale(path: Path, max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
 
 
 def backup_due(path: Path, entries: int, round_no: int, every: int,
-               max_age: float = BACKUP_MAX_AGE_SECONDS,
-               hash_at: Callable[[int], str | None] | None = None) -> bool:
+               hash_at: Callable[[int], str | None],
+               max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
     """Whether a closing connection that changed the record should back it up: no readable
     backup yet, or the newest is of an earlier round, ``every`` or more chain entries
     behind, older than ``max_age`` seconds, or not of this record's history (``hash_at(n)``:
@@ -119,15 +119,11 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
     backup holds the record set aside, and the restored one's changes had none). A
     command-line save closes its file each time; backing up on every close would copy the
     whole file per hand (~12 ms at 1 MB, growing with the tournament)."""
-    backups = list_backups(path)
-    if not backups:
+    backups = [] if stale(path, max_age) else list_backups(path)
+    if not backups or _round_of(backups[-1]) != round_no:  # (or pruned meanwhile)
         return True
     newest = backups[-1]
-    if _round_of(newest) != round_no:
-        return True
     try:
-        if time.time() - newest.stat().st_mtime >= max_age:
-            return True
         conn = sqlite3.connect(file_uri(newest, immutable=True), uri=True)
         try:
             row = conn.execute("SELECT entries, hash FROM chain_head WHERE id=1").fetchone()
@@ -137,7 +133,7 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
         return True
     if row is None or entries - int(row[0]) >= every:
         return True
-    return hash_at is not None and (int(row[0]) > entries or hash_at(int(row[0])) != row[1])
+    return int(row[0]) > entries or hash_at(int(row[0])) != row[1]
 
 
 def _writable_backup_dir(path: Path) -> Path:

@@ -248,8 +248,7 @@ class TournamentBase:
             return str(found[0]) if found else None
 
         try:
-            return backup_files.backup_due(self.path, entries, rnd, self.backup_every,
-                                           hash_at=hash_at)
+            return backup_files.backup_due(self.path, entries, rnd, self.backup_every, hash_at)
         except (sqlite3.Error, ValueError):
             return True
 
