@@ -4,7 +4,7 @@
 Serves a copy of the demo tournament with ``referee-app serve`` on a free port of
 127.0.0.1 and photographs ``/`` (standings, phone size), a player's page with a hand
 opened, find-your-seat and ``/projector`` with Debian's headless ``chromium`` — the same
-flags as tests/test_server_browser.py (fresh profile, no sandbox, GPU, first run or
+flags as tests/server/test_server_browser.py (fresh profile, no sandbox, GPU, first run or
 background networking). The server is stopped by its PID.
 
 Usage:  python tools/server_screenshots.py [--out docs/img]

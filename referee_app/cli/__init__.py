@@ -69,7 +69,7 @@ def _load(target: str) -> click.Command:
 
 
 #: command name -> its one-line help, so ``referee-app --help`` imports no command module
-#: (tests/test_cli_startup.py checks every command has one).
+#: (tests/cli/test_cli_startup.py checks every command has one).
 SHORT_HELP: dict[str, str] = {
     "score": "Validate and settle the hand record in FILE (or - for stdin).",
     "analyse": "Analyse TILES: a win's readings and fan, or a hand's waits.",

@@ -167,7 +167,7 @@ def affine3(k: int) -> list[Round]:
 #: The Hermitian unital of order 3 (the 28 points of x^4 + y^4 + z^4 = 0 in PG(2, 9); its
 #: 63 secant lines meet it in 4 points, every pair once) split into 9 parallel classes —
 #: a resolvable 2-(28, 4, 1) design (Kirkman-type). The resolution was found once by an
-#: exact-cover search and is kept as data; tests/test_planning.py checks it.
+#: exact-cover search and is kept as data; tests/core/test_planning.py checks it.
 _UNITAL_28 = (
     "20,21,26,27 4,5,6,7 9,12,19,24 8,13,18,25 10,15,17,22 11,14,16,23 0,1,2,3",
     "9,13,17,23 3,7,18,22 4,8,24,26 1,10,19,27 0,5,11,12 2,14,20,25 6,15,16,21",

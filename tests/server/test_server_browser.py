@@ -1,0 +1,159 @@
+"""A real browser (Debian's chromium, headless; .ci/run installs it where missing) on a
+running server: standings, a player's page and the projector render, and an open page
+shows a hand saved by a desk within a second (its long-poll of /api/changes).
+
+Chromium runs with a fresh profile and without sandbox, GPU, first-run or background
+networking, so it behaves the same as root in a container and on a laptop. The live test
+drives it over ``--remote-debugging-pipe`` (the DevTools protocol on file descriptors 3
+and 4: no websocket library needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import DESKS, ServerProcess, make_event, records
+
+from referee_app.storage import demo_db_path
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="chromium is not installed "
+                                "(apt-get install chromium; .ci/run does it)")]
+
+
+def chromium(profile: Path, *args: str) -> list[str]:
+    """The command line: headless, robust in containers, a profile of its own."""
+    profile.mkdir(parents=True, exist_ok=True)
+    return [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu",
+            "--disable-background-networking", "--no-first-run", "--no-default-browser-check",
+            "--disable-dev-shm-usage", "--disable-extensions", "--hide-scrollbars",
+            "--mute-audio", f"--user-data-dir={profile}", *args]
+
+
+def screenshot(url: str, png: Path, size: str, profile: Path) -> bytes:
+    """One page as PNG (retried once: a cold chromium start can miss its first frame)."""
+    for _ in range(2):
+        png.unlink(missing_ok=True)
+        subprocess.run(chromium(profile, f"--window-size={size}", f"--screenshot={png}", url),
+                       capture_output=True, timeout=120)
+        if png.exists() and png.stat().st_size > 15_000:
+            break
+    return png.read_bytes()
+
+
+def test_pages_render_in_headless_chromium(tmp_path: Path) -> None:
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_path(), db)
+    s = ServerProcess(db).start()
+    try:
+        for name, path, size in (("standings", "/?lang=zh", "412,900"),
+                                 ("player", "/player/11?lang=en&hand=4", "412,900"),
+                                 ("projector", "/projector", "1600,900")):
+            data = screenshot(s.url + path, tmp_path / f"{name}.png", size,
+                              tmp_path / f"profile-{name}")
+            assert data[:8] == b"\x89PNG\r\n\x1a\n"
+            assert len(data) > 15_000, f"{name}: the page looks blank"
+    finally:
+        s.stop()
+
+
+TRAMPOLINE = ("import os, sys; a, b = os.dup(int(sys.argv[1])), os.dup(int(sys.argv[2])); "
+              "os.dup2(a, 3); os.dup2(b, 4); os.set_inheritable(3, True); "
+              "os.set_inheritable(4, True); os.execv(sys.argv[3], sys.argv[3:])")
+
+
+class DevTools:
+    """Chromium driven over ``--remote-debugging-pipe`` (JSON messages ending in NUL)."""
+
+    def __init__(self, profile: Path) -> None:
+        to_r, self._to_w = os.pipe()  # we write, chromium reads fd 3
+        self._from_r, from_w = os.pipe()  # chromium writes fd 4, we read
+        # a small trampoline puts the pipes on 3 and 4, then becomes chromium (no preexec_fn
+        # in a process with threads; dash cannot redirect descriptors above 9)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", TRAMPOLINE, str(to_r), str(from_w),
+             *chromium(profile, "--remote-debugging-pipe", "about:blank")],
+            pass_fds=(to_r, from_w), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        os.close(to_r)
+        os.close(from_w)
+        self._buf = b""
+        self._id = 0
+        self.session: str | None = None
+
+    def call(self, method: str, params: dict[str, Any] | None = None,
+             timeout: float = 30.0) -> dict[str, Any]:
+        self._id += 1
+        msg: dict[str, Any] = {"id": self._id, "method": method, "params": params or {}}
+        if self.session is not None and not method.startswith("Target."):
+            msg["sessionId"] = self.session
+        os.write(self._to_w, json.dumps(msg).encode() + b"\0")
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            while b"\0" in self._buf:
+                raw, self._buf = self._buf.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == self._id:
+                    if "error" in reply:
+                        raise RuntimeError(f"{method}: {reply['error']}")
+                    return reply.get("result", {})  # type: ignore[no-any-return]
+            chunk = os.read(self._from_r, 65536)
+            if not chunk:
+                raise RuntimeError("chromium closed the pipe")
+            self._buf += chunk
+        raise TimeoutError(method)
+
+    def open(self, url: str) -> None:
+        target = self.call("Target.createTarget", {"url": url})["targetId"]
+        self.session = self.call("Target.attachToTarget",
+                                 {"targetId": target, "flatten": True})["sessionId"]
+
+    def js(self, expression: str) -> Any:
+        r = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True})
+        return r.get("result", {}).get("value")
+
+    def close(self) -> None:
+        self.proc.kill()
+        self.proc.wait(10)
+        os.close(self._to_w)
+        os.close(self._from_r)
+
+
+def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+    try:
+        t0 = time.monotonic()
+        browser.open(s.url + "/progress?lang=en")
+        print(f"page opened in {time.monotonic() - t0:.1f} s")
+        text = "document.getElementById('live') ? document.getElementById('live').innerText : ''"
+        end = time.monotonic() + 30
+        while not browser.js(text) and time.monotonic() < end:
+            time.sleep(0.1)
+        before = browser.js(text)
+        assert before and "Table" in before
+        time.sleep(1.0)  # the page's long-poll is waiting now
+        token = httpx.post(s.url + "/api/session",
+                           json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
+        r = httpx.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
+                       json={"round": 1, "table": 1, "hand_no": 1,
+                             "record": records(db, 1, 1)[0]})
+        assert r.status_code == 201
+        saved = time.monotonic()
+        while browser.js(text) == before and time.monotonic() - saved < 5:
+            time.sleep(0.02)
+        took = time.monotonic() - saved
+        print(f"the open page showed the new hand {took * 1000:.0f} ms after the save")
+        assert browser.js(text) != before, "the open page never showed the new hand"
+        assert took < 1.0, f"the page updated {took:.2f} s after the save"
+    finally:
+        browser.close()
+        s.stop()

@@ -1,0 +1,233 @@
+"""Event bundles: lossless round trip, malformed bundles refused whole, the shipped demo."""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from referee_app.core import HandRecord, get_ruleset, settle
+from referee_app.storage import (
+    BundleError,
+    Tournament,
+    TournamentExistsError,
+    demo_bundle_path,
+    demo_db_path,
+)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+OTTAWA_PAYMENT_CLAUSES = ("§2.6", "§2.7", "§2.8A", "§2.8B", "§2.9", "§2.10", "§2.11", "§2.12",
+                          "§2.13", "§2.14")
+
+
+def _busy_tournament(make_tournament, record_for) -> Tournament:
+    t = make_tournament(rounds=2)
+    ids = []
+    for r in (1, 2):
+        for table in (1, 2, 3, 4):
+            for n in (1, 2, 3):
+                ids.append(t.add_hand(record_for(t, r, table, seed=r * 97 + table * 13 + n),
+                                      round=r, table=table, hand_no=n, referee="赵").id)
+    t.amend_hand(ids[0], record_for(t, 1, 1, seed=999), reason="corrected", referee="钱")
+    t.void_hand(ids[1], reason="wrong table")
+    t.set_status(ids[2], "verified", referee="孙")
+    bad = record_for(t, 2, 4, seed=5)
+    bad["seats"]["E"]["concealed"] = "1112345678999m"  # almost surely breaks a rule now
+    if not settle(HandRecord.from_dict(bad)).ok:
+        t.add_hand(bad, round=2, table=4, hand_no=9, override_reason="head referee ruling",
+                   override_totals={"E": 2, "S": -2, "W": 0, "N": 0})
+    p = t.add_penalty([t.seating(1).tables[1]["E"]], 5, "late", round=1)
+    t.add_penalty([t.seating(2).tables[2]["N"]], 3, "slow play", zero_sum=True, round=2)
+    t.void_penalty(p.id, reason="clock wrong")
+    t.set_player_status(t.players()[-1].id, "withdrawn")
+    return t
+
+
+def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> None:
+    t = _busy_tournament(make_tournament, record_for)
+    b1 = t.export_bundle(tmp_path / "b1.json")
+    t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
+    b2 = t2.export_bundle()
+    assert b2 == b1
+    assert json.loads((tmp_path / "b1.json").read_text(encoding="utf-8")) == b1
+    assert [r.to_dict() for r in t2.standings()] == [r.to_dict() for r in t.standings()]
+    assert t2.hands() == t.hands()
+    for h in t.hands():
+        assert t2.hand_history(h.id) == t.hand_history(h.id)
+    assert t2.penalties() == t.penalties()
+    assert t2.seating(2) == t.seating(2)
+    t2.close()
+
+
+def to_legacy(b: dict) -> dict:
+    """The same tournament as a bundle from before the chain (``referee-tournament/1``)."""
+    b = copy.deepcopy(b)
+    b["format"] = "referee-tournament/1"
+    b.pop("chain")
+    b.pop("head")
+    b["tournament"].pop("ruleset_digest")
+    for h in b["hands"]:
+        for v in h["versions"]:
+            v.pop("settlement")
+            v.pop("settings")
+    b["log"] = [{"id": 1, "at": "2009-01-03T10:00:00", "referee": "", "action": "x",
+                 "detail": {}}]
+    return b
+
+
+def test_legacy_bundle_needs_legacy_and_records_it(make_tournament, record_for,
+                                                   tmp_path: Path) -> None:
+    t = make_tournament()
+    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    old = to_legacy(t.export_bundle())
+    with pytest.raises(BundleError, match="--legacy"):
+        Tournament.import_bundle(old, tmp_path / "a.sqlite")
+    assert not (tmp_path / "a.sqlite").exists()
+    t2 = Tournament.import_bundle(old, tmp_path / "a.sqlite", legacy=True, backup_every=0)
+    assert t2.log()[-1]["action"] == "event.import_legacy"
+    assert t2.log()[-1]["detail"]["log"] == old["log"]
+    assert t2.hands()[0].totals == t.hands()[0].totals
+    assert t2.verify().entries == 2
+
+
+def test_import_refuses_existing_target(make_tournament, tmp_path: Path) -> None:
+    t = make_tournament()
+    b = t.export_bundle()
+    with pytest.raises(TournamentExistsError):
+        Tournament.import_bundle(b, t.path)
+
+
+@pytest.mark.parametrize("mutate, needle", [
+    (lambda b: b.update(format="other/1"), "format"),
+    (lambda b: b.pop("tournament"), "tournament"),
+    (lambda b: b["tournament"].update(ruleset="mars-1"), "ruleset"),
+    (lambda b: b["players"][3].pop("name"), r"players\[3\].name"),
+    (lambda b: b["players"].append(dict(b["players"][0], id=99)), "listed twice"),
+    (lambda b: b["rounds"][0]["tables"]["1"].pop("W"), "seat is empty"),
+    (lambda b: b["rounds"][0]["tables"]["1"].update(E="Ghost"), "unknown player 'Ghost'"),
+    (lambda b: b["hands"][0]["versions"][0]["record"]["seats"].pop("N"),
+     r"hands\[0\].versions\[0\].record.seats.N"),
+    (lambda b: b["hands"][0]["versions"][0]["record"]["events"][0].update(tile="8x"),
+     r"hands\[0\].versions\[0\].record.events\[0\].tile"),
+    (lambda b: b["hands"][1].update(hand_no=b["hands"][0]["hand_no"],
+                                    table=b["hands"][0]["table"]), "appears twice"),
+    (lambda b: b["hands"][0]["versions"][0].update(version=2), "version"),
+    (lambda b: b["hands"][0].update(round="one"), "round"),
+    (lambda b: b["penalties"][0].update(chips="ten"), "chips"),
+    (lambda b: b["rounds"].append(copy.deepcopy(b["rounds"][0])), r"rounds\[1\]: conflicts"),
+    (lambda b: b["hands"][1].update(id=b["hands"][0]["id"]), r"hands\[1\]: conflicts"),
+    (lambda b: b["log"].append(7), r"log\[1\]: expected an object"),
+    (lambda b: b["hands"][0].update(round=7), "round 7 is not seated"),
+])
+def test_malformed_bundle_is_refused_and_leaves_nothing(make_tournament, record_for,
+                                                         tmp_path: Path, mutate,
+                                                         needle: str) -> None:
+    t = make_tournament()
+    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    t.add_hand(record_for(t, 1, 2, seed=2), round=1, table=2, hand_no=1)
+    t.add_penalty([t.players()[0].id], 2, "x", round=1)
+    bundle = to_legacy(t.export_bundle())
+    mutate(bundle)
+    target = tmp_path / "new.sqlite"
+    with pytest.raises(BundleError, match=needle):
+        Tournament.import_bundle(bundle, target, legacy=True)
+    assert list(tmp_path.glob("new.sqlite*")) == []
+    assert list(tmp_path.glob(".new.sqlite*")) == []
+
+
+def test_unreadable_bundle_files(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    with pytest.raises(BundleError, match="not valid JSON"):
+        Tournament.import_bundle(bad, tmp_path / "x.sqlite")
+    bad.write_text("[1, 2]", encoding="utf-8")
+    with pytest.raises(BundleError, match="JSON object"):
+        Tournament.import_bundle(bad, tmp_path / "x.sqlite")
+    with pytest.raises(BundleError, match="cannot read"):
+        Tournament.import_bundle(tmp_path / "missing.json", tmp_path / "x.sqlite")
+    assert not (tmp_path / "x.sqlite").exists()
+
+
+def test_rule_breaking_version_without_override_is_refused(make_tournament, tmp_path) -> None:
+    t = make_tournament()
+    seated = t.seating(1).tables[1]
+    rec = {"format": "sichuan-hand/1", "ruleset": "ottawa-2009",
+           "seats": {s: {"player": seated[s], "concealed": c} for s, c in
+                     zip("ESWN", ["1112345678999m", "2366p456s", "35579m2468p1357s",
+                                  "2344567p345678s"], strict=True)},
+           "events": [{"type": "win", "seats": ["N"], "tile": "8p", "from": "W"}]}
+    t.add_hand(rec, round=1, table=1, hand_no=1, override_reason="ruling")
+    b = t.export_bundle()
+    b["hands"][0]["versions"][0]["override_reason"] = None
+    with pytest.raises(BundleError, match=r"hands\[0\].versions\[0\].override_reason: does "
+                       "not match the record"):
+        Tournament.import_bundle(b, tmp_path / "n.sqlite")
+    with pytest.raises(BundleError, match="breaks the rules"):
+        Tournament.import_bundle(to_legacy(b), tmp_path / "n.sqlite", legacy=True)
+
+
+# --------------------------------------------------------------------------- the demo
+
+
+@pytest.fixture(scope="module")
+def demo() -> dict:
+    return json.loads(DEMO.read_text(encoding="utf-8"))
+
+
+def test_demo_bundle_shape(demo: dict) -> None:
+    assert demo_bundle_path() == DEMO
+    assert demo["tournament"]["ruleset"] == "ottawa-2009"
+    assert len(demo["players"]) == 16
+    assert all(any("\u4e00" <= ch <= "\u9fff" for ch in p["name"]) for p in demo["players"])
+    assert [r["number"] for r in demo["rounds"]] == [1, 2, 3, 4]
+    assert all(len(r["tables"]) == 4 for r in demo["rounds"])
+    per_table = Counter((h["round"], h["table"]) for h in demo["hands"])
+    assert set(per_table.values()) == {8} and len(per_table) == 16
+    amended = [h for h in demo["hands"] if any(v["action"] == "amended" for v in h["versions"])]
+    assert len(amended) == 1 and amended[0]["versions"][-1]["reason"]
+    assert len(demo["penalties"]) == 1
+
+
+def test_demo_hands_are_valid_and_cover_every_payment_clause(demo: dict) -> None:
+    clauses: Counter[str] = Counter()
+    multi = robbed = 0
+    kinds: set[str] = set()
+    for h in demo["hands"]:
+        for v in h["versions"]:
+            assert v["override_reason"] is None
+            rec = HandRecord.from_dict(v["record"])
+            s = settle(rec)
+            assert s.ok, (h["id"], s.errors)
+            if v["version"] == len(h["versions"]):
+                clauses.update(p.clause for p in s.payments)
+        rec = h["versions"][-1]["record"]
+        for e in rec["events"]:
+            if e["type"] == "kong":
+                kinds.add(e["kind"])
+            else:
+                multi += len(e["seats"]) > 1
+                robbed += "robbing_kong" in e.get("flags", [])
+    missing = [c for c in OTTAWA_PAYMENT_CLAUSES if not clauses[c]]
+    assert not missing, f"demo lacks payments under {missing}"
+    assert kinds == {"direct", "added", "concealed"} and multi and robbed
+    # every payment clause the ruleset defines is in the list above
+    r = get_ruleset("ottawa-2009")
+    defined = {c for c, _ in r.kong_payments.values()}
+    defined |= {r.discard_win_clause, r.self_drawn_clause, r.robbed_kong_clause}
+    assert defined <= set(OTTAWA_PAYMENT_CLAUSES)
+
+
+def test_demo_imports_and_standings_balance(tmp_path: Path) -> None:
+    p = demo_db_path(tmp_path)
+    assert demo_db_path(tmp_path) == p  # reused while newer than the bundle
+    with Tournament.open(p, backup_every=0) as t:
+        rows = t.standings()
+        assert len(rows) == 16 and rows[0].rank == 1
+        assert sum(r.chips for r in rows) == 0  # the one penalty is zero-sum
+        assert sum(r.hands for r in rows) == 128 * 4
+        assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
+        assert len(t.hands()) == 128 and t.integrity_check() == "ok"
+        assert sum(h.amended for h in t.hands()) == 1
