@@ -28,25 +28,9 @@ CLAUSE_ID = re.compile(r"^§\d+(\.\d+)?[A-Za-z]?\b")
 WIN_KEYS = ("seat", "order", "tile", "from", "pattern", "pattern_clause", "pattern_fan",
             "fan", "chips")
 
-#: Fixtures whose expected result disagrees with the engine (see
-#: /tmp/engine_discrepancies.md); strict xfail until the engine is fixed.
-KNOWN_DISCREPANCIES: dict[str, str] = {}
-
 
 def _load(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _params() -> list[Any]:
-    out = []
-    for p in FIXTURES:
-        marks = []
-        if p.stem in KNOWN_DISCREPANCIES:
-            marks.append(pytest.mark.xfail(
-                reason=f"engine discrepancy, see note: {KNOWN_DISCREPANCIES[p.stem]}",
-                strict=True))
-        out.append(pytest.param(p, id=p.stem, marks=marks))
-    return out
 
 
 def _bonus_key(b: dict[str, Any]) -> tuple[str, str, int]:
@@ -92,7 +76,7 @@ def assert_trace_plausible(actual: dict[str, Any]) -> None:
     assert len(trace) <= 3 * n_steps + 12
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_golden_settle(path: Path) -> None:
     case = _load(path)
     actual = settle(HandRecord.from_dict(case["record"])).to_dict()
@@ -101,7 +85,7 @@ def test_golden_settle(path: Path) -> None:
     assert_trace_plausible(actual)
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_golden_cli_json(path: Path, tmp_path: Path) -> None:
     """``referee-app score FILE --json`` prints the same settlement, exit code 0."""
     case = _load(path)

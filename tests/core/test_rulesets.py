@@ -6,8 +6,7 @@ Golden cases live in ``tests/fixtures/rulesets/*.json``, one hand each:
 ``next_dealer`` (the seat, or null for "dice")}``; optional ``"settings"`` ``{"cap_fan",
 "stake"}`` settles under a tournament's own cap/stake (V2, C2, Z2).
 Every expected number was worked by hand from the spec and the seeds (the note says how);
-none was produced by the engine. A fixture may carry ``"xfail"``: the engine switch it
-waits for (listed in /tmp/ruleset_engine_needs.md and the docs).
+none was produced by the engine.
 """
 
 from __future__ import annotations
@@ -33,27 +32,10 @@ SEEDS = HERE.parent.parent / "shared" / "seeds"
 
 OTHER = ("sichuan-jipin", "sichuan-novel", "chengdu-platform", "zigong-3p")
 PREFIX = {"sichuan-jipin": "J", "sichuan-novel": "V", "chengdu-platform": "C", "zigong-3p": "Z"}
-SHIPPED = tuple(r for r in OTHER if (DATA / f"{r}.json").is_file())
-
-#: Clauses that no single hand can show; each is asserted by the named test below.
-DATA_TESTED: dict[str, str] = {}
 
 
 def _load(path: Path) -> dict[str, Any]:
     return json.loads(path.read_text(encoding="utf-8"))
-
-
-def _params() -> list[Any]:
-    out = []
-    for path in FIXTURES:
-        fx = _load(path)
-        marks = []
-        if fx.get("xfail"):
-            marks.append(pytest.mark.xfail(reason=fx["xfail"], strict=True))
-        if fx["ruleset"] not in SHIPPED:
-            marks.append(pytest.mark.skip(reason=f"{fx['ruleset']} data not shipped yet"))
-        out.append(pytest.param(path, id=path.stem, marks=marks))
-    return out
 
 
 def _pay_key(p: dict[str, Any]) -> tuple[str, str, int, str]:
@@ -97,7 +79,7 @@ def assert_settlement(expected: dict[str, Any], got: dict[str, Any]) -> None:
                     assert have_ec[key] == value, (key, have_ec)
 
 
-@pytest.mark.parametrize("path", _params())
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.stem)
 def test_golden(path: Path) -> None:
     fx = _load(path)
     assert fx["record"]["ruleset"] == fx["ruleset"]
@@ -121,16 +103,16 @@ def test_golden(path: Path) -> None:
 # --------------------------------------------------------------------------- data
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_every_clause_has_a_golden_case(rid: str) -> None:
-    """At least one hand per clause id (J…, V…, C…, Z…), or a named data test."""
+    """At least one hand per clause id (J…, V…, C…, Z…)."""
     covered: set[str] = set()
     for path in FIXTURES:
         fx = _load(path)
         if fx["ruleset"] == rid:
             covered.update(fx["clauses"])
     ids = set(get_ruleset(rid).clauses)
-    missing = sorted(c for c in ids - covered if c not in DATA_TESTED)
+    missing = sorted(ids - covered)
     assert not missing, f"{rid}: no golden case for {missing}"
     unknown = sorted(covered - ids)
     assert not unknown, f"{rid}: fixtures cite clauses without a text: {unknown}"
@@ -152,7 +134,7 @@ def _cited(rules: Any) -> set[str]:
     return out
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_clause_texts(rid: str) -> None:
     """Every clause the data cites has Chinese, English and source; ids follow the spec."""
     rules = get_ruleset(rid)
@@ -174,7 +156,7 @@ def _norm(text: str) -> str:
 
 
 @pytest.mark.skipif(not SEEDS.is_dir(), reason="seed texts not present")
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_clause_chinese_is_verbatim_from_its_seed(rid: str) -> None:
     """The original text of each clause is the seed's own words (…… marks a cut)."""
     texts = _load(DATA / f"{rid}.json")
@@ -186,7 +168,7 @@ def test_clause_chinese_is_verbatim_from_its_seed(rid: str) -> None:
             assert _norm(frag) in seed, (cid, frag[:40])
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_ruleset_numbers(rid: str) -> None:
     """The differences table of docs/rulesets.md, asserted from the loaded ruleset."""
     r = get_ruleset(rid)
@@ -213,7 +195,7 @@ def test_ruleset_numbers(rid: str) -> None:
     assert r.chips(7) == want["chips7"]
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_next_dealer_switch(rid: str) -> None:
     """J10 / C7 / Z6: first winner (multi-win: the discarder; drawn: dealer stays).
     Seed 002 (sichuan-novel) throws dice every blood-battle hand (血战：每局投骰)."""
@@ -222,8 +204,6 @@ def test_next_dealer_switch(rid: str) -> None:
 
 
 def test_zigong_suits_and_seats() -> None:
-    if "zigong-3p" not in SHIPPED:
-        pytest.skip("zigong-3p data not shipped yet")
     r = get_ruleset("zigong-3p")
     assert r.suits == ("p", "s") and r.seats == ("E", "S", "W")
     assert {"declared_ready", "first_discard"} <= r.flags
@@ -239,12 +219,11 @@ def test_cli_lists_all_five_rulesets() -> None:
     assert out.exit_code == 0, out.output
     listed = [line.split()[0] for line in out.output.splitlines() if line.strip()]
     assert listed == list(ruleset_ids()) and listed[0] == "ottawa-2009"
-    assert set(SHIPPED) <= set(listed)
-    if "zigong-3p" in SHIPPED:
-        assert "zigong-3p          3 seats" in out.output
+    assert set(OTHER) <= set(listed)
+    assert "zigong-3p          3 seats" in out.output
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 def test_cli_rules_prints_clauses(rid: str) -> None:
     from referee_app.cli import main
 
@@ -295,7 +274,7 @@ PROPS = settings(max_examples=40, deadline=None,
                  suppress_health_check=[HealthCheck.too_slow])
 
 
-@pytest.mark.parametrize("rid", ("ottawa-2009",) + SHIPPED)
+@pytest.mark.parametrize("rid", ("ottawa-2009",) + OTHER)
 @PROPS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_property_totals_sum_to_zero(rid: str, seed: int) -> None:
@@ -311,7 +290,7 @@ def test_property_totals_sum_to_zero(rid: str, seed: int) -> None:
     assert {k: net.get(k, 0) for k in s.totals} == s.totals
 
 
-@pytest.mark.parametrize("rid", ("ottawa-2009",) + SHIPPED)
+@pytest.mark.parametrize("rid", ("ottawa-2009",) + OTHER)
 @PROPS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_property_settling_twice_is_identical(rid: str, seed: int) -> None:
@@ -323,7 +302,7 @@ def test_property_settling_twice_is_identical(rid: str, seed: int) -> None:
     assert round_trip == first
 
 
-@pytest.mark.parametrize("rid", SHIPPED)
+@pytest.mark.parametrize("rid", OTHER)
 @PROPS
 @given(seed=st.integers(0, 2**32 - 1))
 def test_property_ruleset_invariants(rid: str, seed: int) -> None:
@@ -348,7 +327,7 @@ def test_property_ruleset_invariants(rid: str, seed: int) -> None:
         assert not kong_clauses
 
 
-@pytest.mark.parametrize("rid", ("ottawa-2009",) + SHIPPED)
+@pytest.mark.parametrize("rid", ("ottawa-2009",) + OTHER)
 @PROPS
 @given(seed=st.integers(0, 2**32 - 1), k=st.integers(1, 3))
 def test_property_rotating_seats_rotates_totals(rid: str, seed: int, k: int) -> None:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import gui_helpers
-import pytest
 from gui_helpers import SPEC_TOTALS, commit_text, drive_dialog, example_record
 from PySide6.QtCore import Qt
 
-from referee_app.core import HandRecord, get_ruleset, ruleset_ids, settle
+from referee_app.core import HandRecord, get_ruleset, settle
 
 desk_window = gui_helpers.desk_window  # the fixture, shared with the other GUI tests
 CTRL = Qt.KeyboardModifier.ControlModifier
@@ -251,7 +250,6 @@ def test_language_switch_retranslates(qtbot, desk_window):
     assert win.entry.header.text().startswith("第1轮")
 
 
-@pytest.mark.skipif("zigong-3p" not in ruleset_ids(), reason="zigong-3p not shipped yet")
 def test_three_seat_ruleset_gets_three_panels(qtbot, desk_window):
     win, _ = desk_window(ruleset="zigong-3p")
     win.navigator.select_key(("table", 1, 1))

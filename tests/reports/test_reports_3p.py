@@ -1,7 +1,7 @@
 """Three-seat tables (zigong-3p: seats E, S, W): every report must take seats from the data.
 
-The database-backed test runs for every shipped ruleset with three seats (skipped while
-none is shipped); the dataclass test always runs, so the renderers never assume four.
+The database-backed test runs for every shipped ruleset with three seats; the dataclass
+test builds the data by hand, so the renderers never assume four.
 """
 
 from __future__ import annotations
@@ -59,7 +59,6 @@ def test_three_seat_dataclasses_render_without_a_north():
     assert "N 签名" not in slips and "W 签名" in slips and "报调" in slips
 
 
-@pytest.mark.skipif(not THREE_SEAT, reason="no three-seat ruleset shipped yet")
 @pytest.mark.parametrize("ruleset", THREE_SEAT)
 def test_three_seat_tournament_prints_every_report(tmp_path, ruleset):
     t = build_sample(tmp_path / "3p.sqlite", ruleset=ruleset, players=6, rounds=1,

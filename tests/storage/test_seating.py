@@ -8,7 +8,6 @@ from collections import Counter
 
 import pytest
 
-from referee_app.core import ruleset_ids
 from referee_app.storage import SeatingError, SeatMismatchError, Tournament
 from referee_app.storage import seating as seating_mod
 
@@ -170,7 +169,6 @@ def test_generate_refuses_uneven_input() -> None:
         seating_mod.generate([1, 2, 3], ("E", "S", "W", "N"), seed=1)
 
 
-@pytest.mark.skipif("zigong-3p" not in ruleset_ids(), reason="zigong-3p not shipped yet")
 def test_three_seat_ruleset_seats_tables_of_three(tmp_path) -> None:
     t = Tournament.create(tmp_path / "z.sqlite", "Zigong", ruleset="zigong-3p", backup_every=0)
     for i in range(9):
