@@ -236,9 +236,7 @@ def test_same_data_same_bytes(event):
 
 
 def test_cli_twice_gives_identical_files(event, tmp_path):
-    db = event.path if hasattr(event, "path") else None
-    if db is None:
-        pytest.skip("Tournament does not expose its path")
+    db = event.path
     outs = []
     for i in range(2):
         out = tmp_path / f"s{i}.pdf"
@@ -407,9 +405,7 @@ def test_cli_writes_pdf_and_refuses_bad_input(event, tmp_path):
 
     from referee_app.cli import main
 
-    db = str(getattr(event, "path", ""))
-    if not db:
-        pytest.skip("Tournament does not expose its path")
+    db = str(event.path)
     runner = CliRunner()
     out = tmp_path / "t.pdf"
     r = runner.invoke(main, ["report", "table", "--round", "1", "--table", "2", "--db", db,
