@@ -36,6 +36,8 @@ MAX_CHIPS = 1_000_000
 class InputError(RecordError):
     """Bad input from the command line or a file: ``field`` names it (exit 2)."""
 
+    code = "input"
+
 
 # --------------------------------------------------------------------------- numbers
 

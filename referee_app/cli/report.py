@@ -18,6 +18,8 @@ from typing import Any, TypeVar
 
 import click
 
+from referee_app.core.errors import FieldError
+
 from .common import ID, NUMBER, BoundedInt
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
@@ -26,13 +28,10 @@ SLIPS = BoundedInt(1, 200, "a number of slips (1-200)")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class OutputError(ValueError):
+class OutputError(FieldError):
     """The PDF cannot be written where ``-o`` points."""
 
-    def __init__(self, field_path: str, problem: str) -> None:
-        super().__init__(f"{field_path}: {problem}")
-        self.field = field_path
-        self.problem = problem
+    code = "output"
 
 
 def _default_db() -> Path:

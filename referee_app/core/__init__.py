@@ -4,6 +4,7 @@ Nothing here imports Qt, SQL or reportlab (a test enforces it), so the CLI's ``s
 starts fast and every other layer can depend on this one.
 """
 
+from .errors import FieldError
 from .record import (
     HandRecord,
     KongEvent,
@@ -38,7 +39,7 @@ from .settle import (
 from .tiles import Suit, Tile, TileParseError, canonical, format_tiles, parse_tiles
 
 __all__ = [
-    "DEFAULT_RULESET", "Clause", "EndCheck", "HandRecord", "KongEvent", "KongKind", "Payment",
+    "DEFAULT_RULESET", "Clause", "EndCheck", "FieldError", "HandRecord", "KongEvent", "KongKind", "Payment",
     "RecordError", "RuleViolation", "Ruleset", "RulesetFileError", "SeatHand", "SeatReadiness", "Settlement", "Suit",
     "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",

@@ -29,6 +29,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
 
 from .designs import relabel, resolvable
+from .errors import FieldError
 from .frozen import frozen
 from .winds import balance_block_winds, order_for_open_block, polish_winds
 
@@ -69,13 +70,10 @@ class Plan:
     seed: int
 
 
-class PlanError(ValueError):
+class PlanError(FieldError):
     """Bad planning input; ``field`` names what to fix."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    code = "plan"
 
 
 # ----------------------------------------------------------------------------- figures

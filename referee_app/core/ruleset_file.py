@@ -42,6 +42,8 @@ class RulesetFileError(RecordError):
     A RecordError, so every command that reports unreadable input (exit 2) reports it.
     """
 
+    code = "ruleset_file"
+
     def __init__(self, field_path: str, problem: str, *, source: str | None = None,
                  errors: list[tuple[str, str]] | None = None) -> None:
         super().__init__(field_path, problem)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from .errors import FieldError
 from .frozen import frozen
 from .record import HandRecord
 from .ruleset import Ruleset
@@ -50,13 +51,10 @@ SWITCHES: dict[str, Switch] = {s.name: s for s in (
 )}
 
 
-class WhatIfError(ValueError):
+class WhatIfError(FieldError):
     """``SWITCH=VALUE`` that names no switch or a value of the wrong kind."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    code = "what_if"
 
 
 def parse_setting(text: str) -> tuple[str, Any]:

@@ -11,6 +11,7 @@ import os
 import sys
 from pathlib import Path
 
+from referee_app.core.errors import FieldError
 from referee_app.core.frozen import frozen
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
@@ -20,13 +21,10 @@ VIEWS = ("entry", "standings", "trace", "seating", "players", "history", "projec
          "progress", "amend", "blind", "whatif")
 
 
-class GuiError(ValueError):
+class GuiError(FieldError):
     """Bad input to ``referee-app gui`` (field and problem, like the store's errors)."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    code = "gui"
 
 
 @frozen(slots=False)

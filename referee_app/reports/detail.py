@@ -24,6 +24,7 @@ from referee_app.core import (
     WinResult,
     get_ruleset,
 )
+from referee_app.core.errors import FieldError
 from referee_app.core.scoring import BonusItem, HandScore
 
 from .model import HandSheet, OpponentLine, SeatDetail
@@ -31,13 +32,10 @@ from .model import HandSheet, OpponentLine, SeatDetail
 _CLAUSE_RE = re.compile(r"^(\S+)")
 
 
-class SettlementFormatError(ValueError):
+class SettlementFormatError(FieldError):
     """A stored settlement document that cannot be read back (names the field)."""
 
-    def __init__(self, field_path: str, problem: str) -> None:
-        super().__init__(f"{field_path}: {problem}")
-        self.field = field_path
-        self.problem = problem
+    code = "settlement_format"
 
 
 def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:

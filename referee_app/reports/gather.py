@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from referee_app.core import HandRecord, Ruleset, Settlement
+from referee_app.core.errors import FieldError
 
 from .detail import clauses_cited, hand_sheets, opponent_lines, settlement_from_dict
 from .model import (
@@ -37,13 +38,10 @@ if TYPE_CHECKING:  # storage opens SQLite; keep ``import referee_app.reports`` l
     from referee_app.storage import HandInfo, Penalty, Tournament
 
 
-class ReportDataError(ValueError):
+class ReportDataError(FieldError):
     """The database has nothing to print for the request (names the field)."""
 
-    def __init__(self, field_path: str, problem: str) -> None:
-        super().__init__(f"{field_path}: {problem}")
-        self.field = field_path
-        self.problem = problem
+    code = "report_data"
 
 
 def meta(t: Tournament, generated_at: datetime) -> ReportMeta:

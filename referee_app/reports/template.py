@@ -17,7 +17,7 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import RecordError
+from referee_app.core.errors import FieldError, RecordError
 from referee_app.core.frozen import frozen
 from referee_app.core.jsonin import decode_utf8, parse_json
 
@@ -42,13 +42,10 @@ PAPER_SIZES: dict[str, tuple[float, float]] = {
 }
 
 
-class TemplateError(ValueError):
+class TemplateError(FieldError):
     """A template that cannot be used; ``field`` is the key (``columns[2]``, ``paper``)."""
 
-    def __init__(self, field_path: str, problem: str) -> None:
-        super().__init__(f"{field_path}: {problem}")
-        self.field = field_path
-        self.problem = problem
+    code = "template"
 
 
 @frozen

@@ -44,6 +44,8 @@ from .outbox import CONFLICT, Outbox, OutboxItem, write_atomic
 class ServerUnreachable(StorageError):
     """The server did not answer (down, network, timeout); hands saved now wait."""
 
+    code = "server_unreachable"
+
 
 @frozen
 class SaveResult:

@@ -46,6 +46,8 @@ if TYPE_CHECKING:
 class HandQueued(StorageError):
     """The server could not be reached: the hand was checked and waits in the outbox."""
 
+    code = "hand_queued"
+
     def __init__(self, key: str, problem: str) -> None:
         super().__init__("server", problem)
         self.key = key

@@ -1,58 +1,74 @@
 """Errors of the tournament store: each names the field (or input) and the problem.
 
-All are ``ValueError`` subclasses so callers can catch one family; ``field`` and
-``problem`` let the CLI print ``error: <field>: <problem>`` and the GUI highlight the
-offending input. A raised error always means *nothing was written*.
+All are :class:`~referee_app.core.errors.FieldError` subclasses (so ``ValueError``), so
+callers can catch one family; ``field`` and ``problem`` let the CLI print
+``error: <field>: <problem>`` and the GUI highlight the offending input, and each class's
+``code`` names the failure for a machine. A raised error always means *nothing was written*.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import FieldError
 
-class StorageError(ValueError):
+
+class StorageError(FieldError):
     """Bad input to the tournament store; nothing was changed."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}" if field else problem)
-        self.field = field
-        self.problem = problem
+    code = "storage"
 
 
 class NotATournamentError(StorageError):
     """The file is missing, not SQLite, or not a Referee Desk tournament."""
 
+    code = "not_a_tournament"
+
 
 class TournamentExistsError(StorageError):
     """Creating or importing would overwrite an existing database file."""
+
+    code = "tournament_exists"
 
 
 class UnknownPlayerError(StorageError):
     """A name or id that matches no registered player."""
 
+    code = "unknown_player"
+
 
 class DuplicatePlayerError(StorageError):
     """A player name already registered (names identify players on hand records)."""
+
+    code = "duplicate_player"
 
 
 class SeatingError(StorageError):
     """A seating that cannot be generated or edited as asked (clear options given)."""
 
+    code = "seating"
+
 
 class SeatMismatchError(StorageError):
     """A hand record's seats do not match the round's seating at that table."""
+
+    code = "seat_mismatch"
 
 
 class DuplicateHandError(StorageError):
     """The round/table/hand number is already used (amend or void that hand instead)."""
 
+    code = "duplicate_hand"
+
 
 class UnknownHandError(StorageError):
     """No hand with that id."""
+
+    code = "unknown_hand"
 
 
 class HandChangedError(StorageError):
@@ -60,10 +76,13 @@ class HandChangedError(StorageError):
     would overwrite that change unseen, so nothing was written. ``current`` is the version
     now saved, ``expected`` the one the caller edited."""
 
+    code = "hand_changed"
+
     def __init__(self, hand_id: int, expected: int, current: int) -> None:
         super().__init__("hand_id", f"hand {hand_id} was changed meanwhile (now version "
                          f"{current}, you edited version {expected}); look at both and save "
-                         "again")
+                         "again", params={"hand_id": hand_id, "expected": expected,
+                                          "current": current})
         self.hand_id, self.expected, self.current = hand_id, expected, current
 
 
@@ -73,60 +92,88 @@ class HandRuleError(StorageError):
     A head referee may still record it with an explicit ``override_reason``.
     """
 
-    def __init__(self, field: str, problem: str, violations: Sequence[Any]) -> None:
-        super().__init__(field, problem)
+    code = "hand_rule"
+
+    def __init__(self, field: str, problem: str, violations: Sequence[Any], *,
+                 code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(field, problem, code=code, params=params)
         self.violations = tuple(violations)
 
 
 class BundleError(StorageError):
     """A tournament bundle that cannot be read; ``field`` is a JSON path."""
 
+    code = "bundle"
+
 
 class CSVImportError(StorageError):
     """A players CSV that cannot be read; ``field`` is ``line N, column``."""
 
+    code = "csv_import"
+
 
 class PenaltyError(StorageError):
     """A penalty that cannot be recorded as given."""
+
+    code = "penalty"
 
 
 class AuthError(StorageError):
     """The change needs a referee's (or the head referee's) PIN that was not given, was
     wrong, or belongs to a referee who may not make it; or that name is locked out."""
 
+    code = "auth"
+
 
 class RecordIntegrityError(StorageError):
     """The tamper-evident record does not hold: ``seq`` names the first entry that fails
     (None when the failure is not tied to one entry)."""
 
-    def __init__(self, field: str, problem: str, seq: int | None = None) -> None:
-        super().__init__(field, problem)
+    code = "record_integrity"
+
+    def __init__(self, field: str, problem: str, seq: int | None = None, *,
+                 code: str | None = None, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(field, problem, code=code, params=params)
         self.seq = seq
+
+
 class StorageFault(StorageError):
     """A fault outside the input (exit code 3): the file is busy, damaged, read-only, or the
     disk is full. ``problem`` says what to do; nothing was written."""
+
+    code = "storage_fault"
 
 
 class BusyError(StorageFault):
     """Another desk held the write lock longer than the retry allows."""
 
+    code = "busy"
+
 
 class DiskFullError(StorageFault):
     """The disk (or the file's size limit) is full."""
+
+    code = "disk_full"
 
 
 class ReadOnlyError(StorageFault):
     """The file (or its directory or ``-shm``) cannot be written: viewing works, changes not."""
 
+    code = "read_only"
+
 
 class DamagedError(StorageFault):
     """The file fails SQLite's check or holds values that cannot be read."""
+
+    code = "damaged"
 
 
 class FileReplacedError(StorageFault):
     """The path no longer names the file this connection opened: another process restored a
     backup (which moves the file aside) or moved the file. Reopen the path; nothing was
     written to the file moved aside."""
+
+    code = "file_replaced"
 
 
 def backups_hint(path: object) -> str:

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee_app.core import Ruleset, get_ruleset, ruleset_ids
+from referee_app.core.errors import FieldError
 from referee_app.core.frozen import frozen
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
@@ -60,13 +61,10 @@ def load_ruleset_file(path: str | Path) -> RulesetFile:
                        tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
 
 
-class DeskError(ValueError):
+class DeskError(FieldError):
     """Input the window checks before the store is asked (a file not chosen, a bad seed)."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    code = "desk"
 
 
 def ruleset_choices() -> list[tuple[str, str, str]]:

@@ -28,9 +28,12 @@ class NearMissError(RecordError):
     """A key that is a typo of a known field: ``key`` at ``where`` (a record path, "" for
     the top level), probably meant ``near``."""
 
+    code = "near_miss"
+
     def __init__(self, where: str, key: str, near: str) -> None:
         super().__init__(f"{where}.{key}" if where else key,
-                         f"unknown field; did you mean {near!r}?")
+                         f"unknown field; did you mean {near!r}?",
+                         params={"key": key, "near": near})
         self.where, self.key, self.near = where, key, near
 
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
+from referee_app.core.errors import FieldError
 from referee_app.core.frozen import frozen
 
 #: the reports library (reportlab and the templates) is imported when a report is made,
@@ -31,13 +32,10 @@ if TYPE_CHECKING:
     from .desk import Desk
 
 
-class ReportRequestError(ValueError):
+class ReportRequestError(FieldError):
     """A report cannot be made from the current selection (field names what is missing)."""
 
-    def __init__(self, field: str, problem: str) -> None:
-        super().__init__(f"{field}: {problem}")
-        self.field = field
-        self.problem = problem
+    code = "report_request"
 
 
 class PdfPageError(ValueError):
