@@ -1,6 +1,7 @@
 """What the routes share: the server's state (the file, one connection per worker thread,
 sign-in tokens, the write lock, the change watch, idempotency keys, the per-revision memo)
-and the API's error shape ``{"error": {"field", "problem"}}``."""
+and the API's error shape ``{"error": {"field", "problem"}}`` (plus the failure's ``code``
+when the store or the record reader refused)."""
 
 from __future__ import annotations
 
@@ -36,10 +37,12 @@ class ApiError(Exception):
         self.headers = headers or {}
 
 
-def error_response(status: int, field: str, problem: str, *,
+def error_response(status: int, field: str, problem: str, *, code: str | None = None,
                    violations: list[dict[str, Any]] | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
     body: dict[str, Any] = {"field": field, "problem": problem}
+    if code is not None:
+        body["code"] = code
     if violations is not None:
         body["violations"] = violations
     return JSONResponse({"error": body}, status_code=status, headers=headers)

@@ -96,11 +96,12 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 1,
                                                "record": recs[1]}, headers=auth(desk))
     assert r.status_code == 409 and r.json()["error"]["field"] == "hand_no"
+    assert r.json()["error"]["code"] == "duplicate_hand"
     # a record that breaks the rules: 422 with every violation and its clause
     r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 2,
                                                "record": broken(with_win(recs))},
                    headers=auth(desk))
-    assert r.status_code == 422
+    assert r.status_code == 422 and r.json()["error"]["code"] == "hand_rule"
     clauses = {v["clause"] for v in r.json()["error"]["violations"]}
     assert {"§2.1", "§2.4"} <= clauses
     # a player not seated at that table: 400 naming the seat

@@ -110,6 +110,17 @@ def test_one_hand_needs_no_token_the_whole_log_does(event: tuple[Path, int]) -> 
     assert everyone.json() == one.json()
 
 
+def test_a_refusal_of_the_store_names_its_code(event: tuple[Path, int]) -> None:
+    """An error the store raised carries its FieldError code beside field and problem;
+    the API's own refusals (a bad query) keep the two keys."""
+    db, hid = event
+    (missing, bad), _ = _calls(db, f"/api/hands/{hid + 1000}", "/api/log?hand=x")
+    assert missing.status_code == 404
+    assert missing.json()["error"] == {"field": "hand_id", "code": "unknown_hand",
+                                       "problem": f"no hand with id {hid + 1000}"}
+    assert bad.status_code == 400 and set(bad.json()["error"]) == {"field", "problem"}
+
+
 def test_a_read_only_tournament_serves_its_whole_log(tmp_path: Path) -> None:
     db = make_event(tmp_path / "open.sqlite", referees=False, players=4)
     (whole,), _ = _calls(db, "/api/log")
