@@ -314,6 +314,13 @@ class Desk:
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
+    def blind_form(self, hand: HandInfo) -> EntryForm:
+        """The blind second entry of a saved hand: its seating and place, nothing else (the
+        saved version stays hidden from the second referee)."""
+        return EntryForm.blank(self.rules(), dict(hand.players), None,
+                               {"round": hand.round, "table": hand.table,
+                                "hand_no": hand.hand_no})
+
     def form_of(self, hand: HandInfo) -> EntryForm:
         """A saved hand in the form, settled under the tournament's current settings (what
         an amendment would save)."""
@@ -355,6 +362,15 @@ class Desk:
         """Verified / back to entered / void (void is the head referee's)."""
         return self.t.set_status(hand_id, status, referee=referee or self.referee,
                                  reason=reason, expected_version=expected_version)
+
+    def resolve_blind(self, hand_id: int, form: EntryForm, reason: str | None,
+                      referee: str | None = None) -> HandInfo:
+        """The head referee's answer to a blind entry that differs: without a reason the
+        first entry stands; with one the second entry (``form``) is saved over it. Either
+        way the hand is then verified."""
+        if reason is not None:
+            self.amend_hand(hand_id, form, reason, referee=referee)
+        return self.set_status(hand_id, "verified", referee=referee)
 
     def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
         """The only way back from void (head referee): the hand counts again."""
