@@ -125,6 +125,11 @@ class Desk:
             raise DeskError("file", "choose where to save the imported tournament")
         return cls(Tournament.import_bundle(bundle, db_path), referee)
 
+    def reopen(self) -> Desk:
+        """The same path opened again (a backup was restored over it elsewhere), for the
+        same referee; this desk is left to be closed."""
+        return type(self).open(self.t.path, self.referee)
+
     def close(self) -> None:
         self.t.close()
 
@@ -413,6 +418,18 @@ class Desk:
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
         return self.t.seat_round(round_no, seed=seed, fill=fill, referee=self.referee)
+
+    def swap_candidates(self, round_no: int, table: int, seat: str
+                        ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
+        """Who sits in the seat ("—" when empty), and who may be put there: every other
+        player not withdrawn, with their (table, seat) this round (None when not seated)
+        and whether they have the bye."""
+        seating = self.seating(round_no)
+        current = seating.tables.get(table, {}).get(seat, "—")
+        byes = set(seating.byes)
+        return current, [(p.name, seating.table_of(p.name), p.name in byes)
+                         for p in self.players()
+                         if p.name != current and p.status.value != "withdrawn"]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
         return self.t.set_seat(round_no, table, seat, player, referee=self.referee)

@@ -79,8 +79,8 @@ class BlindVerify:
         self.last_differences: list[Any] = []
 
     def _differences_dialog(self, title: str, differences: Sequence[Any]) -> str | None:
-        dlg = DifferencesDialog(title, differences,
-                                self.win if isinstance(self.win, QWidget) else None)
+        parent = self.win if isinstance(self.win, QWidget) else None
+        dlg = DifferencesDialog(title, differences, parent)
         return dlg.choice if self.win.run_dialog(dlg) else None
 
     def verify_blind(self) -> bool:

@@ -213,7 +213,7 @@ class DeskFaults(QObject):
         asks the referee to sign in on it."""
         old = self.desk
         try:
-            desk = type(old).open(old.t.path, old.referee)
+            desk = old.reopen()
         except Exception as e:  # noqa: BLE001 - said in one line; the poll tries again
             self._follow_failed(e)
             return

@@ -45,7 +45,7 @@ class EventAdmin:
     def __init__(self, win: AdminHost) -> None:
         self.win = win
         #: the forms' parent widget
-        self.parent: QWidget | None = win if isinstance(win, QWidget) else None
+        self.widget: QWidget | None = win if isinstance(win, QWidget) else None
 
     @property
     def desk(self) -> Any:
@@ -69,7 +69,7 @@ class EventAdmin:
                                referee=self.desk.referee)
 
         dlg = NewTournamentDialog(ruleset_choices(), self.win.ask_save_file, submit,
-                                  self.refused, self.parent, self.win.ask_open_file,
+                                  self.refused, self.widget, self.win.ask_open_file,
                                   load_ruleset_file)
         if not self.win.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
@@ -119,7 +119,7 @@ class EventAdmin:
             v = d.values()
             return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
 
-        dlg = AddPlayerDialog(submit, self.refused, self.parent)
+        dlg = AddPlayerDialog(submit, self.refused, self.widget)
         if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
         name = dlg.outcome.name  # type: ignore[attr-defined]
@@ -164,7 +164,7 @@ class EventAdmin:
             v = d.values()
             return self.desk.seat_round(n, parse_seed(v["seed"]), v["fill"])
 
-        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self.refused, self.parent)
+        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self.refused, self.widget)
         if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
         self.win.reload()
@@ -183,23 +183,16 @@ class EventAdmin:
                 self.win.message(tr("select_seat"))
                 return False
             round_no, table, seat = sel
-        seating = self.desk.seating(round_no)
-        current = seating.tables.get(table, {}).get(seat, "—")
-        byes = set(seating.byes)
-        choices = []
-        for p in self.desk.players():
-            if p.name == current or p.status.value == "withdrawn":
-                continue
-            at = seating.table_of(p.name)
-            place = (tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
-                     if at else tr("on_bye") if p.name in byes else tr("not_seated"))
-            choices.append((p.name, place))
+        current, candidates = self.desk.swap_candidates(round_no, table, seat)
+        choices = [(name, tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
+                    if at else tr("on_bye") if bye else tr("not_seated"))
+                   for name, at, bye in candidates]
 
         def submit(d: SwapDialog) -> Any:
             return self.desk.set_seat(round_no, table, seat, d.values()["player"])
 
         dlg = SwapDialog(round_no, table, seat, current, choices, submit, self.refused,
-                         self.parent)
+                         self.widget)
         if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
         who = dlg.values()["player"]

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QDialog, QLabel, QStatusBar
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QStatusBar, QWidget
 
 from referee_app.storage.errors import AuthError
 
@@ -76,6 +76,8 @@ class DeskSession(QObject):
     def __init__(self, win: SessionHost) -> None:
         super().__init__(win if isinstance(win, QObject) else None)
         self.win = win
+        #: the PIN forms' parent widget
+        self.widget: QWidget | None = win if isinstance(win, QWidget) else None
         self.record_label = QLabel()
         self.record_label.setObjectName("record_digest")
         self.referee_label = QLabel()
@@ -132,7 +134,7 @@ class DeskSession(QObject):
 
     def _pin_dialog(self, title: str, prompt: str, names: list[str],
                     default: str) -> tuple[str, str] | None:
-        dlg = PinDialog(title, prompt, names, default, self.win)  # type: ignore[arg-type]
+        dlg = PinDialog(title, prompt, names, default, self.widget)
         return dlg.answer() if self.win.run_dialog(dlg) else None
 
     def start_session(self) -> bool:
@@ -240,7 +242,7 @@ class DeskSession(QObject):
         """File → Add referee…: the first one must be a head referee (and is then signed
         in); later ones need the head referee's PIN."""
         first = not self.desk.has_referees()
-        dlg = AddRefereeDialog(first, self.win)  # type: ignore[arg-type]
+        dlg = AddRefereeDialog(first, self.widget)
         if not self.win.run_dialog(dlg):
             return False
         v = dlg.values()
