@@ -290,3 +290,18 @@ def test_import_and_export_bundle_and_players_csv(fresh, tmp_path: Path):
     assert not win.event_admin.import_bundle()
     assert "already exists" in boxes[-1]
     assert dump(copy) == before
+
+
+def test_swap_candidates_are_every_other_player_not_withdrawn(desk_window):
+    """The swap form's list comes from the desk controller: the seat's occupant and
+    withdrawn players are left out; everyone else comes with their seat this round (None
+    when not seated) and whether they have the bye."""
+    win, seating = desk_window()  # four players seated in round 1, table 1
+    win.desk.add_player("New Player")
+    win.desk.add_player("Gone Player")
+    win.desk.set_player_status("Gone Player", "withdrawn")
+    current, candidates = win.desk.swap_candidates(1, 1, "E")
+    assert current == seating["E"]
+    assert sorted(candidates) == sorted(
+        [(seating[s], (1, s), False) for s in ("S", "W", "N")] + [("New Player", None, False)])
+    assert win.desk.swap_candidates(1, 2, "E")[0] == "—"  # no such table: an empty seat
