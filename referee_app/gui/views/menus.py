@@ -22,8 +22,9 @@ from .session import DeskSession
 
 
 class MenusHost(Protocol):
-    """What the menus call on their window (the main window): a protocol, so this module
-    does not import the window that holds it."""
+    """What the menus call on their window (the main window), and what its Reports menu
+    reads (:class:`~.report_menu.ReportHost`): a protocol, so this module does not import
+    the window that holds it."""
 
     entry: Any
     jump_bar: Any
