@@ -111,8 +111,8 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         win.close()
         # a test that left the form unsaved may have had the close refused: its timers must
         # not fire into the next test once the file is closed
-        win._impact_timer.stop()
-        win.follower.stop()
+        win.impact_timer.stop()
+        win.faults.follower.stop()
         desk.close()
 
 

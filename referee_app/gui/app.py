@@ -127,7 +127,7 @@ def run(opts: LaunchOptions) -> int:
     if opts.screenshot is not None:
         win.show()
         target = prepare_view(win, opts.view, record)
-        win.show_unknown_fields(unknown)
+        win.faults.show_unknown_fields(unknown)
         for _ in range(3):
             app.processEvents()
         ok = target.grab().save(str(opts.screenshot), "PNG")  # type: ignore[attr-defined]
@@ -144,15 +144,15 @@ def run(opts: LaunchOptions) -> int:
     if opts.lock_minutes is not None:  # remembered as the desk's setting
         from PySide6.QtCore import QSettings
 
-        win.lock_minutes = opts.lock_minutes
+        win.session.lock_minutes = opts.lock_minutes
         QSettings("RefereeDesk", "referee-app").setValue("session/lock_minutes",
                                                          opts.lock_minutes)
     win.show()
     if not opts.exit_when_ready and desk.signed_in is None:
-        win.start_session()  # a tournament with referees: who is at the desk (name + PIN)
+        win.session.start_session()  # a tournament with referees: who is at the desk (name + PIN)
     if opts.view != "entry" or record is not None:
         prepare_view(win, opts.view, record)
-        win.show_unknown_fields(unknown)
+        win.faults.show_unknown_fields(unknown)
     if opts.exit_when_ready:
         from PySide6.QtCore import QTimer
 
@@ -237,7 +237,7 @@ def prepare_view(win: object, view: str, record: dict | None = None) -> object:
             dlg.resize(win.width() * 3 // 4, win.height() * 3 // 4)
             target = dlg
     elif view == "projector":
-        proj = win.open_projector()
+        proj = win.projector.open()
         proj.showNormal()
         proj.resize(win.size())
         target = proj
@@ -285,14 +285,15 @@ def _issue12_view(win: object, view: str, hands: list) -> object:
         return win
     if view == "amend":
         win.entry.set_events(form.events, "edit")
-        win._show_impact()
+        win.show_impact()
         return win
-    win.verify_blind()
+    win.blind.verify_blind()
     win.entry.load(form, "", "")
     win.entry.undo_stack.resetClean()
     win.update_header()
-    win._update_title()
-    res = win.desk.verify_blind(win.blind, win.entry.form) if win.blind else None
+    win.update_title()
+    res = (win.desk.verify_blind(win.blind.hand_id, win.entry.form)
+           if win.blind.hand_id else None)
     if res is None or res.verified:
         return win
     dlg = DifferencesDialog(win.entry.header.text(), res.differences, win)

@@ -233,9 +233,9 @@ def test_gui_lock_minutes_out_of_range(tmp_path: Path, value: str) -> None:
     (2.5, 2.5), (1440, 1440)])
 def test_a_bad_stored_lock_setting_falls_back_to_the_default(stored: Any,
                                                              minutes: float) -> None:
-    from referee_app.gui.views.session import _stored_minutes
+    from referee_app.gui.views.session import stored_lock_minutes
 
-    assert _stored_minutes(stored) == minutes
+    assert stored_lock_minutes(stored) == minutes
 
 
 @pytest.mark.parametrize("value", ["٣", "1_000", "1e3", "1.5", "0", "99999999999999999999"])

@@ -244,7 +244,7 @@ def test_language_switch_retranslates(qtbot, desk_window):
     win.navigator.select_key(("table", 1, 1))
     assert win.tabs.tabText(0) == "Hand entry"
     assert win.entry.panels["E"].title().startswith("E 东")
-    win.lang_box.setCurrentIndex(win.lang_box.findData("zh"))
+    win.menus.lang_box.setCurrentIndex(win.menus.lang_box.findData("zh"))
     assert win.tabs.tabText(0) == "录入"
     assert win.entry.panels["E"].title().startswith("东 E")
     assert win.entry.header.text().startswith("第1轮")
@@ -274,7 +274,7 @@ def test_penalty_dialog_changes_standings(qtbot, desk_window):
 
 def test_projector_refreshes_itself(qtbot, desk_window):
     win, seating = desk_window()
-    proj = win.open_projector()
+    proj = win.projector.open()
     qtbot.addWidget(proj)
     proj.timer.setInterval(20)
     before = proj.refreshes

@@ -216,18 +216,19 @@ def read_only_window(qtbot, tmp_path: Path, monkeypatch) -> Any:
 
 def test_read_only_file_opens_for_viewing_with_a_banner(read_only_window) -> None:
     win, shown, path = read_only_window
-    banner = win.banners.banner("readonly")
+    banner = win.faults.banners.banner("readonly")
     assert banner is not None and banner.isVisible()
     assert banner.text().startswith("Read-only:") and str(path) in banner.text()
     assert win.standings.table.rowCount() == 4  # viewing works
     win.navigator.select_key(("hand", win.desk.hands()[0].id))
     assert win.shown is not None
-    for a in (win.act_save, win.act_verify, win.act_void, win.act_verify_blind,
-              win.act_paste_record, win.act_load_record):
+    m = win.menus
+    for a in (m.act_save, m.act_verify, m.act_void, m.act_verify_blind,
+              win.faults.act_paste_record, win.faults.act_load_record):
         assert not a.isEnabled(), a.objectName()
     assert not win.entry.btn_save.isEnabled()
     LANG.set("zh")
-    assert win.banners.banner("readonly").text().startswith("只读：")
+    assert win.faults.banners.banner("readonly").text().startswith("只读：")
 
 
 def test_every_write_is_refused_with_one_line(read_only_window) -> None:
@@ -241,7 +242,7 @@ def test_every_write_is_refused_with_one_line(read_only_window) -> None:
     assert len(shown) == 3 and all("open for viewing only" in s for s in shown), shown
     shown.clear()
     name = win.desk.players()[0].name
-    assert not win.set_player_status(name, "withdrawn")  # through the event admin's path
+    assert not win.event_admin.set_player_status(name, "withdrawn")  # through the event admin's path
     assert len(shown) == 1 and "open for viewing only" in shown[0], shown
     assert "db:" not in shown[0] and "Traceback" not in shown[0]
     assert win.desk.players()[0].status.value == "active"
@@ -283,7 +284,7 @@ def test_busy_save_keeps_the_form_and_retry_saves(qtbot, desk_window, monkeypatc
             other.execute("COMMIT")
         return True
 
-    win.ask_retry = retry
+    win.faults.ask_retry = retry
     assert win.save()
     assert len(asked) == 2 and "busy" in asked[0]
     assert len(win.desk.hands()) == 1 and win.shown.version == 1
@@ -298,7 +299,7 @@ def test_busy_save_cancelled_keeps_everything_typed(qtbot, desk_window, monkeypa
     win.show_message = shown.append
     typed = _type_example(win, seating)
     other = _hold_write_lock(win.desk.t.path)
-    win.ask_retry = lambda text: False
+    win.faults.ask_retry = lambda text: False
     try:
         assert not win.save()
     finally:
@@ -327,7 +328,7 @@ def test_busy_amend_offers_retry_too(qtbot, desk_window, monkeypatch) -> None:
         other.execute("COMMIT")
         return True
 
-    win.ask_retry = retry
+    win.faults.ask_retry = retry
     assert win.save()
     other.close()
     assert len(asked) == 1 and win.shown.version == 2

@@ -31,7 +31,7 @@ def _other(win: Any) -> Tournament:
 def _saved_hand(win: Any, seating: dict[str, str]) -> int:
     with _other(win) as t:
         h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     return h.id
 
 
@@ -51,7 +51,7 @@ def _edit(win: Any) -> None:
 
 def test_the_timer_notices_a_cli_write_within_about_a_second(qtbot, desk_window) -> None:
     win, seating = desk_window()
-    assert win.follower.timer.isActive() and win.follower.timer.interval() == 1000
+    assert win.faults.follower.timer.isActive() and win.faults.follower.timer.interval() == 1000
     def shown_chips() -> dict[str, str]:
         t = win.standings.table
         return {t.item(r, 1).data(256): t.item(r, 2).text() for r in range(t.rowCount())}
@@ -73,8 +73,8 @@ def test_own_saves_do_not_count_as_another_writer(qtbot, desk_window) -> None:
     form.extra.update(win.entry.form.extra)
     win.entry.load(form, "", "")
     assert win.save()
-    assert not win.follower.poll()  # the window refreshed itself already
-    assert win.banners.texts() == {}
+    assert not win.faults.follower.poll()  # the window refreshed itself already
+    assert win.faults.banners.texts() == {}
 
 
 def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
@@ -88,10 +88,10 @@ def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
     dlg.show()
     with _other(win) as t:
         t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
-    assert not win.follower.poll()
+    assert not win.faults.follower.poll()
     assert win.navigator.item_text(("hand", 1)) == ""
     dlg.close()
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     assert win.navigator.item_text(("hand", 1)) != ""
 
 
@@ -117,10 +117,10 @@ def test_open_hand_refreshes_when_unedited(qtbot, desk_window) -> None:
     win.navigator.select_key(("hand", hid))
     assert win.shown.version == 1
     theirs = _amend_elsewhere(win, hid, seating)
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     assert win.shown.version == 2  # the form shows their version
     assert win.entry.form.events == theirs["events"]
-    assert "changed at another desk" in win.banners.texts()["changed"]
+    assert "changed at another desk" in win.faults.banners.texts()["changed"]
     assert win.entry.undo_stack.isClean()
 
 
@@ -132,8 +132,8 @@ def test_edited_hand_changed_elsewhere_shows_a_banner_and_refuses_to_save(
     _edit(win)
     mine = win.entry.form.to_record_dict()
     _amend_elsewhere(win, hid, seating)
-    assert win.follower.poll()
-    text = win.banners.texts()["changed"]
+    assert win.faults.follower.poll()
+    text = win.faults.banners.texts()["changed"]
     assert "while you were editing" in text and "version 2" in text
     assert win.entry.form.to_record_dict() == mine  # the edit is kept
     seen: list[Any] = []
@@ -143,16 +143,16 @@ def test_edited_hand_changed_elsewhere_shows_a_banner_and_refuses_to_save(
                      for r in range(dlg.table.rowCount())])
         return None  # keep looking
 
-    win.resolve_conflict = look
+    win.faults.resolve_conflict = look
     win.ask_text.queue[:] = ["my reason"]
     assert not win.save()
     assert seen and seen[0]  # both versions were shown, field by field
     assert win.ask_text.asked == []  # refused before asking for a reason
     assert win.desk.hand(hid).version == 2  # their change stands
     # keep my edit on top of theirs: the next save amends version 2
-    win.resolve_conflict = lambda dlg: "mine"
-    assert win.compare_versions() == "mine"
-    assert "changed" not in win.banners.texts() and win.shown.version == 2
+    win.faults.resolve_conflict = lambda dlg: "mine"
+    assert win.faults.compare_versions() == "mine"
+    assert "changed" not in win.faults.banners.texts() and win.shown.version == 2
     assert win.save()
     h = win.desk.hand(hid)
     assert h.version == 3 and h.record["events"] == mine["events"]
@@ -164,12 +164,12 @@ def test_take_their_version_drops_the_edit(qtbot, desk_window) -> None:
     win.navigator.select_key(("hand", hid))
     _edit(win)
     theirs = _amend_elsewhere(win, hid, seating)
-    win.follower.poll()
-    win.resolve_conflict = lambda dlg: "theirs"
+    win.faults.follower.poll()
+    win.faults.resolve_conflict = lambda dlg: "theirs"
     assert not win.save()
     assert win.entry.undo_stack.isClean() and win.shown.version == 2
     assert win.entry.form.events == theirs["events"]
-    assert win.banners.texts() == {}
+    assert win.faults.banners.texts() == {}
 
 
 def test_a_save_racing_the_poll_is_refused_by_the_store(qtbot, desk_window) -> None:
@@ -182,17 +182,17 @@ def test_a_save_racing_the_poll_is_refused_by_the_store(qtbot, desk_window) -> N
     shown: list[str] = []
     win.show_message = shown.append
     compared: list[Any] = []
-    win.resolve_conflict = lambda dlg: compared.append(dlg) or None
+    win.faults.resolve_conflict = lambda dlg: compared.append(dlg) or None
     win.ask_text.queue[:] = ["my reason"]
     assert not win.save()
     assert win.desk.hand(hid).version == 2 and len(compared) == 1
-    assert "changed" in win.banners.texts()
+    assert "changed" in win.faults.banners.texts()
     assert any("another desk" in m for m in win.messages)
     # the same for a status change (verify) of a version the referee has not seen
-    win.resolve_conflict = lambda dlg: "theirs"
-    win.compare_versions()
+    win.faults.resolve_conflict = lambda dlg: "theirs"
+    win.faults.compare_versions()
     _amend_elsewhere(win, hid, seating)
-    win.resolve_conflict = lambda dlg: None
+    win.faults.resolve_conflict = lambda dlg: None
     assert not win.verify_hand()
     assert win.desk.hand(hid).version == 3 and win.desk.hand(hid).status.value == "entered"
 
@@ -219,7 +219,7 @@ def test_new_hand_number_taken_elsewhere(qtbot, desk_window) -> None:
     assert win.context == (1, 1, 1, None)
     with _other(win) as t:
         t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     assert win.context == (1, 1, 2, None)  # an untouched form moves to the next number
     assert open_hand_state(win.desk, win.context, None).kind == "same"
     form = EntryForm.from_record(example_record(seating))
@@ -228,9 +228,9 @@ def test_new_hand_number_taken_elsewhere(qtbot, desk_window) -> None:
     win.entry.undo_stack.resetClean()
     with _other(win) as t:
         t.add_hand(example_record(seating), round=1, table=1, hand_no=2, referee="B")
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     assert win.context == (1, 1, 2, None)  # typed work stays where it is
-    assert "Hand 2 of this table" in win.banners.texts()["taken"]
+    assert "Hand 2 of this table" in win.faults.banners.texts()["taken"]
     win.show_message = lambda text: None
     assert not win.save()  # the store refuses the duplicate number
     assert len(win.desk.hands()) == 2
@@ -267,12 +267,12 @@ def test_loading_a_record_with_a_typo_is_refused(qtbot, desk_window, tmp_path: P
     path = tmp_path / "typo.json"
     path.write_text(json.dumps(rec), encoding="utf-8")
     win.ask_open_file = lambda title, filt: str(path)
-    assert not win.load_record_file()
+    assert not win.faults.load_record_file()
     assert shown == ["Refused: 'flag' at event 3 is not a field of a hand record; did you mean "
                      "'flags'? Nothing was loaded."]
     assert win.entry.form.to_record_dict() == before
     LANG.set("zh")
-    assert not win.load_record_file()
+    assert not win.faults.load_record_file()
     assert "您是想写 'flags' 吗" in shown[-1]
 
 
@@ -282,9 +282,9 @@ def test_loading_a_record_with_unknown_keys_warns(qtbot, desk_window, tmp_path: 
     rec = example_record(seating)
     rec["scorer"] = "Ann"
     rec["events"][0]["comment"] = "late"
-    win.read_clipboard = lambda: json.dumps(rec, ensure_ascii=False)
-    assert win.paste_record()
-    text = win.banners.texts()["unknown"]
+    win.faults.read_clipboard = lambda: json.dumps(rec, ensure_ascii=False)
+    assert win.faults.paste_record()
+    text = win.faults.banners.texts()["unknown"]
     assert text == ("Warning, unknown fields in this record: scorer (kept with the record), "
                     "events[0].comment (ignored).")
     assert win.entry.evaluation is not None
@@ -292,10 +292,10 @@ def test_loading_a_record_with_unknown_keys_warns(qtbot, desk_window, tmp_path: 
     assert win.entry.form.extra["scorer"] == "Ann"
     assert win.context == (1, 1, 1, None)
     LANG.set("zh")
-    assert "未知字段" in win.banners.texts()["unknown"]  # the banner follows the language
+    assert "未知字段" in win.faults.banners.texts()["unknown"]  # the banner follows the language
     LANG.set("en")
     assert win.save()
-    assert "unknown" not in win.banners.texts()  # the saved hand is shown: banner gone
+    assert "unknown" not in win.faults.banners.texts()  # the saved hand is shown: banner gone
     assert win.desk.hands()[0].record["scorer"] == "Ann"
 
 
@@ -305,8 +305,8 @@ def test_bad_pasted_text_is_one_line(qtbot, desk_window) -> None:
     win.show_message = shown.append
     win.navigator.select_key(("table", 1, 1))
     for text in ("", "[1, 2]", "{", "null", '"x"', "[" * 5000):
-        win.read_clipboard = lambda text=text: text
-        assert not win.paste_record()
+        win.faults.read_clipboard = lambda text=text: text
+        assert not win.faults.paste_record()
     assert len(shown) == 6 and not any("Traceback" in s for s in shown)
     assert shown[0] == "The clipboard holds no text to read as a hand record."
     assert "JSON object, got list" in shown[1] and "nested too deeply" in shown[5]
@@ -338,19 +338,19 @@ def test_a_backup_restored_elsewhere_is_reopened_and_the_form_kept(qtbot, desk_w
     with _other(win) as t:
         t.backup()
         h2 = t.add_hand(example_record(seating), round=1, table=1, hand_no=2, referee="B")
-    assert win.follower.poll()
+    assert win.faults.follower.poll()
     win.navigator.select_key(("hand", h2.id))
     _edit(win)  # the referee is typing an amendment of hand 2
     old = win.desk.t
     Tournament.restore_backup(old.path, 1, referee="B")  # "referee-app backup restore 1"
     assert old.replaced()
-    win.follower.poll()
+    win.faults.follower.poll()
     assert win.desk.t is not old and not win.desk.t.replaced()
     assert [h.hand_no for h in win.desk.t.hands()] == [1]  # what the restored file holds
-    texts = win.banners.texts()
+    texts = win.faults.banners.texts()
     assert "was replaced by another program" in texts["replaced"]
     assert f"#{h2.id} is not in the tournament file any more" in texts["changed"]
     assert not win.entry.undo_stack.isClean()  # what was typed is still in the form
     with _other(win) as t:  # the reopened desk follows the new file like any other
         t.add_hand(example_record(seating), round=1, table=1, hand_no=3, referee="B")
-    assert win.follower.poll()
+    assert win.faults.follower.poll()

@@ -191,7 +191,7 @@ def test_tab_order_follows_the_screen(qtbot, desk_window) -> None:
                      "concealed_W", "pongs_W", "concealed_N", "pongs_N", "events_line",
                      "events", "add_kong", "add_win", "edit_event", "move_up", "move_down",
                      "delete_event", "wall_exhausted", "save_button"]
-    assert win.lang_box.focusPolicy() == Qt.FocusPolicy.NoFocus
+    assert win.menus.lang_box.focusPolicy() == Qt.FocusPolicy.NoFocus
 
 
 @pytest.mark.parametrize("name", list(HANDS))

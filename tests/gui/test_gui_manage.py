@@ -61,7 +61,7 @@ def fresh(desk_window, tmp_path: Path, qtbot):
         d.cap.setValue(8)
 
     win.run_dialog = filler(fill, shown)
-    assert win.new_tournament()
+    assert win.event_admin.new_tournament()
     return win, path
 
 
@@ -77,7 +77,7 @@ def add_player(win, name: str, latin: str = "", club: str = "", chinese: bool = 
         d.club.setText(club)
 
     win.run_dialog = filler(fill, shown)
-    return win.add_player()
+    return win.event_admin.add_player()
 
 
 def grid(win) -> dict[tuple[int, str], str]:
@@ -107,13 +107,13 @@ def test_new_tournament_is_created_and_opened(fresh):
     assert win.navigator.topLevelItem(0).text(0) == "渥太华公开赛 Ottawa Open"
     assert win.seating.table.rowCount() == 0
     assert win.seating.btn_seat.text() == "Seat round 1…"
-    texts = [a.text() for a in win.menu_file.actions() if a.text()]
+    texts = [a.text() for a in win.menus.menu_file.actions() if a.text()]
     assert texts[:2] == ["&New tournament…", "Open database…"]
     assert {"&Import bundle…", "&Export bundle…"} <= set(texts)
     from referee_app.gui.i18n import LANG
 
     LANG.set("zh")
-    assert win.act_new_tournament.text() == "新建赛事(&N)…"
+    assert win.menus.act_new_tournament.text() == "新建赛事(&N)…"
     assert win.seating.btn_seat.text() == "排第1轮座位…"
     assert win.players.btn_add.text() == "添加选手…"
 
@@ -133,7 +133,7 @@ def test_new_tournament_over_an_existing_file_is_refused(desk_window, tmp_path: 
         d.name.setText("Second")
 
     win.run_dialog = filler(fill, shown)
-    assert not win.new_tournament()
+    assert not win.event_admin.new_tournament()
     assert shown[0].isVisible()  # the form stays open with what was typed
     assert len(boxes) == 1 and "db:" in boxes[0] and "already exists" in boxes[0]
     assert dump(existing) == before
@@ -221,7 +221,7 @@ def test_seat_round_with_a_short_table_offers_byes(fresh):
 
     win.run_dialog = filler(pick, shown)
     before = dump(path)
-    assert not win.seat_round()
+    assert not win.event_admin.seat_round()
     assert len(boxes) == 1 and "fill: 3 substitute(s) needed" in boxes[0]
     assert dump(path) == before and win.desk.rounds() == []
 
@@ -230,7 +230,7 @@ def test_seat_round_with_a_short_table_offers_byes(fresh):
         d.fill.setCurrentIndex(d.fill.findData("byes"))
 
     win.run_dialog = filler(byes, shown)
-    assert win.seat_round()
+    assert win.event_admin.seat_round()
     s = win.desk.t.seating(1)
     assert len(s.byes) == 1 and s.byes[0] in win.seating.byes.text()
     assert len(grid(win)) == 4
@@ -245,7 +245,7 @@ def test_bad_seed_and_swap_into_a_table_with_hands(desk_window):
     shown: list[QDialog] = []
     win.run_dialog = filler(lambda d: d.seed.setText("abc"), shown)
     before = dump(path)
-    assert not win.seat_round()
+    assert not win.event_admin.seat_round()
     assert "seed: expected a whole number" in boxes[-1]
     assert dump(path) == before
     # a table with a saved hand keeps its seats
@@ -254,7 +254,7 @@ def test_bad_seed_and_swap_into_a_table_with_hands(desk_window):
     before = dump(path)
     win.run_dialog = filler(lambda d: d.player.setCurrentIndex(
         d.player.findData(seating["S"])), shown)
-    assert not win.swap_seat(1, 1, "E")
+    assert not win.event_admin.swap_seat(1, 1, "E")
     assert "table: table 1 of round 1 already has hands entered" in boxes[-1]
     assert dump(path) == before
 
@@ -265,28 +265,43 @@ def test_import_and_export_bundle_and_players_csv(fresh, tmp_path: Path):
     csv.write_text("name,name_latin,club\n" + "".join(f"{n},{la},Ottawa\n" for n, la in NAMES),
                    encoding="utf-8")
     win.ask_open_file = lambda title, filt: str(csv)
-    assert win.import_players()
+    assert win.event_admin.import_players()
     assert win.players.player_box.count() == 8
     # importing the same file again: the store names the line, nothing is added
     boxes: list[str] = []
     win.show_message = boxes.append
-    assert not win.import_players()
+    assert not win.event_admin.import_players()
     assert "line 2, name: player '李伟' is already registered" in boxes[-1]
     assert len(win.desk.players()) == 8
 
     bundle = tmp_path / "event.json"
     win.ask_save_file = lambda title, filt, name: str(bundle)
-    assert win.export_bundle()
+    assert win.event_admin.export_bundle()
     assert bundle.exists()
 
     copy = tmp_path / "copy.sqlite"
     win.ask_open_file = lambda title, filt: str(bundle)
     win.ask_save_file = lambda title, filt, name: str(copy)
-    assert win.import_bundle()
+    assert win.event_admin.import_bundle()
     assert win.desk.t.path == copy
     assert [p.name for p in win.desk.players()] == [n for n, _ in NAMES]
     # importing over an existing file is refused and leaves both files alone
     before = dump(copy)
-    assert not win.import_bundle()
+    assert not win.event_admin.import_bundle()
     assert "already exists" in boxes[-1]
     assert dump(copy) == before
+
+
+def test_swap_candidates_are_every_other_player_not_withdrawn(desk_window):
+    """The swap form's list comes from the desk controller: the seat's occupant and
+    withdrawn players are left out; everyone else comes with their seat this round (None
+    when not seated) and whether they have the bye."""
+    win, seating = desk_window()  # four players seated in round 1, table 1
+    win.desk.add_player("New Player")
+    win.desk.add_player("Gone Player")
+    win.desk.set_player_status("Gone Player", "withdrawn")
+    current, candidates = win.desk.swap_candidates(1, 1, "E")
+    assert current == seating["E"]
+    assert sorted(candidates) == sorted(
+        [(seating[s], (1, s), False) for s in ("S", "W", "N")] + [("New Player", None, False)])
+    assert win.desk.swap_candidates(1, 2, "E")[0] == "—"  # no such table: an empty seat

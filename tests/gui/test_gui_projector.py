@@ -166,7 +166,7 @@ def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) ->
     win = MainWindow(desk)
     qtbot.addWidget(win)
     try:
-        proj = win.open_projector()
+        proj = win.projector.open()
 
         def fill(dlg) -> bool:
             assert dlg.windowTitle() == "Projector settings"
@@ -175,14 +175,14 @@ def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) ->
             return True
 
         win.run_dialog = fill
-        win.act_projector_settings.trigger()
+        win.menus.act_projector_settings.trigger()
         assert projector_settings() == (7, True)
         assert proj.page_timer.interval() == 7000 and proj.show_progress
         win.close()
         win = MainWindow(desk)  # the next session starts with them
         qtbot.addWidget(win)
-        assert win.projector_page_seconds == 7
-        assert win.open_projector().show_progress
+        assert win.projector.page_seconds == 7
+        assert win.projector.open().show_progress
     finally:
         win.close()
         for k, v in old.items():

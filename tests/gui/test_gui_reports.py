@@ -42,7 +42,7 @@ def _save_hand(win, seating) -> int:
 
 def test_standings_preview_shows_rendered_pages(qtbot, desk_window):
     win, _seating = desk_window()
-    dlg = win.reports.open("standings_all")
+    dlg = win.menus.reports.open("standings_all")
     assert dlg is not None and dlg.isVisible()
     assert dlg.request == ctl.ReportRequest("standings", {})
     assert dlg.pages.count > 0
@@ -60,7 +60,7 @@ def test_standings_preview_shows_rendered_pages(qtbot, desk_window):
 
 def test_save_as_pdf_writes_the_previewed_bytes(qtbot, desk_window, tmp_path):
     win, _seating = desk_window()
-    dlg = win.reports.open("standings_all")
+    dlg = win.menus.reports.open("standings_all")
     asked: list[str] = []
     target = tmp_path / "out" / "standings"
     target.parent.mkdir()
@@ -83,7 +83,7 @@ def test_save_as_pdf_writes_the_previewed_bytes(qtbot, desk_window, tmp_path):
 def test_print_to_pdf_printer_without_dialog(qtbot, desk_window, tmp_path):
     win, seating = desk_window()
     _save_hand(win, seating)
-    dlg = win.reports.open("hand")
+    dlg = win.menus.reports.open("hand")
     out = tmp_path / "printed.pdf"
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
@@ -117,21 +117,21 @@ def test_ctrl_p_previews_the_report_of_the_view(qtbot, desk_window):
     hand_id = _save_hand(win, seating)
     win.tabs.setCurrentWidget(win.trace)
     qtbot.keyClick(win, Qt.Key.Key_P, CTRL)
-    dlg = win.reports.dialogs[-1]
+    dlg = win.menus.reports.dialogs[-1]
     assert dlg.request == ctl.ReportRequest("hand", {"hand_id": hand_id})
     assert "§" in _pdf_text(dlg.pdf)  # the ruling sheet cites its clauses
     dlg.close()  # deleted on close: it leaves the list of open previews
-    qtbot.waitUntil(lambda: dlg not in win.reports.dialogs, timeout=3000)
+    qtbot.waitUntil(lambda: dlg not in win.menus.reports.dialogs, timeout=3000)
     win.tabs.setCurrentWidget(win.standings)
     win.standings.round_box.setCurrentIndex(win.standings.round_box.findData(1))
     win.activateWindow()
     qtbot.waitUntil(win.isActiveWindow, timeout=3000)
     qtbot.keyClick(win, Qt.Key.Key_P, CTRL)
-    (dlg2,) = win.reports.dialogs
+    (dlg2,) = win.menus.reports.dialogs
     assert dlg2.request == ctl.ReportRequest("standings", {"through": 1})
     assert "round 1" in dlg2.windowTitle()
     win.tabs.setCurrentWidget(win.seating)
-    seat_dlg = win.reports.preview_current()
+    seat_dlg = win.menus.reports.preview_current()
     assert seat_dlg.request == ctl.ReportRequest("seating", {"round": 1})
     text = _pdf_text(seat_dlg.pdf)
     assert "Seating chart" in text and all(latin in text for _zh, latin in PLAYERS)
@@ -139,7 +139,7 @@ def test_ctrl_p_previews_the_report_of_the_view(qtbot, desk_window):
 
 def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):
     win, _seating = desk_window()
-    menu = win.reports
+    menu = win.menus.reports
     assert menu.menu.title() == "&Reports"
     win.navigator.select_key(("table", 1, 1))
     menu.retranslate()
@@ -166,7 +166,7 @@ def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):
 def test_page_navigation_and_zoom(qtbot, desk_window):
     win, _seating = desk_window()
     win.navigator.select_key(("table", 1, 1))
-    dlg = win.reports.open("slips")
+    dlg = win.menus.reports.open("slips")
     assert dlg.pages.count >= 2
     first = dlg.page_image()
     qtbot.mouseClick(dlg.btn_next, Qt.MouseButton.LeftButton)
@@ -186,15 +186,15 @@ def test_missing_selection_and_library_errors_are_messages(qtbot, desk_window):
     shown: list[str] = []
     win.show_message = shown.append
     win.navigator.select_key(("table", 1, 1))  # a new hand: nothing saved to rule on
-    assert win.reports.open("hand") is None
+    assert win.menus.reports.open("hand") is None
     assert shown[-1] == ("Cannot make this report: select a saved hand in the navigator "
                          "first.")
-    assert win.reports.preview(ctl.ReportRequest("table", {"round": 9}), "x") is None
+    assert win.menus.reports.preview(ctl.ReportRequest("table", {"round": 9}), "x") is None
     assert shown[-1].startswith("Cannot make this report: round: round 9 has no seating")
-    assert win.reports.preview(ctl.ReportRequest("player", {"player": "Nobody"}), "x") is None
+    assert win.menus.reports.preview(ctl.ReportRequest("player", {"player": "Nobody"}), "x") is None
     assert "Nobody" in shown[-1]
     with pytest.raises(ctl.ReportRequestError, match="report: unknown report 'elo'"):
         ctl.ReportRequest("elo")
     with pytest.raises(ctl.PdfPageError, match="pdf: cannot read"):
         ctl.PdfPages(b"not a pdf")
-    assert win.reports.dialogs == []
+    assert win.menus.reports.dialogs == []

@@ -24,7 +24,7 @@ def test_round_filter_scopes_and_print(qtbot, desk_window) -> None:
     assert win.standings.selected_scope() == (None, 1)
     through = win.standings.chips_by_player()
     assert through == {r.player: r.chips for r in win.desk.t.standings(through_round=1)}
-    dlg = win.reports.preview_current()
+    dlg = win.menus.reports.preview_current()
     assert dlg.request.params == {"through": 1}  # printed as shown: after round 1
     assert "After round 1" in _pdf_text(dlg.pdf)
     dlg.close()
@@ -32,13 +32,13 @@ def test_round_filter_scopes_and_print(qtbot, desk_window) -> None:
     assert win.standings.selected_scope() == (1, None)
     assert win.standings.chips_by_player() == {r.player: r.chips
                                                for r in win.desk.t.standings(1)}
-    dlg = win.reports.preview_current()
+    dlg = win.menus.reports.preview_current()
     assert dlg.request.params == {"round": 1}  # round 1 alone, as shown
     assert dlg.request.file_stem() == "standings-r1"
     assert "Round 1 only" in _pdf_text(dlg.pdf)
     dlg.close()
     box.setCurrentIndex(box.findData(0))
-    dlg = win.reports.preview_current()
+    dlg = win.menus.reports.preview_current()
     assert dlg.request.params == {}
     dlg.close()
 
@@ -66,7 +66,7 @@ def test_verified_only_marks_gui_standings_and_projector_provisional(qtbot, desk
     assert win.standings.provisional.isVisibleTo(win.standings)
     assert "1 hand(s) not yet verified" in win.standings.provisional.text()
     assert not any(win.standings.chips_by_player().values())  # the entered hand waits
-    proj = win.open_projector()
+    proj = win.projector.open()
     assert "provisional (1 to verify)" in proj.subtitle.text()
     t.set_status(h1.id, "verified")
     win.refresh_standings()

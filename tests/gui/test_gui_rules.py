@@ -94,7 +94,7 @@ def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> No
 def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window) -> None:
     win, seating = desk_window()
     n0, d0 = win.desk.t.record_digest()
-    assert win.record_label.text() == f"Record: {n0} entries · {d0}"
+    assert win.session.record_label.text() == f"Record: {n0} entries · {d0}"
     assert len(d0) == 12 and int(d0, 16) >= 0
     win.navigator.select_key(("table", 1, 1))
     golden, line = HANDS["README hand"]
@@ -104,17 +104,17 @@ def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window)
     kb.chord("Ctrl+S")
     n1, d1 = win.desk.t.record_digest()
     assert n1 == n0 + 1 and d1 != d0
-    assert win.record_label.text() == f"Record: {n1} entries · {d1}"
+    assert win.session.record_label.text() == f"Record: {n1} entries · {d1}"
     # a write by another process (the CLI) shows within the next poll
     from referee_app.storage import Tournament
     with Tournament.open(win.desk.t.path, backup_every=0) as other:
         other.add_player("新人", referee="CLI")
         n2, d2 = other.record_digest()
-    qtbot.waitUntil(lambda: win.record_label.text() == f"Record: {n2} entries · {d2}",
+    qtbot.waitUntil(lambda: win.session.record_label.text() == f"Record: {n2} entries · {d2}",
                     timeout=3000)
     from referee_app.gui.i18n import LANG
     LANG.set("zh")
-    assert win.record_label.text() == f"记录：{n2} 条 · {d2}"
+    assert win.session.record_label.text() == f"记录：{n2} 条 · {d2}"
 
 
 def test_history_lists_the_chain_entries_of_the_hand(qtbot, desk_window) -> None:
@@ -159,7 +159,7 @@ def _new_tournament(win, tmp_path: Path, ruleset_file: Path | None, fill_more=No
         return d.result() == QDialog.DialogCode.Accepted
 
     win.run_dialog = run
-    return win.new_tournament(), shown[0]
+    return win.event_admin.new_tournament(), shown[0]
 
 
 def test_new_tournament_with_a_club_ruleset_file(qtbot, desk_window, tmp_path: Path) -> None:

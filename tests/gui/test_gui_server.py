@@ -385,10 +385,10 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
     qtbot.addWidget(win)
     win.show_message = lambda text: None
     OPENED.append(attach_status(win, watch=False))
-    win.ask_pin = Pins(("钱", "0000"), DESKS[0])
-    assert win.start_session()
+    win.session.ask_pin = Pins(("钱", "0000"), DESKS[0])
+    assert win.session.start_session()
     assert "wrong PIN for 钱 (4 tries left before a 5-minute lock)" in win.messages
-    assert win.ask_pin.asked[0][1] == [HEAD, *(n for n, _ in DESKS)]  # the server's referees
+    assert win.session.ask_pin.asked[0][1] == [HEAD, *(n for n, _ in DESKS)]  # the server's referees
     assert desk.signed_in.name == "钱" and desk.referee == "钱"
     type_hand(win, records(served.db, 1, 1)[0], 1)
     assert win.save()
@@ -398,7 +398,7 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
 
     win.ask_text = Answers()
     win.ask_text.queue = ["wrong table", "wrong table"]
-    win.ask_pin = Pins((HEAD, HEAD_PIN))
+    win.session.ask_pin = Pins((HEAD, HEAD_PIN))
     win.navigator.select_key(("hand", hid))
     assert win.void_hand()
     with Tournament.open(served.db, backup_every=0) as t:

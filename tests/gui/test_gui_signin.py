@@ -42,7 +42,7 @@ def ref_window(desk_window):
     def make(*pins: tuple[str, str] | None, lang: str = "en"):
         win, seating = desk_window(lang=lang, head_referee=HEAD, head_pin=HEAD_PIN,
                                    setup=_with_referee)
-        win.ask_pin = Pins(*pins)
+        win.session.ask_pin = Pins(*pins)
         return win, seating
     return make
 
@@ -58,12 +58,12 @@ def _type_hand(win) -> None:
 
 def test_sign_in_at_start_then_every_write_is_that_referee(qtbot, ref_window) -> None:
     win, _ = ref_window((REF, "0000"), (REF, REF_PIN))
-    assert win.start_session()
-    assert win.ask_pin.asked == ["Sign in", "Sign in"]
-    assert win.ask_pin.names[0] == [HEAD, REF]
+    assert win.session.start_session()
+    assert win.session.ask_pin.asked == ["Sign in", "Sign in"]
+    assert win.session.ask_pin.names[0] == [HEAD, REF]
     assert "wrong PIN for 李裁判 (4 tries left before a 5-minute lock)" in win.messages
     assert win.desk.signed_in.name == REF
-    assert win.referee_label.text() == f"Signed in: {REF}"
+    assert win.session.referee_label.text() == f"Signed in: {REF}"
     _type_hand(win)
     hands = win.desk.hands()
     assert len(hands) == 1, win.messages
@@ -73,8 +73,8 @@ def test_sign_in_at_start_then_every_write_is_that_referee(qtbot, ref_window) ->
 
 def test_without_sign_in_changes_are_refused_in_words(qtbot, ref_window) -> None:
     win, _ = ref_window(None)
-    assert not win.start_session()
-    assert win.referee_label.text() == "Not signed in: changes are refused"
+    assert not win.session.start_session()
+    assert win.session.referee_label.text() == "Not signed in: changes are refused"
     _type_hand(win)
     assert win.desk.hands() == []
     assert any("needs a referee's name and PIN: sign in first" in m for m in win.messages), \
@@ -83,31 +83,31 @@ def test_without_sign_in_changes_are_refused_in_words(qtbot, ref_window) -> None
 
 def test_the_desk_locks_when_idle_and_asks_the_pin_again(qtbot, ref_window) -> None:
     win, _ = ref_window((REF, REF_PIN), None)
-    win.lock_minutes = 0.002  # 120 ms
-    assert win.start_session()
-    qtbot.waitUntil(lambda: win.locked, timeout=3000)
-    assert win.ask_pin.asked == ["Sign in", "Desk locked"]
-    assert win.desk.signed_in is None and win.referee_label.text() == "Locked"
+    win.session.lock_minutes = 0.002  # 120 ms
+    assert win.session.start_session()
+    qtbot.waitUntil(lambda: win.session.locked, timeout=3000)
+    assert win.session.ask_pin.asked == ["Sign in", "Desk locked"]
+    assert win.desk.signed_in is None and win.session.referee_label.text() == "Locked"
     _type_hand(win)  # a locked desk writes nothing
     assert win.desk.hands() == []
-    win.ask_pin.queue = [(REF, REF_PIN)]
-    assert win.sign_in()
-    assert not win.locked and win.desk.signed_in.name == REF
+    win.session.ask_pin.queue = [(REF, REF_PIN)]
+    assert win.session.sign_in()
+    assert not win.session.locked and win.desk.signed_in.name == REF
 
 
 def test_activity_keeps_the_desk_unlocked(qtbot, ref_window) -> None:
     win, _ = ref_window((REF, REF_PIN))
-    win.lock_minutes = 0.005  # 300 ms
-    assert win.start_session()
+    win.session.lock_minutes = 0.005  # 300 ms
+    assert win.session.start_session()
     for _ in range(6):  # a key every 100 ms for 600 ms: never idle for 300 ms
         qtbot.keyClick(win.navigator, "a")
         qtbot.wait(100)
-    assert not win.locked and win.desk.signed_in.name == REF
+    assert not win.session.locked and win.desk.signed_in.name == REF
 
 
 def test_lock_out_after_five_wrong_pins_in_chinese(qtbot, ref_window) -> None:
     win, _ = ref_window(*[(REF, "0000")] * 6, lang="zh")
-    assert not win.start_session()
+    assert not win.session.start_session()
     assert "李裁判 的 PIN 码错误（再错 4 次将锁定 5 分钟）" in win.messages
     assert "李裁判 的 PIN 码错误；连续 5 次错误，锁定 5 分钟" in win.messages
     assert any(m.startswith("李裁判 连续 5 次 PIN 码错误，已被锁定；请") for m in win.messages)
@@ -116,32 +116,32 @@ def test_lock_out_after_five_wrong_pins_in_chinese(qtbot, ref_window) -> None:
 
 def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
     win, seating = ref_window((REF, REF_PIN))
-    assert win.start_session()
+    assert win.session.start_session()
     t = win.desk.t
     h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee=REF)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     # void: a wrong head PIN is refused in words, nothing changes
     win.ask_text.queue = ["wrong table", "wrong table"]
-    win.ask_pin.queue = [(HEAD, "9999")]
+    win.session.ask_pin.queue = [(HEAD, "9999")]
     assert not win.void_hand()
     assert "wrong PIN for 赵建国 (4 tries left before a 5-minute lock)" in win.messages
     assert win.desk.hand(h.id).status.value == "entered"
-    assert win.ask_pin.asked[-1] == "Head referee's PIN" and win.ask_pin.names[-1] == [HEAD]
-    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    assert win.session.ask_pin.asked[-1] == "Head referee's PIN" and win.session.ask_pin.names[-1] == [HEAD]
+    win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.void_hand()
     assert win.desk.hand(h.id).status.value == "void"
     assert t.log(hand=h.id)[-1]["referee"] == HEAD
     assert win.desk.signed_in.name == REF  # back to the desk's referee after the action
     # restore: the head referee again
     win.ask_text.queue = ["it was the right table"]
-    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.restore_hand()
     assert win.desk.hand(h.id).status.value == "entered"
     assert t.log(hand=h.id)[-1]["action"] == "hand.restored"
     # a cancelled head PIN: not done, said so
     win.ask_text.queue = ["x"]
-    win.ask_pin.queue = [None]
+    win.session.ask_pin.queue = [None]
     assert not win.void_hand()
     assert win.messages[-1] == "Voiding a hand: not done (no head referee's PIN)."
     # a penalty from the penalties dialog
@@ -149,7 +149,7 @@ def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
     dlg.players.item(0).setSelected(True)
     dlg.chips.setValue(10)
     dlg.reason.setText("late")
-    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert dlg.submit()
     assert t.penalties()[-1].referee == HEAD
     dlg.close()
@@ -157,34 +157,34 @@ def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
 
 def test_a_signed_in_head_referee_is_not_asked_again(qtbot, ref_window) -> None:
     win, seating = ref_window((HEAD, HEAD_PIN))
-    assert win.start_session()
-    assert win.referee_label.text() == f"Signed in: {HEAD} (head referee)"
+    assert win.session.start_session()
+    assert win.session.referee_label.text() == f"Signed in: {HEAD} (head referee)"
     t = win.desk.t
     h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee=HEAD)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.ask_text.queue = ["duplicate"]
     assert win.void_hand()
-    assert win.ask_pin.asked == ["Sign in"]
+    assert win.session.ask_pin.asked == ["Sign in"]
 
 
 def test_without_referees_nothing_is_asked(qtbot, desk_window) -> None:
     win, seating = desk_window()
-    win.ask_pin = Pins()
-    assert win.start_session()
+    win.session.ask_pin = Pins()
+    assert win.session.start_session()
     _type_hand(win)
     hands = win.desk.hands()
     assert len(hands) == 1 and win.desk.history(hands[0].id)[-1].referee == "Tester"
     win.ask_text.queue = ["duplicate"]
     assert win.void_hand()
-    assert win.ask_pin.asked == [] and win.referee_label.text() == ""
+    assert win.session.ask_pin.asked == [] and win.session.referee_label.text() == ""
 
 
 def test_first_referee_added_from_the_desk(qtbot, desk_window) -> None:
     from referee_app.gui.views.signin import AddRefereeDialog
 
     win, _ = desk_window()
-    win.ask_pin = Pins()
+    win.session.ask_pin = Pins()
 
     def fill(name: str, pin: str, pin2: str, head: bool):
         def run(dlg: AddRefereeDialog) -> bool:
@@ -197,18 +197,18 @@ def test_first_referee_added_from_the_desk(qtbot, desk_window) -> None:
         return run
 
     win.run_dialog = fill(HEAD, HEAD_PIN, "1235", True)
-    assert not win.add_referee()
+    assert not win.session.add_referee()
     assert win.messages[-1] == "The two PINs differ; nothing was changed."
     win.run_dialog = fill(HEAD, HEAD_PIN, HEAD_PIN, False)  # the first is a head anyway
-    assert win.add_referee()
+    assert win.session.add_referee()
     assert win.desk.has_referees() and win.desk.signed_in.name == HEAD
     win.run_dialog = fill(REF, "12", "12", False)
-    assert not win.add_referee()  # head is signed in: no PIN asked; the store refuses
+    assert not win.session.add_referee()  # head is signed in: no PIN asked; the store refuses
     assert "PIN: must be 4 to 64 characters long" in win.messages[-1]
     win.run_dialog = fill(REF, REF_PIN, REF_PIN, False)
-    assert win.add_referee()
+    assert win.session.add_referee()
     assert [(r.name, r.head) for r in win.desk.t.referees()] == [(HEAD, True), (REF, False)]
-    assert win.ask_pin.asked == []
+    assert win.session.ask_pin.asked == []
 
 
 def test_every_record_text_has_both_languages() -> None:
@@ -242,7 +242,7 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     from referee_app.gui.controllers.entry import EntryForm
 
     win, seating = ref_window((REF, REF_PIN))
-    assert win.start_session()
+    assert win.session.start_session()
     t = win.desk.t
     # an override: a hand that breaks the rules (E one tile short), saved only by the head
     win.navigator.select_key(("table", 1, 1))
@@ -253,11 +253,11 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     win.entry.load(form, "", "")
     assert not win.entry.refresh().ok
     win.ask_text.queue = ["table agreed: E was short"]
-    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.save(), win.messages
     h = win.desk.hands()[0]
     assert "override" in h.flags and t.log(hand=h.id)[-1]["referee"] == HEAD
-    assert win.ask_pin.asked[-1] == "Head referee's PIN"
+    assert win.session.ask_pin.asked[-1] == "Head referee's PIN"
     assert win.desk.signed_in.name == REF
     # amending a verified hand: refused without the head PIN, made with it
     good = win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=2,
@@ -266,12 +266,12 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     win.reload()
     win.navigator.select_key(("hand", good.id))
     win.ask_text.queue = ["recount"]
-    win.ask_pin.queue = [None]
+    win.session.ask_pin.queue = [None]
     assert not win.save()
     assert win.desk.hand(good.id).version == 2
     assert win.messages[-1] == "Amending a verified hand: not done (no head referee's PIN)."
     win.ask_text.queue = ["recount"]
-    win.ask_pin.queue = [(HEAD, HEAD_PIN)]
+    win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.save(), win.messages
     assert win.desk.hand(good.id).version == 3
     assert t.log(hand=good.id)[-1]["referee"] == HEAD
@@ -295,5 +295,5 @@ def test_the_pin_dialog_itself(qtbot, desk_window) -> None:
         return True
 
     win.run_dialog = run
-    assert win.start_session()
+    assert win.session.start_session()
     assert seen[0].windowTitle() == "Sign in" and win.desk.signed_in.name == REF

@@ -24,11 +24,11 @@ def test_template_folder_setting_changes_the_previewed_report(qtbot, desk_window
     st.write_text(st.read_text(encoding="utf-8").replace(
         'title = { zh = "成绩排名", en = "Standings" }',
         'title = { zh = "龙虎榜", en = "Leaderboard" }'), encoding="utf-8")
-    assert win.reports.act_templates.text()
-    assert win.reports.choose_templates(str(folder)) == str(folder)
+    assert win.menus.reports.act_templates.text()
+    assert win.menus.reports.choose_templates(str(folder)) == str(folder)
     assert win.desk.t.info.templates == str(folder)  # kept in the tournament's database
-    dlg = win.reports.open("standings_all")
+    dlg = win.menus.reports.open("standings_all")
     assert dlg is not None and "Leaderboard" in _text(dlg.pdf)
-    win.reports.choose_templates("")  # back to the shipped templates
-    dlg = win.reports.open("standings_all")
+    win.menus.reports.choose_templates("")  # back to the shipped templates
+    dlg = win.menus.reports.open("standings_all")
     assert "Leaderboard" not in _text(dlg.pdf) and "Standings" in _text(dlg.pdf)

@@ -118,14 +118,14 @@ def test_blind_form_verifies_a_matching_entry(qtbot, desk_window) -> None:
     h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
-    assert win.verify_blind()
+    assert win.blind.verify_blind()
     # the saved version is hidden: an empty form, the status says blind
     assert all(not p.concealed.text() for p in win.entry.panels.values())
     assert win.entry.status.text().startswith("blind entry")
     _key_in(win, rec)
     assert win.save()
     assert win.desk.hand(h.id).status.value == "verified"
-    assert win.blind is None and win.entry.status.text() == "v2 · verified"
+    assert win.blind.hand_id is None and win.entry.status.text() == "v2 · verified"
 
 
 @pytest.mark.parametrize("choice, version, s_concealed", [
@@ -139,12 +139,12 @@ def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_con
     h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
-    win.verify_blind()
+    win.blind.verify_blind()
     other = json.loads(json.dumps(rec))
     other["seats"]["S"]["concealed"] = "2367p456s"
     _key_in(win, other)
     seen = []
-    win.resolve_differences = lambda title, diffs: seen.append(list(diffs)) or choice
+    win.blind.resolve_differences = lambda title, diffs: seen.append(list(diffs)) or choice
     win.ask_text.queue.append("slip re-read with the table")
     assert win.save() is (choice is not None)
     assert [d.field for d in seen[0]] == ["seats.S.concealed"]
@@ -152,7 +152,7 @@ def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_con
     assert stored.version == version
     assert stored.record["seats"]["S"]["concealed"] == s_concealed
     assert stored.status.value == ("entered" if choice is None else "verified")
-    assert (win.blind is not None) is (choice is None)
+    assert (win.blind.hand_id is not None) is (choice is None)
 
 
 def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
@@ -176,11 +176,11 @@ def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> Non
     h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
-    win.verify_blind()
+    win.blind.verify_blind()
     other = json.loads(json.dumps(rec))
     other["seats"]["S"]["concealed"] = "2367p456s"
     _key_in(win, other)
-    win.resolve_differences = lambda title, diffs: "first"
+    win.blind.resolve_differences = lambda title, diffs: "first"
     win.ask_text.queue = [""]  # no name given: nothing is written
     assert not win.save()
     assert win.desk.hand(h.id).status.value == "entered"

@@ -123,6 +123,11 @@ class Desk:
             raise DeskError("file", "choose where to save the imported tournament")
         return cls(Tournament.import_bundle(bundle, db_path), referee)
 
+    def reopen(self) -> Desk:
+        """The same path opened again (a backup was restored over it elsewhere), for the
+        same referee; this desk is left to be closed."""
+        return type(self).open(self.t.path, self.referee)
+
     def close(self) -> None:
         self.t.close()
 
@@ -312,6 +317,13 @@ class Desk:
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
+    def blind_form(self, hand: HandInfo) -> EntryForm:
+        """The blind second entry of a saved hand: its seating and place, nothing else (the
+        saved version stays hidden from the second referee)."""
+        return EntryForm.blank(self.rules(), dict(hand.players), None,
+                               {"round": hand.round, "table": hand.table,
+                                "hand_no": hand.hand_no})
+
     def form_of(self, hand: HandInfo) -> EntryForm:
         """A saved hand in the form, settled under the tournament's current settings (what
         an amendment would save)."""
@@ -354,6 +366,15 @@ class Desk:
         return self.t.set_status(hand_id, status, referee=referee or self.referee,
                                  reason=reason, expected_version=expected_version)
 
+    def resolve_blind(self, hand_id: int, form: EntryForm, reason: str | None,
+                      referee: str | None = None) -> HandInfo:
+        """The head referee's answer to a blind entry that differs: without a reason the
+        first entry stands; with one the second entry (``form``) is saved over it. Either
+        way the hand is then verified."""
+        if reason is not None:
+            self.amend_hand(hand_id, form, reason, referee=referee)
+        return self.set_status(hand_id, "verified", referee=referee)
+
     def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
         """The only way back from void (head referee): the hand counts again."""
         return self.t.restore_hand(hand_id, reason=reason, referee=referee or self.referee)
@@ -395,6 +416,18 @@ class Desk:
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
         return self.t.seat_round(round_no, seed=seed, fill=fill, referee=self.referee)
+
+    def swap_candidates(self, round_no: int, table: int, seat: str
+                        ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
+        """Who sits in the seat ("—" when empty), and who may be put there: every other
+        player not withdrawn, with their (table, seat) this round (None when not seated)
+        and whether they have the bye."""
+        seating = self.seating(round_no)
+        current = seating.tables.get(table, {}).get(seat, "—")
+        byes = set(seating.byes)
+        return current, [(p.name, seating.table_of(p.name), p.name in byes)
+                         for p in self.players()
+                         if p.name != current and p.status.value != "withdrawn"]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
         return self.t.set_seat(round_no, table, seat, player, referee=self.referee)

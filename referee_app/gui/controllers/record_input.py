@@ -23,6 +23,8 @@ from referee_app.core.record import (
     record_warnings,
 )
 
+from .entry import EntryForm
+
 
 class NearMissError(RecordError):
     """A key that is a typo of a known field: ``key`` at ``where`` (a record path, "" for
@@ -80,3 +82,15 @@ def read_record_text(text: str | bytes, source: str = "the input") -> RecordInpu
     """Text (a file's bytes, the clipboard) -> :func:`read_record`; RecordError with one
     clear line for anything that is not a hand record."""
     return read_record(parse_json(text, source))
+
+
+def form_from_record(got: RecordInput, old: EntryForm) -> EntryForm:
+    """A loaded record in place of the form ``old``: its tiles and events under the form's
+    ruleset; the players and the hand's place (round, table, number) stay the seating's."""
+    form = EntryForm.from_record({**got.record, "ruleset": old.ruleset})
+    for seat, inp in form.seats.items():
+        inp.player = old.seats[seat].player if seat in old.seats else None
+    for key in ("round", "table", "hand_no"):
+        if key in old.extra:
+            form.extra[key] = old.extra[key]
+    return form

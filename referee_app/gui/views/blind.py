@@ -1,4 +1,4 @@
-"""Double-entry (blind) verification in the window (a mixin of MainWindow): a second
+"""Double-entry (blind) verification in the window (``MainWindow.blind``): a second
 referee opens a saved hand blind — an empty form, the saved version hidden — keys the slip
 again and saves; identical entries verify the hand, different ones are listed side by side
 for the head referee to resolve (keep the first entry, or take the second with a reason).
@@ -6,16 +6,11 @@ for the head referee to resolve (keep the first entry, or take the second with a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from PySide6.QtWidgets import (
-    QLabel,
-    QVBoxLayout,
-    QWidget,
-)
+from PySide6.QtWidgets import QDialog, QLabel, QVBoxLayout, QWidget
 
-from ..controllers.entry import EntryForm
 from ..i18n import tr
 from ..messages import exception_text
 from .difference_table import ChoiceDialog, difference_table
@@ -45,60 +40,85 @@ class DifferencesDialog(ChoiceDialog):
         self.resize(760, 360)
 
 
+class BlindHost(Protocol):
+    """What blind verification uses of its window (the main window): a protocol, so this
+    module does not import the window that holds it."""
+
+    desk: Any
+    entry: Any
+    tabs: Any
+    context: tuple[int, int, int, int | None] | None
+    shown: Any
+    run_dialog: Callable[[QDialog], bool]
+    ask_text: Callable[[str, str], str | None]
+    ask_reason: Callable[[str, str, str], str | None]
+
+    def message(self, text: str, error: bool = True) -> None: ...
+
+    def may_leave_form(self) -> bool: ...
+
+    def update_header(self) -> None: ...
+
+    def update_title(self) -> None: ...
+
+    def reload(self) -> None: ...
+
+    def open_hand(self, hand_id: int) -> None: ...
+
+
 class BlindVerify:
-    """Mixed into MainWindow (uses its desk, entry, context, hooks and messages)."""
+    """The window's blind second entry: which hand the form verifies, and its save."""
 
-    #: the hand being verified blind (None: the form is a normal one)
-    blind: int | None = None
-
-    def _init_blind(self) -> None:
-        self.blind = None
+    def __init__(self, win: BlindHost) -> None:
+        self.win = win
+        #: the hand being verified blind (None: the form is a normal one)
+        self.hand_id: int | None = None
         #: (title, differences) -> "first" | "second" | None; tests replace it
-        self.resolve_differences = self._differences_dialog
+        self.resolve_differences: Callable[[str, Sequence[Any]], str | None] = \
+            self._differences_dialog
         self.last_differences: list[Any] = []
 
     def _differences_dialog(self, title: str, differences: Sequence[Any]) -> str | None:
-        dlg = DifferencesDialog(title, differences, self)  # type: ignore[arg-type]
-        return dlg.choice if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
+        parent = self.win if isinstance(self.win, QWidget) else None
+        dlg = DifferencesDialog(title, differences, parent)
+        return dlg.choice if self.win.run_dialog(dlg) else None
 
     def verify_blind(self) -> bool:
         """Hand → Verify blind…: the saved hand's form, emptied; its version is hidden."""
-        ctx = self.context  # type: ignore[attr-defined]
+        win = self.win
+        ctx = win.context
         if ctx is None or ctx[3] is None:
-            self.message(tr("no_hand"))  # type: ignore[attr-defined]
+            win.message(tr("no_hand"))
             return False
-        if not self.may_leave_form():  # type: ignore[attr-defined]
+        if not win.may_leave_form():
             return False
-        h = self.desk.hand(ctx[3])  # type: ignore[attr-defined]
+        h = win.desk.hand(ctx[3])
         if h.void:
-            self.message(tr("verify_void"))  # type: ignore[attr-defined]
+            win.message(tr("verify_void"))
             return False
-        form = EntryForm.blank(self.desk.rules(),  # type: ignore[attr-defined]
-                               dict(h.players), None,
-                               {"round": h.round, "table": h.table, "hand_no": h.hand_no})
-        self.shown = None
-        self.blind = h.id
-        self.entry.load(form, "", "")  # type: ignore[attr-defined]
-        self.update_header()  # type: ignore[attr-defined]
-        self._update_title()  # type: ignore[attr-defined]
-        self.tabs.setCurrentWidget(self.entry)  # type: ignore[attr-defined]
-        self.entry.focus_seat(0)  # type: ignore[attr-defined]
+        win.shown = None
+        self.hand_id = h.id
+        win.entry.load(win.desk.blind_form(h), "", "")
+        win.update_header()
+        win.update_title()
+        win.tabs.setCurrentWidget(win.entry)
+        win.entry.focus_seat(0)
         return True
 
-    def _save_blind(self) -> bool:
+    def save(self) -> bool:
         """Save in a blind form: compare; verify, or ask the head referee to resolve."""
-        hid = self.blind
+        win, hid = self.win, self.hand_id
         assert hid is not None
-        d = self.desk  # type: ignore[attr-defined]
+        d = win.desk
         try:
-            res = d.verify_blind(hid, self.entry.form)  # type: ignore[attr-defined]
+            res = d.verify_blind(hid, win.entry.form)
         except ValueError as e:
-            self.message(tr("cannot_save", msg=exception_text(e)))  # type: ignore[attr-defined]
+            win.message(tr("cannot_save", msg=exception_text(e)))
             return False
-        title = self.entry.header.text()  # type: ignore[attr-defined]
+        title = win.entry.header.text()
         if res.verified:
-            self._leave_blind(hid)
-            self.message(tr("verified_blind", title=title), error=False)  # type: ignore[attr-defined]
+            self._leave(hid)
+            win.message(tr("verified_blind", title=title), error=False)
             return True
         self.last_differences = list(res.differences)
         choice = self.resolve_differences(title, res.differences)
@@ -107,33 +127,29 @@ class BlindVerify:
         head = d.head_referee
         signer = None
         if head and d.referee != head:  # the head referee resolves, and signs
-            signer = self.ask_text(tr("head_sign_title"),  # type: ignore[attr-defined]
-                                   tr("verify_head_prompt", head=head))
+            signer = win.ask_text(tr("head_sign_title"), tr("verify_head_prompt", head=head))
             if not signer or not signer.strip():
-                self.message(tr("reason_required"))  # type: ignore[attr-defined]
+                win.message(tr("reason_required"))
                 return False
             signer = signer.strip()
+        reason = None
+        if choice != "first":
+            reason = win.ask_reason(tr("amend_title"), tr("verify_take_second"),
+                                    tr("verify_differ", title=title, n=len(res.differences)))
+            if not reason or not reason.strip():
+                win.message(tr("reason_required"))
+                return False
         try:
-            if choice == "first":
-                d.set_status(hid, "verified", referee=signer)
-            else:
-                reason = self.ask_reason(tr("amend_title"), tr("verify_take_second"),  # type: ignore[attr-defined]
-                                         tr("verify_differ", title=title,
-                                            n=len(res.differences)))
-                if not reason or not reason.strip():
-                    self.message(tr("reason_required"))  # type: ignore[attr-defined]
-                    return False
-                d.amend_hand(hid, self.entry.form, reason, referee=signer)
-                d.set_status(hid, "verified", referee=signer)
+            d.resolve_blind(hid, win.entry.form, reason, signer)
         except ValueError as e:
-            self.message(tr("cannot_save", msg=exception_text(e)))  # type: ignore[attr-defined]
+            win.message(tr("cannot_save", msg=exception_text(e)))
             return False
-        self._leave_blind(hid)
-        self.message(tr("verified_resolved", title=title), error=False)  # type: ignore[attr-defined]
+        self._leave(hid)
+        win.message(tr("verified_resolved", title=title), error=False)
         return True
 
-    def _leave_blind(self, hid: int) -> None:
-        self.blind = None
-        self.entry.undo_stack.setClean()  # type: ignore[attr-defined]
-        self.reload()  # type: ignore[attr-defined]
-        self.open_hand(hid)  # type: ignore[attr-defined]
+    def _leave(self, hid: int) -> None:
+        self.hand_id = None
+        self.win.entry.undo_stack.setClean()
+        self.win.reload()
+        self.win.open_hand(hid)

@@ -1,4 +1,4 @@
-"""Faults and other writers in the main window (issue 11), mixed into MainWindow.
+"""Faults and other writers in the main window (issue 11): ``MainWindow.faults``.
 
 * A read-only file opens for viewing: a banner says so and every write is refused with
   one line (the saving actions are disabled).
@@ -16,60 +16,115 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from PySide6.QtCore import QObject
 from PySide6.QtGui import QAction, QGuiApplication
-from PySide6.QtWidgets import QApplication, QMessageBox, QVBoxLayout, QWidget
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QVBoxLayout, QWidget
 
 from referee_app.core.errors import RecordError
 from referee_app.storage.errors import BusyError, HandChangedError
 
-from ..controllers.entry import EntryForm
 from ..controllers.follow import Follower, conflict_differences, open_hand_state
-from ..controllers.record_input import NearMissError, RecordInput, read_record_text
+from ..controllers.record_input import (
+    NearMissError,
+    RecordInput,
+    form_from_record,
+    read_record_text,
+)
 from ..faults import fault_text, read_only_text
 from ..i18n import LANG, tr
 from ..messages import exception_text, field_words
 from .banner import BannerArea
+from .blind import BlindVerify
 from .conflict import ConflictDialog
+from .menus import WindowMenus
+from .session import DeskSession
 
 T = TypeVar("T")
 Maker = Callable[[], tuple[str, str, list[tuple[str, Callable[[], object]]]]]
 
 
-class DeskFaults:
-    """Uses the window's desk, entry, context, shown, hooks and ``message``."""
+class FaultsHost(Protocol):
+    """What the faults part uses of its window (the main window): a protocol, so this
+    module does not import the window that holds it."""
 
-    def _init_faults(self) -> None:
-        """Called once the window is built: banners above the tabs, the follower, the
-        record actions; then the read-only state of the open file."""
+    desk: Any
+    entry: Any
+    tabs: Any
+    navigator: Any
+    status_label: QLabel
+    context: tuple[int, int, int, int | None] | None
+    shown: Any
+    run_dialog: Callable[[QDialog], bool]
+    ask_open_file: Callable[[str, str], str]
+
+    def message(self, text: str, error: bool = True) -> None: ...
+
+    def may_leave_form(self) -> bool: ...
+
+    def reload(self) -> None: ...
+
+    def sync_rules(self) -> bool: ...
+
+    def update_header(self) -> None: ...
+
+    def update_title(self) -> None: ...
+
+    def open_hand(self, hand_id: int) -> None: ...
+
+    def new_hand(self, round_no: int, table: int) -> None: ...
+
+    def takeCentralWidget(self) -> QWidget: ...  # noqa: N802 (Qt naming)
+
+    def setCentralWidget(self, w: QWidget) -> None: ...  # noqa: N802 (Qt naming)
+
+
+class DeskFaults(QObject):
+    """The window's banners, read-only state, busy retries, other writers and loaded
+    records; ``session`` signs in again on a replaced file, ``blind`` says whether the form
+    is a blind entry (not checked against the file), ``menus`` holds the saving actions.
+    A QObject child of the window, so its language hook goes with the window."""
+
+    def __init__(self, win: FaultsHost, session: DeskSession, blind: BlindVerify,
+                 menus: WindowMenus) -> None:
+        """Made once the window is built: banners above the tabs, the follower, the record
+        actions; then the read-only state of the open file."""
+        super().__init__(win if isinstance(win, QObject) else None)
+        self.win, self.session, self.blind, self.menus = win, session, blind, menus
+        self.widget: QWidget | None = win if isinstance(win, QWidget) else None
         self.banners = BannerArea()
-        central = self.takeCentralWidget()  # type: ignore[attr-defined]
+        central = win.takeCentralWidget()
         holder = QWidget()
         lay = QVBoxLayout(holder)
         lay.setContentsMargins(0, 0, 0, 0)
         lay.setSpacing(0)
         lay.addWidget(self.banners)
         lay.addWidget(central, 1)
-        self.setCentralWidget(holder)  # type: ignore[attr-defined]
+        win.setCentralWidget(holder)
         self._banner_makers: dict[str, Maker] = {}
         #: the version saved elsewhere while the form edits an older one (None: none)
         self.stale: Any = None
         #: hooks (tests replace them): offer Retry for a busy file; the compare dialog
         self.ask_retry: Callable[[str], bool] = self._ask_retry_dialog
         self.resolve_conflict: Callable[[ConflictDialog], str | None] = \
-            lambda dlg: dlg.choice if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
+            lambda dlg: dlg.choice if win.run_dialog(dlg) else None
         self.read_clipboard: Callable[[], str] = lambda: QGuiApplication.clipboard().text()
-        self.follower = Follower(lambda: self.desk, self,  # type: ignore[arg-type,attr-defined]
+        self.follower = Follower(lambda: win.desk, self.widget,
                                  paused=lambda: QApplication.activeModalWidget() is not None)
         self.follower.changed.connect(self.follow_changes)
         self.follower.failed.connect(self._follow_failed)
         self.follower.replaced.connect(self.reopen_replaced)
         self._add_record_actions()
-        LANG.changed.connect(self._retranslate_faults)
-        self._retranslate_faults()
-        self.faults_desk_changed()
+        LANG.changed.connect(self.retranslate)
+        self.retranslate()
+        self.desk_changed()
         self.follower.start()
+
+    @property
+    def desk(self) -> Any:
+        """The window's desk at this moment (another file may have been opened)."""
+        return self.win.desk
 
     # ------------------------------------------------------------------ banners
 
@@ -83,7 +138,7 @@ class DeskFaults:
         self._banner_makers.pop(kind, None)
         self.banners.clear(kind)
 
-    def _retranslate_faults(self, *_args: object) -> None:
+    def retranslate(self, *_args: object) -> None:
         self.act_load_record.setText(tr("Load hand record…"))
         self.act_paste_record.setText(tr("Paste hand record"))
         for kind, make in list(self._banner_makers.items()):
@@ -92,33 +147,33 @@ class DeskFaults:
     # ------------------------------------------------------------------ read-only
 
     def read_only_reason(self) -> str | None:
-        return getattr(self.desk.t, "read_only", None)  # type: ignore[attr-defined]
+        return getattr(self.desk.t, "read_only", None)
 
-    def faults_desk_changed(self) -> None:
+    def desk_changed(self) -> None:
         """A (newly) opened file: the read-only banner and actions, nothing stale."""
         for kind in ("changed", "taken", "unknown"):
             self._clear_banner(kind)
         self.stale = None
         reason = self.read_only_reason()
-        for a in (self.act_save, self.act_verify, self.act_void,  # type: ignore[attr-defined]
-                  self.act_verify_blind, self.act_paste_record, self.act_load_record):
+        m = self.menus
+        for a in (m.act_save, m.act_verify, m.act_void, m.act_verify_blind,
+                  self.act_paste_record, self.act_load_record):
             a.setEnabled(reason is None)
-        self.entry.btn_save.setEnabled(reason is None)  # type: ignore[attr-defined]
+        self.win.entry.btn_save.setEnabled(reason is None)
         if reason is None:
             self._clear_banner("readonly")
         else:
             self._banner("readonly", lambda: (
                 tr("readonly_banner", why=read_only_text(self.read_only_reason() or "")),
                 "danger", []))
-        if hasattr(self, "follower"):
-            self.follower.mark_seen()
+        self.follower.mark_seen()
 
     def refuse_write(self) -> bool:
         """True (and one line said) when the open file cannot be written."""
         reason = self.read_only_reason()
         if reason is None:
             return False
-        self.message(tr("readonly_refused", why=read_only_text(reason)))  # type: ignore[attr-defined]
+        self.win.message(tr("readonly_refused", why=read_only_text(reason)))
         return True
 
     # ------------------------------------------------------------------ busy
@@ -126,7 +181,7 @@ class DeskFaults:
     def _ask_retry_dialog(self, text: str) -> bool:
         box = QMessageBox(QMessageBox.Icon.Warning, tr("busy_retry_title"),
                           tr("busy_retry_prompt", msg=text),
-                          QMessageBox.StandardButton.NoButton, self)  # type: ignore[arg-type]
+                          QMessageBox.StandardButton.NoButton, self.widget)
         retry = box.addButton(tr("Retry"), QMessageBox.ButtonRole.AcceptRole)
         box.addButton(tr("Cancel"), QMessageBox.ButtonRole.RejectRole)
         box.exec()
@@ -146,49 +201,49 @@ class DeskFaults:
 
     def follow_changes(self) -> None:
         """Another process wrote: re-read what is shown, then check the form's hand."""
-        self.reload()  # type: ignore[attr-defined]  (the record's digest too)
-        self.sync_rules()  # type: ignore[attr-defined]  (a cap or stake changed elsewhere)
+        self.win.reload()  # the record's digest too
+        self.win.sync_rules()  # a cap or stake changed elsewhere
         self.check_open_hand()
-        self.status_label.setText(tr("follow_refreshed"))  # type: ignore[attr-defined]
+        self.win.status_label.setText(tr("follow_refreshed"))
 
     def reopen_replaced(self) -> None:
         """Another process restored a backup (or moved the file): the path is opened again,
         so nothing is read from or saved into the copy set aside. The form keeps what was
         typed; its hand is checked against the restored file; a tournament with referees
         asks the referee to sign in on it."""
-        old = self.desk  # type: ignore[attr-defined]
+        old = self.desk
         try:
-            desk = type(old).open(old.t.path, old.referee)
+            desk = old.reopen()
         except Exception as e:  # noqa: BLE001 - said in one line; the poll tries again
             self._follow_failed(e)
             return
-        self.desk = desk
+        self.win.desk = desk
         old.close()
-        self.reload()  # type: ignore[attr-defined]
-        self.update_header()  # type: ignore[attr-defined]
-        self.faults_desk_changed()
-        self.sync_rules()  # type: ignore[attr-defined]
+        self.win.reload()
+        self.win.update_header()
+        self.desk_changed()
+        self.win.sync_rules()
         self.follower.mark_seen()
         self._banner("replaced", lambda: (
             tr("replaced_banner", file=Path(str(desk.t.path)).name), "danger",
             [(tr("Dismiss"), lambda: self._clear_banner("replaced"))]))
         if desk.has_referees():
-            self.start_session()  # type: ignore[attr-defined]
+            self.session.start_session()
         self.check_open_hand()
 
     def _follow_failed(self, e: BaseException) -> None:
-        self.message(tr("follow_failed", msg=exception_text(e)), error=False)  # type: ignore[attr-defined]
+        self.win.message(tr("follow_failed", msg=exception_text(e)), error=False)
 
     def check_open_hand(self) -> None:
         """The hand in the form against the file (after another desk's save)."""
-        if self.blind is not None:  # type: ignore[attr-defined]
+        if self.blind.hand_id is not None:
             return
-        state = open_hand_state(self.desk, self.context, self.shown)  # type: ignore[attr-defined]
-        clean = self.entry.undo_stack.isClean()  # type: ignore[attr-defined]
+        state = open_hand_state(self.desk, self.win.context, self.win.shown)
+        clean = self.win.entry.undo_stack.isClean()
         if state.kind == "changed" and state.current is not None:
             cur = state.current
             if clean:  # nothing typed: show theirs, and say so
-                self.open_hand(cur.id)  # type: ignore[attr-defined]
+                self.win.open_hand(cur.id)
                 self._banner("changed", lambda: (
                     tr("changed_banner_clean", hand=cur.id, theirs=cur.version), "info",
                     [(tr("Dismiss"), lambda: self._clear_banner("changed"))]))
@@ -196,25 +251,25 @@ class DeskFaults:
             self.stale = cur
             self._show_stale_banner()
         elif state.kind == "gone":
-            hid = self.context[3]  # type: ignore[attr-defined]
+            hid = self.win.context[3]
             self._banner("changed", lambda: (
                 tr("gone_banner", hand=hid), "danger",
                 [(tr("Dismiss"), lambda: self._clear_banner("changed"))]))
         elif state.kind == "taken" and state.current is not None:
-            r, t, n, _ = self.context  # type: ignore[attr-defined]
+            r, t, n, _ = self.win.context
             if clean:  # an untouched new form simply moves to the next number
-                tab = self.tabs.currentIndex()  # type: ignore[attr-defined]
-                self.new_hand(r, t)  # type: ignore[attr-defined]
-                self.tabs.setCurrentIndex(tab)  # type: ignore[attr-defined]
+                tab = self.win.tabs.currentIndex()
+                self.win.new_hand(r, t)
+                self.win.tabs.setCurrentIndex(tab)
                 return
             taken = state.current
             self._banner("taken", lambda: (
                 tr("taken_banner", n=n), "danger",
                 [(tr("Open their hand"),
-                  lambda: self.navigator.select_key(("hand", taken.id)))]))  # type: ignore[attr-defined]
+                  lambda: self.win.navigator.select_key(("hand", taken.id)))]))
 
     def _show_stale_banner(self) -> None:
-        cur, mine = self.stale, self.shown.version  # type: ignore[attr-defined]
+        cur, mine = self.stale, self.win.shown.version
         self._banner("changed", lambda: (
             tr("changed_banner_dirty", hand=cur.id, theirs=cur.version, mine=mine), "danger",
             [(tr("Compare versions…"), self.compare_versions)]))
@@ -234,55 +289,55 @@ class DeskFaults:
 
     def hand_changed_on_save(self, e: HandChangedError) -> None:
         """The store refused the save (another desk was faster than the next poll)."""
-        self.stale = self.desk.hand(e.hand_id)  # type: ignore[attr-defined]
+        self.stale = self.desk.hand(e.hand_id)
         self._show_stale_banner()
-        self.message(fault_text(e) or str(e), error=False)  # type: ignore[attr-defined]
+        self.win.message(fault_text(e) or str(e), error=False)
         self.compare_versions()
 
     def compare_versions(self) -> str | None:
         """Both versions side by side; the referee takes theirs or keeps the edit on top of
         theirs (the next save then amends their version)."""
         cur = self.stale
-        if cur is None or self.shown is None:  # type: ignore[attr-defined]
+        if cur is None or self.win.shown is None:
             return None
-        mine = self.shown.version  # type: ignore[attr-defined]
-        dlg = ConflictDialog(self.entry.header.text(), mine, cur.version,  # type: ignore[attr-defined]
-                             conflict_differences(cur, self.entry.form), self)  # type: ignore[arg-type,attr-defined]
+        mine = self.win.shown.version
+        dlg = ConflictDialog(self.win.entry.header.text(), mine, cur.version,
+                             conflict_differences(cur, self.win.entry.form), self.widget)
         choice = self.resolve_conflict(dlg)
         if choice == "theirs":
             self.stale = None
-            self.open_hand(cur.id)  # type: ignore[attr-defined]
+            self.win.open_hand(cur.id)
         elif choice == "mine":
             self.stale = None
             self._clear_banner("changed")
-            self.shown = cur
-            self._update_title()  # type: ignore[attr-defined]
-            self.message(tr("conflict_rebased", v=cur.version), error=False)  # type: ignore[attr-defined]
+            self.win.shown = cur
+            self.win.update_title()
+            self.win.message(tr("conflict_rebased", v=cur.version), error=False)
         return choice
 
     # ------------------------------------------------------------------ loading a record
 
     def _add_record_actions(self) -> None:
-        self.act_load_record = QAction(self)  # type: ignore[arg-type]
+        self.act_load_record = QAction(self.widget)
         self.act_load_record.setObjectName("act_load_record")
         self.act_load_record.triggered.connect(lambda _c=False: self.load_record_file())
-        self.act_paste_record = QAction(self)  # type: ignore[arg-type]
+        self.act_paste_record = QAction(self.widget)
         self.act_paste_record.setObjectName("act_paste_record")
         self.act_paste_record.triggered.connect(lambda _c=False: self.paste_record())
-        self.menu_hand.addSeparator()  # type: ignore[attr-defined]
-        self.menu_hand.addAction(self.act_load_record)  # type: ignore[attr-defined]
-        self.menu_hand.addAction(self.act_paste_record)  # type: ignore[attr-defined]
+        self.menus.menu_hand.addSeparator()
+        self.menus.menu_hand.addAction(self.act_load_record)
+        self.menus.menu_hand.addAction(self.act_paste_record)
 
     def load_record_file(self, path: str | None = None) -> bool:
         """Hand → Load hand record…: a JSON record into the form (a new hand or the open one)."""
-        path = path or self.ask_open_file(tr("Load hand record…"),  # type: ignore[attr-defined]
+        path = path or self.win.ask_open_file(tr("Load hand record…"),
                                           tr("record_file_filter"))
         if not path:
             return False
         try:
             data = Path(path).read_bytes()
         except OSError as e:
-            self.message(tr("record_unreadable", msg=e.strerror or str(e)))  # type: ignore[attr-defined]
+            self.win.message(tr("record_unreadable", msg=e.strerror or str(e)))
             return False
         return self.load_record_text(data, Path(path).name)
 
@@ -290,44 +345,38 @@ class DeskFaults:
         """Hand → Paste hand record: the clipboard's JSON record into the form."""
         text = self.read_clipboard()
         if not text.strip():
-            self.message(tr("record_clipboard_empty"))  # type: ignore[attr-defined]
+            self.win.message(tr("record_clipboard_empty"))
             return False
         return self.load_record_text(text, "clipboard")
 
     def load_record_text(self, text: str | bytes, source: str) -> bool:
-        if self.context is None:  # type: ignore[attr-defined]
-            self.message(tr("no_hand"))  # type: ignore[attr-defined]
+        if self.win.context is None:
+            self.win.message(tr("no_hand"))
             return False
         try:
             got = read_record_text(text, source)
         except NearMissError as e:
             where = field_words(e.where) if e.where else tr("record_top")
-            self.message(tr("record_near_miss", name=e.key, near=e.near,  # type: ignore[attr-defined]
-                            where=where or e.where))
+            self.win.message(tr("record_near_miss", name=e.key, near=e.near,
+                                where=where or e.where))
             return False
         except RecordError as e:
-            self.message(tr("record_unreadable", msg=exception_text(e)))  # type: ignore[attr-defined]
+            self.win.message(tr("record_unreadable", msg=exception_text(e)))
             return False
-        if not self.may_leave_form():  # type: ignore[attr-defined]
+        if not self.win.may_leave_form():
             return False
         self._fill_form(got)
         return True
 
     def _fill_form(self, got: RecordInput) -> None:
         """The record's tiles and events into the form; players stay the seating's."""
-        old = self.entry.form  # type: ignore[attr-defined]
-        form = EntryForm.from_record({**got.record, "ruleset": old.ruleset})
-        for seat, inp in form.seats.items():
-            inp.player = old.seats[seat].player if seat in old.seats else None
-        for key in ("round", "table", "hand_no"):
-            if key in old.extra:
-                form.extra[key] = old.extra[key]
-        self.entry.load(form, "", "")  # type: ignore[attr-defined]
-        self.entry.undo_stack.resetClean()  # type: ignore[attr-defined]
-        self.update_header()  # type: ignore[attr-defined]
-        self._update_title()  # type: ignore[attr-defined]
+        form = form_from_record(got, self.win.entry.form)
+        self.win.entry.load(form, "", "")
+        self.win.entry.undo_stack.resetClean()
+        self.win.update_header()
+        self.win.update_title()
         self.show_unknown_fields(got.unknown)
-        self.message(tr("record_loaded"), error=False)  # type: ignore[attr-defined]
+        self.win.message(tr("record_loaded"), error=False)
 
     def show_unknown_fields(self, unknown: tuple[tuple[str, bool], ...]) -> None:
         if not unknown:

@@ -1,11 +1,14 @@
-"""Running the event from the window: new tournament, bundles, players, seating (a mixin
-of MainWindow). Each action opens a form whose submit is one Desk call; a refusal by the
+"""Running the event from the window: new tournament, bundles, players, seating
+(``MainWindow.event_admin``). Each action opens a form whose submit is one Desk call; a refusal by the
 store is shown as one message and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
+
+from PySide6.QtWidgets import QDialog, QWidget
 
 from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
 from ..faults import shown_error
@@ -13,17 +16,49 @@ from ..i18n import seat_name, tr
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 
 
+class AdminHost(Protocol):
+    """What the event's forms use of their window (the main window): a protocol, so this
+    module does not import the window that holds it."""
+
+    desk: Any
+    players: Any
+    seating: Any
+    tabs: Any
+    run_dialog: Callable[[QDialog], bool]
+    ask_open_file: Callable[[str, str], str]
+    ask_save_file: Callable[[str, str, str], str]
+
+    def message(self, text: str, error: bool = True) -> None: ...
+
+    def may_leave_form(self) -> bool: ...
+
+    def switch_desk(self, desk: Desk) -> None: ...
+
+    def reload(self) -> None: ...
+
+    def show_round(self, r: int) -> None: ...
+
+
 class EventAdmin:
-    """Mixed into MainWindow, whose ``desk``, ``message``, ``reload`` and hooks it uses."""
+    """The window's File, Players and Seating forms; each submit is one Desk call."""
 
+    def __init__(self, win: AdminHost) -> None:
+        self.win = win
+        #: the forms' parent widget
+        self.widget: QWidget | None = win if isinstance(win, QWidget) else None
 
-    def _refused(self, msg: str) -> None:
+    @property
+    def desk(self) -> Any:
+        """The window's desk at this moment (another file may have been opened)."""
+        return self.win.desk
+
+    def refused(self, msg: str) -> None:
         """A store error (``field: problem``) as a message box; nothing was changed."""
-        self.message(tr("not_done", msg=msg))
+        self.win.message(tr("not_done", msg=msg))
 
     def new_tournament(self) -> bool:
         """File → New tournament…: create the file through the store, then open it."""
-        if not self.may_leave_form():
+        if not self.win.may_leave_form():
             return False
 
         def submit(d: NewTournamentDialog) -> Desk:
@@ -33,48 +68,49 @@ class EventAdmin:
                                stake=v["stake"], cap_fan=v["cap_fan"],
                                referee=self.desk.referee)
 
-        dlg = NewTournamentDialog(ruleset_choices(), self.ask_save_file, submit, self._refused,
-                                  self, self.ask_open_file, load_ruleset_file)
-        if not self.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
+        dlg = NewTournamentDialog(ruleset_choices(), self.win.ask_save_file, submit,
+                                  self.refused, self.widget, self.win.ask_open_file,
+                                  load_ruleset_file)
+        if not self.win.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
-        self.switch_desk(dlg.outcome)
-        self.message(tr("created", name=dlg.outcome.title, path=dlg.outcome.t.path),
-                     error=False)
+        self.win.switch_desk(dlg.outcome)
+        self.win.message(tr("created", name=dlg.outcome.title, path=dlg.outcome.t.path),
+                         error=False)
         return True
 
     def import_bundle(self) -> bool:
         """File → Import bundle…: a bundle JSON becomes a new tournament file, opened."""
-        if not self.may_leave_form():
+        if not self.win.may_leave_form():
             return False
-        bundle = self.ask_open_file(tr("Import bundle…"), tr("bundle_file"))
+        bundle = self.win.ask_open_file(tr("Import bundle…"), tr("bundle_file"))
         if not bundle:
             return False
-        target = self.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
-                                    str(Path(bundle).with_suffix(".sqlite")))
+        target = self.win.ask_save_file(tr("Save imported tournament as"), tr("db_file"),
+                                        str(Path(bundle).with_suffix(".sqlite")))
         if not target:
             return False
         try:
             desk = Desk.import_bundle(bundle, target, self.desk.referee)
         except (ValueError, OSError) as e:
-            self._refused(shown_error(e))
+            self.refused(shown_error(e))
             return False
-        self.switch_desk(desk)
-        self.message(tr("imported", name=desk.title, path=target), error=False)
+        self.win.switch_desk(desk)
+        self.win.message(tr("imported", name=desk.title, path=target), error=False)
         return True
 
     def export_bundle(self) -> bool:
         """File → Export bundle…: the whole tournament (every version) as one JSON file."""
-        path = self.ask_save_file(tr("Export bundle…"), tr("bundle_file"),
-                                  f"{self.desk.title}.json")
+        path = self.win.ask_save_file(tr("Export bundle…"), tr("bundle_file"),
+                                      f"{self.desk.title}.json")
         if not path:
             return False
         try:
             data = self.desk.export_bundle(path)
         except (ValueError, OSError) as e:
-            self._refused(shown_error(e))
+            self.refused(shown_error(e))
             return False
-        self.message(tr("exported", path=path, players=len(data.get("players", [])),
-                        hands=len(data.get("hands", []))), error=False)
+        self.win.message(tr("exported", path=path, players=len(data.get("players", [])),
+                             hands=len(data.get("hands", []))), error=False)
         return True
 
     def add_player(self) -> bool:
@@ -83,27 +119,27 @@ class EventAdmin:
             v = d.values()
             return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
 
-        dlg = AddPlayerDialog(submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
+        dlg = AddPlayerDialog(submit, self.refused, self.widget)
+        if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
         name = dlg.outcome.name  # type: ignore[attr-defined]
-        self.reload()
-        self.players.select_player(name)
-        self.message(tr("player_added", name=name), error=False)
+        self.win.reload()
+        self.win.players.select_player(name)
+        self.win.message(tr("player_added", name=name), error=False)
         return True
 
     def import_players(self) -> bool:
         """Players → Import players CSV…: all rows or none (the store names the bad line)."""
-        path = self.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
+        path = self.win.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
         if not path:
             return False
         try:
             added = self.desk.import_players_csv(path)
         except (ValueError, OSError) as e:
-            self._refused(shown_error(e))
+            self.refused(shown_error(e))
             return False
-        self.reload()
-        self.message(tr("players_imported", n=len(added), path=path), error=False)
+        self.win.reload()
+        self.win.message(tr("players_imported", n=len(added), path=path), error=False)
         return True
 
     def set_player_status(self, name: str, status: str) -> bool:
@@ -111,12 +147,12 @@ class EventAdmin:
         try:
             p = self.desk.set_player_status(name, status)
         except ValueError as e:
-            self._refused(shown_error(e))
-            self.reload()  # the box shows the stored status again
+            self.refused(shown_error(e))
+            self.win.reload()  # the box shows the stored status again
             return False
-        self.reload()
-        self.message(tr("status_set", name=p.name, status=tr(f"pstatus_{p.status.value}")),
-                     error=False)
+        self.win.reload()
+        self.win.message(tr("status_set", name=p.name, status=tr(f"pstatus_{p.status.value}")),
+                         error=False)
         return True
 
     def seat_round(self) -> bool:
@@ -128,13 +164,13 @@ class EventAdmin:
             v = d.values()
             return self.desk.seat_round(n, parse_seed(v["seed"]), v["fill"])
 
-        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
+        dlg = SeatRoundDialog(n, players, len(self.desk.seats), submit, self.refused, self.widget)
+        if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
-        self.reload()
-        self.tabs.setCurrentWidget(self.seating)
-        self._round_selected(n)
-        self.message(tr("round_seated", n=n), error=False)
+        self.win.reload()
+        self.win.tabs.setCurrentWidget(self.win.seating)
+        self.win.show_round(n)
+        self.win.message(tr("round_seated", n=n), error=False)
         return True
 
     def swap_seat(self, round_no: int | None = None, table: int | None = None,
@@ -142,33 +178,27 @@ class EventAdmin:
         """Seating → Swap/move player…: put a player in the selected seat (the store swaps
         them with whoever sat there, or hands the bye over)."""
         if round_no is None or table is None or seat is None:
-            sel = self.seating.selected_seat()
+            sel = self.win.seating.selected_seat()
             if sel is None:
-                self.message(tr("select_seat"))
+                self.win.message(tr("select_seat"))
                 return False
             round_no, table, seat = sel
-        seating = self.desk.seating(round_no)
-        current = seating.tables.get(table, {}).get(seat, "—")
-        byes = set(seating.byes)
-        choices = []
-        for p in self.desk.players():
-            if p.name == current or p.status.value == "withdrawn":
-                continue
-            at = seating.table_of(p.name)
-            place = (tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
-                     if at else tr("on_bye") if p.name in byes else tr("not_seated"))
-            choices.append((p.name, place))
+        current, candidates = self.desk.swap_candidates(round_no, table, seat)
+        choices = [(name, tr("sits_at", table=tr("table_n", n=at[0]), seat=seat_name(at[1]))
+                    if at else tr("on_bye") if bye else tr("not_seated"))
+                   for name, at, bye in candidates]
 
         def submit(d: SwapDialog) -> Any:
             return self.desk.set_seat(round_no, table, seat, d.values()["player"])
 
-        dlg = SwapDialog(round_no, table, seat, current, choices, submit, self._refused, self)
-        if not self.run_dialog(dlg) or dlg.outcome is None:
+        dlg = SwapDialog(round_no, table, seat, current, choices, submit, self.refused,
+                         self.widget)
+        if not self.win.run_dialog(dlg) or dlg.outcome is None:
             return False
         who = dlg.values()["player"]
-        self.reload()
-        self._round_selected(round_no)
-        self.seating.select_seat(table, seat)
-        self.message(tr("seat_set", player=who, table=tr("table_n", n=table),
-                        seat=seat_name(seat)), error=False)
+        self.win.reload()
+        self.win.show_round(round_no)
+        self.win.seating.select_seat(table, seat)
+        self.win.message(tr("seat_set", player=who, table=tr("table_n", n=table),
+                            seat=seat_name(seat)), error=False)
         return True

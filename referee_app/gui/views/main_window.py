@@ -1,11 +1,16 @@
 """The referee desk's main window: navigator, entry, trace, standings, seating, players.
 
 All decisions are the engine's or the store's: this window collects input, asks for the
-reasons the store requires (amendment, override) and shows what comes back.
+reasons the store requires (amendment, override) and shows what comes back. Its parts are
+members, each with its own concern: ``session`` (sign-in, idle lock, head PIN, record
+digest), ``event_admin`` (tournament files, players, seating forms), ``blind`` (double
+entry), ``projector`` (the standings on a second screen), ``menus`` (actions, menus,
+toolbar) and ``faults`` (banners, read-only, other writers, loaded records).
 """
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Callable
 from typing import Any
 
@@ -15,6 +20,7 @@ from PySide6.QtWidgets import (
     QFileDialog,
     QInputDialog,
     QLabel,
+    QMainWindow,
     QMessageBox,
     QSplitter,
     QTabWidget,
@@ -32,6 +38,7 @@ from ..i18n import LANG, seat_name, tr
 from ..messages import exception_text, impact_text
 from .blind import BlindVerify
 from .desk_faults import DeskFaults
+from .desk_projector import DeskProjector
 from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
@@ -40,15 +47,14 @@ from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
 from .progress import ProgressView
-from .projector import ProjectorWindow, projector_settings
 from .prompts import ReasonDialog, confirm_destructive
-from .session import HeadCancelled, Session
+from .session import DeskSession, HeadCancelled
 from .standings import StandingsView
 from .tab_guard import TabLayoutGuard
 from .trace import TraceView
 
 
-class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
+class MainWindow(QMainWindow):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
@@ -61,15 +67,13 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.context: tuple[int, int, int, int | None] | None = None
         #: the saved hand in the form (None: a new hand)
         self.shown: Any = None
-        self._init_blind()
+        self.blind = BlindVerify(self)
         self._statement_stale = False
-        self._impact_timer = QTimer(self)
-        self._impact_timer.setSingleShot(True)
-        self._impact_timer.setInterval(150)
-        self._impact_timer.timeout.connect(self._show_impact)
-        self.projector: ProjectorWindow | None = None
-        #: seconds a projector page stays up (QSettings "projector/page_seconds")
-        self.projector_page_seconds = projector_settings()[0]
+        self.impact_timer = QTimer(self)
+        self.impact_timer.setSingleShot(True)
+        self.impact_timer.setInterval(150)
+        self.impact_timer.timeout.connect(self.show_impact)
+        self.projector = DeskProjector(self)
         #: hooks (tests replace them): ask for a required reason; show a message
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
@@ -118,16 +122,17 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.setCentralWidget(split)
         self.status_label = QLabel()
         self.statusBar().addWidget(self.status_label, 1)
-        self._init_session()
-
-        self._make_actions()
+        self.session = DeskSession(self)
+        self.event_admin = EventAdmin(self)
+        self.menus = WindowMenus(self, self.session, self.event_admin, self.blind,
+                                 self.projector)
         self.navigator.hand_selected.connect(self._nav_hand)
         self.navigator.table_selected.connect(self._nav_table)
-        self.navigator.round_selected.connect(self._round_selected)
+        self.navigator.round_selected.connect(self.show_round)
         self.entry.evaluated.connect(self._evaluated)
         self.entry.save_requested.connect(self.save)
         self.trace.whatif.record_requested.connect(self.record_ruling)
-        self.entry.undo_stack.cleanChanged.connect(self._update_title)
+        self.entry.undo_stack.cleanChanged.connect(self.update_title)
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
@@ -137,15 +142,16 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
-        self.players.add_requested.connect(self.add_player)
-        self.players.import_requested.connect(self.import_players)
-        self.players.status_requested.connect(self.set_player_status)
-        self.seating.seat_round_requested.connect(self.seat_round)
-        self.seating.swap_requested.connect(self.swap_seat)
+        self.players.add_requested.connect(self.event_admin.add_player)
+        self.players.import_requested.connect(self.event_admin.import_players)
+        self.players.status_requested.connect(self.event_admin.set_player_status)
+        self.seating.seat_round_requested.connect(self.event_admin.seat_round)
+        self.seating.swap_requested.connect(self.event_admin.swap_seat)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
-        self._init_faults()  # banners, read-only, following other writers (issue 11)
+        #: banners, read-only, following other writers (issue 11)
+        self.faults = DeskFaults(self, self.session, self.blind, self.menus)
 
     # ------------------------------------------------------------------ messages
 
@@ -240,6 +246,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         return True
 
     def switch_desk(self, desk: Desk) -> None:
+        """Show another tournament file (opened, created or imported); the old one closes."""
         old, self.desk = self.desk, desk
         old.close()
         self.context = None
@@ -247,8 +254,8 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.entry.load(self.entry.form.blank(desk.rules()), "")
         self.reload()
         self.update_header()
-        self.faults_desk_changed()
-        self.start_session()
+        self.faults.desk_changed()
+        self.session.start_session()
 
     def _message_box(self, text: str) -> None:
         QMessageBox.warning(self, tr("app_title"), text)
@@ -279,7 +286,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
                                        + [p.name_latin for p in players if p.name_latin])
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
-        self.update_record_digest()
+        self.session.update_record_digest()
         self.progress.set_rounds(rounds)
         if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
             self.refresh_progress()
@@ -287,7 +294,22 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             self.players.show_statement(self.desk.statement(self.players.current_player()))
         else:
             self._statement_stale = True  # read when the player tab is opened
-        self._update_title()
+        self.update_title()
+
+    def sync_rules(self) -> bool:
+        """A settings change (here or by the CLI) reaches the open form at once: it is
+        settled again under the tournament's current cap and stake, so its preview stays
+        what saving would store. True if the form's rules changed."""
+        try:
+            rules = self.desk.rules()
+        except sqlite3.Error:
+            return False
+        form = self.entry.form
+        if form.rules is rules or form.ruleset != rules.id:
+            return False
+        form.rules = rules
+        self.entry.refresh()
+        return True
 
     def refresh_progress(self, *_args: object) -> None:
         r = self.progress.current_round()
@@ -312,7 +334,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     def _hand_activated(self, hand_id: int) -> None:
         self.navigator.select_key(("hand", hand_id))
 
-    def _round_selected(self, r: int) -> None:
+    def show_round(self, r: int) -> None:
         """Follow the navigator: the seating tab shows the round being worked on."""
         idx = self.seating.round_box.findData(r)
         if idx >= 0 and idx != self.seating.round_box.currentIndex():
@@ -323,7 +345,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         in red, and ``amending v1 → v2`` as soon as a saved hand is edited."""
         h = self.shown
         void = h is not None and h.status.value == "void"
-        if self.blind is not None:
+        if self.blind.hand_id is not None:
             text = tr("blind_status")
         elif h is None:
             text = tr("status_new")
@@ -338,13 +360,13 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.entry.status.setText(text)
         self.entry.set_void(void)
 
-    def _update_title(self, *_args: object) -> None:
+    def update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
             if self.amending():
-                self._impact_timer.start()
+                self.impact_timer.start()
             elif self.entry.impact.isVisible():
-                self._show_impact()  # back to the saved hand: the summary goes
+                self.show_impact()  # back to the saved hand: the summary goes
         dirty = "" if self.entry.undo_stack.isClean() else f" — {tr('unsaved')}"
         banner = f" · {self.banner}" if self.banner else ""
         self.setWindowTitle(f"{tr('app_title')} · {self.desk.title}{banner}{dirty}")
@@ -362,26 +384,26 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     def open_hand(self, hand_id: int) -> None:
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
-        self.form_shown()
+        self.faults.form_shown()
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
-        self.blind = None
+        self.blind.hand_id = None
         self.entry.load(self.desk.form_of(h), "", "")
-        self._round_selected(h.round)
+        self.show_round(h.round)
         self.update_header()
-        self._update_title()
+        self.update_title()
 
     def new_hand(self, round_no: int, table: int) -> None:
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
-        self.form_shown()
+        self.faults.form_shown()
         self.context = (round_no, table, hand_no, None)
         self.shown = None
-        self.blind = None
+        self.blind.hand_id = None
         self.entry.load(form, "", "")
-        self._round_selected(round_no)
+        self.show_round(round_no)
         self.update_header()
-        self._update_title()
+        self.update_title()
         self.tabs.setCurrentWidget(self.entry)
         first = next(iter(self.entry.panels.values()), None)
         if first is not None:
@@ -401,9 +423,9 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if self.tabs.currentWidget() is self.trace:
             self._show_trace(ev)
         if self.amending():  # worked out once typing pauses: keystrokes stay fast
-            self._impact_timer.start()
+            self.impact_timer.start()
         elif self.entry.impact.isVisible():
-            self._show_impact()
+            self.show_impact()
 
     def amending(self) -> bool:
         return self.shown is not None and not self.entry.undo_stack.isClean()
@@ -414,7 +436,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             return ""
         return impact_text(self.desk.amend_impact(self.shown.id, self.entry.form))
 
-    def _show_impact(self) -> None:
+    def show_impact(self) -> None:
         text = self.impact_summary()
         self.entry.impact.setText(text)
         self.entry.impact.setVisible(bool(text))
@@ -446,7 +468,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
-        if self.refuse_write() or self.refuse_stale():
+        if self.faults.refuse_write() or self.faults.refuse_stale():
             return False
         if not self.entry.apply_events_line():  # Ctrl+S also takes a typed events line
             self.message(tr("cannot_save", msg=self.entry.line_message.text()))
@@ -456,8 +478,8 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if ev.read_error is not None:
             self.message(tr("cannot_save", msg=exception_text(ev.read_error)))
             return False
-        if self.blind is not None:
-            return self._save_blind()
+        if self.blind.hand_id is not None:
+            return self.blind.save()
         r, t, n, hid = self.context
         override = None
         signer = None
@@ -472,12 +494,12 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         verified = self.shown is not None and self.shown.status.value == "verified"
         form = self.entry.form
         try:
-            with self.head_signature("head_override" if override else "head_amend_verified",
+            with self.session.head_signature("head_override" if override else "head_amend_verified",
                                      needed=bool(override) or (hid is not None and verified)) \
                     as head_signer:
                 signer = head_signer or signer
                 if hid is None:
-                    h = self.retrying(lambda: self.desk.add_hand(
+                    h = self.faults.retrying(lambda: self.desk.add_hand(
                         form, r, t, n, override_reason=override, referee=signer))
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
@@ -486,11 +508,11 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
                         self.message(tr("reason_required"))
                         return False
                     seen = self.shown.version if self.shown is not None else None
-                    h = self.retrying(lambda: self.desk.amend_hand(
+                    h = self.faults.retrying(lambda: self.desk.amend_hand(
                         hid, form, reason, override_reason=override, referee=signer,
                         expected_version=seen))
         except HandChangedError as e:
-            self.hand_changed_on_save(e)
+            self.faults.hand_changed_on_save(e)
             return False
         except HeadCancelled:
             return False
@@ -524,7 +546,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if self.context is None:
             self.message(tr("no_hand"))
             return False
-        if self.refuse_write() or self.refuse_stale():
+        if self.faults.refuse_write() or self.faults.refuse_stale():
             return False
         name = tr(f"switch_{w.name}")
         summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
@@ -538,13 +560,13 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
             return False
         try:
             seen = self.shown.version if self.shown is not None else None
-            with self.head_signature("head_override") as head_signer:
-                h = self.retrying(lambda: self.desk.record_ruling(
+            with self.session.head_signature("head_override") as head_signer:
+                h = self.faults.retrying(lambda: self.desk.record_ruling(
                     self.entry.form, self.context, dict(w.alt.totals),
                     f"{name}: {reason.strip()}", head_signer or signer,
                     expected_version=seen))
         except HandChangedError as e:
-            self.hand_changed_on_save(e)
+            self.faults.hand_changed_on_save(e)
             return False
         except HeadCancelled:
             return False
@@ -562,20 +584,20 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         if self.context is None or self.context[3] is None:
             self.message(tr("no_hand"))
             return False
-        if self.refuse_write() or self.refuse_stale():
+        if self.faults.refuse_write() or self.faults.refuse_stale():
             return False
         hid = self.context[3]
         seen = self.shown.version if self.shown is not None else None
         what = {"void": "head_void", "restored": "head_restore"}.get(status, "head_settings")
         try:
-            with self.head_signature(what, needed=status in ("void", "restored")) as signer:
+            with self.session.head_signature(what, needed=status in ("void", "restored")) as signer:
                 if status == "restored":
-                    h = self.retrying(lambda: self.desk.restore_hand(hid, reason or "", signer))
+                    h = self.faults.retrying(lambda: self.desk.restore_hand(hid, reason or "", signer))
                 else:
-                    h = self.retrying(lambda: self.desk.set_status(
+                    h = self.faults.retrying(lambda: self.desk.set_status(
                         hid, status, reason, signer, expected_version=seen))
         except HandChangedError as e:
-            self.hand_changed_on_save(e)
+            self.faults.hand_changed_on_save(e)
             return False
         except HeadCancelled:
             return False
@@ -625,7 +647,7 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
     def show_penalties(self) -> PenaltiesDialog:
         def add(*args: Any, **kwargs: Any) -> Any:
             try:
-                with self.head_signature("head_penalty") as signer:
+                with self.session.head_signature("head_penalty") as signer:
                     p = self.desk.add_penalty(*args, referee=signer, **kwargs)
             except HeadCancelled:
                 raise ValueError(tr("head_cancelled", what=tr("head_penalty"))) from None
@@ -641,27 +663,24 @@ class MainWindow(Session, EventAdmin, BlindVerify, DeskFaults, WindowMenus):
         self.tabs.setCurrentWidget(self.players)
         self.players.select_player(name)
 
-    def open_projector(self) -> ProjectorWindow:
-        if self.projector is None:
-            self.projector = ProjectorWindow(
-                lambda: self.desk.projector_data(f"{self.desk.title} · {tr('Standings')}"),
-                                             page_seconds=self.projector_page_seconds,
-                                             show_progress=projector_settings()[1])
-        self.projector.showFullScreen()
-        return self.projector
+    def retranslate(self, *_args: object) -> None:
+        """The window's texts in the current language: actions and menus, tab titles, the
+        title bar and the form's header."""
+        self.menus.retranslate()
+        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players",
+                                 "Progress")):
+            self.tabs.setTabText(i, tr(key))
+        self.update_title()
+        self.update_header()
 
     def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
         if not self.may_leave_form():
             event.ignore()
             return
-        self.follower.stop()
-        self._impact_timer.stop()  # nothing is worked out for a closed window (its file closes)
-        self.end_session()
+        self.faults.follower.stop()
+        self.impact_timer.stop()  # nothing is worked out for a closed window (its file closes)
+        self.session.end_session()
         if self.remote is not None:  # a server desk: its watcher thread stops
             self.remote.close()
-        if self.projector is not None:
-            self.projector.timer.stop()
-            self.projector.close()
-            self.projector.deleteLater()
-            self.projector = None
+        self.projector.close()
         super().closeEvent(event)

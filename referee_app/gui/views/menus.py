@@ -1,43 +1,94 @@
-"""The main window's actions, menus, toolbar and their texts (a mixin of MainWindow).
+"""The main window's actions, menus, toolbar and their texts (``MainWindow.menus``).
 
 Kept apart from the window's behaviour so a reader finds "which key does what" in one
-place; every action is a one-liner over a window method.
+place; every action is a one-liner over a method of the window or of one of its parts.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QMainWindow, QToolBar, QWidget
+from PySide6.QtWidgets import QComboBox, QMenuBar, QToolBar, QWidget
 
 from ..i18n import LANG, tr
-from .projector import ProjectorSettingsDialog, projector_settings, save_projector_settings
+from .blind import BlindVerify
+from .desk_projector import DeskProjector
+from .event_admin import EventAdmin
 from .report_menu import ReportMenu
+from .session import DeskSession
 
 
-class WindowMenus(QMainWindow):
-    """Builds ``act_*`` actions, the menu bar and the toolbar; ``retranslate`` renames them."""
+class MenusHost(Protocol):
+    """What the menus call on their window (the main window), and what its Reports menu
+    reads (:class:`~.report_menu.ReportHost`): a protocol, so this module does not import
+    the window that holds it."""
+
+    entry: Any
+    jump_bar: Any
+    navigator: Any
+    context: tuple[int, int, int, int | None] | None
+    seating: Any
+    players: Any
+    standings: Any
+    tabs: Any
+    desk: Any
+
+    def save(self) -> bool: ...
+
+    def next_hand(self) -> None: ...
+
+    def show_history(self) -> Any: ...
+
+    def show_penalties(self) -> Any: ...
+
+    def verify_hand(self) -> bool: ...
+
+    def void_hand(self) -> bool: ...
+
+    def restore_hand(self) -> bool: ...
+
+    def open_database(self) -> bool: ...
+
+    def close(self) -> bool: ...
+
+    def message(self, text: str, error: bool = True) -> None: ...
+
+    def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt naming)
+
+    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt naming)
+
+    def addToolBar(self, toolbar: QToolBar) -> None: ...  # noqa: N802 (Qt naming)
 
 
-    def _make_actions(self) -> None:
+class WindowMenus:
+    """Builds the ``act_*`` actions on ``win``, the menu bar and the toolbar; each action
+    calls the window or the part (``session``, ``admin``, ``blind``, ``projector``) that
+    does the work.
+    ``retranslate`` renames them."""
+
+    def __init__(self, win: MenusHost, session: DeskSession, admin: EventAdmin,
+                 blind: BlindVerify, projector: DeskProjector) -> None:
+        self.win = win
+        parent = win if isinstance(win, QWidget) else None
+
         def act(shortcut: Any, fn: Callable[[], Any], name: str) -> QAction:
-            a = QAction(self)
+            a = QAction(parent)
             a.setObjectName(name)
             if shortcut is not None:
                 a.setShortcut(QKeySequence(shortcut))
             a.setShortcutContext(Qt.ShortcutContext.WindowShortcut)
             a.triggered.connect(lambda _checked=False: fn())
-            self.addAction(a)
+            win.addAction(a)
             return a
 
-        self.act_save = act(QKeySequence.StandardKey.Save, self.save, "act_save")
-        self.act_next = act(QKeySequence.StandardKey.New, self.next_hand, "act_next")
+        self.act_save = act(QKeySequence.StandardKey.Save, win.save, "act_save")
+        self.act_next = act(QKeySequence.StandardKey.New, win.next_hand, "act_next")
         # plain actions with fixed texts (the stack's own actions rename themselves per
         # command, which made the toolbar jump around)
-        stack = self.entry.undo_stack
+        stack = win.entry.undo_stack
         self.act_undo = act(QKeySequence.StandardKey.Undo, stack.undo, "act_undo")
         self.act_redo = act(None, stack.redo, "act_redo")
         self.act_undo.setEnabled(False)
@@ -47,36 +98,36 @@ class WindowMenus(QMainWindow):
         redo = [QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")]
         std = QKeySequence(QKeySequence.StandardKey.Redo)
         self.act_redo.setShortcuts(redo + ([std] if std not in redo and not std.isEmpty() else []))
-        self.act_history = act("Ctrl+H", self.show_history, "act_history")
+        self.act_history = act("Ctrl+H", win.show_history, "act_history")
         # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
-        self.act_penalties = act("Ctrl+Shift+P", self.show_penalties, "act_penalties")
-        self.act_verify = act("Ctrl+Shift+V", self.verify_hand, "act_verify")
-        self.act_void = act(None, self.void_hand, "act_void")
-        self.act_restore = act(None, self.restore_hand, "act_restore")
-        self.act_add_referee = act(None, self.add_referee, "act_add_referee")
-        self.act_sign_in = act(None, self.sign_in, "act_sign_in")
-        self.act_lock = act("Ctrl+L", self.lock, "act_lock")
-        self.act_verify_blind = act("Ctrl+Shift+B", self.verify_blind, "act_verify_blind")
-        self.act_goto = act("Ctrl+G", lambda: self.jump_bar.open("goto"), "act_goto")
-        self.act_find = act(QKeySequence.StandardKey.Find, lambda: self.jump_bar.open("find"),
+        self.act_penalties = act("Ctrl+Shift+P", win.show_penalties, "act_penalties")
+        self.act_verify = act("Ctrl+Shift+V", win.verify_hand, "act_verify")
+        self.act_void = act(None, win.void_hand, "act_void")
+        self.act_restore = act(None, win.restore_hand, "act_restore")
+        self.act_add_referee = act(None, session.add_referee, "act_add_referee")
+        self.act_sign_in = act(None, session.sign_in, "act_sign_in")
+        self.act_lock = act("Ctrl+L", session.lock, "act_lock")
+        self.act_verify_blind = act("Ctrl+Shift+B", blind.verify_blind, "act_verify_blind")
+        self.act_goto = act("Ctrl+G", lambda: win.jump_bar.open("goto"), "act_goto")
+        self.act_find = act(QKeySequence.StandardKey.Find, lambda: win.jump_bar.open("find"),
                             "act_find")
-        self.act_projector = act("F11", self.open_projector, "act_projector")
-        self.act_projector_settings = act(None, self.projector_settings,
+        self.act_projector = act("F11", projector.open, "act_projector")
+        self.act_projector_settings = act(None, projector.settings,
                                           "act_projector_settings")
-        self.act_quit = act(QKeySequence.StandardKey.Quit, self.close, "act_quit")
-        self.act_open = act(QKeySequence.StandardKey.Open, self.open_database, "act_open")
-        self.act_new_tournament = act(None, self.new_tournament, "act_new_tournament")
-        self.act_import_bundle = act(None, self.import_bundle, "act_import_bundle")
-        self.act_export_bundle = act(None, self.export_bundle, "act_export_bundle")
-        self.act_lang = QActionGroup(self)
-        self.act_zh = QAction("中文", self, checkable=True)
-        self.act_en = QAction("English", self, checkable=True)
+        self.act_quit = act(QKeySequence.StandardKey.Quit, win.close, "act_quit")
+        self.act_open = act(QKeySequence.StandardKey.Open, win.open_database, "act_open")
+        self.act_new_tournament = act(None, admin.new_tournament, "act_new_tournament")
+        self.act_import_bundle = act(None, admin.import_bundle, "act_import_bundle")
+        self.act_export_bundle = act(None, admin.export_bundle, "act_export_bundle")
+        self.act_lang = QActionGroup(parent)
+        self.act_zh = QAction("中文", parent, checkable=True)
+        self.act_en = QAction("English", parent, checkable=True)
         for a, code in ((self.act_zh, "zh"), (self.act_en, "en")):
             self.act_lang.addAction(a)
             a.triggered.connect(lambda _c=False, code=code: LANG.set(code))
         (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
 
-        mb = self.menuBar()
+        mb = win.menuBar()
         self.menu_file = mb.addMenu("")
         self.menu_file.addAction(self.act_new_tournament)
         self.menu_file.addAction(self.act_open)
@@ -101,12 +152,12 @@ class WindowMenus(QMainWindow):
         self.menu_lang = self.menu_view.addMenu("")
         self.menu_lang.addAction(self.act_zh)
         self.menu_lang.addAction(self.act_en)
-        self.reports = ReportMenu(self)
+        self.reports = ReportMenu(win, session)
 
         tb = QToolBar()
         tb.setObjectName("toolbar")
         tb.setMovable(False)
-        self.addToolBar(tb)
+        win.addToolBar(tb)
         for a in (self.act_save, self.act_next, self.act_undo, self.act_redo, self.act_history,
                   self.act_penalties, self.act_projector, self.reports.act_preview):
             tb.addAction(a)
@@ -156,23 +207,3 @@ class WindowMenus(QMainWindow):
         self.lang_box.blockSignals(True)
         self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))
         self.lang_box.blockSignals(False)
-        for i, key in enumerate(("Entry", "Trace", "Standings", "Seating", "Players",
-                                 "Progress")):
-            self.tabs.setTabText(i, tr(key))
-        self._update_title()
-        self.update_header()
-
-    def projector_settings(self) -> None:
-        """View → Projector settings: seconds per page and the round progress page; kept
-        for the next session and applied to an open projector at once."""
-        seconds, progress = projector_settings()
-        dlg = ProjectorSettingsDialog(seconds, progress, self)
-        if not self.run_dialog(dlg):  # type: ignore[attr-defined]
-            return
-        seconds, progress = dlg.seconds.value(), dlg.progress.isChecked()
-        save_projector_settings(seconds, progress)
-        self.projector_page_seconds = seconds
-        proj = getattr(self, "projector", None)
-        if proj is not None:
-            proj.set_page_seconds(seconds)
-            proj.set_show_progress(progress)

@@ -137,11 +137,7 @@ class OutboxStatus(QWidget):
         """Another desk (or the CLI) wrote: the window's follower refreshes at once, with
         its care for a form being edited, instead of at its next one-second look."""
         self.online = True
-        follower = getattr(self.win, "follower", None)
-        if follower is not None:
-            follower.poll()  # paused under a modal dialog: its own next look catches up
-        else:
-            self.win.reload()
+        self.win.faults.follower.poll()  # paused under a modal dialog: its next look catches up
         self.refresh()
 
     def _flushed(self, sent: int, refused: int) -> None:
@@ -288,9 +284,7 @@ def attach(win: Any, backend: ServerBackend, *, watch: bool = True,
     status = OutboxStatus(win, backend, watch=watch, poll=poll)
     win.statusBar().addPermanentWidget(status)
     win.remote = status
-    show = getattr(win, "_show_referee", None)
-    if show is not None:  # signed in before the window was built (REFEREE_PIN)
-        show()
+    win.session.show_referee()  # signed in before the window was built (REFEREE_PIN)
     win.destroyed.connect(lambda *_: status.watcher and status.watcher.stop())
     return status
 

@@ -19,7 +19,7 @@ from referee_app.core import RecordError
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
 from .report_preview import ReportPreviewDialog
-from .session import HeadCancelled
+from .session import DeskSession, HeadCancelled
 
 
 class ReportHost(Protocol):
@@ -55,11 +55,13 @@ ENTRIES: tuple[tuple[str, str], ...] = (
 
 
 class ReportMenu(QObject):
-    """Builds the menu on ``win``'s menu bar and opens the previews."""
+    """Builds the menu on ``win``'s menu bar and opens the previews; ``session`` asks the
+    head referee's PIN for a change of the template folder."""
 
-    def __init__(self, win: ReportHost) -> None:
+    def __init__(self, win: ReportHost, session: DeskSession) -> None:
         super().__init__(win if isinstance(win, QObject) else None)
         self.win = win
+        self.session = session
         self.dialogs: list[ReportPreviewDialog] = []
         self.menu = win.menuBar().addMenu("")
         self.menu.setObjectName("menu_reports")
@@ -213,7 +215,7 @@ class ReportMenu(QObject):
             if not folder:
                 return self.win.desk.templates
         try:
-            with self.win.head_signature("head_settings") as signer:
+            with self.session.head_signature("head_settings") as signer:
                 self.win.desk.set_templates(folder, signer)
         except HeadCancelled:
             return self.win.desk.templates

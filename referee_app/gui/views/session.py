@@ -1,4 +1,4 @@
-"""The desk's session with the trusted record (a mixin of MainWindow).
+"""The desk's session with the trusted record (``MainWindow.session``).
 
 - The record's digest and entry count in the status bar, kept current after every write
   (this desk's or another process's), as every report's footer prints them.
@@ -14,9 +14,10 @@ from __future__ import annotations
 import contextlib
 import sqlite3
 from collections.abc import Callable, Iterator
+from typing import Any, Protocol
 
 from PySide6.QtCore import QEvent, QObject, QSettings, QTimer
-from PySide6.QtWidgets import QApplication, QLabel
+from PySide6.QtWidgets import QApplication, QDialog, QLabel, QStatusBar, QWidget
 
 from referee_app.storage.errors import AuthError
 
@@ -30,7 +31,9 @@ DEFAULT_LOCK_MINUTES = 10
 #: longest lock kept (a day): ``referee_app.gui.app.MAX_LOCK_MINUTES``, the CLI's limit (not
 #: imported from there: gui.app loads the window, which loads this module)
 MAX_LOCK_MINUTES = 24 * 60
-def _stored_minutes(value: object) -> float:
+
+
+def stored_lock_minutes(value: object) -> float:
     """The saved lock setting, or the default when it is not 0…a day (an older version kept
     ``--lock-minutes nan`` or 40000, which broke the idle timer at every start)."""
     try:
@@ -53,70 +56,76 @@ class HeadCancelled(Exception):
     """The head referee's PIN was not given (or was wrong): the action is not made."""
 
 
-class Session:
-    """Mixed into MainWindow, whose ``desk``, ``message``, ``run_dialog`` and ``statusBar``
-    it uses. ``ask_pin(title, prompt, names, default)`` returns (name, PIN) or None; tests
-    replace it, as they replace the other prompts."""
+class SessionHost(Protocol):
+    """What the session uses of its window (the main window): a protocol, so this module
+    does not import the window that holds it."""
 
-    def _init_session(self) -> None:
+    desk: Any
+    run_dialog: Callable[[QDialog], bool]
+
+    def statusBar(self) -> QStatusBar: ...  # noqa: N802 (Qt naming)
+
+    def message(self, text: str, error: bool = True) -> None: ...
+
+
+class DeskSession(QObject):
+    """The window's sign-in, idle lock, head PIN and record digest. ``ask_pin(title,
+    prompt, names, default)`` returns (name, PIN) or None; tests replace it, as they
+    replace the window's other prompts."""
+
+    def __init__(self, win: SessionHost) -> None:
+        super().__init__(win if isinstance(win, QObject) else None)
+        self.win = win
+        #: the PIN forms' parent widget
+        self.widget: QWidget | None = win if isinstance(win, QWidget) else None
         self.record_label = QLabel()
         self.record_label.setObjectName("record_digest")
         self.referee_label = QLabel()
         self.referee_label.setObjectName("referee_label")
         self.referee_label.setContentsMargins(0, 0, 16, 0)
-        bar = self.statusBar()  # type: ignore[attr-defined]
+        bar = win.statusBar()
         bar.addPermanentWidget(self.referee_label)
         bar.addPermanentWidget(self.record_label)
         self.ask_pin: Callable[[str, str, list[str], str], tuple[str, str] | None] = \
             self._pin_dialog
-        self.lock_minutes = _stored_minutes(QSettings("RefereeDesk", "referee-app").value(
+        self.lock_minutes = stored_lock_minutes(QSettings("RefereeDesk", "referee-app").value(
             "session/lock_minutes", DEFAULT_LOCK_MINUTES))
         self.locked = False
-        self._idle = QTimer(self)  # type: ignore[arg-type]
+        self._idle = QTimer(self)
         self._idle.setSingleShot(True)
         self._idle.timeout.connect(self.lock)
         self._filtering = False
-        LANG.changed.connect(self._retranslate_session)
+        LANG.changed.connect(self.retranslate)
+
+    @property
+    def desk(self) -> Any:
+        """The window's desk at this moment (another file may have been opened)."""
+        return self.win.desk
 
     # ------------------------------------------------------------------ the record's digest
 
     def update_record_digest(self) -> None:
         """Show the record's entry count and 12-digit digest (as every report's footer)."""
         try:
-            n, short = self.desk.record_digest()  # type: ignore[attr-defined]
+            n, short = self.desk.record_digest()
         except sqlite3.Error:  # the window's file is already closed (quitting)
             return
         self.record_label.setText(digest_text(n, short))
         self.record_label.setToolTip(tr("record_digest_tip"))
 
-    def sync_rules(self) -> bool:
-        """A settings change (here or by the CLI) reaches the open form at once: it is
-        settled again under the tournament's current cap and stake, so its preview stays
-        what saving would store. True if the form's rules changed."""
-        try:
-            rules = self.desk.rules()  # type: ignore[attr-defined]
-        except sqlite3.Error:
-            return False
-        form = self.entry.form  # type: ignore[attr-defined]
-        if form.rules is rules or form.ruleset != rules.id:
-            return False
-        form.rules = rules
-        self.entry.refresh()  # type: ignore[attr-defined]
-        return True
-
-    def _retranslate_session(self) -> None:
+    def retranslate(self) -> None:
         self.update_record_digest()
-        self._show_referee()
+        self.show_referee()
 
-    def _show_referee(self) -> None:
+    def show_referee(self) -> None:
         try:
-            who = self.desk.signed_in if self.desk.has_referees() else None  # type: ignore[attr-defined]
+            who = self.desk.signed_in if self.desk.has_referees() else None
         except sqlite3.Error:
             return
         if self.locked:
             text = tr("desk_locked")
         elif who is None:
-            text = tr("not_signed_in") if self.desk.has_referees() else ""  # type: ignore[attr-defined]
+            text = tr("not_signed_in") if self.desk.has_referees() else ""
         else:
             text = tr("signed_in_head" if who.head else "signed_in", name=who.name)
         self.referee_label.setText(text)
@@ -125,55 +134,55 @@ class Session:
 
     def _pin_dialog(self, title: str, prompt: str, names: list[str],
                     default: str) -> tuple[str, str] | None:
-        dlg = PinDialog(title, prompt, names, default, self)  # type: ignore[arg-type]
-        return dlg.answer() if self.run_dialog(dlg) else None  # type: ignore[attr-defined]
+        dlg = PinDialog(title, prompt, names, default, self.widget)
+        return dlg.answer() if self.win.run_dialog(dlg) else None
 
     def start_session(self) -> bool:
         """At start (and on opening another file): a tournament with referees asks who is
         at the desk; without referees nothing is asked."""
         self.locked = False
-        if not self.desk.has_referees():  # type: ignore[attr-defined]
+        if not self.desk.has_referees():
             self._stop_idle()
-            self._show_referee()
+            self.show_referee()
             return True
         return self.sign_in(tr("signin_title"), tr("signin_prompt"),
-                            self.desk.referee)  # type: ignore[attr-defined]
+                            self.desk.referee)
 
     def sign_in(self, title: str | None = None, prompt: str | None = None,
                 default: str = "") -> bool:
         """Ask name and PIN until the store accepts them or the referee cancels; a wrong
         PIN or a lock-out is shown as one translated line and asked again."""
-        names = self.desk.referee_names()  # type: ignore[attr-defined]
+        names = self.desk.referee_names()
         while True:
             got = self.ask_pin(title or tr("signin_title"), prompt or tr("signin_prompt"),
                                names, default)
             if got is None:
-                self._show_referee()
+                self.show_referee()
                 return False
             name, pin = got
             try:
-                self.desk.sign_in(name, pin)  # type: ignore[attr-defined]
+                self.desk.sign_in(name, pin)
             except (AuthError, ValueError) as e:
-                self.message(_auth_text(e))  # type: ignore[attr-defined]
+                self.win.message(_auth_text(e))
                 default = name
                 continue
             self.locked = False
             self._start_idle()
-            self._show_referee()
-            self.message(tr("signed_in", name=name), error=False)  # type: ignore[attr-defined]
+            self.show_referee()
+            self.win.message(tr("signed_in", name=name), error=False)
             return True
 
     def lock(self) -> bool:
         """The idle lock: the referee is signed out and the PIN asked again (another
         referee may sign in instead)."""
-        if not self.desk.has_referees():  # type: ignore[attr-defined]
+        if not self.desk.has_referees():
             return True
-        who = self.desk.signed_in  # type: ignore[attr-defined]
-        name = who.name if who is not None else self.desk.referee  # type: ignore[attr-defined]
-        self.desk.sign_out()  # type: ignore[attr-defined]
+        who = self.desk.signed_in
+        name = who.name if who is not None else self.desk.referee
+        self.desk.sign_out()
         self.locked = True
         self._stop_idle()
-        self._show_referee()
+        self.show_referee()
         minutes = f"{self.lock_minutes:g}"
         return self.sign_in(tr("locked_title"), tr("locked_prompt", minutes=minutes), name)
 
@@ -184,14 +193,14 @@ class Session:
         self._idle.start()
         app = QApplication.instance()
         if app is not None and not self._filtering:
-            app.installEventFilter(self)  # type: ignore[arg-type]
+            app.installEventFilter(self)
             self._filtering = True
 
     def _stop_idle(self) -> None:
         self._idle.stop()
         app = QApplication.instance()
         if app is not None and self._filtering:
-            app.removeEventFilter(self)  # type: ignore[arg-type]
+            app.removeEventFilter(self)
             self._filtering = False
 
     def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
@@ -207,7 +216,7 @@ class Session:
         """Around one head action: the head referee's name it is made as, after their PIN;
         None when no PIN is needed (no referees, not a head action, or a head referee is
         signed in). Raises :class:`HeadCancelled` (after saying why) if not given."""
-        desk = self.desk  # type: ignore[attr-defined]
+        desk = self.desk
         who = desk.signed_in
         if not needed or not desk.has_referees() or (who is not None and who.head):
             yield None
@@ -216,13 +225,13 @@ class Session:
         got = self.ask_pin(tr("head_pin_title"), tr("head_pin_prompt", what=tr(what)), heads,
                            heads[0] if len(heads) == 1 else "")
         if got is None:
-            self.message(tr("head_cancelled", what=tr(what)))  # type: ignore[attr-defined]
+            self.win.message(tr("head_cancelled", what=tr(what)))
             raise HeadCancelled(what)
         try:
             ctx = desk.as_head(*got)
             name = ctx.__enter__()
         except (AuthError, ValueError) as e:
-            self.message(_auth_text(e))  # type: ignore[attr-defined]
+            self.win.message(_auth_text(e))
             raise HeadCancelled(what) from None
         try:
             yield name
@@ -232,29 +241,29 @@ class Session:
     def add_referee(self) -> bool:
         """File → Add referee…: the first one must be a head referee (and is then signed
         in); later ones need the head referee's PIN."""
-        first = not self.desk.has_referees()  # type: ignore[attr-defined]
-        dlg = AddRefereeDialog(first, self)  # type: ignore[arg-type]
-        if not self.run_dialog(dlg):  # type: ignore[attr-defined]
+        first = not self.desk.has_referees()
+        dlg = AddRefereeDialog(first, self.widget)
+        if not self.win.run_dialog(dlg):
             return False
         v = dlg.values()
         if v["pin"] != v["pin2"]:
-            self.message(tr("pins_differ"))  # type: ignore[attr-defined]
+            self.win.message(tr("pins_differ"))
             return False
         try:
             with self.head_signature("head_add_referee", needed=not first) as signer:
-                r = self.desk.add_referee(str(v["name"]), str(v["pin"]), bool(v["head"]),  # type: ignore[attr-defined]
+                r = self.desk.add_referee(str(v["name"]), str(v["pin"]), bool(v["head"]),
                                           signer)
         except HeadCancelled:
             return False
         except ValueError as e:
-            self.message(tr("not_done", msg=exception_text(e)))  # type: ignore[attr-defined]
+            self.win.message(tr("not_done", msg=exception_text(e)))
             return False
         if first:  # from now on every change needs a PIN: the new head referee is at the desk
-            self.desk.sign_in(r.name, str(v["pin"]))  # type: ignore[attr-defined]
+            self.desk.sign_in(r.name, str(v["pin"]))
             self._start_idle()
         self.update_record_digest()
-        self._show_referee()
-        self.message(tr("referee_added", name=r.name), error=False)  # type: ignore[attr-defined]
+        self.show_referee()
+        self.win.message(tr("referee_added", name=r.name), error=False)
         return True
 
     def end_session(self) -> None:
