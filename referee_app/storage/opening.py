@@ -99,7 +99,8 @@ def check_file(path: Path) -> tuple[str | None, int]:
                       recursive_triggers=False, execute_plugins=False)
         try:
             tables = set(db.table_names())
-            meta = [(r["key"], r["value"]) for r in db.table("meta").rows] \
+            meta = [(r["key"], r["value"]) for r in
+                    db.table("meta").rows_where(select="key, value")] \
                 if "meta" in tables else []
             version = dbm.schema_version(db)
         finally:
