@@ -35,9 +35,9 @@ SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
-#: the current schema's tables (name: statement), in the order a new file creates them;
-#: schema 1 lacked those :mod:`.migrations` adds (its steps keep their own statements, so
-#: changing a table here never changes what an old file's upgrade did)
+#: the current schema's tables (name: statement), in the order a new file creates them. An
+#: older file gets there through :mod:`.migrations`, whose steps keep their own statements
+#: (changing a table here never changes what an old file's upgrade did).
 TABLES: dict[str, str] = {
     "meta": "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
     "players": """CREATE TABLE players (
