@@ -4,7 +4,7 @@ Measures ``referee-app --help``, ``score --json`` on one record, and — on a sc
 tournament — ``hand add`` and ``standings``; each N times (default 15), printing the
 median and best wall time and the median CPU time (user + system, which machine load
 disturbs less than wall time), after one warm-up run, with byte code cached as in a
-user's session. Target: median wall <= 0.2 s for ``score --json``, ``hand add`` and
+user's session. Target: median wall <= 0.5 s for ``score --json``, ``hand add`` and
 ``standings``.
 
 Run: ``.venv/bin/python benchmarks/bench_startup.py [--runs N]``.
@@ -24,7 +24,7 @@ import tempfile
 import time
 from pathlib import Path
 
-TARGET_S = 0.2
+TARGET_S = 0.5  # a command; the 0.2 s of issue 11 was withdrawn (issue 21)
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "golden" / "hand_format_example.json"
 PLAYERS = ["李伟", "张敏", "陈杰", "王芳"]

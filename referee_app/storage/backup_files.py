@@ -23,7 +23,7 @@ from .db import file_uri
 from .errors import ReadOnlyError, StorageFault
 
 if TYPE_CHECKING:
-    from .db import Database
+    from sqlite_utils import Database
 
 KEEP_NEWEST = 20
 #: a backup temp file this old was left by a crash even if its pid is reused

@@ -320,7 +320,7 @@ class TournamentBase:
             chain.install_capture(conn)
             # created inside an outer transaction, they would go with its rollback: again then
             self._capturing = not conn.in_transaction
-        with dbm.write_transaction(self.db):
+        with dbm.write_transaction(self.db, self.path, self.read_only):
             self.check_same_file()  # under the write lock: never into a file moved aside
             chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None

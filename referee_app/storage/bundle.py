@@ -227,7 +227,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     t = None
     try:
         dbm.create_schema(db)
-        with dbm.write_transaction(db):
+        with dbm.write_transaction(db, tmp):
             try:
                 chain.replay(entries, db.conn, "main")
             except chain.ChainError as e:

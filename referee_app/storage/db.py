@@ -1,4 +1,5 @@
-"""The SQLite file: schema, connection settings and write transactions (backups: backups.py).
+"""The SQLite file: schema, connection settings and write transactions (backups: backups.py;
+older files' upgrades: migrations.py).
 
 Durability choices (see docs/tournament.md):
 
@@ -25,7 +26,8 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+
+from sqlite_utils import Database
 
 from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
 
@@ -33,36 +35,39 @@ SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE players (
+#: the current schema's tables (name: statement), in the order a new file creates them. An
+#: older file gets there through :mod:`.migrations`, whose steps keep their own statements
+#: (changing a table here never changes what an old file's upgrade did).
+TABLES: dict[str, str] = {
+    "meta": "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "players": """CREATE TABLE players (
     id INTEGER PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
     name_latin TEXT NOT NULL DEFAULT '',
     club TEXT NOT NULL DEFAULT '',
     status TEXT NOT NULL DEFAULT 'active',
     registered_at TEXT NOT NULL
-);
-CREATE TABLE rounds (
+)""",
+    "rounds": """CREATE TABLE rounds (
     number INTEGER PRIMARY KEY,
     seed INTEGER,
     created_at TEXT NOT NULL,
     created_by TEXT NOT NULL DEFAULT ''
-);
-CREATE TABLE seats (
+)""",
+    "seats": """CREATE TABLE seats (
     round INTEGER NOT NULL REFERENCES rounds(number),
     table_no INTEGER NOT NULL,
     seat TEXT NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id),
     PRIMARY KEY (round, table_no, seat),
     UNIQUE (round, player_id)
-);
-CREATE TABLE byes (
+)""",
+    "byes": """CREATE TABLE byes (
     round INTEGER NOT NULL REFERENCES rounds(number),
     player_id INTEGER NOT NULL REFERENCES players(id),
     PRIMARY KEY (round, player_id)
-);
-CREATE TABLE hands (
+)""",
+    "hands": """CREATE TABLE hands (
     id INTEGER PRIMARY KEY,
     round INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
@@ -70,8 +75,8 @@ CREATE TABLE hands (
     current_version INTEGER NOT NULL,
     status TEXT NOT NULL,
     UNIQUE (round, table_no, hand_no)
-);
-CREATE TABLE hand_versions (
+)""",
+    "hand_versions": """CREATE TABLE hand_versions (
     hand_id INTEGER NOT NULL REFERENCES hands(id),
     version INTEGER NOT NULL,
     action TEXT NOT NULL,
@@ -86,8 +91,8 @@ CREATE TABLE hand_versions (
     at TEXT NOT NULL,
     settings TEXT NOT NULL DEFAULT '{}',
     PRIMARY KEY (hand_id, version)
-);
-CREATE TABLE hand_seats (
+)""",
+    "hand_seats": """CREATE TABLE hand_seats (
     hand_id INTEGER NOT NULL,
     version INTEGER NOT NULL,
     seat TEXT NOT NULL,
@@ -101,9 +106,8 @@ CREATE TABLE hand_seats (
     win_fan INTEGER NOT NULL,
     PRIMARY KEY (hand_id, version, seat),
     FOREIGN KEY (hand_id, version) REFERENCES hand_versions(hand_id, version)
-);
-CREATE INDEX hand_seats_player ON hand_seats(player_id);
-CREATE TABLE penalties (
+)""",
+    "penalties": """CREATE TABLE penalties (
     id INTEGER PRIMARY KEY,
     players TEXT NOT NULL,
     chips INTEGER NOT NULL,
@@ -113,42 +117,43 @@ CREATE TABLE penalties (
     at TEXT NOT NULL,
     zero_sum INTEGER NOT NULL,
     round INTEGER
-);
-CREATE TABLE penalty_entries (
+)""",
+    "penalty_entries": """CREATE TABLE penalty_entries (
     penalty_id INTEGER NOT NULL REFERENCES penalties(id),
     player_id INTEGER NOT NULL REFERENCES players(id),
     chips INTEGER NOT NULL,
     PRIMARY KEY (penalty_id, player_id)
-);
-CREATE TABLE penalty_voids (
+)""",
+    "penalty_voids": """CREATE TABLE penalty_voids (
     penalty_id INTEGER PRIMARY KEY REFERENCES penalties(id),
     reason TEXT NOT NULL,
     referee TEXT NOT NULL,
     at TEXT NOT NULL
-);
-""" + """
-CREATE TABLE rulesets (digest TEXT PRIMARY KEY, id TEXT NOT NULL, data TEXT NOT NULL);
-CREATE TABLE referees (
+)""",
+    "rulesets": "CREATE TABLE rulesets (digest TEXT PRIMARY KEY, id TEXT NOT NULL, "
+                "data TEXT NOT NULL)",
+    "referees": """CREATE TABLE referees (
     name TEXT PRIMARY KEY,
     head INTEGER NOT NULL,
     pin TEXT NOT NULL,
     added_at TEXT NOT NULL
-);
-CREATE TABLE chain (
+)""",
+    "chain": """CREATE TABLE chain (
     seq INTEGER PRIMARY KEY,
     at TEXT NOT NULL,
     referee TEXT NOT NULL,
     action TEXT NOT NULL,
     entry TEXT NOT NULL,
     hash TEXT NOT NULL
-);
-CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), entries INTEGER NOT NULL,
-                         hash TEXT NOT NULL);
-CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL);
-"""
-
-#: what schema 1 (before the chain) lacks; :func:`migrate` adds it
-SCHEMA_2_ADDITIONS = SCHEMA[SCHEMA.index("CREATE TABLE rulesets"):]
+)""",
+    "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                  "entries INTEGER NOT NULL, hash TEXT NOT NULL)",
+    "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL)",
+}
+#: the lookup indexes (the replayed copy that verify compares with the file needs none)
+INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",)
+#: the whole schema as one script (tables, then indexes)
+SCHEMA = "".join(f"{stmt};\n" for stmt in (*TABLES.values(), *INDEXES))
 
 APPEND_ONLY = ("hand_versions", "hand_seats", "penalties", "penalty_entries",
                "penalty_voids", "chain")
@@ -188,88 +193,28 @@ def busy_timeout_ms() -> int:
         return BUSY_TIMEOUT_MS
 
 
-class Database:
-    """The connection and what the storage layer asks of it: ``execute``, ``conn`` and
-    ``close`` (what it used of ``sqlite_utils.Database``, whose import — dateutil,
-    pluggy, its plugins' entry points — was half of a command's start-up), plus why the
-    file is read-only and where it is."""
-
-    __slots__ = ("conn", "read_only_reason", "file_path")
-
-    def __init__(self, conn: sqlite3.Connection, read_only_reason: str | None = None,
-                 file_path: Path | None = None) -> None:
-        self.conn = conn
-        self.read_only_reason = read_only_reason
-        self.file_path = file_path
-
-    def execute(self, sql: str, parameters: Any = ()) -> sqlite3.Cursor:
-        """Run one statement. Outside a transaction a write commits at once (sqlite3 would
-        open an implicit transaction that nothing commits), and a failed one leaves no
-        transaction open: what ``sqlite_utils.Database.execute`` did."""
-        conn = self.conn
-        was_in_transaction = conn.in_transaction
-        try:
-            cursor = conn.execute(sql, parameters)
-        except Exception:
-            if not was_in_transaction and conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
-        if (not was_in_transaction and conn.in_transaction and cursor.description is None
-                and _first_keyword(sql) not in _TRANSACTION_CONTROL):
-            conn.execute("COMMIT")
-        return cursor
-
-    def close(self) -> None:
-        self.conn.close()
-
-
-_TRANSACTION_CONTROL = frozenset({"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT",
-                                   "RELEASE"})
-
-
-def _first_keyword(sql: str) -> str:
-    """The first keyword of a statement, upper-cased (spaces, ``;``, a BOM and comments
-    before it skipped); "" when there is none."""
-    i, n = 0, len(sql)
-    while i < n:
-        if sql[i].isspace() or sql[i] in (";", "\ufeff"):
-            i += 1
-        elif sql.startswith("--", i):
-            newline = sql.find("\n", i)
-            if newline == -1:
-                return ""
-            i = newline + 1
-        elif sql.startswith("/*", i):
-            end = sql.find("*/", i + 2)
-            if end == -1:
-                return ""
-            i = end + 2
-        else:
-            break
-    j = i
-    while j < n and (sql[j].isalpha() or sql[j] == "_"):
-        j += 1
-    return sql[i:j].upper()
-
-
 def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
             ) -> Database:
     """Open with the durability settings above (the file must already be a tournament).
 
-    ``read_only``: why the file cannot be written (it is then opened for viewing only and
-    :func:`write_transaction` refuses every change with that reason), through ``uri``.
-    """
+    ``read_only``: why the file cannot be written; it is then opened for viewing only,
+    through ``uri`` (give the same reason to :func:`write_transaction`, which refuses every
+    change with it). The connection is sqlite-utils' :class:`Database`: its ``execute``
+    commits a write made outside a transaction at once and leaves no transaction open when
+    one fails; ``recursive_triggers`` is on (its default)."""
     timeout = busy_timeout_ms() / 1000
     if read_only:
         conn = sqlite3.connect(uri or file_uri(path), uri=True, timeout=timeout)
     else:
         conn = sqlite3.connect(str(path), timeout=timeout)
     conn.text_factory = _text_reader(path)
-    db = Database(conn, read_only, path)
-    db.execute("PRAGMA recursive_triggers=on")  # as sqlite_utils.Database set it
+    # no plugins: one installed for the sqlite-utils command line has no say over a tournament
+    # (and loading them reads every installed package's entry points)
+    db = Database(conn, execute_plugins=False)
     db.execute(f"PRAGMA busy_timeout={busy_timeout_ms()}")
     if not read_only:
-        mode = db.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+        db.enable_wal()
+        mode = db.journal_mode
         if str(mode).lower() != "wal":  # pragma: no cover - e.g. a read-only network share
             raise sqlite3.OperationalError(f"cannot switch {path} to WAL (journal_mode={mode})")
         db.execute("PRAGMA synchronous=FULL")
@@ -292,36 +237,25 @@ def _text_reader(path: Path) -> Callable[[bytes], str]:
 
 
 def create_schema(db: Database) -> None:
+    """A new file's tables, indexes and triggers, at :data:`SCHEMA_VERSION`, in one go."""
     db.conn.executescript("BEGIN IMMEDIATE;" + SCHEMA + _append_only_triggers() +
                           f"\nPRAGMA user_version={SCHEMA_VERSION};\nCOMMIT;")
 
 
 def schema_version(db: Database) -> int:
+    """The file's schema version (``PRAGMA user_version``; :mod:`.migrations` raises it)."""
     return int(db.execute("PRAGMA user_version").fetchone()[0])
 
 
-def migrate_v1(db: Database) -> None:
-    """Schema 1 -> 2 inside the caller's transaction: the chain tables, the frozen
-    ``settings`` of each version (the caller fills them) and referees. The old ``log`` table
-    is kept as it was (its entries become part of the first chain entry's detail)."""
-    db.conn.execute("ALTER TABLE hand_versions ADD COLUMN settings TEXT NOT NULL DEFAULT '{}'")
-    for stmt in SCHEMA_2_ADDITIONS.split(";"):
-        if stmt.strip():
-            db.conn.execute(stmt)
-    for stmt in _append_only_triggers(("chain",)).split("\n"):
-        db.conn.execute(stmt)
-    db.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-
-
 @contextlib.contextmanager
-def write_transaction(db: Database) -> Iterator[None]:
-    """One save = one ``BEGIN IMMEDIATE … COMMIT``; any exception rolls everything back."""
+def write_transaction(db: Database, path: Path | str, read_only: str | None = None
+                      ) -> Iterator[None]:
+    """One save = one ``BEGIN IMMEDIATE … COMMIT``; any exception rolls everything back.
+    ``read_only``: why the file ``path`` is open for viewing only (the change is refused)."""
     conn = db.conn
-    path = getattr(db, "file_path", "the database")
-    reason = getattr(db, "read_only_reason", None)
-    if reason:
-        raise ReadOnlyError("db", f"{path} is open for viewing only ({reason}); nothing was "
-                            "changed: make it writable to record changes")
+    if read_only:
+        raise ReadOnlyError("db", f"{path} is open for viewing only ({read_only}); nothing "
+                            "was changed: make it writable to record changes")
     _begin_immediate(db, path)
     try:
         yield

@@ -18,9 +18,10 @@ import contextlib
 import glob
 import json
 import os
-import re
 import sqlite3
 from pathlib import Path
+
+from sqlite_utils import Database
 
 from . import db as dbm
 from .backup_files import list_backups
@@ -32,12 +33,12 @@ from .errors import (
     backups_hint,
     fault_from,
 )
+from .migrations import SCHEMA_2_TABLES
 
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
-#: those of schema 1, and those schema 2 adds
-TABLES_V1 = frozenset(re.findall(r"CREATE TABLE (\w+)",
-                                 dbm.SCHEMA[:dbm.SCHEMA.index(dbm.SCHEMA_2_ADDITIONS)]))
-TABLES = frozenset(re.findall(r"CREATE TABLE (\w+)", dbm.SCHEMA))
+#: those of the current schema, and of schema 1 (without those schema 2 added)
+TABLES = frozenset(dbm.TABLES)
+TABLES_V1 = TABLES - frozenset(SCHEMA_2_TABLES)
 
 
 def _writable(p: Path) -> bool:
@@ -93,16 +94,17 @@ def check_file(path: Path) -> tuple[str | None, int]:
         raise ReadOnlyError("db", f"{path} cannot be read (permissions); ask whoever owns it")
     reason = read_only_reason(path)
     try:
-        conn = sqlite3.connect(ro_uri(path), uri=True,
-                               timeout=dbm.busy_timeout_ms() / 1000)
+        db = Database(sqlite3.connect(ro_uri(path), uri=True,
+                                      timeout=dbm.busy_timeout_ms() / 1000),
+                      recursive_triggers=False, execute_plugins=False)
         try:
-            tables = {r[0] for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type='table'")}
-            meta = conn.execute("SELECT key, value FROM meta").fetchall() \
+            tables = set(db.table_names())
+            meta = [(r["key"], r["value"]) for r in
+                    db.table("meta").rows_where(select="key, value")] \
                 if "meta" in tables else []
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
+            version = dbm.schema_version(db)
         finally:
-            conn.close()
+            db.close()
     except sqlite3.DatabaseError as e:
         msg = str(e).lower()
         if "unable to open" in msg and reason:
@@ -141,7 +143,7 @@ def check_file(path: Path) -> tuple[str | None, int]:
     return reason, int(version)
 
 
-def quick_check(db: dbm.Database, path: Path) -> None:
+def quick_check(db: Database, path: Path) -> None:
     """``PRAGMA quick_check`` on the open file: a damaged one is refused (exit 3)."""
     try:
         rows = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]

@@ -121,11 +121,11 @@ class RefereesMixin(TournamentBase):
         r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
                             (name,)).fetchone()
         if r is not None and check_pin(str(pin), r[2]):
-            with dbm.write_transaction(self.db):
+            with dbm.write_transaction(self.db, self.path, self.read_only):
                 self.db.execute("DELETE FROM auth_failures WHERE name=?", (name,))
             self.signed_in = Referee(r[0], bool(r[1]), r[3])
             return self.signed_in
-        with dbm.write_transaction(self.db):
+        with dbm.write_transaction(self.db, self.path, self.read_only):
             self.db.execute("INSERT INTO auth_failures(name, at) VALUES (?, ?)",
                             (name, time.time()))
         left = MAX_FAILURES - len(fails) - 1

@@ -16,22 +16,19 @@ recomputed from the current versions on each call (never a stored running total)
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from referee_app.core import (
     DEFAULT_RULESET,
-    HandRecord,
     RecordError,
     Ruleset,
     UnknownRulesetError,
     get_ruleset,
-    settle,
 )
 
-from . import chain, opening, ruleset_store
+from . import chain, migrations, opening, ruleset_store
 from . import db as dbm
 from .backups import BackupsMixin
 from .base import _cap, _check_tie_break, _date, _dump, _names, _stake, _text
@@ -169,77 +166,13 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                     raise ReadOnlyError("db", f"{path} was written by an older Referee Desk "
                                         f"and must be upgraded, but {read_only}; make it "
                                         "writable and open it again")
-                _migrate_v1(db)
+                migrations.upgrade(db, path)
         except BaseException:
             db.close()
             raise
         t = cls(path, db, **kwargs)
         t.read_only = read_only
         return t
-
-
-def _settings_of_saved_versions(conn: Any, rules: Any, digest: str, meta: dict[str, Any]
-                                ) -> list[tuple[int, int, dict[str, Any]]]:
-    """The settings each version of a schema-1 file was settled under: the tournament's cap
-    if that reproduces its stored settlement, else the first cap that does (older versions
-    re-settled a hand when the cap changed). None reproduces it: marked unverifiable."""
-    stake = int(meta.get("stake", 1))
-    caps = [meta.get("cap_fan"), None, *range(1, 14)]
-    out = []
-    for hid, version, record, settlement in conn.execute(
-            "SELECT hand_id, version, record, settlement FROM hand_versions").fetchall():
-        stored = json.loads(settlement)
-        base = {"ruleset": rules.id, "ruleset_digest": digest, "stake": stake}
-        found: dict[str, Any] | None = None
-        try:
-            rec = HandRecord.from_dict(json.loads(record))
-            for cap in dict.fromkeys(caps):
-                r = rules.with_settings(cap_fan=cap, stake=stake)
-                if settle(rec, r).to_dict() == stored:
-                    found = {**base, "cap_fan": cap}
-                    break
-        except (RecordError, ValueError):
-            pass
-        out.append((hid, version, found or {
-            **base, "cap_fan": meta.get("cap_fan"),
-            "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
-    return out
-
-
-def _migrate_v1(db: Any) -> None:
-    """Schema 1 -> 2 in one transaction (see :meth:`Tournament.open`)."""
-    conn = db.conn
-    conn.execute("BEGIN IMMEDIATE")
-    try:
-        if dbm.schema_version(db) >= dbm.SCHEMA_VERSION:  # another process got there first
-            conn.execute("COMMIT")
-            return
-        dbm.migrate_v1(db)
-        meta = {k: json.loads(v) for k, v in conn.execute("SELECT key, value FROM meta")}
-        rules = get_ruleset(meta["ruleset"])
-        snap = ruleset_store.snapshot(rules)
-        digest = ruleset_store.digest(snap)
-        conn.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
-                     (digest, rules.id, chain.canonical(snap)))
-        conn.execute("INSERT INTO meta(key, value) VALUES ('ruleset_digest', ?)",
-                     (_dump(digest),))
-        conn.execute("DROP TRIGGER hand_versions_no_update")
-        for hid, version, settings in _settings_of_saved_versions(conn, rules, digest, meta):
-            conn.execute("UPDATE hand_versions SET settings=? WHERE hand_id=? AND version=?",
-                         (_dump(settings), hid, version))
-        conn.execute("CREATE TRIGGER hand_versions_no_update BEFORE UPDATE ON hand_versions "
-                     "BEGIN SELECT RAISE(ABORT, 'hand_versions is append-only'); END")
-        old_log = [{"id": r[0], "at": r[1], "referee": r[2], "action": r[3],
-                    "detail": json.loads(r[4])}
-                   for r in conn.execute("SELECT id, at, referee, action, detail FROM log "
-                                         "ORDER BY id")]
-        chain.append(conn, referee="", action="event.migrate", at=dbm.now(),
-                     detail={"from_schema": 1, "log": old_log}, rows=chain.all_rows(conn))
-        conn.execute("COMMIT")
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
 
 
 __all__ = ["Tournament", "RecordError"]

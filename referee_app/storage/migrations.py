@@ -1,0 +1,164 @@
+"""Schema versions: how a file written by an older Referee Desk is brought up to date.
+
+``PRAGMA user_version`` is the file's schema version (:data:`.db.SCHEMA_VERSION` for a new
+file); :func:`.opening.check_file` reads it before anything else, refusing a newer file.
+A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migrations
+(:data:`MIGRATIONS`): one step per version, which records itself in ``_sqlite_migrations``
+(name and time). Rules that keep the file trustworthy:
+
+* A current file is never written on opening: :func:`upgrade` is called only below
+  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too, and files made before
+  the steps were recorded (every schema-2 file: no ``_sqlite_migrations``) open unchanged.
+* One ``BEGIN IMMEDIATE`` transaction holds the whole upgrade: a second desk opening the
+  file at the same moment waits for the lock, then finds it current (sqlite-utils' own
+  ``apply`` creates its table outside any transaction and takes the write lock only at
+  the first write, so two desks applying at once would clash).
+* Each step keeps its own statements (changing :data:`.db.TABLES` later never changes
+  what an old file's upgrade does) and only runs on a file below its version: a file
+  made at schema N without the table runs the steps up to N as no-ops, recorded.
+* ``_sqlite_migrations`` is outside the record (:data:`.chain.RECORD_TABLES`): the chain
+  neither captures nor replays it, verify and bundles never see it. What an upgrade does
+  to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
+
+The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
+``@upgrades_to(3)`` below, and test it on a file of the version before.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from sqlite_utils import Database
+from sqlite_utils.migrations import Migrations
+
+from referee_app.core import HandRecord, RecordError, Ruleset, get_ruleset, settle
+
+from . import chain, ruleset_store
+from . import db as dbm
+
+#: every step, oldest first (sqlite-utils names the set in ``_sqlite_migrations``)
+MIGRATIONS = Migrations("referee-desk")
+
+Step = Callable[[Database], None]
+
+
+def upgrade(db: Database, path: Path) -> None:
+    """Bring a file below :data:`.db.SCHEMA_VERSION` up to it, in one write transaction
+    (all steps or none); a file that another process upgraded meanwhile is left as it is."""
+    with dbm.write_transaction(db, path):
+        if dbm.schema_version(db) < dbm.SCHEMA_VERSION:
+            MIGRATIONS.apply(db)
+
+
+def upgrades_to(version: int) -> Callable[[Step], Step]:
+    """Register a step that brings a file of ``version - 1`` to ``version`` (and then sets
+    ``user_version``); on a file already at ``version`` or later it does nothing."""
+
+    def register(step: Step) -> Step:
+        def run(db: Database) -> None:
+            if dbm.schema_version(db) < version:
+                step(db)
+                db.execute(f"PRAGMA user_version={version}")
+
+        MIGRATIONS(name=f"schema-{version}")(run)
+        return step
+
+    return register
+
+
+def _stored(value: Any) -> str:
+    """A meta value or a version's settings as stored (compact JSON, keys as given)."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+# --------------------------------------------------------------------------- schema 2
+
+#: the tables schema 2 added, as it created them
+SCHEMA_2_TABLES = {
+    "rulesets": "CREATE TABLE rulesets (digest TEXT PRIMARY KEY, id TEXT NOT NULL, "
+                "data TEXT NOT NULL)",
+    "referees": """CREATE TABLE referees (
+    name TEXT PRIMARY KEY,
+    head INTEGER NOT NULL,
+    pin TEXT NOT NULL,
+    added_at TEXT NOT NULL
+)""",
+    "chain": """CREATE TABLE chain (
+    seq INTEGER PRIMARY KEY,
+    at TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    action TEXT NOT NULL,
+    entry TEXT NOT NULL,
+    hash TEXT NOT NULL
+)""",
+    "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
+                  "entries INTEGER NOT NULL, hash TEXT NOT NULL)",
+    "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL)",
+}
+_APPEND_ONLY = "BEGIN SELECT RAISE(ABORT, '{0} is append-only'); END"
+
+
+@upgrades_to(2)
+def chain_and_frozen_settings(db: Database) -> None:
+    """Schema 1 -> 2: the chain tables, the frozen ``settings`` of each version (those that
+    reproduce its stored settlement), the tournament's ruleset stored inside it, referees.
+    The old ``log`` table is kept as it was; its entries become part of the first chain
+    entry's detail, which holds every row of the record (``event.migrate``)."""
+    db.table("hand_versions").add_column("settings", str, not_null_default="{}")
+    for statement in SCHEMA_2_TABLES.values():
+        db.execute(statement)
+    for op in ("UPDATE", "DELETE"):
+        db.execute(f"CREATE TRIGGER chain_no_{op.lower()} BEFORE {op} ON chain "
+                   + _APPEND_ONLY.format("chain"))
+    meta = {r["key"]: json.loads(r["value"]) for r in db.table("meta").rows}
+    rules = get_ruleset(meta["ruleset"])
+    snap = ruleset_store.snapshot(rules)
+    digest = ruleset_store.digest(snap)
+    db.table("rulesets").insert({"digest": digest, "id": rules.id,
+                                 "data": chain.canonical(snap)})
+    db.table("meta").insert({"key": "ruleset_digest", "value": _stored(digest)})
+    # schema 1's versions are append-only too: let the one filling of ``settings`` through
+    db.execute("DROP TRIGGER hand_versions_no_update")
+    versions = db.table("hand_versions")
+    for key, settings in settings_of_saved_versions(db, rules, digest, meta):
+        versions.update(key, {"settings": _stored(settings)})
+    db.execute("CREATE TRIGGER hand_versions_no_update BEFORE UPDATE ON hand_versions "
+               + _APPEND_ONLY.format("hand_versions"))
+    old_log = [{"id": r["id"], "at": r["at"], "referee": r["referee"], "action": r["action"],
+                "detail": json.loads(r["detail"])}
+               for r in db.table("log").rows_where(order_by="id")]
+    chain.append(db.conn, referee="", action="event.migrate", at=dbm.now(),
+                 detail={"from_schema": 1, "log": old_log}, rows=chain.all_rows(db.conn))
+
+
+def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
+                               meta: dict[str, Any]
+                               ) -> list[tuple[tuple[int, int], dict[str, Any]]]:
+    """The settings each version of a schema-1 file was settled under, by (hand, version):
+    the tournament's cap if that reproduces its stored settlement, else the first cap that
+    does (older versions re-settled a hand when the cap changed). None reproduces it:
+    marked unverifiable."""
+    stake = int(meta.get("stake", 1))
+    caps = [meta.get("cap_fan"), None, *range(1, 14)]
+    out = []
+    for row in list(db.table("hand_versions").rows_where(
+            select="hand_id, version, record, settlement")):
+        stored = json.loads(row["settlement"])
+        base = {"ruleset": rules.id, "ruleset_digest": digest, "stake": stake}
+        found: dict[str, Any] | None = None
+        try:
+            rec = HandRecord.from_dict(json.loads(row["record"]))
+            for cap in dict.fromkeys(caps):
+                r = rules.with_settings(cap_fan=cap, stake=stake)
+                if settle(rec, r).to_dict() == stored:
+                    found = {**base, "cap_fan": cap}
+                    break
+        except (RecordError, ValueError):
+            pass
+        out.append(((row["hand_id"], row["version"]), found or {
+            **base, "cap_fan": meta.get("cap_fan"),
+            "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
+    return out

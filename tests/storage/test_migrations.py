@@ -1,0 +1,204 @@
+"""Schema versions (storage/migrations.py): a schema-1 file is upgraded once, whole, on open;
+a current file is never touched; the record (chain, verify, bundles) ignores the
+migrations table."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import sqlite3
+import subprocess
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from referee_app.core import UnknownRulesetError
+from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
+from referee_app.storage import db as dbm
+
+#: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
+TO_SCHEMA_1 = (
+    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
+    "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
+    "action TEXT NOT NULL, detail TEXT NOT NULL); "
+    "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
+    "PRAGMA user_version=1;")
+
+
+@pytest.fixture
+def current(make_tournament, record_for) -> Tournament:
+    t = make_tournament(n=8)
+    ids = [t.add_hand(record_for(t, 1, table, seed=table * 7 + n), round=1, table=table,
+                      hand_no=n, referee="赵").id for table in (1, 2) for n in (1, 2)]
+    t.amend_hand(ids[0], record_for(t, 1, 1, seed=99), reason="corrected", referee="钱")
+    t.void_hand(ids[1], reason="wrong table")
+    t.add_penalty([t.players()[0].id], 4, "late", round=1)
+    t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    return t
+
+
+@pytest.fixture
+def schema_1(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 1 stored it: no chain, no settings column, a log table."""
+    old = tmp_path / "old.sqlite"
+    old.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(old)
+    conn.executescript(TO_SCHEMA_1)
+    conn.close()
+    return old
+
+
+def _shape(conn: sqlite3.Connection) -> dict[str, Any]:
+    """Every table's columns, keys and indexes and every trigger's text, but the tables a
+    file may hold beside the record (schema 1's ``log``, ``_sqlite_migrations``)."""
+    out: dict[str, Any] = {}
+    for kind, name, sql in conn.execute(
+            "SELECT type, name, sql FROM sqlite_master "
+            "WHERE tbl_name NOT IN ('log', '_sqlite_migrations') ORDER BY name"):
+        if kind == "table":
+            out[name] = (conn.execute(f"PRAGMA table_xinfo({name})").fetchall(),
+                         conn.execute(f"PRAGMA foreign_key_list({name})").fetchall(),
+                         sorted(conn.execute(f"PRAGMA index_list({name})").fetchall()))
+        elif kind == "trigger":
+            out[name] = sql
+    return out
+
+
+def _applied(path: Path) -> list[tuple[str, str]]:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute("SELECT migration_set, name FROM _sqlite_migrations "
+                            "ORDER BY id").fetchall()
+    finally:
+        conn.close()
+
+
+def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_1: Path) -> None:
+    totals = {h.id: h.totals for h in current.hands()}
+    fresh = _shape(current.db.conn)
+    with Tournament.open(schema_1, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
+        assert [e["action"] for e in t.log()] == ["event.migrate"]
+        assert t.log()[0]["detail"]["log"][0]["action"] == "event.create"
+        assert {h.id: h.totals for h in t.hands()} == totals
+        settings = {r[0] for r in t.db.execute("SELECT settings FROM hand_versions")}
+        digest = t.settings()["ruleset_digest"]
+        assert settings == {'{"ruleset":"ottawa-2009","ruleset_digest":"' + digest
+                            + '","stake":1,"cap_fan":null}'}
+        assert t.verify().entries == 1
+        bundle = t.export_bundle()
+    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    # the bundle of an upgraded file imports to the same record, without the table
+    again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
+                                     backup_every=0)
+    with again:
+        assert again.export_bundle() == bundle
+        assert "_sqlite_migrations" not in again.db.table_names()
+
+
+def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
+    Tournament.open(schema_1, backup_every=0).close()
+    before = hashlib.sha256(schema_1.read_bytes()).hexdigest()
+    with Tournament.open(schema_1, backup_every=0) as t:
+        assert t.verify().entries == 1
+    assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
+    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+
+
+def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
+    holder = sqlite3.connect(schema_1, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # both desks reach the upgrade while it is locked
+    results: list[Any] = []
+
+    def open_it() -> None:
+        try:
+            with Tournament.open(schema_1, backup_every=0) as t:
+                results.append([e["action"] for e in t.log()])
+        except Exception as e:  # reported by the assertion below
+            results.append(e)
+
+    desks = [threading.Thread(target=open_it) for _ in range(2)]
+    for d in desks:
+        d.start()
+    time.sleep(0.5)
+    assert results == []  # neither got past the lock
+    holder.execute("ROLLBACK")
+    holder.close()
+    for d in desks:
+        d.join(60)
+    assert results == [["event.migrate"], ["event.migrate"]]
+    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+
+
+def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
+    conn = sqlite3.connect(schema_1)
+    conn.execute("UPDATE meta SET value='\"no-such-rules\"' WHERE key='ruleset'")
+    conn.commit()
+    conn.close()
+    before = hashlib.sha256(schema_1.read_bytes()).hexdigest()
+    with pytest.raises(UnknownRulesetError):
+        Tournament.open(schema_1, backup_every=0)
+    assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
+    conn = sqlite3.connect(schema_1)
+    try:
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 1
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE "
+                            "name='_sqlite_migrations'").fetchone()[0] == 0
+    finally:
+        conn.close()
+
+
+def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
+    """A file made at the current schema has no migrations table: applying every step (what
+    the next schema's upgrade does first) changes nothing of it but that table."""
+    rows = chain.all_rows(current.db.conn)
+    bundle = current.export_bundle()
+    with dbm.write_transaction(current.db, current.path):
+        migrations.MIGRATIONS.apply(current.db)
+    assert chain.all_rows(current.db.conn) == rows
+    assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
+    assert _applied(current.path) == [("referee-desk", "schema-2")]
+    assert current.verify().entries == len(current.log())
+    assert current.export_bundle() == bundle
+    assert not migrations.MIGRATIONS.pending(current.db)
+
+
+def _mount_tmpfs(where: Path) -> bool:
+    if os.geteuid() != 0 or shutil.which("mount") is None:
+        return False
+    where.mkdir(exist_ok=True)
+    return subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m", "tmpfs", str(where)],
+                          capture_output=True).returncode == 0
+
+
+@pytest.fixture
+def read_only_medium(tmp_path: Path) -> Iterator[Path]:
+    """A folder whose files become read-only once ``remount`` is called (needs root)."""
+    where = tmp_path / "mnt"
+    if not _mount_tmpfs(where):
+        pytest.skip("needs root and tmpfs to make a read-only medium")
+    yield where
+    subprocess.run(["umount", "-l", str(where)], capture_output=True)
+
+
+def _remount_read_only(where: Path) -> None:
+    subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+
+
+def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
+        current: Tournament, schema_1: Path, read_only_medium: Path) -> None:
+    shutil.copy(current.path, read_only_medium / "now.sqlite")
+    shutil.copy(schema_1, read_only_medium / "old.sqlite")
+    _remount_read_only(read_only_medium)
+    with Tournament.open(read_only_medium / "now.sqlite") as t:
+        assert t.read_only and len(t.players()) == 8
+    with pytest.raises(ReadOnlyError, match="must be upgraded"):
+        Tournament.open(read_only_medium / "old.sqlite")
