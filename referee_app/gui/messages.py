@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from referee_app.core.i18n import known, text
+
 from .i18n import LANG, seat_name
 
 _S = r"([ESWN])"
@@ -346,26 +348,10 @@ def _match(rules: list[tuple[re.Pattern[str], Render]], text: str) -> tuple[str,
 
 
 # ---------------------------------------------------------------- field paths
-_FIELD_WORDS: dict[str, tuple[str, str]] = {
-    "concealed": ("concealed tiles", "手牌"),
-    "pongs": ("pongs", "碰"),
-    "player": ("player", "选手"),
-    "tile": ("tile", "牌"),
-    "seat": ("seat", "座位"),
-    "seats": ("winners", "和牌者"),
-    "from": ("discarder", "点炮/点杠者"),
-    "kind": ("kind", "类型"),
-    "flags": ("flags", "标记"),
-    "passed_fan": ("passed fan", "过水番数"),
-    "type": ("event type", "事件类型"),
-}
-_TOP_WORDS: dict[str, tuple[str, str]] = {
-    "dealer": ("dealer", "庄家"), "wall_exhausted": ("wall exhausted", "流局"),
-    "events": ("events", "事件"), "ruleset": ("ruleset", "规则"), "seats": ("seats", "座位"),
-    "format": ("record format", "记录格式"), "record": ("hand", "牌局"), "": ("hand", "牌局"),
-    "referee": ("referee", "裁判"), "pin": ("PIN", "PIN 码"), "name": ("name", "姓名"),
-    "head": ("head referee", "裁判长"),
-}
+#: a field's words are the catalogue's ``field.<name>`` (inside a seat or an event) and
+#: ``field.top.<path>`` (a whole path); :func:`field_words` says None for any other
+FIELD_PREFIX = "field."
+TOP_PREFIX = "field.top."
 _SEAT_PATH = re.compile(r"^seats\.([A-Z])(?:\.(\w+))?(?:\[(\d+)\])?$")
 _EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
 
@@ -373,24 +359,24 @@ _EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
 def field_words(path: str) -> str | None:
     """``seats.S.concealed`` → ``南 S 的手牌`` / ``S 南 concealed tiles``; None if unknown."""
     zh = LANG.code == "zh"
-    if path in _TOP_WORDS:
-        return _TOP_WORDS[path][int(zh)]
+    if known(TOP_PREFIX + path):
+        return text(TOP_PREFIX + path, LANG.code)
     if m := _SEAT_PATH.match(path):
         seat = seat_name(m[1])
         if m[2] is None:
             return seat
-        words = _FIELD_WORDS.get(m[2])
-        if words is None:
+        if not known(FIELD_PREFIX + m[2]):
             return None
-        return f"{seat} 的{words[1]}" if zh else f"{seat} {words[0]}"
+        words = text(FIELD_PREFIX + m[2], LANG.code)
+        return f"{seat} 的{words}" if zh else f"{seat} {words}"
     if m := _EVENT_PATH.match(path):
         n = int(m[1]) + 1
         if m[2] is None:
             return f"第 {n} 个事件" if zh else f"event {n}"
-        words = _FIELD_WORDS.get(m[2])
-        if words is None:
+        if not known(FIELD_PREFIX + m[2]):
             return None
-        return f"第 {n} 个事件的{words[1]}" if zh else f"event {n} {words[0]}"
+        words = text(FIELD_PREFIX + m[2], LANG.code)
+        return f"第 {n} 个事件的{words}" if zh else f"event {n} {words}"
     return None
 
 
@@ -469,7 +455,7 @@ def _(m):  # noqa: ANN001, ANN202
 
 @_rule(r"override: (.*)")
 def _(m):  # noqa: ANN001, ANN202
-    return (f"override: {m[1]}", f"强制录入：{m[1]}")
+    return (f"override: {m[1]}", f"裁判长裁定：{m[1]}")
 
 
 @_rule(r"(§[\w.]+ )?penalty #(\d+): (?:share of a zero-sum penalty on (.*): )?(.*)")
@@ -492,24 +478,14 @@ def _(m):  # noqa: ANN001, ANN202
 
 
 # ---------------------------------------------------------------- referees and PINs (AuthError)
-_ACTIONS = {
-    "registering players": "登记选手", "changing a player's status": "更改选手状态",
-    "changing a player": "修改选手", "changing another referee's PIN": "更改其他裁判的 PIN 码",
-    "restoring a backup": "恢复备份", "seating a round": "本轮排座", "changing a seat": "调整座位",
-    "changing the settings": "修改设置", "re-settling saved hands": "重新结算已保存的牌局",
-    "a penalty": "罚分", "voiding a penalty": "作废罚分", "planning the seating": "排座计划",
-    "recording a hand that breaks the rules": "录入违反规则的牌局",
-    "amending a verified hand": "修改已核对的牌局", "amending a hand": "修改牌局",
-    "voiding a hand": "作废牌局", "restoring a void hand": "恢复作废的牌局",
-    "un-verifying a hand": "取消核对", "verifying a hand": "核对牌局",
-    "adding a referee": "添加裁判", "saving a hand": "保存牌局", "this change": "此项更改",
-}
+#: the action phrases a refused change names are the catalogue's ``action.<phrase>``
+ACTION_PREFIX = "action."
 
 
-def _act(text: str) -> str:
-    if text not in _ACTIONS:
-        raise _Untranslated(text)
-    return _ACTIONS[text]
+def _act(phrase: str) -> str:
+    if not known(ACTION_PREFIX + phrase):
+        raise _Untranslated(phrase)
+    return text(ACTION_PREFIX + phrase, "zh")
 
 
 @_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
