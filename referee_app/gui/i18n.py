@@ -8,11 +8,79 @@ Views call :func:`tr` whenever they (re)build their texts and listen to
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
-from PySide6.QtCore import QObject, Signal
+from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
-from referee_app.core.i18n import LANGS, text
+from referee_app.core.i18n import LANGS, known, text
+
+log = logging.getLogger(__name__)
+
+#: Qt's own catalogue for a desk language (English needs none: it is Qt's source text)
+QT_CATALOGUES: dict[str, str] = {"zh": "qtbase_zh_CN"}
+
+
+#: the catalogue's keys for Qt's own texts that the shipped qtbase catalogue lacks
+QT_PREFIX = "qt."
+
+
+class CatalogueQtTexts(QTranslator):
+    """Qt's texts missing from the qtbase catalogue (Qt 6 reworded "&Look in:" and "Files of
+    &type:"), from ours: key ``qt.<context>.<source text>``; searched before qtbase."""
+
+    def __init__(self, parent: QObject, code: str) -> None:
+        super().__init__(parent)
+        self.code = code
+
+    def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
+        return False
+
+    def translate(self, context: str, source: str, disambiguation: str | None = None,
+                  n: int = -1) -> str | None:
+        key = f"{QT_PREFIX}{context}.{source}"
+        # None is Qt's null string: "not mine", so the next translator (qtbase) is asked
+        return text(key, self.code) if known(key, self.code) else None
+
+
+class QtTranslation:
+    """Qt's own words (OK/Cancel, the file dialogs) in the desk's language: the qtbase
+    translations PySide6 ships, installed on the application while the desk is in 中文,
+    and our catalogue's few texts qtbase lacks."""
+
+    def __init__(self) -> None:
+        self.translator: QTranslator | None = None
+        self.supplement: QTranslator | None = None
+
+    def follow(self, code: str) -> None:
+        """Install (or remove) Qt's catalogue for ``code``; nothing before a QApplication."""
+        app = QCoreApplication.instance()
+        if app is None:
+            return
+        name = QT_CATALOGUES.get(code)
+        current = self.translator
+        if current is not None and current.parent() is app and \
+                current.objectName() == (name or ""):
+            return
+        for old in (current, self.supplement):
+            if old is not None:
+                QCoreApplication.removeTranslator(old)
+        self.translator = self.supplement = None
+        if name is None:
+            return
+        translator = QTranslator(app)
+        folder = QLibraryInfo.path(QLibraryInfo.LibraryPath.TranslationsPath)
+        if not translator.load(name, folder):
+            log.warning("Qt's %s translations are not in %s", name, folder)
+            return
+        translator.setObjectName(name)
+        QCoreApplication.installTranslator(translator)
+        self.translator = translator
+        self.supplement = CatalogueQtTexts(app, code)
+        QCoreApplication.installTranslator(self.supplement)
+
+
+QT_TRANSLATION = QtTranslation()
 
 SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 
@@ -29,6 +97,7 @@ class _Language(QObject):
     def set(self, code: str) -> None:
         if code not in LANGS:
             raise ValueError(f"language: unknown code {code!r} (en or zh)")
+        QT_TRANSLATION.follow(code)
         if code != self.code:
             self.code = code
             self.changed.emit(code)
