@@ -33,9 +33,8 @@ def _s(m: re.Match[str], i: int) -> str:
     return seat_name(m.group(i))
 
 
-_FLAG_ZH = {"robbing_kong": "抢杠", "kong_bloom": "杠上花", "kong_discard": "杠上炮",
-            "heavenly": "天和", "earthly": "地和", "declared_ready": "报调",
-            "first_discard": "第一和"}
+#: a win flag's name is the desk's ``flag_<name>`` (中文 only here: the English keeps the id)
+FLAG_PREFIX = "flag_"
 
 #: (pattern, render) — render returns (English, 中文) for the current seat names
 _RULES: list[tuple[re.Pattern[str], Render]] = []
@@ -596,10 +595,10 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     seats = [seat_name(x) for x in m[1].split(",")]
     flags = [f.strip() for f in (m[4] or "").split(",") if f.strip()]
-    if any(f not in _FLAG_ZH for f in flags):
+    if any(not known(FLAG_PREFIX + f) for f in flags):
         raise _Untranslated(m[0])
     fl_en = f" [{', '.join(f.replace('_', ' ') for f in flags)}]" if flags else ""
-    fl_zh = f"［{'、'.join(_FLAG_ZH[f] for f in flags)}］" if flags else ""
+    fl_zh = f"［{'、'.join(text(FLAG_PREFIX + f, 'zh') for f in flags)}］" if flags else ""
     pf_en = f" (passed {m[5]} fan)" if m[5] else ""
     pf_zh = f"（过水 {m[5]} 番）" if m[5] else ""
     if m[3]:
