@@ -15,7 +15,7 @@ from __future__ import annotations
 import gettext
 import logging
 from collections.abc import Iterator, Mapping
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 
 #: the interface languages, in the order the desk offers them
@@ -45,8 +45,10 @@ class MissingText(gettext.NullTranslations):
 class Catalogue(gettext.GNUTranslations):
     """One language's compiled catalogue; knows its keys (for checks and key families)."""
 
+    @cached_property
     def keys(self) -> frozenset[str]:
-        """Every message id with a text (the header entry aside)."""
+        """Every message id with a text (the header entry aside); read once, as the
+        desk asks on every keystroke (field words, seat names)."""
         return frozenset(k for k in self._catalog if isinstance(k, str) and k)
 
 
@@ -73,12 +75,12 @@ def text(key: str, lang: str, **fmt: object) -> str:
 
 def known(key: str, lang: str = "en") -> bool:
     """Whether the catalogue of ``lang`` has a text for ``key`` (no log, no marker)."""
-    return key in catalogue(lang).keys()
+    return key in catalogue(lang).keys
 
 
 def keys_under(prefix: str, lang: str = "en") -> list[str]:
     """The keys that start with ``prefix`` (``report.label.``), prefix removed, sorted."""
-    return sorted(k[len(prefix):] for k in catalogue(lang).keys() if k.startswith(prefix))
+    return sorted(k[len(prefix):] for k in catalogue(lang).keys if k.startswith(prefix))
 
 
 class Texts(Mapping[str, str]):

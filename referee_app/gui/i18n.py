@@ -82,7 +82,8 @@ class QtTranslation:
 
 QT_TRANSLATION = QtTranslation()
 
-SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: a seat's wind in 中文 is the catalogue's ``seat.<E|S|W|N>``
+SEAT_PREFIX = "seat."
 
 
 class _Language(QObject):
@@ -127,9 +128,9 @@ def reason_text(reason: str) -> str:
 
 def seat_name(seat: str) -> str:
     """``东 E`` in Chinese mode, ``E 东`` in English: both scripts, so either reader finds it."""
-    zh = SEAT_ZH.get(seat, "")
-    if not zh:
+    if not known(SEAT_PREFIX + seat):
         return seat
+    zh = text(SEAT_PREFIX + seat, "zh")
     return f"{zh} {seat}" if LANG.code == "zh" else f"{seat} {zh}"
 
 

@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from referee_app.core.i18n import LANGS, Texts
+from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.trace_zh import reason_zh, trace_line_zh
 from referee_app.storage import StorageError, Tournament, UnknownPlayerError
 from referee_app.storage.progress import round_progress
@@ -36,7 +36,8 @@ PROJECTOR_ROWS = 16
 
 #: the pages' words are the catalogue's ``page.<key>`` (referee_app/locale)
 PAGE_PREFIX = "page."
-SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: a seat's wind in 中文 is the catalogue's ``seat.<E|S|W|N>``
+SEAT_PREFIX = "seat."
 
 
 def _lang(request: Request) -> str:
@@ -77,8 +78,8 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
         status = ctx.pop("status", 200)
         return templates.TemplateResponse(request, template, {
             **ctx, **extra, "lang": lang, "t": tx, "switch_url": switch,
-            "lq": f"?lang={lang}", "seat_name": (lambda s: SEAT_ZH.get(s, s) if lang == "zh"
-                                                 else s),
+            "lq": f"?lang={lang}", "seat_name": (
+                lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s),
             "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
             headers={"Cache-Control": "no-store"})
 
