@@ -36,7 +36,8 @@ def _rows() -> dict[str, tuple[str, list[str]]]:
 
 def _sources() -> dict[str, str]:
     """Where a reader sees the app's words: every 中文 text of the catalogue, every shipped
-    report template (comments included: they show a club what to write) and page."""
+    report template (comments included: they show a club what to write) and page, and the
+    modules that still turn the engine's sentences into 中文."""
     with PO_ZH.open("rb") as f:
         out = {f"catalogue {m.id}": m.string for m in read_po(f) if m.id}
     for p in sorted((ROOT / "templates").glob("*.toml")):
@@ -44,6 +45,9 @@ def _sources() -> dict[str, str]:
     pages = ROOT / "referee_app" / "server" / "templates"
     for p in sorted(pages.glob("*.html")):
         out[f"server/templates/{p.name}"] = p.read_text(encoding="utf-8")
+    # the 中文 the desk and the pages render from the engine's English (until it is codes)
+    for rel in ("gui/messages.py", "gui/server_desk.py", "core/trace_zh.py"):
+        out[rel] = (ROOT / "referee_app" / rel).read_text(encoding="utf-8")
     return out
 
 
