@@ -113,9 +113,10 @@ def test_every_key_the_code_names_is_in_the_catalogue() -> None:
 
 
 def test_every_report_title_and_column_is_in_the_catalogue() -> None:
+    from referee_app.reports.render_standings import FEWER
     from referee_app.reports.template import COLUMN_SETS, REPORTS, TITLE_PREFIX
 
-    keys = [("title", TITLE_PREFIX + r) for r in REPORTS]
+    keys = [("title", TITLE_PREFIX + r) for r in REPORTS] + [("tie-break", FEWER)]
     keys += [(f"{r}.{k}", spec.key) for r, sets in COLUMN_SETS.items()
              for k, cols in sets.items() for spec in cols.values()]
     assert len(keys) > 50
