@@ -7,7 +7,9 @@
 2. Compile ``referee_app/locale/*/LC_MESSAGES/*.po`` to the ``.mo`` that are committed and
    shipped in the wheel; the same test fails when a ``.mo`` is not exactly what this writes.
 
-``--check`` changes nothing and exits 1 when a key is missing or a ``.mo`` is stale.
+It also keeps a ``#. en: …`` comment with the English text on each entry of the other
+languages, for their translator. ``--check`` changes nothing and exits 1 when a key is
+missing, an English note is stale or a ``.mo`` is stale.
 """
 
 from __future__ import annotations
@@ -81,6 +83,39 @@ def add_missing(po: Path, keys: dict[str, str], write: bool) -> list[str]:
     return missing
 
 
+EN_NOTE = "en: "
+
+
+def sync_english_notes(write: bool) -> list[str]:
+    """Each non-English entry carries the English text as a comment (``#. en: …``) for its
+    translator; the keys whose note is missing or stale (refreshed with ``write``)."""
+    with (LOCALE / "en" / "LC_MESSAGES" / "referee_app.po").open("rb") as f:
+        english = {m.id: m.string for m in read_po(f) if m.id}
+    stale = []
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        if po.parts[-3] == "en":
+            continue
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        changed = False
+        for m in catalog:
+            if not m.id or m.id not in english:
+                continue
+            note = EN_NOTE + " ".join(english[m.id].split())
+            # the note comes last; a long one is wrapped onto several comment lines
+            at = next((i for i, c in enumerate(m.auto_comments) if c.startswith(EN_NOTE)),
+                      len(m.auto_comments))
+            kept = m.auto_comments[:at]
+            if " ".join(m.auto_comments[at:]) != note:
+                stale.append(f"{po.parts[-3]}: {m.id!r}")
+                m.auto_comments = [*kept, note]
+                changed = True
+        if changed and write:
+            with po.open("wb") as f:
+                write_po(f, catalog, width=100, sort_output=False, include_previous=False)
+    return stale
+
+
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     keys = used_keys()
@@ -89,6 +124,9 @@ def main(argv: list[str]) -> int:
         lang = po.parts[-3]
         for k in add_missing(po, keys, write=not check):
             problems.append(f"{lang}: no entry for {k!r} ({keys[k]})")
+    problems += [f"English note {'stale' if check else 'refreshed'}: {k}"
+                 for k in sync_english_notes(write=not check)]
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         mo = po.with_suffix(".mo")
         data = compiled(po)
         if mo.is_file() and mo.read_bytes() == data:
