@@ -142,3 +142,11 @@ def test_the_store_field_and_action_words_are_in_the_catalogue() -> None:
     assert len(i18n.keys_under(ACTION_PREFIX)) >= 20
     assert "concealed" in i18n.keys_under(FIELD_PREFIX)
     assert "wall_exhausted" in i18n.keys_under(TOP_PREFIX)
+
+
+def test_each_chinese_entry_shows_its_english_to_the_translator() -> None:
+    """``#. en: …`` on every 中文 entry, as ``make locale`` writes it (never stale)."""
+    assert _tool().sync_english_notes(write=False) == []
+    with PO["zh"].open("rb") as f:
+        save = read_po(f)["Save hand"]
+    assert save.auto_comments[-1] == "en: Save hand"
