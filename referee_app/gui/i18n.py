@@ -65,6 +65,7 @@ class QtTranslation:
         for old in (current, self.supplement):
             if old is not None:
                 QCoreApplication.removeTranslator(old)
+                old.deleteLater()  # a switch back loads afresh: none pile up on the app
         self.translator = self.supplement = None
         if name is None:
             return
