@@ -249,46 +249,44 @@ def _(m):  # noqa: ANN001, ANN202
 
 
 _WHY: list[tuple[re.Pattern[str], Render]] = []
+WHY_PREFIX = "why."
 
 
-def _why(pattern: str, en: str, zh: str) -> None:
+def _why(pattern: str, key: str) -> None:
+    """A reason a special win is impossible: ``pattern`` of the engine's English, its words
+    the catalogue's ``why.<key>`` (fields ``{s}`` seat, ``{t}`` tiles)."""
     def render(m: re.Match[str]) -> tuple[str, str]:
         seat = _s(m, 1) if m.groups() else ""
         tiles = m[2] if (m.lastindex or 0) >= 2 else ""
-        return en.format(s=seat, t=tiles), zh.format(s=seat, t=tiles)
+        return (text(WHY_PREFIX + key, "en", s=seat, t=tiles),
+                text(WHY_PREFIX + key, "zh", s=seat, t=tiles))
     _WHY.append((re.compile(f"^{pattern}$"), render))
 
 
-_why(rf"{_S} is not the dealer", "{s} is not the dealer", "{s} 不是庄家")
-_why(rf"{_S} is the dealer", "{s} is the dealer", "{s} 是庄家")
-_why(rf"{_S} has a pong or kong", "{s} has a pong or kong", "{s} 有碰或杠")
-_why("the win is not self-drawn", "the win is not self-drawn", "不是自摸")
-_why("it is not the first event of the hand", "it is not the first event of the hand",
-     "不是本局第一个事件")
-_why("the win is shared with another seat", "the win is shared with another seat", "与他家同时和牌")
-_why("a kong precedes the win", "a kong precedes the win", "和牌前有杠")
-_why("the win is not on the dealer's discard", "the win is not on the dealer's discard",
-     "不是和庄家打出的牌")
-_why("the dealer cannot win on its own first discard",
-     "the dealer cannot win on its own first discard", "庄家不能和自己的第一张打牌")
-_why("only the dealer's concealed kongs may precede its first discard",
-     "only the dealer's concealed kongs may precede its first discard",
-     "庄家第一张打牌前只能有庄家的暗杠")
-_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "{s} holds a pong of {t}",
-     "{s} 有碰 {t}")
-_why(rf"{_S} holds a kong", "{s} holds a kong", "{s} 有杠")
-_why("another event precedes the dealer's first discard",
-     "another event precedes the dealer's first discard", "庄家第一张打牌前有其他事件")
+_why(rf"{_S} is not the dealer", "not_dealer")
+_why(rf"{_S} is the dealer", "is_dealer")
+_why(rf"{_S} has a pong or kong", "has_meld")
+_why("the win is not self-drawn", "not_self_drawn")
+_why("it is not the first event of the hand", "not_first_event")
+_why("the win is shared with another seat", "shared_win")
+_why("a kong precedes the win", "kong_before")
+_why("the win is not on the dealer's discard", "not_dealer_discard")
+_why("the dealer cannot win on its own first discard", "dealer_own_discard")
+_why("only the dealer's concealed kongs may precede its first discard", "dealer_concealed_only")
+_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "holds_pong")
+_why(rf"{_S} holds a kong", "holds_kong")
+_why("another event precedes the dealer's first discard", "event_before_dealer")
 
-_IMPOSSIBLE = {"heavenly win (天和)": ("heavenly win impossible", "天和不成立"),
-               "earthly win (地和)": ("earthly win impossible", "地和不成立"),
-               "第一和 (first discard win)": ("first-discard win impossible", "第一和不成立")}
+#: the engine's name of an impossible special win -> its catalogue key
+_IMPOSSIBLE = {"heavenly win (天和)": "impossible.heavenly",
+               "earthly win (地和)": "impossible.earthly",
+               "第一和 (first discard win)": "impossible.first_discard"}
 
 
 @_rule(r"(heavenly win \(天和\)|earthly win \(地和\)|第一和 \(first discard win\)) impossible: "
        r"(.*)")
 def _(m):  # noqa: ANN001, ANN202
-    en, zh = _IMPOSSIBLE[m[1]]
+    en, zh = text(_IMPOSSIBLE[m[1]], "en"), text(_IMPOSSIBLE[m[1]], "zh")
     parts_en, parts_zh = [], []
     for why in m[2].split("; "):
         got = _match(_WHY, why)
@@ -299,8 +297,9 @@ def _(m):  # noqa: ANN001, ANN202
     return f"{en}: " + "; ".join(parts_en), f"{zh}：" + "；".join(parts_zh)
 
 
-_DECLARED_MELD = {"a pong": ("a pong", "碰"), "a direct kong": ("a direct kong", "直杠"),
-                  "an added kong": ("an added kong", "补杠")}
+#: what a declared-ready seat may not have -> its catalogue key
+_DECLARED_MELD = {"a pong": "declared.pong", "a direct kong": "declared.direct_kong",
+                  "an added kong": "declared.added_kong"}
 _DECLARED_ITEM = re.compile(rf"^(a pong|a direct kong|an added kong) of {_T}$")
 
 
@@ -312,7 +311,7 @@ def _(m):  # noqa: ANN001, ANN202
         got = _DECLARED_ITEM.match(item)
         if got is None:
             raise _Untranslated(item)
-        words = _DECLARED_MELD[got[1]]
+        words = (text(_DECLARED_MELD[got[1]], "en"), text(_DECLARED_MELD[got[1]], "zh"))
         en.append(f"{words[0]} of {got[2]}")
         zh.append(f"{words[1]} {got[2]}")
     return (f"{_s(m, 1)} declared ready (报调) and cannot have {', '.join(en)}",
@@ -390,11 +389,11 @@ def problem_text(message: str) -> str:
 def error_text(path: str, problem: str) -> str:
     """``seats.S.concealed`` + problem → ``南 S 的手牌：第 11 个字符 'z' 不是牌``."""
     where = field_words(path)
-    text = problem_text(problem)
+    said = problem_text(problem)
     sep = "：" if LANG.code == "zh" else ": "
     if where is None:
-        return f"{path}{sep}{text}" if path else text
-    return f"{where}{sep}{text}"
+        return f"{path}{sep}{said}" if path else said
+    return f"{where}{sep}{said}"
 
 
 def is_translated(path: str | None, message: str) -> bool:
@@ -578,13 +577,13 @@ def impact_text(imp: object) -> str:
 
 
 # ---------------------------------------------------------------- events as verification compares them
-_KIND_WORDS = {"concealed": ("concealed", "暗杠"), "added": ("added", "补杠"),
-               "direct": ("direct", "直杠")}
+#: a kong's kind in a compared event is the catalogue's ``kong_kind.<kind>``
+KONG_KIND_PREFIX = "kong_kind."
 
 
 @_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
 def _(m):  # noqa: ANN001, ANN202
-    en, zh = _KIND_WORDS[m[3]]
+    en, zh = text(KONG_KIND_PREFIX + m[3], "en"), text(KONG_KIND_PREFIX + m[3], "zh")
     frm_en = f" from {_s(m, 4)}" if m[4] else ""
     frm_zh = f"（{_s(m, 4)} 点杠）" if m[4] else ""
     return f"{_s(m, 1)} {en} kong {m[2]}{frm_en}", f"{_s(m, 1)} {zh} {m[2]}{frm_zh}"
