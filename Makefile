@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: run test install lint bench clean
+.PHONY: run test install lint bench clean locale
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -23,6 +23,10 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee_app tests benchmarks
+
+# after editing referee_app/locale/*/LC_MESSAGES/referee_app.po: compile the shipped .mo
+locale: $(STAMP)
+	$(BIN)/python tools/catalogues.py
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_settle.py

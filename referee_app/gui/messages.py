@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from referee_app.core.i18n import known, text
+
 from .i18n import LANG, seat_name
 
 _S = r"([ESWN])"
@@ -31,9 +33,8 @@ def _s(m: re.Match[str], i: int) -> str:
     return seat_name(m.group(i))
 
 
-_FLAG_ZH = {"robbing_kong": "抢杠", "kong_bloom": "杠上花", "kong_discard": "杠上炮",
-            "heavenly": "天和", "earthly": "地和", "declared_ready": "报调",
-            "first_discard": "第一和"}
+#: a win flag's name is the desk's ``flag_<name>`` (中文 only here: the English keeps the id)
+FLAG_PREFIX = "flag_"
 
 #: (pattern, render) — render returns (English, 中文) for the current seat names
 _RULES: list[tuple[re.Pattern[str], Render]] = []
@@ -248,46 +249,44 @@ def _(m):  # noqa: ANN001, ANN202
 
 
 _WHY: list[tuple[re.Pattern[str], Render]] = []
+WHY_PREFIX = "why."
 
 
-def _why(pattern: str, en: str, zh: str) -> None:
+def _why(pattern: str, key: str) -> None:
+    """A reason a special win is impossible: ``pattern`` of the engine's English, its words
+    the catalogue's ``why.<key>`` (fields ``{s}`` seat, ``{t}`` tiles)."""
     def render(m: re.Match[str]) -> tuple[str, str]:
         seat = _s(m, 1) if m.groups() else ""
         tiles = m[2] if (m.lastindex or 0) >= 2 else ""
-        return en.format(s=seat, t=tiles), zh.format(s=seat, t=tiles)
+        return (text(WHY_PREFIX + key, "en", s=seat, t=tiles),
+                text(WHY_PREFIX + key, "zh", s=seat, t=tiles))
     _WHY.append((re.compile(f"^{pattern}$"), render))
 
 
-_why(rf"{_S} is not the dealer", "{s} is not the dealer", "{s} 不是庄家")
-_why(rf"{_S} is the dealer", "{s} is the dealer", "{s} 是庄家")
-_why(rf"{_S} has a pong or kong", "{s} has a pong or kong", "{s} 有碰或杠")
-_why("the win is not self-drawn", "the win is not self-drawn", "不是自摸")
-_why("it is not the first event of the hand", "it is not the first event of the hand",
-     "不是本局第一个事件")
-_why("the win is shared with another seat", "the win is shared with another seat", "与他家同时和牌")
-_why("a kong precedes the win", "a kong precedes the win", "和牌前有杠")
-_why("the win is not on the dealer's discard", "the win is not on the dealer's discard",
-     "不是和庄家打出的牌")
-_why("the dealer cannot win on its own first discard",
-     "the dealer cannot win on its own first discard", "庄家不能和自己的第一张打牌")
-_why("only the dealer's concealed kongs may precede its first discard",
-     "only the dealer's concealed kongs may precede its first discard",
-     "庄家第一张打牌前只能有庄家的暗杠")
-_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "{s} holds a pong of {t}",
-     "{s} 有碰 {t}")
-_why(rf"{_S} holds a kong", "{s} holds a kong", "{s} 有杠")
-_why("another event precedes the dealer's first discard",
-     "another event precedes the dealer's first discard", "庄家第一张打牌前有其他事件")
+_why(rf"{_S} is not the dealer", "not_dealer")
+_why(rf"{_S} is the dealer", "is_dealer")
+_why(rf"{_S} has a pong or kong", "has_meld")
+_why("the win is not self-drawn", "not_self_drawn")
+_why("it is not the first event of the hand", "not_first_event")
+_why("the win is shared with another seat", "shared_win")
+_why("a kong precedes the win", "kong_before")
+_why("the win is not on the dealer's discard", "not_dealer_discard")
+_why("the dealer cannot win on its own first discard", "dealer_own_discard")
+_why("only the dealer's concealed kongs may precede its first discard", "dealer_concealed_only")
+_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "holds_pong")
+_why(rf"{_S} holds a kong", "holds_kong")
+_why("another event precedes the dealer's first discard", "event_before_dealer")
 
-_IMPOSSIBLE = {"heavenly win (天和)": ("heavenly win impossible", "天和不成立"),
-               "earthly win (地和)": ("earthly win impossible", "地和不成立"),
-               "第一和 (first discard win)": ("first-discard win impossible", "第一和不成立")}
+#: the engine's name of an impossible special win -> its catalogue key
+_IMPOSSIBLE = {"heavenly win (天和)": "impossible.heavenly",
+               "earthly win (地和)": "impossible.earthly",
+               "第一和 (first discard win)": "impossible.first_discard"}
 
 
 @_rule(r"(heavenly win \(天和\)|earthly win \(地和\)|第一和 \(first discard win\)) impossible: "
        r"(.*)")
 def _(m):  # noqa: ANN001, ANN202
-    en, zh = _IMPOSSIBLE[m[1]]
+    en, zh = text(_IMPOSSIBLE[m[1]], "en"), text(_IMPOSSIBLE[m[1]], "zh")
     parts_en, parts_zh = [], []
     for why in m[2].split("; "):
         got = _match(_WHY, why)
@@ -298,8 +297,9 @@ def _(m):  # noqa: ANN001, ANN202
     return f"{en}: " + "; ".join(parts_en), f"{zh}：" + "；".join(parts_zh)
 
 
-_DECLARED_MELD = {"a pong": ("a pong", "碰"), "a direct kong": ("a direct kong", "直杠"),
-                  "an added kong": ("an added kong", "补杠")}
+#: what a declared-ready seat may not have -> its catalogue key
+_DECLARED_MELD = {"a pong": "declared.pong", "a direct kong": "declared.direct_kong",
+                  "an added kong": "declared.added_kong"}
 _DECLARED_ITEM = re.compile(rf"^(a pong|a direct kong|an added kong) of {_T}$")
 
 
@@ -311,7 +311,7 @@ def _(m):  # noqa: ANN001, ANN202
         got = _DECLARED_ITEM.match(item)
         if got is None:
             raise _Untranslated(item)
-        words = _DECLARED_MELD[got[1]]
+        words = (text(_DECLARED_MELD[got[1]], "en"), text(_DECLARED_MELD[got[1]], "zh"))
         en.append(f"{words[0]} of {got[2]}")
         zh.append(f"{words[1]} {got[2]}")
     return (f"{_s(m, 1)} declared ready (报调) and cannot have {', '.join(en)}",
@@ -346,26 +346,10 @@ def _match(rules: list[tuple[re.Pattern[str], Render]], text: str) -> tuple[str,
 
 
 # ---------------------------------------------------------------- field paths
-_FIELD_WORDS: dict[str, tuple[str, str]] = {
-    "concealed": ("concealed tiles", "手牌"),
-    "pongs": ("pongs", "碰"),
-    "player": ("player", "选手"),
-    "tile": ("tile", "牌"),
-    "seat": ("seat", "座位"),
-    "seats": ("winners", "和牌者"),
-    "from": ("discarder", "点炮/点杠者"),
-    "kind": ("kind", "类型"),
-    "flags": ("flags", "标记"),
-    "passed_fan": ("passed fan", "过水番数"),
-    "type": ("event type", "事件类型"),
-}
-_TOP_WORDS: dict[str, tuple[str, str]] = {
-    "dealer": ("dealer", "庄家"), "wall_exhausted": ("wall exhausted", "流局"),
-    "events": ("events", "事件"), "ruleset": ("ruleset", "规则"), "seats": ("seats", "座位"),
-    "format": ("record format", "记录格式"), "record": ("hand", "牌局"), "": ("hand", "牌局"),
-    "referee": ("referee", "裁判"), "pin": ("PIN", "PIN 码"), "name": ("name", "姓名"),
-    "head": ("head referee", "裁判长"),
-}
+#: a field's words are the catalogue's ``field.<name>`` (inside a seat or an event) and
+#: ``field.top.<path>`` (a whole path); :func:`field_words` says None for any other
+FIELD_PREFIX = "field."
+TOP_PREFIX = "field.top."
 _SEAT_PATH = re.compile(r"^seats\.([A-Z])(?:\.(\w+))?(?:\[(\d+)\])?$")
 _EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
 
@@ -373,24 +357,24 @@ _EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
 def field_words(path: str) -> str | None:
     """``seats.S.concealed`` → ``南 S 的手牌`` / ``S 南 concealed tiles``; None if unknown."""
     zh = LANG.code == "zh"
-    if path in _TOP_WORDS:
-        return _TOP_WORDS[path][int(zh)]
+    if known(TOP_PREFIX + path):
+        return text(TOP_PREFIX + path, LANG.code)
     if m := _SEAT_PATH.match(path):
         seat = seat_name(m[1])
         if m[2] is None:
             return seat
-        words = _FIELD_WORDS.get(m[2])
-        if words is None:
+        if not known(FIELD_PREFIX + m[2]):
             return None
-        return f"{seat} 的{words[1]}" if zh else f"{seat} {words[0]}"
+        words = text(FIELD_PREFIX + m[2], LANG.code)
+        return f"{seat} 的{words}" if zh else f"{seat} {words}"
     if m := _EVENT_PATH.match(path):
         n = int(m[1]) + 1
         if m[2] is None:
             return f"第 {n} 个事件" if zh else f"event {n}"
-        words = _FIELD_WORDS.get(m[2])
-        if words is None:
+        if not known(FIELD_PREFIX + m[2]):
             return None
-        return f"第 {n} 个事件的{words[1]}" if zh else f"event {n} {words[0]}"
+        words = text(FIELD_PREFIX + m[2], LANG.code)
+        return f"第 {n} 个事件的{words}" if zh else f"event {n} {words}"
     return None
 
 
@@ -405,11 +389,11 @@ def problem_text(message: str) -> str:
 def error_text(path: str, problem: str) -> str:
     """``seats.S.concealed`` + problem → ``南 S 的手牌：第 11 个字符 'z' 不是牌``."""
     where = field_words(path)
-    text = problem_text(problem)
+    said = problem_text(problem)
     sep = "：" if LANG.code == "zh" else ": "
     if where is None:
-        return f"{path}{sep}{text}" if path else text
-    return f"{where}{sep}{text}"
+        return f"{path}{sep}{said}" if path else said
+    return f"{where}{sep}{said}"
 
 
 def is_translated(path: str | None, message: str) -> bool:
@@ -469,7 +453,7 @@ def _(m):  # noqa: ANN001, ANN202
 
 @_rule(r"override: (.*)")
 def _(m):  # noqa: ANN001, ANN202
-    return (f"override: {m[1]}", f"强制录入：{m[1]}")
+    return (f"override: {m[1]}", f"裁判长裁定：{m[1]}")
 
 
 @_rule(r"(§[\w.]+ )?penalty #(\d+): (?:share of a zero-sum penalty on (.*): )?(.*)")
@@ -492,24 +476,14 @@ def _(m):  # noqa: ANN001, ANN202
 
 
 # ---------------------------------------------------------------- referees and PINs (AuthError)
-_ACTIONS = {
-    "registering players": "登记选手", "changing a player's status": "更改选手状态",
-    "changing a player": "修改选手", "changing another referee's PIN": "更改其他裁判的 PIN 码",
-    "restoring a backup": "恢复备份", "seating a round": "本轮排座", "changing a seat": "调整座位",
-    "changing the settings": "修改设置", "re-settling saved hands": "重新结算已保存的牌局",
-    "a penalty": "罚分", "voiding a penalty": "作废罚分", "planning the seating": "排座计划",
-    "recording a hand that breaks the rules": "录入违反规则的牌局",
-    "amending a verified hand": "修改已核对的牌局", "amending a hand": "修改牌局",
-    "voiding a hand": "作废牌局", "restoring a void hand": "恢复作废的牌局",
-    "un-verifying a hand": "取消核对", "verifying a hand": "核对牌局",
-    "adding a referee": "添加裁判", "saving a hand": "保存牌局", "this change": "此项更改",
-}
+#: the action phrases a refused change names are the catalogue's ``action.<phrase>``
+ACTION_PREFIX = "action."
 
 
-def _act(text: str) -> str:
-    if text not in _ACTIONS:
-        raise _Untranslated(text)
-    return _ACTIONS[text]
+def _act(phrase: str) -> str:
+    if not known(ACTION_PREFIX + phrase):
+        raise _Untranslated(phrase)
+    return text(ACTION_PREFIX + phrase, "zh")
 
 
 @_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
@@ -603,13 +577,13 @@ def impact_text(imp: object) -> str:
 
 
 # ---------------------------------------------------------------- events as verification compares them
-_KIND_WORDS = {"concealed": ("concealed", "暗杠"), "added": ("added", "补杠"),
-               "direct": ("direct", "直杠")}
+#: a kong's kind in a compared event is the catalogue's ``kong_kind.<kind>``
+KONG_KIND_PREFIX = "kong_kind."
 
 
 @_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
 def _(m):  # noqa: ANN001, ANN202
-    en, zh = _KIND_WORDS[m[3]]
+    en, zh = text(KONG_KIND_PREFIX + m[3], "en"), text(KONG_KIND_PREFIX + m[3], "zh")
     frm_en = f" from {_s(m, 4)}" if m[4] else ""
     frm_zh = f"（{_s(m, 4)} 点杠）" if m[4] else ""
     return f"{_s(m, 1)} {en} kong {m[2]}{frm_en}", f"{_s(m, 1)} {zh} {m[2]}{frm_zh}"
@@ -620,10 +594,10 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     seats = [seat_name(x) for x in m[1].split(",")]
     flags = [f.strip() for f in (m[4] or "").split(",") if f.strip()]
-    if any(f not in _FLAG_ZH for f in flags):
+    if any(not known(FLAG_PREFIX + f) for f in flags):
         raise _Untranslated(m[0])
     fl_en = f" [{', '.join(f.replace('_', ' ') for f in flags)}]" if flags else ""
-    fl_zh = f"［{'、'.join(_FLAG_ZH[f] for f in flags)}］" if flags else ""
+    fl_zh = f"［{'、'.join(text(FLAG_PREFIX + f, 'zh') for f in flags)}］" if flags else ""
     pf_en = f" (passed {m[5]} fan)" if m[5] else ""
     pf_zh = f"（过水 {m[5]} 番）" if m[5] else ""
     if m[3]:

@@ -107,7 +107,7 @@ class SeatDetail:
     ready: int  # 查叫: end-of-hand checks (flower pig, ready check, price difference)
     kong: int  # 刮风下雨: kong taxes and refunds
     other: int
-    total: int  # 游戏豆合计
+    total: int  # 筹码合计
     bonuses: str = ""  # e.g. "根 +1, 杠上花 +1"
     tile: str = ""  # winning tile
     how: str = ""  # "self-drawn" / "on W"

@@ -1,7 +1,7 @@
 """Report 3: the player statement (个人结算单, seed 003).
 
 Per opponent: win chips (和牌分), ready-check chips (查叫), kong chips (刮风下雨) and the
-total (得分合计); then the player's hands, penalties, and the grand total (游戏豆合计).
+total (筹码合计); then the player's hands, penalties, and the grand total (筹码合计).
 """
 
 from __future__ import annotations

@@ -62,9 +62,9 @@ def _ticks(labels: list[str], size: float) -> Table:
 
 def _short(key: str, t: Template) -> str:
     """One language inside cramped cells: Chinese unless the template is English-only."""
-    from .template import DEFAULT_LABELS
+    from .template import default_label
 
-    zh, en = t.labels.get(key) or DEFAULT_LABELS.get(key) or (key, key)
+    zh, en = t.labels.get(key) or default_label(key)
     return en if t.language == "en" else zh
 
 

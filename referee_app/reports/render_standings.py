@@ -6,6 +6,8 @@ from pathlib import Path
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
+from referee_app.core.i18n import text
+
 from .base import (
     MARK,
     MARK_HEX,
@@ -21,6 +23,9 @@ from .base import (
 from .model import StandingRow, StandingsData
 from .qr import results_block
 from .template import STANDINGS_COLUMNS, Template
+
+#: a tie-break where fewer is better ("-discards_paid"): not a label a template sets
+FEWER = "report.fewer"
 
 
 def _cell(name: str, row: StandingRow, t: Template) -> str:
@@ -52,7 +57,7 @@ def _tie_break_name(key: str, t: Template) -> str:
     spec = STANDINGS_COLUMNS.get(name)
     zh, en = t.labels.get(name) or ((spec.zh, spec.en) if spec else (name, name))
     if fewer:
-        zh, en = f"{zh}少者", f"fewer {en.lower()}"
+        zh, en = text(FEWER, "zh", name=zh), text(FEWER, "en", name=en.lower())
     return t.join(zh, en)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 
 from referee_app.core.errors import FieldError, RecordError
 from referee_app.core.frozen import frozen
+from referee_app.core.i18n import keys_under, text
 from referee_app.core.jsonin import decode_utf8, parse_json
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
@@ -48,83 +49,96 @@ class TemplateError(FieldError):
     code = "template"
 
 
+#: catalogue keys of the reports' words (referee_app/locale): titles, labels, column headers
+TITLE_PREFIX = "report.title."
+LABEL_PREFIX = "report.label."
+COLUMN_PREFIX = "report.col."
+
+
 @frozen
 class ColumnSpec:
-    """A column a template may choose: bilingual label, relative width, alignment."""
+    """A column a template may choose: its header's catalogue key, relative width, alignment."""
 
-    zh: str
-    en: str
+    key: str  # report.col.<set>.<name>
     width: float  # relative; the renderer scales all chosen columns to the frame width
     align: str = "RIGHT"
 
+    @property
+    def zh(self) -> str:
+        return text(self.key, "zh")
 
-def _c(zh: str, en: str, width: float, align: str = "RIGHT") -> ColumnSpec:
-    return ColumnSpec(zh, en, width, align)
+    @property
+    def en(self) -> str:
+        return text(self.key, "en")
+
+
+def _c(column_set: str, name: str, width: float, align: str = "RIGHT") -> ColumnSpec:
+    return ColumnSpec(f"{COLUMN_PREFIX}{column_set}.{name}", width, align)
 
 
 STANDINGS_COLUMNS: dict[str, ColumnSpec] = {
-    "rank": _c("名次", "Rank", 1.0),
-    "player": _c("选手", "Player", 3.6, "LEFT"),
-    "player_id": _c("编号", "ID", 1.2, "LEFT"),
-    "club": _c("俱乐部", "Club", 2.4, "LEFT"),
-    "status": _c("状态", "Status", 1.6, "LEFT"),
-    "chips": _c("游戏豆", "Chips", 1.3),
-    "hands": _c("局数", "Hands", 1.1),
-    "wins": _c("和牌", "Wins", 1.1),
-    "self_drawn": _c("自摸", "Self-drawn", 1.3),
-    "discards_paid": _c("点炮", "Discards paid", 1.4),
-    "flower_pigs": _c("花猪", "Flower pigs", 1.3),
-    "largest_fan": _c("最大番", "Largest win (fan)", 1.5),
-    "penalties": _c("罚分", "Penalties", 1.3),
+    "rank": _c("standings", "rank", 1.0),
+    "player": _c("standings", "player", 3.6, "LEFT"),
+    "player_id": _c("standings", "player_id", 1.2, "LEFT"),
+    "club": _c("standings", "club", 2.4, "LEFT"),
+    "status": _c("standings", "status", 1.6, "LEFT"),
+    "chips": _c("standings", "chips", 1.3),
+    "hands": _c("standings", "hands", 1.1),
+    "wins": _c("standings", "wins", 1.1),
+    "self_drawn": _c("standings", "self_drawn", 1.3),
+    "discards_paid": _c("standings", "discards_paid", 1.4),
+    "flower_pigs": _c("standings", "flower_pigs", 1.3),
+    "largest_fan": _c("standings", "largest_fan", 1.5),
+    "penalties": _c("standings", "penalties", 1.3),
 }
 
 #: Columns of the 详细结算单 (seed 003) printed under each hand of a table sheet.
 DETAIL_COLUMNS: dict[str, ColumnSpec] = {
-    "seat": _c("座位", "Seat", 0.8, "CENTER"),
-    "player": _c("选手", "Player", 2.6, "LEFT"),
-    "order": _c("名次", "Order", 0.9, "CENTER"),
-    "pattern": _c("牌型", "Pattern", 2.2, "LEFT"),
-    "tile": _c("和张", "Tile", 0.9, "CENTER"),
-    "how": _c("方式", "How", 1.4, "LEFT"),
-    "pattern_fan": _c("牌型番", "Pattern fan", 1.1),
-    "bonus_fan": _c("加番", "Bonus fan", 1.0),
-    "bonuses": _c("加番明细", "Bonuses", 2.0, "LEFT"),
-    "total_fan": _c("番数合计", "Total fan", 1.1),
-    "win": _c("和牌分", "Win chips", 1.1),
-    "ready": _c("查叫/花猪/差价", "Ready check, flower pig, price diff.", 1.3),
-    "kong": _c("刮风下雨", "Kong chips", 1.2),
-    "other": _c("其他", "Other", 0.9),
-    "total": _c("游戏豆合计", "Total", 1.2),
+    "seat": _c("detail", "seat", 0.8, "CENTER"),
+    "player": _c("detail", "player", 2.6, "LEFT"),
+    "order": _c("detail", "order", 0.9, "CENTER"),
+    "pattern": _c("detail", "pattern", 2.2, "LEFT"),
+    "tile": _c("detail", "tile", 0.9, "CENTER"),
+    "how": _c("detail", "how", 1.4, "LEFT"),
+    "pattern_fan": _c("detail", "pattern_fan", 1.1),
+    "bonus_fan": _c("detail", "bonus_fan", 1.0),
+    "bonuses": _c("detail", "bonuses", 2.0, "LEFT"),
+    "total_fan": _c("detail", "total_fan", 1.1),
+    "win": _c("detail", "win", 1.1),
+    "ready": _c("detail", "ready", 1.3),
+    "kong": _c("detail", "kong", 1.2),
+    "other": _c("detail", "other", 0.9),
+    "total": _c("detail", "total", 1.2),
 }
 
 #: Columns of the 个人结算单 (seed 003): one line per opponent.
 OPPONENT_COLUMNS: dict[str, ColumnSpec] = {
-    "opponent": _c("对手", "Opponent", 3.0, "LEFT"),
-    "hands": _c("同桌局数", "Hands together", 1.3),
-    "win": _c("和牌分", "Win chips", 1.3),
-    "ready": _c("查叫/花猪/差价", "Ready check, flower pig, price diff.", 1.5),
-    "kong": _c("刮风下雨", "Kong chips", 1.3),
-    "other": _c("其他", "Other", 1.1),
-    "total": _c("得分合计", "Total", 1.3),
+    "opponent": _c("opponent", "opponent", 3.0, "LEFT"),
+    "hands": _c("opponent", "hands", 1.3),
+    "win": _c("opponent", "win", 1.3),
+    "ready": _c("opponent", "ready", 1.5),
+    "kong": _c("opponent", "kong", 1.3),
+    "other": _c("opponent", "other", 1.1),
+    "total": _c("opponent", "total", 1.3),
 }
 
 PLAYER_HAND_COLUMNS: dict[str, ColumnSpec] = {
-    "round": _c("轮", "Round", 0.8),
-    "table": _c("桌", "Table", 0.8, "CENTER"),
-    "hand_no": _c("局", "Hand", 0.8),
-    "hand_id": _c("编号", "Hand id", 1.2, "LEFT"),
-    "seat": _c("座位", "Seat", 0.8, "CENTER"),
-    "result": _c("结果", "Result", 4.6, "LEFT"),
-    "chips": _c("游戏豆", "Chips", 1.1),
-    "status": _c("状态", "Status", 1.2, "LEFT"),
+    "round": _c("player_hand", "round", 0.8),
+    "table": _c("player_hand", "table", 0.8, "CENTER"),
+    "hand_no": _c("player_hand", "hand_no", 0.8),
+    "hand_id": _c("player_hand", "hand_id", 1.2, "LEFT"),
+    "seat": _c("player_hand", "seat", 0.8, "CENTER"),
+    "result": _c("player_hand", "result", 4.6, "LEFT"),
+    "chips": _c("player_hand", "chips", 1.1),
+    "status": _c("player_hand", "status", 1.2, "LEFT"),
 }
 
 SEATING_COLUMNS: dict[str, ColumnSpec] = {
-    "table": _c("桌", "Table", 0.8, "CENTER"),
-    "seat": _c("座位", "Seat", 0.8, "CENTER"),
-    "player": _c("选手", "Player", 3.2, "LEFT"),
-    "player_id": _c("编号", "ID", 1.2, "LEFT"),
-    "club": _c("俱乐部", "Club", 2.4, "LEFT"),
+    "table": _c("seating", "table", 0.8, "CENTER"),
+    "seat": _c("seating", "seat", 0.8, "CENTER"),
+    "player": _c("seating", "player", 3.2, "LEFT"),
+    "player_id": _c("seating", "player_id", 1.2, "LEFT"),
+    "club": _c("seating", "club", 2.4, "LEFT"),
 }
 
 #: report -> template key -> the columns that key may list.
@@ -150,15 +164,6 @@ DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "slips": {},
 }
 
-DEFAULT_TITLES: dict[str, tuple[str, str]] = {
-    "standings": ("成绩排名", "Standings"),
-    "table": ("牌桌记录单", "Table sheet"),
-    "player": ("个人结算单", "Player statement"),
-    "hand": ("牌局裁决单", "Hand ruling sheet"),
-    "seating": ("座位表", "Seating chart"),
-    "slips": ("牌局记录单", "Hand slip"),
-}
-
 #: report -> option -> default; the type of the default is the type a template must give.
 DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "standings": {"mark_penalties": True, "list_penalties": True, "zebra": True,
@@ -171,110 +176,21 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
     "slips": {"slips_per_page": 0, "event_rows": 6},
 }
 
-#: Text that is not a column header; a template's [labels] may override any of these.
-DEFAULT_LABELS: dict[str, tuple[str, str]] = {
-    "generated": ("打印时间", "Generated"),
-    "ruleset": ("规则", "Ruleset"),
-    "record_entries": ("记录 {n} 条", "record {n} entries"),
-    "page": ("第 {page} 页，共 {pages} 页", "page {page} of {pages}"),
-    "round": ("第 {n} 轮", "Round {n}"),
-    "overall": ("总成绩", "Overall"),
-    "after_round": ("第 {n} 轮后", "After round {n}"),
-    "round_only": ("仅第 {n} 轮", "Round {n} only"),
-    "table": ("第 {n} 桌", "Table {n}"),
-    "hand": ("第 {n} 局", "Hand {n}"),
-    "tie_break": ("同分比较", "Tie-break"),
-    "tied": ("并列", "tied"),
-    "penalty_mark": ("含罚分", "includes a penalty"),
-    "penalty_received": ("含他人罚分所得", "received chips from another player's penalty"),
-    "override_counts": ("裁判长特批的牌局（本表 {n} 局）只计裁决的游戏豆和局数，不计入和牌、自摸、"
-                        "点炮、花猪和最大番",
-                        "An overridden hand ({n} here) counts the ruling's chips and one hand, "
-                        "and nothing to wins, self-drawn, discards paid, flower pigs or largest "
-                        "win"),
-    "final": ("最终成绩（全部牌局已核对）", "FINAL (every hand verified)"),
-    "provisional": ("临时成绩：{n} 局待核对", "PROVISIONAL: {n} hand(s) not yet verified"),
-    "provisional_uncounted": ("临时成绩：{n} 局待核对，核对后才计入",
-                              "PROVISIONAL: {n} hand(s) not yet verified and not counted "
-                              "until they are"),
-    "posted": ("公布时间", "Posted at"),
-    "penalties": ("罚分与调整", "Penalties and adjustments"),
-    "dealer": ("庄家", "Dealer"),
-    "chips": ("游戏豆", "Chips"),
-    "running": ("累计", "Running total"),
-    "total": ("合计", "Total"),
-    "void": ("作废", "void"),
-    "override": ("裁判长特批", "head-referee override"),
-    "invalid": ("违规", "breaks a rule"),
-    "self_drawn": ("自摸", "self-drawn"),
-    "on_discard": ("点炮 {seat}", "on {seat}'s discard"),
-    "hands_list": ("牌局列表", "Hands"),
-    "opponents": ("对手结算", "Per opponent"),
-    "record": ("牌局记录", "Hand record"),
-    "concealed": ("手牌", "Concealed"),
-    "pongs": ("碰", "Pongs"),
-    "settlement": ("结算", "Settlement"),
-    "payments": ("支付明细", "Payments"),
-    "trace": ("规则追溯", "Rule trace"),
-    "clauses": ("引用条款", "Clauses cited"),
-    "reading": ("解读", "Reading"),
-    "versions": ("版本记录", "Version history"),
-    "referee": ("裁判", "Referee"),
-    "head_referee": ("裁判长", "Head referee"),
-    "signature": ("签名", "Signature"),
-    "date": ("日期", "Date"),
-    "wall_exhausted": ("荒庄（牌墙摸完）", "Wall exhausted"),
-    "kong": ("杠", "Kong"),
-    "win": ("和", "Win"),
-    "seat": ("座位", "Seat"),
-    "tile": ("牌", "Tile"),
-    "kind": ("类型", "Kind"),
-    "from": ("点炮/放杠", "Discarder"),
-    "flags": ("附加", "Flags"),
-    "passed_fan": ("过手番", "Passed fan"),
-    "direct": ("直杠", "direct"),
-    "added": ("补杠", "added"),
-    "concealed_kong": ("暗杠", "concealed"),
-    "player": ("选手", "Player"),
-    "errors": ("违规项", "Rule violations"),
-    "ruling": ("裁判长裁决", "Head referee's ruling"),
-    "end_check": ("查叫", "End check"),
-    "flower_pig": ("花猪", "flower pig"),
-    "ready": ("听牌", "ready"),
-    "not_ready": ("未听", "not ready"),
-    "kong_bloom": ("杠上花", "kong bloom"),
-    "kong_discard": ("杠上炮", "kong discard"),
-    "robbing_kong": ("抢杠", "robbing a kong"),
-    "heavenly": ("天和", "heavenly"),
-    "earthly": ("地和", "earthly"),
-    "declared_ready": ("报调", "declared ready"),
-    "first_discard": ("第一和", "first discard"),
-    "event": ("事件", "Event"),
-    "problem": ("说明", "Problem"),
-    "order": ("名次", "Order"),
-    "pattern": ("牌型", "Pattern"),
-    "pattern_fan": ("牌型番", "Pattern fan"),
-    "bonuses": ("加番", "Bonuses"),
-    "total_fan": ("番数合计", "Total fan"),
-    "win_chips": ("和牌分", "Win"),
-    "ready_chips": ("查叫", "Ready check"),
-    "kong_chips": ("刮风下雨", "Kong"),
-    "hand_total": ("游戏豆合计", "Total"),
-    "grand_total": ("游戏豆合计", "Total chips"),
-    "payer": ("付", "From"),
-    "payee": ("收", "To"),
-    "clause": ("条款", "Clause"),
-    "reason": ("原因", "Reason"),
-    "amended": ("已修改", "amended"),
-    "time": ("时间", "Time"),
-    "status": ("状态", "Status"),
-    "totals": ("结果", "Totals"),
-    "table_no": ("桌", "Table"),
-    "round_no": ("轮", "Round"),
-    "hand_no": ("局", "Hand"),
-    "find_seat": ("按选手查座位", "Find your seat"),
-    "results_qr": ("扫码看实时成绩", "Live results"),
-}
+def default_title(report: str) -> tuple[str, str]:
+    """(中文, English) of a report's built-in title, from the catalogue."""
+    return text(TITLE_PREFIX + report, "zh"), text(TITLE_PREFIX + report, "en")
+
+
+def default_label(key: str) -> tuple[str, str]:
+    """(中文, English) of a label that is not a column header (``report.label.<key>`` in the
+    catalogue); a template's [labels] may override any of these."""
+    return text(LABEL_PREFIX + key, "zh"), text(LABEL_PREFIX + key, "en")
+
+
+def label_keys() -> list[str]:
+    """The labels a template's [labels] may set besides its column names."""
+    return keys_under(LABEL_PREFIX)
+
 
 _TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientation",
              "language", "font_size", "labels", "options"}
@@ -320,7 +236,7 @@ class Template:
 
     def label(self, key: str, sep: str = " ", **fmt: Any) -> str:
         """A bilingual label (template override first), formatted with ``fmt``."""
-        zh, en = self.labels.get(key) or DEFAULT_LABELS.get(key) or (key, key)
+        zh, en = self.labels.get(key) or default_label(key)
         return self.join(zh.format(**fmt), en.format(**fmt), sep)
 
     def column_specs(self, key: str = "columns") -> list[tuple[str, ColumnSpec, str]]:
@@ -458,7 +374,7 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
     if "report" in data and data["report"] != report:
         raise TemplateError("report", f"this template is for {data['report']!r}, not {report!r}")
 
-    title_zh, title_en = DEFAULT_TITLES[report]
+    title_zh, title_en = default_title(report)
     if "title" in data:
         title_zh, title_en = _bilingual(data["title"], "title")
 
@@ -507,7 +423,7 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
     raw_labels = data.get("labels", {})
     if not isinstance(raw_labels, dict):
         raise TemplateError("labels", "expected a table of label = {zh, en}")
-    known_labels = set(DEFAULT_LABELS).union(*(set(r) for r in set_keys.values()))
+    known_labels = set(label_keys()).union(*(set(r) for r in set_keys.values()))
     for k, v in raw_labels.items():
         if k not in known_labels:
             raise TemplateError(f"labels.{k}", "unknown label (see docs/reports.md)")

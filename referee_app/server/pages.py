@@ -20,6 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.trace_zh import reason_zh, trace_line_zh
 from referee_app.storage import StorageError, Tournament, UnknownPlayerError
 from referee_app.storage.progress import round_progress
@@ -33,39 +34,15 @@ templates = Jinja2Templates(directory=str(HERE / "templates"))
 #: rows on one projector page (1080p, large type)
 PROJECTOR_ROWS = 16
 
-TEXT: dict[str, dict[str, str]] = {
-    "zh": {"standings": "排名", "seating": "座位", "progress": "进度", "projector": "大屏",
-           "rank": "名次", "player": "选手", "chips": "积分", "hands": "局数", "wins": "和牌",
-           "self": "自摸", "club": "俱乐部", "round": "第{n}轮", "overall": "总排名",
-           "table": "{n}号桌", "find": "查找你的座位（输入姓名）", "bye": "轮空",
-           "entered": "已录入", "verified": "已核对", "void": "作废", "hand": "第{n}局",
-           "penalty": "罚分", "no_hands": "还没有牌局", "no_rounds": "还没有排座位",
-           "total": "合计", "updated": "实时更新", "trace": "计分过程", "seat": "座位",
-           "last": "最后一局", "lang": "English", "scan": "扫码看成绩",
-           "not_found": "没有这个选手", "back": "返回排名", "amended": "已更正",
-           "override": "裁判裁定", "page": "第 {a}/{b} 页",
-           "provisional": "暂定排名：只计已核对的牌局，还有 {n} 局待核对", "missing": "缺第", "you_sit": "{p}：{t}，{s}"},
-    "en": {"standings": "Standings", "seating": "Seating", "progress": "Progress",
-           "projector": "Projector", "rank": "Rank", "player": "Player", "chips": "Chips",
-           "hands": "Hands", "wins": "Wins", "self": "Self-drawn", "club": "Club",
-           "round": "Round {n}", "overall": "Overall", "table": "Table {n}",
-           "find": "Find your seat (type your name)", "bye": "Bye", "entered": "entered",
-           "verified": "verified", "void": "void", "hand": "Hand {n}", "penalty": "Penalty",
-           "no_hands": "No hands yet", "no_rounds": "No round is seated yet",
-           "total": "Total", "updated": "updates live", "trace": "How it was scored",
-           "seat": "Seat", "last": "Last hand", "lang": "中文", "scan": "Scan for results",
-           "not_found": "No such player", "back": "Back to standings", "amended": "amended",
-           "override": "referee's ruling", "page": "Page {a}/{b}", "missing": "missing hand",
-           "provisional": "Provisional: only verified hands count; {n} hand(s) still to "
-                          "verify",
-           "you_sit": "{p}: {t}, seat {s}"},
-}
-SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: the pages' words are the catalogue's ``page.<key>`` (referee_app/locale)
+PAGE_PREFIX = "page."
+#: a seat's wind in 中文 is the catalogue's ``seat.<E|S|W|N>``
+SEAT_PREFIX = "seat."
 
 
 def _lang(request: Request) -> str:
     lang = request.query_params.get("lang")
-    if lang in TEXT:
+    if lang in LANGS:
         return lang
     accept = request.headers.get("accept-language", "")
     return "en" if accept and not accept.lower().startswith("zh") else "zh"
@@ -93,7 +70,7 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
 
     async def run() -> Response:
         ctx = await run_in_threadpool(gather)
-        tx = TEXT[lang]
+        tx = Texts(PAGE_PREFIX, lang)
         other = "en" if lang == "zh" else "zh"
         q = dict(request.query_params)
         q["lang"] = other
@@ -101,8 +78,8 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
         status = ctx.pop("status", 200)
         return templates.TemplateResponse(request, template, {
             **ctx, **extra, "lang": lang, "t": tx, "switch_url": switch,
-            "lq": f"?lang={lang}", "seat_name": (lambda s: SEAT_ZH.get(s, s) if lang == "zh"
-                                                 else s),
+            "lq": f"?lang={lang}", "seat_name": (
+                lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s),
             "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
             headers={"Cache-Control": "no-store"})
 

@@ -79,6 +79,8 @@ def test_wheel_ships_templates_and_demo(installed) -> None:
     for t in (ROOT / "templates").glob("*.toml"):
         assert (pkg / "data" / "templates" / t.name).read_bytes() == t.read_bytes()
     assert (pkg / "data" / "sample_events" / "demo-ottawa-2009.json").is_file()
+    for mo in (ROOT / "referee_app" / "locale").glob("*/LC_MESSAGES/*.mo"):  # issue 22
+        assert (pkg / mo.relative_to(ROOT / "referee_app")).read_bytes() == mo.read_bytes()
     wheel = next((venv.parent / "dist").glob("*.whl"))
     with zipfile.ZipFile(wheel) as z:
         meta = z.read(next(n for n in z.namelist() if n.endswith("METADATA"))).decode()

@@ -3,7 +3,6 @@ the engine's messages (field paths turned into words) and the store's lines."""
 
 from __future__ import annotations
 
-import ast
 import copy
 import json
 import re
@@ -31,27 +30,6 @@ from referee_app.gui.messages import error_text, field_words, is_translated
 
 desk_window = gui_helpers.desk_window
 GUI = Path(i18n.__file__).parent
-
-
-def test_every_tr_key_has_both_texts() -> None:
-    """Literal keys passed to tr() anywhere in the GUI, and the key families built at run
-    time (status_*, flag_*, …), exist with an English and a Chinese text."""
-    missing = []
-    for path in GUI.rglob("*.py"):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "tr" and \
-                    node.args and isinstance(node.args[0], ast.Constant):
-                key = node.args[0].value
-                pair = i18n._TABLE.get(key)
-                if pair is None or not all(pair):
-                    missing.append(f"{path.name}: {key}")
-    families = {"status_": ("entered", "verified", "amended", "void", "override", "new"),
-                "action_": ("entered", "amended", "status", "voided", "restored"),
-                "kind_": ("direct", "added", "concealed"),
-                "pstatus_": ("active", "withdrawn", "late", "substitute")}
-    for prefix, names in families.items():
-        missing += [prefix + n for n in names if prefix + n not in i18n._TABLE]
-    assert missing == []
 
 
 def _bad_forms() -> list[EntryForm]:

@@ -107,14 +107,14 @@ def test_standings_legend_says_how_an_override_counts(event) -> None:
     text = flat("\n".join(pages(api.generate("standings", event, generated_at=WHEN))))
     assert ("An overridden hand (1 here) counts the ruling's chips and one hand, and "
             "nothing to wins, self-drawn, discards paid, flower pigs or largest win") in text
-    assert "裁判长特批的牌局" in text and "不计入和牌、自摸、点炮、花猪和最大番" in text
+    assert "裁判长裁定的牌局" in text and "不计入和牌、自摸、点炮、花猪和最大番" in text
 
 
 def test_standings_legend_follows_the_template_language(event) -> None:
     t = template_from_dict("standings", {"language": "en"})
     text = flat("\n".join(pages(api.generate("standings", event, template=t,
                                              generated_at=WHEN))))
-    assert "An overridden hand" in text and "裁判长特批的牌局" not in text
+    assert "An overridden hand" in text and "裁判长裁定的牌局" not in text
 
 
 def test_no_override_no_legend(tmp_path: Path) -> None:

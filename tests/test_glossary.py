@@ -1,0 +1,85 @@
+"""Issue 22: one word per concept (docs/glossary.md) on the desk, the reports and the pages.
+
+The glossary's table is read as data: no word of its "Not used" column appears in the
+message catalogue (中文), the shipped report templates or the results pages' templates;
+and the four concepts that had three names each (chips, discards paid, wall exhausted,
+override) use the chosen word wherever the desk, a report and a page name them.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+
+from referee_app.core.i18n import text
+
+ROOT = Path(__file__).resolve().parent.parent
+GLOSSARY = ROOT / "docs" / "glossary.md"
+PO_ZH = ROOT / "referee_app" / "locale" / "zh" / "LC_MESSAGES" / "referee_app.po"
+
+
+def _rows() -> dict[str, tuple[str, list[str]]]:
+    """English concept -> (中文 word, rejected words), from the glossary's table."""
+    rows = {}
+    for line in GLOSSARY.read_text(encoding="utf-8").splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if len(cells) != 5 or cells[0] in ("Concept", "") or set(cells[0]) <= {"-"}:
+            continue
+        concept, zh, _, _, rejected = cells
+        word = re.sub(r"\s*\(.*\)$", "", zh)  # "和牌 (和)" -> 和牌
+        rows[concept] = (word, [w.strip() for w in rejected.split(",") if w.strip("— ")])
+    return rows
+
+
+def _sources() -> dict[str, str]:
+    """Where a reader sees the app's words: every 中文 text of the catalogue, every shipped
+    report template (comments included: they show a club what to write) and page, and the
+    modules that still turn the engine's sentences into 中文."""
+    with PO_ZH.open("rb") as f:
+        out = {f"catalogue {m.id}": m.string for m in read_po(f) if m.id}
+    for p in sorted((ROOT / "templates").glob("*.toml")):
+        out[f"templates/{p.name}"] = p.read_text(encoding="utf-8")
+    pages = ROOT / "referee_app" / "server" / "templates"
+    for p in sorted(pages.glob("*.html")):
+        out[f"server/templates/{p.name}"] = p.read_text(encoding="utf-8")
+    # the 中文 the desk and the pages render from the engine's English (until it is codes)
+    for rel in ("gui/messages.py", "gui/server_desk.py", "core/trace_zh.py"):
+        out[rel] = (ROOT / "referee_app" / rel).read_text(encoding="utf-8")
+    return out
+
+
+def test_the_glossary_table_reads() -> None:
+    rows = _rows()
+    assert len(rows) >= 15
+    assert rows["chips"] == ("筹码", ["游戏豆", "积分", "豆"])
+    assert rows["discards paid (the discarder pays the win)"][0] == "点炮"
+
+
+def test_no_rejected_word_is_used() -> None:
+    sources = _sources()
+    assert len(sources) > 700
+    used = [f"{where}: {word!r} (say {chosen})" for chosen, rejected in _rows().values()
+            for word in rejected for where, s in sources.items() if word in s]
+    assert used == []
+
+
+#: concept -> catalogue keys naming it on the desk, in the reports and on the pages
+NAMED_AT = {
+    "chips": ("Chips", "chips_unit", "report.col.standings.chips", "report.label.chips",
+              "report.col.player_hand.chips", "page.chips"),
+    "discards paid (the discarder pays the win)": (
+        "Discards paid", "report.col.standings.discards_paid"),
+    "wall exhausted (nobody left wins and the wall is drawn)": (
+        "Wall exhausted", "field.top.wall_exhausted", "report.label.wall_exhausted"),
+    "override (a hand recorded against the rules by the head referee, with a reason)": (
+        "status_override", "prog_override", "report.label.override", "page.override"),
+}
+
+
+@pytest.mark.parametrize("concept", sorted(NAMED_AT))
+def test_desk_reports_and_pages_say_the_same_word(concept: str) -> None:
+    word = _rows()[concept][0]
+    assert [k for k in NAMED_AT[concept] if word not in text(k, "zh")] == []
