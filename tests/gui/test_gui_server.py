@@ -115,9 +115,9 @@ def test_desk_saves_on_the_server_and_sees_other_desks(qtbot: Any, tmp_path: Pat
 
     # another desk saves a hand: this window shows it within a second (long-poll)
     other = DeskClient(served.url, tmp_path / "other")
-    other.referees.sign_in(*DESKS[1])
+    other.sign_in(*DESKS[1])
     time.sleep(0.5)
-    r = other.hands.add(records(served.db, 2, 1)[0], round=1, table=2, hand_no=1)
+    r = other.add_hand(records(served.db, 2, 1)[0], round=1, table=2, hand_no=1)
     t0 = time.monotonic()
     qtbot.waitUntil(lambda: win.navigator.item_text(("hand", r.id)) != "", timeout=5000)
     assert time.monotonic() - t0 < 1.0
@@ -152,8 +152,8 @@ def test_offline_outbox_resent_and_conflict_resolved(qtbot: Any, tmp_path: Path,
     back = ServerProcess(served.db, served.port).start()
     served.proc = back.proc
     other = DeskClient(served.url, tmp_path / "other")
-    other.referees.sign_in(*DESKS[1])
-    other.hands.add(recs[3], round=1, table=1, hand_no=3)
+    other.sign_in(*DESKS[1])
+    other.add_hand(recs[3], round=1, table=1, hand_no=3)
     other.close()
 
     rep = win.remote.send_now()  # the token is gone with the old server: signs in again

@@ -212,14 +212,14 @@ def test_conflict_while_offline_is_kept_for_the_referee(tmp_path: Path) -> None:
     a = DeskClient(s.url, tmp_path / "a", transport=flaky)
     b = DeskClient(s.url, tmp_path / "b")
     try:
-        a.referees.sign_in(*DESKS[0])
-        b.referees.sign_in(*DESKS[1])
+        a.sign_in(*DESKS[0])
+        b.sign_in(*DESKS[1])
         a.ruleset()
         flaky.offline = True
         with pytest.raises(ServerUnreachable):
-            a.hands.list()
-        r1 = a.hands.add(recs[0], round=1, table=2, hand_no=1)
-        r2 = a.hands.add(recs[1], round=1, table=2, hand_no=2)
+            a.hands()
+        r1 = a.add_hand(recs[0], round=1, table=2, hand_no=1)
+        r2 = a.add_hand(recs[1], round=1, table=2, hand_no=2)
         assert r1.queued and r2.queued and len(a.waiting()) == 2  # "2 hands waiting"
         # offline, a hand that breaks the rules is refused at once and never queued
         bad = json.loads(json.dumps(recs[2]))
@@ -227,10 +227,10 @@ def test_conflict_while_offline_is_kept_for_the_referee(tmp_path: Path) -> None:
         if win is not None:
             bad["seats"][win["seats"][0]]["concealed"] = "1357m1357p135s"
             with pytest.raises(HandRuleError):
-                a.hands.add(bad, round=1, table=2, hand_no=3)
+                a.add_hand(bad, round=1, table=2, hand_no=3)
             assert len(a.waiting()) == 2
         # meanwhile another desk takes hand 2 of table 2
-        assert not b.hands.add(recs[2], round=1, table=2, hand_no=2).queued
+        assert not b.add_hand(recs[2], round=1, table=2, hand_no=2).queued
         flaky.offline = False
         rep = a.flush()
         assert len(rep.sent) == 1 and rep.waiting == 0
@@ -242,7 +242,7 @@ def test_conflict_while_offline_is_kept_for_the_referee(tmp_path: Path) -> None:
         assert a.conflicts() == [] and a.waiting() == []
         # a conflict dropped by the referee is kept aside, not deleted
         flaky.offline = True
-        a.hands.add(recs[3], round=1, table=2, hand_no=1)
+        a.add_hand(recs[3], round=1, table=2, hand_no=1)
         flaky.offline = False
         key = a.flush().conflicts[0].key
         a.resolve(key, drop=True)
