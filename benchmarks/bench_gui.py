@@ -51,12 +51,12 @@ def build(path: Path, rounds: int = 5, hands_per_table: int = 100, seed: int = 4
     n = 0
     try:
         for name in names:
-            t.add_player(name)
+            t.players.add(name)
         for rnd in range(1, rounds + 1):
-            seating = t.seat_round(rnd, seed=seed + rnd)
+            seating = t.rounds.seat(rnd, seed=seed + rnd)
             for table, row in seating.tables.items():
                 for hand_no in range(1, hands_per_table + 1):
-                    t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                    t.hands.add(random_record(rng, players=row), round=rnd, table=table,
                                hand_no=hand_no)
                     n += 1
     finally:
@@ -159,8 +159,8 @@ def key_counts(tmp: Path) -> tuple[dict[str, tuple[int, int]], int]:
     path = tmp / "keys.sqlite"
     t = Tournament.create(path, "键盘赛 Keys Open", backup_every=0)
     for name in ("李伟", "张敏", "陈杰", "王芳"):
-        t.add_player(name)
-    t.seat_round(1, seed=1)
+        t.players.add(name)
+    t.rounds.seat(1, seed=1)
     t.close()
     desk = Desk.open(path)
     win = MainWindow(desk)

@@ -32,13 +32,13 @@ def build(path: Path, players: int, rounds: int, hands_per_table: int, seed: int
 
     t = Tournament.create(path, f"Benchmark {players} players", ruleset="ottawa-2009")
     for cn, latin, club in player_names(players, seed):
-        t.add_player(cn, name_latin=latin, club=club)
+        t.players.add(cn, name_latin=latin, club=club)
     rng = random.Random(seed)
     for rnd in range(1, rounds + 1):
-        seating = t.seat_round(rnd, seed=seed + rnd)
+        seating = t.rounds.seat(rnd, seed=seed + rnd)
         for table, row in seating.tables.items():
             for hand_no in range(1, hands_per_table + 1):
-                t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                t.hands.add(random_record(rng, players=row), round=rnd, table=table,
                            hand_no=hand_no)
     return t
 
@@ -68,7 +68,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as d:
         t0 = time.perf_counter()
         big = build(Path(d) / "500.sqlite", players=500, rounds=1, hands_per_table=2)
-        print(f"built 500 players, {len(big.hands())} hands in {time.perf_counter() - t0:.1f} s")
+        print(f"built 500 players, {len(big.hands.list())} hands in {time.perf_counter() - t0:.1f} s")
         api.generate("standings", big, generated_at=WHEN)  # warm-up: font, imports
         g, data = timed(args.runs, lambda: api.gather_data("standings", big, WHEN))
         r, pdf = timed(args.runs, lambda: api.render("standings", data))
@@ -82,7 +82,7 @@ def main() -> int:
 
         t0 = time.perf_counter()
         rnd = build(Path(d) / "64.sqlite", players=64, rounds=1, hands_per_table=8)
-        print(f"built 16 tables x 8 hands ({len(rnd.hands())} hands) in "
+        print(f"built 16 tables x 8 hands ({len(rnd.hands.list())} hands) in "
               f"{time.perf_counter() - t0:.1f} s")
         g, sheets = timed(args.runs, lambda: api.gather_data("table", rnd, WHEN, round=1))
         r, pdf = timed(args.runs, lambda: api.render("table", sheets))

@@ -41,18 +41,18 @@ HEAD, HEAD_PIN = "head", "bench-head-pin"
 def make_event(path: Path, players: int, desks: int) -> None:
     with Tournament.create(path, "Bench Open", ruleset="ottawa-2009", backup_every=0,
                            head_referee=HEAD, head_pin=HEAD_PIN) as t:
-        t.sign_in(HEAD, HEAD_PIN)
+        t.referees.sign_in(HEAD, HEAD_PIN)
         for i in range(players):
-            t.add_player(f"选手{i + 1:03d}", name_latin=f"Player {i + 1}", club="Bench",
+            t.players.add(f"选手{i + 1:03d}", name_latin=f"Player {i + 1}", club="Bench",
                          referee=HEAD)
-        t.seat_round(1, seed=1, referee=HEAD)
+        t.rounds.seat(1, seed=1, referee=HEAD)
         for d in range(desks):
-            t.add_referee(f"desk{d + 1}", pin=f"desk-pin-{d + 1}", referee=HEAD)
+            t.referees.add(f"desk{d + 1}", pin=f"desk-pin-{d + 1}", referee=HEAD)
 
 
 def table_records(path: Path, table: int, n: int, seed: int) -> list[dict[str, Any]]:
     with Tournament.open(path, backup_every=0) as t:
-        seats = t.seating(1).tables[table]
+        seats = t.rounds.seating(1).tables[table]
     rules = get_ruleset("ottawa-2009")
     rng = random.Random(seed)
     out: list[dict[str, Any]] = []
@@ -110,8 +110,8 @@ def bench_posts(tmp: Path, desks: int, per_desk: int, pause: float) -> bool:
     lat = [x for _, ls, _ in results for x in ls]
     codes = [c for _, _, cs in results for c in cs]
     with Tournament.open(db, backup_every=0) as t:
-        keys = [(h.table, h.hand_no) for h in t.hands()]
-        rep = t.verify()
+        keys = [(h.table, h.hand_no) for h in t.hands.list()]
+        rep = t.record.verify()
     lost = desks * per_desk - len(set(keys))
     doubled = len(keys) - len(set(keys))
     p95 = pct(lat, 95) * 1000
@@ -159,7 +159,7 @@ def bench_desk_clients(tmp: Path, desks: int, per_desk: int) -> bool:
     finally:
         s.stop()
     with Tournament.open(db, backup_every=0) as t:
-        n = len(t.hands())
+        n = len(t.hands.list())
     print(f"DeskClient.add_hand (check + outbox fsync + POST), {desks} desks x {per_desk} in "
           f"one process: p50 {statistics.median(lat) * 1000:.1f} ms, p95 "
           f"{pct(lat, 95) * 1000:.1f} ms; saved {n}/{desks * per_desk}")
@@ -170,8 +170,8 @@ def bench_pages(tmp: Path, players: int, hands_per_table: int) -> bool:
     db = tmp / "pages.sqlite"
     with Tournament.create(db, "Big Open", ruleset="ottawa-2009", backup_every=0) as t:
         for i in range(players):
-            t.add_player(f"选手{i + 1:03d}", name_latin=f"Player {i + 1}", club="Bench")
-        seating = t.seat_round(1, seed=3)
+            t.players.add(f"选手{i + 1:03d}", name_latin=f"Player {i + 1}", club="Bench")
+        seating = t.rounds.seat(1, seed=3)
         rules = get_ruleset("ottawa-2009")
         rng = random.Random(5)
         for table, seats in seating.tables.items():
@@ -180,8 +180,8 @@ def bench_pages(tmp: Path, players: int, hands_per_table: int) -> bool:
                 rec = random_record(rng, "ottawa-2009", dealer="E", players=seats)
                 if settle(HandRecord.from_dict(rec), rules).ok:
                     n += 1
-                    t.add_hand(rec, round=1, table=table, hand_no=n)
-        hands = len(t.hands())
+                    t.hands.add(rec, round=1, table=table, hand_no=n)
+        hands = len(t.hands.list())
     s = ServerProcess(db).start()
     ok = True
     try:
@@ -199,8 +199,8 @@ def bench_pages(tmp: Path, players: int, hands_per_table: int) -> bool:
                     assert r.status_code == 200
                     # a change to the record (as a desk's write would): the next page is
                     # computed afresh, not served from the per-revision memo
-                    t.update_player("选手001", club=f"club {i}")
-                    rev = t.record_digest()[0]
+                    t.players.update("选手001", club=f"club {i}")
+                    rev = t.record.digest()[0]
                     while c.get("/api/changes", params={"since": rev - 1, "timeout": 0}
                                 ).json()["revision"] != rev:
                         time.sleep(0.01)

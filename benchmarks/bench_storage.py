@@ -38,15 +38,15 @@ def _chain_cost(pool: list, players: list[str], n: int) -> tuple[float, float]:
     d = tempfile.mkdtemp()
     t = Tournament.create(Path(d) / "chain.sqlite", "chain cost", backup_every=0)
     for name in players:
-        t.add_player(name)
-    t.seat_round(1, seed=1)
+        t.players.add(name)
+    t.rounds.seat(1, seed=1)
     rnd, tables = 1, len(players) // 4
     real_append = chain.append
     with_chain: list[float] = []
     without: list[float] = []
     cpu_with: list[float] = []
     cpu_without: list[float] = []
-    base = t.next_hand_no(rnd, 1)
+    base = t.hands.next_no(rnd, 1)
     for i in range(2 * n):
         off = i % 2 == 1
         if off:
@@ -55,7 +55,7 @@ def _chain_cost(pool: list, players: list[str], n: int) -> tuple[float, float]:
                 t.db.execute(f"DROP TRIGGER temp.{name}")
             chain.append = lambda conn, **kw: (0, "")
         a, c = time.perf_counter(), time.process_time()
-        t.add_hand(pool[(i * 11) % len(pool)], round=rnd, table=1 + i % tables,
+        t.hands.add(pool[(i * 11) % len(pool)], round=rnd, table=1 + i % tables,
                    hand_no=base + n + i // tables)
         (without if off else with_chain).append(time.perf_counter() - a)
         (cpu_without if off else cpu_with).append(time.process_time() - c)
@@ -87,17 +87,17 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(d) / "bench.sqlite"
         t = Tournament.create(path, "Benchmark", backup_every=0)
         for i in range(args.players):
-            t.add_player(f"选手{i:03d}", name_latin=f"Player {i}")
+            t.players.add(f"选手{i:03d}", name_latin=f"Player {i}")
         t0 = time.perf_counter()
         t.db.execute("PRAGMA synchronous=OFF")
         n = 0
         for r in range(1, rounds + 1):
-            t.seat_round(r, seed=r)
+            t.rounds.seat(r, seed=r)
             for hand_no in range(1, 21):
                 for table in range(1, tables + 1):
                     if n >= args.hands:
                         break
-                    t.add_hand(pool[n % len(pool)], round=r, table=table, hand_no=hand_no)
+                    t.hands.add(pool[n % len(pool)], round=r, table=table, hand_no=hand_no)
                     n += 1
         setup = time.perf_counter() - t0
         t.close()
@@ -117,56 +117,56 @@ def main(argv: list[str] | None = None) -> int:
         times = []
         for _ in range(7):
             a = time.perf_counter()
-            rows = t.standings()
+            rows = t.standings.table()
             times.append(time.perf_counter() - a)
         assert len(rows) == args.players and sum(r.chips for r in rows) == 0
         print(f"standings ({len(rows)} players, {n} hands): median {statistics.median(times)*1000:.0f} ms, "
               f"max {max(times)*1000:.0f} ms  (target <= 1000 ms)")
         a = time.perf_counter()
-        t.standings(round=1)
+        t.standings.table(round=1)
         print(f"standings for one round: {(time.perf_counter() - a) * 1000:.0f} ms")
         a = time.perf_counter()
-        hs = t.hands(round=1, table=1)
+        hs = t.hands.list(round=1, table=1)
         print(f"hands(round=1, table=1) [{len(hs)} hands]: {(time.perf_counter() - a) * 1000:.1f} ms")
 
         a = time.perf_counter()
-        hs = t.hands()
+        hs = t.hands.list()
         print(f"hands() [all {len(hs)} hands, records + settlements parsed]: "
               f"{time.perf_counter() - a:.2f} s")
         a = time.perf_counter()
-        st = t.player_statement(rows[0].player)
+        st = t.standings.statement(rows[0].player)
         print(f"player_statement ({len(st.lines)} lines): {(time.perf_counter() - a) * 1000:.0f} ms")
 
         r_extra = rounds + 1
-        t.seat_round(r_extra, seed=99)
+        t.rounds.seat(r_extra, seed=99)
         add_times = []
         for i in range(args.adds):
             rec = pool[(i * 7) % len(pool)]
             a = time.perf_counter()
-            t.add_hand(rec, round=r_extra, table=1 + i % tables, hand_no=1 + i // tables)
+            t.hands.add(rec, round=r_extra, table=1 + i % tables, hand_no=1 + i // tables)
             add_times.append(time.perf_counter() - a)
         med = statistics.median(add_times) * 1000
         p90 = sorted(add_times)[int(len(add_times) * 0.9)] * 1000
         print(f"add_hand (validate + settle + durable commit, synchronous=FULL, WAL): "
               f"median {med:.1f} ms, p90 {p90:.1f} ms over {len(add_times)} adds "
               f"(target <= 30 ms)")
-        chain_ms, chain_cpu = _chain_cost(pool, [p.name for p in t.players()], 2 * args.adds)
+        chain_ms, chain_cpu = _chain_cost(pool, [p.name for p in t.players.list()], 2 * args.adds)
         print(f"the chain's cost per saved hand (add_hand with - without row capture and "
               f"entry): {chain_ms:.2f} ms wall, {chain_cpu:.2f} ms CPU, medians "
               f"(target <= 2 ms)")
-        h = t.hands(round=r_extra)[0]
+        h = t.hands.list(round=r_extra)[0]
         a = time.perf_counter()
-        t.amend_hand(h.id, pool[3], reason="bench")
+        t.hands.amend(h.id, pool[3], reason="bench")
         print(f"amend_hand: {(time.perf_counter() - a) * 1000:.1f} ms")
         a = time.perf_counter()
         b = t.export_bundle()
         print(f"export_bundle ({len(b['hands'])} hands): {time.perf_counter() - a:.2f} s")
         a = time.perf_counter()
-        t.backup()
+        t.backups.write()
         print(f"backup (SQLite backup API): {time.perf_counter() - a:.2f} s")
         a, c = time.perf_counter(), time.process_time()
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-        rep = t.verify()
+        rep = t.record.verify()
         verify_s = time.perf_counter() - a
         r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
         child = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime

@@ -41,10 +41,10 @@ def make_tournament(tmp_path: _Path) -> _Callable[..., _Any]:
         kw.setdefault("backup_every", 0)
         t = Tournament.create(path, name, ruleset=ruleset, **kw)
         for i in range(n):
-            t.add_player(DEMO_NAMES_16[i] if i < 16 else f"选手{i + 1}",
+            t.players.add(DEMO_NAMES_16[i] if i < 16 else f"选手{i + 1}",
                          name_latin=f"Player {i + 1}", club=("Ottawa", "Montreal")[i % 2])
         for r in range(1, rounds + 1):
-            t.seat_round(r, seed=100 + r)
+            t.rounds.seat(r, seed=100 + r)
         made.append(t)
         return t
 
@@ -60,7 +60,7 @@ def record_for() -> _Callable[..., dict[str, _Any]]:
 
     def make(t: _Any, round: int, table: int, seed: int = 0,
              dealer: str | None = None) -> dict[str, _Any]:
-        seating = t.seating(round).tables[table]
+        seating = t.rounds.seating(round).tables[table]
         rng = _random.Random(seed)
         return random_record(rng, t.info.ruleset, dealer=dealer or t.info.seats[0],
                              players=seating)

@@ -35,11 +35,11 @@ def make_tournament(path: Path, ruleset: str | Ruleset = "ottawa-2009",
     t = Tournament.create(path, "测试赛 Test Open", ruleset=ruleset, backup_every=0, **create)
     try:
         if create.get("head_pin"):
-            t.sign_in(create["head_referee"], create["head_pin"])
+            t.referees.sign_in(create["head_referee"], create["head_pin"])
         seats = (ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)).seats
         for name, latin in players or PLAYERS[:len(seats)]:
-            t.add_player(name, name_latin=latin)
-        seating = t.seat_round(1, seed=3)
+            t.players.add(name, name_latin=latin)
+        seating = t.rounds.seat(1, seed=3)
         if setup is not None:
             setup(t)
         return dict(seating.tables[1])

@@ -31,15 +31,15 @@ def make_event(path: Path, *, referees: bool = True, players: int = 16) -> Path:
     with Tournament.create(path, "Server Open", ruleset="ottawa-2009", backup_every=0,
                            **kw) as t:
         if referees:
-            t.sign_in(HEAD, HEAD_PIN)
+            t.referees.sign_in(HEAD, HEAD_PIN)
         for i in range(players):
             name = NAMES_16[i] if i < 16 else f"选手{i + 1}"
-            t.add_player(name, name_latin=f"Player {i + 1}", club="Ottawa",
+            t.players.add(name, name_latin=f"Player {i + 1}", club="Ottawa",
                          referee=HEAD if referees else "")
-        t.seat_round(1, seed=7, referee=HEAD if referees else "")
+        t.rounds.seat(1, seed=7, referee=HEAD if referees else "")
         if referees:
             for name, pin in DESKS:
-                t.add_referee(name, pin=pin, referee=HEAD)
+                t.referees.add(name, pin=pin, referee=HEAD)
     return path
 
 
@@ -51,7 +51,7 @@ def records(path: Path, table: int, n: int, seed: int = 0) -> list[dict[str, Any
     from referee_app.storage import Tournament
 
     with Tournament.open(path, backup_every=0) as t:
-        seats = t.seating(1).tables[table]
+        seats = t.rounds.seating(1).tables[table]
     rules = get_ruleset("ottawa-2009")
     rng = random.Random(seed * 1000 + table)
     out = []

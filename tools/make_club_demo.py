@@ -83,22 +83,22 @@ def build(seed: int, ruleset_file: Path = RULESET_FILE) -> tuple[dict[str, Any],
                               start_date="2026-03-14", end_date="2026-03-14",
                               referees=REFEREES, head_referee=REFEREES[0], backup_every=0)
         for name, latin, club in PLAYERS:
-            t.add_player(name, name_latin=latin, club=club, referee=REFEREES[0])
+            t.players.add(name, name_latin=latin, club=club, referee=REFEREES[0])
         for r in range(1, ROUNDS + 1):
-            seating = t.seat_round(r, seed=seed * 10 + r, referee=REFEREES[0])
+            seating = t.rounds.seat(r, seed=seed * 10 + r, referee=REFEREES[0])
             for table in range(1, TABLES + 1):
                 players = seating.tables[table]
                 for n in range(1, HANDS + 1):
-                    dealer = t.next_dealer(r, table)
+                    dealer = t.hands.next_dealer(r, table)
                     want = PIG if (r, n) == (1, 2) and not seen[PIG] else None
                     rec = pick_record(rng, rules, dealer, players, seen, want)
-                    h = t.add_hand(rec, round=r, table=table, hand_no=n,
+                    h = t.hands.add(rec, round=r, table=table, hand_no=n,
                                    referee=REFEREES[table % 2])
                     seen.update(clauses_paid(rec, rules))
                     if n % 2 == 0:
-                        t.set_status(h.id, "verified", referee=REFEREES[0])
-        late = t.seating(2).tables[1]["E"]
-        t.add_penalty([late], 4, "迟到 (late for round 2)", clause="§3", referee=REFEREES[0],
+                        t.hands.set_status(h.id, "verified", referee=REFEREES[0])
+        late = t.rounds.seating(2).tables[1]["E"]
+        t.penalties.add([late], 4, "迟到 (late for round 2)", clause="§3", referee=REFEREES[0],
                       round=2)
         bundle = t.export_bundle()
         t.close()

@@ -171,16 +171,16 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                               start_date="2009-01-03", end_date="2009-01-03",
                               referees=REFEREES, head_referee=REFEREES[0], backup_every=0)
         for name, latin, club in PLAYERS:
-            t.add_player(name, name_latin=latin, club=club, referee=REFEREES[0])
+            t.players.add(name, name_latin=latin, club=club, referee=REFEREES[0])
         crafted_slots = {(1, 2, 3): "§4.4", (1, 4, 6): "§4.6b", (2, 1, 4): "§4.8",
                          (2, 3, 7): "§4.10", (3, 2, 2): "§4.7"}
         amend_slot = (2, 3, 5)
         for r in range(1, ROUNDS + 1):
-            seating = t.seat_round(r, seed=seed * 10 + r, referee=REFEREES[0])
+            seating = t.rounds.seat(r, seed=seed * 10 + r, referee=REFEREES[0])
             for table in range(1, TABLES + 1):
                 players = seating.tables[table]
                 for n in range(1, HANDS + 1):
-                    dealer = t.next_dealer(r, table)
+                    dealer = t.hands.next_dealer(r, table)
                     want = crafted_slots.get((r, table, n))
                     rec = pick_record(rng, dealer, players, seen, want)
                     referee = REFEREES[(table + r) % len(REFEREES)]
@@ -189,15 +189,15 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
                         while wrong is None:  # the story needs a hand with a kong to miss
                             rec = pick_record(rng, dealer, players, seen, want)
                             wrong = amend_from(rec)
-                        h = t.add_hand(wrong, round=r, table=table, hand_no=n, referee=referee)
-                        t.amend_hand(h.id, rec, referee=REFEREES[0], reason=KONG_REASON)
+                        h = t.hands.add(wrong, round=r, table=table, hand_no=n, referee=referee)
+                        t.hands.amend(h.id, rec, referee=REFEREES[0], reason=KONG_REASON)
                     else:
-                        h = t.add_hand(rec, round=r, table=table, hand_no=n, referee=referee)
+                        h = t.hands.add(rec, round=r, table=table, hand_no=n, referee=referee)
                     seen.update(coverage_of(rec))
                     if n % 3 == 0:
-                        t.set_status(h.id, "verified", referee=REFEREES[(table + r + 1) % 3])
-        penalised = t.seating(3).tables[2]["W"]
-        t.add_penalty([penalised], 8, "诈和 (false win declared; hand continued)",
+                        t.hands.set_status(h.id, "verified", referee=REFEREES[(table + r + 1) % 3])
+        penalised = t.rounds.seating(3).tables[2]["W"]
+        t.penalties.add([penalised], 8, "诈和 (false win declared; hand continued)",
                       clause="§2.4", referee=REFEREES[0], zero_sum=True, round=3)
         bundle = t.export_bundle()
         t.close()

@@ -163,7 +163,7 @@ def event_info(db: Path) -> None:
     with open_db(db) as t:
         i = t.info
         cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
-        n, digest = t.record_digest()
+        n, digest = t.record.digest()
         click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
                    f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
         click.echo(f"  seats: {' '.join(i.seats)}  "
@@ -173,8 +173,8 @@ def event_info(db: Path) -> None:
                    f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
                    f"\n  counted: {_counted(i.verified_only)}"
                    f"\n  results: {i.results_url or '-'}"
-                   f"\n  players: {len(t.players())}")
-        for r in t.rounds():
+                   f"\n  players: {len(t.players.list())}")
+        for r in t.rounds.list():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
 
@@ -190,10 +190,10 @@ def event_import(bundle: str, legacy: bool, db: Path) -> None:
     """Create --db from a tournament BUNDLE.json after verifying all of it (the chain, every
     settlement under its stored settings, seating, penalties); all or nothing."""
     with Tournament.import_bundle(bundle, db, legacy=legacy) as t:
-        n, digest = t.record_digest()
-        click.echo(f"imported {t.info.name!r}: {len(t.players())} players, "
-                   f"{len(t.rounds())} rounds, {len(t.hands())} hands, "
-                   f"{len(t.penalties())} penalties into {db} (record {n} entries, {digest})")
+        n, digest = t.record.digest()
+        click.echo(f"imported {t.info.name!r}: {len(t.players.list())} players, "
+                   f"{len(t.rounds.list())} rounds, {len(t.hands.list())} hands, "
+                   f"{len(t.penalties.list())} penalties into {db} (record {n} entries, {digest})")
 
 
 @event.command("export")
@@ -214,8 +214,8 @@ def event_export(bundle: str, db: Path) -> None:
 def event_backup(db: Path) -> None:
     """Write a backup copy now (SQLite backup API) and list the kept backups."""
     with open_db(db) as t:
-        p = t.backup()
+        p = t.backups.write()
         click.echo(f"backup written: {p}")
-        click.echo(f"{len(t.backups())} backups kept in {p.parent}")
+        click.echo(f"{len(t.backups.paths())} backups kept in {p.parent}")
 
 

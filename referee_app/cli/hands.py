@@ -43,9 +43,9 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
     """Validate, settle and save the hand in RECORD.json (- for stdin)."""
     data = read_json(record, "RECORD")
     with open_db(db, referee) as t:
-        expected_no = t.next_hand_no(round_no, table)
-        suggested = t.next_dealer(round_no, table)
-        h = t.add_hand(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
+        expected_no = t.hands.next_no(round_no, table)
+        suggested = t.hands.next_dealer(round_no, table)
+        h = t.hands.add(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
                        override_reason=override_reason, override_totals=parse_totals(totals))
         notes = []
         if hand_no > expected_no:
@@ -61,7 +61,7 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
         else:
             click.echo(f"saved hand id {h.id}")
             click.echo(hand_line(h, t.info.seats))
-            click.echo(f"next dealer at table {table}: {t.next_dealer(round_no, table)}")
+            click.echo(f"next dealer at table {table}: {t.hands.next_dealer(round_no, table)}")
 
 
 @hand.command("amend")
@@ -78,9 +78,9 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
     """Correct hand HAND_ID with RECORD.json: a new version; earlier ones are kept."""
     data = read_json(record, "RECORD")
     with open_db(db, referee) as t:
-        h = t.amend_hand(hand_id, data, reason=reason, referee=referee,
+        h = t.hands.amend(hand_id, data, reason=reason, referee=referee,
                          override_reason=override_reason, override_totals=parse_totals(totals))
-        v = t.hand_history(hand_id)[-1]
+        v = t.hands.history(hand_id)[-1]
         click.echo(f"hand {h.id} amended: version {h.version}")
         click.echo(hand_line(h, t.info.seats))
         click.echo("change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items()))
@@ -94,8 +94,8 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
 def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
     """Every version of HAND_ID with who, when, why and the chip change."""
     with open_db(db) as t:
-        vs = t.hand_history(hand_id)
-        h = t.hand(hand_id)
+        vs = t.hands.history(hand_id)
+        h = t.hands.get(hand_id)
         if as_json:
             echo_json([{"version": v.version, "action": v.action.value,
                          "status": v.status.value, "referee": v.referee, "at": v.at,
@@ -136,7 +136,7 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
     from referee_app.reports.detail import settlement_from_dict
 
     with open_db(db) as t:
-        h = t.hand(hand_id)
+        h = t.hands.get(hand_id)
         if as_json:
             echo_json(_hand_json(h))
             return
@@ -159,8 +159,8 @@ def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: 
     """List hands (current versions; amended / override / void are marked)."""
     with open_db(db) as t:
         if csv_path:
-            t.export_hands_csv(csv_path, round=round_no)
-        hs = t.hands(round=round_no, table=table)
+            t.hands.export_csv(csv_path, round=round_no)
+        hs = t.hands.list(round=round_no, table=table)
         if as_json:
             echo_json([{k: v for k, v in _hand_json(h).items()
                          if k not in ("record", "settlement")} for h in hs])
@@ -179,7 +179,7 @@ def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: 
 def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
     """Void HAND_ID: it stays listed as void and counts nothing."""
     with open_db(db, referee) as t:
-        h = t.void_hand(hand_id, reason=reason, referee=referee)
+        h = t.hands.void(hand_id, reason=reason, referee=referee)
         click.echo(hand_line(h, t.info.seats))
 
 
@@ -192,7 +192,7 @@ def hand_void(hand_id: int, reason: str, referee: str, db: Path) -> None:
 def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
     """Bring void HAND_ID back (head referee): the only way back from void."""
     with open_db(db, referee) as t:
-        h = t.restore_hand(hand_id, reason=reason, referee=referee)
+        h = t.hands.restore(hand_id, reason=reason, referee=referee)
         click.echo(hand_line(h, t.info.seats))
 
 
@@ -204,7 +204,7 @@ def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
 def hand_verify(hand_id: int, referee: str, db: Path) -> None:
     """Mark HAND_ID verified (a second referee checked it)."""
     with open_db(db, referee) as t:
-        h = t.set_status(hand_id, "verified", referee=referee)
+        h = t.hands.set_status(hand_id, "verified", referee=referee)
         click.echo(hand_line(h, t.info.seats))
 
 

@@ -125,14 +125,14 @@ def open_db(db: Path, referee: str | None = None) -> Tournament:
     """Open the tournament; for a change (``referee`` given) in a tournament with referees,
     sign that referee in with their PIN: from ``REFEREE_PIN``, or asked on a terminal."""
     t = Tournament.open(db)
-    if referee is None or not t.has_referees():
+    if referee is None or not t.referees.required():
         return t
     try:
         if not referee.strip():
             raise StorageError("referee", "this tournament has referees: name yourself with "
                                "--referee NAME (your PIN is then asked, or read from "
                                "REFEREE_PIN)")
-        t.sign_in(referee.strip(), read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN"))
+        t.referees.sign_in(referee.strip(), read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN"))
     except BaseException:
         t.close()
         raise

@@ -36,7 +36,7 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
                 round_no: int | None, zero_sum: bool, referee: str, db: Path) -> None:
     """Penalise PLAYERS by --chips each."""
     with open_db(db, referee) as t:
-        p = t.add_penalty(list(players), chips, reason, clause=clause, referee=referee,
+        p = t.penalties.add(list(players), chips, reason, clause=clause, referee=referee,
                           zero_sum=zero_sum, round=round_no)
         click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
                    + f" ({p.reason})")
@@ -48,7 +48,7 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
 def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
-        for p in t.penalties():
+        for p in t.penalties.list():
             click.echo(f"#{p.id:<3} round {p.round or '-'} {p.clause or '':<6} "
                        + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
                        + f"  {p.reason}  by {p.referee or '-'}" + ("  [void]" if p.void else ""))
@@ -63,5 +63,5 @@ def penalty_list(db: Path) -> None:
 def penalty_void(penalty_id: int, reason: str, referee: str, db: Path) -> None:
     """Cancel a penalty (it stays listed as void)."""
     with open_db(db, referee) as t:
-        p = t.void_penalty(penalty_id, reason=reason, referee=referee)
+        p = t.penalties.void(penalty_id, reason=reason, referee=referee)
         click.echo(f"penalty {p.id} void: {p.void_reason}")

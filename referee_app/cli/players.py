@@ -31,8 +31,8 @@ def players() -> None:
 def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -> None:
     """Register players from a CSV with a header: name[,name_latin,club,status]."""
     with open_db(db, referee) as t:
-        added = t.import_players_csv(csv_file, referee=referee, skip_existing=skip_existing)
-        click.echo(f"registered {len(added)} players ({len(t.players())} in total)")
+        added = t.players.import_csv(csv_file, referee=referee, skip_existing=skip_existing)
+        click.echo(f"registered {len(added)} players ({len(t.players.list())} in total)")
 
 
 @players.command("add")
@@ -47,7 +47,7 @@ def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -
 def players_add(name: str, latin: str, club: str, status: str, referee: str, db: Path) -> None:
     """Register one player NAME (the name hand records use)."""
     with open_db(db, referee) as t:
-        p = t.add_player(name, name_latin=latin, club=club, status=status, referee=referee)
+        p = t.players.add(name, name_latin=latin, club=club, status=status, referee=referee)
         click.echo(f"registered #{p.id} {p.display}")
 
 
@@ -58,7 +58,7 @@ def players_add(name: str, latin: str, club: str, status: str, referee: str, db:
 def players_list(as_json: bool, db: Path) -> None:
     """List registered players."""
     with open_db(db) as t:
-        ps = t.players()
+        ps = t.players.list()
         if as_json:
             echo_json([{"id": p.id, "name": p.name, "name_latin": p.name_latin,
                          "club": p.club, "status": p.status.value} for p in ps])
@@ -75,7 +75,7 @@ def players_list(as_json: bool, db: Path) -> None:
 def players_statement(player: str, as_json: bool, db: Path) -> None:
     """PLAYER's hands and penalties, every payment with its clause, and the total."""
     with open_db(db) as t:
-        st = t.player_statement(player)
+        st = t.standings.statement(player)
         if as_json:
             echo_json({"player": st.player.name, "total": st.total, "lines": [
                 {"round": ln.round, "table": ln.table, "hand_no": ln.hand_no,
@@ -103,7 +103,7 @@ def players_statement(player: str, as_json: bool, db: Path) -> None:
 def players_status(player: str, status: str, reason: str, referee: str, db: Path) -> None:
     """Set PLAYER's STATUS (a withdrawn player keeps results and is not seated again)."""
     with open_db(db, referee) as t:
-        p = t.set_player_status(player, status, referee=referee, reason=reason)
+        p = t.players.set_status(player, status, referee=referee, reason=reason)
         click.echo(f"#{p.id} {p.display}: {p.status.value}")
 
 

@@ -24,7 +24,7 @@ def verify(db: Path) -> None:
     (exit 1)."""
     with open_db(db) as t:
         try:
-            rep = t.verify()
+            rep = t.record.verify()
         except RecordIntegrityError as e:
             click.echo(f"error: {e.problem}", err=True)
             click.echo(f"FAILED {'entry ' + str(e.seq) if e.seq else e.field}")
@@ -42,7 +42,7 @@ def verify(db: Path) -> None:
 def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> None:
     """Who did what and when, read from the chain (oldest first)."""
     with open_db(db) as t:
-        entries = t.log(hand=hand_id, referee=referee)
+        entries = t.record.log(hand=hand_id, referee=referee)
         if as_json:
             echo_json(entries)
             return

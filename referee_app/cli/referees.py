@@ -30,7 +30,7 @@ def referee_add(name: str, head: bool, referee: str, db: Path) -> None:
     --head) turns PINs on: from then on every change needs a referee's PIN."""
     with open_db(db, referee) as t:
         pin = read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN", confirm=True)
-        r = t.add_referee(name, pin=pin, head=head, referee=referee)
+        r = t.referees.add(name, pin=pin, head=head, referee=referee)
         click.echo(f"added {'head ' if r.head else ''}referee {r.name}")
 
 
@@ -41,7 +41,7 @@ def referee_add(name: str, head: bool, referee: str, db: Path) -> None:
 def referee_list(as_json: bool, db: Path) -> None:
     """The referees (names and roles; PINs are never shown or stored in clear)."""
     with open_db(db) as t:
-        refs = t.referees()
+        refs = t.referees.list()
         if as_json:
             echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at} for r in refs])
             return
@@ -60,6 +60,6 @@ def referee_list(as_json: bool, db: Path) -> None:
 def referee_pin(name: str, referee: str, db: Path) -> None:
     """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee."""
     with open_db(db, referee or name) as t:
-        t.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
+        t.referees.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
                                     confirm=True), referee=referee or name)
         click.echo(f"PIN changed for {name.strip()}")

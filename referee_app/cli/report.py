@@ -113,7 +113,7 @@ def _player_ref(t: Any, text: str) -> str | int:
 
     if text.isdigit():
         try:
-            t.player(text)
+            t.players.get(text)
         except UnknownPlayerError:
             return int(text)
     return text

@@ -45,13 +45,13 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
     few seats changed as possible for withdrawals since), else by a new search."""
     with open_db(db, referee) as t:
         changed: list[str] | None = None
-        if not no_plan and number in t.stored_plan():
-            r, s = t.seat_from_plan(number, fill=fill, referee=referee,
+        if not no_plan and number in t.plan.stored():
+            r, s = t.plan.seat(number, fill=fill, referee=referee,
                                     replace_existing=replace)
-            names = {p.id: p.name for p in t.players()}
+            names = {p.id: p.name for p in t.players.list()}
             changed = [names[p] for p in r.changed]
         else:
-            s = t.seat_round(number, seed=seed, fill=fill, referee=referee,
+            s = t.rounds.seat(number, seed=seed, fill=fill, referee=referee,
                              replace_existing=replace, use_plan=False)
         if as_json:
             echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
@@ -83,7 +83,7 @@ def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_j
     """Plan every remaining round at once (repeats, then seat winds, then seats), save it,
     and print it with its figures."""
     with open_db(db, referee) as t:
-        plan, seatings = t.plan_rounds(total, seed=seed, fill=fill, referee=referee,
+        plan, seatings = t.plan.make(total, seed=seed, fill=fill, referee=referee,
                                        fresh=fresh)
     f = plan.figures
     if as_json:
@@ -114,9 +114,9 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
     """Re-seat round NUMBER (no hands yet) after withdrawals, changing as few seats as
     possible from its planned seating."""
     with open_db(db, referee) as t:
-        r, s = t.reseat_round(number, fill=fill, referee=referee)
+        r, s = t.plan.reseat(number, fill=fill, referee=referee)
         click.echo(s.render())
-        names = {p.id: p.name for p in t.players()}
+        names = {p.id: p.name for p in t.players.list()}
     click.echo(f"  changed seats: {len(r.changed)}"
                + (f" ({', '.join(names[p] for p in r.changed)})" if r.changed else "")
                + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
@@ -131,7 +131,7 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
 def round_show(number: int, as_json: bool, db: Path) -> None:
     """Print round NUMBER's seating and the next dealer at each table."""
     with open_db(db) as t:
-        s = t.seating(number)
+        s = t.rounds.seating(number)
         if not s.assignments:
             raise StorageError("round", f"round {number} is not seated")
         if as_json:
@@ -140,9 +140,9 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
             return
         click.echo(s.render())
         for tbl in s.tables:
-            click.echo(f"  table {tbl}: next hand {t.next_hand_no(number, tbl)}, "
-                       f"dealer {t.next_dealer(number, tbl)}")
-        for p in t.seating_problems(number):
+            click.echo(f"  table {tbl}: next hand {t.hands.next_no(number, tbl)}, "
+                       f"dealer {t.hands.next_dealer(number, tbl)}")
+        for p in t.rounds.problems(number):
             click.echo(f"  problem: {p}")
 
 
@@ -158,6 +158,6 @@ def round_set_seat(number: int, table: int, seat: str, player: str, referee: str
                    db: Path) -> None:
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
     with open_db(db, referee) as t:
-        click.echo(t.set_seat(number, table, seat, player, referee=referee).render())
+        click.echo(t.rounds.set_seat(number, table, seat, player, referee=referee).render())
 
 

@@ -47,8 +47,8 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     if (cert is None) != (key_file is None):
         raise click.UsageError("--cert and --key go together")
     with Tournament.open(db, backup_every=0) as t:
-        name, has_refs = t.info.name, t.has_referees()
-        heads = [r.name for r in t.referees() if r.head]
+        name, has_refs = t.info.name, t.referees.required()
+        heads = [r.name for r in t.referees.list() if r.head]
     scheme = "https" if cert else "http"
     shown = host
     if host in ("0.0.0.0", "::"):

@@ -34,12 +34,12 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
     text says PROVISIONAL while hands in the scope wait for verification (the JSON and CSV
     rows are the counted hands' alone)."""
     with open_db(db) as t:
-        rows = t.standings(round_no, through_round=through)
+        rows = t.standings.table(round_no, through_round=through)
         if csv_path:
-            t.export_standings_csv(csv_path, round=round_no, through_round=through)
+            t.standings.export_csv(csv_path, round=round_no, through_round=through)
         if as_json:
             echo_json([r.to_dict() for r in rows])
-            waiting = t.provisional(round_no, through_round=through)
+            waiting = t.standings.provisional(round_no, through_round=through)
             if waiting:  # stdout stays the rows; the warning goes where a person sees it
                 click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not "
                            "yet verified are left out", err=True)
@@ -48,7 +48,7 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
                  else "overall")
         click.echo(f"{t.info.name} — standings ({scope}); tie-break: "
                    f"{', '.join(t.info.tie_break)}")
-        waiting = t.provisional(round_no, through_round=through)
+        waiting = t.standings.provisional(round_no, through_round=through)
         if waiting:
             click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not yet "
                        "verified are left out")

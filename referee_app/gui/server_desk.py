@@ -38,7 +38,9 @@ def _head_desk_only(what: str) -> Callable[..., Any]:
     return refuse
 
 
-_READS = ("revision", "has_referees", "rounds", "seating", "hand_history", "standings", "players", "player", "player_statement", "penalties",
+#: the reads whose last answer is kept (methods of RemoteTournament; see its PART_CALLS)
+_READS = ("revision", "has_referees", "rounds_list", "seating", "hand_history",
+          "standings_table", "players_list", "player", "player_statement", "penalties_list",
           "record_digest")
 
 
@@ -106,7 +108,7 @@ class ServerBackend(RemoteTournament):
         self._sessions.clear()
         self.signed_in = None
 
-    def referees(self) -> list[Referee]:
+    def referees_list(self) -> list[Referee]:
         info = self.info
         return [Referee(n, n == info.head_referee) for n in info.referees]
 
@@ -167,14 +169,14 @@ class ServerBackend(RemoteTournament):
     def info(self) -> TournamentInfo:
         return self._read(("info",), lambda: RemoteTournament.info.fget(self))  # type: ignore[attr-defined]
 
-    def hands(self, *, round: int | None = None, table: int | None = None,
+    def hands_list(self, *, round: int | None = None, table: int | None = None,
               status: Any = None) -> list[HandInfo]:
         """The hands; offline, those of the last full list this desk read."""
         key = ("hands", (), tuple(sorted(
             (k, v) for k, v in (("round", round), ("table", table), ("status", status))
             if v is not None)))
         try:
-            return self._read(key, lambda: RemoteTournament.hands(
+            return self._read(key, lambda: RemoteTournament.hands_list(
                 self, round=round, table=table, status=status))
         except ServerUnreachable:
             every = self._kept.get(("hands", (), ()))
@@ -195,7 +197,7 @@ class ServerBackend(RemoteTournament):
             return found
 
     def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
-        return next((h for h in self.hands(round=round, table=table) if h.hand_no == hand_no),
+        return next((h for h in self.hands_list(round=round, table=table) if h.hand_no == hand_no),
                     None)
 
     def seating_problems(self, number: int) -> list[str]:
@@ -295,9 +297,9 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
     backend = ServerBackend(client)
     try:
         client.ruleset()  # kept in the outbox: hands can be checked offline
-        backend.has_referees()  # kept: the window asks it at every turn, offline too
+        backend.referees.required()  # kept: the window asks it at every turn, offline too
         if pin is not None:
-            backend.sign_in(referee, pin)
+            backend.referees.sign_in(referee, pin)
     except Exception:
         client.close()
         raise

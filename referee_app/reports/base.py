@@ -1,7 +1,7 @@
 """What every report PDF shares: page frame, header, "page X of Y" footer, styles, tables.
 
 Every page carries the tournament name, the report title, the time of generation, the
-ruleset id, the record's entry count and digest (``Tournament.record_digest``)
+ruleset id, the record's entry count and digest (``Tournament.record.digest``)
 and its page number out of the total. Documents are built in reportlab's
 invariant mode and the time shown is the injected ``ReportMeta.generated_at``, so the
 same data and template always give the same bytes.

@@ -48,7 +48,7 @@ def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
     """Page header and footer data, with the record's entry count and digest."""
     info = t.info
     dates = " – ".join(d for d in (info.start_date, info.end_date) if d)
-    entries, digest = t.record_digest()
+    entries, digest = t.record.digest()
     return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates,
                       record_entries=entries, record_digest=digest,
                       results_url=info.results_url)
@@ -91,7 +91,7 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
 
 
 def _require_round(t: Tournament, round: int) -> None:
-    known = [r.number for r in t.rounds()]
+    known = [r.number for r in t.rounds.list()]
     if round not in known:
         have = ", ".join(map(str, known)) or "none yet"
         raise ReportDataError("round", f"round {round} has no seating (rounds: {have})")
@@ -110,11 +110,11 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
     for n in (round, through):
         if n is not None:
             _require_round(t, n)
-    rows = t.standings(round, through_round=through)
-    latin = {p.id: p.name_latin for p in t.players()}
-    lines = _penalty_lines(t.penalties(), through_round=through, only_round=round)
+    rows = t.standings.table(round, through_round=through)
+    latin = {p.id: p.name_latin for p in t.players.list()}
+    lines = _penalty_lines(t.penalties.list(), through_round=through, only_round=round)
     penalised = {p.player for p in lines if p.chips < 0}
-    counted = [h for h in t.hands() if (through is None or h.round <= through)
+    counted = [h for h in t.hands.list() if (through is None or h.round <= through)
                and (round is None or h.round == round)]
     unverified = sum(1 for h in counted if str(h.status) == "entered")
     overrides = sum(1 for h in counted if h.override and not h.void)
@@ -146,7 +146,7 @@ def _hand_items(t: Tournament, hands: Sequence[HandInfo], rules: Ruleset
         amendments: list[str] = []
         ruling = ""
         if h.version > 1 or h.override:
-            for v in t.hand_history(h.id):
+            for v in t.hands.history(h.id):
                 if str(v.action) == "amended":
                     amendments.append(f"v{v.version}: {v.reason or ''}".rstrip(": "))
                 if v.override_reason:  # the latest override ruling and who made it
@@ -166,7 +166,7 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
                  table: int | None = None) -> list[TableSheetData]:
     """One sheet per table of ``round`` (or only ``table``), hands in order."""
     _require_round(t, round)
-    seating = t.seating(round)
+    seating = t.rounds.seating(round)
     tables = seating.tables
     if table is not None:
         if table not in tables:
@@ -175,10 +175,10 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
         tables = {table: tables[table]}
     seats = tuple(t.info.seats)
     by_table: dict[int, list[HandInfo]] = defaultdict(list)
-    for h in t.hands(round=round, table=table):
+    for h in t.hands.list(round=round, table=table):
         by_table[h.table].append(h)
     m = meta(t, generated_at)
-    pens = t.penalties()
+    pens = t.penalties.list()
     rules = t.ruleset()
     out = []
     for tno, row in tables.items():
@@ -221,8 +221,8 @@ def _result_text(seat: str, s: Settlement) -> str:
 def player_statement(t: Tournament, generated_at: datetime, player: str | int
                      ) -> PlayerStatementData:
     """个人结算单 of one player (by id, ``#id`` or name): per opponent and per hand."""
-    p = t.player(player)
-    hands = [h for h in t.hands() if p.name in h.players.values()]
+    p = t.players.get(player)
+    hands = [h for h in t.hands.list() if p.name in h.players.values()]
     per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
     lines = []
     for h in hands:
@@ -242,7 +242,7 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
                      for h in hands if not h.void and (h.override or not h.settlement.get("ok")))
     if unitemised:
         opps.append(OpponentLine("(override)", 0, 0, 0, 0, unitemised))
-    pens = _penalty_lines(t.penalties(player=p.id), player=p.name)
+    pens = _penalty_lines(t.penalties.list(player=p.id), player=p.name)
     return PlayerStatementData(meta(t, generated_at), p.display, tuple(opps), tuple(lines),
                                player_id=str(p.id), club=p.club, penalties=pens)
 
@@ -252,12 +252,12 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
 
 def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRulingData:
     """Everything a referee needs to rule on one hand, with its whole version history."""
-    h = t.hand(hand_id)
+    h = t.hands.get(hand_id)
     rules = t.ruleset()  # the tournament's own (a club's clause texts), not a shipped id
     rec = HandRecord.from_dict(h.record, rules)
     st = settlement_from_dict(h.settlement)
     versions = []
-    for v in t.hand_history(hand_id):
+    for v in t.hands.history(hand_id):
         totals = ", ".join(f"{s} {_signed(c)}" for s, c in v.totals.items())
         changed = {s: d for s, d in v.diff.items() if d} if v.version > 1 else {}
         if changed:
@@ -289,8 +289,8 @@ def name_sort_key(name: str, latin: str = "") -> str:
 def _seating_tables(t: Tournament, round: int, table: int | None = None
                     ) -> tuple[SeatingTable, ...]:
     _require_round(t, round)
-    players = {p.name: p for p in t.players()}
-    tables = t.seating(round).tables
+    players = {p.name: p for p in t.players.list()}
+    tables = t.rounds.seating(round).tables
     if table is not None:
         if table not in tables:
             raise ReportDataError("table", f"round {round} has no table {table} (tables: "
@@ -304,7 +304,7 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
             shown = p.display if p is not None else name
             seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else "",
                                        name_sort_key(name, p.name_latin if p else "")))
-        first = t.find_hand(round, tno, 1)  # the first dealer is chosen at the table
+        first = t.hands.find(round, tno, 1)  # the first dealer is chosen at the table
         out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)
 
@@ -325,6 +325,6 @@ def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | Non
              "declared_ready", "first_discard")
     flags = tuple(f for f in order if f in rules.flags) + tuple(
         sorted(f for f in rules.flags if f not in order))
-    first = tuple(t.next_hand_no(round, int(tb.table)) for tb in tables)
+    first = tuple(t.hands.next_no(round, int(tb.table)) for tb in tables)
     return SlipsData(meta(t, generated_at), round, tables, seat_labels=tuple(t.info.seats),
                      flags=flags, count=count, first_hands=first)

@@ -27,7 +27,7 @@ class ReportMeta:
     generated_at: datetime
     venue: str = ""
     dates: str = ""
-    #: the record's hash chain (``Tournament.record_digest``): entries and short digest, so
+    #: the record's hash chain (``Tournament.record.digest``): entries and short digest, so
     #: a posted sheet can be matched to the database (``referee-app verify`` prints both)
     record_entries: int | None = None
     record_digest: str = ""

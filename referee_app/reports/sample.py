@@ -57,17 +57,17 @@ def build_sample(path: str | Path, *, ruleset: str | Ruleset = "ottawa-2009",
                           start_date="2026-11-28", end_date="2026-11-29",
                           referees=["吴裁判"], head_referee="赵总裁判")
     for cn, latin, club in player_names(players, seed):
-        t.add_player(cn, name_latin=latin, club=club)
+        t.players.add(cn, name_latin=latin, club=club)
     rng = random.Random(seed)
     for rnd in range(1, rounds + 1):
-        seating = t.seat_round(rnd, seed=seed + rnd)
+        seating = t.rounds.seat(rnd, seed=seed + rnd)
         for table, row in seating.tables.items():
             dealer = rules.seats[0]
             for hand_no in range(1, hands_per_table + 1):
                 rec = random_record(rng, rules, dealer=dealer, players=row)
                 rec.update(round=rnd, table=table, hand_no=hand_no)
-                t.add_hand(rec, round=rnd, table=table, hand_no=hand_no, referee="吴裁判")
-                dealer = t.next_dealer(rnd, table)
+                t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee="吴裁判")
+                dealer = t.hands.next_dealer(rnd, table)
     if extras:
         _add_extras(t, rng, rules)
     return t
@@ -75,15 +75,15 @@ def build_sample(path: str | Path, *, ruleset: str | Ruleset = "ottawa-2009",
 
 def _add_extras(t: Tournament, rng: random.Random, ruleset: Ruleset) -> None:
     """An amendment, a void, an override and penalties: the cases reports must mark."""
-    hands = t.hands(round=1, table=1)
-    seats = t.seating(1).tables[1]
+    hands = t.hands.list(round=1, table=1)
+    seats = t.rounds.seating(1).tables[1]
     if len(hands) >= 2:
         rec = random_record(rng, ruleset, dealer=hands[1].dealer, players=seats)
-        t.amend_hand(hands[1].id, rec, reason="记分单抄错，按原始记分单重录 (slip copied "
+        t.hands.amend(hands[1].id, rec, reason="记分单抄错，按原始记分单重录 (slip copied "
                      "wrongly; re-entered from the table's slip)",
                      referee="赵总裁判")
     if len(hands) >= 3:
-        t.void_hand(hands[2].id, reason="entered at the wrong table", referee="赵总裁判")
+        t.hands.void(hands[2].id, reason="entered at the wrong table", referee="赵总裁判")
     # a record that breaks §2.4 (three suits in a winning hand), kept by override
     bad = random_record(rng, ruleset, players=seats)
     while not any(ev["type"] == "win" for ev in bad["events"]):
@@ -94,14 +94,14 @@ def _add_extras(t: Tournament, rng: random.Random, ruleset: Ruleset) -> None:
     seat_list = list(seats)
     totals = {s: 0 for s in seat_list}
     totals[seat_list[0]], totals[seat_list[1]] = 8, -8
-    nxt = t.next_hand_no(1, 1)
+    nxt = t.hands.next_no(1, 1)
     try:
-        t.add_hand(bad, round=1, table=1, hand_no=nxt, referee="赵总裁判",
+        t.hands.add(bad, round=1, table=1, hand_no=nxt, referee="赵总裁判",
                    override_reason="裁判长裁定：按现场约定计分 (head referee ruling)",
                    override_totals=totals)
     except ValueError:
         pass  # the storage may refuse unreadable records even with an override
     names = list(seats.values())
-    t.add_penalty([names[0]], 5, "迟到 late arrival", clause="§3", referee="吴裁判", round=1)
-    t.add_penalty([names[1]], 2, "出错牌 wrong discard", referee="吴裁判", round=1,
+    t.penalties.add([names[0]], 5, "迟到 late arrival", clause="§3", referee="吴裁判", round=1)
+    t.penalties.add([names[1]], 2, "出错牌 wrong discard", referee="吴裁判", round=1,
                   zero_sum=True)

@@ -71,13 +71,13 @@ def penalty_json(p: Penalty) -> dict[str, Any]:
 
 def tournament_json(t: Tournament) -> dict[str, Any]:
     info = t.info
-    n, digest = t.record_digest()
+    n, digest = t.record.digest()
     return {**info.to_dict(), "results_url": info.results_url, "seats": list(info.seats),
             "table_size": info.table_size,
-            "read_only": not t.has_referees(), "revision": n,
+            "read_only": not t.referees.required(), "revision": n,
             "record": {"entries": n, "digest": digest},
             "rounds": [{"number": r.number, "tables": r.tables, "players": r.players,
-                        "byes": list(r.byes), "hands": r.hands} for r in t.rounds()]}
+                        "byes": list(r.byes), "hands": r.hands} for r in t.rounds.list()]}
 
 
 # --------------------------------------------------------------------------- input
@@ -168,7 +168,7 @@ async def read(request: Request, fn: Callable[[Tournament], Any], status: int = 
 async def authorize(request: Request) -> Session:
     """Before reading a write's body: read-only tournaments 403, a missing token 401."""
     state = state_of(request)
-    if not await run_in_threadpool(lambda: state.tournament().has_referees()):
+    if not await run_in_threadpool(lambda: state.tournament().referees.required()):
         raise ApiError(403, "referee", READ_ONLY_PROBLEM)
     return session_of(request)
 
@@ -195,16 +195,16 @@ async def sign_in(request: Request) -> JSONResponse:
 
     def check() -> tuple[str, bool]:
         t = state.tournament()
-        if not t.has_referees():
+        if not t.referees.required():
             raise ApiError(403, "referee", READ_ONLY_PROBLEM)
         # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
         # the failures and lock-outs it writes are ordered by SQLite itself
         try:
-            r = t.sign_in(name, pin)
+            r = t.referees.sign_in(name, pin)
         except AuthError as e:
             raise ApiError(401, e.field, e.problem) from None
         finally:
-            t.sign_out()
+            t.referees.sign_out()
         return r.name, r.head
 
     who, head = await run_in_threadpool(check)
@@ -228,7 +228,7 @@ async def tournament(request: Request) -> JSONResponse:
 
 
 def _seated(t: Tournament, n: int) -> None:
-    if n not in {r.number for r in t.rounds()}:
+    if n not in {r.number for r in t.rounds.list()}:
         raise ApiError(404, "round", f"round {n} is not seated yet")
 
 
@@ -251,7 +251,7 @@ async def seating(request: Request) -> JSONResponse:
 
     def get(t: Tournament) -> dict[str, Any]:
         _seated(t, n)
-        s = t.seating(n)
+        s = t.rounds.seating(n)
         return {"round": s.round, "seats": list(s.seats),
                 "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes),
                 "repeat_pairs": s.repeat_pairs,
@@ -273,8 +273,8 @@ async def standings(request: Request) -> JSONResponse:
     rnd, through = query_int(request, "round"), query_int(request, "through")
     state = state_of(request)
     def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
-        rows = [r.to_dict() for r in t.standings(rnd, through_round=through)]
-        return rows, t.provisional(rnd, through_round=through)
+        rows = [r.to_dict() for r in t.standings.table(rnd, through_round=through)]
+        return rows, t.standings.provisional(rnd, through_round=through)
 
     rows, waiting = await run_in_threadpool(lambda: state.memo(
         ("standings-json", rnd, through), rows_and_waiting))
@@ -286,7 +286,7 @@ async def standings(request: Request) -> JSONResponse:
 async def players(request: Request) -> JSONResponse:
     return await read(request, lambda t: [
         {"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-         "status": p.status.value, "registered_at": p.registered_at} for p in t.players()])
+         "status": p.status.value, "registered_at": p.registered_at} for p in t.players.list()])
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -295,18 +295,18 @@ async def hands(request: Request) -> JSONResponse:
     if status not in (None, "entered", "verified", "void"):
         raise ApiError(400, "status", "expected entered, verified or void")
     full = request.query_params.get("full") in ("1", "true")
-    return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands(
+    return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands.list(
         round=rnd, table=table, status=status)])
 
 
 async def hand(request: Request) -> JSONResponse:
     hid = path_int(request, "hand_id")
-    return await read(request, lambda t: hand_json(t.hand(hid)))
+    return await read(request, lambda t: hand_json(t.hands.get(hid)))
 
 
 async def history(request: Request) -> JSONResponse:
     hid = path_int(request, "hand_id")
-    return await read(request, lambda t: [version_json(v) for v in t.hand_history(hid)])
+    return await read(request, lambda t: [version_json(v) for v in t.hands.history(hid)])
 
 
 #: keys never served in a log entry's detail, at any depth (the chain's details name
@@ -334,10 +334,10 @@ async def log(request: Request) -> JSONResponse:
     if who is not None and len(who) > 200:
         raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
     state = state_of(request)
-    if hid is None and await run_in_threadpool(lambda: state.tournament().has_referees()):
+    if hid is None and await run_in_threadpool(lambda: state.tournament().referees.required()):
         session_of(request)
     return await read(request, lambda t: [
-        {**e, "detail": scrub(e["detail"])} for e in t.log(hand=hid, referee=who)])
+        {**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)])
 
 
 async def next_hand(request: Request) -> JSONResponse:
@@ -345,12 +345,12 @@ async def next_hand(request: Request) -> JSONResponse:
     if rnd is None or table is None:
         raise ApiError(400, "round" if rnd is None else "table", "is required")
     return await read(request, lambda t: {"round": rnd, "table": table,
-                                          "hand_no": t.next_hand_no(rnd, table),
-                                          "dealer": t.next_dealer(rnd, table)})
+                                          "hand_no": t.hands.next_no(rnd, table),
+                                          "dealer": t.hands.next_dealer(rnd, table)})
 
 
 async def penalties(request: Request) -> JSONResponse:
-    return await read(request, lambda t: [penalty_json(p) for p in t.penalties()])
+    return await read(request, lambda t: [penalty_json(p) for p in t.penalties.list()])
 
 
 async def record(request: Request) -> JSONResponse:
@@ -358,7 +358,7 @@ async def record(request: Request) -> JSONResponse:
     session_of(request)
 
     def check(t: Tournament) -> dict[str, Any]:
-        rep = t.verify()
+        rep = t.record.verify()
         return {"ok": True, "entries": rep.entries, "versions": rep.versions,
                 "digest": rep.short}
 
@@ -418,15 +418,15 @@ async def add_hand(request: Request) -> JSONResponse:
         if key and tried is None:
             state.keys.add(key, referee, rnd, table, hand_no)  # before saving: see KeyLog
         try:
-            h = t.add_hand(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
+            h = t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
                            override_reason=override, override_totals=totals)
         except DuplicateHandError:
             # a resend of an attempt made before (its reply was lost, perhaps in a crash):
             # if that attempt saved this very hand, answer as then instead of a conflict
-            same = t.find_hand(rnd, table, hand_no) if tried is not None else None
+            same = t.hands.find(rnd, table, hand_no) if tried is not None else None
             if (same is not None and same.entered_by == referee
                     and (same.override_reason or None) == (override or None)
-                    and _content(t.hand_history(same.id)[0].record) == _content(rec)):
+                    and _content(t.hands.history(same.id)[0].record) == _content(rec)):
                 return same, True
             raise
         return h, False
@@ -444,7 +444,7 @@ async def amend_hand(request: Request) -> JSONResponse:
     override = field(data, "override_reason", str, required=False)
     totals = totals_field(data)
     seen = field(data, "expected_version", int, required=False)
-    h = await write(request, session, lambda t, who: t.amend_hand(
+    h = await write(request, session, lambda t, who: t.hands.amend(
         hid, rec, reason=reason, referee=who, override_reason=override,
         override_totals=totals, expected_version=seen))
     return _saved(h, 200)
@@ -461,10 +461,10 @@ def _status_change(action: str) -> Callable[[Request], Any]:
 
         def change(t: Tournament, who: str) -> HandInfo:
             if action == "void":
-                return t.void_hand(hid, reason=reason, referee=who, expected_version=seen)
+                return t.hands.void(hid, reason=reason, referee=who, expected_version=seen)
             if action == "restore":
-                return t.restore_hand(hid, reason=reason, referee=who)
-            return t.set_status(hid, "verified" if action == "verify" else "entered",
+                return t.hands.restore(hid, reason=reason, referee=who)
+            return t.hands.set_status(hid, "verified" if action == "verify" else "entered",
                                 referee=who, reason=reason, expected_version=seen)
 
         return _saved(await write(request, session, change), 200)
@@ -484,7 +484,7 @@ async def add_penalty(request: Request) -> JSONResponse:
     clause = field(data, "clause", str, required=False)
     rnd = field(data, "round", int, required=False)
     zero_sum = field(data, "zero_sum", bool, required=False, default=False)
-    p = await write(request, session, lambda t, who: t.add_penalty(
+    p = await write(request, session, lambda t, who: t.penalties.add(
         who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
     return JSONResponse(penalty_json(p), status_code=201)
 
@@ -494,7 +494,7 @@ async def void_penalty(request: Request) -> JSONResponse:
     pid = path_int(request, "penalty_id")
     data = await body_object(request)
     reason = field(data, "reason", str)
-    p = await write(request, session, lambda t, who: t.void_penalty(pid, reason=reason, referee=who))
+    p = await write(request, session, lambda t, who: t.penalties.void(pid, reason=reason, referee=who))
     return JSONResponse(penalty_json(p))
 
 

@@ -1,6 +1,6 @@
 """Sign-in tokens for the server: random, expiring, held only in this process's memory.
 
-A token is handed out by ``POST /api/session`` after :meth:`Tournament.sign_in` checked the
+A token is handed out by ``POST /api/session`` after :meth:`Tournament.referees.sign_in` checked the
 referee's PIN (the same scrypt hashes and five-wrong-PINs lock-out as the CLI). Only a
 SHA-256 of each token is kept, so not even a memory dump shows a usable token; a restart
 of the server forgets every token (desks sign in again). Sign-in attempts are also limited

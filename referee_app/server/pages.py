@@ -60,8 +60,8 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
 
     def gather() -> dict[str, Any]:
         t = state.tournament()
-        rounds = state.memo("rounds", lambda t: t.rounds())
-        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record_digest()[0],
+        rounds = state.memo("rounds", lambda t: t.rounds.list())
+        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record.digest()[0],
                "rounds": rounds, "current_round": max(
                    (r.number for r in rounds if r.hands),
                    default=(rounds[0].number if rounds else None))}
@@ -91,8 +91,8 @@ async def standings_page(request: Request) -> Response:
 
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         cur = next((r for r in ctx["rounds"] if r.number == ctx["current_round"]), None)
-        return {"rows": state.memo(("standings", rnd), lambda t: t.standings(rnd)),
-                "provisional": state.memo(("provisional", rnd), lambda t: t.provisional(rnd)),
+        return {"rows": state.memo(("standings", rnd), lambda t: t.standings.table(rnd)),
+                "provisional": state.memo(("provisional", rnd), lambda t: t.standings.provisional(rnd)),
                 "round": rnd, "current": cur}
 
     return await _render(request, "standings.html", build)
@@ -105,17 +105,17 @@ async def player_page(request: Request) -> Response:
 
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         try:
-            p = t.player(pid) if pid else None
+            p = t.players.get(pid) if pid else None
         except (UnknownPlayerError, StorageError):
             p = None
         if p is None:
             return {"player": None, "status": 404}
-        statement = state.memo(("statement", p.id), lambda t: t.player_statement(p.id))
+        statement = state.memo(("statement", p.id), lambda t: t.standings.statement(p.id))
         hands = []
         for line in statement.lines:
             if line.hand_id is None or line.seat is None:
                 continue
-            h = state.memo(("hand", line.hand_id), lambda t, i=line.hand_id: t.hand(i))
+            h = state.memo(("hand", line.hand_id), lambda t, i=line.hand_id: t.hands.get(i))
             seat = line.seat
             trace = list(h.settlement.get("trace", []))
             pays = [pay for pay in h.settlement.get("payments", [])
@@ -125,8 +125,8 @@ async def player_page(request: Request) -> Response:
                 pays = [{**pay, "reason": reason_zh(pay["reason"])} for pay in pays]
             hands.append({"h": h, "seat": seat, "chips": line.chips, "trace": trace,
                           "payments": pays})
-        pens = [pen for pen in t.penalties(player=p.id)]
-        rows = state.memo(("standings", None), lambda t: t.standings(None))
+        pens = [pen for pen in t.penalties.list(player=p.id)]
+        rows = state.memo(("standings", None), lambda t: t.standings.table(None))
         standing = next((r for r in rows if r.player_id == p.id), None)
         return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
 
@@ -141,8 +141,8 @@ async def seating_page(request: Request) -> Response:
         n = rnd or (max(r.number for r in ctx["rounds"]) if ctx["rounds"] else None)
         if n is None or n not in {r.number for r in ctx["rounds"]}:
             return {"seating": None, "round": n, "found": []}
-        s = state.memo(("seating", n), lambda t: t.seating(n))
-        latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players()})
+        s = state.memo(("seating", n), lambda t: t.rounds.seating(n))
+        latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players.list()})
         found = []
         if query:
             ql = query.casefold()
@@ -169,7 +169,7 @@ async def progress_page(request: Request) -> Response:
 
 async def projector_page(request: Request) -> Response:
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        rows = state.memo(("standings", None), lambda t: t.standings(None))
+        rows = state.memo(("standings", None), lambda t: t.standings.table(None))
         pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
         return {"pages": pages or [[]]}
 

@@ -103,8 +103,54 @@ def info_from_json(d: Mapping[str, Any]) -> TournamentInfo:
         verified_only=bool(d.get("verified_only", False)))
 
 
+#: part -> {call on the part: the method of :class:`RemoteTournament` answering it}: a desk
+#: calls ``backend.hands.add(...)`` on a local ``Tournament`` and on a server alike
+PART_CALLS: dict[str, dict[str, str]] = {
+    "referees": {"list": "referees_list", "sign_in": "sign_in", "sign_out": "sign_out",
+                 "required": "has_referees", "add": "add_referee"},
+    "players": {"list": "players_list", "get": "player", "add": "add_player",
+                "import_csv": "import_players_csv", "set_status": "set_player_status"},
+    "rounds": {"list": "rounds_list", "seating": "seating", "problems": "seating_problems",
+               "seat": "seat_round", "set_seat": "set_seat"},
+    "hands": {"list": "hands_list", "get": "hand", "find": "find_hand",
+              "history": "hand_history", "next_no": "next_hand_no",
+              "next_dealer": "next_dealer", "add": "add_hand", "amend": "amend_hand",
+              "void": "void_hand", "restore": "restore_hand", "set_status": "set_status"},
+    "penalties": {"list": "penalties_list", "add": "add_penalty", "void": "void_penalty"},
+    "standings": {"table": "standings_table", "provisional": "provisional",
+                  "statement": "player_statement"},
+    "record": {"log": "log", "digest": "record_digest"},
+}
+
+
+class RemotePart:
+    """One part of a server's tournament (``backend.hands``, ``backend.players``...): each
+    call is answered by the owner's method :data:`PART_CALLS` names, so a subclass of the
+    owner (``ServerBackend``, which keeps answers for offline use) serves the parts too.
+    ``signed_in`` (on ``referees``) reads and sets the owner's."""
+
+    def __init__(self, owner: RemoteTournament, calls: Mapping[str, str]) -> None:
+        object.__setattr__(self, "_owner", owner)
+        object.__setattr__(self, "_calls", calls)
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "signed_in":
+            return self._owner.signed_in
+        try:
+            return getattr(self._owner, self._calls[name])
+        except KeyError:
+            raise AttributeError(f"a server's tournament has no {name!r} here") from None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name != "signed_in":
+            raise AttributeError(name)
+        self._owner.signed_in = value
+
+
 class RemoteTournament:
-    """The calls a desk makes on a ``Tournament``, answered by the server (see module doc).
+    """The calls a desk makes on a ``Tournament``, answered by the server (see module doc),
+    reached through the same parts: ``hands``, ``players``, ``rounds``, ``penalties``,
+    ``standings``, ``referees``, ``record`` (see :data:`PART_CALLS`).
 
     ``referee=`` arguments are accepted for the same signatures; the server records the
     signed-in referee (it refuses a change by anyone else, as the local file does)."""
@@ -112,6 +158,8 @@ class RemoteTournament:
     def __init__(self, client: DeskClient) -> None:
         self.client = client
         self.signed_in: Referee | None = None
+        for part, calls in PART_CALLS.items():
+            setattr(self, part, RemotePart(self, calls))
 
     # -- session
     def sign_in(self, name: str, pin: str) -> Referee:
@@ -139,19 +187,19 @@ class RemoteTournament:
         rec = self.client.tournament()["record"]
         return int(rec["entries"]), str(rec["digest"])
 
-    def players(self) -> list[Player]:
+    def players_list(self) -> list[Player]:
         return [Player(p["id"], p["name"], p["name_latin"], p["club"],
                        PlayerStatus(p["status"]), p["registered_at"])
                 for p in self.client.players()]
 
-    def rounds(self) -> list[RoundInfo]:
+    def rounds_list(self) -> list[RoundInfo]:
         return [RoundInfo(r["number"], r["tables"], r["players"], tuple(r["byes"]), r["hands"])
                 for r in self.client.tournament()["rounds"]]
 
     def seating(self, number: int) -> Seating:
         return seating_from_json(self.client.seating(number))
 
-    def hands(self, *, round: int | None = None, table: int | None = None,
+    def hands_list(self, *, round: int | None = None, table: int | None = None,
               status: HandStatus | str | None = None) -> list[HandInfo]:
         st = HandStatus(status).value if status is not None else None
         return [hand_from_json(h) for h in self.client.hands(round, table, st, full=True)]
@@ -160,7 +208,7 @@ class RemoteTournament:
         return hand_from_json(self.client.hand(hand_id))
 
     def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
-        return next((h for h in self.hands(round=round, table=table) if h.hand_no == hand_no),
+        return next((h for h in self.hands_list(round=round, table=table) if h.hand_no == hand_no),
                     None)
 
     def hand_history(self, hand_id: int) -> list[HandVersion]:
@@ -168,24 +216,24 @@ class RemoteTournament:
 
     def log(self, limit: int | None = None, *, hand: int | None = None,
             referee: str | None = None) -> list[dict[str, Any]]:
-        """As ``Tournament.log``: who did what and when, read from the server's chain
+        """As ``Tournament.record.log``: who did what and when, read from the server's chain
         (``GET /api/log``; the whole log needs a signed-in referee)."""
         rows = self.client.log(hand=hand, referee=referee)
         return rows[-limit:] if limit else rows
 
-    def standings(self, round: int | None = None, *, through_round: int | None = None
+    def standings_table(self, round: int | None = None, *, through_round: int | None = None
                   ) -> list[StandingRow]:
         return [standing_from_json(r) for r in self.client.standings(round, through_round)]
 
     def provisional(self, round: int | None = None, *, through_round: int | None = None
                     ) -> int:
-        """As ``Tournament.provisional``: unverified hands left out of these standings."""
+        """As ``Tournament.standings.provisional``: unverified hands left out of these standings."""
         if not self.info.verified_only:
             return 0
-        return sum(1 for h in self.hands(round=round, status=HandStatus.ENTERED)
+        return sum(1 for h in self.hands_list(round=round, status=HandStatus.ENTERED)
                    if through_round is None or h.round <= through_round)
 
-    def penalties(self, *, player: str | int | None = None) -> list[Penalty]:
+    def penalties_list(self, *, player: str | int | None = None) -> list[Penalty]:
         """Every penalty (``player``: those with an entry for that player)."""
         out = [penalty_from_json(p) for p in self.client.penalties()]
         if player is not None:
@@ -204,8 +252,8 @@ class RemoteTournament:
             cap_fan=d.get("cap_fan"), stake=d.get("stake"))
 
     def player(self, ref: str | int, field: str = "player") -> Player:
-        """A player by id, ``#id``, exact name or Latin name (``Tournament.player``)."""
-        for p in self.players():
+        """A player by id, ``#id``, exact name or Latin name (``Tournament.players.get``)."""
+        for p in self.players_list():
             if ref in (p.id, p.name, f"#{p.id}") or (
                     isinstance(ref, str) and p.name_latin
                     and p.name_latin.casefold() == ref.casefold()):
@@ -213,11 +261,11 @@ class RemoteTournament:
         raise UnknownPlayerError(field, f"no player {ref!r}")
 
     def player_statement(self, player: str | int) -> PlayerStatement:
-        """Every hand and penalty of one player, as ``Tournament.player_statement`` words
+        """Every hand and penalty of one player, as ``Tournament.standings.statement`` words
         it (built here from the hands and penalties the server lists)."""
         p = self.player(player)
         lines, total = [], 0
-        for h in sorted(self.hands(), key=lambda h: (h.round, h.table, h.hand_no)):
+        for h in sorted(self.hands_list(), key=lambda h: (h.round, h.table, h.hand_no)):
             seat = next((s for s, name in h.players.items() if name == p.name), None)
             if seat is None:
                 continue
@@ -234,7 +282,7 @@ class RemoteTournament:
             lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
                                        flags))
             total += chips
-        pen_lines = penalty_lines(p.name, self.penalties(player=p.id))
+        pen_lines = penalty_lines(p.name, self.penalties_list(player=p.id))
         lines.extend(pen_lines)
         return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
 

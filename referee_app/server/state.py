@@ -66,7 +66,7 @@ class ChangeWatch:
 
     def read(self) -> tuple[int, bool]:
         t = self.state.tournament()
-        return t.record_digest()[0], not t.has_referees()
+        return t.record.digest()[0], not t.referees.required()
 
     def update(self, rev: int) -> None:
         if rev != self.revision:
@@ -174,17 +174,17 @@ class ServerState:
         """Run ``fn(t, referee)`` as the session's referee, one write at a time."""
         with self.write_lock:
             t = self.tournament()
-            if not t.has_referees():
+            if not t.referees.required():
                 raise ApiError(403, "referee", READ_ONLY_PROBLEM)
-            ref = next((r for r in t.referees() if r.name == session.referee), None)
+            ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
                 raise ApiError(401, "referee", f"{session.referee} is no longer a referee "
                                "of this tournament; sign in again")
-            t.signed_in = Referee(ref.name, ref.head, ref.added_at)
+            t.referees.signed_in = Referee(ref.name, ref.head, ref.added_at)
             try:
                 result = fn(t, ref.name)
             finally:
-                t.signed_in = None
+                t.referees.signed_in = None
         self._count_write()
         return result
 
@@ -193,7 +193,7 @@ class ServerState:
         the standings between two hands cost one computation. Values are frozen rows, so
         threads can share them."""
         t = self.tournament()
-        rev = t.record_digest()[0]
+        rev = t.record.digest()[0]
         with self._memo_lock:
             hit = self._memo.get(key)
         if hit is not None and hit[0] == rev:
@@ -223,7 +223,7 @@ class ServerState:
             return None
         try:
             with Tournament.open(self.path, backup_every=0) as t:
-                return t.backup()
+                return t.backups.write()
         except (OSError, sqlite3.Error, StorageError):
             return None
         finally:

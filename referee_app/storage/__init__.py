@@ -1,23 +1,26 @@
 """Tournament storage: players, rounds, seating, hands (append-only), penalties, standings.
 
 One tournament = one SQLite file (WAL, ``synchronous=FULL``, busy timeout) reached only
-through :class:`Tournament` (one module per concern mixed into it: players, rounds, hands,
-hand_queries, penalties, standings, bundle, csv_io; see docs/tournament.md); depends on :mod:`referee_app.core`, never the reverse, and
-imports no Qt or reportlab. Public API (see docs/tournament.md for the full contract)::
+through :class:`Tournament`, which holds one part per concern over a shared ``Store``
+(``t.players``, ``t.rounds``, ``t.plan``, ``t.hands``, ``t.penalties``, ``t.standings``,
+``t.referees``, ``t.record``, ``t.backups``; the map is in ``tournament.py`` and
+docs/tournament.md); depends on :mod:`referee_app.core`, never the reverse, and imports no
+Qt or reportlab. Public API (see docs/tournament.md for the full contract)::
 
     t = Tournament.create(path, "Ottawa Open", ruleset="ottawa-2009")   # or Tournament.open(path)
     t.info                                    # TournamentInfo (seats from the ruleset)
-    t.add_player("李伟", name_latin="Li Wei", club="Ottawa") / t.import_players_csv(path)
-    t.seat_round(1, seed=7) -> Seating        # t.seating(1), t.set_seat(...), t.set_seating(...)
-    t.plan_rounds(8, seed=7) -> (Plan, [Seating])   # whole event; t.stored_plan(); then
-    t.seat_from_plan(3) / t.reseat_round(3) -> (Repair, Seating)   # fewest seat changes
-    h = t.add_hand(record_dict, round=1, table=2, hand_no=3, referee="Zhao")   # HandInfo
-    t.amend_hand(h.id, record, reason=..., referee=...); t.void_hand(h.id, reason=...)
-    t.set_status(h.id, "verified"); t.hand(h.id); t.hands(round=1); t.hand_history(h.id)
-    t.add_penalty(["李伟"], 10, "late arrival", zero_sum=False, round=1)
-    t.standings(round=None) -> list[StandingRow]; t.player_statement("李伟")
-    t.next_dealer(round, table); t.export_bundle(path); Tournament.import_bundle(b, db)
-    t.export_standings_csv(path); t.export_hands_csv(path); t.backup(); t.close()
+    t.players.add("李伟", name_latin="Li Wei", club="Ottawa") / t.players.import_csv(path)
+    t.rounds.seat(1, seed=7) -> Seating   # t.rounds.seating(1), .set_seat(...), .set_seating(...)
+    t.plan.make(8, seed=7) -> (Plan, [Seating])   # whole event; t.plan.stored(); then
+    t.plan.seat(3) / t.plan.reseat(3) -> (Repair, Seating)   # fewest seat changes
+    h = t.hands.add(record_dict, round=1, table=2, hand_no=3, referee="Zhao")   # HandInfo
+    t.hands.amend(h.id, record, reason=..., referee=...); t.hands.void(h.id, reason=...)
+    t.hands.set_status(h.id, "verified"); t.hands.get(h.id); t.hands.list(round=1)
+    t.hands.history(h.id); t.record.verify(); t.record.log(); t.record.digest()
+    t.penalties.add(["李伟"], 10, "late arrival", zero_sum=False, round=1)
+    t.standings.table(round=None) -> list[StandingRow]; t.standings.statement("李伟")
+    t.hands.next_dealer(round, table); t.export_bundle(path); Tournament.import_bundle(b, db)
+    t.standings.export_csv(path); t.hands.export_csv(path); t.backups.write(); t.close()
 
 Every method that changes something is one transaction: it happens completely or raises
 a :class:`StorageError` subclass (field + problem) and changes nothing.

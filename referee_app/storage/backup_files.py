@@ -30,7 +30,7 @@ KEEP_NEWEST = 20
 STALE_BACKUP_SECONDS = 3600
 #: a connection that changed the record backs up on closing if the newest backup is older
 BACKUP_MAX_AGE_SECONDS = 600
-_NAME = re.compile(r"-(\d{8}T\d{6}\d*Z)(?:-r(\d+))?\.sqlite$")
+BACKUP_NAME = re.compile(r"-(\d{8}T\d{6}\d*Z)(?:-r(\d+))?\.sqlite$")
 _TMP = re.compile(r"\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
 
 
@@ -45,8 +45,8 @@ def list_backups(path: Path) -> list[Path]:
     return sorted(d.glob(pattern), key=lambda p: p.name) if d.exists() else []
 
 
-def _round_of(p: Path) -> int | None:
-    m = _NAME.search(p.name)
+def round_of(p: Path) -> int | None:
+    m = BACKUP_NAME.search(p.name)
     return int(m.group(2)) if m and m.group(2) else None
 
 
@@ -55,7 +55,7 @@ def kept(backups: list[Path], keep: int) -> set[Path]:
     out = set(backups[-keep:]) if keep > 0 else set(backups)
     last: dict[int, Path] = {}
     for p in backups:
-        r = _round_of(p)
+        r = round_of(p)
         if r is not None:
             last[r] = p
     return out | set(last.values())
@@ -92,7 +92,7 @@ def clean_temp_files(path: Path) -> list[Path]:
     return removed
 
 
-def _unlink_temp(tmp: Path) -> None:
+def unlink_temp(tmp: Path) -> None:
     for suffix in ("", "-journal", "-wal", "-shm"):
         with contextlib.suppress(OSError):
             Path(str(tmp) + suffix).unlink()
@@ -120,7 +120,7 @@ def backup_due(path: Path, entries: int, round_no: int, every: int,
     command-line save closes its file each time; backing up on every close would copy the
     whole file per hand (~12 ms at 1 MB, growing with the tournament)."""
     backups = [] if stale(path, max_age) else list_backups(path)
-    if not backups or _round_of(backups[-1]) != round_no:  # (or pruned meanwhile)
+    if not backups or round_of(backups[-1]) != round_no:  # (or pruned meanwhile)
         return True
     newest = backups[-1]
     try:
@@ -181,7 +181,7 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
             dst.close()
         os.replace(tmp, final)
     except BaseException:
-        _unlink_temp(tmp)
+        unlink_temp(tmp)
         raise
     backups = list_backups(path)
     keep_set = kept(backups, keep)

@@ -2,7 +2,7 @@
 
 Why restore is not "copy the file back": SQLite keeps recent commits in ``<file>-wal``;
 a copied-in backup beside the old ``-wal`` gets that stale log replayed into it (a
-restored file with the wrong hands, or a malformed one). :meth:`BackupsMixin.restore_backup`
+restored file with the wrong hands, or a malformed one). ``Tournament.restore_backup``
 therefore checks the backup, moves the current file *with* its ``-wal``/``-shm`` aside to a
 timestamped name that is never deleted, and writes the backup in place with the backup API.
 
@@ -17,21 +17,21 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from referee_app.core.frozen import frozen
 
 from . import chain
 from . import db as dbm
 from .backup_files import (
-    _NAME,
-    _round_of,
-    _unlink_temp,
+    BACKUP_NAME,
     backup_dir,
     clean_temp_files,
     list_backups,
+    round_of,
+    unlink_temp,
 )
-from .base import TournamentBase, _text
+from .checks import check_text
 from .errors import (
     AuthError,
     DamagedError,
@@ -43,6 +43,11 @@ from .errors import (
     StorageFault,
     fault_from,
 )
+from .store import Store
+
+#: opens a tournament file (``Tournament.open``): restoring opens the copy and the current
+#: file, and storage's parts below the Tournament do not import it
+Opener = Callable[..., Any]
 
 
 @frozen(slots=False)
@@ -60,7 +65,7 @@ class BackupInfo:
 
 
 def _stamp_text(p: Path) -> str:
-    m = _NAME.search(p.name)
+    m = BACKUP_NAME.search(p.name)
     if not m:
         return "?"
     with contextlib.suppress(ValueError):
@@ -73,129 +78,151 @@ def _open_backup_ro(p: Path) -> sqlite3.Connection:
     return sqlite3.connect(dbm.file_uri(p, immutable=True), uri=True)
 
 
-class BackupsMixin(TournamentBase):
-    """Listing and restoring backups: class methods, usable when the current file is damaged."""
+class Backups:
+    """``t.backups``: this file's backups, and writing one now (automatic ones are counted by
+    :meth:`Store.saved <.store.Store.saved>`). Listing and restoring work on a path, even
+    when the current file is damaged: :meth:`Tournament.backup_list
+    <.tournament.Tournament.backup_list>` and ``Tournament.restore_backup``."""
 
-    @staticmethod
-    def _backup_digest(conn: sqlite3.Connection) -> str | None:
-        """The record's digest: the hash of the chain's last entry (None before schema 2)."""
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def write(self) -> Path:
+        """Write a backup now (SQLite backup API); returns its path. Refused
+        (:class:`FileReplacedError`) once the path names another file than the one open."""
+        return self.store.backup()
+
+    @property
+    def error(self) -> str | None:
+        """The last automatic backup's failure (None once one succeeds again): a failing
+        backup never turns a committed save into an error, it is kept here and warned."""
+        return self.store.backup_error
+
+    def paths(self) -> list[Path]:
+        """This file's backups, oldest first."""
+        return list_backups(self.store.path)
+
+
+def backup_digest(conn: sqlite3.Connection) -> str | None:
+    """The record's digest: the hash of the chain's last entry (None before schema 2)."""
+    try:
+        entries, digest = chain.head(conn)
+    except sqlite3.Error:
+        return None
+    return digest if entries else None
+
+
+def backup_list(path: str | Path) -> list[BackupInfo]:
+    """The backups of ``path``, newest first, each with its time, hand count and digest."""
+    path = Path(path)
+    out = []
+    for n, p in enumerate(reversed(list_backups(path)), start=1):
+        hands: int | None = None
+        digest = problem = None
         try:
-            entries, digest = chain.head(conn)
-        except sqlite3.Error:
-            return None
-        return digest if entries else None
-
-    @classmethod
-    def backup_list(cls, path: str | Path) -> list[BackupInfo]:
-        """The backups of ``path``, newest first, each with its time, hand count and digest."""
-        path = Path(path)
-        out = []
-        for n, p in enumerate(reversed(list_backups(path)), start=1):
-            hands: int | None = None
-            digest = problem = None
+            conn = _open_backup_ro(p)
             try:
-                conn = _open_backup_ro(p)
-                try:
-                    hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
-                    digest = cls._backup_digest(conn)
-                finally:
-                    conn.close()
-            except (sqlite3.Error, ValueError) as e:
-                problem = f"unreadable ({e})"
-            size = p.stat().st_size if p.exists() else 0
-            out.append(BackupInfo(n, p, _stamp_text(p), _round_of(p), hands, size, digest,
-                                  problem))
-        return out
-
-    @classmethod
-    def restore_backup(cls, path: str | Path, number: int, *, referee: str = "",
-                       pin: Callable[[], str] | str | None = None) -> tuple[BackupInfo, Path]:
-        """Put backup ``number`` (as listed, 1 = newest) in place of ``path``.
-
-        Checks the backup (SQLite ``integrity_check``, the checks of :meth:`open` and
-        :meth:`verify`), moves the current file with its ``-wal``/``-shm`` aside (returned;
-        never deleted) and copies the backup in with the backup API. Restoring is the head
-        referee's decision: with referees, ``referee`` signs in with ``pin`` (a PIN, or a
-        function asked only when one is needed) on the current file — or on the backup
-        when the current file cannot be read; without, ``referee`` must be the named head
-        referee. Nothing is changed on error.
-        """
-        path = Path(path)
-        referee = _text(referee, "referee")
-        infos = cls.backup_list(path)
-        if not infos:
-            raise StorageError("backup", f"no backups of {path} in {backup_dir(path)}")
-        if isinstance(number, bool) or not isinstance(number, int) \
-                or not 1 <= number <= len(infos):
-            raise StorageError("backup", f"expected a backup number 1..{len(infos)} (see "
-                               f"'referee-app backup list --db {path}'), got {number!r}")
-        info = infos[number - 1]
-        tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
-        _unlink_temp(tmp)
-        clean_temp_files(path)  # a killed restore's copy, a killed backup's
-        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-        aside = path.with_name(f"{path.name}.before-restore-{stamp}")
-        try:
-            cls._copy_checked(info.path, tmp, path, referee, pin)
-            # the restore's own chain entry goes into the copy before it is put in place:
-            # the restored file never exists without it (a kill right after the swap)
-            current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
-            with cls.open(tmp, backup_every=0) as t, t._write():
-                t._log(referee, "backup.restore",
-                       {"backup": info.path.name, "moved_aside": aside.name if current
-                        else None}, dbm.now())
-            with _write_locked(path):  # a save under way ends before the file moves
-                moved = _move_aside(path, aside)
-                os.replace(tmp, path)
-        except BaseException as e:
-            _unlink_temp(tmp)
-            if isinstance(e, sqlite3.Error | OSError):
-                raise fault_from(e, path) from e
-            raise
-        return info, aside if moved else path
-
-    @classmethod
-    def _copy_checked(cls, src: Path, tmp: Path, path: Path, referee: str,
-                      pin: Callable[[], str] | str | None) -> None:
-        src_conn = _open_backup_ro(src)
-        try:
-            ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
-            if ok != "ok":
-                raise DamagedError("backup", f"{src.name} is damaged ({ok}); choose another")
-            dst = sqlite3.connect(str(tmp))
-            try:
-                src_conn.backup(dst)
+                hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+                digest = backup_digest(conn)
             finally:
-                dst.close()
-        except sqlite3.DatabaseError as e:
-            fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
-            if isinstance(fault, DiskFullError | ReadOnlyError):
-                raise fault from None
-            raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
-                from None
-        finally:
-            src_conn.close()
+                conn.close()
+        except (sqlite3.Error, ValueError) as e:
+            problem = f"unreadable ({e})"
+        size = p.stat().st_size if p.exists() else 0
+        out.append(BackupInfo(n, p, _stamp_text(p), round_of(p), hands, size, digest,
+                              problem))
+    return out
+
+
+def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: str = "",
+                   pin: Callable[[], str] | str | None = None) -> tuple[BackupInfo, Path]:
+    """Put backup ``number`` (as listed, 1 = newest) in place of ``path``; ``opener``
+    opens a tournament file (``Tournament.open``).
+
+    Checks the backup (SQLite ``integrity_check``, the checks of ``Tournament.open`` and
+    ``t.record.verify``), moves the current file with its ``-wal``/``-shm`` aside (returned;
+    never deleted) and copies the backup in with the backup API. Restoring is the head
+    referee's decision: with referees, ``referee`` signs in with ``pin`` (a PIN, or a
+    function asked only when one is needed) on the current file — or on the backup
+    when the current file cannot be read; without, ``referee`` must be the named head
+    referee. Nothing is changed on error.
+    """
+    path = Path(path)
+    referee = check_text(referee, "referee")
+    infos = backup_list(path)
+    if not infos:
+        raise StorageError("backup", f"no backups of {path} in {backup_dir(path)}")
+    if isinstance(number, bool) or not isinstance(number, int) \
+            or not 1 <= number <= len(infos):
+        raise StorageError("backup", f"expected a backup number 1..{len(infos)} (see "
+                           f"'referee-app backup list --db {path}'), got {number!r}")
+    info = infos[number - 1]
+    tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
+    unlink_temp(tmp)
+    clean_temp_files(path)  # a killed restore's copy, a killed backup's
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    aside = path.with_name(f"{path.name}.before-restore-{stamp}")
+    try:
+        _copy_checked(opener, info.path, tmp, path, referee, pin)
+        # the restore's own chain entry goes into the copy before it is put in place:
+        # the restored file never exists without it (a kill right after the swap)
+        current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
+        with opener(tmp, backup_every=0) as t, t.store.write():
+            t.store.note(referee, "backup.restore",
+                   {"backup": info.path.name, "moved_aside": aside.name if current
+                    else None}, dbm.now())
+        with _write_locked(path):  # a save under way ends before the file moves
+            moved = _move_aside(path, aside)
+            os.replace(tmp, path)
+    except BaseException as e:
+        unlink_temp(tmp)
+        if isinstance(e, sqlite3.Error | OSError):
+            raise fault_from(e, path) from e
+        raise
+    return info, aside if moved else path
+
+
+def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str,
+                  pin: Callable[[], str] | str | None) -> None:
+    src_conn = _open_backup_ro(src)
+    try:
+        ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
+        if ok != "ok":
+            raise DamagedError("backup", f"{src.name} is damaged ({ok}); choose another")
+        dst = sqlite3.connect(str(tmp))
         try:
-            with cls.open(tmp, backup_every=0) as t:
-                t.verify()
-                if not _authorized_on_current(cls, path, referee, pin):
-                    _authorize_restore(t, referee, pin)
-        except (NotATournamentError, RecordIntegrityError) as e:
-            raise DamagedError("backup", f"{src.name} is not a usable tournament: "
-                               f"{e.problem}; choose another") from None
-        for suffix in ("-wal", "-shm"):
-            if Path(str(tmp) + suffix).exists():  # pragma: no cover - closed cleanly above
-                raise StorageFault("backup", f"{tmp.name}{suffix} was left open; try again")
+            src_conn.backup(dst)
+        finally:
+            dst.close()
+    except sqlite3.DatabaseError as e:
+        fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
+        if isinstance(fault, DiskFullError | ReadOnlyError):
+            raise fault from None
+        raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
+            from None
+    finally:
+        src_conn.close()
+    try:
+        with opener(tmp, backup_every=0) as t:
+            t.record.verify()
+            if not _authorized_on_current(opener, path, referee, pin):
+                _authorize_restore(t, referee, pin)
+    except (NotATournamentError, RecordIntegrityError) as e:
+        raise DamagedError("backup", f"{src.name} is not a usable tournament: "
+                           f"{e.problem}; choose another") from None
+    for suffix in ("-wal", "-shm"):
+        if Path(str(tmp) + suffix).exists():  # pragma: no cover - closed cleanly above
+            raise StorageFault("backup", f"{tmp.name}{suffix} was left open; try again")
 
 
 def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None) -> None:
     """The head referee (signed in with the PIN when the tournament has referees)."""
-    if t.has_referees():
+    if t.referees.required():
         given = pin() if callable(pin) else pin
         if given is None:
             raise AuthError("pin", "restoring a backup needs the head referee's PIN")
-        t.sign_in(referee, given)
-        t._authorize(referee, head=True, action="restoring a backup")
+        t.referees.sign_in(referee, given)
+        t.store.authorize(referee, head=True, action="restoring a backup")
         return
     head = t.info.head_referee
     if head and referee != head:
@@ -203,12 +230,12 @@ def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None
                            f"pass --referee {head!r}")
 
 
-def _authorized_on_current(cls: type[Self], path: Path, referee: str,
+def _authorized_on_current(opener: Opener, path: Path, referee: str,
                            pin: Callable[[], str] | str | None) -> bool:
     """Authorize on the current file if it can still be read (its lock-out counts); False
     when it cannot (then the backup's referees decide)."""
     try:
-        t = cls.open(path, backup_every=0)  # type: ignore[attr-defined]
+        t = opener(path, backup_every=0)
     except (StorageError, sqlite3.Error):
         return False
     with t:
@@ -219,7 +246,7 @@ def _authorized_on_current(cls: type[Self], path: Path, referee: str,
 @contextlib.contextmanager
 def _write_locked(path: Path) -> Iterator[None]:
     """Hold the current file's write lock while it is replaced. A save checks under that
-    lock that the path still names its file (:meth:`~.base.TournamentBase.check_same_file`);
+    lock that the path still names its file (:meth:`~.store.Store.check_same_file`);
     without it a save that checked just before the move would commit into the copy set
     aside *after* the restore said it was done. A file that cannot be locked for another
     reason than a busy one (damaged, read-only) is replaced without the lock."""

@@ -16,14 +16,14 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
 from referee_app.core.jsonin import json_kind, parse_json
 
 from . import chain
 from . import db as dbm
-from .base import MAX_INT, TournamentBase, _shown, _text
+from .checks import MAX_INT, check_text, shown
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .files import atomic_file
 from .models import HandStatus, PlayerStatus, VersionAction
@@ -40,11 +40,11 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     info = {**t.info.to_dict(), "ruleset_digest": t.settings()["ruleset_digest"]}
     players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
                 "status": p.status.value, "registered_at": p.registered_at}
-               for p in t.players()]
+               for p in t.players.list()]
     rounds = []
     for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
                                         "rounds ORDER BY number").fetchall():
-        s = t.seating(n)
+        s = t.rounds.seating(n)
         rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
                        "tables": {str(k): v for k, v in s.tables.items()},
                        "byes": list(s.byes)})
@@ -54,7 +54,7 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM hands "
                                            "ORDER BY id").fetchall():
         versions = []
-        for v in t._versions(hid):
+        for v in t.hands.versions(hid):
             versions.append({"version": v.version, "action": v.action.value,
                              "status": v.status.value, "referee": v.referee, "at": v.at,
                              "reason": v.reason, "override_reason": v.override_reason,
@@ -64,7 +64,7 @@ def bundle_sections(t: Any) -> dict[str, Any]:
         hands.append({"id": hid, "round": rnd, "table": tbl, "hand_no": hno,
                       "versions": versions})
     penalties = []
-    for p in t.penalties():
+    for p in t.penalties.list():
         void = None
         if p.void:
             r = t.db.execute("SELECT reason, referee, at FROM penalty_voids WHERE "
@@ -138,7 +138,7 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
                           f"expected {want}, got {type(v).__name__}")
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
         raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
-                          f"{MAX_INT}, got {_shown(v)}")
+                          f"{MAX_INT}, got {shown(v)}")
     return v
 
 
@@ -190,7 +190,7 @@ def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Pat
             t = _import_chain(cls, data, tmp)
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         t.db.close()
-        t._closed = True
+        t.store.closed = True
         _fsync(tmp)
         os.replace(tmp, db_path)
         _fsync(db_path.parent)  # make the rename itself durable
@@ -241,7 +241,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
                        (len(entries), last))
         t = cls(tmp, db, backup_every=0)
         try:
-            t.verify()
+            t.record.verify()
         except RecordIntegrityError as e:
             seq = e.seq
             raise BundleError(f"chain[{seq - 1}]" if seq else "chain", e.problem) from None
@@ -290,7 +290,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     except StorageError as e:
         raise BundleError(f"tournament.{e.field}", e.problem) from None
     try:
-        with t._write():
+        with t.store.write():
             created = _get(info, "created_at", "tournament", str, optional=True, default="")
             if created:
                 t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
@@ -300,7 +300,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
                 old_log = _fill(t, data, where)
             except sqlite3.IntegrityError as e:
                 raise BundleError(where[0], f"conflicts with an earlier entry ({e})") from None
-            t._log("", "event.import_legacy", {"from_format": LEGACY_FORMAT,
+            t.store.note("", "event.import_legacy", {"from_format": LEGACY_FORMAT,
                                                "settled_under": t.settings(), "log": old_log},
                    dbm.now())
     except BaseException:
@@ -339,13 +339,13 @@ def _cleanup(tmp: Path) -> None:
 def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     """Insert everything; ``where[0]`` tracks the entry being read for error messages."""
     db = t.db
-    seats = t._seats()
+    seats = t.store.seats()
     settings_now = t.settings()
     names: dict[str, int] = {}
     for i, p in enumerate(_list(data, "players", "")):
         path = where[0] = f"players[{i}]"
         pid = _get(p, "id", path, int)
-        name = _text(_get(p, "name", path, str), f"{path}.name")
+        name = check_text(_get(p, "name", path, str), f"{path}.name")
         if not name:
             raise BundleError(f"{path}.name", "may not be empty")
         if name in names:
@@ -427,11 +427,11 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             raw = _get(v, "record", vpath, dict)
             try:
                 rec = HandRecord.from_dict(raw)
-                if rec.ruleset != t._ruleset_id():
+                if rec.ruleset != t.store.ruleset_id():
                     raise BundleError(f"{vpath}.record.ruleset", f"the hand is under "
                                       f"{rec.ruleset!r} but the tournament under "
-                                      f"{t._ruleset_id()!r} (was the bundle's ruleset changed?)")
-                rec, ids = t._match(rec, rnd, tbl)
+                                      f"{t.store.ruleset_id()!r} (was the bundle's ruleset changed?)")
+                rec, ids = t.hands.match(rec, rnd, tbl)
             except BundleError:
                 raise
             except (RecordError, StorageError) as e:
@@ -441,10 +441,10 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:
-                totals = t._check_override(s, seats, orr, ot)
+                totals = t.hands.check_override(s, seats, orr, ot)
             except StorageError as e:
                 raise BundleError(f"{vpath}.record", e.problem) from None
-            t._insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),
+            t.hands.insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),
                               settings_now, ids, totals,
                               referee=_get(v, "referee", vpath, str, optional=True, default=""),
                               at=_get(v, "at", vpath, str, optional=True, default=""),
@@ -485,18 +485,3 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             raise BundleError(where[0], f"expected an object, got {type(e).__name__}")
         old_log.append(e)
     return old_log
-
-
-class BundleMixin(TournamentBase):
-    """The whole tournament as one JSON document, out and back in."""
-
-    def export_bundle(self, path: str | Path | None = None) -> dict[str, Any]:
-        """The whole tournament as one JSON document (written to ``path`` if given)."""
-        return export_bundle(self, path)
-
-    @classmethod
-    def import_bundle(cls, bundle: str | Path | Mapping[str, Any], db_path: str | Path, *,
-                      legacy: bool = False, **kwargs: Any) -> Self:
-        """Create ``db_path`` from a bundle after verifying all of it; all or nothing (nothing
-        is left on failure). ``legacy``: accept a bundle from before the chain."""
-        return import_bundle(cls, bundle, Path(db_path), legacy=legacy, **kwargs)

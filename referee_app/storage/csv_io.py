@@ -12,15 +12,9 @@ import io
 from pathlib import Path
 from typing import Any
 
-from .base import TournamentBase
-from .errors import (
-    CSVImportError,
-    StorageError,
-)
+from .errors import CSVImportError
 from .files import atomic_file
-from .models import (
-    Player,
-)
+from .models import HandInfo, StandingRow
 
 #: first characters that make a spreadsheet cell a formula (OWASP CSV injection)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -51,107 +45,95 @@ def _guarded_writer(f: Any) -> Any:
     return _Writer()
 
 
-class CsvMixin(TournamentBase):
-    CSV_COLUMNS = {"name": "name", "name_zh": "name", "姓名": "name", "name_latin": "name_latin",
-                   "latin": "name_latin", "pinyin": "name_latin", "club": "club", "俱乐部": "club",
-                   "status": "status"}
-
-    def import_players_csv(self, source: str | Path | io.TextIOBase, *, referee: str = "",
-                           skip_existing: bool = False) -> list[Player]:
-        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing.
-
-        ``skip_existing``: rows naming an already registered player are left out (re-importing
-        an updated entry list with late entries); otherwise they are an error.
-        """
-        try:
-            if isinstance(source, str | Path):
-                with open(source, encoding="utf-8-sig", newline="") as f:
-                    text = f.read()
-            else:
-                text = source.read()
-        except OSError as e:
-            raise CSVImportError("file", f"cannot read {source}: {e.strerror}") from None
-        except UnicodeDecodeError:
-            raise CSVImportError("file", f"{source} is not UTF-8 text") from None
-        text = text.lstrip("\ufeff")
-        reader = csv.reader(io.StringIO(text))
-        try:
-            header = next(reader)
-        except StopIteration:
-            raise CSVImportError("line 1", "the file is empty (expected a header row with "
-                                 "'name')") from None
-        except csv.Error as e:
-            raise CSVImportError("line 1", f"not readable as CSV: {e}") from None
-        cols: dict[int, str] = {}
-        for i, h in enumerate(header):
-            key = self.CSV_COLUMNS.get(h.strip().lower()) or self.CSV_COLUMNS.get(h.strip())
-            if key is None:
-                raise CSVImportError(f"line 1, column {i + 1}",
-                                     f"unknown column {h!r} (known: name, name_latin, club, "
-                                     "status)")
-            if key in cols.values():
-                raise CSVImportError(f"line 1, column {i + 1}", f"column {key!r} appears twice")
-            cols[i] = key
-        if "name" not in cols.values():
-            raise CSVImportError("line 1", "the header needs a 'name' column")
-        rows: list[tuple[Any, Any, Any, Any]] = []
-        lines: list[int] = []
-        try:
-            for values in reader:
-                if not any(v.strip() for v in values):
-                    continue
-                if len(values) != len(header):
-                    raise CSVImportError(f"line {reader.line_num}",
-                                         f"{len(values)} values, the header has {len(header)}")
-                d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
-                rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
-                             d.get("status", "") or "active"))
-                lines.append(reader.line_num)
-        except csv.Error as e:
-            raise CSVImportError(f"line {reader.line_num}", f"not readable as CSV: {e}") from None
-        if not rows:
-            raise CSVImportError("file", "no players listed under the header")
-        if skip_existing:
-            existing = {p.name for p in self.players()}
-            keep = [i for i, r in enumerate(rows)
-                    if not (isinstance(r[0], str) and r[0].strip() in existing)]
-            rows, lines = [rows[i] for i in keep], [lines[i] for i in keep]
-            if not rows:
-                return []
-        try:
-            return self._add_players(rows, referee, [f"line {n}, " for n in lines])
-        except StorageError as e:
-            raise CSVImportError(e.field, e.problem) from None
+#: header names (English, pinyin, Chinese) -> player field
+CSV_COLUMNS = {"name": "name", "name_zh": "name", "姓名": "name", "name_latin": "name_latin",
+               "latin": "name_latin", "pinyin": "name_latin", "club": "club", "俱乐部": "club",
+               "status": "status"}
 
 
-    def export_standings_csv(self, path: str | Path, *, round: int | None = None,
-                             through_round: int | None = None) -> Path:
-        rows = self.standings(round, through_round=through_round)
-        rounds = sorted({r for row in rows for r in row.per_round})
-        path = Path(path)
-        with atomic_file(path, encoding="utf-8-sig", newline="") as f:
-            w = _guarded_writer(f)
-            w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
-                        "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
-                        "penalties", *[f"round_{n}" for n in rounds]])
-            for r in rows:
-                w.writerow([r.rank, r.player, r.club, r.status.value, r.chips, r.hands, r.wins,
-                            r.self_drawn, r.discards_paid, r.flower_pigs, r.largest_win_fan,
-                            r.penalties, *[r.per_round.get(n, 0) for n in rounds]])
-        return path
+def read_players(source: str | Path | io.TextIOBase
+                 ) -> tuple[list[tuple[Any, Any, Any, Any]], list[int]]:
+    """The rows of an entry list (header: name[, name_latin, club, status]) and the line
+    each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
+    try:
+        if isinstance(source, str | Path):
+            with open(source, encoding="utf-8-sig", newline="") as f:
+                text = f.read()
+        else:
+            text = source.read()
+    except OSError as e:
+        raise CSVImportError("file", f"cannot read {source}: {e.strerror}") from None
+    except UnicodeDecodeError:
+        raise CSVImportError("file", f"{source} is not UTF-8 text") from None
+    text = text.lstrip("\ufeff")
+    reader = csv.reader(io.StringIO(text))
+    try:
+        header = next(reader)
+    except StopIteration:
+        raise CSVImportError("line 1", "the file is empty (expected a header row with "
+                             "'name')") from None
+    except csv.Error as e:
+        raise CSVImportError("line 1", f"not readable as CSV: {e}") from None
+    cols: dict[int, str] = {}
+    for i, h in enumerate(header):
+        key = CSV_COLUMNS.get(h.strip().lower()) or CSV_COLUMNS.get(h.strip())
+        if key is None:
+            raise CSVImportError(f"line 1, column {i + 1}",
+                                 f"unknown column {h!r} (known: name, name_latin, club, "
+                                 "status)")
+        if key in cols.values():
+            raise CSVImportError(f"line 1, column {i + 1}", f"column {key!r} appears twice")
+        cols[i] = key
+    if "name" not in cols.values():
+        raise CSVImportError("line 1", "the header needs a 'name' column")
+    rows: list[tuple[Any, Any, Any, Any]] = []
+    lines: list[int] = []
+    try:
+        for values in reader:
+            if not any(v.strip() for v in values):
+                continue
+            if len(values) != len(header):
+                raise CSVImportError(f"line {reader.line_num}",
+                                     f"{len(values)} values, the header has {len(header)}")
+            d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
+            rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
+                         d.get("status", "") or "active"))
+            lines.append(reader.line_num)
+    except csv.Error as e:
+        raise CSVImportError(f"line {reader.line_num}", f"not readable as CSV: {e}") from None
+    if not rows:
+        raise CSVImportError("file", "no players listed under the header")
+    return rows, lines
 
-    def export_hands_csv(self, path: str | Path, *, round: int | None = None) -> Path:
-        seats = self._seats()
-        path = Path(path)
-        with atomic_file(path, encoding="utf-8-sig", newline="") as f:
-            w = _guarded_writer(f)
-            w.writerow(["hand_id", "round", "table", "hand_no", "version", "status", "flags",
-                        "dealer", *[f"{s}_player" for s in seats], *[f"{s}_chips" for s in seats],
-                        "entered_by", "entered_at", "updated_by", "updated_at"])
-            for h in self.hands(round=round):
-                w.writerow([h.id, h.round, h.table, h.hand_no, h.version, h.status.value,
-                            " ".join(h.flags), h.dealer, *[h.players.get(s, "") for s in seats],
-                            *[h.totals.get(s, 0) for s in seats], h.entered_by, h.entered_at,
-                            h.updated_by, h.updated_at])
-        return path
+
+def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
+    """The standings as a spreadsheet (one column per round played)."""
+    rounds = sorted({r for row in rows for r in row.per_round})
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
+                    "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
+                    "penalties", *[f"round_{n}" for n in rounds]])
+        for r in rows:
+            w.writerow([r.rank, r.player, r.club, r.status.value, r.chips, r.hands, r.wins,
+                        r.self_drawn, r.discards_paid, r.flower_pigs, r.largest_win_fan,
+                        r.penalties, *[r.per_round.get(n, 0) for n in rounds]])
+    return path
+
+
+def write_hands(path: str | Path, seats: tuple[str, ...], hands: list[HandInfo]) -> Path:
+    """Every hand's current version, one row each, the seats' players and chips."""
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(["hand_id", "round", "table", "hand_no", "version", "status", "flags",
+                    "dealer", *[f"{s}_player" for s in seats], *[f"{s}_chips" for s in seats],
+                    "entered_by", "entered_at", "updated_by", "updated_at"])
+        for h in hands:
+            w.writerow([h.id, h.round, h.table, h.hand_no, h.version, h.status.value,
+                        " ".join(h.flags), h.dealer, *[h.players.get(s, "") for s in seats],
+                        *[h.totals.get(s, 0) for s in seats], h.entered_by, h.entered_at,
+                        h.updated_by, h.updated_at])
+    return path
 

@@ -1,12 +1,14 @@
-"""Writing hands: validate and settle a record, then save it as a new version (add, amend,
-void, status). Nothing is overwritten: every change is a version."""
+"""Hands: validate and settle a record, then save it as a new version (add, amend, void,
+status); and reading them back (one hand, listings, versions, next number and dealer).
+Nothing is overwritten: every change is a version."""
 
 from __future__ import annotations
 
 import json
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
+from pathlib import Path
 from typing import Any
 
 from referee_app.core import (
@@ -15,9 +17,20 @@ from referee_app.core import (
     Settlement,
     settle,
 )
+from referee_app.core import next_dealer as core_next_dealer
 
+from . import csv_io
 from . import db as dbm
-from .base import MAX_INT, MAX_REASON, TournamentBase, _chips, _dump, _positive_int, _shown, _text
+from .checks import (
+    MAX_INT,
+    MAX_REASON,
+    check_chips,
+    check_text,
+    dump,
+    lookup_int,
+    positive_int,
+    shown,
+)
 from .errors import (
     DuplicateHandError,
     HandChangedError,
@@ -28,14 +41,26 @@ from .errors import (
     UnknownHandError,
     UnknownPlayerError,
 )
+from .hand_queries import describe_changes
 from .models import (
     HandInfo,
     HandStatus,
+    HandSummary,
+    HandVersion,
     VersionAction,
 )
+from .players import Players
+from .store import Store
 
 
-class HandsMixin(TournamentBase):
+class Hands:
+    """``t.hands``: saving hands (add, amend, void, restore, status) and reading them back.
+    Nothing is overwritten: every change is a new version."""
+
+    def __init__(self, store: Store, players: Players) -> None:
+        self.store = store
+        self.db = store.db
+        self.players = players
 
     def _table_seats(self, number: int, table: int) -> dict[str, tuple[int, str]]:
         rows = self.db.execute(
@@ -55,13 +80,13 @@ class HandsMixin(TournamentBase):
         if isinstance(record, HandRecord):
             return record
         if isinstance(record, str):
-            return HandRecord.from_json(record, self.ruleset())
+            return HandRecord.from_json(record, self.store.ruleset())
         if not isinstance(record, Mapping):
             raise RecordError("", f"a hand record is a JSON object, got "
                               f"{'null' if record is None else type(record).__name__}")
-        return HandRecord.from_dict(dict(record), self.ruleset())
+        return HandRecord.from_dict(dict(record), self.store.ruleset())
 
-    def _match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
+    def match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
         """Fill/verify each seat's player against the seating; returns record and seat->id."""
         seated = self._table_seats(number, table)
         by_id = {pid: s for s, (pid, _) in seated.items()}
@@ -74,7 +99,7 @@ class HandsMixin(TournamentBase):
             pid, name = seated[sh.seat]
             if sh.player not in (None, ""):
                 try:
-                    named = self._player_id(sh.player, f"seats.{sh.seat}.player")
+                    named = self.players.id_of(sh.player, f"seats.{sh.seat}.player")
                 except UnknownPlayerError as e:
                     raise SeatMismatchError(e.field, f"{e.problem}; table {table} of round "
                                             f"{number}: " + ", ".join(
@@ -118,10 +143,10 @@ class HandsMixin(TournamentBase):
                         discards[seat], 1 if seat in pigs else 0, int(w["fan"]) if w else 0))
         return out
 
-    def _check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
+    def check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> dict[str, int]:
         """The chips a version counts: the settlement's, or the head referee's override."""
-        reason = _text(override_reason, "override_reason", limit=MAX_REASON) or None
+        reason = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
         if override_totals is not None:
             if reason is None:
                 raise StorageError("override_totals", "needs an override_reason")
@@ -129,7 +154,7 @@ class HandsMixin(TournamentBase):
             for k, v in ot.items():
                 if k not in seats:
                     raise StorageError(f"override_totals.{k}", "unknown seat")
-                _chips(v, f"override_totals.{k}")
+                check_chips(v, f"override_totals.{k}")
             if sum(ot.values()) != 0:
                 raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
             return {seat: int(ot.get(seat, 0)) for seat in seats}
@@ -144,7 +169,7 @@ class HandsMixin(TournamentBase):
                                "override (give override_totals to overrule the chips)")
         return {seat: int(s.totals.get(seat, 0)) for seat in seats}
 
-    def _insert_version(self, hand_id: int, version: int, action: VersionAction,
+    def insert_version(self, hand_id: int, version: int, action: VersionAction,
                         status: HandStatus, record: Mapping[str, Any],
                         settlement: Mapping[str, Any], settings: Mapping[str, Any],
                         ids: Mapping[str, int], totals: Mapping[str, int], *, referee: str,
@@ -157,10 +182,10 @@ class HandsMixin(TournamentBase):
             "INSERT INTO hand_versions(hand_id, version, action, status, record, settlement, ok, "
             "override_reason, override_totals, reason, referee, at, settings) "
             "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (hand_id, version, action.value, status.value, _dump(record), _dump(settlement),
+            (hand_id, version, action.value, status.value, dump(record), dump(settlement),
              int(bool(settlement.get("ok"))), override_reason,
-             _dump(dict(override_totals)) if override_totals is not None else None,
-             reason, referee, at, _dump(settings)))
+             dump(dict(override_totals)) if override_totals is not None else None,
+             reason, referee, at, dump(settings)))
         for row in self._seat_values(record, settlement, ids, totals, counted=counted,
                                      overridden=override_reason is not None):
             self.db.execute(
@@ -178,7 +203,7 @@ class HandsMixin(TournamentBase):
         """Check and settle a record under the tournament's current settings: the record,
         its settlement, those settings, seat -> player id, and the chips it counts."""
         rec = self._as_record(record)
-        ruleset = self._ruleset_id()
+        ruleset = self.store.ruleset_id()
         if rec.ruleset != ruleset:
             raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
                                f"plays {ruleset!r}")
@@ -187,16 +212,16 @@ class HandsMixin(TournamentBase):
             if got is not None and got != want and str(got) != str(want):
                 raise StorageError(key, f"the record says {got!r} but it is being saved as "
                                    f"{want!r}")
-        rec, ids = self._match(rec, number, table)
+        rec, ids = self.match(rec, number, table)
         rec = replace(rec, extra={**rec.extra, "round": number, "table": table,
                                   "hand_no": hand_no})
-        settings = self.settings()
-        s = settle(rec, self.rules_for(settings))
-        totals = self._check_override(s, [sh.seat for sh in rec.seats], override_reason,
+        settings = self.store.settings()
+        s = settle(rec, self.store.rules_for(settings))
+        totals = self.check_override(s, [sh.seat for sh in rec.seats], override_reason,
                                       override_totals)
         return rec, s, settings, ids, totals
 
-    def add_hand(self, record: HandRecord | Mapping[str, Any] | str, *, round: int, table: int,
+    def add(self, record: HandRecord | Mapping[str, Any] | str, *, round: int, table: int,
                  hand_no: int, referee: str = "", override_reason: str | None = None,
                  override_totals: Mapping[str, int] | None = None) -> HandInfo:
         """Validate, settle and save a finished hand (one transaction); returns it.
@@ -206,21 +231,21 @@ class HandsMixin(TournamentBase):
         record without ``override_reason`` (HandRuleError listing the engine's errors), an
         override by anyone but the head referee.
         """
-        number = _positive_int(round, "round")
-        table = _positive_int(table, "table")
-        hand_no = _positive_int(hand_no, "hand_no")
-        referee = _text(referee, "referee")
+        number = positive_int(round, "round")
+        table = positive_int(table, "table")
+        hand_no = positive_int(hand_no, "hand_no")
+        referee = check_text(referee, "referee")
         rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
                                                       override_reason, override_totals)
-        if not referee and not self.has_referees() and isinstance(rec.extra.get("referee"),
+        if not referee and not self.store.has_referees() and isinstance(rec.extra.get("referee"),
                                                                    str):
             referee = rec.extra["referee"].strip()  # hand-format.md's optional field
-        override = _text(override_reason, "override_reason", limit=MAX_REASON) or None
-        referee = self._authorize(referee, head=override is not None,
+        override = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
+        referee = self.store.authorize(referee, head=override is not None,
                                   action="recording a hand that breaks the rules"
                                   if override else "saving a hand", override=override)
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             dup = self.db.execute("SELECT id FROM hands WHERE round=? AND table_no=? AND "
                                   "hand_no=?", (number, table, hand_no)).fetchone()
             if dup:
@@ -231,67 +256,67 @@ class HandsMixin(TournamentBase):
                                   "status) VALUES (?,?,?,?,?)",
                                   (number, table, hand_no, 1, HandStatus.ENTERED.value))
             hand_id = int(cur.lastrowid or 0)
-            self._insert_version(hand_id, 1, VersionAction.ENTERED, HandStatus.ENTERED,
+            self.insert_version(hand_id, 1, VersionAction.ENTERED, HandStatus.ENTERED,
                                  rec.to_dict(), s.to_dict(), settings, ids, totals,
                                  referee=referee, at=at, reason=None, override_reason=override,
                                  override_totals=override_totals)
-            self._log(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
+            self.store.note(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
                                             "hand_no": hand_no, "override": override}, at)
-            result = self.hand(hand_id)  # read inside the transaction: exactly what we wrote
-        self._saved()
+            result = self.get(hand_id)  # read inside the transaction: exactly what we wrote
+        self.store.saved()
         return result
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
         if isinstance(hand_id, bool) or not isinstance(hand_id, int) or abs(hand_id) > MAX_INT:
             raise UnknownHandError("hand_id", f"expected a hand id number up to {MAX_INT}, got "
-                                   f"{_shown(hand_id)}")
+                                   f"{shown(hand_id)}")
         r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
                             "WHERE id=?", (hand_id,)).fetchone()
         if r is None:
             raise UnknownHandError("hand_id", f"no hand with id {hand_id}")
         return r[0], r[1], r[2], r[3], r[4]
 
-    def amend_hand(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
+    def amend(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
                    reason: str, referee: str = "", override_reason: str | None = None,
                    override_totals: Mapping[str, int] | None = None,
                    expected_version: int | None = None) -> HandInfo:
         """Correct a hand: a new version with its reason, settled under the tournament's
         current settings; the old versions stay. A void hand is restored first
-        (:meth:`restore_hand`); amending a verified hand is the head referee's.
+        (:meth:`restore`); amending a verified hand is the head referee's.
 
         ``expected_version``: the version the caller edited; if another desk saved a newer
         one meanwhile, :class:`HandChangedError` and nothing is written (checked inside the
         write lock, so the other change can never be overwritten unseen)."""
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
-        referee = _text(referee, "referee")
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
+        referee = check_text(referee, "referee")
         number, table, hand_no, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is void; restore it first "
                                f"(referee-app hand restore {hand_id} --reason TEXT)")
         rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
                                                       override_reason, override_totals)
-        override = _text(override_reason, "override_reason", limit=MAX_REASON) or None
+        override = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
         head = override is not None or status == HandStatus.VERIFIED.value
-        referee = self._authorize(referee, head=head, override=override,
+        referee = self.store.authorize(referee, head=head, override=override,
                                   action="amending a verified hand" if status == "verified"
                                   else "recording a hand that breaks the rules" if override
                                   else "amending a hand")
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             _, _, _, version, now_status = self._current(hand_id)
             if expected_version is not None and version != expected_version:
                 raise HandChangedError(hand_id, expected_version, version)
             if now_status != status:
                 raise StorageError("hand_id", f"hand {hand_id} changed meanwhile (now "
                                    f"{now_status}); look at it again")
-            self._insert_version(hand_id, version + 1, VersionAction.AMENDED, HandStatus.ENTERED,
+            self.insert_version(hand_id, version + 1, VersionAction.AMENDED, HandStatus.ENTERED,
                                  rec.to_dict(), s.to_dict(), settings, ids, totals,
                                  referee=referee, at=at, reason=reason, override_reason=override,
                                  override_totals=override_totals)
-            self._log(referee, "hand.amend", {"hand_id": hand_id, "version": version + 1,
+            self.store.note(referee, "hand.amend", {"hand_id": hand_id, "version": version + 1,
                                               "reason": reason}, at)
-            result = self.hand(hand_id)
-        self._saved()
+            result = self.get(hand_id)
+        self.store.saved()
         return result
 
     def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
@@ -300,7 +325,7 @@ class HandsMixin(TournamentBase):
         """A new version that changes only the status: the record, its stored settlement and
         the settings that produced it are copied as they are (nothing is settled again)."""
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             number, table, _, version, _ = self._current(hand_id)
             if expected_version is not None and version != expected_version:
                 raise HandChangedError(hand_id, expected_version, version)
@@ -315,7 +340,7 @@ class HandsMixin(TournamentBase):
                     "SELECT seat, player_id FROM hand_seats WHERE hand_id=? AND version=?",
                     (hand_id, version))}
             else:  # a hand that counts must still match the seating (restoring, verifying)
-                _, ids = self._match(HandRecord.from_dict(record, self.ruleset()), number, table)
+                _, ids = self.match(HandRecord.from_dict(record, self.store.ruleset()), number, table)
             if ot is not None:
                 totals = {seat: int(ot.get(seat, 0)) for seat in ids}
             elif settlement.get("ok"):
@@ -339,43 +364,43 @@ class HandsMixin(TournamentBase):
             self.db.execute("UPDATE hands SET current_version=?, status=? WHERE id=?",
                             (version + 1, status.value, hand_id))
             del number, table, settings
-            self._log(referee, f"hand.{action.value}", {"hand_id": hand_id,
+            self.store.note(referee, f"hand.{action.value}", {"hand_id": hand_id,
                                                         "version": version + 1,
                                                         "status": status.value,
                                                         "reason": reason}, at)
-            result = self.hand(hand_id)
-        self._saved()
+            result = self.get(hand_id)
+        self.store.saved()
         return result
 
-    def void_hand(self, hand_id: int, *, reason: str, referee: str = "",
+    def void(self, hand_id: int, *, reason: str, referee: str = "",
                   expected_version: int | None = None) -> HandInfo:
         """Void a hand (head referee): it stays listed (as void) and counts nothing.
-        ``expected_version`` as in :meth:`amend_hand`."""
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
+        ``expected_version`` as in :meth:`amend`."""
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is already void")
-        referee = self._authorize(referee, head=True, action="voiding a hand")
+        referee = self.store.authorize(referee, head=True, action="voiding a hand")
         return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID, referee,
                                   reason, expected_version)
 
-    def restore_hand(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
+    def restore(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo:
         """Bring a void hand back (head referee, with a reason): the only way back from void.
         It counts again exactly as it was saved."""
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status != HandStatus.VOID.value:
             raise StorageError("hand_id", f"hand {hand_id} is not void (it is {status})")
-        referee = self._authorize(referee, head=True, action="restoring a void hand")
+        referee = self.store.authorize(referee, head=True, action="restoring a void hand")
         return self._copy_version(hand_id, VersionAction.RESTORED, HandStatus.ENTERED, referee,
                                   reason)
 
     def set_status(self, hand_id: int, status: HandStatus | str, *, referee: str = "",
                    reason: str | None = None, expected_version: int | None = None
                    ) -> HandInfo:
-        """Mark a hand verified (or back to entered). Voiding goes through :meth:`void_hand`
-        and back from void only through :meth:`restore_hand`. ``expected_version``: the
-        version the caller looked at (as in :meth:`amend_hand`)."""
+        """Mark a hand verified (or back to entered). Voiding goes through :meth:`void`
+        and back from void only through :meth:`restore`. ``expected_version``: the
+        version the caller looked at (as in :meth:`amend`)."""
         try:
             st = HandStatus(status)
         except ValueError:
@@ -383,15 +408,150 @@ class HandsMixin(TournamentBase):
                                "void)") from None
         _, _, _, _, cur = self._current(hand_id)
         if st is HandStatus.VOID:
-            return self.void_hand(hand_id, reason=reason or "", referee=referee,
+            return self.void(hand_id, reason=reason or "", referee=referee,
                                   expected_version=expected_version)
         if cur == HandStatus.VOID.value:
             raise StorageError("status", f"hand {hand_id} is void; restore it with "
                                f"'referee-app hand restore {hand_id} --reason TEXT'")
         if cur == st.value:
             raise StorageError("status", f"hand {hand_id} is already {st.value}")
-        referee = self._authorize(referee, head=cur == HandStatus.VERIFIED.value,
+        referee = self.store.authorize(referee, head=cur == HandStatus.VERIFIED.value,
                                   action="un-verifying a hand" if cur == "verified"
                                   else "verifying a hand")
         return self._copy_version(hand_id, VersionAction.STATUS, st, referee,
-                                  _text(reason, "reason", limit=MAX_REASON) or None, expected_version)
+                                  check_text(reason, "reason", limit=MAX_REASON) or None, expected_version)
+
+
+    _HAND_SQL = (
+        "SELECT h.id, h.round, h.table_no, h.hand_no, h.current_version, h.status, v.record, "
+        "v.settlement, v.override_reason, v.referee, v.at, "
+        "(SELECT referee FROM hand_versions f WHERE f.hand_id=h.id AND f.version=1), "
+        "(SELECT at FROM hand_versions f WHERE f.hand_id=h.id AND f.version=1), "
+        "(SELECT COUNT(*) FROM hand_versions a WHERE a.hand_id=h.id AND a.action='amended') "
+        "FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND v.version=h.current_version ")
+
+    def _hand_rows(self, where: str, params: Sequence[Any]) -> list[HandInfo]:
+        rows = self.db.execute(self._HAND_SQL + where, params).fetchall()
+        if not rows:
+            return []
+        ids = [r[0] for r in rows]
+        seat_rows: dict[int, dict[str, tuple[str, int]]] = defaultdict(dict)
+        for chunk in range(0, len(ids), 500):
+            part = ids[chunk:chunk + 500]
+            q = ("SELECT hs.hand_id, hs.seat, p.name, hs.chips FROM hand_seats hs JOIN hands h "
+                 "ON h.id=hs.hand_id AND hs.version=h.current_version JOIN players p ON "
+                 f"p.id=hs.player_id WHERE hs.hand_id IN ({','.join('?' * len(part))})")
+            for hid, seat, name, chips in self.db.execute(q, part).fetchall():
+                seat_rows[hid][seat] = (name, chips)
+        seats = self.store.seats()
+        out = []
+        for r in rows:
+            rec = json.loads(r[6])
+            sr = seat_rows[r[0]]
+            out.append(HandInfo(
+                id=r[0], round=r[1], table=r[2], hand_no=r[3], version=r[4],
+                status=HandStatus(r[5]), record=rec, settlement=json.loads(r[7]),
+                totals={s: sr[s][1] for s in seats if s in sr},
+                players={s: sr[s][0] for s in seats if s in sr},
+                dealer=rec.get("dealer", seats[0]), entered_by=r[11], entered_at=r[12],
+                updated_by=r[9], updated_at=r[10], amended=r[13] > 0, override_reason=r[8]))
+        return out
+
+    def get(self, hand_id: int) -> HandInfo:
+        self._current(hand_id)
+        return self._hand_rows("WHERE h.id=?", (hand_id,))[0]
+
+    def find(self, round: int, table: int, hand_no: int) -> HandInfo | None:
+        round, table = lookup_int(round, "round"), lookup_int(table, "table")
+        hand_no = lookup_int(hand_no, "hand_no")
+        rows = self._hand_rows("WHERE h.round=? AND h.table_no=? AND h.hand_no=?",
+                               (round, table, hand_no))
+        return rows[0] if rows else None
+
+    def list(self, *, round: int | None = None, table: int | None = None,
+              status: HandStatus | str | None = None) -> list[HandInfo]:
+        """Current versions, ordered by round, table, hand number (void ones included)."""
+        conds, params = [], []
+        if round is not None:
+            conds.append("h.round=?")
+            params.append(lookup_int(round, "round"))
+        if table is not None:
+            conds.append("h.table_no=?")
+            params.append(lookup_int(table, "table"))
+        if status is not None:
+            conds.append("h.status=?")
+            params.append(HandStatus(status).value)
+        where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
+        return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
+
+    def index(self) -> list[HandSummary]:
+        """Every hand's number, status and flags, ordered as :meth:`list` — for lists that
+        show no record (the desk's navigator at launch)."""
+        rows = self.db.execute(
+            "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
+            "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
+            "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+            "v.version=h.current_version ORDER BY h.round, h.table_no, h.hand_no").fetchall()
+        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
+                for r in rows]
+
+    def versions(self, hand_id: int, only: int | None = None) -> list[HandVersion]:
+        q = ("SELECT version, action, status, record, settlement, override_reason, "
+             "override_totals, reason, referee, at FROM hand_versions WHERE hand_id=?")
+        params: list[Any] = [hand_id]
+        if only is not None:
+            q += " AND version=?"
+            params.append(only)
+        rows = self.db.execute(q + " ORDER BY version", params).fetchall()
+        totals: dict[int, dict[str, int]] = defaultdict(dict)
+        for v, seat, chips in self.db.execute("SELECT version, seat, chips FROM hand_seats WHERE "
+                                              "hand_id=?", (hand_id,)).fetchall():
+            totals[v][seat] = chips
+        seats = self.store.seats()
+        out: list[HandVersion] = []
+        for r in rows:
+            t = {s: totals[r[0]].get(s, 0) for s in seats if s in totals[r[0]]}
+            prev = totals.get(r[0] - 1, {})
+            diff = {s: t[s] - prev.get(s, 0) for s in t}
+            v = HandVersion(hand_id, r[0], VersionAction(r[1]), HandStatus(r[2]),
+                            json.loads(r[3]), json.loads(r[4]), t, diff, r[8], r[9],
+                            r[7], r[5], json.loads(r[6]) if r[6] else None)
+            if out and out[-1].version == v.version - 1:
+                v = replace(v, changes=describe_changes(out[-1], v))
+            out.append(v)
+        return out
+
+    def history(self, hand_id: int) -> list[HandVersion]:
+        """Every version, oldest first, each with its per-seat chip diff vs the previous."""
+        self._current(hand_id)
+        return self.versions(hand_id)
+
+    def next_no(self, round: int, table: int) -> int:
+        round, table = lookup_int(round, "round"), lookup_int(table, "table")
+        r = self.db.execute("SELECT MAX(hand_no) FROM hands WHERE round=? AND table_no=?",
+                            (round, table)).fetchone()
+        return (r[0] or 0) + 1
+
+    def next_dealer(self, round: int, table: int) -> str:
+        """The suggested dealer of the table's next hand (the engine's ``next_dealer`` rule).
+
+        ``first_winner`` (Ottawa Reading, J10, C7, Z6): the first winner; on a shared first
+        win the discarder; nobody won: the dealer stays. Where the engine has no automatic
+        choice (``dice`` rulesets, or an overridden rule-breaking hand) the last dealer is
+        suggested and the referee changes it. A table's first hand: the first seat (E).
+        """
+        seats = self.store.seats()
+        round, table = lookup_int(round, "round"), lookup_int(table, "table")
+        r = self.db.execute(
+            "SELECT v.record FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+            "v.version=h.current_version WHERE h.round=? AND h.table_no=? AND h.status<>'void' "
+            "ORDER BY h.hand_no DESC LIMIT 1", (round, table)).fetchone()
+        if r is None:
+            return seats[0]
+        rules = self.store.rules()
+        rec = HandRecord.from_dict(json.loads(r[0]), rules)
+        return core_next_dealer(rec, settle(rec, rules), rules) or rec.dealer
+
+    def export_csv(self, path: str | Path, *, round: int | None = None) -> Path:
+        """The hands (as :meth:`list`) written as a spreadsheet, atomically."""
+        return csv_io.write_hands(path, self.store.seats(), self.list(round=round))

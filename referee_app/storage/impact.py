@@ -2,7 +2,7 @@
 player whose rank moves — worked out before anything is written.
 
 The standings are recomputed with :func:`referee_app.storage.standings.compute` from the
-current hands' stored per-seat figures (``Tournament.hand_seat_rows``) with the one hand
+current hands' stored per-seat figures (``Tournament.standings.seat_rows``) with the one hand
 replaced; the amended hand's figures are derived from its record and settlement the same
 way the store derives them when it saves (wins, self-drawn, discards paid, flower pigs, fan).
 """
@@ -118,18 +118,18 @@ class ImpactModel:
     def __init__(self, t: Tournament) -> None:
         self.t = t
         self.rules = t.rules()
-        self.players = t.players()
+        self.players = t.players.list()
         self.ids = {p.name: p.id for p in self.players}
         self.tie_break = t.info.tie_break
         self.hands: dict[int, Any] = {}  # HandInfo, read when a hand is amended
-        stored = getattr(t, "hand_seat_rows", None)  # a remote tournament has none
+        stored = getattr(t.standings, "seat_rows", None)  # a remote tournament has none
         if stored is not None:  # the figures as saved: no record is read (2,000 hands: ms)
             by_hand = stored()
             self.rows: dict[int, list[SeatRow]] = {
                 hid: [tuple(r) for r in rows] for hid, (_, rows) in by_hand.items()}
             status = {hid: st for hid, (st, _) in by_hand.items()}
         else:
-            self.hands = {h.id: h for h in t.hands()}
+            self.hands = {h.id: h for h in t.hands.list()}
             self.rows = {hid: self._rows(h.record, h.settlement, h.totals, h) for hid, h in
                          self.hands.items()}
             status = {hid: h.status.value for hid, h in self.hands.items()}
@@ -137,7 +137,7 @@ class ImpactModel:
         self.verified_only = t.info.verified_only
         self.counted = {hid for hid, st in status.items()
                         if not self.verified_only or st == "verified"}
-        self.pen_rows = [(self.ids[name], pen.round, chips) for pen in t.penalties()
+        self.pen_rows = [(self.ids[name], pen.round, chips) for pen in t.penalties.list()
                          if not pen.void for name, chips in pen.entries.items()
                          if name in self.ids]
         self._before = self._standings(self.rows)
@@ -157,7 +157,7 @@ class ImpactModel:
     def impact(self, hand_id: int, record: Mapping[str, Any]) -> AmendImpact:
         h = self.hands.get(hand_id)
         if h is None and hand_id in self.rows:
-            h = self.hands[hand_id] = self.t.hand(hand_id)
+            h = self.hands[hand_id] = self.t.hands.get(hand_id)
         if h is None:
             raise StorageError("hand", f"no hand with id {hand_id}")
         try:
@@ -186,5 +186,5 @@ class ImpactModel:
 
 
 def amend_impact(t: Tournament, hand_id: int, record: Mapping[str, Any]) -> AmendImpact:
-    """What ``t.amend_hand(hand_id, record, ...)`` would change; writes nothing."""
+    """What ``t.hands.amend(hand_id, record, ...)`` would change; writes nothing."""
     return ImpactModel(t).impact(hand_id, record)

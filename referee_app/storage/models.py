@@ -317,7 +317,7 @@ class Referee:
 
 @frozen
 class VerifyReport:
-    """What :meth:`Tournament.verify` checked: chain entries, versions re-settled and the
+    """What :meth:`Tournament.record.verify` checked: chain entries, versions re-settled and the
     record's digest (the last entry's hash)."""
 
     entries: int

@@ -8,15 +8,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
-from .base import (
+from .checks import (
     MAX_REASON,
     PlayerRef,
-    TournamentBase,
-    _chips,
-    _dump,
-    _lookup_int,
-    _positive_int,
-    _text,
+    check_chips,
+    check_text,
+    dump,
+    lookup_int,
+    positive_int,
 )
 from .errors import (
     PenaltyError,
@@ -24,11 +23,19 @@ from .errors import (
 from .models import (
     Penalty,
 )
+from .players import Players
+from .store import Store
 
 
-class PenaltiesMixin(TournamentBase):
+class Penalties:
+    """``t.penalties``: chips taken from players (or zero-sum among tablemates), and voids."""
 
-    def add_penalty(self, players: Sequence[PlayerRef] | PlayerRef, chips: int, reason: str, *,
+    def __init__(self, store: Store, players: Players) -> None:
+        self.store = store
+        self.db = store.db
+        self.players = players
+
+    def add(self, players: Sequence[PlayerRef] | PlayerRef, chips: int, reason: str, *,
                     clause: str | None = None, referee: str = "", zero_sum: bool = False,
                     round: int | None = None) -> Penalty:
         """Take ``chips`` from each named player (negative chips: a credit/adjustment).
@@ -37,24 +44,24 @@ class PenaltiesMixin(TournamentBase):
         table in ``round`` (required), so the tournament total stays zero. Otherwise it is
         a deduction. Counted in the standings (in that round's column when a round is given).
         """
-        referee = self._authorize(referee, head=True, action="a penalty")
+        referee = self.store.authorize(referee, head=True, action="a penalty")
         if isinstance(players, str | int):
             players = [players]
         if not players:
             raise PenaltyError("players", "name at least one player")
-        if _chips(chips, "chips") == 0:
+        if check_chips(chips, "chips") == 0:
             raise PenaltyError("chips", "expected a non-zero whole number, got 0")
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
-        clause = _text(clause, "clause") or None
-        referee = _text(referee, "referee")
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
+        clause = check_text(clause, "clause") or None
+        referee = check_text(referee, "referee")
         ids = []
         for i, p in enumerate(players):
-            pid = self._player_id(p, f"players[{i}]")
+            pid = self.players.id_of(p, f"players[{i}]")
             if pid in ids:
                 raise PenaltyError(f"players[{i}]", f"{p!r} is listed twice")
             ids.append(pid)
         if round is not None:
-            round = _positive_int(round, "round")
+            round = positive_int(round, "round")
         entries: Counter[int] = Counter()
         if zero_sum:
             if round is None:
@@ -64,7 +71,7 @@ class PenaltiesMixin(TournamentBase):
                 r = self.db.execute("SELECT table_no FROM seats WHERE round=? AND player_id=?",
                                     (round, pid)).fetchone()
                 if r is None:
-                    raise PenaltyError(f"players[{i}]", f"{self.player(pid).name} is not seated "
+                    raise PenaltyError(f"players[{i}]", f"{self.players.get(pid).name} is not seated "
                                        f"in round {round}")
                 mates = [m for (m,) in self.db.execute(
                     "SELECT player_id FROM seats WHERE round=? AND table_no=? AND player_id<>?",
@@ -76,46 +83,46 @@ class PenaltiesMixin(TournamentBase):
             for pid in ids:
                 entries[pid] -= chips
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             cur = self.db.execute(
                 "INSERT INTO penalties(players, chips, reason, clause, referee, at, zero_sum, "
                 "round) VALUES (?,?,?,?,?,?,?,?)",
-                (_dump(ids), chips, reason, clause, referee, at, int(zero_sum), round))
+                (dump(ids), chips, reason, clause, referee, at, int(zero_sum), round))
             pen_id = int(cur.lastrowid or 0)
             for pid, c in entries.items():
                 if c:
                     self.db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) "
                                     "VALUES (?,?,?)", (pen_id, pid, c))
-            self._log(referee, "penalty.add", {"penalty_id": pen_id, "players": ids,
+            self.store.note(referee, "penalty.add", {"penalty_id": pen_id, "players": ids,
                                                "chips": chips, "reason": reason}, at)
-        self._saved()
-        return self.penalty(pen_id)
+        self.store.saved()
+        return self.get(pen_id)
 
-    def void_penalty(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
+    def void(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty:
         """Cancel a penalty: it stays listed (void) and counts nothing."""
-        referee = self._authorize(referee, head=True, action="voiding a penalty")
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
-        p = self.penalty(penalty_id)
+        referee = self.store.authorize(referee, head=True, action="voiding a penalty")
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
+        p = self.get(penalty_id)
         if p.void:
             raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             self.db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
-                            "(?,?,?,?)", (penalty_id, reason, _text(referee, "referee"), at))
-            self._log(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)
-        self._saved()
-        return self.penalty(penalty_id)
+                            "(?,?,?,?)", (penalty_id, reason, check_text(referee, "referee"), at))
+            self.store.note(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)
+        self.store.saved()
+        return self.get(penalty_id)
 
-    def penalty(self, penalty_id: int) -> Penalty:
-        penalty_id = _lookup_int(penalty_id, "penalty_id")
-        rows = self.penalties(_only=penalty_id)
+    def get(self, penalty_id: int) -> Penalty:
+        penalty_id = lookup_int(penalty_id, "penalty_id")
+        rows = self.list(_only=penalty_id)
         if not rows:
             raise PenaltyError("penalty_id", f"no penalty with id {penalty_id}")
         return rows[0]
 
-    def penalties(self, *, player: PlayerRef | None = None, _only: int | None = None
+    def list(self, *, player: PlayerRef | None = None, _only: int | None = None
                   ) -> list[Penalty]:
-        names = {p.id: p.name for p in self.players()}
+        names = {p.id: p.name for p in self.players.list()}
         q = ("SELECT p.id, p.players, p.chips, p.reason, p.clause, p.referee, p.at, p.zero_sum, "
              "p.round, v.reason FROM penalties p LEFT JOIN penalty_voids v ON "
              "v.penalty_id=p.id")
@@ -133,7 +140,7 @@ class PenaltiesMixin(TournamentBase):
                                r[5], r[6], bool(r[7]), r[8], entries[r[0]], r[9] is not None,
                                r[9]))
         if player is not None:
-            name = self.player(player).name
+            name = self.players.get(player).name
             out = [p for p in out if name in p.entries]
         return out
 

@@ -12,9 +12,11 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 from . import db as dbm
-from .base import TournamentBase
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
+from .players import Players
+from .round_seats import RoundSeats
+from .store import Store
 
 if TYPE_CHECKING:  # the planner is imported where it runs: hand add and standings skip it
     from referee_app.core.planning import Plan, Repair
@@ -45,7 +47,16 @@ def _keep_numbers(before: list[tuple[int, ...]], before_numbers: list[int],
     return [o if o is not None else next(spare) for o in out]
 
 
-class PlanningMixin(TournamentBase):
+class Plan:
+    """``t.plan``: the whole event's seating planned at once, stored, and rounds seated
+    from it with as few seat changes as possible."""
+
+    def __init__(self, store: Store, players: Players, seats: RoundSeats) -> None:
+        self.store = store
+        self.db = store.db
+        self.players = players
+        self.seats = seats
+
     def _played_rounds(self) -> int:
         """Rounds kept as they are: up to the last round with a hand that counts."""
         row = self.db.execute("SELECT MAX(round) FROM hands WHERE status<>'void'").fetchone()
@@ -54,12 +65,12 @@ class PlanningMixin(TournamentBase):
     def _seat_rows(self, number: int, seats: tuple[str, ...]) -> list[tuple[int, ...]]:
         """A seated round as tables of player ids in seat order (full tables only)."""
         by_table: dict[int, dict[str, int]] = {}
-        for a in self.seating(number).assignments:
+        for a in self.seats.seating(number).assignments:
             by_table.setdefault(a.table, {})[a.seat] = a.player_id
         return [tuple(row[x] for x in seats) for _, row in sorted(by_table.items())
                 if len(row) == len(seats)]
 
-    def plan_rounds(self, rounds: int, *, seed: int | None = None, fill: str | None = None,
+    def make(self, rounds: int, *, seed: int | None = None, fill: str | None = None,
                     referee: str = "", fresh: bool = False) -> tuple[Plan, list[Seating]]:
         """Plan and save rounds ``k+1..rounds`` where ``k`` is the last round with hands.
 
@@ -67,10 +78,10 @@ class PlanningMixin(TournamentBase):
         Rounds already planned (seated, no hands) are kept — refilled where players
         withdrew — unless a new plan is better or ``fresh`` asks for a new one; unplayed
         rounds beyond ``rounds`` are dropped. ``fill`` is ``"byes"`` or ``"substitutes"``
-        when the players do not fill whole tables (as for ``seat_round``). All rounds are
+        when the players do not fill whole tables (as for ``t.rounds.seat``). All rounds are
         written in one save. Returns the plan (with its figures) and the saved seatings.
         """
-        seats = self._seats()
+        seats = self.store.seats()
         size = len(seats)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
             raise SeatingError("rounds", f"{rounds!r} is not a number of rounds (1 or more)")
@@ -82,12 +93,12 @@ class PlanningMixin(TournamentBase):
             raise SeatingError("rounds", f"rounds 1-{done} already have hands; plan more than "
                                f"{done} rounds")
         for n in range(1, done + 1):
-            if not self.seating(n).assignments:
+            if not self.seats.seating(n).assignments:
                 raise SeatingError("round", f"round {n} is not seated but a later round has "
                                    "hands; seat it first (round seat / set-seat)")
-        players = [p for p in self.players()
+        players = [p for p in self.players.list()
                    if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
-        subs = [p for p in self.players() if p.status is PlayerStatus.SUBSTITUTE]
+        subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
         if not players:
             raise SeatingError("players", "no active players registered")
         extra = len(players) % size
@@ -130,11 +141,11 @@ class PlanningMixin(TournamentBase):
             for r in p.rounds:
                 before, before_numbers, _ = self._current_tables(r.number, seats)
                 numbers[r.number] = _keep_numbers(before, before_numbers, r.tables)
-        referee = self._authorize(referee, action="planning the seating")
+        referee = self.store.authorize(referee, action="planning the seating")
         at = dbm.now()
-        with self._write():  # one save: every planned round, one chain entry
+        with self.store.write():  # one save: every planned round, one chain entry
             for r in p.rounds:
-                if self._has_live_hands(r.number):  # entered since we looked
+                if self.seats.has_live_hands(r.number):  # entered since we looked
                     raise SeatingError("round", f"round {r.number} now has hands; plan again")
                 for table in ("seats", "byes"):
                     self.db.execute(f"DELETE FROM {table} WHERE round=?", (r.number,))
@@ -157,16 +168,16 @@ class PlanningMixin(TournamentBase):
                 self.db.execute("DELETE FROM rounds WHERE number=?", (n,))
             self._store_plan(p, seats, done, rounds, seed)
             f = p.figures
-            self._log(referee, "round.plan", {
+            self.store.note(referee, "round.plan", {
                 "rounds": [r.number for r in p.rounds], "dropped": later, "seed": seed,
                 "fill": fill,
                 "method": p.method, "repeats": f.repeats, "bound": f.bound,
                 "wind_spread": f.wind_spread, "same_seat_same_table": f.same_seat_same_table},
                 at)
-        self._saved()
-        return p, [self.seating(r.number) for r in p.rounds]
+        self.store.saved()
+        return p, [self.seats.seating(r.number) for r in p.rounds]
 
-    def stored_plan(self) -> dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]:
+    def stored(self) -> dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]:
         """The last whole-event plan (``round plan``): round → (tables of player ids in
         seat order, indexed by table number − 1, and the players planned to sit out)."""
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (PLAN_KEY,)).fetchone()
@@ -181,7 +192,7 @@ class PlanningMixin(TournamentBase):
         """Inside the plan's write: keep the planned rounds so ``round seat`` can reuse
         them (earlier entries of rounds now played stay; rounds beyond the plan go)."""
         old = {n: {"tables": [list(t) for t in ts], "byes": list(bs)}
-               for n, (ts, bs) in self.stored_plan().items() if n <= done}
+               for n, (ts, bs) in self.stored().items() if n <= done}
         new: dict[str, Any] = {str(n): v for n, v in sorted(old.items())}
         for r in p.rounds:
             new[str(r.number)] = {"tables": [list(t) for t in r.tables], "byes": list(r.byes)}
@@ -189,26 +200,26 @@ class PlanningMixin(TournamentBase):
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
                         (PLAN_KEY, json.dumps(value, ensure_ascii=False, sort_keys=True)))
 
-    def seat_from_plan(self, number: int, *, fill: str | None = None, referee: str = "",
+    def seat(self, number: int, *, fill: str | None = None, referee: str = "",
                        replace_existing: bool = False) -> tuple[Repair, Seating]:
         """Seat round ``number`` from the stored plan instead of a new search.
 
         Starts from the round as seated (or, when it is not seated or ``replace_existing``
         asks to undo hand changes, from the plan's round) and changes as few seats as
-        possible for players who withdrew or arrived since (see :meth:`reseat_round`).
+        possible for players who withdrew or arrived since (see :meth:`reseat`).
         Nothing is written when nothing changes.
         """
-        plan = self.stored_plan()
+        plan = self.stored()
         if number not in plan:
             raise SeatingError("round", f"round {number} is not in the stored plan "
                                "(round plan --rounds R)")
-        seats = self._seats()
-        if self._has_live_hands(number):
+        seats = self.store.seats()
+        if self.seats.has_live_hands(number):
             raise SeatingError("round", f"round {number} already has hands entered; "
                                "it cannot be re-seated (edit single seats instead)")
-        if number > 1 and not self.seating(number - 1).assignments:
+        if number > 1 and not self.seats.seating(number - 1).assignments:
             raise SeatingError("round", f"round {number - 1} is not seated yet")
-        current = self.seating(number)
+        current = self.seats.seating(number)
         if current.assignments and not replace_existing:
             tables, numbers, bye_ids = self._current_tables(number, seats)
         else:
@@ -228,14 +239,14 @@ class PlanningMixin(TournamentBase):
         """A seated round as (tables in seat order, their table numbers, byes); an empty
         seat reads as player 0 (a vacancy to fill)."""
         by_table: dict[int, dict[str, int]] = {}
-        for a in self.seating(number).assignments:
+        for a in self.seats.seating(number).assignments:
             by_table.setdefault(a.table, {})[a.seat] = a.player_id
         tables = [tuple(row.get(x, 0) for x in seats) for _, row in sorted(by_table.items())]
         bye_ids = [pid for (pid,) in self.db.execute(
             "SELECT player_id FROM byes WHERE round=?", (number,)).fetchall()]
         return tables, sorted(by_table), bye_ids
 
-    def reseat_round(self, number: int, *, fill: str | None = None,
+    def reseat(self, number: int, *, fill: str | None = None,
                      referee: str = "") -> tuple[Repair, Seating]:
         """Re-seat a seated round that has no hands yet after withdrawals (or late
         arrivals), changing as few seats as possible: withdrawn players' seats are taken by
@@ -243,11 +254,11 @@ class PlanningMixin(TournamentBase):
         substitutes; with ``fill="byes"`` the emptiest tables are dissolved when that is
         not enough (their table numbers stand empty; no other table is renumbered).
         Everyone else keeps table and seat."""
-        seats = self._seats()
-        s = self.seating(number)
+        seats = self.store.seats()
+        s = self.seats.seating(number)
         if not s.assignments:
             raise SeatingError("round", f"round {number} is not seated (plan or seat it)")
-        if self._has_live_hands(number):
+        if self.seats.has_live_hands(number):
             raise SeatingError("round", f"round {number} already has hands entered; "
                                "move single players instead (set-seat)")
         tables, numbers, bye_ids = self._current_tables(number, seats)
@@ -259,8 +270,8 @@ class PlanningMixin(TournamentBase):
                 unchanged: Seating | None = None) -> tuple[Repair, Seating]:
         """Repair ``tables`` (numbered ``numbers``) for the players seatable now and save
         the round; when ``unchanged`` is given and nothing changes, nothing is written."""
-        seats = self._seats()
-        everyone = self.players()
+        seats = self.store.seats()
+        everyone = self.players.list()
         playing = [p.id for p in everyone
                    if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         seated = {pid for t in tables for pid in t}
@@ -277,7 +288,7 @@ class PlanningMixin(TournamentBase):
                         and p.id not in seated]
         elif fill not in (None, "byes"):
             raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
-        met, _ = self._met_before(number)
+        met, _ = self.seats.met_before(number)
         from referee_app.core.planning import PlanError, Repair, repair
 
         try:
@@ -294,7 +305,7 @@ class PlanningMixin(TournamentBase):
             return r, unchanged
         dissolved = [numbers[k - 1] for k in r.dissolved]
         r = Repair(r.tables, r.byes, r.moved, tuple(dissolved), r.changed)
-        return r, self._write_round(number, rows, list(r.byes), seed=None, referee=referee,
+        return r, self.seats.write(number, rows, list(r.byes), seed=None, referee=referee,
                                     replace_existing=True, action=action,
                                     detail={"fill": fill, "moved": list(r.moved),
                                             "changed": list(r.changed),

@@ -1,13 +1,18 @@
-"""Players: registration, status and details (CSV import is in :mod:`.csv_io`)."""
+"""Players: registration, status and details, and the entry list from CSV (read by
+:mod:`.csv_io`)."""
 
 from __future__ import annotations
 
+import io
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
+from . import csv_io
 from . import db as dbm
-from .base import MAX_INT, PlayerRef, TournamentBase, _bad_char, _shown, _text
+from .checks import MAX_INT, PlayerRef, bad_char, check_text, shown
 from .errors import (
+    CSVImportError,
     DuplicatePlayerError,
     StorageError,
     UnknownPlayerError,
@@ -16,9 +21,15 @@ from .models import (
     Player,
     PlayerStatus,
 )
+from .store import Store
 
 
-class PlayersMixin(TournamentBase):
+class Players:
+    """``t.players``: registering players, their status and details, the entry list."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
 
     @staticmethod
     def _player_row(r: Sequence[Any]) -> Player:
@@ -27,35 +38,36 @@ class PlayersMixin(TournamentBase):
 
     _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
 
-    def players(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
+    def list(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
         rows = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players ORDER BY id").fetchall()
         out = [self._player_row(r) for r in rows]
         if status is not None:
             out = [p for p in out if p.status is PlayerStatus(status)]
         return out
 
-    def player(self, ref: PlayerRef, field: str = "player") -> Player:
+    def get(self, ref: PlayerRef, field: str = "player") -> Player:
         """A player by id, ``#id``, exact name, or Latin name (case-insensitive)."""
-        pid = self._player_id(ref, field)
+        pid = self.id_of(ref, field)
         r = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players WHERE id=?",
                             (pid,)).fetchone()
         return self._player_row(r)
 
-    def _player_id(self, ref: PlayerRef, field: str) -> int:
+    def id_of(self, ref: PlayerRef, field: str) -> int:
+        """The id of the player ``ref`` names (as :meth:`get`); ``field`` names it in errors."""
         if isinstance(ref, bool):
             raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
         if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
                                     and ref[1:].isdigit()):
             pid = int(ref[1:]) if isinstance(ref, str) else ref
             if pid > MAX_INT:
-                raise UnknownPlayerError(field, f"no player with id {_shown(pid)}")
+                raise UnknownPlayerError(field, f"no player with id {shown(pid)}")
             if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
                 return pid
             raise UnknownPlayerError(field, f"no player with id {pid}")
         if not isinstance(ref, str):
             raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
         name = ref.strip()
-        if _bad_char(name):
+        if bad_char(name):
             raise UnknownPlayerError(field, f"unknown player {ref!r} (a name is one line of "
                                      "printable text)")
         r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
@@ -70,7 +82,7 @@ class PlayersMixin(TournamentBase):
 
     def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
                                 field: str) -> tuple[str, str, str, PlayerStatus]:
-        name = _text(name, f"{field}name", required=True)
+        name = check_text(name, f"{field}name", required=True)
         if name.startswith("#"):
             raise StorageError(f"{field}name", f"may not start with '#' ({name!r})")
         try:
@@ -78,22 +90,22 @@ class PlayersMixin(TournamentBase):
         except ValueError:
             raise StorageError(f"{field}status", f"unknown status {status!r} (one of "
                                f"{', '.join(s.value for s in PlayerStatus)})") from None
-        return name, _text(name_latin, f"{field}name_latin"), _text(club, f"{field}club"), st
+        return name, check_text(name_latin, f"{field}name_latin"), check_text(club, f"{field}club"), st
 
-    def add_player(self, name: str, *, name_latin: str = "", club: str = "",
+    def add(self, name: str, *, name_latin: str = "", club: str = "",
                    status: PlayerStatus | str = PlayerStatus.ACTIVE,
                    referee: str = "") -> Player:
         """Register a player; the name is what hand records carry and must be unique."""
-        return self._add_players([(name, name_latin, club, status)], referee)[0]
+        return self._add_many([(name, name_latin, club, status)], referee)[0]
 
-    def _add_players(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
+    def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
                      locs: Sequence[str] | None = None) -> list[Player]:
         """Validate every row first, then insert all in one transaction (all or nothing).
 
         ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
         """
-        referee = self._authorize(referee, action="registering players")
-        existing = {p.name for p in self.players()}
+        referee = self.store.authorize(referee, action="registering players")
+        existing = {p.name for p in self.list()}
         checked = []
         seen: dict[str, str] = {}
         for i, (name, latin, club, status) in enumerate(rows):
@@ -108,43 +120,43 @@ class PlayersMixin(TournamentBase):
             checked.append((n, la, cl, st))
         at = dbm.now()
         ids = []
-        with self._write():
+        with self.store.write():
             for n, la, cl, st in checked:
                 cur = self.db.execute("INSERT INTO players(name, name_latin, club, status, "
                                       "registered_at) VALUES (?,?,?,?,?)",
                                       (n, la, cl, st.value, at))
                 ids.append(cur.lastrowid)
-            self._log(referee, "players.add", {"players": [c[0] for c in checked]}, at)
-        self._saved()
-        return [self.player(i) for i in ids]
+            self.store.note(referee, "players.add", {"players": [c[0] for c in checked]}, at)
+        self.store.saved()
+        return [self.get(i) for i in ids]
 
-    def set_player_status(self, player: PlayerRef, status: PlayerStatus | str, *,
+    def set_status(self, player: PlayerRef, status: PlayerStatus | str, *,
                           referee: str = "", reason: str = "") -> Player:
         """Withdraw, re-activate, mark late entry or substitute (results are kept)."""
-        referee = self._authorize(referee, action="changing a player's status")
-        pid = self._player_id(player, "player")
+        referee = self.store.authorize(referee, action="changing a player's status")
+        pid = self.id_of(player, "player")
         try:
             st = PlayerStatus(status)
         except ValueError:
             raise StorageError("status", f"unknown status {status!r}") from None
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             self.db.execute("UPDATE players SET status=? WHERE id=?", (st.value, pid))
-            self._log(referee, "players.status", {"player_id": pid, "status": st.value,
+            self.store.note(referee, "players.status", {"player_id": pid, "status": st.value,
                                                   "reason": reason}, at)
-        self._saved()
-        return self.player(pid)
+        self.store.saved()
+        return self.get(pid)
 
-    def update_player(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
+    def update(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
         """Correct a player's name_latin or club (the record name is fixed once hands exist)."""
-        referee = self._authorize(referee, action="changing a player")
-        pid = self._player_id(player, "player")
+        referee = self.store.authorize(referee, action="changing a player")
+        pid = self.id_of(player, "player")
         allowed = {"name_latin", "club", "name"}
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, "cannot be changed here")
         if "name" in fields:
-            new = _text(fields["name"], "name", required=True)
+            new = check_text(fields["name"], "name", required=True)
             if self.db.execute("SELECT 1 FROM hand_seats WHERE player_id=?", (pid,)).fetchone():
                 raise StorageError("name", "the player already appears on hand records; "
                                    "a record name cannot change afterwards")
@@ -153,10 +165,29 @@ class PlayersMixin(TournamentBase):
                 raise DuplicatePlayerError("name", f"player {new!r} is already registered")
             fields["name"] = new
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             for k, v in fields.items():
-                self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (_text(v, k), pid))
-            self._log(referee, "players.update", {"player_id": pid, **fields}, at)
-        self._saved()
-        return self.player(pid)
+                self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (check_text(v, k), pid))
+            self.store.note(referee, "players.update", {"player_id": pid, **fields}, at)
+        self.store.saved()
+        return self.get(pid)
 
+    def import_csv(self, source: str | Path | io.TextIOBase, *, referee: str = "",
+                   skip_existing: bool = False) -> list[Player]:
+        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing.
+
+        ``skip_existing``: rows naming an already registered player are left out (re-importing
+        an updated entry list with late entries); otherwise they are an error.
+        """
+        rows, lines = csv_io.read_players(source)
+        if skip_existing:
+            existing = {p.name for p in self.list()}
+            keep = [i for i, r in enumerate(rows)
+                    if not (isinstance(r[0], str) and r[0].strip() in existing)]
+            rows, lines = [rows[i] for i in keep], [lines[i] for i in keep]
+            if not rows:
+                return []
+        try:
+            return self._add_many(rows, referee, [f"line {n}, " for n in lines])
+        except StorageError as e:
+            raise CSVImportError(e.field, e.problem) from None

@@ -63,11 +63,11 @@ class RoundProgress:
 
 def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     """The progress of round ``round_no`` (a StorageError names it if it is not seated)."""
-    if round_no not in {r.number for r in t.rounds()}:
+    if round_no not in {r.number for r in t.rounds.list()}:
         raise StorageError("round", f"round {round_no} is not seated yet")
-    seating = t.seating(round_no)
+    seating = t.rounds.seating(round_no)
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
-    for h in t.hands(round=round_no):
+    for h in t.hands.list(round=round_no):
         by_table.setdefault(h.table, []).append(h)
     tables = []
     for tbl in sorted(by_table):

@@ -14,9 +14,10 @@ import os
 import time
 
 from . import db as dbm
-from .base import TournamentBase, _text
+from .checks import check_text
 from .errors import AuthError, StorageError
 from .models import Referee
+from .store import Store
 
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MAX_FAILURES = 5
@@ -53,15 +54,33 @@ def _check_new_pin(pin: object) -> str:
     return pin
 
 
-class RefereesMixin(TournamentBase):
-    """Adding referees, changing PINs, signing in."""
+class Referees:
+    """``t.referees``: adding referees, changing PINs, signing in on this connection."""
 
-    def referees(self) -> list[Referee]:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    @property
+    def signed_in(self) -> Referee | None:
+        """The referee whose PIN was checked on this connection (:meth:`sign_in`)."""
+        return self.store.signed_in
+
+    @signed_in.setter
+    def signed_in(self, who: Referee | None) -> None:
+        self.store.signed_in = who
+
+    def required(self) -> bool:
+        """Whether changes need a referee's PIN (once the first referee is added)."""
+        return self.store.has_referees()
+
+    def list(self) -> list[Referee]:
         return [Referee(n, bool(h), at) for n, h, at in self.db.execute(
             "SELECT name, head, added_at FROM referees ORDER BY added_at, name")]
 
-    def _insert_referee(self, name: str, *, head: bool, pin: str, at: str) -> None:
-        name = _text(name, "name", required=True)
+    def insert(self, name: str, *, head: bool, pin: str, at: str) -> None:
+        """Inside a save: register a referee (the head referee at creation, :meth:`add`)."""
+        name = check_text(name, "name", required=True)
         if any(ord(c) < 32 for c in name):
             raise StorageError("name", "may not contain control characters")
         pin = _check_new_pin(pin)
@@ -70,39 +89,39 @@ class RefereesMixin(TournamentBase):
         self.db.execute("INSERT INTO referees(name, head, pin, added_at) VALUES (?,?,?,?)",
                         (name, int(head), hash_pin(pin), at))
 
-    def add_referee(self, name: str, *, pin: str, head: bool = False,
+    def add(self, name: str, *, pin: str, head: bool = False,
                     referee: str = "") -> Referee:
         """Register a referee with their PIN (head referee's change). The first referee of a
         tournament that has none must be a head referee; from then on every change needs a
         referee's PIN."""
-        first = not self.has_referees()
+        first = not self.store.has_referees()
         if first and not head:
             raise StorageError("head", "the first referee of a tournament must be a head "
                                "referee (--head): only a head referee can add the others")
-        by = _text(referee, "referee") if first else self._authorize(
+        by = check_text(referee, "referee") if first else self.store.authorize(
             referee, head=True, action="adding a referee")
         at = dbm.now()
-        with self._write():
-            self._insert_referee(name, head=head, pin=pin, at=at)
-            self._log(by or name.strip(), "referee.add", {"name": name.strip(), "head": head}, at)
-        self._saved()
-        return next(r for r in self.referees() if r.name == name.strip())
+        with self.store.write():
+            self.insert(name, head=head, pin=pin, at=at)
+            self.store.note(by or name.strip(), "referee.add", {"name": name.strip(), "head": head}, at)
+        self.store.saved()
+        return next(r for r in self.list() if r.name == name.strip())
 
     def change_pin(self, name: str, new_pin: str, *, referee: str = "") -> None:
         """A referee changes their own PIN (signed in as themselves), or the head referee
         sets anyone's."""
-        name = _text(name, "name", required=True)
+        name = check_text(name, "name", required=True)
         if not self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
             raise StorageError("name", f"no referee named {name!r}")
-        who = self.signed_in
+        who = self.store.signed_in
         head = who is None or who.name != name
-        by = self._authorize(referee, head=head, action="changing another referee's PIN")
+        by = self.store.authorize(referee, head=head, action="changing another referee's PIN")
         new_pin = _check_new_pin(new_pin)
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             self.db.execute("UPDATE referees SET pin=? WHERE name=?", (hash_pin(new_pin), name))
-            self._log(by, "referee.pin", {"name": name}, at)
-        self._saved()
+            self.store.note(by, "referee.pin", {"name": name}, at)
+        self.store.saved()
 
     def _failures(self, name: str) -> list[float]:
         since = time.time() - LOCK_SECONDS
@@ -112,7 +131,7 @@ class RefereesMixin(TournamentBase):
     def sign_in(self, name: str, pin: str) -> Referee:
         """Check a referee's PIN; every change on this connection is then theirs. Five wrong
         PINs within five minutes lock the name for five minutes (logged in the chain)."""
-        name = _text(name, "referee", required=True)
+        name = check_text(name, "referee", required=True)
         fails = self._failures(name)
         if len(fails) >= MAX_FAILURES:
             wait = int(fails[MAX_FAILURES - 1] + LOCK_SECONDS - time.time()) + 1
@@ -121,18 +140,18 @@ class RefereesMixin(TournamentBase):
         r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
                             (name,)).fetchone()
         if r is not None and check_pin(str(pin), r[2]):
-            with dbm.write_transaction(self.db, self.path, self.read_only):
+            with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
                 self.db.execute("DELETE FROM auth_failures WHERE name=?", (name,))
-            self.signed_in = Referee(r[0], bool(r[1]), r[3])
-            return self.signed_in
-        with dbm.write_transaction(self.db, self.path, self.read_only):
+            self.store.signed_in = Referee(r[0], bool(r[1]), r[3])
+            return self.store.signed_in
+        with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
             self.db.execute("INSERT INTO auth_failures(name, at) VALUES (?, ?)",
                             (name, time.time()))
         left = MAX_FAILURES - len(fails) - 1
         if left <= 0:
             at = dbm.now()
-            with self._write():
-                self._log(name, "referee.locked", {"name": name, "failures": MAX_FAILURES,
+            with self.store.write():
+                self.store.note(name, "referee.locked", {"name": name, "failures": MAX_FAILURES,
                                                    "seconds": LOCK_SECONDS}, at)
             raise AuthError("referee", f"wrong PIN for {name}; locked for "
                             f"{LOCK_SECONDS // 60} minutes after {MAX_FAILURES} wrong PINs")
@@ -142,4 +161,4 @@ class RefereesMixin(TournamentBase):
                         f"{LOCK_SECONDS // 60}-minute lock)")
 
     def sign_out(self) -> None:
-        self.signed_in = None
+        self.store.signed_in = None

@@ -10,25 +10,26 @@ from typing import Any
 from referee_app.core import HandRecord, settle
 
 from . import db as dbm
-from .base import (
+from .checks import (
     MAX_REASON,
-    TournamentBase,
-    _cap,
-    _check_tie_break,
-    _date,
-    _dump,
-    _names,
-    _stake,
-    _text,
+    check_cap,
+    check_date,
+    check_names,
+    check_stake,
+    check_text,
+    check_tie_break,
+    dump,
 )
 from .errors import StorageError
+from .hands import Hands
 from .models import HandInfo, TournamentInfo
+from .store import Store
 
 
 def _results_url(value: Any) -> str:
     """A web address players can open (http or https, one line, no spaces), or "" to
     print no QR code."""
-    url = _text(value, "results_url", limit=MAX_REASON)
+    url = check_text(value, "results_url", limit=MAX_REASON)
     if url and (not re.match(r"^https?://[^\s/]+(/\S*)?$", url) or len(url) > 500):
         raise StorageError("results_url", f"expected a web address such as "
                            f"http://192.168.1.10:8787/ (http or https, at most 500 "
@@ -36,10 +37,17 @@ def _results_url(value: Any) -> str:
     return url
 
 
-class SettingsMixin(TournamentBase):
-    """Settings changes, and re-settling saved hands under new settings on request."""
+class Settings:
+    """Settings changes, and re-settling saved hands under new settings on request: behind
+    :meth:`Tournament.update_info <.tournament.Tournament.update_info>`,
+    ``settled_differently`` and ``resettle``."""
 
-    def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
+    def __init__(self, store: Store, hands: Hands) -> None:
+        self.store = store
+        self.db = store.db
+        self.hands = hands
+
+    def update(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
         """Change name, dates, venue, stake, cap_fan, tie_break, referees, head_referee
         (the head referee's change once the tournament has referees), templates (the
         folder of report templates; relative to the database's folder), verified_only
@@ -57,28 +65,28 @@ class SettingsMixin(TournamentBase):
         for k in fields:
             if k not in allowed:
                 raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
-        if self.has_referees() and ({"referees", "head_referee"} & set(fields)):
+        if self.store.has_referees() and ({"referees", "head_referee"} & set(fields)):
             raise StorageError("head_referee", "this tournament has referees with PINs: add "
                                "them with 'referee-app referee add NAME [--head]'")
-        referee = self._authorize(referee, head=True, action="changing the settings")
+        referee = self.store.authorize(referee, head=True, action="changing the settings")
         if "tie_break" in fields:
-            fields["tie_break"] = list(_check_tie_break(fields["tie_break"]))
+            fields["tie_break"] = list(check_tie_break(fields["tie_break"]))
         if "name" in fields:
-            fields["name"] = _text(fields["name"], "name", required=True)
+            fields["name"] = check_text(fields["name"], "name", required=True)
         if "referees" in fields:
-            fields["referees"] = _names(fields["referees"], "referees")
+            fields["referees"] = check_names(fields["referees"], "referees")
         if "stake" in fields:
-            fields["stake"] = _stake(fields["stake"])
+            fields["stake"] = check_stake(fields["stake"])
         for k in ("venue", "head_referee"):
             if k in fields:
-                fields[k] = _text(fields[k], k)
+                fields[k] = check_text(fields[k], k)
         for k in ("start_date", "end_date"):
             if k in fields:
-                fields[k] = _date(fields[k], k)
+                fields[k] = check_date(fields[k], k)
         if "cap_fan" in fields:
-            fields["cap_fan"] = _cap(fields["cap_fan"])
+            fields["cap_fan"] = check_cap(fields["cap_fan"])
         if "templates" in fields:
-            fields["templates"] = _text(str(fields["templates"]), "templates", limit=MAX_REASON)
+            fields["templates"] = check_text(str(fields["templates"]), "templates", limit=MAX_REASON)
         if "verified_only" in fields:
             if not isinstance(fields["verified_only"], bool):
                 raise StorageError("verified_only", "expected true or false, got "
@@ -86,19 +94,19 @@ class SettingsMixin(TournamentBase):
         if "results_url" in fields:
             fields["results_url"] = _results_url(fields["results_url"])
         at = dbm.now()
-        with self._write():
+        with self.store.write():
             for k, v in fields.items():
                 self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                (k, _dump(v)))
-            self._log(referee, "event.update", fields, at)
-        self._saved()
-        return self.info
+                                (k, dump(v)))
+            self.store.note(referee, "event.update", fields, at)
+        self.store.saved()
+        return self.store.info
 
     def settled_differently(self) -> list[int]:
         """Ids of the hands (not void, not overridden) whose current version would settle
         differently under the tournament's current settings than it was saved with."""
-        settings = self.settings()
-        rules = self.rules_for(settings)
+        settings = self.store.settings()
+        rules = self.store.rules_for(settings)
         out = []
         for hid, record, settlement, saved in self.db.execute(
                 "SELECT h.id, v.record, v.settlement, v.settings FROM hands h JOIN "
@@ -114,14 +122,14 @@ class SettingsMixin(TournamentBase):
     def resettle(self, *, referee: str = "", reason: str | None = None) -> list[HandInfo]:
         """Write a new version of every hand that :meth:`settled_differently` names, settled
         under the current settings, with the reason "cap changed to N" (head referee)."""
-        referee = self._authorize(referee, head=True, action="re-settling saved hands")
-        info = self.info
+        referee = self.store.authorize(referee, head=True, action="re-settling saved hands")
+        info = self.store.info
         if reason is None:
             reason = (f"cap changed to {info.cap_fan}" if info.cap_fan is not None
                       else "cap removed") + (f", stake {info.stake}" if info.stake != 1 else "")
-        reason = _text(reason, "reason", required=True, limit=MAX_REASON)
+        reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         out = []
         for hid in self.settled_differently():
-            cur = self.hand(hid)
-            out.append(self.amend_hand(hid, cur.record, reason=reason, referee=referee))
+            cur = self.hands.get(hid)
+            out.append(self.hands.amend(hid, cur.record, reason=reason, referee=referee))
         return out

@@ -5,16 +5,21 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
+from pathlib import Path
 
+from . import csv_io
 from . import db as dbm
-from .base import PlayerRef, TournamentBase, _lookup_int
+from .checks import PlayerRef, lookup_int
 from .models import (
     Penalty,
     PlayerStatement,
     StandingRow,
     StatementLine,
 )
+from .penalties import Penalties
+from .players import Players
 from .ranking import compute
+from .store import Store
 
 
 def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
@@ -31,41 +36,48 @@ def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine
                                    ("void",) if pen.void else ("penalty",)))
     return lines
 
-class StandingsMixin(TournamentBase):
+class Standings:
+    """``t.standings``: the leaderboard and player statements, recomputed on every call."""
 
-    def standings(self, round: int | None = None, *, through_round: int | None = None,
+    def __init__(self, store: Store, players: Players, penalties: Penalties) -> None:
+        self.store = store
+        self.db = store.db
+        self.players = players
+        self.penalties = penalties
+
+    def table(self, round: int | None = None, *, through_round: int | None = None,
                   include_substitutes: bool = False) -> list[StandingRow]:
         """The leaderboard, recomputed now from the current version of every hand.
 
         ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
         Ranked by the tournament's tie-break order; players still tied share a rank. When
         the tournament counts only verified hands (``info.verified_only``), a hand not yet
-        verified adds nothing until it is (:meth:`unverified_hands` says how many wait).
+        verified adds nothing until it is (:meth:`unverified` says how many wait).
         """
         for value, field in ((round, "round"), (through_round, "through_round")):
             if value is not None:
-                _lookup_int(value, field)
+                lookup_int(value, field)
         with dbm.read_transaction(self.db):
-            players = self.players()
+            players = self.players.list()
             hand_rows = self.db.execute(
                 "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
                 "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
                 "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
                 "hs.version=h.current_version "
-                + ("WHERE h.status='verified' " if self.info.verified_only else "")
+                + ("WHERE h.status='verified' " if self.store.info.verified_only else "")
                 + "GROUP BY hs.player_id, h.round").fetchall()
             pen_rows = self.db.execute(
                 "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
                 "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
                 "WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round").fetchall()
-            tie_break = self.info.tie_break
+            tie_break = self.store.info.tie_break
         return compute(players, hand_rows, pen_rows, tie_break, round=round,
                        through_round=through_round, include_substitutes=include_substitutes)
 
-    def hand_seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
+    def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current
         version: (player_id, round, chips, counted, won, self_drawn, discards_paid,
-        flower_pig, win_fan) — what :meth:`standings` adds up, without reading records."""
+        flower_pig, win_fan) — what :meth:`table` adds up, without reading records."""
         out: dict[int, tuple[str, list[tuple[int, ...]]]] = {}
         for hid, status, *row in self.db.execute(
                 "SELECT h.id, h.status, hs.player_id, h.round, hs.chips, hs.counted, hs.won, "
@@ -75,16 +87,16 @@ class StandingsMixin(TournamentBase):
             out.setdefault(hid, (status, []))[1].append(tuple(row))
         return out
 
-    def unverified_hands(self, round: int | None = None, *,
+    def unverified(self, round: int | None = None, *,
                          through_round: int | None = None) -> int:
-        """How many hands (not void) in the scope of :meth:`standings` are not verified yet:
+        """How many hands (not void) in the scope of :meth:`table` are not verified yet:
         while any are and the tournament counts only verified hands, standings are
         provisional."""
         conds, params = ["status='entered'"], []
         for value, field, op in ((round, "round", "="), (through_round, "through_round", "<=")):
             if value is not None:
                 conds.append(f"round{op}?")
-                params.append(_lookup_int(value, field))
+                params.append(lookup_int(value, field))
         return int(self.db.execute(f"SELECT COUNT(*) FROM hands WHERE {' AND '.join(conds)}",
                                    params).fetchone()[0])
 
@@ -92,13 +104,13 @@ class StandingsMixin(TournamentBase):
                     ) -> int:
         """Hands standings in this scope are waiting for: the unverified ones when only
         verified hands count, else 0 (the standings are as good as the hands)."""
-        if not self.info.verified_only:
+        if not self.store.info.verified_only:
             return 0
-        return self.unverified_hands(round, through_round=through_round)
+        return self.unverified(round, through_round=through_round)
 
-    def player_statement(self, player: PlayerRef) -> PlayerStatement:
+    def statement(self, player: PlayerRef) -> PlayerStatement:
         """Every hand and penalty of one player, each hand with its payments and clauses."""
-        p = self.player(player)
+        p = self.players.get(player)
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, hs.seat, hs.chips, h.status, "
             "v.settlement, v.override_reason FROM hand_seats hs JOIN hands h ON h.id=hs.hand_id "
@@ -120,7 +132,11 @@ class StandingsMixin(TournamentBase):
                 detail += (f"override: {override}",)
             lines.append(StatementLine(rnd, tbl, hno, hid, seat, chips, detail, flags))
             total += chips
-        pen_lines = penalty_lines(p.name, self.penalties(player=p.id))
+        pen_lines = penalty_lines(p.name, self.penalties.list(player=p.id))
         lines.extend(pen_lines)
         return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
 
+    def export_csv(self, path: str | Path, *, round: int | None = None,
+                   through_round: int | None = None) -> Path:
+        """The standings (as :meth:`table`) written as a spreadsheet, atomically."""
+        return csv_io.write_standings(path, self.table(round, through_round=through_round))

@@ -1,11 +1,33 @@
 """The tournament store: one SQLite file per tournament, reached only through this class.
 
-:class:`Tournament` is the one entry point; each concern lives in its own module and is
-mixed in here: players (``players.py``), rounds and seating (``rounds.py``), the whole-event
-seating plan (``planning.py``), writing hands
-(``hands.py``), reading hands (``hand_queries.py``), penalties (``penalties.py``),
-standings and statements (``standings.py``), bundles (``bundle.py``), CSV (``csv_io.py``);
-the connection, audit log and backups are in ``base.py``, the schema in ``db.py``.
+:class:`Tournament` holds one part per concern, each a small class over the same
+:class:`~.store.Store` (the open file, the durable write that ends in one chain entry,
+who may make a change, the settings and rulesets, automatic backups), which every part is
+given; a part that needs another is given it too. The map::
+
+    Tournament.create(path, name, ...) / Tournament.open(path)     -> Tournament
+    Tournament.import_bundle(bundle, db)  t.export_bundle(path)    whole tournament as JSON
+    Tournament.backup_list(path)          Tournament.restore_backup(path, number, ...)
+    t.info  t.update_info(...)  t.ruleset()  t.rules()  t.settings()  t.rules_for(s)
+    t.settled_differently()  t.resettle(...)                        event settings
+    t.close()  t.revision()  t.replaced()  t.check_same_file()  t.read_only  t.path  t.db
+    t.referees  list  add  change_pin  sign_in  sign_out  required()  signed_in
+    t.players   list  get  add  update  set_status  import_csv  id_of
+    t.rounds    list  seat  set_seating  set_seat  seating  problems
+    t.plan      make  stored  seat  reseat                          (whole-event seating plan)
+    t.hands     add  amend  void  restore  set_status  get  find  list  index  history
+                next_no  next_dealer  versions  export_csv
+    t.penalties add  void  get  list
+    t.standings table  statement  provisional  unverified  seat_rows  export_csv
+    t.record    log  digest  verify  integrity                      (the tamper-evident chain)
+    t.backups   write  paths  error
+    t.store     the shared services (parts and bundle import use them; callers rarely do)
+
+Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
+``round_seats.py``), the plan (``planning.py``), hands (``hands.py``), penalties, standings,
+the record (``verify.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
+(``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
+in ``db.py``.
 
 The GUI, the reports and the CLI all call :class:`Tournament`; they never run SQL.
 Every mutating method is one durable transaction that either fully happens or changes
@@ -16,9 +38,9 @@ recomputed from the current versions on each call (never a stored running total)
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 from referee_app.core import (
     DEFAULT_RULESET,
@@ -28,42 +50,56 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import chain, migrations, opening, ruleset_store
+from . import backup_files, backups, bundle, chain, migrations, opening, ruleset_store
 from . import db as dbm
-from .backups import BackupsMixin
-from .base import _cap, _check_tie_break, _date, _dump, _names, _stake, _text
-from .bundle import BundleMixin
-from .csv_io import CsvMixin
+from .backups import BackupInfo, Backups
+from .checks import check_cap, check_date, check_names, check_stake, check_text, check_tie_break
+from .checks import dump as _dump
 from .errors import (
     ReadOnlyError,
     StorageError,
     TournamentExistsError,
 )
-from .hand_queries import HandQueriesMixin
-from .hands import HandsMixin
-from .models import (
-    DEFAULT_TIE_BREAK,
-)
-from .penalties import PenaltiesMixin
-from .planning import PlanningMixin
-from .players import PlayersMixin
-from .referees import RefereesMixin
-from .rounds import RoundsMixin
-from .settings import SettingsMixin
-from .standings import StandingsMixin
-from .verify import VerifyMixin
+from .hands import Hands
+from .models import DEFAULT_TIE_BREAK, HandInfo, TournamentInfo
+from .penalties import Penalties
+from .planning import Plan
+from .players import Players
+from .referees import Referees
+from .round_seats import RoundSeats
+from .rounds import Rounds
+from .settings import Settings
+from .standings import Standings
+from .store import Store
+from .verify import Record
 
 
-class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, PlanningMixin,
-                 HandsMixin, HandQueriesMixin, PenaltiesMixin, StandingsMixin, BundleMixin,
-                 CsvMixin, VerifyMixin, BackupsMixin):
-    """One tournament in one SQLite file. Use :meth:`create` or :meth:`open`.
+class Tournament:
+    """One tournament in one SQLite file, as parts (see the module doc). Use :meth:`create`
+    or :meth:`open`.
 
     ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
     API to ``<file>.backups/``, keeping the newest ``backup_keep`` (20) and each round's
     last (list and restore them with :meth:`backup_list`, :meth:`restore_backup`).
     ``backup_every=0`` turns automatic backups off (tests, benchmarks).
     """
+
+    def __init__(self, path: Path, db: dbm.Database, *, backup_every: int = 25,
+                 backup_keep: int = backup_files.KEEP_NEWEST) -> None:
+        self.store = store = Store(path, db, backup_every=backup_every, backup_keep=backup_keep)
+        self.path = path
+        self.db = db
+        self.referees = Referees(store)
+        self.players = Players(store)
+        seats = RoundSeats(store, self.players)
+        self.plan = Plan(store, self.players, seats)
+        self.rounds = Rounds(store, self.players, seats, self.plan)
+        self.hands = Hands(store, self.players)
+        self.penalties = Penalties(store, self.players)
+        self.standings = Standings(store, self.players, self.penalties)
+        self.record = Record(store)
+        self.backups = Backups(store)
+        self._settings = Settings(store, self.hands)
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -83,7 +119,7 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
         count only verified hands (provisional until all are; ``update_info`` changes it).
         """
         path = Path(path)
-        name = _text(name, "name", required=True)
+        name = check_text(name, "name", required=True)
         if isinstance(ruleset, Ruleset):  # a club's own ruleset file, already checked
             rules = ruleset
         else:
@@ -91,13 +127,13 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                 rules = get_ruleset(ruleset)
             except UnknownRulesetError as e:
                 raise StorageError("ruleset", str(e)) from None
-        tb = _check_tie_break(tie_break)
+        tb = check_tie_break(tie_break)
         if stake is not None:
-            stake = _stake(stake)
-        referees = _names(referees, "referees")
-        cap_fan = _cap(cap_fan)
-        head_referee = _text(head_referee, "head_referee")
-        start_date, end_date = _date(start_date, "start_date"), _date(end_date, "end_date")
+            stake = check_stake(stake)
+        referees = check_names(referees, "referees")
+        cap_fan = check_cap(cap_fan)
+        head_referee = check_text(head_referee, "head_referee")
+        start_date, end_date = check_date(start_date, "start_date"), check_date(end_date, "end_date")
         if head_pin is not None and not head_referee:
             raise StorageError("head_referee", "a PIN was given but no head referee's name")
         if path.exists() and not path.is_file():  # a folder, /dev/null, a pipe
@@ -116,7 +152,7 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
             info = {"app": dbm.APP_ID, "name": name, "ruleset": rules.id,
                     "ruleset_digest": digest,
                     "start_date": start_date, "end_date": end_date,
-                    "venue": _text(venue, "venue"),
+                    "venue": check_text(venue, "venue"),
                     "stake": rules.stake if stake is None else stake,
                     "tie_break": list(tb), "referees": list(referees),
                     "head_referee": head_referee,
@@ -126,15 +162,15 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
                     raise StorageError("verified_only", "expected true or false, got "
                                        f"{verified_only!r}")
                 info["verified_only"] = True
-            with t._write():
+            with t.store.write():
                 db.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
                            (digest, rules.id, chain.canonical(snap)))
                 for k, v in info.items():
                     db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (k, _dump(v)))
                 if head_pin is not None:
-                    t._insert_referee(head_referee, head=True, pin=head_pin,
+                    t.referees.insert(head_referee, head=True, pin=head_pin,
                                       at=info["created_at"])
-                t._log(head_referee, "event.create", {"name": name, "ruleset": rules.id,
+                t.store.note(head_referee, "event.create", {"name": name, "ruleset": rules.id,
                                                       "ruleset_digest": digest},
                        info["created_at"])
         except BaseException:
@@ -171,8 +207,97 @@ class Tournament(SettingsMixin, RefereesMixin, PlayersMixin, RoundsMixin, Planni
             db.close()
             raise
         t = cls(path, db, **kwargs)
-        t.read_only = read_only
+        t.store.read_only = read_only
         return t
+
+    @classmethod
+    def import_bundle(cls, source: str | Path | Mapping[str, Any], db_path: str | Path, *,
+                      legacy: bool = False, **kwargs: Any) -> Self:
+        """Create ``db_path`` from a bundle after verifying all of it; all or nothing (nothing
+        is left on failure). ``legacy``: accept a bundle from before the chain."""
+        return bundle.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
+                                    **kwargs)
+
+    @staticmethod
+    def backup_list(path: str | Path) -> list[BackupInfo]:
+        """The backups of ``path``, newest first, each with its time, hand count and digest."""
+        return backups.backup_list(path)
+
+    @classmethod
+    def restore_backup(cls, path: str | Path, number: int, *, referee: str = "",
+                       pin: Callable[[], str] | str | None = None) -> tuple[BackupInfo, Path]:
+        """Put backup ``number`` (1 = newest) in place of ``path`` (see
+        :func:`.backups.restore_backup`: checked, the current file moved aside, the head
+        referee's decision)."""
+        return backups.restore_backup(cls.open, path, number, referee=referee, pin=pin)
+
+    def close(self) -> None:
+        """Back up (if anything changed) and close the file."""
+        self.store.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def read_only(self) -> str | None:
+        """Why the file is open for viewing only (every change raises ReadOnlyError), or None."""
+        return self.store.read_only
+
+    def revision(self) -> tuple[int, int]:
+        """A cheap token that changes whenever the file changes, here or in another process
+        (see :meth:`Store.revision <.store.Store.revision>`)."""
+        return self.store.revision()
+
+    def replaced(self) -> bool:
+        """Whether the path now names another file than the one open here (reopen it)."""
+        return self.store.replaced()
+
+    def check_same_file(self) -> None:
+        """Raise :class:`FileReplacedError` if :meth:`replaced`."""
+        self.store.check_same_file()
+
+    def export_bundle(self, path: str | Path | None = None) -> dict[str, Any]:
+        """The whole tournament as one JSON document (written to ``path`` if given)."""
+        return bundle.export_bundle(self, path)
+
+    # ------------------------------------------------------------------ event settings
+
+    @property
+    def info(self) -> TournamentInfo:
+        return self.store.info
+
+    def ruleset(self) -> Ruleset:
+        """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):
+        its seats, switches and clause texts. Settle with :meth:`rules`."""
+        return self.store.ruleset()
+
+    def rules(self) -> Ruleset:
+        """The ruleset under the tournament's current cap and stake: what every new
+        settlement and every preview uses."""
+        return self.store.rules()
+
+    def settings(self) -> dict[str, Any]:
+        """What settles a hand saved now: ruleset id and digest, cap and stake."""
+        return self.store.settings()
+
+    def rules_for(self, settings: Mapping[str, Any]) -> Ruleset:
+        """The ruleset under stored settings (a saved version's, or :meth:`settings`)."""
+        return self.store.rules_for(settings)
+
+    def update_info(self, *, referee: str = "", **fields: Any) -> TournamentInfo:
+        """Change the event's settings (see :meth:`.settings.Settings.update`)."""
+        return self._settings.update(referee=referee, **fields)
+
+    def settled_differently(self) -> list[int]:
+        """Ids of the hands whose current version would settle differently now."""
+        return self._settings.settled_differently()
+
+    def resettle(self, *, referee: str = "", reason: str | None = None) -> list[HandInfo]:
+        """A new version of every hand :meth:`settled_differently` names (head referee)."""
+        return self._settings.resettle(referee=referee, reason=reason)
 
 
 __all__ = ["Tournament", "RecordError"]

@@ -103,7 +103,7 @@ def verify_hand(t: Tournament, hand_id: int, record: Mapping[str, Any], *,
                 referee: str = "") -> VerifyResult:
     """Compare ``record`` (the second, blind entry) with hand ``hand_id``'s current version;
     identical → mark it verified by ``referee``; otherwise write nothing."""
-    h = t.hand(hand_id)
+    h = t.hands.get(hand_id)
     if h.void:
         raise StorageError("hand", f"hand {hand_id} is void; there is nothing to verify")
     if not isinstance(record, Mapping):
@@ -115,5 +115,5 @@ def verify_hand(t: Tournament, hand_id: int, record: Mapping[str, Any], *,
     if diffs:
         return VerifyResult(hand_id, False, diffs)
     if h.status.value != "verified":
-        t.set_status(hand_id, "verified", referee=referee)
+        t.hands.set_status(hand_id, "verified", referee=referee)
     return VerifyResult(hand_id, True)

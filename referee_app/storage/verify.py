@@ -23,17 +23,54 @@ from referee_app.core import HandRecord, RecordError, settle
 
 from . import chain
 from . import db as dbm
-from .base import TournamentBase
 from .errors import RecordIntegrityError, StorageError
 from .models import VerifyReport
+from .store import Store
 
 
 class _NotSo(Exception):
     """The streamed chain check met something that does not hold (named by the exact one)."""
 
 
-class VerifyMixin(TournamentBase):
-    """:meth:`verify` and the pieces a bundle import reuses."""
+class Record:
+    """``t.record``: the tamper-evident record — who did what (:meth:`log`), its digest,
+    and the check of all of it (:meth:`verify`)."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.db = store.db
+
+    def log(self, limit: int | None = None, *, hand: int | None = None,
+            referee: str | None = None) -> list[dict[str, Any]]:
+        """Who did what and when, read from the chain (oldest first); ``hand`` keeps the
+        entries that wrote that hand, ``referee`` those of one referee."""
+        sql = "SELECT seq, at, referee, action, entry FROM chain"
+        params: list[Any] = []
+        if referee is not None:
+            sql += " WHERE referee=?"
+            params.append(referee)
+        rows = []
+        for seq, at, who, action, text in self.db.execute(sql + " ORDER BY seq", params):
+            e = json.loads(text)
+            if hand is not None and not any(
+                    t in ("hands", "hand_versions") and (r.get("id") if t == "hands"
+                                                         else r.get("hand_id")) == hand
+                    for t, _, r in e["rows"]):
+                continue
+            rows.append({"id": seq, "at": at, "referee": who, "action": action,
+                         "detail": e["detail"]})
+        return rows[-limit:] if limit else rows
+
+    def digest(self) -> tuple[int, str]:
+        """(entries, short digest): the chain's length and the first 12 hex digits of its
+        last hash. Printed on every report and in the desk's status bar, so a posted sheet can
+        be matched to the database it came from."""
+        n, h = chain.head(self.db.conn)
+        return n, h[:12]
+
+    def integrity(self) -> str:
+        """SQLite's ``integrity_check`` of the file ("ok" when sound)."""
+        return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def verify(self, *, parallel: bool | None = None) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
@@ -197,7 +234,7 @@ class VerifyMixin(TournamentBase):
         for text in {r[4] for r in rows}:
             try:
                 st = json.loads(text)
-                rules_of[text] = None if st.get("unverifiable") else self.rules_for(st)
+                rules_of[text] = None if st.get("unverifiable") else self.store.rules_for(st)
             except (ValueError, KeyError, TypeError, AttributeError, StorageError) as e:
                 rules_of[text] = e
         return rows, rules_of

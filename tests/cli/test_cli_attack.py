@@ -33,12 +33,12 @@ def tournament(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = d / "t.sqlite"
     with Tournament.create(db, "Attack Open", backup_every=0) as t:
         for n in PLAYERS:
-            t.add_player(n)
-        t.seat_round(1, seed=1)
+            t.players.add(n)
+        t.rounds.seat(1, seed=1)
         rec = spec_example()
-        for seat, name in t.seating(1).tables[1].items():
+        for seat, name in t.rounds.seating(1).tables[1].items():
             rec["seats"][seat]["player"] = name
-        t.add_hand(rec, round=1, table=1, hand_no=1)
+        t.hands.add(rec, round=1, table=1, hand_no=1)
         bundle = t.export_bundle()
     return {"db": db, "record": rec, "bundle": bundle}
 
@@ -140,7 +140,7 @@ def test_the_blind_second_entry_is_read_as_a_record(tournament: dict[str, Any],
     assert res.exit_code == 2, res.output
     assert message in one_line(res)
     with Tournament.open(db, backup_every=0) as t:
-        assert t.hand(1).status.value != "verified"
+        assert t.hands.get(1).status.value != "verified"
 
 
 # --------------------------------------------------------------------------- long text
@@ -189,9 +189,9 @@ def test_reports_print_the_longest_names(tournament: dict[str, Any], tmp_path: P
     with Tournament.open(db, backup_every=0) as t:
         t.update_info(name="赛" * 200, venue="场" * 200)
         for i in range(4):
-            t.add_player(str(i) * 200)
-        t.seat_round(2, seed=2)
-        t.add_penalty(["Li Wei"], 1, "理" * 1000, clause="§" * 200)
+            t.players.add(str(i) * 200)
+        t.rounds.seat(2, seed=2)
+        t.penalties.add(["Li Wei"], 1, "理" * 1000, clause="§" * 200)
     for report in (["standings"], ["seating", "--round", "2"], ["player", "0" * 200]):
         res = invoke(["report", *report, "-o", str(tmp_path / "r.pdf"), "--db", str(db)])
         assert res.exit_code == 0, res.output

@@ -45,7 +45,7 @@ def _check_db(db: Path) -> None:
     finally:
         conn.close()
     with Tournament.open(db, backup_every=0) as t:
-        t.verify()  # raises RecordIntegrityError naming the first entry that does not hold
+        t.record.verify()  # raises RecordIntegrityError naming the first entry that does not hold
 
 
 @pytest.fixture(scope="module")
@@ -55,18 +55,18 @@ def template(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     db = d / "template.sqlite"
     with Tournament.create(db, "Fault Open", head_referee="Zhao", backup_every=0) as t:
         for n in NAMES:
-            t.add_player(n)
-        t.seat_round(1, seed=3)
+            t.players.add(n)
+        t.rounds.seat(1, seed=3)
         rng = random.Random(5)
         records = []
         for table in (1, 2):
-            seating = t.seating(1).tables[table]
+            seating = t.rounds.seating(1).tables[table]
             records.append(random_record(rng, "ottawa-2009", players=seating))
         for i in range(3):
-            seating = t.seating(1).tables[1]
+            seating = t.rounds.seating(1).tables[1]
             rec = random_record(rng, "ottawa-2009", players=seating, dealer="E")
-            t.add_hand(rec, round=1, table=1, hand_no=i + 1, referee="Zhao")
-        t.add_penalty([NAMES[0]], 5, "late", round=1)
+            t.hands.add(rec, round=1, table=1, hand_no=i + 1, referee="Zhao")
+        t.penalties.add([NAMES[0]], 5, "late", round=1)
         bundle = t.export_bundle()
     return {"db": db, "record": records[0], "record2": records[1], "dir": d,
             "bundle": json.loads(json.dumps(bundle, ensure_ascii=False))}
@@ -408,7 +408,7 @@ def test_damaged_file_is_refused_with_exit_3(template: dict[str, Any], tmp_path:
     db = tmp_path / "t.sqlite"
     shutil.copy(template["db"], db)
     with Tournament.open(db) as t:
-        t.backup()
+        t.backups.write()
     _damage_page(db, 3)
     r = _cli("standings", "--db", str(db))
     _one_error_line(r, 3, "damaged", "referee-app backup list")
@@ -451,7 +451,7 @@ def test_a_damaged_tournament_is_damaged_not_a_stranger(template: dict[str, Any]
     db = tmp_path / "t.sqlite"
     shutil.copy(template["db"], db)
     with Tournament.open(db) as t:
-        t.backup()
+        t.backups.write()
     damage(db)
     for args in (["standings"], ["hand", "list"], ["verify"]):
         r = _invoke([*args, "--db", str(db)])
@@ -559,13 +559,13 @@ def test_a_stray_read_only_shm_means_viewing_only(template: dict[str, Any], tmp_
                         lambda p: False if str(p).endswith("-shm") else real(p))
     with Tournament.open(db, backup_every=0) as t:
         assert t.read_only is not None and "-shm is read-only" in t.read_only
-        assert len(t.hands()) == 3
+        assert len(t.hands.list()) == 3
         with pytest.raises(ReadOnlyError, match="viewing only"):
-            t.add_player("New")
+            t.players.add("New")
     monkeypatch.undo()
     with Tournament.open(db, backup_every=0) as t:  # once it is writable: changes work
         assert t.read_only is None
-        t.add_player("New")
+        t.players.add("New")
     _check_db(db)
 
 
@@ -584,7 +584,7 @@ def test_a_file_made_writable_again_after_viewing_it_read_only_takes_changes(
     shutil.copy(template["db"], db)
     db.chmod(0o444)
     with Tournament.open(db, backup_every=0) as t:
-        assert t.read_only is not None and len(t.hands()) == 3
+        assert t.read_only is not None and len(t.hands.list()) == 3
     sides = [Path(f"{db}-wal"), Path(f"{db}-shm")]
     for side in sides:  # what the viewing left (as SQLite leaves them, or a crash)
         if not side.exists():
@@ -593,7 +593,7 @@ def test_a_file_made_writable_again_after_viewing_it_read_only_takes_changes(
     db.chmod(0o644)
     with Tournament.open(db, backup_every=0) as t:
         assert t.read_only is None, t.read_only
-        t.add_player("New")
+        t.players.add("New")
     assert all(writable(side) for side in sides if side.exists())
     _check_db(db)
 

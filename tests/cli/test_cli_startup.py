@@ -75,8 +75,8 @@ def _desk_file(tmp_path: Path) -> tuple[Path, Path]:
     db = tmp_path / "t.sqlite"
     with Tournament.create(db, "Start-up", backup_every=0) as t:
         for name in ("A", "B", "C", "D"):
-            t.add_player(name)
-        t.seat_round(1, seed=1)
+            t.players.add(name)
+        t.rounds.seat(1, seed=1)
     return f, db
 
 
@@ -91,7 +91,7 @@ def test_hand_add_and_standings_load_only_what_they_use(tmp_path: Path) -> None:
     from referee_app.storage import Tournament
 
     with Tournament.open(db) as t:
-        assert len(t.hands()) == 1  # the hand really was saved
+        assert len(t.hands.list()) == 1  # the hand really was saved
 
 
 def test_help_imports_no_command_module() -> None:

@@ -45,7 +45,7 @@ def event(tmp_path: Path) -> Path:
 def _record_file(tmp_path: Path, db: Path, table: int = 1, name: str = "h.json",
                  **changes) -> Path:
     with Tournament.open(db, backup_every=0) as t:
-        seated = t.seating(1).tables[table]
+        seated = t.rounds.seating(1).tables[table]
     rec = json.loads(json.dumps(EXAMPLE))
     for s, n in seated.items():
         rec["seats"][s]["player"] = n
@@ -192,7 +192,7 @@ def test_export_import_round_trip_and_penalty(event: Path, tmp_path: Path) -> No
     run("hand", "add", str(rec), "--round", "1", "--table", "1", "--hand", "1", "--db",
         str(event))
     with Tournament.open(event, backup_every=0) as t:
-        victim = t.seating(1).tables[2]["E"]
+        victim = t.rounds.seating(1).tables[2]["E"]
     r = run("penalty", "add", victim, "--chips", "5", "--reason", "late", "--round", "1",
             "--zero-sum", "--db", str(event))
     assert r.exit_code == 0 and f"{victim} -15" in r.output

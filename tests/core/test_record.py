@@ -31,7 +31,7 @@ EXAMPLE_CONCEALED = ["1112345678999m", "2366p456s", "35579m2468p1357s", "2344567
 
 def example_at(t: Tournament, table: int = 1, round: int = 1) -> dict[str, Any]:
     """The hand-format example (S +16 with a 9s concealed kong; W a flower pig)."""
-    seated = t.seating(round).tables[table]
+    seated = t.rounds.seating(round).tables[table]
     return {"format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
             "seats": {s: {"player": seated[s], "concealed": c, "pongs": ["5p"] if s == "S"
                           else []} for s, c in zip("ESWN", EXAMPLE_CONCEALED, strict=True)},
@@ -44,13 +44,13 @@ def example_at(t: Tournament, table: int = 1, round: int = 1) -> dict[str, Any]:
 @pytest.fixture
 def busy(make_tournament, record_for) -> Tournament:
     t = make_tournament(n=8)
-    ids = [t.add_hand(record_for(t, 1, table, seed=table * 7 + n), round=1, table=table,
+    ids = [t.hands.add(record_for(t, 1, table, seed=table * 7 + n), round=1, table=table,
                       hand_no=n, referee="赵").id for table in (1, 2) for n in (1, 2, 3)]
-    t.amend_hand(ids[0], record_for(t, 1, 1, seed=99), reason="corrected", referee="钱")
-    t.void_hand(ids[1], reason="wrong table")
-    t.set_status(ids[2], "verified", referee="孙")
-    t.add_penalty([t.players()[0].id], 4, "late", round=1)
-    t.add_penalty([t.players()[1].id], 2, "slow", zero_sum=True, round=1)
+    t.hands.amend(ids[0], record_for(t, 1, 1, seed=99), reason="corrected", referee="钱")
+    t.hands.void(ids[1], reason="wrong table")
+    t.hands.set_status(ids[2], "verified", referee="孙")
+    t.penalties.add([t.players.list()[0].id], 4, "late", round=1)
+    t.penalties.add([t.players.list()[1].id], 2, "slow", zero_sum=True, round=1)
     return t
 
 
@@ -59,36 +59,36 @@ def busy(make_tournament, record_for) -> Tournament:
 
 def test_a_cap_change_never_rewrites_a_saved_hand(make_tournament, tmp_path: Path) -> None:
     t = make_tournament(n=4)
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
-    before = t.hand(h.id).totals
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1)
+    before = t.hands.get(h.id).totals
     assert before == {"E": 30, "S": 16, "W": -61, "N": 15}
     t.update_info(cap_fan=2)
-    assert t.hand(h.id).totals == before
+    assert t.hands.get(h.id).totals == before
     assert t.settled_differently() == [h.id]
     # void and restore copy the stored settlement; nothing is settled again
-    t.void_hand(h.id, reason="x")
-    assert t.restore_hand(h.id, reason="y").totals == before
+    t.hands.void(h.id, reason="x")
+    assert t.hands.restore(h.id, reason="y").totals == before
     # export/import and verify keep it too
     t2 = Tournament.import_bundle(t.export_bundle(), tmp_path / "copy.sqlite", backup_every=0)
-    assert t2.hand(h.id).totals == before and t2.verify().versions == 3
+    assert t2.hands.get(h.id).totals == before and t2.record.verify().versions == 3
     # a new hand and the preview use the new cap: what is previewed is what is saved
     preview = settle(HandRecord.from_dict(example_at(t, table=1)), t.rules())
-    h2 = t.add_hand(example_at(t), round=1, table=1, hand_no=2)
+    h2 = t.hands.add(example_at(t), round=1, table=1, hand_no=2)
     assert h2.totals == dict(preview.totals) != before
     # resettling writes a new version with the reason, head referee's change
     done = t.resettle()
     assert [x.id for x in done] == [h.id]
-    last = t.hand_history(h.id)[-1]
+    last = t.hands.history(h.id)[-1]
     assert last.reason == "cap changed to 2" and last.totals == h2.totals
     assert t.settled_differently() == []
-    assert t.verify().entries == len(t.log())
+    assert t.record.verify().entries == len(t.record.log())
 
 
 def test_stored_ruleset_outlives_a_changed_ruleset_file(make_tournament, monkeypatch) -> None:
     """A new app version whose ruleset data changed (the flower pig now pays 32) neither
     changes saved hands nor new ones: the tournament settles with its stored snapshot."""
     t = make_tournament(n=4)
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1)
     import referee_app.core.ruleset as rs
     from referee_app.core.ruleset import ruleset_from_dict
 
@@ -102,9 +102,9 @@ def test_stored_ruleset_outlives_a_changed_ruleset_file(make_tournament, monkeyp
     monkeypatch.setattr("referee_app.storage.ruleset_store.get_ruleset",
                         lambda rid: changed)
     assert settle(HandRecord.from_dict(example_at(t)), changed).totals["W"] != -61
-    assert t.verify().versions == 1
-    h2 = t.add_hand(example_at(t), round=1, table=1, hand_no=2)
-    assert h2.totals == t.hand(h.id).totals == {"E": 30, "S": 16, "W": -61, "N": 15}
+    assert t.record.verify().versions == 1
+    h2 = t.hands.add(example_at(t), round=1, table=1, hand_no=2)
+    assert h2.totals == t.hands.get(h.id).totals == {"E": 30, "S": 16, "W": -61, "N": 15}
 
 
 def test_overridden_hand_credits_no_statistics(make_tournament, record_for) -> None:
@@ -112,10 +112,10 @@ def test_overridden_hand_credits_no_statistics(make_tournament, record_for) -> N
     rec = example_at(t)
     rec["seats"]["E"]["concealed"] = rec["seats"]["E"]["concealed"][1:]  # E one tile short
     assert not settle(HandRecord.from_dict(rec)).ok
-    t.add_hand(rec, round=1, table=1, hand_no=1, override_reason="table agreed",
+    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="table agreed",
                override_totals={"E": -3, "S": 1, "W": 1, "N": 1})
-    rows = {r.player: r for r in t.standings()}
-    east = t.seating(1).tables[1]["E"]
+    rows = {r.player: r for r in t.standings.table()}
+    east = t.rounds.seating(1).tables[1]["E"]
     assert rows[east].chips == -3 and rows[east].hands == 1
     assert all(r.wins == r.self_drawn == r.discards_paid == r.flower_pigs == 0
                and r.largest_win_fan == 0 for r in rows.values())
@@ -123,26 +123,26 @@ def test_overridden_hand_credits_no_statistics(make_tournament, record_for) -> N
 
 def test_amending_a_void_hand_is_refused_with_restore_named(make_tournament) -> None:
     t = make_tournament(n=4)
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
-    t.void_hand(h.id, reason="x")
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1)
+    t.hands.void(h.id, reason="x")
     with pytest.raises(StorageError, match="hand restore"):
-        t.amend_hand(h.id, example_at(t), reason="fix")
-    assert t.hand(h.id).void
+        t.hands.amend(h.id, example_at(t), reason="fix")
+    assert t.hands.get(h.id).void
 
 
 # --------------------------------------------------------------------------- the chain
 
 
 def test_verify_counts_every_change_and_log_reads_the_chain(busy: Tournament) -> None:
-    rep = busy.verify()
-    log = busy.log()
+    rep = busy.record.verify()
+    log = busy.record.log()
     assert rep.entries == len(log) and len(rep.short) == 12
-    assert busy.record_digest() == (rep.entries, rep.short)
+    assert busy.record.digest() == (rep.entries, rep.short)
     actions = [e["action"] for e in log]
     assert actions[0] == "event.create" and "hand.voided" in actions
-    hand1 = busy.log(hand=busy.hands()[0].id)
+    hand1 = busy.record.log(hand=busy.hands.list()[0].id)
     assert [e["action"] for e in hand1] == ["hand.add", "hand.amend"]
-    assert {e["referee"] for e in busy.log(referee="钱")} == {"钱"}
+    assert {e["referee"] for e in busy.record.log(referee="钱")} == {"钱"}
 
 
 def _rows(t: Tournament) -> list[tuple[str, str, str]]:
@@ -197,7 +197,7 @@ def test_any_direct_edit_of_the_file_fails_verify(busy: Tournament, tmp_path: Pa
         assert "not JSON" in refused.problem
         return
     with t, pytest.raises(RecordIntegrityError) as e:
-        t.verify()
+        t.record.verify()
     assert "entry" in str(e.value) or e.value.seq is not None
 
 
@@ -206,7 +206,7 @@ def test_verify_cli_prints_ok_entries_digest_or_names_the_entry(busy: Tournament
     db = str(busy.path)
     r = runner.invoke(main, ["verify", "--db", db])
     assert r.exit_code == 0, r.output
-    n, short = busy.record_digest()
+    n, short = busy.record.digest()
     assert r.output.splitlines()[-1] == f"ok {n} {short}"
     busy.db.execute("DROP TRIGGER hand_seats_no_update")
     busy.db.execute("UPDATE hand_seats SET chips=chips+5 WHERE rowid=1")
@@ -259,7 +259,7 @@ def _apply(b: dict, edit: tuple[str, Any]) -> None:
 
 def test_every_single_edit_of_a_bundle_is_refused(busy: Tournament, tmp_path: Path) -> None:
     b = busy.export_bundle()
-    assert Tournament.import_bundle(copy.deepcopy(b), tmp_path / "ok.sqlite").verify()
+    assert Tournament.import_bundle(copy.deepcopy(b), tmp_path / "ok.sqlite").record.verify()
     for i, edit in enumerate(_edits(b)):
         bad = copy.deepcopy(b)
         _apply(bad, edit)
@@ -289,7 +289,7 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
     busy.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     old = tmp_path / "old.sqlite"
     old.write_bytes(busy.path.read_bytes())
-    totals = {h.id: h.totals for h in busy.hands()}
+    totals = {h.id: h.totals for h in busy.hands.list()}
     conn = sqlite3.connect(old)
     conn.executescript(
         "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
@@ -301,10 +301,10 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
         "PRAGMA user_version=1;")
     conn.close()
     with Tournament.open(old, backup_every=0) as t:
-        assert t.log()[0]["action"] == "event.migrate"
-        assert t.log()[0]["detail"]["log"][0]["action"] == "event.create"
-        assert {h.id: h.totals for h in t.hands()} == totals
-        assert t.verify().entries == 1
+        assert t.record.log()[0]["action"] == "event.migrate"
+        assert t.record.log()[0]["detail"]["log"][0]["action"] == "event.create"
+        assert {h.id: h.totals for h in t.hands.list()} == totals
+        assert t.record.verify().entries == 1
 
 
 # --------------------------------------------------------------------------- referees and PINs
@@ -317,45 +317,45 @@ def fast_scrypt(monkeypatch) -> None:
 
 def test_pins_roles_and_lockout(make_tournament, fast_scrypt, monkeypatch) -> None:
     t = make_tournament(n=4)
-    assert not t.has_referees()
+    assert not t.referees.required()
     with pytest.raises(StorageError, match="must be a head"):
-        t.add_referee("赵", pin="1234")
-    t.add_referee("赵", pin="1234", head=True)
-    assert t.has_referees()
+        t.referees.add("赵", pin="1234")
+    t.referees.add("赵", pin="1234", head=True)
+    assert t.referees.required()
     stored = t.db.execute("SELECT pin FROM referees").fetchone()[0]
     assert "1234" not in stored and stored.startswith("scrypt$")
     with pytest.raises(AuthError, match="PIN"):  # no one signed in: nothing may change
-        t.add_hand(example_at(t), round=1, table=1, hand_no=1, referee="赵")
+        t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="赵")
     with pytest.raises(AuthError, match="wrong PIN"):
-        t.sign_in("赵", "9999")
-    t.sign_in("赵", "1234")
-    t.add_referee("钱", pin="5678")
-    t.sign_in("钱", "5678")
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1, referee="钱")
+        t.referees.sign_in("赵", "9999")
+    t.referees.sign_in("赵", "1234")
+    t.referees.add("钱", pin="5678")
+    t.referees.sign_in("钱", "5678")
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="钱")
     assert h.entered_by == "钱"
-    for action in (lambda: t.void_hand(h.id, reason="x"),
-                   lambda: t.add_penalty([t.players()[0].id], 1, "x"),
+    for action in (lambda: t.hands.void(h.id, reason="x"),
+                   lambda: t.penalties.add([t.players.list()[0].id], 1, "x"),
                    lambda: t.update_info(cap_fan=3),
-                   lambda: t.add_referee("孙", pin="0000")):
+                   lambda: t.referees.add("孙", pin="0000")):
         with pytest.raises(AuthError, match="head referee"):
             action()
-    t.set_status(h.id, "verified", referee="钱")
+    t.hands.set_status(h.id, "verified", referee="钱")
     with pytest.raises(AuthError, match="head referee"):  # amending a verified hand
-        t.amend_hand(h.id, example_at(t), reason="x", referee="钱")
+        t.hands.amend(h.id, example_at(t), reason="x", referee="钱")
     with pytest.raises(AuthError, match="signed in as 钱"):
-        t.add_player("X", referee="赵")
+        t.players.add("X", referee="赵")
     # five wrong PINs lock the name for five minutes, logged in the chain
     for _ in range(4):
         with pytest.raises(AuthError, match="tries left"):
-            t.sign_in("钱", "0")
+            t.referees.sign_in("钱", "0")
     with pytest.raises(AuthError, match="locked"):
-        t.sign_in("钱", "0")
+        t.referees.sign_in("钱", "0")
     with pytest.raises(AuthError, match="locked"):
-        t.sign_in("钱", "5678")  # even the right PIN, until the lock ends
-    assert t.log()[-1]["action"] == "referee.locked"
+        t.referees.sign_in("钱", "5678")  # even the right PIN, until the lock ends
+    assert t.record.log()[-1]["action"] == "referee.locked"
     monkeypatch.setattr(referees_mod.time, "time", lambda: 10 ** 12)
-    assert t.sign_in("钱", "5678").name == "钱"
-    assert t.verify()
+    assert t.referees.sign_in("钱", "5678").name == "钱"
+    assert t.record.verify()
 
 
 def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
@@ -388,9 +388,9 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
 def test_a_settlement_that_does_not_reproduce_is_named(busy: Tournament, parallel: bool) -> None:
     """Both ways of verifying (settlements checked here, or in a forked child while the chain
     is checked) agree on a sound record and name the entry of a rewritten settlement."""
-    assert busy.verify(parallel=parallel).versions == len(busy.db.execute(
+    assert busy.record.verify(parallel=parallel).versions == len(busy.db.execute(
         "SELECT 1 FROM hand_versions").fetchall())
-    hid = busy.hands()[3].id
+    hid = busy.hands.list()[3].id
     busy.db.execute("DROP TRIGGER hand_versions_no_update")
     row = busy.db.execute("SELECT settlement FROM hand_versions WHERE hand_id=?",
                           (hid,)).fetchone()
@@ -399,7 +399,7 @@ def test_a_settlement_that_does_not_reproduce_is_named(busy: Tournament, paralle
     busy.db.execute("UPDATE hand_versions SET settlement=? WHERE hand_id=?",
                     (json.dumps(s, ensure_ascii=False, separators=(",", ":")), hid))
     with pytest.raises(RecordIntegrityError) as e:
-        busy.verify(parallel=parallel)
+        busy.record.verify(parallel=parallel)
     assert e.value.seq is not None and "hand_versions" in str(e.value)
 
 
@@ -408,7 +408,7 @@ def test_resettling_catches_a_settlement_the_chain_agrees_with(busy: Tournament)
     can tell: check_settlements names that version."""
     from referee_app.storage.verify import check_settlements
 
-    rows, rules_of = busy._settlement_inputs()
+    rows, rules_of = busy.record._settlement_inputs()
     assert check_settlements(rows, rules_of) is None
     hid, version, record, settlement, settings = rows[2]
     s = json.loads(settlement)
@@ -424,7 +424,7 @@ def test_versions_shared_in_chunks_still_name_the_first_bad_one(
     from referee_app.storage import verify as vmod
 
     monkeypatch.setattr(vmod, "CHUNK", 2)
-    rows, rules_of = busy._settlement_inputs()
+    rows, rules_of = busy.record._settlement_inputs()
     assert len(rows) >= 6
     assert vmod.check_settlements(rows, rules_of) is None
     for i in (len(rows) - 1, 3):
@@ -457,23 +457,23 @@ def test_a_club_ruleset_lives_inside_the_tournament(tmp_path: Path) -> None:
     club.write_text("{}", encoding="utf-8")  # the file is not needed afterwards
     with Tournament.open(db, backup_every=0) as t:
         for name in ("甲", "乙", "丙", "丁"):
-            t.add_player(name)
-        t.seat_round(1, seed=1)
+            t.players.add(name)
+        t.rounds.seat(1, seed=1)
         rec = example_at(t)
         rec["ruleset"] = "club-ottawa-32"
-        h = t.add_hand(rec, round=1, table=1, hand_no=1)
+        h = t.hands.add(rec, round=1, table=1, hand_no=1)
         pig = [p for p in h.settlement["payments"] if p["clause"] == "§2.11"]
         assert pig and {p["chips"] for p in pig} == {32}  # the club's pig, not Ottawa's 16
         assert t.ruleset().id == "club-ottawa-32"
         assert t.ruleset().clause("§2.11").zh  # the club's own clause text
         wrong = example_at(t)  # a record naming another ruleset is refused
         with pytest.raises((StorageError, RecordError), match="club-ottawa-32"):
-            t.add_hand(wrong, round=1, table=1, hand_no=2)
+            t.hands.add(wrong, round=1, table=1, hand_no=2)
         b = t.export_bundle()
         digest = t.settings()["ruleset_digest"]
     t2 = Tournament.import_bundle(b, tmp_path / "copy.sqlite", backup_every=0)
     assert t2.settings()["ruleset_digest"] == digest and t2.ruleset().id == "club-ottawa-32"
-    assert t2.hand(h.id).totals == h.totals and t2.verify().versions == 1
+    assert t2.hands.get(h.id).totals == h.totals and t2.record.verify().versions == 1
     r = run(main, ["event", "new", "Bad", "--ruleset-file", str(club), "--db",
                    str(tmp_path / "bad.sqlite")])
     assert r.exit_code == 2 and r.stderr.startswith("error: ") and "format" in r.stderr
@@ -482,7 +482,7 @@ def test_a_club_ruleset_lives_inside_the_tournament(tmp_path: Path) -> None:
 
 def test_hand_show_prints_the_saved_settlement_after_a_cap_change(make_tournament) -> None:
     t = make_tournament(n=4)
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1)
     t.update_info(cap_fan=2)
     r = CliRunner().invoke(main, ["hand", "show", str(h.id), "--db", str(t.path)])
     assert r.exit_code == 0, r.output

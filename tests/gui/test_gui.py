@@ -189,7 +189,7 @@ def test_next_hand_suggests_next_dealer(qtbot, desk_window):
     qtbot.keyClick(win, Qt.Key.Key_N, CTRL)
     assert win.context == (1, 1, 2, None)
     # Ottawa: the first winner (N, on W's discard) deals next
-    assert win.entry.form.dealer == "N" == win.desk.t.next_dealer(1, 1)
+    assert win.entry.form.dealer == "N" == win.desk.t.hands.next_dealer(1, 1)
     assert "【" in win.entry.panels["N"].title() and "【" not in win.entry.panels["E"].title()
     assert win.entry.form.events == [] and win.entry.form.seats["E"].concealed == ""
 
@@ -279,7 +279,7 @@ def test_projector_refreshes_itself(qtbot, desk_window):
     proj.timer.setInterval(20)
     before = proj.refreshes
     # a hand saved elsewhere (say, the CLI) shows up without anyone telling the projector
-    win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=1)
+    win.desk.t.hands.add(example_record(seating), round=1, table=1, hand_no=1)
     qtbot.waitUntil(lambda: proj.refreshes > before + 1, timeout=2000)
     top = proj.table.item(0, 1).text()
     assert top == seating["E"] and proj.table.item(0, 2).text() == "+30"
@@ -313,7 +313,7 @@ def test_alt_number_jumps_to_a_seat(qtbot, desk_window):
 
 def test_unsaved_edits_are_not_dropped_silently(qtbot, desk_window):
     win, seating = desk_window()
-    win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=1)
+    win.desk.t.hands.add(example_record(seating), round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("table", 1, 1))
     assert win.context == (1, 1, 2, None)

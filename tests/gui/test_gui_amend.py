@@ -22,14 +22,14 @@ def _event(path: Path) -> Tournament:
     t = Tournament.create(path, "Impact Open", backup_every=0)
     rng = random.Random(5)
     for n in NAMES:
-        t.add_player(n)
+        t.players.add(n)
     for rnd in (1, 2):
-        seating = t.seat_round(rnd, seed=rnd)
+        seating = t.rounds.seat(rnd, seed=rnd)
         for table, row in seating.tables.items():
             for hand_no in (1, 2, 3):
-                t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                t.hands.add(random_record(rng, players=row), round=rnd, table=table,
                            hand_no=hand_no)
-    t.add_penalty([NAMES[0]], 3, "late", round=1)
+    t.penalties.add([NAMES[0]], 3, "late", round=1)
     return t
 
 
@@ -38,16 +38,16 @@ def test_predicted_standings_are_the_real_ones(tmp_path: Path) -> None:
     t = _event(tmp_path / "i.sqlite")
     rng = random.Random(11)
     try:
-        assert {r.player: (r.rank, r.chips) for r in t.standings()} == ImpactModel(t)._before
+        assert {r.player: (r.rank, r.chips) for r in t.standings.table()} == ImpactModel(t)._before
         moved = 0
-        for h in rng.sample(t.hands(), 6):
-            before = {r.player: (r.rank, r.chips) for r in t.standings()}
+        for h in rng.sample(t.hands.list(), 6):
+            before = {r.player: (r.rank, r.chips) for r in t.standings.table()}
             new = random_record(rng, players=h.players)
             imp = amend_impact(t, h.id, new)
             assert imp.totals_after is not None
-            t.amend_hand(h.id, new, reason="slip re-read")
-            after = {r.player: (r.rank, r.chips) for r in t.standings()}
-            assert t.hand(h.id).totals == imp.totals_after
+            t.hands.amend(h.id, new, reason="slip re-read")
+            after = {r.player: (r.rank, r.chips) for r in t.standings.table()}
+            assert t.hands.get(h.id).totals == imp.totals_after
             predicted = {c.player: (c.rank_after, c.chips_after) for c in imp.rank_changes}
             assert predicted == {p: v for p, v in after.items() if v[0] != before[p][0]}
             moved += len(predicted)
@@ -59,7 +59,7 @@ def test_predicted_standings_are_the_real_ones(tmp_path: Path) -> None:
 def test_impact_of_a_rule_breaking_record(tmp_path: Path) -> None:
     t = _event(tmp_path / "j.sqlite")
     try:
-        h = t.hands()[0]
+        h = t.hands.list()[0]
         bad = json.loads(json.dumps(h.record))
         bad["events"] = []
         bad["wall_exhausted"] = False
@@ -73,7 +73,7 @@ def test_impact_of_a_rule_breaking_record(tmp_path: Path) -> None:
 def test_form_shows_amending_and_the_impact(qtbot, desk_window) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     assert win.entry.status.text() == "v1 · entered"
@@ -91,9 +91,9 @@ def test_form_shows_amending_and_the_impact(qtbot, desk_window) -> None:
 def test_reason_dialog_carries_the_summary(qtbot, desk_window) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     # a second hand, so that changing the first moves ranks
-    win.desk.t.add_hand(rec, round=1, table=1, hand_no=2)
+    win.desk.t.hands.add(rec, round=1, table=1, hand_no=2)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     # E's self-drawn 1m becomes a win on S's discard: totals move
@@ -121,20 +121,20 @@ def test_prediction_when_only_verified_hands_count(tmp_path: Path) -> None:
     t = _event(tmp_path / "v.sqlite")
     rng = random.Random(3)
     try:
-        hands = t.hands()
+        hands = t.hands.list()
         for h in hands[::2]:
-            t.set_status(h.id, "verified")
+            t.hands.set_status(h.id, "verified")
         t.update_info(verified_only=True)
-        assert {r.player: (r.rank, r.chips) for r in t.standings()} == ImpactModel(t)._before
+        assert {r.player: (r.rank, r.chips) for r in t.standings.table()} == ImpactModel(t)._before
         for h in (hands[0], hands[1]):  # a verified hand, then an entered one
-            before = {r.player: (r.rank, r.chips) for r in t.standings()}
+            before = {r.player: (r.rank, r.chips) for r in t.standings.table()}
             new = random_record(rng, players=h.players)
             imp = amend_impact(t, h.id, new)
-            t.amend_hand(h.id, new, reason="slip re-read")
-            after = {r.player: (r.rank, r.chips) for r in t.standings()}
+            t.hands.amend(h.id, new, reason="slip re-read")
+            after = {r.player: (r.rank, r.chips) for r in t.standings.table()}
             predicted = {c.player: (c.rank_after, c.chips_after) for c in imp.rank_changes}
             assert predicted == {p: v for p, v in after.items() if v[0] != before[p][0]}
-        assert t.provisional() == len(hands) - len(hands[::2]) + 1
+        assert t.standings.provisional() == len(hands) - len(hands[::2]) + 1
     finally:
         t.close()
 
@@ -144,14 +144,14 @@ def test_model_reads_stored_figures_void_and_override_included(tmp_path: Path) -
     agrees with the standings with a void hand, an override and a penalty in them."""
     t = _event(tmp_path / "o.sqlite")
     try:
-        hands = t.hands()
-        t.void_hand(hands[0].id, reason="entered twice")
+        hands = t.hands.list()
+        t.hands.void(hands[0].id, reason="entered twice")
         seats = list(hands[1].totals)
-        t.amend_hand(hands[1].id, hands[1].record, reason="ruling", override_reason="ruling",
+        t.hands.amend(hands[1].id, hands[1].record, reason="ruling", override_reason="ruling",
                      override_totals={seats[0]: 8, seats[1]: -8})
         m = ImpactModel(t)
         assert m.hands == {}  # nothing read yet
-        assert m._before == {r.player: (r.rank, r.chips) for r in t.standings()}
+        assert m._before == {r.player: (r.rank, r.chips) for r in t.standings.table()}
         h = hands[2]
         imp = m.impact(h.id, h.record)  # the same record: nothing moves
         assert imp.totals_after == h.totals and imp.rank_changes == ()

@@ -36,7 +36,7 @@ def db(tmp_path: Path) -> Path:
     path = tmp_path / "t.sqlite"
     seating = make_tournament(path)
     with Tournament.open(path, backup_every=0) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=1)
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=1)
     return path
 
 

@@ -184,7 +184,7 @@ def test_an_exception_in_a_slot_becomes_a_message_not_a_traceback(
 def _with_hand(path: Path) -> dict[str, str]:
     seating = make_tournament(path)
     with Tournament.open(path, backup_every=0) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="A")
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="A")
     return seating
 
 

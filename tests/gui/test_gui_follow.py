@@ -30,7 +30,7 @@ def _other(win: Any) -> Tournament:
 
 def _saved_hand(win: Any, seating: dict[str, str]) -> int:
     with _other(win) as t:
-        h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
+        h = t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="B")
     assert win.faults.follower.poll()
     return h.id
 
@@ -39,7 +39,7 @@ def _amend_elsewhere(win: Any, hid: int, seating: dict[str, str]) -> dict[str, A
     rec = example_record(seating)
     rec["events"] = rec["events"][:-1]
     with _other(win) as t:
-        t.amend_hand(hid, rec, reason="other desk", referee="B")
+        t.hands.amend(hid, rec, reason="other desk", referee="B")
     return rec
 
 
@@ -58,8 +58,8 @@ def test_the_timer_notices_a_cli_write_within_about_a_second(qtbot, desk_window)
 
     assert set(shown_chips().values()) == {"+0"}
     with _other(win) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="CLI")
-        expected = {r.player: r.chips for r in t.standings()}
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="CLI")
+        expected = {r.player: r.chips for r in t.standings.table()}
     qtbot.waitUntil(lambda: win.navigator.item_text(("hand", 1)) != "", timeout=3000)
     assert {p: int(v) for p, v in shown_chips().items()} == expected
     assert sorted(expected.values()) == sorted(gui_helpers.SPEC_TOTALS.values())
@@ -87,7 +87,7 @@ def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
     dlg.setModal(True)
     dlg.show()
     with _other(win) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="B")
     assert not win.faults.follower.poll()
     assert win.navigator.item_text(("hand", 1)) == ""
     dlg.close()
@@ -200,17 +200,17 @@ def test_a_save_racing_the_poll_is_refused_by_the_store(qtbot, desk_window) -> N
 def test_store_refuses_a_stale_version_itself(tmp_path: Path) -> None:
     seating = gui_helpers.make_tournament(tmp_path / "t.sqlite")
     with Tournament.open(tmp_path / "t.sqlite", backup_every=0) as t:
-        h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="A")
-        t.amend_hand(h.id, h.record, reason="r", referee="A", expected_version=1)
+        h = t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="A")
+        t.hands.amend(h.id, h.record, reason="r", referee="A", expected_version=1)
         with pytest.raises(HandChangedError) as e:
-            t.amend_hand(h.id, h.record, reason="r", referee="A", expected_version=1)
+            t.hands.amend(h.id, h.record, reason="r", referee="A", expected_version=1)
         assert (e.value.expected, e.value.current) == (1, 2)
         with pytest.raises(HandChangedError):
-            t.set_status(h.id, "verified", referee="A", expected_version=1)
+            t.hands.set_status(h.id, "verified", referee="A", expected_version=1)
         with pytest.raises(HandChangedError):
-            t.void_hand(h.id, reason="r", referee="A", expected_version=1)
-        assert t.hand(h.id).version == 2
-        assert t.set_status(h.id, "verified", expected_version=2).version == 3
+            t.hands.void(h.id, reason="r", referee="A", expected_version=1)
+        assert t.hands.get(h.id).version == 2
+        assert t.hands.set_status(h.id, "verified", expected_version=2).version == 3
 
 
 def test_new_hand_number_taken_elsewhere(qtbot, desk_window) -> None:
@@ -218,7 +218,7 @@ def test_new_hand_number_taken_elsewhere(qtbot, desk_window) -> None:
     win.navigator.select_key(("table", 1, 1))
     assert win.context == (1, 1, 1, None)
     with _other(win) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee="B")
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee="B")
     assert win.faults.follower.poll()
     assert win.context == (1, 1, 2, None)  # an untouched form moves to the next number
     assert open_hand_state(win.desk, win.context, None).kind == "same"
@@ -227,7 +227,7 @@ def test_new_hand_number_taken_elsewhere(qtbot, desk_window) -> None:
     win.entry.load(form, "", "")
     win.entry.undo_stack.resetClean()
     with _other(win) as t:
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=2, referee="B")
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=2, referee="B")
     assert win.faults.follower.poll()
     assert win.context == (1, 1, 2, None)  # typed work stays where it is
     assert "Hand 2 of this table" in win.faults.banners.texts()["taken"]
@@ -336,8 +336,8 @@ def test_a_backup_restored_elsewhere_is_reopened_and_the_form_kept(qtbot, desk_w
     win, seating = desk_window()
     _saved_hand(win, seating)
     with _other(win) as t:
-        t.backup()
-        h2 = t.add_hand(example_record(seating), round=1, table=1, hand_no=2, referee="B")
+        t.backups.write()
+        h2 = t.hands.add(example_record(seating), round=1, table=1, hand_no=2, referee="B")
     assert win.faults.follower.poll()
     win.navigator.select_key(("hand", h2.id))
     _edit(win)  # the referee is typing an amendment of hand 2
@@ -346,11 +346,11 @@ def test_a_backup_restored_elsewhere_is_reopened_and_the_form_kept(qtbot, desk_w
     assert old.replaced()
     win.faults.follower.poll()
     assert win.desk.t is not old and not win.desk.t.replaced()
-    assert [h.hand_no for h in win.desk.t.hands()] == [1]  # what the restored file holds
+    assert [h.hand_no for h in win.desk.t.hands.list()] == [1]  # what the restored file holds
     texts = win.faults.banners.texts()
     assert "was replaced by another program" in texts["replaced"]
     assert f"#{h2.id} is not in the tournament file any more" in texts["changed"]
     assert not win.entry.undo_stack.isClean()  # what was typed is still in the form
     with _other(win) as t:  # the reopened desk follows the new file like any other
-        t.add_hand(example_record(seating), round=1, table=1, hand_no=3, referee="B")
+        t.hands.add(example_record(seating), round=1, table=1, hand_no=3, referee="B")
     assert win.faults.follower.poll()

@@ -192,8 +192,8 @@ def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
     seating and the history — in 中文 not one English word (names and keys aside)."""
     win, seating = desk_window(lang="zh")
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
-    win.desk.t.amend_hand(h.id, rec, reason="核对", referee="Tester")
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
+    win.desk.t.hands.amend(h.id, rec, reason="核对", referee="Tester")
     win.reload()
     win.navigator.select_key(("table", 1, 1))
     assert not _english_words(_texts(win)), "empty form"

@@ -28,7 +28,7 @@ def _saved_window(desk_window, hands: int = 3):
     win, seating = desk_window()
     rec = example_record(seating)
     for n in range(1, hands + 1):
-        win.desk.t.add_hand(rec, round=1, table=1, hand_no=n)
+        win.desk.t.hands.add(rec, round=1, table=1, hand_no=n)
     win.reload()
     return win, seating
 

@@ -21,11 +21,11 @@ def test_hand_index_matches_hands(qtbot, desk_window) -> None:
     t = win.desk.t
     rec = example_record(seating)
     for n in (1, 2, 3):
-        t.add_hand(rec, round=1, table=1, hand_no=n)
-    t.void_hand(t.find_hand(1, 1, 2).id, reason="twice")
-    t.set_status(t.find_hand(1, 1, 3).id, "verified")
-    full = [(h.id, h.round, h.table, h.hand_no, h.status, h.flags) for h in t.hands()]
-    light = [(h.id, h.round, h.table, h.hand_no, h.status, h.flags) for h in t.hand_index()]
+        t.hands.add(rec, round=1, table=1, hand_no=n)
+    t.hands.void(t.hands.find(1, 1, 2).id, reason="twice")
+    t.hands.set_status(t.hands.find(1, 1, 3).id, "verified")
+    full = [(h.id, h.round, h.table, h.hand_no, h.status, h.flags) for h in t.hands.list()]
+    light = [(h.id, h.round, h.table, h.hand_no, h.status, h.flags) for h in t.hands.index()]
     assert light == full
 
 
@@ -33,7 +33,7 @@ def test_navigator_builds_hand_rows_when_a_table_opens(qtbot, desk_window) -> No
     win, seating = desk_window()
     t = win.desk.t
     rec = example_record(seating)
-    ids = [t.add_hand(rec, round=1, table=1, hand_no=n).id for n in (1, 2, 3)]
+    ids = [t.hands.add(rec, round=1, table=1, hand_no=n).id for n in (1, 2, 3)]
     win.reload()
     nav = win.navigator
     table = nav._items[("table", 1, 1)]

@@ -148,7 +148,7 @@ def test_players_seating_swap_and_errors(fresh, qtbot):
     for name, latin in NAMES[1:]:
         assert add_player(win, name, latin, "Toronto", chinese=True)
     assert [p.name for p in win.desk.players()] == [n for n, _ in NAMES]
-    assert win.desk.t.player("Li Wei").club == "Ottawa"
+    assert win.desk.t.players.get("Li Wei").club == "Ottawa"
 
     # a duplicate name: one message box naming the field, nothing stored
     boxes: list[str] = []
@@ -171,7 +171,7 @@ def test_players_seating_swap_and_errors(fresh, qtbot):
     win.run_dialog = filler(seed, shown)
     win.seating.btn_seat.click()
     assert shown and shown[0].result() == QDialog.DialogCode.Accepted
-    stored = win.desk.t.seating(1)
+    stored = win.desk.t.rounds.seating(1)
     assert win.desk.t.db.execute("SELECT seed FROM rounds WHERE number=1").fetchone()[0] == 7
     expected = {(t, s): p for t, row in stored.tables.items() for s, p in row.items()}
     assert grid(win) == expected and len(expected) == 8
@@ -193,7 +193,7 @@ def test_players_seating_swap_and_errors(fresh, qtbot):
     win.seating.btn_swap.click()
     now = grid(win)
     assert (now[(1, "S")], now[(2, "E")]) == (b, a)
-    assert win.desk.t.seating(1).tables[1]["S"] == b
+    assert win.desk.t.rounds.seating(1).tables[1]["S"] == b
     assert b in win.navigator.item_text(("table", 1, 1))
     assert a in win.navigator.item_text(("table", 1, 2))
 
@@ -202,7 +202,7 @@ def test_players_seating_swap_and_errors(fresh, qtbot):
     box = win.players.status_box
     box.setCurrentIndex(box.findData("withdrawn"))
     box.activated.emit(box.currentIndex())
-    assert win.desk.t.player(a).status.value == "withdrawn"
+    assert win.desk.t.players.get(a).status.value == "withdrawn"
     assert f"{a} has withdrawn" in win.seating.problems.text()
 
 
@@ -231,7 +231,7 @@ def test_seat_round_with_a_short_table_offers_byes(fresh):
 
     win.run_dialog = filler(byes, shown)
     assert win.event_admin.seat_round()
-    s = win.desk.t.seating(1)
+    s = win.desk.t.rounds.seating(1)
     assert len(s.byes) == 1 and s.byes[0] in win.seating.byes.text()
     assert len(grid(win)) == 4
 
@@ -249,7 +249,7 @@ def test_bad_seed_and_swap_into_a_table_with_hands(desk_window):
     assert "seed: expected a whole number" in boxes[-1]
     assert dump(path) == before
     # a table with a saved hand keeps its seats
-    win.desk.t.add_hand(gui_helpers.example_record(seating), round=1, table=1, hand_no=1)
+    win.desk.t.hands.add(gui_helpers.example_record(seating), round=1, table=1, hand_no=1)
     win.reload()
     before = dump(path)
     win.run_dialog = filler(lambda d: d.player.setCurrentIndex(

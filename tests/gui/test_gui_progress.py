@@ -27,10 +27,10 @@ def db(tmp_path: Path) -> Path:
     broken["wall_exhausted"] = False  # the hand is not finished: breaks §2.5
     with Tournament.open(path) as t:
         for n in (1, 2, 4):
-            t.add_hand(rec, round=1, table=1, hand_no=n, referee="A")
-        t.add_hand(broken, round=1, table=1, hand_no=5, referee="A", override_reason="slip")
-        t.set_status(t.find_hand(1, 1, 2).id, "verified", referee="B")
-        t.void_hand(t.find_hand(1, 1, 4).id, reason="entered twice", referee="A")
+            t.hands.add(rec, round=1, table=1, hand_no=n, referee="A")
+        t.hands.add(broken, round=1, table=1, hand_no=5, referee="A", override_reason="slip")
+        t.hands.set_status(t.hands.find(1, 1, 2).id, "verified", referee="B")
+        t.hands.void(t.hands.find(1, 1, 4).id, reason="entered twice", referee="A")
     return path
 
 
@@ -62,7 +62,7 @@ def test_progress_tab(qtbot, desk_window) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
     for n in (1, 3):
-        win.desk.t.add_hand(rec, round=1, table=1, hand_no=n)
+        win.desk.t.hands.add(rec, round=1, table=1, hand_no=n)
     win.reload()
     win.tabs.setCurrentWidget(win.progress)
     t = win.progress.table

@@ -78,19 +78,19 @@ def test_desk_projector_data_after_the_last_round(tmp_path: Path) -> None:
     t = Tournament.create(path, "P", backup_every=0)
     rng = random.Random(3)
     for n in ["李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强"]:
-        t.add_player(n)
+        t.players.add(n)
     for rnd in (1, 2):
-        for table, row in t.seat_round(rnd, seed=rnd).tables.items():
-            t.add_hand(random_record(rng, players=row), round=rnd, table=table, hand_no=1)
-    t.seat_round(3, seed=3)  # seated, nothing played yet: "after round 2"
+        for table, row in t.rounds.seat(rnd, seed=rnd).tables.items():
+            t.hands.add(random_record(rng, players=row), round=rnd, table=table, hand_no=1)
+    t.rounds.seat(3, seed=3)  # seated, nothing played yet: "after round 2"
     t.close()
     desk = Desk.open(path)
     try:
         d = desk.projector_data("P")
         assert d.after_round == 2
         assert [r.player for r in d.rows] == [r.player for r in
-                                              desk.t.standings(through_round=2)]
-        assert d.previous == {r.player: r.rank for r in desk.t.standings(through_round=1)}
+                                              desk.t.standings.table(through_round=2)]
+        assert d.previous == {r.player: r.rank for r in desk.t.standings.table(through_round=1)}
         assert d.progress is not None and d.progress.round == 2  # the round in play
         assert [tp.hands for tp in d.progress.tables] == [1, 1]
     finally:
@@ -102,16 +102,16 @@ def _progress_tournament(path: Path, players: int = 96) -> Tournament:
     t = Tournament.create(path, "大厅 Hall Open", backup_every=0)
     rng = random.Random(7)
     for i in range(players):
-        t.add_player(f"选手{i + 1:02d}", name_latin=f"Player {i + 1}")
+        t.players.add(f"选手{i + 1:02d}", name_latin=f"Player {i + 1}")
     for rnd in (1, 2, 3):
-        for table, row in t.seat_round(rnd, seed=rnd).tables.items():
+        for table, row in t.rounds.seat(rnd, seed=rnd).tables.items():
             for n in (1, 2, 3):
                 if rnd == 3 and n == (2 if table == 1 else 3):
                     continue
-                h = t.add_hand(random_record(rng, players=row), round=rnd, table=table,
+                h = t.hands.add(random_record(rng, players=row), round=rnd, table=table,
                                hand_no=n)
                 if rnd < 3 or table % 2:
-                    t.set_status(h.id, "verified")
+                    t.hands.set_status(h.id, "verified")
     return t
 
 

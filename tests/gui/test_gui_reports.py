@@ -33,7 +33,7 @@ def _pdf_text(data: bytes) -> str:
 
 def _save_hand(win, seating) -> int:
     """Store the hand-format.md example as hand 1 of table 1 and select it."""
-    h = win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=1,
+    h = win.desk.t.hands.add(example_record(seating), round=1, table=1, hand_no=1,
                             referee="Tester")
     win.reload()
     assert win.navigator.select_key(("hand", h.id))

@@ -14,7 +14,7 @@ desk_window = gui_helpers.desk_window
 def test_round_filter_scopes_and_print(qtbot, desk_window) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
-    win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     win.reload()
     box = win.standings.round_box
     texts = [box.itemText(i) for i in range(box.count())]
@@ -23,7 +23,7 @@ def test_round_filter_scopes_and_print(qtbot, desk_window) -> None:
     box.setCurrentIndex(box.findData(1))
     assert win.standings.selected_scope() == (None, 1)
     through = win.standings.chips_by_player()
-    assert through == {r.player: r.chips for r in win.desk.t.standings(through_round=1)}
+    assert through == {r.player: r.chips for r in win.desk.t.standings.table(through_round=1)}
     dlg = win.menus.reports.preview_current()
     assert dlg.request.params == {"through": 1}  # printed as shown: after round 1
     assert "After round 1" in _pdf_text(dlg.pdf)
@@ -31,7 +31,7 @@ def test_round_filter_scopes_and_print(qtbot, desk_window) -> None:
     box.setCurrentIndex(box.findData(-1))
     assert win.standings.selected_scope() == (1, None)
     assert win.standings.chips_by_player() == {r.player: r.chips
-                                               for r in win.desk.t.standings(1)}
+                                               for r in win.desk.t.standings.table(1)}
     dlg = win.menus.reports.preview_current()
     assert dlg.request.params == {"round": 1}  # round 1 alone, as shown
     assert dlg.request.file_stem() == "standings-r1"
@@ -55,7 +55,7 @@ def test_verified_only_marks_gui_standings_and_projector_provisional(qtbot, desk
                                                                        ) -> None:
     win, seating = desk_window()
     t = win.desk.t
-    h1 = t.add_hand(example_record(seating), round=1, table=1, hand_no=1)
+    h1 = t.hands.add(example_record(seating), round=1, table=1, hand_no=1)
     win.reload()
     assert not win.standings.provisional.isVisibleTo(win.standings)
     counted = win.standings.chips_by_player()
@@ -68,7 +68,7 @@ def test_verified_only_marks_gui_standings_and_projector_provisional(qtbot, desk
     assert not any(win.standings.chips_by_player().values())  # the entered hand waits
     proj = win.projector.open()
     assert "provisional (1 to verify)" in proj.subtitle.text()
-    t.set_status(h1.id, "verified")
+    t.hands.set_status(h1.id, "verified")
     win.refresh_standings()
     assert not win.standings.provisional.isVisibleTo(win.standings)
     assert win.standings.chips_by_player() == counted

@@ -79,7 +79,7 @@ def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> No
     settles under the current cap, which is what an amendment would save."""
     win, seating = desk_window()
     rec = gui_helpers.example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1, referee="Tester")
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1, referee="Tester")
     win.desk.t.update_info(cap_fan=2)
     win.reload()
     win.navigator.select_key(("hand", h.id))
@@ -93,7 +93,7 @@ def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> No
 
 def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window) -> None:
     win, seating = desk_window()
-    n0, d0 = win.desk.t.record_digest()
+    n0, d0 = win.desk.t.record.digest()
     assert win.session.record_label.text() == f"Record: {n0} entries · {d0}"
     assert len(d0) == 12 and int(d0, 16) >= 0
     win.navigator.select_key(("table", 1, 1))
@@ -102,14 +102,14 @@ def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window)
     seat_keys(kb, golden_record(golden), ("E", "S", "W", "N"))
     kb.type(line, tiles=True)
     kb.chord("Ctrl+S")
-    n1, d1 = win.desk.t.record_digest()
+    n1, d1 = win.desk.t.record.digest()
     assert n1 == n0 + 1 and d1 != d0
     assert win.session.record_label.text() == f"Record: {n1} entries · {d1}"
     # a write by another process (the CLI) shows within the next poll
     from referee_app.storage import Tournament
     with Tournament.open(win.desk.t.path, backup_every=0) as other:
-        other.add_player("新人", referee="CLI")
-        n2, d2 = other.record_digest()
+        other.players.add("新人", referee="CLI")
+        n2, d2 = other.record.digest()
     qtbot.waitUntil(lambda: win.session.record_label.text() == f"Record: {n2} entries · {d2}",
                     timeout=3000)
     from referee_app.gui.i18n import LANG
@@ -121,15 +121,15 @@ def test_history_lists_the_chain_entries_of_the_hand(qtbot, desk_window) -> None
     win, seating = desk_window()
     t = win.desk.t
     rec = gui_helpers.example_record(seating)
-    h = t.add_hand(rec, round=1, table=1, hand_no=1, referee="Tester")
-    t.set_status(h.id, "verified", referee="Checker")
-    t.void_hand(h.id, reason="wrong table", referee="Head")
+    h = t.hands.add(rec, round=1, table=1, hand_no=1, referee="Tester")
+    t.hands.set_status(h.id, "verified", referee="Checker")
+    t.hands.void(h.id, reason="wrong table", referee="Head")
     win.reload()
     win.navigator.select_key(("hand", h.id))
     dlg = win.show_history()
     assert dlg is not None
     rows = dlg.log.rows()
-    cli = t.log(hand=h.id)  # what `referee-app log --hand ID` prints
+    cli = t.record.log(hand=h.id)  # what `referee-app log --hand ID` prints
     assert [r[0] for r in rows] == [str(e["id"]) for e in cli] and len(rows) == 3
     assert [r[2] for r in rows] == ["Tester", "Checker", "Head"]
     assert [r[3] for r in rows] == ["hand entered", "status changed", "hand voided"]
@@ -190,7 +190,7 @@ def test_new_tournament_with_a_club_ruleset_file(qtbot, desk_window, tmp_path: P
     path = win.desk.t.path
     with Tournament.open(path, backup_every=0) as t:
         assert t.ruleset().clause("§2.11").zh.count("32个筹码") == 1
-        assert t.log()[0]["detail"]["ruleset"] == "club-ottawa-32"
+        assert t.record.log()[0]["detail"]["ruleset"] == "club-ottawa-32"
     assert win.entry.form.rules_obj.id == "club-ottawa-32"
 
 

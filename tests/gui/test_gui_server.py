@@ -93,10 +93,10 @@ def test_both_backends_provide_the_interface(tmp_path: Path, served: ServerProce
         assert isinstance(b, ServerBackend) and isinstance(b, Backend)
         with Tournament.open(served.db, backup_every=0) as t:
             assert b.rules().digest() == t.rules().digest()
-            name = t.seating(1).tables[1]["E"]
-            assert b.player_statement(name) == t.player_statement(name)
+            name = t.rounds.seating(1).tables[1]["E"]
+            assert b.standings.statement(name) == t.standings.statement(name)
         with pytest.raises(ValueError, match="head desk"):
-            b.add_player("新人")
+            b.players.add("新人")
     finally:
         b.close()
 
@@ -109,7 +109,7 @@ def test_desk_saves_on_the_server_and_sees_other_desks(qtbot: Any, tmp_path: Pat
     assert win.save()
     assert server_hands(served.url, 1) == [1]
     with Tournament.open(served.db, backup_every=0) as t:
-        saved = t.find_hand(1, 1, 1)
+        saved = t.hands.find(1, 1, 1)
         assert saved is not None and saved.entered_by == DESKS[0][0]  # signed in as 钱
     assert win.remote.label.text().startswith(f"Server {served.url} · signed in: 钱")
 
@@ -191,7 +191,7 @@ def test_offline_outbox_resent_and_conflict_resolved(qtbot: Any, tmp_path: Path,
         def tiles(rec: dict[str, Any]) -> str:
             return str(sorted((s, v["concealed"]) for s, v in rec["seats"].items()))
 
-        mine = [tiles(h.record) for h in t.hands(round=1, table=1)
+        mine = [tiles(h.record) for h in t.hands.list(round=1, table=1)
                 if h.entered_by == DESKS[0][0]]
         assert sorted(mine) == sorted(map(tiles, recs[:3]))
     assert not list(outbox.glob("*.json"))
@@ -277,16 +277,16 @@ def test_reports_from_a_server_desk_are_the_head_desks(tmp_path: Path,
     b = open_server(served.url, *DESKS[0], outbox=tmp_path / "ob")
     try:
         for n, rec in enumerate(records(served.db, 2, 2), start=1):
-            b.add_hand(rec, round=1, table=2, hand_no=n)
-        hid = b.hands()[0].id
-        player = b.seating(1).tables[2]["S"]
+            b.hands.add(rec, round=1, table=2, hand_no=n)
+        hid = b.hands.list()[0].id
+        player = b.rounds.seating(1).tables[2]["S"]
         head = open_server(served.url, HEAD, HEAD_PIN, outbox=tmp_path / "head")
-        head.add_penalty([player], -4, "late to the table", round=1, zero_sum=True)
+        head.penalties.add([player], -4, "late to the table", round=1, zero_sum=True)
         head.close()
         with Tournament.open(served.db, backup_every=0) as t:
-            for name in b.seating(1).tables[2].values():  # the penalised one and the others
-                assert b.player_statement(name) == t.player_statement(name)
-            assert b.penalties(player=player) == t.penalties(player=player)
+            for name in b.rounds.seating(1).tables[2].values():  # the penalised one and the others
+                assert b.standings.statement(name) == t.standings.statement(name)
+            assert b.penalties.list(player=player) == t.penalties.list(player=player)
             for report, params in (("standings", {}), ("seating", {"round": 1}),
                                    ("table", {"round": 1, "table": 2}),
                                    ("player", {"player": player}), ("hand", {"hand_id": hid}),
@@ -394,7 +394,7 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
     assert win.save()
     hid = win.context[3]
     with Tournament.open(served.db, backup_every=0) as t:
-        assert t.hand(hid).entered_by == "钱"
+        assert t.hands.get(hid).entered_by == "钱"
 
     win.ask_text = Answers()
     win.ask_text.queue = ["wrong table", "wrong table"]
@@ -402,13 +402,13 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
     win.navigator.select_key(("hand", hid))
     assert win.void_hand()
     with Tournament.open(served.db, backup_every=0) as t:
-        assert t.hand(hid).status.value == "void"
-        assert t.log(hand=hid)[-1]["referee"] == HEAD
+        assert t.hands.get(hid).status.value == "void"
+        assert t.record.log(hand=hid)[-1]["referee"] == HEAD
     assert desk.signed_in.name == "钱" and desk.t.client.referee == "钱"
     type_hand(win, records(served.db, 1, 2)[1], 1)
     assert win.save()  # the next save is the desk's referee's again, not the head's
     with Tournament.open(served.db, backup_every=0) as t:
-        assert t.hand(win.context[3]).entered_by == "钱"
+        assert t.hands.get(win.context[3]).entered_by == "钱"
 
 
 def test_a_hand_changed_by_another_desk_is_refused_not_overwritten(
@@ -421,15 +421,15 @@ def test_a_hand_changed_by_another_desk_is_refused_not_overwritten(
     b = open_server(served.url, *DESKS[1], outbox=tmp_path / "b")
     try:
         rec, other = records(served.db, 4, 2)
-        h = a.add_hand(rec, round=1, table=4, hand_no=1)
-        assert b.amend_hand(h.id, rec, reason="typo", expected_version=1).version == 2
+        h = a.hands.add(rec, round=1, table=4, hand_no=1)
+        assert b.hands.amend(h.id, rec, reason="typo", expected_version=1).version == 2
         with pytest.raises(HandChangedError) as e:
-            a.amend_hand(h.id, other, reason="my reading", expected_version=1)
+            a.hands.amend(h.id, other, reason="my reading", expected_version=1)
         assert (e.value.hand_id, e.value.expected, e.value.current) == (h.id, 1, 2)
         with pytest.raises(HandChangedError):
-            a.set_status(h.id, "verified", expected_version=1)
-        assert a.hand(h.id).version == 2 and a.hand(h.id).status.value == "entered"
-        assert a.set_status(h.id, "verified", expected_version=2).status.value == "verified"
+            a.hands.set_status(h.id, "verified", expected_version=1)
+        assert a.hands.get(h.id).version == 2 and a.hands.get(h.id).status.value == "entered"
+        assert a.hands.set_status(h.id, "verified", expected_version=2).status.value == "verified"
     finally:
         a.close()
         b.close()
@@ -445,10 +445,10 @@ def test_a_server_desks_history_lists_the_chain_entries(qtbot: Any, tmp_path: Pa
     assert win.save()
     hid = win.context[3]
     with Tournament.open(served.db, backup_every=0) as t:
-        t.sign_in(HEAD, HEAD_PIN)
-        t.void_hand(hid, reason="wrong table", referee=HEAD)
-        cli = t.log(hand=hid)
-        whole, mine = t.log(), t.log(referee=DESKS[0][0])
+        t.referees.sign_in(HEAD, HEAD_PIN)
+        t.hands.void(hid, reason="wrong table", referee=HEAD)
+        cli = t.record.log(hand=hid)
+        whole, mine = t.record.log(), t.record.log(referee=DESKS[0][0])
     desk = win.desk.t
     assert desk.log(hand=hid) == cli and desk.log(referee=DESKS[0][0]) == mine
     assert desk.log() == whole and desk.log(2) == whole[-2:]

@@ -33,7 +33,7 @@ class Pins:
 
 
 def _with_referee(t: Tournament) -> None:
-    t.add_referee(REF, pin=REF_PIN, referee=HEAD)
+    t.referees.add(REF, pin=REF_PIN, referee=HEAD)
 
 
 @pytest.fixture
@@ -68,7 +68,7 @@ def test_sign_in_at_start_then_every_write_is_that_referee(qtbot, ref_window) ->
     hands = win.desk.hands()
     assert len(hands) == 1, win.messages
     assert win.desk.history(hands[0].id)[-1].referee == REF
-    assert win.desk.t.log(hand=hands[0].id)[-1]["referee"] == REF
+    assert win.desk.t.record.log(hand=hands[0].id)[-1]["referee"] == REF
 
 
 def test_without_sign_in_changes_are_refused_in_words(qtbot, ref_window) -> None:
@@ -118,7 +118,7 @@ def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
     win, seating = ref_window((REF, REF_PIN))
     assert win.session.start_session()
     t = win.desk.t
-    h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee=REF)
+    h = t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee=REF)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     # void: a wrong head PIN is refused in words, nothing changes
@@ -131,14 +131,14 @@ def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.void_hand()
     assert win.desk.hand(h.id).status.value == "void"
-    assert t.log(hand=h.id)[-1]["referee"] == HEAD
+    assert t.record.log(hand=h.id)[-1]["referee"] == HEAD
     assert win.desk.signed_in.name == REF  # back to the desk's referee after the action
     # restore: the head referee again
     win.ask_text.queue = ["it was the right table"]
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.restore_hand()
     assert win.desk.hand(h.id).status.value == "entered"
-    assert t.log(hand=h.id)[-1]["action"] == "hand.restored"
+    assert t.record.log(hand=h.id)[-1]["action"] == "hand.restored"
     # a cancelled head PIN: not done, said so
     win.ask_text.queue = ["x"]
     win.session.ask_pin.queue = [None]
@@ -151,7 +151,7 @@ def test_head_actions_ask_the_head_referees_pin(qtbot, ref_window) -> None:
     dlg.reason.setText("late")
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert dlg.submit()
-    assert t.penalties()[-1].referee == HEAD
+    assert t.penalties.list()[-1].referee == HEAD
     dlg.close()
 
 
@@ -160,7 +160,7 @@ def test_a_signed_in_head_referee_is_not_asked_again(qtbot, ref_window) -> None:
     assert win.session.start_session()
     assert win.session.referee_label.text() == f"Signed in: {HEAD} (head referee)"
     t = win.desk.t
-    h = t.add_hand(example_record(seating), round=1, table=1, hand_no=1, referee=HEAD)
+    h = t.hands.add(example_record(seating), round=1, table=1, hand_no=1, referee=HEAD)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.ask_text.queue = ["duplicate"]
@@ -207,7 +207,7 @@ def test_first_referee_added_from_the_desk(qtbot, desk_window) -> None:
     assert "PIN: must be 4 to 64 characters long" in win.messages[-1]
     win.run_dialog = fill(REF, REF_PIN, REF_PIN, False)
     assert win.session.add_referee()
-    assert [(r.name, r.head) for r in win.desk.t.referees()] == [(HEAD, True), (REF, False)]
+    assert [(r.name, r.head) for r in win.desk.t.referees.list()] == [(HEAD, True), (REF, False)]
     assert win.session.ask_pin.asked == []
 
 
@@ -257,13 +257,13 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.save(), win.messages
     h = win.desk.hands()[0]
-    assert "override" in h.flags and t.log(hand=h.id)[-1]["referee"] == HEAD
+    assert "override" in h.flags and t.record.log(hand=h.id)[-1]["referee"] == HEAD
     assert win.session.ask_pin.asked[-1] == "Head referee's PIN"
     assert win.desk.signed_in.name == REF
     # amending a verified hand: refused without the head PIN, made with it
-    good = win.desk.t.add_hand(example_record(seating), round=1, table=1, hand_no=2,
+    good = win.desk.t.hands.add(example_record(seating), round=1, table=1, hand_no=2,
                                referee=REF)
-    t.set_status(good.id, "verified", referee=REF)
+    t.hands.set_status(good.id, "verified", referee=REF)
     win.reload()
     win.navigator.select_key(("hand", good.id))
     win.ask_text.queue = ["recount"]
@@ -275,7 +275,7 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.save(), win.messages
     assert win.desk.hand(good.id).version == 3
-    assert t.log(hand=good.id)[-1]["referee"] == HEAD
+    assert t.record.log(hand=good.id)[-1]["referee"] == HEAD
 
 
 def test_the_pin_dialog_itself(qtbot, desk_window) -> None:

@@ -45,7 +45,7 @@ def db(tmp_path: Path) -> tuple[Path, dict]:
     path = tmp_path / "v.sqlite"
     rec = example_record(make_tournament(path))
     with Tournament.open(path) as t:
-        t.add_hand(rec, round=1, table=1, hand_no=1, referee="A")
+        t.hands.add(rec, round=1, table=1, hand_no=1, referee="A")
     return path, rec
 
 
@@ -57,11 +57,11 @@ def test_verify_hand(db) -> None:
         res = verify_hand(t, 1, other, referee="B")
         assert not res.verified and [d.to_dict() for d in res.differences] == [
             {"field": "seats.S.concealed", "first": "2366p456s", "second": "2367p456s"}]
-        assert t.hand(1).status.value == "entered"  # nothing written
+        assert t.hands.get(1).status.value == "entered"  # nothing written
         assert verify_hand(t, 1, rec, referee="B").verified
-        h = t.hand(1)
+        h = t.hands.get(1)
         assert h.status.value == "verified" and h.updated_by == "B"
-        t.void_hand(1, reason="duplicate")
+        t.hands.void(1, reason="duplicate")
         with pytest.raises(StorageError, match="void"):
             verify_hand(t, 1, rec)
 
@@ -99,7 +99,7 @@ def test_hand_amend_dry_run_writes_nothing(db, tmp_path: Path) -> None:
     assert lines[1].startswith("totals: E +30 -> ")
     assert "dry run: nothing was written" in lines[-1]
     with Tournament.open(path) as t:
-        assert t.hand(1).version == 1
+        assert t.hands.get(1).version == 1
 
 
 def _key_in(win, rec: dict) -> None:
@@ -115,7 +115,7 @@ def _key_in(win, rec: dict) -> None:
 def test_blind_form_verifies_a_matching_entry(qtbot, desk_window) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     assert win.blind.verify_blind()
@@ -136,7 +136,7 @@ def test_blind_form_verifies_a_matching_entry(qtbot, desk_window) -> None:
 def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_concealed) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.blind.verify_blind()
@@ -173,7 +173,7 @@ def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> Non
     win, seating = desk_window()
     win.desk.t.update_info(head_referee="总裁判")
     rec = example_record(seating)
-    h = win.desk.t.add_hand(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.blind.verify_blind()

@@ -92,7 +92,7 @@ def test_every_pdf_carries_name_time_pages_and_ruleset(event, report, params):
 
 
 def test_standings_rank_every_player_with_ties_and_penalties(event):
-    rows = event.standings()
+    rows = event.standings.table()
     text = text_of(gen(event, "standings"), layout=True)
     for r in rows:
         assert r.player in text
@@ -100,7 +100,7 @@ def test_standings_rank_every_player_with_ties_and_penalties(event):
     line = next(ln for ln in text.splitlines() if top.player in ln)
     assert (f"+{top.chips}" if top.chips > 0 else str(top.chips)) in line
     assert ("=1" if top.tied else "1") in line
-    payers = {n for p in event.penalties() if not p.void for n in p.players}
+    payers = {n for p in event.penalties.list() if not p.void for n in p.players}
     penalised = [r for r in rows if r.player in payers]
     assert penalised, "the sample has penalties"
     for r in penalised:
@@ -115,7 +115,7 @@ def test_standings_rank_every_player_with_ties_and_penalties(event):
 
 
 def test_standings_after_round_differ_from_overall(event):
-    after1 = {r.player: r.chips for r in event.standings(through_round=1)}
+    after1 = {r.player: r.chips for r in event.standings.table(through_round=1)}
     text = text_of(gen(event, "standings", through=1), layout=True)
     assert "After round 1" in text
     some = next(p for p, c in after1.items() if c != 0)
@@ -126,7 +126,7 @@ def test_standings_after_round_differ_from_overall(event):
 def test_table_sheet_running_totals_match_the_database(event):
     data = api.gather_data("table", event, WHEN, round=1, table=1)
     sheet = data[0]
-    hands = event.hands(round=1, table=1)
+    hands = event.hands.list(round=1, table=1)
     assert [h.hand_no for h in sheet.hands] == [h.hand_no for h in hands]
     for i, seat in enumerate(sheet.seats):
         assert sheet.hands[-1].running[i] == sum(h.totals.get(seat, 0) for h in hands)
@@ -143,13 +143,13 @@ def test_table_sheet_running_totals_match_the_database(event):
 def test_table_sheets_for_a_round_have_every_table(event):
     pdf = gen(event, "table", round=2)
     text = text_of(pdf)
-    for tno in event.seating(2).tables:
+    for tno in event.rounds.seating(2).tables:
         assert f"Table {tno}" in text
-    assert pages_of(pdf) >= len(event.seating(2).tables)
+    assert pages_of(pdf) >= len(event.rounds.seating(2).tables)
 
 
 def test_player_statement_totals_agree_with_standings(event):
-    row = event.standings()[0]
+    row = event.standings.table()[0]
     data = api.gather_data("player", event, WHEN, player=row.player_id)
     assert data.total == row.chips
     assert sum(o.total for o in data.opponents) == data.hand_chips
@@ -161,7 +161,7 @@ def test_player_statement_totals_agree_with_standings(event):
 
 
 def test_hand_ruling_sheet_cites_every_clause_with_text_and_history(event):
-    amended = next(h for h in event.hands() if h.amended)
+    amended = next(h for h in event.hands.list() if h.amended)
     data = api.gather_data("hand", event, WHEN, hand_id=amended.id)
     text = text_of(api.render("hand", data))
     st = data.settlement
@@ -177,7 +177,7 @@ def test_hand_ruling_sheet_cites_every_clause_with_text_and_history(event):
 
 
 def test_hand_ruling_sheet_of_an_override_lists_the_violations(event):
-    h = next(h for h in event.hands() if h.override)
+    h = next(h for h in event.hands.list() if h.override)
     text = text_of(gen(event, "hand", hand_id=h.id))
     assert "Rule violations" in text
     for e in h.settlement["errors"]:
@@ -187,7 +187,7 @@ def test_hand_ruling_sheet_of_an_override_lists_the_violations(event):
 
 def test_seating_chart_and_one_card_per_table(event):
     pdf = gen(event, "seating", round=2)
-    tables = event.seating(2).tables
+    tables = event.rounds.seating(2).tables
     assert pages_of(pdf) == 1 + len(tables)
     text = text_of(pdf)
     for row in tables.values():
@@ -197,10 +197,10 @@ def test_seating_chart_and_one_card_per_table(event):
 
 def test_slips_numbered_from_the_next_hand(event):
     pdf = gen(event, "slips", round=2, count=3)
-    tables = event.seating(2).tables
+    tables = event.rounds.seating(2).tables
     assert pages_of(pdf) == (3 * len(tables) + 1) // 2  # default: as many as fit, 2 on A4
     text = text_of(pdf)
-    first = event.next_hand_no(2, 1)
+    first = event.hands.next_no(2, 1)
     for k in range(first, first + 3):
         assert f"Hand {k}" in text
     for name in tables[1].values():
@@ -412,7 +412,7 @@ def test_cli_writes_pdf_and_refuses_bad_input(event, tmp_path):
                              "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert out.read_bytes().startswith(b"%PDF")
-    player = event.players()[0]
+    player = event.players.list()[0]
     r = runner.invoke(main, ["report", "player", player.name, "--db", db, "-o", str(out)])
     assert r.exit_code == 0, r.output
     assert player.name in text_of(out.read_bytes())
@@ -476,7 +476,7 @@ def test_void_and_override_hands_count_what_the_standings_count(event):
     override = [h for h in sheet.hands if h.override]
     assert void and override
     assert all(v == 0 for h in void for v in h.totals)
-    stored = next(h for h in event.hands(round=1, table=1) if h.override)
+    stored = next(h for h in event.hands.list(round=1, table=1) if h.override)
     assert override[0].totals == tuple(stored.totals[s] for s in sheet.seats)
 
 

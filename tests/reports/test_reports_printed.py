@@ -41,19 +41,19 @@ def event(tmp_path_factory: pytest.TempPathFactory):
     t = Tournament.create(tmp_path_factory.mktemp("printed") / "e.sqlite", "Long Names Open",
                           backup_every=0, head_referee="赵")
     for name, latin in NAMES:
-        t.add_player(name, name_latin=latin, club="渥太华川渝同乡会 Ottawa Sichuan Club")
+        t.players.add(name, name_latin=latin, club="渥太华川渝同乡会 Ottawa Sichuan Club")
     rng = random.Random(3)
     for r in (1, 2):
-        s = t.seat_round(r, seed=r)
+        s = t.rounds.seat(r, seed=r)
         for table, row in s.tables.items():
             for n in range(1, 7):  # enough hands for the sheet to run over a page
-                rec = random_record(rng, t.info.ruleset, dealer=t.next_dealer(r, table),
+                rec = random_record(rng, t.info.ruleset, dealer=t.hands.next_dealer(r, table),
                                     players=row)
-                t.add_hand(rec, round=r, table=table, hand_no=n, referee="钱")
-    first = t.hands(round=1)[0]
-    t.set_status(first.id, "verified", referee="钱")
-    loser = t.seating(1).tables[1]["E"]
-    t.add_penalty([loser], 4, "late", clause="§2.4", referee="赵", zero_sum=True, round=1)
+                t.hands.add(rec, round=r, table=table, hand_no=n, referee="钱")
+    first = t.hands.list(round=1)[0]
+    t.hands.set_status(first.id, "verified", referee="钱")
+    loser = t.rounds.seating(1).tables[1]["E"]
+    t.penalties.add([loser], 4, "late", clause="§2.4", referee="赵", zero_sum=True, round=1)
     yield t
     t.close()
 
@@ -95,7 +95,7 @@ def test_headers_break_between_words(event, report: str) -> None:
 
 def test_every_table_sheet_page_names_its_table(event) -> None:
     sheets = pages(gen(event, "table", round=1))
-    assert len(sheets) > len(event.seating(1).tables)  # some table runs over a page
+    assert len(sheets) > len(event.rounds.seating(1).tables)  # some table runs over a page
     for text in sheets:
         header = text.splitlines()[:4]
         assert any("Table" in line for line in header), header
@@ -105,8 +105,8 @@ def test_every_table_sheet_page_names_its_table(event) -> None:
 def test_standings_marks_and_posting(event) -> None:
     text = "\n".join(pages(gen(event, "standings")))
     assert "PROVISIONAL" in text and "not yet verified" in text
-    loser = event.seating(1).tables[1]["E"]
-    others = [n for n in event.seating(1).tables[1].values() if n != loser]
+    loser = event.rounds.seating(1).tables[1]["E"]
+    others = [n for n in event.rounds.seating(1).tables[1].values() if n != loser]
     lines = text.splitlines()
     assert any(loser.split()[0] in ln and "†" in ln for ln in lines)
     for name in others:  # they received chips: ‡, not the penalised †
@@ -121,20 +121,20 @@ def test_standings_marks_and_posting(event) -> None:
 def test_final_standings_when_every_hand_is_verified(tmp_path) -> None:
     t = Tournament.create(tmp_path / "f.sqlite", "F", backup_every=0)
     for i in range(4):
-        t.add_player(f"P{i}")
-    row = t.seat_round(1, seed=1).tables[1]
+        t.players.add(f"P{i}")
+    row = t.rounds.seat(1, seed=1).tables[1]
     import random
 
-    h = t.add_hand(random_record(random.Random(1), t.info.ruleset, players=row), round=1,
+    h = t.hands.add(random_record(random.Random(1), t.info.ruleset, players=row), round=1,
                    table=1, hand_no=1)
-    t.set_status(h.id, "verified")
+    t.hands.set_status(h.id, "verified")
     assert "FINAL" in "".join(pages(gen(t, "standings")))
     t.close()
 
 
 def test_slips_two_per_page_with_big_tick_boxes(event) -> None:
     pdf = gen(event, "slips", round=1, count=4)
-    tables = len(event.seating(1).tables)
+    tables = len(event.rounds.seating(1).tables)
     assert len(pages(pdf)) == 2 * tables
     content = PdfReader(io.BytesIO(pdf)).pages[0].get_contents().get_data().decode("latin-1")
     squares = [(float(w), float(h)) for w, h in re.findall(
@@ -145,7 +145,7 @@ def test_slips_two_per_page_with_big_tick_boxes(event) -> None:
 
 
 def test_ruling_sheet_says_amended_only_for_amendments(event) -> None:
-    verified = next(h for h in event.hands() if str(h.status) == "verified")
+    verified = next(h for h in event.hands.list() if str(h.status) == "verified")
     text = " ".join(pages(gen(event, "hand", hand_id=verified.id)))
     assert "v2" in text and "amended" not in text
 

@@ -34,7 +34,7 @@ def event(tmp_path: Path) -> Path:
 
 def set_url(db: Path, url: str) -> None:
     with Tournament.open(db, backup_every=0) as t:
-        t.sign_in(HEAD, HEAD_PIN)
+        t.referees.sign_in(HEAD, HEAD_PIN)
         t.update_info(results_url=url, referee=HEAD)
 
 
@@ -57,7 +57,7 @@ def scanned(pdf: bytes, tmp_path: Path, page: int) -> list[str]:
 def test_results_address_is_a_checked_setting(event: Path) -> None:
     with Tournament.open(event, backup_every=0) as t:
         assert t.info.results_url == ""
-        t.sign_in(HEAD, HEAD_PIN)
+        t.referees.sign_in(HEAD, HEAD_PIN)
         for bad in ("ftp://x", "192.168.1.10:8787", "http://a b", "http://" + "x" * 500):
             with pytest.raises(StorageError, match="results_url: expected a web address"):
                 t.update_info(results_url=bad, referee=HEAD)

@@ -35,7 +35,7 @@ def flat(text: str) -> str:
 
 def every_report(t: Tournament, hand_id: int) -> dict[str, bytes]:
     """Each of the six reports of ``t`` (table sheets and slips of round 1)."""
-    params = {"standings": {}, "table": {"round": 1}, "player": {"player": t.players()[0].id},
+    params = {"standings": {}, "table": {"round": 1}, "player": {"player": t.players.list()[0].id},
               "hand": {"hand_id": hand_id}, "seating": {"round": 1},
               "slips": {"round": 1, "count": 3}}
     return {r: api.generate(r, t, generated_at=WHEN, **kw) for r, kw in params.items()}
@@ -43,7 +43,7 @@ def every_report(t: Tournament, hand_id: int) -> dict[str, bytes]:
 
 def pig_hand(t: Tournament) -> int:
     """The first hand whose stored settlement pays a flower pig (§2.11)."""
-    return next(h.id for h in t.hands()
+    return next(h.id for h in t.hands.list()
                 if any(p["clause"] == "§2.11" for p in h.settlement["payments"]))
 
 
@@ -68,9 +68,9 @@ def club(tmp_path_factory: pytest.TempPathFactory):
 
 
 def test_every_page_of_every_report_carries_the_record_digest(event) -> None:
-    entries, digest = event.record_digest()
+    entries, digest = event.record.digest()
     assert len(digest) == 12
-    for report, pdf in every_report(event, event.hands()[0].id).items():
+    for report, pdf in every_report(event, event.hands.list()[0].id).items():
         texts = pages(pdf)
         assert texts, report
         for i, text in enumerate(texts, start=1):
@@ -82,10 +82,10 @@ def test_the_digest_printed_follows_the_record(tmp_path: Path) -> None:
     """A change to the record changes the digest the next sheet prints (it is read from the
     database each time, so a posted sheet names the state it was printed from)."""
     t = build_sample(tmp_path / "e.sqlite", rounds=1, hands_per_table=2, extras=False)
-    n1, d1 = t.record_digest()
+    n1, d1 = t.record.digest()
     before = flat(pages(api.generate("standings", t, generated_at=WHEN))[0])
-    t.add_penalty([t.players()[0].name], 3, "slow play", referee="吴裁判", round=1)
-    n2, d2 = t.record_digest()
+    t.penalties.add([t.players.list()[0].name], 3, "slow play", referee="吴裁判", round=1)
+    n2, d2 = t.record.digest()
     after = flat(pages(api.generate("standings", t, generated_at=WHEN))[0])
     t.close()
     assert (n2, d2) != (n1, d1) and n2 == n1 + 1
@@ -94,8 +94,8 @@ def test_the_digest_printed_follows_the_record(tmp_path: Path) -> None:
 
 
 def test_the_digest_matches_verify(event) -> None:
-    report = event.verify()
-    entries, digest = event.record_digest()
+    report = event.record.verify()
+    entries, digest = event.record.digest()
     assert (report.entries, report.digest[:12]) == (entries, digest)
 
 
@@ -103,7 +103,7 @@ def test_the_digest_matches_verify(event) -> None:
 
 
 def test_standings_legend_says_how_an_override_counts(event) -> None:
-    assert any(h.override for h in event.hands())
+    assert any(h.override for h in event.hands.list())
     text = flat("\n".join(pages(api.generate("standings", event, generated_at=WHEN))))
     assert ("An overridden hand (1 here) counts the ruling's chips and one hand, and "
             "nothing to wins, self-drawn, discards paid, flower pigs or largest win") in text
@@ -129,7 +129,7 @@ def test_no_override_no_legend(tmp_path: Path) -> None:
 
 def test_club_tournament_prints_every_report(club) -> None:
     assert club.info.ruleset == "club-ottawa-32"
-    entries, digest = club.record_digest()
+    entries, digest = club.record.digest()
     for report, pdf in every_report(club, pig_hand(club)).items():
         texts = pages(pdf)
         assert all("club-ottawa-32" in flat(x) for x in texts), report
@@ -138,7 +138,7 @@ def test_club_tournament_prints_every_report(club) -> None:
 
 def test_club_ruling_sheet_shows_the_clubs_pig_and_clause_text(club) -> None:
     hid = pig_hand(club)
-    pigs = [p for p in club.hand(hid).settlement["payments"] if p["clause"] == "§2.11"]
+    pigs = [p for p in club.hands.get(hid).settlement["payments"] if p["clause"] == "§2.11"]
     assert pigs and all(p["chips"] == 32 for p in pigs)
     text = flat("\n".join(pages(api.generate("hand", club, hand_id=hid, generated_at=WHEN))))
     rules = club.ruleset()
@@ -154,12 +154,12 @@ def test_club_ruling_sheet_shows_the_clubs_pig_and_clause_text(club) -> None:
 
 def test_club_table_sheet_and_statement_itemise_the_pig(club) -> None:
     hid = pig_hand(club)
-    h = club.hand(hid)
+    h = club.hands.get(hid)
     table = flat("\n".join(pages(api.generate("table", club, round=h.round, table=h.table,
                                               generated_at=WHEN))))
     assert f"Hand {h.hand_no}" in table
     pig_seat = next(p["from"] for p in h.settlement["payments"] if p["clause"] == "§2.11")
-    player = club.player(h.players[pig_seat])
+    player = club.players.get(h.players[pig_seat])
     st = flat("\n".join(pages(api.generate("player", club, player=player.id,
                                            generated_at=WHEN))))
     assert "flower pig" in st
@@ -171,14 +171,14 @@ def test_club_table_sheet_and_statement_itemise_the_pig(club) -> None:
 def test_club_demo_bundle_imports_verifies_and_pays_32(tmp_path: Path) -> None:
     t = Tournament.import_bundle(CLUB_DEMO, tmp_path / "demo.sqlite")
     try:
-        report = t.verify()
-        assert report.entries == t.record_digest()[0]
+        report = t.record.verify()
+        assert report.entries == t.record.digest()[0]
         rules = t.ruleset()
         assert rules.id == t.info.ruleset == "club-ottawa-32"
         assert rules.clause("§2.11").zh == ruleset_from_file(CLUB_FILE).clause("§2.11").zh
-        pig = [p for h in t.hands() for p in h.settlement["payments"] if p["clause"] == "§2.11"]
+        pig = [p for h in t.hands.list() for p in h.settlement["payments"] if p["clause"] == "§2.11"]
         assert pig and {p["chips"] for p in pig} == {32}
-        assert all(h.record["ruleset"] == "club-ottawa-32" for h in t.hands())
+        assert all(h.record["ruleset"] == "club-ottawa-32" for h in t.hands.list())
         pdf = api.generate("hand", t, hand_id=pig_hand(t), generated_at=WHEN)
         assert "赔32个筹码" in flat("\n".join(pages(pdf)))
     finally:

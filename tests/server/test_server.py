@@ -276,7 +276,7 @@ def test_read_only_tournament(tmp_path: Path) -> None:
     from referee_app.storage import Tournament
 
     with Tournament.open(db, backup_every=0) as t:  # a name that is markup stays text
-        t.add_player('<script>alert("x")</script>', name_latin="<b>bold</b>")
+        t.players.add('<script>alert("x")</script>', name_latin="<b>bold</b>")
     s = ServerProcess(db).start()
     try:
         r = httpx.post(s.url + "/api/session", json={"referee": "x", "pin": "1234"})

@@ -27,12 +27,12 @@ pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationW
 
 def saved_hands(db: Path) -> list[tuple[int, int, int]]:
     with Tournament.open(db, backup_every=0) as t:
-        return [(h.round, h.table, h.hand_no) for h in t.hands()]
+        return [(h.round, h.table, h.hand_no) for h in t.hands.list()]
 
 
 def verify_ok(db: Path) -> int:
     with Tournament.open(db, backup_every=0) as t:
-        return t.verify().entries
+        return t.record.verify().entries
 
 
 class Flaky(httpx.HTTPTransport):
@@ -294,42 +294,42 @@ def test_remote_tournament_reads_equal_the_local_file(tmp_path: Path) -> None:
     head = RemoteTournament(DeskClient(s.url, tmp_path / "h"))
     desk = RemoteTournament(DeskClient(s.url, tmp_path / "d", transport=flaky))
     try:
-        head.sign_in(HEAD, HEAD_PIN)
-        assert desk.sign_in(*DESKS[1]).head is False
-        saved = [desk.add_hand(r, round=1, table=2, hand_no=n + 1) for n, r in
+        head.referees.sign_in(HEAD, HEAD_PIN)
+        assert desk.referees.sign_in(*DESKS[1]).head is False
+        saved = [desk.hands.add(r, round=1, table=2, hand_no=n + 1) for n, r in
                  enumerate(recs[:3])]
-        head.set_status(saved[0].id, "verified")
-        head.amend_hand(saved[1].id, recs[3], reason="wrong tiles")
-        head.void_hand(saved[2].id, reason="wrong table")
-        pen = head.add_penalty("李伟", 3, "late", round=1, zero_sum=True)
-        head.void_penalty(pen.id, reason="excused")
+        head.hands.set_status(saved[0].id, "verified")
+        head.hands.amend(saved[1].id, recs[3], reason="wrong tiles")
+        head.hands.void(saved[2].id, reason="wrong table")
+        pen = head.penalties.add("李伟", 3, "late", round=1, zero_sum=True)
+        head.penalties.void(pen.id, reason="excused")
         bad = json.loads(json.dumps(recs[0]))
         bad["seats"]["E"]["concealed"] = "1357m1357p135s"
         bad["events"] = [{"type": "win", "seats": ["E"], "tile": "9s"}]
         with pytest.raises(HandRuleError):
-            desk.add_hand(bad, round=1, table=2, hand_no=9)
+            desk.hands.add(bad, round=1, table=2, hand_no=9)
         flaky.offline = True
         with pytest.raises(HandQueued, match="1 waiting"):
-            desk.add_hand(recs[0], round=1, table=3, hand_no=1)
+            desk.hands.add(recs[0], round=1, table=3, hand_no=1)
         flaky.offline = False
         with Tournament.open(db, backup_every=0) as t:
             assert head.info == t.info
-            assert head.players() == t.players()
-            assert head.rounds() == t.rounds()
-            assert head.seating(1) == t.seating(1)
-            assert head.hands() == t.hands()
-            assert head.hands(round=1, table=2, status="void") == t.hands(
+            assert head.players.list() == t.players.list()
+            assert head.rounds.list() == t.rounds.list()
+            assert head.rounds.seating(1) == t.rounds.seating(1)
+            assert head.hands.list() == t.hands.list()
+            assert head.hands.list(round=1, table=2, status="void") == t.hands.list(
                 round=1, table=2, status="void")
             for h in saved:
-                assert head.hand(h.id) == t.hand(h.id)
-                assert head.hand_history(h.id) == t.hand_history(h.id)
-            assert head.standings() == t.standings()
-            assert head.standings(1) == t.standings(1)
-            assert head.penalties() == t.penalties()
-            assert head.next_hand_no(1, 2) == t.next_hand_no(1, 2)
-            assert head.next_dealer(1, 2) == t.next_dealer(1, 2)
-            assert head.record_digest() == t.record_digest()
-            assert t.hand_history(saved[0].id)[0].record == saved[0].record
+                assert head.hands.get(h.id) == t.hands.get(h.id)
+                assert head.hands.history(h.id) == t.hands.history(h.id)
+            assert head.standings.table() == t.standings.table()
+            assert head.standings.table(1) == t.standings.table(1)
+            assert head.penalties.list() == t.penalties.list()
+            assert head.hands.next_no(1, 2) == t.hands.next_no(1, 2)
+            assert head.hands.next_dealer(1, 2) == t.hands.next_dealer(1, 2)
+            assert head.record.digest() == t.record.digest()
+            assert t.hands.history(saved[0].id)[0].record == saved[0].record
     finally:
         head.close()
         desk.close()

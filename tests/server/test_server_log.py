@@ -1,7 +1,7 @@
 """Issue 14: ``GET /api/log`` — the record's chain entries over the API, as
 ``referee-app log --json`` prints them, and never a PIN, a PIN hash or a token.
 
-In process (httpx over ASGI): the entries equal ``Tournament.log`` for the whole log, one
+In process (httpx over ASGI): the entries equal ``Tournament.record.log`` for the whole log, one
 hand and one referee; the whole log needs a signed-in referee, one hand's entries do not
 (the same who/when ``/history`` shows); referee additions, PIN changes and a lock-out are in
 the log by name only.
@@ -49,16 +49,16 @@ def event(tmp_path: Path) -> tuple[Path, int]:
     db = make_event(tmp_path / "event.sqlite")
     rec = records(db, 1, 1)[0]
     with Tournament.open(db, backup_every=0) as t:
-        t.sign_in(*DESKS[0])
-        h = t.add_hand(rec, round=1, table=1, hand_no=1, referee=DESKS[0][0])
-        t.sign_in(*DESKS[1])
-        t.set_status(h.id, "verified", referee=DESKS[1][0])
-        t.sign_in(HEAD, HEAD_PIN)
-        t.void_hand(h.id, reason="wrong table", referee=HEAD)
-        t.change_pin(DESKS[2][0], "Nw-5555x", referee=HEAD)
+        t.referees.sign_in(*DESKS[0])
+        h = t.hands.add(rec, round=1, table=1, hand_no=1, referee=DESKS[0][0])
+        t.referees.sign_in(*DESKS[1])
+        t.hands.set_status(h.id, "verified", referee=DESKS[1][0])
+        t.referees.sign_in(HEAD, HEAD_PIN)
+        t.hands.void(h.id, reason="wrong table", referee=HEAD)
+        t.referees.change_pin(DESKS[2][0], "Nw-5555x", referee=HEAD)
         for _ in range(5):
             with pytest.raises(AuthError):
-                t.sign_in(DESKS[3][0], "wrong")
+                t.referees.sign_in(DESKS[3][0], "wrong")
     return db, h.id
 
 
@@ -68,9 +68,9 @@ def test_log_is_the_chain_as_the_cli_prints_it(event: tuple[Path, int]) -> None:
                                   f"/api/log?referee={HEAD}", sign_in=(HEAD, HEAD_PIN))
     assert [r.status_code for r in (whole, one, ref)] == [200, 200, 200]
     with Tournament.open(db, backup_every=0) as t:
-        assert whole.json() == t.log()
-        assert one.json() == t.log(hand=hid)
-        assert ref.json() == t.log(referee=HEAD)
+        assert whole.json() == t.record.log()
+        assert one.json() == t.record.log(hand=hid)
+        assert ref.json() == t.record.log(referee=HEAD)
     assert [e["action"] for e in one.json()] == ["hand.add", "hand.status", "hand.voided"]
     actions = {e["action"] for e in whole.json()}
     assert {"referee.add", "referee.pin", "referee.locked"} <= actions
@@ -126,4 +126,4 @@ def test_a_read_only_tournament_serves_its_whole_log(tmp_path: Path) -> None:
     (whole,), _ = _calls(db, "/api/log")
     assert whole.status_code == 200
     with Tournament.open(db, backup_every=0) as t:
-        assert whole.json() == t.log() and len(whole.json()) >= 2
+        assert whole.json() == t.record.log() and len(whole.json()) >= 2

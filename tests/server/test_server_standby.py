@@ -57,7 +57,7 @@ def test_replica_takes_over(tmp_path: Path) -> None:
                        capture_output=True, text=True, env=env)
     assert v.returncode == 0 and v.stdout.splitlines()[-1].startswith("ok "), v.stdout + v.stderr
     with Tournament.open(restored, backup_every=0) as t:
-        assert [h.hand_no for h in t.hands()] == list(range(1, 13))
+        assert [h.hand_no for h in t.hands.list()] == list(range(1, 13))
     standby = ServerProcess(restored).start()
     try:
         assert len(httpx.get(standby.url + "/api/hands").json()) == 12

@@ -109,18 +109,18 @@ def test_a_worker_reopens_the_file_after_a_restore_elsewhere(tmp_path: Path) -> 
 
     path = make_event(tmp_path / "s.sqlite")
     with Tournament.open(path, backup_every=0) as t:
-        t.backup()
+        t.backups.write()
     state = ServerState(path, backup_every=0)
     first = state.tournament()
     assert state.tournament() is first
     with Tournament.open(path, backup_every=0) as t:  # a change after the backup
-        t.sign_in(HEAD, HEAD_PIN)
-        t.add_player("Late", referee=HEAD)
-    assert len(first.players()) == 17
+        t.referees.sign_in(HEAD, HEAD_PIN)
+        t.players.add("Late", referee=HEAD)
+    assert len(first.players.list()) == 17
     Tournament.restore_backup(path, 1, referee=HEAD, pin=HEAD_PIN)
     again = state.tournament()
     assert again is not first and not again.replaced()
-    assert len(again.players()) == 16  # the restored record
+    assert len(again.players.list()) == 16  # the restored record
     again.close()
 
 
@@ -138,17 +138,17 @@ def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Pat
 
     path = make_event(tmp_path / "s.sqlite")
     with Tournament.open(path, backup_every=0) as t:
-        t.backup()
+        t.backups.write()
     state = ServerState(path, backup_every=25)
     t = state.tournament()
-    t.sign_in(HEAD, HEAD_PIN)
-    t.add_player("Early", referee=HEAD)
+    t.referees.sign_in(HEAD, HEAD_PIN)
+    t.players.add("Early", referee=HEAD)
     state._count_write()
     time.sleep(0.3)
     assert len(list_backups(path)) == 1  # a fresh backup: wait for 25 writes
     old = list_backups(path)[-1].stat().st_mtime - 601
     os.utime(list_backups(path)[-1], (old, old))
-    t.add_player("Late", referee=HEAD)
+    t.players.add("Late", referee=HEAD)
     state._count_write()
     for _ in range(100):
         if len(list_backups(path)) == 2:
@@ -156,7 +156,7 @@ def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Pat
         time.sleep(0.05)
     assert Tournament.backup_list(path)[0].hands == 0
     with Tournament.open(list_backups(path)[-1], backup_every=0) as b:
-        assert "Late" in {p.name for p in b.players()}
+        assert "Late" in {p.name for p in b.players.list()}
     t.close()
 
 
@@ -171,11 +171,12 @@ def test_a_fault_on_the_server_keeps_the_desks_hand_waiting(tmp_path: Path,
     from server_helpers import DESKS, make_event, records
 
     from referee_app.server.app import create_app
-    from referee_app.storage import FileReplacedError, Tournament
+    from referee_app.storage import FileReplacedError
+    from referee_app.storage.store import Store
 
     db = make_event(tmp_path / "event.sqlite")
     rec = records(db, 1, 1)[0]
-    real = Tournament.check_same_file
+    real = Store.check_same_file
     faults = [FileReplacedError("db", f"{db} was replaced since it was opened here")]
 
     def once(self):  # a restore elsewhere, between the reopen check and the save
@@ -183,7 +184,7 @@ def test_a_fault_on_the_server_keeps_the_desks_hand_waiting(tmp_path: Path,
             raise faults.pop()
         return real(self)
 
-    monkeypatch.setattr(Tournament, "check_same_file", once)
+    monkeypatch.setattr(Store, "check_same_file", once)
     body = {"round": 1, "table": 1, "hand_no": 1, "record": rec}
 
     async def run() -> list[httpx.Response]:

@@ -29,12 +29,12 @@ from referee_app.storage.csv_io import guard_cell, unguard_cell
 
 def _add_hands(t: Tournament, record_for, n: int, start: int = 1) -> None:
     for i in range(start, start + n):
-        t.add_hand(record_for(t, 1, 1, seed=i), round=1, table=1, hand_no=i, referee="Zhao")
+        t.hands.add(record_for(t, 1, 1, seed=i), round=1, table=1, hand_no=i, referee="Zhao")
 
 
 def _count(path: Path) -> int:
     with Tournament.open(path, backup_every=0) as t:
-        return len(t.hands())
+        return len(t.hands.list())
 
 
 def test_restore_moves_the_stale_wal_aside_instead_of_replaying_it(
@@ -42,7 +42,7 @@ def test_restore_moves_the_stale_wal_aside_instead_of_replaying_it(
     """The issue's failure: copying a backup over the file let SQLite replay the old -wal."""
     t = make_tournament(head_referee="Zhao")
     _add_hands(t, record_for, 5)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 20, start=6)
     path = t.path
     # a second desk still has the file open: its -wal holds the last commits (as after a crash)
@@ -50,15 +50,15 @@ def test_restore_moves_the_stale_wal_aside_instead_of_replaying_it(
     other.execute("SELECT COUNT(*) FROM hands").fetchone()
     assert Path(f"{path}-wal").stat().st_size > 0
     t.db.close()
-    t._closed = True
+    t.store.closed = True
     info, aside = Tournament.restore_backup(path, 1, referee="Zhao")
     other.close()
     assert info.hands == 5
     assert _count(path) == 5
     with Tournament.open(path, backup_every=0) as r:
-        assert r.integrity_check() == "ok"
-        assert r.log()[-1]["action"] == "backup.restore"
-        assert r.log()[-1]["referee"] == "Zhao"
+        assert r.record.integrity() == "ok"
+        assert r.record.log()[-1]["action"] == "backup.restore"
+        assert r.record.log()[-1]["referee"] == "Zhao"
     # the replaced file was kept with its -wal: nothing saved is lost
     assert aside.name.startswith(f"{path.name}.before-restore-")
     assert _count(aside) == 25
@@ -67,7 +67,7 @@ def test_restore_moves_the_stale_wal_aside_instead_of_replaying_it(
 def test_restore_checks_the_backup_and_the_head_referee(make_tournament, record_for) -> None:
     t = make_tournament(head_referee="Zhao", backup_every=0)
     _add_hands(t, record_for, 2)
-    good = t.backup()
+    good = t.backups.write()
     t.close()
     with pytest.raises(StorageError, match="head referee"):
         Tournament.restore_backup(t.path, 1, referee="Qian")
@@ -90,7 +90,7 @@ def test_a_connection_open_during_a_restore_elsewhere_never_writes_the_file_set_
     backup: its next save must not land in the copy moved aside, where nobody would see it."""
     t = make_tournament(head_referee="Zhao", backup_every=0)
     _add_hands(t, record_for, 1)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 1, start=2)
     desk = Tournament.open(t.path, backup_every=0)  # the desk that stays open
     assert not desk.replaced()
@@ -101,12 +101,12 @@ def test_a_connection_open_during_a_restore_elsewhere_never_writes_the_file_set_
         desk.revision()  # the desk's one-second poll notices
     aside_bytes = aside.read_bytes()
     with pytest.raises(FileReplacedError):
-        desk.add_player("Late")
+        desk.players.add("Late")
     assert aside.read_bytes() == aside_bytes  # nothing went into the file set aside
     desk.close()
     with Tournament.open(t.path, backup_every=0) as again:  # reopened: the restored record
-        assert len(again.hands()) == 1 and not again.replaced()
-        again.add_player("Late")
+        assert len(again.hands.list()) == 1 and not again.replaced()
+        again.players.add("Late")
     t.close()
 
 
@@ -118,7 +118,7 @@ def test_a_save_under_way_when_a_restore_starts_ends_before_the_file_moves(
     first, so the save ends before the move (and is in the kept copy, as the restore meant)."""
     t = make_tournament(head_referee="Zhao", backup_every=0)
     _add_hands(t, record_for, 1)
-    t.backup()
+    t.backups.write()
     path, rec = t.path, record_for(t, 1, 2, seed=7)
     t.close()
     inside, restored = threading.Event(), threading.Event()
@@ -133,7 +133,7 @@ def test_a_save_under_way_when_a_restore_starts_ends_before_the_file_moves(
 
     def desk() -> None:
         with Tournament.open(path, backup_every=0) as d:
-            d.add_hand(rec, round=1, table=2, hand_no=1, referee="Zhao")
+            d.hands.add(rec, round=1, table=2, hand_no=1, referee="Zhao")
             out["saved"] = time.monotonic()
 
     monkeypatch.setattr(chain, "clear_captured", slow_clear)
@@ -155,7 +155,7 @@ def test_restore_on_a_full_disk_blames_the_disk_not_the_backup(make_tournament,
     said the *backup* "cannot be read ...; choose another", sending the referee through
     every backup instead of freeing space."""
     t = make_tournament(head_referee="Zhao")
-    t.backup()
+    t.backups.write()
     path = t.path
     t.close()
     before = path.read_bytes()
@@ -182,11 +182,11 @@ def test_a_desk_closed_after_a_restore_elsewhere_does_not_back_up_the_file_set_a
     'backup restore 1' would bring back the very record the restore abandoned."""
     t = make_tournament(head_referee="Zhao")
     _add_hands(t, record_for, 1)
-    t.backup()
+    t.backups.write()
     path = t.path
     t.close()
     desk = Tournament.open(path)  # the default: backs up on closing when due
-    desk.add_hand(record_for(desk, 1, 2, seed=3), round=1, table=2, hand_no=1, referee="Zhao")
+    desk.hands.add(record_for(desk, 1, 2, seed=3), round=1, table=2, hand_no=1, referee="Zhao")
     old = list_backups(path)[-1].stat().st_mtime - 601  # so that closing would be due
     os.utime(list_backups(path)[-1], (old, old))
     Tournament.restore_backup(path, 1, referee="Zhao")  # the backup with 1 hand
@@ -197,7 +197,7 @@ def test_a_desk_closed_after_a_restore_elsewhere_does_not_back_up_the_file_set_a
 def test_backup_list_shows_time_round_and_hand_count(make_tournament, record_for) -> None:
     t = make_tournament(rounds=2)
     _add_hands(t, record_for, 3)
-    t.backup()
+    t.backups.write()
     infos = Tournament.backup_list(t.path)
     assert [(b.number, b.round, b.hands) for b in infos] == [(1, 2, 3)]
     assert infos[0].at.endswith("UTC") and infos[0].size > 0
@@ -220,11 +220,11 @@ def test_automatic_backups_keep_history(make_tournament) -> None:
 
     t = make_tournament(backup_every=1, backup_keep=3)  # registration (r0), then round 1
     for i in range(6):
-        t.add_player(f"Late {i}")
+        t.players.add(f"Late {i}")
     assert rounds() == ["0", "1", "1", "1"]  # the newest 3, and the last before round 1
-    t.seat_round(2, seed=1, fill="byes")
+    t.rounds.seat(2, seed=1, fill="byes")
     for i in range(4):
-        t.add_player(f"Later {i}")
+        t.players.add(f"Later {i}")
     assert rounds() == ["0", "1", "2", "2", "2"]
 
 
@@ -236,7 +236,7 @@ def test_closing_backs_up_every_25_entries_each_round_or_after_ten_minutes(
 
     def save(hand_no: int) -> None:  # what `referee-app hand add` does: open, save, close
         with Tournament.open(path) as t:  # the default: backup_every=25
-            t.add_hand(record_for(t, 1, 1, seed=hand_no), round=1, table=1, hand_no=hand_no)
+            t.hands.add(record_for(t, 1, 1, seed=hand_no), round=1, table=1, hand_no=hand_no)
 
     save(1)
     assert len(list_backups(path)) == 1  # none yet: the first close backs up
@@ -253,13 +253,13 @@ def test_closing_backs_up_every_25_entries_each_round_or_after_ten_minutes(
     save(28)
     assert len(list_backups(path)) == 3  # the newest was over ten minutes old
     with Tournament.open(path) as t:
-        t.seat_round(2, seed=5)
+        t.rounds.seat(2, seed=5)
     assert list_backups(path)[-1].name.endswith("-r2.sqlite")  # a new round: due at once
     with Tournament.open(path) as t:
-        assert t.hands()  # reading changes nothing: no backup
+        assert t.hands.list()  # reading changes nothing: no backup
     assert len(list_backups(path)) == 4
     with Tournament.open(path, backup_every=1) as t:
-        t.add_player("Late")
+        t.players.add("Late")
     assert len(list_backups(path)) == 5  # backup_every=1: every change, as before
 
 
@@ -270,15 +270,15 @@ def test_after_restoring_an_older_backup_the_next_change_is_backed_up(
     for ten minutes, and backup 1 would have brought the abandoned record back."""
     t = make_tournament(n=8, rounds=1, head_referee="Zhao")
     _add_hands(t, record_for, 2)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 5, start=3)
-    t.backup()
+    t.backups.write()
     path = t.path
     t.close()
     Tournament.restore_backup(path, 2, referee="Zhao")
     with Tournament.open(path) as d:  # the default: backup_every=25, as the CLI
-        d.add_hand(record_for(d, 1, 2, seed=1), round=1, table=2, hand_no=1, referee="Zhao")
-        digest = d.record_digest()[1]
+        d.hands.add(record_for(d, 1, 2, seed=1), round=1, table=2, hand_no=1, referee="Zhao")
+        digest = d.record.digest()[1]
     newest = Tournament.backup_list(path)[0]
     assert (newest.hands, newest.digest[:12]) == (3, digest)
 
@@ -291,13 +291,13 @@ def test_a_desk_open_all_day_backs_up_a_save_when_the_newest_backup_is_old(
     newest is over ten minutes old."""
     path = make_tournament(n=8, rounds=1).path
     desk = Tournament.open(path)  # the default: backup_every=25
-    desk.add_hand(record_for(desk, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    desk.hands.add(record_for(desk, 1, 1, seed=1), round=1, table=1, hand_no=1)
     assert len(list_backups(path)) == 1  # none yet: backed up at once
-    desk.add_hand(record_for(desk, 1, 1, seed=2), round=1, table=1, hand_no=2)
+    desk.hands.add(record_for(desk, 1, 1, seed=2), round=1, table=1, hand_no=2)
     assert len(list_backups(path)) == 1  # a fresh one: wait
     old = list_backups(path)[-1].stat().st_mtime - 601
     os.utime(list_backups(path)[-1], (old, old))
-    desk.add_hand(record_for(desk, 1, 1, seed=3), round=1, table=1, hand_no=3)
+    desk.hands.add(record_for(desk, 1, 1, seed=3), round=1, table=1, hand_no=3)
     assert len(list_backups(path)) == 2
     assert Tournament.backup_list(path)[0].hands == 3  # the save is in it
     desk.close()
@@ -305,7 +305,7 @@ def test_a_desk_open_all_day_backs_up_a_save_when_the_newest_backup_is_old(
 
 def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     t = make_tournament()
-    t.backup()
+    t.backups.write()
     d = backup_dir(t.path)
     dead = 2**22 + 12345  # beyond pid_max on Linux: no such process
     left = [d / f".t0-20261201T000000000000Z-r1.sqlite.{dead}.tmp",
@@ -313,7 +313,7 @@ def test_temp_files_of_killed_backups_are_cleaned(make_tournament) -> None:
     alive = d / f".t0-20261201T000000000001Z-r1.sqlite.{os.getppid()}.tmp"
     for p in [*left, alive]:
         p.write_bytes(b"")
-    t.backup()
+    t.backups.write()
     assert not any(p.exists() for p in left)
     assert alive.exists(), "another live process's backup in progress is left alone"
     assert clean_temp_files(t.path) == []
@@ -326,7 +326,7 @@ def test_a_killed_restores_copy_is_cleaned_by_the_next_backup_or_restore(
     copy of the tournament, with its -wal and -shm) beside the file for ever: only the same
     pid's next restore removed it."""
     t = make_tournament(head_referee="Zhao")
-    t.backup()
+    t.backups.write()
     dead = 2**22 + 12345  # beyond pid_max on Linux: no such process
     left = [t.path.with_name(f".{t.path.name}.restore.{dead}.tmp{s}") for s in ("", "-wal",
                                                                                  "-shm")]
@@ -334,7 +334,7 @@ def test_a_killed_restores_copy_is_cleaned_by_the_next_backup_or_restore(
     for p in [*left, alive]:
         p.write_bytes(b"x")
     if cleaner == "backup":
-        t.backup()
+        t.backups.write()
     else:
         t.close()
         Tournament.restore_backup(t.path, 1, referee="Zhao")
@@ -355,8 +355,8 @@ def test_csv_exports_are_guarded_and_reimport_unchanged(make_tournament, tmp_pat
     t = make_tournament(n=4)
     names = ["=HYPERLINK(\"http://evil\",\"x\")", "+1+1", "@SUM(A1:A9)"]
     for n in names:
-        t.add_player(n, club="-club")
-    out = t.export_standings_csv(tmp_path / "s.csv")
+        t.players.add(n, club="-club")
+    out = t.standings.export_csv(tmp_path / "s.csv")
     with open(out, encoding="utf-8-sig", newline="") as f:
         cells = [c for row in csv.reader(f) for c in row]
     assert all(not c.startswith(("=", "+", "@")) for c in cells)
@@ -368,7 +368,7 @@ def test_csv_exports_are_guarded_and_reimport_unchanged(make_tournament, tmp_pat
         for n in names:
             w.writerow([guard_cell(n), guard_cell("-club")])
     t2 = make_tournament(n=0, rounds=0)
-    added = t2.import_players_csv(entry)
+    added = t2.players.import_csv(entry)
     assert [(p.name, p.club) for p in added] == [(n, "-club") for n in names]
 
 
@@ -392,7 +392,7 @@ def test_backup_commands(make_tournament, record_for) -> None:
 
     t = make_tournament(head_referee="Zhao")
     _add_hands(t, record_for, 2)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 1, start=3)
     t.close()
     db = str(t.path)
@@ -429,13 +429,13 @@ def test_folder_and_file_names_with_uri_and_glob_characters(tmp_path: Path) -> N
     d.mkdir()
     path = d / "赛 事[1].sqlite"
     with Tournament.create(path, "Odd", head_referee="Zhao", backup_every=0) as t:
-        t.add_player("李伟")
-        t.backup()
-        t.add_player("张敏")
+        t.players.add("李伟")
+        t.backups.write()
+        t.players.add("张敏")
     assert [b.hands for b in Tournament.backup_list(path)] == [0]
     Tournament.restore_backup(path, 1, referee="Zhao")
     with Tournament.open(path, backup_every=0) as t:
-        assert [p.name for p in t.players()] == ["李伟"]
+        assert [p.name for p in t.players.list()] == ["李伟"]
 
 
 def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
@@ -444,11 +444,11 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     path = tmp_path / "pin.sqlite"
     with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="2468",
                            backup_every=0) as t:
-        t.sign_in("Zhao", "2468")
-        t.add_referee("Qian", pin="1357", referee="Zhao")
-        t.add_player("李伟", referee="Zhao")
-        t.backup()
-        t.add_player("张敏", referee="Zhao")
+        t.referees.sign_in("Zhao", "2468")
+        t.referees.add("Qian", pin="1357", referee="Zhao")
+        t.players.add("李伟", referee="Zhao")
+        t.backups.write()
+        t.players.add("张敏", referee="Zhao")
     with pytest.raises(AuthError, match="PIN"):
         Tournament.restore_backup(path, 1, referee="Zhao")
     with pytest.raises(StorageError, match="wrong PIN"):
@@ -459,9 +459,9 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "2468")
     assert asked == [True]
     with Tournament.open(path, backup_every=0) as t:
-        assert [p.name for p in t.players()] == ["李伟"]
-        t.verify()
-        assert t.log()[-1]["action"] == "backup.restore"
+        assert [p.name for p in t.players.list()] == ["李伟"]
+        t.record.verify()
+        assert t.record.log()[-1]["action"] == "backup.restore"
 
 
 @pytest.mark.parametrize("blocked", ["a file", "read-only", "vanished"])
@@ -477,7 +477,7 @@ def test_a_backup_folder_that_cannot_hold_backups_is_named(make_tournament, reco
     from referee_app.storage import StorageFault, backup_files
 
     t = make_tournament(head_referee="Zhao")
-    t.backup_every = 1
+    t.store.backup_every = 1
     d = backup_dir(t.path)
     assert not d.exists()
     if blocked == "a file":
@@ -496,9 +496,9 @@ def test_a_backup_folder_that_cannot_hold_backups_is_named(make_tournament, reco
         said = "cannot write a backup in"
     with pytest.warns(RuntimeWarning, match=said):
         _add_hands(t, record_for, 1)
-    assert len(t.hands()) == 1 and t.backup_error and said in t.backup_error
+    assert len(t.hands.list()) == 1 and t.backups.error and said in t.backups.error
     with pytest.raises(StorageFault, match=said):
-        t.backup()
+        t.backups.write()
     with pytest.warns(RuntimeWarning, match=said):
         t.close()  # still due: tried again, warned again
     r = CliRunner().invoke(main, ["event", "backup", "--db", str(t.path)])
@@ -515,7 +515,7 @@ def test_a_restore_stopped_between_moving_the_file_aside_and_replacing_it_says_s
 
     t = make_tournament(head_referee="Zhao")
     _add_hands(t, record_for, 2)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 1, start=3)
     path = t.path
     t.close()
@@ -549,7 +549,7 @@ def test_a_restore_killed_right_after_the_swap_is_in_the_record(make_tournament,
 
     t = make_tournament(head_referee="Zhao")
     _add_hands(t, record_for, 1)
-    t.backup()
+    t.backups.write()
     _add_hands(t, record_for, 1, start=2)
     path = t.path
     t.close()
@@ -565,9 +565,9 @@ def test_a_restore_killed_right_after_the_swap_is_in_the_record(make_tournament,
         Tournament.restore_backup(path, 1, referee="Zhao")
     monkeypatch.undo()
     with Tournament.open(path, backup_every=0) as r:
-        assert len(r.hands()) == 1
-        last = r.log()[-1]
+        assert len(r.hands.list()) == 1
+        last = r.record.log()[-1]
         assert (last["action"], last["referee"]) == ("backup.restore", "Zhao")
         assert last["detail"]["moved_aside"].startswith(f"{path.name}.before-restore-")
         assert (path.parent / last["detail"]["moved_aside"]).exists()
-        r.verify()
+        r.record.verify()

@@ -29,20 +29,20 @@ def _busy_tournament(make_tournament, record_for) -> Tournament:
     for r in (1, 2):
         for table in (1, 2, 3, 4):
             for n in (1, 2, 3):
-                ids.append(t.add_hand(record_for(t, r, table, seed=r * 97 + table * 13 + n),
+                ids.append(t.hands.add(record_for(t, r, table, seed=r * 97 + table * 13 + n),
                                       round=r, table=table, hand_no=n, referee="赵").id)
-    t.amend_hand(ids[0], record_for(t, 1, 1, seed=999), reason="corrected", referee="钱")
-    t.void_hand(ids[1], reason="wrong table")
-    t.set_status(ids[2], "verified", referee="孙")
+    t.hands.amend(ids[0], record_for(t, 1, 1, seed=999), reason="corrected", referee="钱")
+    t.hands.void(ids[1], reason="wrong table")
+    t.hands.set_status(ids[2], "verified", referee="孙")
     bad = record_for(t, 2, 4, seed=5)
     bad["seats"]["E"]["concealed"] = "1112345678999m"  # almost surely breaks a rule now
     if not settle(HandRecord.from_dict(bad)).ok:
-        t.add_hand(bad, round=2, table=4, hand_no=9, override_reason="head referee ruling",
+        t.hands.add(bad, round=2, table=4, hand_no=9, override_reason="head referee ruling",
                    override_totals={"E": 2, "S": -2, "W": 0, "N": 0})
-    p = t.add_penalty([t.seating(1).tables[1]["E"]], 5, "late", round=1)
-    t.add_penalty([t.seating(2).tables[2]["N"]], 3, "slow play", zero_sum=True, round=2)
-    t.void_penalty(p.id, reason="clock wrong")
-    t.set_player_status(t.players()[-1].id, "withdrawn")
+    p = t.penalties.add([t.rounds.seating(1).tables[1]["E"]], 5, "late", round=1)
+    t.penalties.add([t.rounds.seating(2).tables[2]["N"]], 3, "slow play", zero_sum=True, round=2)
+    t.penalties.void(p.id, reason="clock wrong")
+    t.players.set_status(t.players.list()[-1].id, "withdrawn")
     return t
 
 
@@ -53,12 +53,12 @@ def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> 
     b2 = t2.export_bundle()
     assert b2 == b1
     assert json.loads((tmp_path / "b1.json").read_text(encoding="utf-8")) == b1
-    assert [r.to_dict() for r in t2.standings()] == [r.to_dict() for r in t.standings()]
-    assert t2.hands() == t.hands()
-    for h in t.hands():
-        assert t2.hand_history(h.id) == t.hand_history(h.id)
-    assert t2.penalties() == t.penalties()
-    assert t2.seating(2) == t.seating(2)
+    assert [r.to_dict() for r in t2.standings.table()] == [r.to_dict() for r in t.standings.table()]
+    assert t2.hands.list() == t.hands.list()
+    for h in t.hands.list():
+        assert t2.hands.history(h.id) == t.hands.history(h.id)
+    assert t2.penalties.list() == t.penalties.list()
+    assert t2.rounds.seating(2) == t.rounds.seating(2)
     t2.close()
 
 
@@ -81,16 +81,16 @@ def to_legacy(b: dict) -> dict:
 def test_legacy_bundle_needs_legacy_and_records_it(make_tournament, record_for,
                                                    tmp_path: Path) -> None:
     t = make_tournament()
-    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    t.hands.add(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
     old = to_legacy(t.export_bundle())
     with pytest.raises(BundleError, match="--legacy"):
         Tournament.import_bundle(old, tmp_path / "a.sqlite")
     assert not (tmp_path / "a.sqlite").exists()
     t2 = Tournament.import_bundle(old, tmp_path / "a.sqlite", legacy=True, backup_every=0)
-    assert t2.log()[-1]["action"] == "event.import_legacy"
-    assert t2.log()[-1]["detail"]["log"] == old["log"]
-    assert t2.hands()[0].totals == t.hands()[0].totals
-    assert t2.verify().entries == 2
+    assert t2.record.log()[-1]["action"] == "event.import_legacy"
+    assert t2.record.log()[-1]["detail"]["log"] == old["log"]
+    assert t2.hands.list()[0].totals == t.hands.list()[0].totals
+    assert t2.record.verify().entries == 2
 
 
 def test_import_refuses_existing_target(make_tournament, tmp_path: Path) -> None:
@@ -126,9 +126,9 @@ def test_malformed_bundle_is_refused_and_leaves_nothing(make_tournament, record_
                                                          tmp_path: Path, mutate,
                                                          needle: str) -> None:
     t = make_tournament()
-    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
-    t.add_hand(record_for(t, 1, 2, seed=2), round=1, table=2, hand_no=1)
-    t.add_penalty([t.players()[0].id], 2, "x", round=1)
+    t.hands.add(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    t.hands.add(record_for(t, 1, 2, seed=2), round=1, table=2, hand_no=1)
+    t.penalties.add([t.players.list()[0].id], 2, "x", round=1)
     bundle = to_legacy(t.export_bundle())
     mutate(bundle)
     target = tmp_path / "new.sqlite"
@@ -153,13 +153,13 @@ def test_unreadable_bundle_files(tmp_path: Path) -> None:
 
 def test_rule_breaking_version_without_override_is_refused(make_tournament, tmp_path) -> None:
     t = make_tournament()
-    seated = t.seating(1).tables[1]
+    seated = t.rounds.seating(1).tables[1]
     rec = {"format": "sichuan-hand/1", "ruleset": "ottawa-2009",
            "seats": {s: {"player": seated[s], "concealed": c} for s, c in
                      zip("ESWN", ["1112345678999m", "2366p456s", "35579m2468p1357s",
                                   "2344567p345678s"], strict=True)},
            "events": [{"type": "win", "seats": ["N"], "tile": "8p", "from": "W"}]}
-    t.add_hand(rec, round=1, table=1, hand_no=1, override_reason="ruling")
+    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="ruling")
     b = t.export_bundle()
     b["hands"][0]["versions"][0]["override_reason"] = None
     with pytest.raises(BundleError, match=r"hands\[0\].versions\[0\].override_reason: does "
@@ -224,10 +224,10 @@ def test_demo_imports_and_standings_balance(tmp_path: Path) -> None:
     p = demo_db_path(tmp_path)
     assert demo_db_path(tmp_path) == p  # reused while newer than the bundle
     with Tournament.open(p, backup_every=0) as t:
-        rows = t.standings()
+        rows = t.standings.table()
         assert len(rows) == 16 and rows[0].rank == 1
         assert sum(r.chips for r in rows) == 0  # the one penalty is zero-sum
         assert sum(r.hands for r in rows) == 128 * 4
         assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
-        assert len(t.hands()) == 128 and t.integrity_check() == "ok"
-        assert sum(h.amended for h in t.hands()) == 1
+        assert len(t.hands.list()) == 128 and t.record.integrity() == "ok"
+        assert sum(h.amended for h in t.hands.list()) == 1

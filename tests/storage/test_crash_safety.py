@@ -39,26 +39,26 @@ def say(*parts):
 
 
 t = Tournament.open(path, backup_every=7, backup_keep=3)
-seated = t.seating(1).tables[table]
+seated = t.rounds.seating(1).tables[table]
 say("ready")
 for i in range(count):
     if mode == "add":
-        n = t.next_hand_no(1, table)
+        n = t.hands.next_no(1, table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
-        h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
+        h = t.hands.add(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
         say(h.id, n)
     elif mode == "mixed":  # add a hand, then amend a random earlier one
-        n = t.next_hand_no(1, table)
+        n = t.hands.next_no(1, table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
-        h = t.add_hand(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
+        h = t.hands.add(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
         say("add", h.id, n)
-        target = random.Random(n).choice(t.hands(round=1, table=table))
+        target = random.Random(n).choice(t.hands.list(round=1, table=table))
         rec = random_record(random.Random(n * 7 + 1), "ottawa-2009", players=seated)
-        a = t.amend_hand(target.id, rec, reason=f"fix {n}", referee="k")
+        a = t.hands.amend(target.id, rec, reason=f"fix {n}", referee="k")
         say("amend", a.id, a.version)
     else:  # amend hand 1 over and over
         rec = random_record(random.Random(table * 1000 + i), "ottawa-2009", players=seated)
-        h = t.amend_hand(int(mode), rec, reason=f"pid {os.getpid()} amend {i}", referee=f"p{table}")
+        h = t.hands.amend(int(mode), rec, reason=f"pid {os.getpid()} amend {i}", referee=f"p{table}")
         say(h.version)
 t.close()
 """
@@ -98,12 +98,12 @@ def _check_complete(path: Path, reported: dict[int, int]) -> int:
         conn.close()
     with Tournament.open(path, backup_every=0) as t:
         for hid, hand_no in reported.items():
-            h = t.hand(hid)
+            h = t.hands.get(hid)
             assert h.hand_no == hand_no
             s = settle(HandRecord.from_dict(h.record))
             assert s.ok and h.settlement["totals"] == s.totals == h.totals
             assert set(h.players) == {"E", "S", "W", "N"}
-        for b in t.backups():  # backups are never half files
+        for b in t.backups.paths():  # backups are never half files
             c = sqlite3.connect(str(b))
             assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
             c.close()
@@ -165,7 +165,7 @@ def test_sigkill_while_adding_and_amending_keeps_every_reported_version(
         _check_complete(path, added)
         with Tournament.open(path, backup_every=0) as t2:
             for hid, version in amended.items():
-                hist = t2.hand_history(hid)
+                hist = t2.hands.history(hid)
                 assert [v.version for v in hist] == list(range(1, len(hist) + 1))
                 assert len(hist) >= version  # every reported amendment is there
                 assert hist[version - 1].action.value == "amended"
@@ -193,7 +193,7 @@ def test_sigkill_during_bundle_import_leaves_nothing_or_a_whole_tournament(
         p.communicate()
         if target.exists():  # finished before the kill: must be whole
             with Tournament.open(target, backup_every=0) as t:
-                assert len(t.hands()) == 128 and t.integrity_check() == "ok"
+                assert len(t.hands.list()) == 128 and t.record.integrity() == "ok"
         else:
             interrupted += 1
     assert interrupted >= 1
@@ -202,7 +202,7 @@ def test_sigkill_during_bundle_import_leaves_nothing_or_a_whole_tournament(
     r = subprocess.run(cmd, capture_output=True, text=True, env=_env(), timeout=120)
     assert r.returncode == 0, r.stderr  # leftovers of killed imports do not get in the way
     with Tournament.open(target, backup_every=0) as t:
-        assert len(t.hands()) == 128
+        assert len(t.hands.list()) == 128
 
 
 def test_two_processes_writing_at_once_lose_nothing(make_tournament) -> None:
@@ -220,13 +220,13 @@ def test_two_processes_writing_at_once_lose_nothing(make_tournament) -> None:
     assert _check_complete(path, reported) == 75
     with Tournament.open(path, backup_every=0) as t2:
         for table in (1, 2, 3):
-            assert [h.hand_no for h in t2.hands(round=1, table=table)] == list(range(1, 26))
-        assert sum(r.chips for r in t2.standings()) == 0
+            assert [h.hand_no for h in t2.hands.list(round=1, table=table)] == list(range(1, 26))
+        assert sum(r.chips for r in t2.standings.table()) == 0
 
 
 def test_concurrent_amendments_get_distinct_versions(make_tournament, record_for) -> None:
     t = make_tournament()
-    h = t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    h = t.hands.add(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
     path = t.path
     t.close()
     procs = [_spawn(path, 1, 15, mode=str(h.id)) for _ in range(2)]
@@ -237,7 +237,7 @@ def test_concurrent_amendments_get_distinct_versions(make_tournament, record_for
         versions += [int(v) for v in out.split()[1:]]
     assert sorted(versions) == list(range(2, 32))  # no two amendments got the same number
     with Tournament.open(path, backup_every=0) as t2:
-        hist = t2.hand_history(h.id)
+        hist = t2.hands.history(h.id)
         assert [v.version for v in hist] == list(range(1, 32))
         assert len({v.reason for v in hist[1:]}) == 30
 
@@ -246,11 +246,11 @@ def test_revision_sees_changes_made_by_another_process(make_tournament, record_f
     t = make_tournament()
     r0 = t.revision()
     assert t.revision() == r0  # reading changes nothing
-    t.add_player("新人")
+    t.players.add("新人")
     r1 = t.revision()
     assert r1 != r0
     p = _spawn(t.path, 1, 1)
     out, err = p.communicate(timeout=60)
     assert p.returncode == 0, err
     assert t.revision() != r1  # the other process's hand is noticed
-    assert len(t.hands()) == 1
+    assert len(t.hands.list()) == 1

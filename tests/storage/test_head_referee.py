@@ -30,18 +30,18 @@ def test_only_the_head_referee_may_override(make_tournament: Any, record_for: An
     bad = _broken(record_for(t, 1, 1, seed=3))
     before = db_dump(t.path)
     with pytest.raises(StorageError) as e:
-        t.add_hand(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
+        t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
     assert e.value.field == "referee" and "赵建国" in str(e.value)
     assert db_dump(t.path) == before
-    h = t.add_hand(bad, round=1, table=1, hand_no=1, referee="赵建国", override_reason="ruling")
-    assert h.override and t.hand_history(h.id)[-1].referee == "赵建国"
+    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="赵建国", override_reason="ruling")
+    assert h.override and t.hands.history(h.id)[-1].referee == "赵建国"
 
 
 def test_without_a_head_referee_any_named_referee_may_override(make_tournament: Any,
                                                                record_for: Any) -> None:
     t = make_tournament(n=4)
     bad = _broken(record_for(t, 1, 1, seed=3))
-    h = t.add_hand(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
+    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
     assert h.override
 
 
@@ -61,4 +61,4 @@ def test_gui_asks_for_the_head_referee_on_an_override(qtbot: Any, desk_window: A
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hands = win.desk.hands()
     assert len(hands) == 1 and hands[0].override
-    assert win.desk.t.hand_history(hands[0].id)[-1].referee == "Head Ref"
+    assert win.desk.t.hands.history(hands[0].id)[-1].referee == "Head Ref"

@@ -35,11 +35,11 @@ TO_SCHEMA_1 = (
 @pytest.fixture
 def current(make_tournament, record_for) -> Tournament:
     t = make_tournament(n=8)
-    ids = [t.add_hand(record_for(t, 1, table, seed=table * 7 + n), round=1, table=table,
+    ids = [t.hands.add(record_for(t, 1, table, seed=table * 7 + n), round=1, table=table,
                       hand_no=n, referee="赵").id for table in (1, 2) for n in (1, 2)]
-    t.amend_hand(ids[0], record_for(t, 1, 1, seed=99), reason="corrected", referee="钱")
-    t.void_hand(ids[1], reason="wrong table")
-    t.add_penalty([t.players()[0].id], 4, "late", round=1)
+    t.hands.amend(ids[0], record_for(t, 1, 1, seed=99), reason="corrected", referee="钱")
+    t.hands.void(ids[1], reason="wrong table")
+    t.penalties.add([t.players.list()[0].id], 4, "late", round=1)
     t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     return t
 
@@ -81,19 +81,19 @@ def _applied(path: Path) -> list[tuple[str, str]]:
 
 
 def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_1: Path) -> None:
-    totals = {h.id: h.totals for h in current.hands()}
+    totals = {h.id: h.totals for h in current.hands.list()}
     fresh = _shape(current.db.conn)
     with Tournament.open(schema_1, backup_every=0) as t:
         assert _shape(t.db.conn) == fresh
         assert t.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-        assert [e["action"] for e in t.log()] == ["event.migrate"]
-        assert t.log()[0]["detail"]["log"][0]["action"] == "event.create"
-        assert {h.id: h.totals for h in t.hands()} == totals
+        assert [e["action"] for e in t.record.log()] == ["event.migrate"]
+        assert t.record.log()[0]["detail"]["log"][0]["action"] == "event.create"
+        assert {h.id: h.totals for h in t.hands.list()} == totals
         settings = {r[0] for r in t.db.execute("SELECT settings FROM hand_versions")}
         digest = t.settings()["ruleset_digest"]
         assert settings == {'{"ruleset":"ottawa-2009","ruleset_digest":"' + digest
                             + '","stake":1,"cap_fan":null}'}
-        assert t.verify().entries == 1
+        assert t.record.verify().entries == 1
         bundle = t.export_bundle()
     assert _applied(schema_1) == [("referee-desk", "schema-2")]
     # the bundle of an upgraded file imports to the same record, without the table
@@ -108,7 +108,7 @@ def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     Tournament.open(schema_1, backup_every=0).close()
     before = hashlib.sha256(schema_1.read_bytes()).hexdigest()
     with Tournament.open(schema_1, backup_every=0) as t:
-        assert t.verify().entries == 1
+        assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
     assert _applied(schema_1) == [("referee-desk", "schema-2")]
 
@@ -121,7 +121,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     def open_it() -> None:
         try:
             with Tournament.open(schema_1, backup_every=0) as t:
-                results.append([e["action"] for e in t.log()])
+                results.append([e["action"] for e in t.record.log()])
         except Exception as e:  # reported by the assertion below
             results.append(e)
 
@@ -166,7 +166,7 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
     assert _applied(current.path) == [("referee-desk", "schema-2")]
-    assert current.verify().entries == len(current.log())
+    assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)
 
@@ -199,6 +199,6 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
     shutil.copy(schema_1, read_only_medium / "old.sqlite")
     _remount_read_only(read_only_medium)
     with Tournament.open(read_only_medium / "now.sqlite") as t:
-        assert t.read_only and len(t.players()) == 8
+        assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")

@@ -30,9 +30,9 @@ def two_rounds(make_tournament, record_for) -> Path:
     for rnd in (1, 2):
         for table in (1, 2, 3, 4):
             for n in (1, 2):
-                t.add_hand(record_for(t, rnd, table, seed=rnd * 100 + table * 10 + n),
+                t.hands.add(record_for(t, rnd, table, seed=rnd * 100 + table * 10 + n),
                            round=rnd, table=table, hand_no=n)
-    t.set_status(t.find_hand(1, 1, 1).id, "verified")
+    t.hands.set_status(t.hands.find(1, 1, 1).id, "verified")
     return Path(t.path)
 
 
@@ -44,9 +44,9 @@ def _cli(*args: str) -> tuple[int, str]:
 def test_round_alone_and_through_in_storage_and_report(two_rounds: Path, tmp_path: Path
                                                        ) -> None:
     with Tournament.open(two_rounds) as t:
-        only2 = {r.player: r.chips for r in t.standings(2)}
-        through2 = {r.player: r.chips for r in t.standings(through_round=2)}
-        through1 = {r.player: r.chips for r in t.standings(through_round=1)}
+        only2 = {r.player: r.chips for r in t.standings.table(2)}
+        through2 = {r.player: r.chips for r in t.standings.table(through_round=2)}
+        through1 = {r.player: r.chips for r in t.standings.table(through_round=1)}
         assert only2 == {p: through2[p] - through1[p] for p in through2}
         when = api.gather_data("standings", t, api.datetime.now(api.UTC), round=2)
         assert {r.name.split()[0]: r.chips for r in when.rows} == only2
@@ -78,10 +78,10 @@ def test_verified_only_setting(two_rounds: Path, tmp_path: Path) -> None:
     assert "counted: only verified hands" in text
     with Tournament.open(two_rounds) as t:
         assert t.info.verified_only
-        assert t.provisional() == 15 and t.provisional(1) == 7
-        assert t.provisional(through_round=1) == 7
-        one = t.find_hand(1, 1, 1)
-        rows = {r.player: r for r in t.standings()}
+        assert t.standings.provisional() == 15 and t.standings.provisional(1) == 7
+        assert t.standings.provisional(through_round=1) == 7
+        one = t.hands.find(1, 1, 1)
+        rows = {r.player: r for r in t.standings.table()}
         for seat, chips in one.totals.items():  # only the verified hand counts
             assert rows[one.record["seats"][seat]["player"]].chips == chips
         assert sum(r.hands for r in rows.values()) == 4  # the one verified hand, 4 seats
@@ -98,12 +98,12 @@ def test_verified_only_setting(two_rounds: Path, tmp_path: Path) -> None:
     assert _cli("event", "export", str(bundle), "--db", db)[0] == 0
     assert '"verified_only": true' in bundle.read_text(encoding="utf-8")
     with Tournament.import_bundle(bundle, tmp_path / "copy.sqlite") as c:
-        assert c.info.verified_only and c.provisional() == 15
+        assert c.info.verified_only and c.standings.provisional() == 15
     with Tournament.open(two_rounds) as t:
-        for h in t.hands():
+        for h in t.hands.list():
             if str(h.status) == "entered":
-                t.set_status(h.id, "verified")
-        assert t.provisional() == 0
+                t.hands.set_status(h.id, "verified")
+        assert t.standings.provisional() == 0
     code, text = _cli("standings", "--db", db)
     assert "PROVISIONAL" not in text
     code, text = _cli("event", "set", "--all-hands-count", "--db", db)
@@ -122,7 +122,7 @@ def test_event_new_can_start_counting_only_verified_hands(tmp_path: Path) -> Non
     code, text = _cli("event", "new", "Verified Open", "--verified-only", "--db", db)
     assert code == 0 and "only verified hands count" in text
     with Tournament.open(db) as t:
-        assert t.info.verified_only and t.provisional() == 0
+        assert t.info.verified_only and t.standings.provisional() == 0
     with pytest.raises(StorageError, match="verified_only"):
         Tournament.create(tmp_path / "x.sqlite", "X", verified_only="yes")
 

@@ -15,13 +15,13 @@ from referee_app.storage.ranking import compute
 def _independent_totals(t) -> Counter[str]:
     """Chips per player straight from the engine, hand by hand (no storage aggregates)."""
     out: Counter[str] = Counter()
-    for h in t.hands():
+    for h in t.hands.list():
         if h.void:
             continue
         s = settle(HandRecord.from_dict(h.record))
         for seat, name in h.players.items():
             out[name] += s.totals.get(seat, 0) if s.ok else h.totals[seat]
-    for p in t.penalties():
+    for p in t.penalties.list():
         if not p.void:
             out.update(p.entries)
     return out
@@ -34,50 +34,50 @@ def test_standings_equal_engine_totals_and_follow_amendments(make_tournament,
     for r in (1, 2):
         for table in range(1, 5):
             for n in range(1, 5):
-                ids.append(t.add_hand(record_for(t, r, table, seed=r * 1000 + table * 10 + n),
+                ids.append(t.hands.add(record_for(t, r, table, seed=r * 1000 + table * 10 + n),
                                       round=r, table=table, hand_no=n).id)
-    t.add_penalty([t.players()[0].id], 7, "late", round=2)
+    t.penalties.add([t.players.list()[0].id], 7, "late", round=2)
 
     def check() -> None:
-        rows = t.standings()
+        rows = t.standings.table()
         want = _independent_totals(t)
-        assert {r.player: r.chips for r in rows} == {p.name: want[p.name] for p in t.players()}
+        assert {r.player: r.chips for r in rows} == {p.name: want[p.name] for p in t.players.list()}
         assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
 
     check()
-    t.amend_hand(ids[3], record_for(t, 1, 1, seed=424242), reason="fix")
+    t.hands.amend(ids[3], record_for(t, 1, 1, seed=424242), reason="fix")
     check()
-    t.void_hand(ids[7], reason="void")
+    t.hands.void(ids[7], reason="void")
     check()
-    per_round = {r.player: r.per_round for r in t.standings()}
-    r1 = {r.player: r.chips for r in t.standings(round=1)}
-    r2 = {r.player: r.chips for r in t.standings(round=2)}
-    thru1 = {r.player: r.chips for r in t.standings(through_round=1)}
+    per_round = {r.player: r.per_round for r in t.standings.table()}
+    r1 = {r.player: r.chips for r in t.standings.table(round=1)}
+    r2 = {r.player: r.chips for r in t.standings.table(round=2)}
+    thru1 = {r.player: r.chips for r in t.standings.table(through_round=1)}
     assert r1 == thru1
     for name, pr in per_round.items():
         assert pr.get(1, 0) == r1[name] and pr.get(2, 0) == r2[name]
-    assert sum(r.hands for r in t.standings()) == (32 - 1) * 4
+    assert sum(r.hands for r in t.standings.table()) == (32 - 1) * 4
 
 
 def test_player_stats_from_the_example_hand(make_tournament) -> None:
     t = make_tournament()
-    seated = t.seating(1).tables[1]
-    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
-    rows = {r.player: r for r in t.standings()}
+    seated = t.rounds.seating(1).tables[1]
+    t.hands.add(example_at(t), round=1, table=1, hand_no=1)
+    rows = {r.player: r for r in t.standings.table()}
     e, s, w, n = (rows[seated[x]] for x in "ESWN")
     assert (e.chips, e.wins, e.self_drawn, e.largest_win_fan) == (30, 1, 1, 4)
     assert (n.chips, n.wins, n.self_drawn, n.largest_win_fan) == (15, 1, 0, 1)
     assert (w.chips, w.discards_paid, w.flower_pigs, w.wins) == (-61, 1, 1, 0)
     assert (s.chips, s.hands, s.wins) == (16, 1, 0)
-    assert rows[t.seating(1).tables[2]["E"]].hands == 0
+    assert rows[t.rounds.seating(1).tables[2]["E"]].hands == 0
 
 
 def test_statement_lists_every_payment_with_its_clause(make_tournament) -> None:
     t = make_tournament()
-    w = t.seating(1).tables[1]["W"]
-    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
-    t.add_penalty([w], 3, "phone rang", clause="§0", round=1)
-    st = t.player_statement(w)
+    w = t.rounds.seating(1).tables[1]["W"]
+    t.hands.add(example_at(t), round=1, table=1, hand_no=1)
+    t.penalties.add([w], 3, "phone rang", clause="§0", round=1)
+    st = t.standings.statement(w)
     assert st.total == -61 - 3
     hand_line = st.lines[0]
     assert hand_line.chips == -61 and hand_line.seat == "W"
@@ -130,8 +130,8 @@ def test_tie_break_is_configurable_per_tournament(make_tournament) -> None:
     t.update_info(tie_break=["chips", "-discards_paid", "wins"])
     assert t.info.tie_break == ("chips", "-discards_paid", "wins")
     rec = copy.deepcopy(example_at(t))
-    t.add_hand(rec, round=1, table=1, hand_no=1)
-    assert t.standings()[0].chips == 30
+    t.hands.add(rec, round=1, table=1, hand_no=1)
+    assert t.standings.table()[0].chips == 30
 
 
 def test_random_operation_sequences_keep_standings_equal_to_the_engine(tmp_path) -> None:
@@ -156,38 +156,38 @@ def test_random_operation_sequences_keep_standings_equal_to_the_engine(tmp_path)
     def run(seq: list[tuple[str, int]]) -> None:
         t = Tournament.create(tmp_path / f"h{next(counter)}.sqlite", "H", backup_every=0)
         for i in range(8):
-            t.add_player(f"P{i}")
-        t.seat_round(1, seed=1)
+            t.players.add(f"P{i}")
+        t.rounds.seat(1, seed=1)
         versions = 0
         for op, k in seq:
-            hands = t.hands()
+            hands = t.hands.list()
             rng = random.Random(k)
             table = 1 + k % 2
             if op == "add" or not hands:
-                players = t.seating(1).tables[table]
-                t.add_hand(random_record(rng, "ottawa-2009", players=players), round=1,
-                           table=table, hand_no=t.next_hand_no(1, table))
+                players = t.rounds.seating(1).tables[table]
+                t.hands.add(random_record(rng, "ottawa-2009", players=players), round=1,
+                           table=table, hand_no=t.hands.next_no(1, table))
             else:
                 h = hands[k % len(hands)]
                 if op == "amend" and not h.void:  # a void hand is restored first
-                    players = t.seating(1).tables[h.table]
-                    t.amend_hand(h.id, random_record(rng, "ottawa-2009", players=players),
+                    players = t.rounds.seating(1).tables[h.table]
+                    t.hands.amend(h.id, random_record(rng, "ottawa-2009", players=players),
                                  reason="r")
                 elif op == "void" and not h.void:
-                    t.void_hand(h.id, reason="v")
+                    t.hands.void(h.id, reason="v")
                 elif op == "restore" and h.void:
-                    t.restore_hand(h.id, reason="back")
+                    t.hands.restore(h.id, reason="back")
                 elif op == "verify" and h.status.value == "entered":
-                    t.set_status(h.id, "verified")
+                    t.hands.set_status(h.id, "verified")
                 elif op == "penalty":
-                    t.add_penalty([f"P{k % 8}"], 1 + k % 5, "p", round=1,
+                    t.penalties.add([f"P{k % 8}"], 1 + k % 5, "p", round=1,
                                   zero_sum=bool(k % 2))
-            now = sum(len(t.hand_history(h.id)) for h in t.hands())
+            now = sum(len(t.hands.history(h.id)) for h in t.hands.list())
             assert now >= versions
             versions = now
             want = _independent_totals(t)
-            assert {r.player: r.chips for r in t.standings()} == \
-                {p.name: want[p.name] for p in t.players()}
+            assert {r.player: r.chips for r in t.standings.table()} == \
+                {p.name: want[p.name] for p in t.players.list()}
         t.close()
 
     run()

@@ -34,7 +34,7 @@ EXAMPLE = spec_example()
 
 def example_at(t: Tournament, round: int = 1, table: int = 1) -> dict:
     rec = copy.deepcopy(EXAMPLE)
-    for seat, name in t.seating(round).tables[table].items():
+    for seat, name in t.rounds.seating(round).tables[table].items():
         rec["seats"][seat]["player"] = name
     return rec
 
@@ -92,15 +92,15 @@ def test_unknown_ruleset_and_bad_tie_break(fresh_db: Path) -> None:
 
 def test_players_and_lookup(make_tournament) -> None:
     t = make_tournament(n=4, rounds=0)
-    p = t.player("李伟")
-    assert t.player("player 1").id == p.id  # Latin name, case-insensitive
-    assert t.player(f"#{p.id}") == t.player(p.id) == p
+    p = t.players.get("李伟")
+    assert t.players.get("player 1").id == p.id  # Latin name, case-insensitive
+    assert t.players.get(f"#{p.id}") == t.players.get(p.id) == p
     with pytest.raises(UnknownPlayerError, match="nobody"):
-        t.player("nobody")
+        t.players.get("nobody")
     with pytest.raises(DuplicatePlayerError):
-        t.add_player("李伟")
-    t.set_player_status("李伟", "withdrawn")
-    assert t.player("李伟").status is PlayerStatus.WITHDRAWN
+        t.players.add("李伟")
+    t.players.set_status("李伟", "withdrawn")
+    assert t.players.get("李伟").status is PlayerStatus.WITHDRAWN
 
 
 def test_csv_import_and_bad_csv_changes_nothing(make_tournament, tmp_path: Path,
@@ -109,9 +109,9 @@ def test_csv_import_and_bad_csv_changes_nothing(make_tournament, tmp_path: Path,
     good = tmp_path / "players.csv"
     good.write_text("\ufeffname,name_latin,club\n李伟,Li Wei,Ottawa\n张敏,Zhang Min,\n",
                     encoding="utf-8")
-    added = t.import_players_csv(good)
+    added = t.players.import_csv(good)
     assert [p.name for p in added] == ["李伟", "张敏"]
-    assert t.player("Zhang Min").club == ""
+    assert t.players.get("Zhang Min").club == ""
     before = db_dump(t.path)
     cases = {
         "dup.csv": ("name\n陈杰\n李伟\n", "line 3"),
@@ -128,16 +128,16 @@ def test_csv_import_and_bad_csv_changes_nothing(make_tournament, tmp_path: Path,
         f = tmp_path / fname
         f.write_text(text, encoding="utf-8")
         with pytest.raises(CSVImportError, match=needle):
-            t.import_players_csv(f)
+            t.players.import_csv(f)
     latin1 = tmp_path / "latin1.csv"
     latin1.write_bytes("name\nJosé\n".encode("latin-1"))
     with pytest.raises(CSVImportError, match="UTF-8"):
-        t.import_players_csv(latin1)
+        t.players.import_csv(latin1)
     assert db_dump(t.path) == before
     again = tmp_path / "again.csv"
     again.write_text("name,club\n李伟,Ottawa\n陈杰,Montreal\n", encoding="utf-8")
-    assert [p.name for p in t.import_players_csv(again, skip_existing=True)] == ["陈杰"]
-    assert t.import_players_csv(again, skip_existing=True) == []
+    assert [p.name for p in t.players.import_csv(again, skip_existing=True)] == ["陈杰"]
+    assert t.players.import_csv(again, skip_existing=True) == []
 
 
 # --------------------------------------------------------------------------- hands
@@ -146,72 +146,72 @@ def test_csv_import_and_bad_csv_changes_nothing(make_tournament, tmp_path: Path,
 def test_add_hand_matches_seating_and_settles(make_tournament) -> None:
     t = make_tournament()
     rec = example_at(t)
-    h = t.add_hand(rec, round=1, table=1, hand_no=1, referee="赵")
+    h = t.hands.add(rec, round=1, table=1, hand_no=1, referee="赵")
     assert h.totals == {"E": 30, "S": 16, "W": -61, "N": 15}
-    assert h.players == t.seating(1).tables[1]
+    assert h.players == t.rounds.seating(1).tables[1]
     assert h.status is HandStatus.ENTERED and h.flags == ()
     assert h.settlement["ok"] is True and h.settlement["totals"] == h.totals
     assert h.record["round"] == 1 and h.record["table"] == 1 and h.record["hand_no"] == 1
     assert h.entered_by == "赵"
-    assert t.hand(h.id) == h
+    assert t.hands.get(h.id) == h
     rec2 = example_at(t, table=2)
     rec2["referee"] = "钱"  # the record's own optional field names who entered it
-    assert t.add_hand(rec2, round=1, table=2, hand_no=1).entered_by == "钱"
+    assert t.hands.add(rec2, round=1, table=2, hand_no=1).entered_by == "钱"
 
 
 def test_record_without_player_names_is_filled_from_seating(make_tournament) -> None:
     t = make_tournament()
-    h = t.add_hand(copy.deepcopy(EXAMPLE), round=1, table=2, hand_no=1)
-    assert h.players == t.seating(1).tables[2]
+    h = t.hands.add(copy.deepcopy(EXAMPLE), round=1, table=2, hand_no=1)
+    assert h.players == t.rounds.seating(1).tables[2]
     assert {s: v["player"] for s, v in h.record["seats"].items()} == h.players
 
 
 def test_refusals_change_nothing(make_tournament, db_dump) -> None:
     t = make_tournament()
-    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    t.hands.add(example_at(t), round=1, table=1, hand_no=1)
     before = db_dump(t.path)
-    seated = t.seating(1).tables
+    seated = t.rounds.seating(1).tables
     # a player of another table
     rec = example_at(t)
     rec["seats"]["E"]["player"] = seated[2]["E"]
     with pytest.raises(SeatMismatchError, match="not seated at table 1"):
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     # two players swapped inside the table
     rec = example_at(t)
     rec["seats"]["E"]["player"], rec["seats"]["S"]["player"] = (rec["seats"]["S"]["player"],
                                                                 rec["seats"]["E"]["player"])
     with pytest.raises(SeatMismatchError, match="sits at S"):
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     # unregistered player
     rec = example_at(t)
     rec["seats"]["N"]["player"] = "Nobody"
     with pytest.raises(SeatMismatchError, match="unknown player 'Nobody'"):
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     # duplicate hand number
     with pytest.raises(DuplicateHandError, match="already saved as hand id"):
-        t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+        t.hands.add(example_at(t), round=1, table=1, hand_no=1)
     # missing seat
     rec = example_at(t)
     del rec["seats"]["W"]
     with pytest.raises(RecordError, match="seats.W"):
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     # breaks a rule: N cannot win on 8p
     rec = example_at(t)
     rec["events"][1]["tile"] = "8p"
     with pytest.raises(HandRuleError) as e:
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     assert e.value.violations and e.value.violations[0].clause.startswith("§")
     # wrong round / table / ruleset / numbers
     with pytest.raises(SeatingError, match="no table 9"):
-        t.add_hand(example_at(t), round=1, table=9, hand_no=1)
+        t.hands.add(example_at(t), round=1, table=9, hand_no=1)
     with pytest.raises(SeatingError, match="round 5 is not seated"):
-        t.add_hand(example_at(t), round=5, table=1, hand_no=1)
+        t.hands.add(example_at(t), round=5, table=1, hand_no=1)
     with pytest.raises(StorageError, match="hand_no"):
-        t.add_hand(example_at(t), round=1, table=1, hand_no=0)
+        t.hands.add(example_at(t), round=1, table=1, hand_no=0)
     rec = example_at(t)
     rec["table"] = 3
     with pytest.raises(StorageError, match="table: the record says 3"):
-        t.add_hand(rec, round=1, table=1, hand_no=2)
+        t.hands.add(rec, round=1, table=1, hand_no=2)
     assert db_dump(t.path) == before
 
 
@@ -219,40 +219,40 @@ def test_override_records_rule_breaking_hand_marked(make_tournament) -> None:
     t = make_tournament()
     rec = example_at(t)
     rec["events"][1]["tile"] = "8p"
-    h = t.add_hand(rec, round=1, table=1, hand_no=1, override_reason="head referee: table "
+    h = t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="head referee: table "
                    "agreed N won", referee="赵")
     assert h.override and "override" in h.flags
     assert h.totals == {"E": 0, "S": 0, "W": 0, "N": 0}
-    h2 = t.add_hand(rec, round=1, table=1, hand_no=2, override_reason="agreed chips",
+    h2 = t.hands.add(rec, round=1, table=1, hand_no=2, override_reason="agreed chips",
                     override_totals={"E": 3, "S": 0, "W": -4, "N": 1})
     assert h2.totals == {"E": 3, "S": 0, "W": -4, "N": 1}
     with pytest.raises(StorageError, match="sum to 0"):
-        t.add_hand(rec, round=1, table=1, hand_no=3, override_reason="x",
+        t.hands.add(rec, round=1, table=1, hand_no=3, override_reason="x",
                    override_totals={"E": 3})
     with pytest.raises(StorageError, match="nothing to override"):
-        t.add_hand(example_at(t), round=1, table=1, hand_no=3, override_reason="why not")
-    row = {r.player: r for r in t.standings()}
+        t.hands.add(example_at(t), round=1, table=1, hand_no=3, override_reason="why not")
+    row = {r.player: r for r in t.standings.table()}
     assert row[h2.players["W"]].chips == -4
 
 
 def test_amend_void_verify_keep_every_version(make_tournament) -> None:
     t = make_tournament()
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1, referee="赵")
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="赵")
     rec = example_at(t)
     rec["events"].pop(0)  # the concealed kong was not declared
     rec["seats"]["S"]["concealed"] = "2366p456s999s"
     with pytest.raises(StorageError, match="reason"):
-        t.amend_hand(h.id, rec, reason="  ")
-    a = t.amend_hand(h.id, rec, reason="S never declared the kong", referee="钱")
+        t.hands.amend(h.id, rec, reason="  ")
+    a = t.hands.amend(h.id, rec, reason="S never declared the kong", referee="钱")
     assert a.version == 2 and a.amended and a.flags == ("amended",)
     expected = settle(HandRecord.from_dict(rec)).totals
     assert a.totals == expected
-    v = t.set_status(h.id, "verified", referee="孙")
+    v = t.hands.set_status(h.id, "verified", referee="孙")
     assert v.status is HandStatus.VERIFIED and v.version == 3
-    d = t.void_hand(h.id, reason="played at the wrong table", referee="赵")
+    d = t.hands.void(h.id, reason="played at the wrong table", referee="赵")
     assert d.void and d.totals == {"E": 0, "S": 0, "W": 0, "N": 0}
     assert "void" in d.flags
-    hist = t.hand_history(h.id)
+    hist = t.hands.history(h.id)
     assert [x.action.value for x in hist] == ["entered", "amended", "status", "voided"]
     assert hist[0].totals == {"E": 30, "S": 16, "W": -61, "N": 15}
     assert hist[1].diff == {s: expected[s] - hist[0].totals[s] for s in "ESWN"}
@@ -262,24 +262,24 @@ def test_amend_void_verify_keep_every_version(make_tournament) -> None:
     assert "- payment §2.10 E->S 2 (concealed kong 9s)" in hist[1].changes
     assert hist[2].changes == ("status entered -> verified",)
     assert hist[0].record["events"][0]["kind"] == "concealed"  # the original is still there
-    assert all(r.chips == 0 and r.hands == 0 for r in t.standings())
+    assert all(r.chips == 0 and r.hands == 0 for r in t.standings.table())
     with pytest.raises(StorageError, match="already void"):
-        t.void_hand(h.id, reason="again")
+        t.hands.void(h.id, reason="again")
     with pytest.raises(StorageError, match="hand restore"):
-        t.set_status(h.id, "entered", reason="void was a mistake")
+        t.hands.set_status(h.id, "entered", reason="void was a mistake")
     with pytest.raises(StorageError, match="hand restore"):
-        t.amend_hand(h.id, rec, reason="amending a void hand does not bring it back")
+        t.hands.amend(h.id, rec, reason="amending a void hand does not bring it back")
     with pytest.raises(StorageError, match="reason"):
-        t.restore_hand(h.id, reason=" ")
-    r = t.restore_hand(h.id, reason="void was a mistake")
-    assert r.totals == expected and len(t.hand_history(h.id)) == 5
+        t.hands.restore(h.id, reason=" ")
+    r = t.hands.restore(h.id, reason="void was a mistake")
+    assert r.totals == expected and len(t.hands.history(h.id)) == 5
     with pytest.raises(UnknownHandError):
-        t.hand(999)
+        t.hands.get(999)
 
 
 def test_history_tables_are_append_only(make_tournament) -> None:
     t = make_tournament()
-    t.add_hand(example_at(t), round=1, table=1, hand_no=1)
+    t.hands.add(example_at(t), round=1, table=1, hand_no=1)
     for sql in ("UPDATE hand_versions SET referee='x'", "DELETE FROM hand_versions",
                 "DELETE FROM hand_seats", "UPDATE chain SET action='x'", "DELETE FROM chain"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -293,14 +293,14 @@ def test_hands_listing_and_filters(make_tournament, record_for) -> None:
     for rnd in (1, 2):
         for table in (1, 2, 3, 4):
             for n in (1, 2):
-                ids.append(t.add_hand(record_for(t, rnd, table, seed=rnd * 100 + table * 10 + n),
+                ids.append(t.hands.add(record_for(t, rnd, table, seed=rnd * 100 + table * 10 + n),
                                       round=rnd, table=table, hand_no=n).id)
-    assert len(t.hands()) == 16
-    assert [(h.round, h.table, h.hand_no) for h in t.hands(round=2, table=3)] == [(2, 3, 1),
+    assert len(t.hands.list()) == 16
+    assert [(h.round, h.table, h.hand_no) for h in t.hands.list(round=2, table=3)] == [(2, 3, 1),
                                                                                   (2, 3, 2)]
-    t.void_hand(ids[0], reason="x")
-    assert [h.id for h in t.hands(status="void")] == [ids[0]]
-    assert t.next_hand_no(1, 1) == 3 and t.next_hand_no(1, 4) == 3
+    t.hands.void(ids[0], reason="x")
+    assert [h.id for h in t.hands.list(status="void")] == [ids[0]]
+    assert t.hands.next_no(1, 1) == 3 and t.hands.next_no(1, 4) == 3
 
 
 # --------------------------------------------------------------------------- penalties
@@ -308,26 +308,26 @@ def test_hands_listing_and_filters(make_tournament, record_for) -> None:
 
 def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
     t = make_tournament()
-    seated = t.seating(1).tables[1]
-    p = t.add_penalty([seated["E"]], 10, "late to the table", clause="§0", referee="赵", round=1)
+    seated = t.rounds.seating(1).tables[1]
+    p = t.penalties.add([seated["E"]], 10, "late to the table", clause="§0", referee="赵", round=1)
     assert p.entries == {seated["E"]: -10} and not p.zero_sum
-    z = t.add_penalty(seated["S"], 4, "false win (诈和)", zero_sum=True, round=1)
+    z = t.penalties.add(seated["S"], 4, "false win (诈和)", zero_sum=True, round=1)
     assert z.entries[seated["S"]] == -12
     assert all(z.entries[seated[s]] == 4 for s in "EWN")
-    rows = {r.player: r for r in t.standings()}
+    rows = {r.player: r for r in t.standings.table()}
     assert rows[seated["E"]].chips == -10 + 4 and rows[seated["E"]].penalties == -6
     assert sum(r.chips for r in rows.values()) == -10  # the zero-sum one nets to 0
-    t.void_penalty(p.id, reason="the clock was wrong")
-    assert t.penalty(p.id).void
-    assert sum(r.chips for r in t.standings()) == 0
+    t.penalties.void(p.id, reason="the clock was wrong")
+    assert t.penalties.get(p.id).void
+    assert sum(r.chips for r in t.standings.table()) == 0
     with pytest.raises(PenaltyError, match="round"):
-        t.add_penalty([seated["E"]], 4, "x", zero_sum=True)
+        t.penalties.add([seated["E"]], 4, "x", zero_sum=True)
     with pytest.raises(PenaltyError, match="chips"):
-        t.add_penalty([seated["E"]], 0, "x")
+        t.penalties.add([seated["E"]], 0, "x")
     with pytest.raises(UnknownPlayerError):
-        t.add_penalty(["ghost"], 3, "x")
+        t.penalties.add(["ghost"], 3, "x")
     with pytest.raises(StorageError, match="reason"):
-        t.add_penalty([seated["E"]], 3, "")
+        t.penalties.add([seated["E"]], 3, "")
 
 
 # --------------------------------------------------------------------------- backups
@@ -337,7 +337,7 @@ def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> Non
     path = tmp_path / "b.sqlite"
 
     def players_in_newest() -> int:
-        backs = Tournament.open(path, backup_every=0).backups()
+        backs = Tournament.open(path, backup_every=0).backups.paths()
         assert len(backs) == 2  # backup_keep
         c = sqlite3.connect(backs[-1])
         try:
@@ -348,17 +348,17 @@ def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> Non
 
     t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
     for i in range(8):
-        t.add_player(f"P{i}")
+        t.players.add(f"P{i}")
     # made after the first change (none yet), then every 3: after 1, 4 and 7 (1 pruned)
-    assert len(t.backups()) == 2
+    assert len(t.backups.paths()) == 2
     t.close()  # one entry behind a fresh backup of this round: not due
     assert players_in_newest() == 7
     t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.add_player("P8")
+    t.players.add("P8")
     t.close()  # two entries behind: not due
     assert players_in_newest() == 7
     t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.add_player("P9")
+    t.players.add("P9")
     t.close()  # three entries behind: due on closing, though this connection made one
     assert players_in_newest() == 10
 
@@ -367,9 +367,9 @@ def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:
     import csv
 
     t = make_tournament()
-    h = t.add_hand(record_for(t, 1, 1, seed=5), round=1, table=1, hand_no=1)
-    t.export_standings_csv(tmp_path / "s.csv")
-    t.export_hands_csv(tmp_path / "h.csv")
+    h = t.hands.add(record_for(t, 1, 1, seed=5), round=1, table=1, hand_no=1)
+    t.standings.export_csv(tmp_path / "s.csv")
+    t.hands.export_csv(tmp_path / "h.csv")
     srows = list(csv.DictReader(open(tmp_path / "s.csv", encoding="utf-8-sig")))
     assert len(srows) == 16 and srows[0]["rank"] == "1"
     assert sum(int(r["chips"]) for r in srows) == 0
@@ -380,11 +380,11 @@ def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:
 
 def test_log_records_who_did_what(make_tournament) -> None:
     t = make_tournament()
-    h = t.add_hand(example_at(t), round=1, table=1, hand_no=1, referee="赵")
-    t.void_hand(h.id, reason="x", referee="钱")
-    actions = [(e["action"], e["referee"]) for e in t.log()]
+    h = t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="赵")
+    t.hands.void(h.id, reason="x", referee="钱")
+    actions = [(e["action"], e["referee"]) for e in t.record.log()]
     assert ("hand.add", "赵") in actions and ("hand.voided", "钱") in actions
-    assert json.dumps(t.log()[-1]["detail"])
+    assert json.dumps(t.record.log()[-1]["detail"])
 
 
 def test_storage_imports_no_gui_or_pdf_and_core_does_not_import_storage() -> None:
@@ -409,16 +409,16 @@ def test_every_ruleset_seats_from_its_own_seat_list(ruleset: str, make_tournamen
     seats = get_ruleset(ruleset).seats
     t = make_tournament(n=len(seats) * 3, rounds=2, ruleset=ruleset)
     assert t.info.seats == seats and t.info.table_size == len(seats)
-    assert all(tuple(row) == seats for row in t.seating(2).tables.values())
+    assert all(tuple(row) == seats for row in t.rounds.seating(2).tables.values())
     for r in (1, 2):
         for table in (1, 2, 3):
             for n in (1, 2, 3):
-                h = t.add_hand(record_for(t, r, table, seed=r * 31 + table * 7 + n,
-                                          dealer=t.next_dealer(r, table)),
+                h = t.hands.add(record_for(t, r, table, seed=r * 31 + table * 7 + n,
+                                          dealer=t.hands.next_dealer(r, table)),
                                round=r, table=table, hand_no=n)
                 assert tuple(h.players) == seats and sum(h.totals.values()) == 0
-            assert t.next_dealer(r, table) in seats
-    rows = t.standings()
+            assert t.hands.next_dealer(r, table) in seats
+    rows = t.standings.table()
     assert len(rows) == len(seats) * 3 and sum(r.chips for r in rows) == 0
     assert sum(r.hands for r in rows) == 18 * len(seats)
     copy_ = Tournament.import_bundle(t.export_bundle(), tmp_path / f"{ruleset}.sqlite",
@@ -432,13 +432,13 @@ def test_a_failing_backup_never_fails_a_committed_save(tmp_path: Path) -> None:
     t = Tournament.create(path, "F", backup_every=1)
     (tmp_path / "f.sqlite.backups").write_text("not a directory")  # backups cannot be made
     with pytest.warns(RuntimeWarning, match="backup failed"):
-        p = t.add_player("李伟")
-    assert t.player("李伟") == p and t.backup_error
+        p = t.players.add("李伟")
+    assert t.players.get("李伟") == p and t.backups.error
     with pytest.warns(RuntimeWarning, match="backup failed"):
-        t.add_player("张敏", name_latin="x")
+        t.players.add("张敏", name_latin="x")
         t.close()  # the backup on close fails too: warned, the file is closed anyway
     with Tournament.open(path, backup_every=0) as t2:
-        assert [x.name for x in t2.players()] == ["李伟", "张敏"]
+        assert [x.name for x in t2.players.list()] == ["李伟", "张敏"]
 
 
 @pytest.mark.parametrize("export", ["bundle", "hands_csv", "standings_csv"])
@@ -451,7 +451,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
     from referee_app.storage import bundle, csv_io
 
     t = make_tournament(backup_every=0)
-    t.add_hand(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    t.hands.add(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
     target = tmp_path / "out" / f"export.{'json' if export == 'bundle' else 'csv'}"
     target.parent.mkdir()
     target.write_text("the previous export\n")
@@ -466,7 +466,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
         if export == "bundle":
             t.export_bundle(target)
         else:
-            getattr(t, f"export_{export}")(target)
+            getattr(t, export.removesuffix("_csv")).export_csv(target)
     monkeypatch.undo()
     assert target.read_text() == "the previous export\n"
     assert sorted(p.name for p in target.parent.iterdir()) == [target.name]

@@ -27,14 +27,14 @@ def test_cap_applies_to_saved_hands(make_tournament: Any) -> None:
     capped = make_tournament(n=4, ruleset="sichuan-novel", cap_fan=4)
     free = make_tournament(n=4, ruleset="sichuan-novel")
     assert capped.info.cap_fan == 4 and free.info.cap_fan is None
-    rec = _big_record(capped.seating(1).tables[1], at_least=6)
-    h = capped.add_hand(rec, round=1, table=1, hand_no=1)
+    rec = _big_record(capped.rounds.seating(1).tables[1], at_least=6)
+    h = capped.hands.add(rec, round=1, table=1, hand_no=1)
     assert max(w["fan"] for w in h.settlement["wins"]) == 4
     assert h.settlement["totals"] == settle(HandRecord.from_dict(rec),
                                             get_ruleset("sichuan-novel")
                                             .with_settings(cap_fan=4)).to_dict()["totals"]
-    rec2 = _big_record(free.seating(1).tables[1], at_least=6)
-    h2 = free.add_hand(rec2, round=1, table=1, hand_no=1)
+    rec2 = _big_record(free.rounds.seating(1).tables[1], at_least=6)
+    h2 = free.hands.add(rec2, round=1, table=1, hand_no=1)
     assert max(w["fan"] for w in h2.settlement["wins"]) >= 6
 
 

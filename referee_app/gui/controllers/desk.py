@@ -135,38 +135,38 @@ class Desk:
 
     def has_referees(self) -> bool:
         """Whether every change needs a signed-in referee (a PIN was ever registered)."""
-        return self.t.has_referees()
+        return self.t.referees.required()
 
     def referee_names(self, *, head: bool = False) -> list[str]:
-        return [r.name for r in self.t.referees() if r.head or not head]
+        return [r.name for r in self.t.referees.list() if r.head or not head]
 
     @property
     def signed_in(self) -> Referee | None:
-        return self.t.signed_in
+        return self.t.referees.signed_in
 
     def sign_in(self, name: str, pin: str) -> Referee:
         """Check the PIN; every change from this desk is then made as that referee."""
-        r = self.t.sign_in(name, pin)
+        r = self.t.referees.sign_in(name, pin)
         self.referee = r.name
         return r
 
     def sign_out(self) -> None:
         """The idle lock: no change can be made until a PIN is given again."""
-        self.t.sign_out()
+        self.t.referees.sign_out()
 
     @contextlib.contextmanager
     def as_head(self, name: str, pin: str) -> Iterator[str]:
         """One head-referee action: signed in as ``name`` (PIN checked) for the ``with``
         block, then back to the desk's own referee."""
-        before = self.t.signed_in
-        self.t.sign_in(name, pin)
+        before = self.t.referees.signed_in
+        self.t.referees.sign_in(name, pin)
         try:
             yield name
         finally:
-            self.t.signed_in = before
+            self.t.referees.signed_in = before
 
     def add_referee(self, name: str, pin: str, head: bool, referee: str | None = None) -> Referee:
-        return self.t.add_referee(name, pin=pin, head=head, referee=referee or self.referee)
+        return self.t.referees.add(name, pin=pin, head=head, referee=referee or self.referee)
 
     # ------------------------------------------------------------------ reading
 
@@ -192,42 +192,42 @@ class Desk:
         return self.t.ruleset()
 
     def rounds(self) -> list[int]:
-        return [r.number for r in self.t.rounds()]
+        return [r.number for r in self.t.rounds.list()]
 
     def seating(self, round_no: int) -> Seating:
-        return self.t.seating(round_no)
+        return self.t.rounds.seating(round_no)
 
     def seating_map(self) -> dict[int, dict[int, dict[str, str]]]:
-        return {r: self.t.seating(r).tables for r in self.rounds()}
+        return {r: self.t.rounds.seating(r).tables for r in self.rounds()}
 
     def hands(self) -> list[HandInfo]:
-        return self.t.hands()
+        return self.t.hands.list()
 
     def hand_index(self) -> list[Any]:
         """Every hand's number, status and flags without its record (the navigator; a
         remote tournament lists full hands)."""
-        index = getattr(self.t, "hand_index", None)
-        return index() if index is not None else self.t.hands()
+        index = getattr(self.t.hands, "index", None)
+        return index() if index is not None else self.t.hands.list()
 
     def hand(self, hand_id: int) -> HandInfo:
-        return self.t.hand(hand_id)
+        return self.t.hands.get(hand_id)
 
     def find_hand(self, round_no: int, table: int, hand_no: int) -> HandInfo | None:
-        return self.t.find_hand(round_no, table, hand_no)
+        return self.t.hands.find(round_no, table, hand_no)
 
     def next_hand_no(self, round_no: int, table: int) -> int:
-        return self.t.next_hand_no(round_no, table)
+        return self.t.hands.next_no(round_no, table)
 
     def history(self, hand_id: int) -> list[HandVersion]:
-        return self.t.hand_history(hand_id)
+        return self.t.hands.history(hand_id)
 
     def hand_log(self, hand_id: int) -> list[dict[str, Any]]:
         """The chain's entries that wrote this hand: who, when, what (``log --hand ID``)."""
-        return self.t.log(hand=hand_id)
+        return self.t.record.log(hand=hand_id)
 
     def record_digest(self) -> tuple[int, str]:
         """(entries, 12-hex digest) of the record, as report footers print it."""
-        return self.t.record_digest()
+        return self.t.record.digest()
 
     def revision(self) -> tuple[int, int]:
         return self.t.revision()
@@ -235,18 +235,18 @@ class Desk:
     def standings(self, round_no: int | None = None, *,
                   through: int | None = None) -> list[StandingRow]:
         """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
-        return self.t.standings(round_no, through_round=through)
+        return self.t.standings.table(round_no, through_round=through)
 
     def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
         """Unverified hands these standings leave out (0 unless only verified hands
         count): while any are, the standings are provisional."""
-        return self.t.provisional(round_no, through_round=through)
+        return self.t.standings.provisional(round_no, through_round=through)
 
     def players(self) -> list[Player]:
-        return self.t.players()
+        return self.t.players.list()
 
     def statement(self, player: str) -> PlayerStatement:
-        return self.t.player_statement(player)
+        return self.t.standings.statement(player)
 
     def round_progress(self, round_no: int) -> RoundProgress:
         return round_progress(self.t, round_no)
@@ -267,16 +267,16 @@ class Desk:
         """The projector's standings: through the last round with a hand, with each
         player's rank after the round before (for ▲▼), and that round's progress."""
         rounds = self.rounds()
-        n = next((r for r in reversed(rounds) if self.t.hands(round=r)), None)
+        n = next((r for r in reversed(rounds) if self.t.hands.list(round=r)), None)
         playing = n if n is not None else (rounds[0] if rounds else None)
         progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
-            return ProjectorData(title, self.t.standings(), provisional=self.t.provisional(),
+            return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
                                  progress=progress, event=self.title)
-        prev = {r.player: r.rank for r in self.t.standings(through_round=n - 1)} \
+        prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
-        return ProjectorData(title, self.t.standings(through_round=n), n, prev,
-                             provisional=self.t.provisional(through_round=n),
+        return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
+                             provisional=self.t.standings.provisional(through_round=n),
                              progress=progress, event=self.title)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
@@ -298,21 +298,21 @@ class Desk:
         rec = form.to_record_dict()
         who = referee or self.referee
         if hid is None:
-            return self.t.add_hand(rec, round=r, table=t, hand_no=n, referee=who,
+            return self.t.hands.add(rec, round=r, table=t, hand_no=n, referee=who,
                                    override_reason=reason, override_totals=totals)
-        return self.t.amend_hand(hid, rec, reason=reason, referee=who, override_reason=reason,
+        return self.t.hands.amend(hid, rec, reason=reason, referee=who, override_reason=reason,
                                  override_totals=totals, expected_version=expected_version)
 
     def penalties(self) -> list[Penalty]:
-        return self.t.penalties()
+        return self.t.penalties.list()
 
     # ------------------------------------------------------------------ forms
 
     def new_form(self, round_no: int, table: int) -> tuple[EntryForm, int]:
         """A blank form for the table's next hand: seating's players, suggested dealer."""
-        hand_no = self.t.next_hand_no(round_no, table)
-        players = self.t.seating(round_no).tables.get(table, {})
-        dealer = self.t.next_dealer(round_no, table)
+        hand_no = self.t.hands.next_no(round_no, table)
+        players = self.t.rounds.seating(round_no).tables.get(table, {})
+        dealer = self.t.hands.next_dealer(round_no, table)
         form = EntryForm.blank(self.rules(), dict(players), dealer,
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
@@ -334,7 +334,7 @@ class Desk:
     def add_hand(self, form: EntryForm, round_no: int, table: int, hand_no: int,
                  override_reason: str | None = None, referee: str | None = None) -> HandInfo:
         """``referee``: who signs this save (the head referee's name for an override)."""
-        return self.t.add_hand(form.to_record_dict(), round=round_no, table=table,
+        return self.t.hands.add(form.to_record_dict(), round=round_no, table=table,
                                hand_no=hand_no, referee=referee or self.referee,
                                override_reason=override_reason)
 
@@ -343,7 +343,7 @@ class Desk:
                    expected_version: int | None = None) -> HandInfo:
         """``expected_version``: the version shown in the form; a newer one saved by another
         desk meanwhile refuses the save (``HandChangedError``) instead of overwriting it."""
-        return self.t.amend_hand(hand_id, form.to_record_dict(), reason=reason,
+        return self.t.hands.amend(hand_id, form.to_record_dict(), reason=reason,
                                  referee=referee or self.referee, override_reason=override_reason,
                                  expected_version=expected_version)
 
@@ -363,7 +363,7 @@ class Desk:
                    referee: str | None = None, expected_version: int | None = None
                    ) -> HandInfo:
         """Verified / back to entered / void (void is the head referee's)."""
-        return self.t.set_status(hand_id, status, referee=referee or self.referee,
+        return self.t.hands.set_status(hand_id, status, referee=referee or self.referee,
                                  reason=reason, expected_version=expected_version)
 
     def resolve_blind(self, hand_id: int, form: EntryForm, reason: str | None,
@@ -377,17 +377,17 @@ class Desk:
 
     def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
         """The only way back from void (head referee): the hand counts again."""
-        return self.t.restore_hand(hand_id, reason=reason, referee=referee or self.referee)
+        return self.t.hands.restore(hand_id, reason=reason, referee=referee or self.referee)
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
                     clause: str | None, zero_sum: bool, round_no: int | None,
                     referee: str | None = None) -> Penalty:
-        return self.t.add_penalty(list(players), chips, reason, clause=clause,
+        return self.t.penalties.add(list(players), chips, reason, clause=clause,
                                   referee=referee or self.referee, zero_sum=zero_sum,
                                   round=round_no)
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
-        return self.t.void_penalty(penalty_id, reason=reason, referee=self.referee)
+        return self.t.penalties.void(penalty_id, reason=reason, referee=self.referee)
 
     # ------------------------------------------------------------------ running the event
 
@@ -396,14 +396,14 @@ class Desk:
 
     def add_player(self, name: str, name_latin: str = "", club: str = "",
                    status: str = "active") -> Player:
-        return self.t.add_player(name, name_latin=name_latin, club=club, status=status,
+        return self.t.players.add(name, name_latin=name_latin, club=club, status=status,
                                  referee=self.referee)
 
     def import_players_csv(self, path: str | Path) -> list[Player]:
-        return self.t.import_players_csv(path, referee=self.referee)
+        return self.t.players.import_csv(path, referee=self.referee)
 
     def set_player_status(self, player: str, status: str) -> Player:
-        return self.t.set_player_status(player, status, referee=self.referee)
+        return self.t.players.set_status(player, status, referee=self.referee)
 
     def next_round(self) -> int:
         """The round "Seat round N…" seats: one after the last seated round."""
@@ -412,10 +412,10 @@ class Desk:
     def seatable_players(self) -> int:
         """Active and late players (the ones the store seats): the seat-round form asks
         byes or substitutes only when they do not fill tables of the ruleset's size."""
-        return sum(1 for p in self.t.players() if p.status.value in ("active", "late"))
+        return sum(1 for p in self.t.players.list() if p.status.value in ("active", "late"))
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
-        return self.t.seat_round(round_no, seed=seed, fill=fill, referee=self.referee)
+        return self.t.rounds.seat(round_no, seed=seed, fill=fill, referee=self.referee)
 
     def swap_candidates(self, round_no: int, table: int, seat: str
                         ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
@@ -430,7 +430,7 @@ class Desk:
                          if p.name != current and p.status.value != "withdrawn"]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
-        return self.t.set_seat(round_no, table, seat, player, referee=self.referee)
+        return self.t.rounds.set_seat(round_no, table, seat, player, referee=self.referee)
 
     def seating_problems(self, round_no: int) -> list[str]:
-        return self.t.seating_problems(round_no)
+        return self.t.rounds.problems(round_no)

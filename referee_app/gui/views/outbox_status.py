@@ -259,7 +259,7 @@ class ConflictsDialog(QDialog):
         it = self._current()
         if it is None:
             return
-        suggested = self.status.backend.next_hand_no(it.round, it.table)
+        suggested = self.status.backend.hands.next_no(it.round, it.table)
         text, ok = QInputDialog.getText(
             self, tr("srv_renumber_title"),
             tr("srv_renumber_prompt", r=it.round, t=it.table, n=it.hand_no), text=str(suggested))

@@ -1,6 +1,6 @@
 """Referees' PIN forms: signing in (at start and after the idle lock), the head referee's PIN
 for one head action, and registering a referee. Layout only: the PIN is checked by the
-store (``Tournament.sign_in``), never here."""
+store (``Tournament.referees.sign_in``), never here."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Standings tab and the projector window (standings in large type, refreshing itself).
 
-Both only display rows the store computed (``Tournament.standings``); the ranking and the
+Both only display rows the store computed (``Tournament.standings.table``); the ranking and the
 tie-breaks are the store's business.
 """
 

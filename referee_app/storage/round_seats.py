@@ -1,0 +1,106 @@
+"""The seats of rounds as stored: reading a round's seating and writing a whole round,
+shared by drawing rounds one at a time (:mod:`.rounds`) and planning them all
+(:mod:`.planning`)."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from . import db as dbm
+from . import seating as seating_mod
+from .checks import lookup_int
+from .errors import SeatingError
+from .models import PlayerStatus, SeatAssignment, Seating
+from .players import Players
+from .store import Store
+
+
+class RoundSeats:
+    """Stored rounds: a round's seating, who met whom before, and saving a whole round."""
+
+    def __init__(self, store: Store, players: Players) -> None:
+        self.store = store
+        self.db = store.db
+        self.players = players
+
+    def seating(self, number: int) -> Seating:
+        """A round's seating (empty when the round is not seated)."""
+        number = lookup_int(number, "round")
+        rows = self.db.execute(
+            "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
+            "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
+        seats = self.store.seats()
+        order = {s: i for i, s in enumerate(seats)}
+        rows.sort(key=lambda r: (r[0], order.get(r[1], 99)))
+        assignments = tuple(SeatAssignment(number, r[0], r[1], r[2], r[3]) for r in rows)
+        byes = tuple(r[0] for r in self.db.execute(
+            "SELECT p.name FROM byes b JOIN players p ON p.id=b.player_id WHERE b.round=? "
+            "ORDER BY p.id", (number,)).fetchall())
+        met, _ = self.met_before(number)
+        tables: dict[int, list[int]] = defaultdict(list)
+        for a in assignments:
+            tables[a.table].append(a.player_id)
+        return Seating(number, seats, assignments, byes,
+                       seating_mod.repeat_pairs(list(tables.values()), met))
+
+    def met_before(self, before_round: int) -> tuple[Counter[tuple[int, int]],
+                                                      dict[int, Counter[str]]]:
+        rows = self.db.execute("SELECT round, table_no, seat, player_id FROM seats WHERE round<?",
+                               (before_round,)).fetchall()
+        tables: dict[tuple[int, int], list[int]] = defaultdict(list)
+        seat_counts: dict[int, Counter[str]] = defaultdict(Counter)
+        for rnd, tbl, seat, pid in rows:
+            tables[(rnd, tbl)].append(pid)
+            seat_counts[pid][seat] += 1
+        met: Counter[tuple[int, int]] = Counter()
+        for ps in tables.values():
+            for i, a in enumerate(ps):
+                for b in ps[i + 1:]:
+                    met[seating_mod.pair(a, b)] += 1
+        return met, seat_counts
+
+    def write(self, number: int, rows: list[tuple[int, str, int]], bye_ids: list[int],
+                     *, seed: int | None, referee: str, replace_existing: bool, action: str,
+                     detail: dict[str, Any]) -> Seating:
+        """Save a round's seats and byes in one transaction (replacing it when allowed)."""
+        referee = self.store.authorize(referee, action="seating a round")
+        at = dbm.now()
+        with self.store.write():
+            exists = self.check_free(number, replace_existing)
+            if exists:
+                self.db.execute("DELETE FROM seats WHERE round=?", (number,))
+                self.db.execute("DELETE FROM byes WHERE round=?", (number,))
+                self.db.execute("DELETE FROM rounds WHERE number=?", (number,))
+            self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
+                            "VALUES (?,?,?,?)", (number, seed, at, referee))
+            for t, s, pid in rows:
+                self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
+                                "VALUES (?,?,?,?)", (number, t, s, pid))
+            for b in bye_ids:
+                self.db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)", (number, b))
+            self.store.note(referee, action, {"round": number, **detail, "replaced": bool(exists)},
+                      at)
+        self.store.saved()
+        return self.seating(number)
+
+    def has_live_hands(self, number: int, table: int | None = None) -> bool:
+        """Hands that still count (not void) fix the seats they were played in."""
+        q = "SELECT 1 FROM hands WHERE round=? AND status<>'void'"
+        params: list[Any] = [number]
+        if table is not None:
+            q += " AND table_no=?"
+            params.append(table)
+        return self.db.execute(q, params).fetchone() is not None
+
+    def check_free(self, number: int, replace_existing: bool) -> bool:
+        """Inside the write transaction: is the round seated (and may it be replaced)?"""
+        exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
+        if exists and not replace_existing:
+            raise SeatingError("round", f"round {number} is already seated")
+        return exists is not None
+
+    def check_seatable(self, pid: int, field: str) -> None:
+        p = self.players.get(pid)
+        if p.status is PlayerStatus.WITHDRAWN:
+            raise SeatingError(field, f"{p.name} has withdrawn and cannot be seated")
