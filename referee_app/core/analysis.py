@@ -8,11 +8,11 @@ never decided here: :mod:`referee_app.core.scoring` maps features to fan per rul
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement, product
 
-from .frozen import frozen, frozen_builder
 from .tiles import NUM_KINDS, tile_name
 
 # Feature bits of a reading (patterns in ruleset data name them by these strings).
@@ -50,7 +50,7 @@ class GroupKind(Enum):
     KONG = "kong"  # declared kong meld
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Group:
     """One set or the pair of a reading; ``first`` is the lowest tile's index."""
 
@@ -72,7 +72,7 @@ class Group:
         return "".join(str(t % 9 + 1) for t in self.tiles) + "mps"[self.first // 9]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Reading:
     """One way to read a winning hand; ``features`` is a bit set of the constants above."""
 
@@ -209,7 +209,7 @@ def _summaries_cold(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, 
 # --------------------------------------------------------------------------- hands
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Hand:
     """A complete hand: the 14-tile count vector of concealed tiles + winning tile, plus melds.
 
@@ -480,7 +480,7 @@ def roots(hand: Hand) -> int:
     return c.count(4)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Wait:
     tile: int
     masks: frozenset[int]
@@ -490,7 +490,6 @@ class Wait:
         return tile_name(self.tile)
 
 
-_wait = frozen_builder(Wait)
 
 
 def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
@@ -553,7 +552,7 @@ def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int
             else:
                 masks = _masks_fast(i0, i1, info, melds, facts)
             if masks:
-                out.append(_wait(t, masks))
+                out.append(Wait(t, masks))
     return out
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
-
-from referee_app.core.frozen import frozen
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
 #: Longest idle lock, in minutes (a day; the desk's timer counts 32-bit milliseconds).
@@ -29,7 +28,7 @@ class GuiError(ValueError):
         self.problem = problem
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class LaunchOptions:
     db: Path | None = None
     demo: bool = False

@@ -13,12 +13,11 @@ docs/reports.md lists them with their default labels.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee_app.core.errors import RecordError
-from referee_app.core.frozen import frozen
 from referee_app.core.jsonin import decode_utf8, parse_json
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
@@ -51,7 +50,7 @@ class TemplateError(ValueError):
         self.problem = problem
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ColumnSpec:
     """A column a template may choose: bilingual label, relative width, alignment."""
 
@@ -283,7 +282,7 @@ _TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientatio
              "language", "font_size", "labels", "options"}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Template:
     """A validated template; the renderers read only this."""
 

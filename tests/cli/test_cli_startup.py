@@ -10,7 +10,6 @@ report, GUI and server stacks).
 
 from __future__ import annotations
 
-import gc
 import json
 import subprocess
 import sys
@@ -102,37 +101,3 @@ def test_help_imports_no_command_module() -> None:
 def test_every_command_has_a_short_help_line() -> None:
     assert set(SHORT_HELP) == set(COMMANDS)
     assert all(0 < len(v) <= 70 for v in SHORT_HELP.values())
-
-
-def test_no_class_is_compiled_the_slow_way_and_the_collector_is_frozen(tmp_path: Path) -> None:
-    """``hand add`` in a process of its own: its value classes come from ``core.frozen`` (the
-    standard ``dataclass`` compiles six methods a class, ~80 ms for a storage command), and
-    the cycle collector's objects are frozen by the time the process exits (~35 ms)."""
-    f, db = _desk_file(tmp_path)
-    args = ["hand", "add", str(f), "--round", "1", "--table", "1", "--hand", "1", "--db",
-            str(db)]
-    code = (
-        "import atexit, dataclasses, gc, sys\n"
-        "made = []\n"
-        "real = dataclasses._create_fn\n"
-        "dataclasses._create_fn = lambda name, *a, **k: made.append(name) or real(name, *a, **k)\n"
-        "atexit.register(lambda: print('compiled', len(made), 'frozen', gc.get_freeze_count(),"
-        " 'enabled', gc.isenabled()))\n"
-        "from referee_app.cli import main\n"
-        f"sys.argv = ['referee-app', *{args!r}]\n"
-        "main()\n"
-    )
-    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
-                       timeout=120)
-    assert p.returncode == 0, p.stderr
-    words = p.stdout.strip().splitlines()[-1].split()
-    assert words[:2] == ["compiled", "0"], words
-    assert int(words[3]) > 10_000 and words[5] == "True", words
-    # the same command called in-process (as tests do) leaves the collector alone
-    before = gc.get_freeze_count()
-    from click.testing import CliRunner
-
-    from referee_app.cli import main
-
-    assert CliRunner().invoke(main, ["score", str(f)]).exit_code == 0  # no storage classes
-    assert gc.get_freeze_count() == before and gc.isenabled()
