@@ -265,7 +265,11 @@ class _Pool:
     this process, its open database least of all, is copied into it; the chunks and the
     rulesets are sent pickled). The worker takes the chunks from the end, this process from
     the start once the chain is checked (a chunk the worker has not begun is cancelled and
-    done here), so the chunks are met in order and the first problem is the first."""
+    done here), so the chunks are met in order and the first problem is the first.
+
+    As with any spawned process, the worker imports the program's main module: a script
+    that calls verify on a big record keeps its own work under ``if __name__ ==
+    "__main__":`` (the console scripts do)."""
 
     def __init__(self, rows: list[tuple[Any, ...]], rules_of: dict[str, Any]) -> None:
         import multiprocessing
