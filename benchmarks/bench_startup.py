@@ -4,8 +4,9 @@ Measures ``referee-app --help``, ``score --json`` on one record, and — on a sc
 tournament — ``hand add`` and ``standings``; each N times (default 15), printing the
 median and best wall time and the median CPU time (user + system, which machine load
 disturbs less than wall time), after one warm-up run, with byte code cached as in a
-user's session. Target: median wall <= 0.5 s for ``score --json``, ``hand add`` and
-``standings``.
+user's session. Target: median wall <= 0.5 s a command (``score --json``, ``hand add``,
+``standings`` and ``--help``). It prints the figures to be read; no test asserts them (a
+test would fail with the machine's load, not with the code).
 
 Run: ``.venv/bin/python benchmarks/bench_startup.py [--runs N]``.
 """
@@ -24,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-TARGET_S = 0.5  # a command; the 0.2 s of issue 11 was withdrawn (issue 21)
+TARGET_S = 0.5  # seconds, median wall, each command
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURE = ROOT / "tests" / "fixtures" / "golden" / "hand_format_example.json"
 PLAYERS = ["李伟", "张敏", "陈杰", "王芳"]
@@ -91,7 +92,7 @@ def main() -> None:
             timed([*base, *setup], env)
         print(f"CLI start-up, {args.runs} fresh processes each ({' '.join(base)}; "
               f"load average {os.getloadavg()[0]:.2f})")
-        measure("--help", lambda i: [*base, "--help"], args.runs, env, None)
+        measure("--help", lambda i: [*base, "--help"], args.runs, env, TARGET_S)
         measure("score --json (one record)", lambda i: [*base, "score", "--json", str(hand)],
                 args.runs, env, TARGET_S)
         measure("hand add", lambda i: [*base, "hand", "add", str(hand), "--round", "1",

@@ -172,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         child = r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime
         print(f"verify ({rep.entries} chain entries, {rep.versions} versions re-settled, "
               f"integrity_check): {verify_s:.2f} s (target <= 3 s); CPU {time.process_time() - c:.2f} s "
-              f"here + {child:.2f} s in the forked checker")
+              f"here + {child:.2f} s in the worker process")
         t.close()
         ok = (statistics.median(times) <= 1.0 and med <= 30 and verify_s <= 3
               and chain_ms <= 2)

@@ -20,9 +20,9 @@ from referee_app.core.explain import analyse_ready, analyse_win
 @click.option("--ruleset", default=DEFAULT_RULESET, show_default=True)
 def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
             kongs: tuple[str, ...], ruleset: str) -> None:
-    """Analyse TILES (notation, e.g. 1112345678999m).
+    """Analyse TILES: a win's readings and fan, or a hand's waits.
 
-    With 14 tiles (or --win): every reading, its features and the best fan. With 13 tiles
+    TILES in the tile notation, e.g. 1112345678999m. With 14 tiles (or --win): every reading, its features and the best fan. With 13 tiles
     (counting each pong/kong as 3): whether the hand is ready, its waits and the §2.12
     maximum fan. The tiles are checked as ``score`` checks a record (§1 four copies of
     each tile and the ruleset's suits, §2.1 hand size, §2.4 suits of a win).

@@ -19,7 +19,9 @@ from .options import db_option, echo_json, handle_errors, read_pin
 
 @click.group()
 def backup() -> None:
-    """List backups and restore one (the current file is moved aside, never deleted)."""
+    """List backups and restore one (the current file is kept aside).
+
+    Restoring never deletes: the file it replaces is moved aside."""
 
 
 @backup.command("list")

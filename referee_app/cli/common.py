@@ -16,7 +16,8 @@ import click
 
 from referee_app.core.errors import RecordError
 from referee_app.core.jsonin import json_kind, parse_json, text_problem
-from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
+from referee_app.core.record import HandRecord, load_record, record_warnings
+from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE, Ruleset
 
 #: The exit codes of every command (README "Exit codes").
 EXIT_OK, EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 0, 1, 2, 3
@@ -210,9 +211,20 @@ def echo_warnings(lines: list[str], prefix: str = "") -> None:
         click.echo(f"warning: {prefix}{line}", err=True)
 
 
+def read_record(raw: bytes, source: str, warn_prefix: str = "",
+                 club: Ruleset | None = None) -> HandRecord:
+    """Parse and read one record (RecordError otherwise); unknown fields warned on stderr."""
+    data = parse_json(raw, source)
+    record = load_record(data, club)
+    echo_warnings(record_warnings(data), warn_prefix)
+    return record
+
+
 __all__ = [
     "CAP_FAN", "CHIPS", "MAX_CAP_FAN", "MAX_STAKE", "EXIT_BAD_INPUT", "EXIT_CODES_HELP", "EXIT_FAULT", "EXIT_OK",
     "EXIT_RULES", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "STAKE",
     "BoundedInt", "InputError", "check_int", "check_text", "display_name", "echo_warnings",
-    "load_json_input", "parse_totals", "read_input", "require_object", "text_option",
+    "load_json_input", "parse_totals", "read_input", "read_record", "require_object",
+    "text_option",
 ]
+

@@ -22,7 +22,9 @@ from .options import (
 
 @click.group()
 def event() -> None:
-    """Create, import, export and describe the tournament (one database file)."""
+    """Create, import, export and describe the tournament.
+
+    The whole tournament is one database file (--db)."""
 
 
 @event.command("new")

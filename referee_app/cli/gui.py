@@ -52,7 +52,9 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
         referee: str, lock_minutes: float | None, size: str, record: Path | None,
         server: str, outbox: Path | None, server_cert: Path | None,
         exit_when_ready: bool) -> None:
-    """Open the referee desk: hand entry with live validation, rule trace, standings."""
+    """Open the referee desk (hand entry, rule help, standings).
+
+    Hand entry with live validation, the rule trace of every settlement, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
     try:

@@ -10,6 +10,7 @@ import click
 from referee_app.cli.common import ID, NUMBER, parse_totals
 from referee_app.storage import HandInfo
 
+from .desk_checks import amend_dry_run, verify_record
 from .options import (
     db_option,
     echo_json,
@@ -22,7 +23,9 @@ from .options import (
 
 @click.group()
 def hand() -> None:
-    """Add, amend, void, verify and list hands (history is never erased)."""
+    """Add, amend, void, verify and list hands (history is kept).
+
+    Nothing is ever erased: a correction is a new version, a void hand stays listed."""
 
 
 @hand.command("add")
@@ -72,10 +75,21 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
 @click.option("--override-reason", default=None)
 @click.option("--totals", default=None)
 @db_option
-@handle_errors
+@click.option("--dry-run", is_flag=True, default=False,
+              help="Print what the amendment would change (each seat's total, every rank) "
+                   "and write nothing.")
 def hand_amend(hand_id: int, record: str, reason: str, referee: str,
-               override_reason: str | None, totals: str | None, db: Path) -> None:
+               override_reason: str | None, totals: str | None, db: Path,
+               dry_run: bool) -> None:
     """Correct hand HAND_ID with RECORD.json: a new version; earlier ones are kept."""
+    if dry_run:
+        amend_dry_run(hand_id, record, reason, db)
+    _amend(hand_id, record, reason, referee, override_reason, totals, db)
+
+
+@handle_errors
+def _amend(hand_id: int, record: str, reason: str, referee: str,
+           override_reason: str | None, totals: str | None, db: Path) -> None:
     data = read_json(record, "RECORD")
     with open_db(db, referee) as t:
         h = t.hands.amend(hand_id, data, reason=reason, referee=referee,
@@ -200,9 +214,19 @@ def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
 @click.argument("hand_id", type=ID, metavar="HAND_ID")
 @click.option("--referee", default="")
 @db_option
-@handle_errors
-def hand_verify(hand_id: int, referee: str, db: Path) -> None:
+@click.option("--record", default=None, metavar="FILE",
+              help="Blind double entry: compare FILE (the slip keyed again) with the saved "
+                   "hand; verified only if they match (exit 1 lists the differences).")
+def hand_verify(hand_id: int, referee: str, db: Path, record: str | None) -> None:
     """Mark HAND_ID verified (a second referee checked it)."""
+    if record is not None:
+        verify_record(hand_id, record, referee, db)
+        return
+    _mark_verified(hand_id, referee, db)
+
+
+@handle_errors
+def _mark_verified(hand_id: int, referee: str, db: Path) -> None:
     with open_db(db, referee) as t:
         h = t.hands.set_status(hand_id, "verified", referee=referee)
         click.echo(hand_line(h, t.info.seats))

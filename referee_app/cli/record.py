@@ -17,8 +17,10 @@ from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 @db_option
 @handle_errors
 def verify(db: Path) -> None:
-    """Check the whole record: the file's integrity, every chain entry and link, every table
-    against the chain, every settlement re-settled under its stored settings.
+    """Check the tamper-evident record end to end.
+
+    The file's integrity, every chain entry and link, every table against the chain,
+    every settlement re-settled under its stored settings.
 
     Last line: ``ok ENTRIES DIGEST`` (exit 0), or the first entry that does not hold
     (exit 1)."""

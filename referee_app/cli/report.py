@@ -121,8 +121,9 @@ def _player_ref(t: Any, text: str) -> str | int:
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def report() -> None:
-    """Print a report of the tournament to a PDF, laid out by editable templates
-    (--templates DIR or the tournament's folder; 'referee-app templates export DIR' writes
+    """Print a report of the tournament to a PDF.
+
+    Laid out by editable templates (--templates DIR or the tournament's folder; 'referee-app templates export DIR' writes
     copies to edit; docs/reports.md).
 
     \b

@@ -1,7 +1,9 @@
-"""``referee-app round``: seat a round or plan them all, show one, move a player."""
+"""``referee-app round``: seat a round or plan them all, show one, move a player, and how far
+its hands are entered and verified."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import click
@@ -22,7 +24,7 @@ SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
 
 @click.group("round")
 def round_() -> None:
-    """Seat rounds and show seatings."""
+    """Seat rounds, show seatings and how far their hands are entered."""
 
 
 @round_.command("seat")
@@ -161,3 +163,27 @@ def round_set_seat(number: int, table: int, seat: str, player: str, referee: str
         click.echo(t.rounds.set_seat(number, table, seat, player, referee=referee).render())
 
 
+@round_.command("progress")
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@db_option
+@handle_errors
+def round_progress(number: int, as_json: bool, db: Path) -> None:
+    """Show how far round NUMBER's hands are entered and verified, table by table."""
+    from referee_app.storage.progress import round_progress as progress_of
+
+    with open_db(db) as t:
+        p = progress_of(t, number)
+    if as_json:
+        click.echo(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
+        return
+    click.echo(f"round {p.round}: {p.hands} hands, {p.verified} verified, "
+               f"{p.unverified} not yet verified")
+    click.echo(f"{'table':>5}  {'hands':>5}  {'entered':>7}  {'verified':>8}  "
+               f"{'override':>8}  {'void':>4}  {'last':>4}  {'last entry':<19}  gaps  players")
+    for tp in p.tables:
+        gaps = ",".join(map(str, tp.gaps)) or "-"
+        click.echo(f"{tp.table:>5}  {tp.hands:>5}  {tp.entered:>7}  {tp.verified:>8}  "
+                   f"{tp.overridden:>8}  {tp.void:>4}  {tp.last_hand:>4}  "
+                   f"{(tp.last_entry_at or '-')[:19]:<19}  {gaps:<4}  "
+                   + " ".join(tp.players.values()))

@@ -44,7 +44,9 @@ def _load(ruleset: str | None, file: str | None) -> Ruleset:
 @click.group(invoke_without_command=True)
 @click.pass_context
 def rulesets(ctx: click.Context) -> None:
-    """List the rulesets the app ships (the default first); see also export and check."""
+    """List the rulesets the app ships (the default first).
+
+    See also 'rulesets export' and 'rulesets check'."""
     if ctx.invoked_subcommand is None:
         for r in list_rulesets():
             click.echo(f"{r.id:<18} {len(r.seats)} seats  {r.name}  [seed {r.source}]")
@@ -102,7 +104,9 @@ def check(file: str) -> None:
               help="List every difference from this shipped ruleset instead.")
 def rules(ruleset: str | None, file: str | None, clause_id: str | None,
           diff_id: str | None) -> None:
-    """Print RULESET's clauses: original Chinese, English, and the app's Reading.
+    """Print RULESET's clauses: Chinese, English and the Reading.
+
+    Each clause in the original Chinese, in English, and as the app reads it.
 
     RULESET is a shipped id (see: referee-app rulesets); --file club.json reads a
     ruleset file instead. --diff ottawa-2009 lists what differs from that ruleset.

@@ -16,23 +16,15 @@ from referee_app.cli.common import (
     STAKE,
     InputError,
     display_name,
-    echo_warnings,
     read_input,
+    read_record,
 )
 from referee_app.core import HandRecord, RecordError, Ruleset, Settlement, get_ruleset, settle
-from referee_app.core.jsonin import parse_json
-from referee_app.core.record import load_record, record_warnings
+from referee_app.core.whatif import SWITCHES
+
+from .whatif import show_what_if
 
 EXIT_UNREADABLE = EXIT_BAD_INPUT  # the name this module used before the shared codes
-
-
-def _read_record(raw: bytes, source: str, warn_prefix: str = "",
-                 club: Ruleset | None = None) -> HandRecord:
-    """Parse and read one record (RecordError otherwise); unknown fields warned on stderr."""
-    data = parse_json(raw, source)
-    record = load_record(data, club)
-    echo_warnings(record_warnings(data), warn_prefix)
-    return record
 
 
 def render_text(s: Settlement) -> str:
@@ -89,7 +81,7 @@ def _score_jsonl(raw: bytes, settings: dict[str, int | None], club: Ruleset | No
         if not line.strip():
             continue
         try:
-            s = _settle(_read_record(line, f"line {n}", f"line {n}: ", club), settings, club)
+            s = _settle(read_record(line, f"line {n}", f"line {n}: ", club), settings, club)
         except RecordError as e:
             click.echo(_dump({"ok": False, "errors": [
                 {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
@@ -126,8 +118,11 @@ def _settle(record: HandRecord, settings: dict[str, int | None],
                    "multiplied by it (default 1).")
 @click.option("--ruleset-file", "ruleset_file", default=None,
               help="Settle under this ruleset file (docs/rulesets.md); records name its id.")
+@click.option("--what-if", "what_if", default=None, metavar="SWITCH=VALUE",
+              help="Settle again with one ruleset switch changed and show the difference per "
+                   f"seat (switches: {', '.join(SWITCHES)}). Nothing is stored.")
 def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
-          stake: int | None, ruleset_file: str | None) -> None:
+          stake: int | None, ruleset_file: str | None, what_if: str | None) -> None:
     """Validate and settle the hand record in FILE (or - for stdin).
 
     \b
@@ -137,6 +132,8 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
     letters of a known one ("flag") is refused with "did you mean 'flags'?"; other unknown
     fields are kept and warned about on stderr.
     """
+    if what_if is not None:
+        show_what_if(what_if, file, as_json, cap_fan, stake, ruleset_file)
     try:
         club = None
         if ruleset_file is not None:  # the checker (jsonschema) loads only when needed
@@ -147,7 +144,7 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
         settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:
             sys.exit(_score_jsonl(raw, settings, club))
-        s = _settle(_read_record(raw, display_name(file), club=club), settings, club)
+        s = _settle(read_record(raw, display_name(file), club=club), settings, club)
     except (InputError, RecordError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BAD_INPUT)

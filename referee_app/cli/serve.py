@@ -38,7 +38,9 @@ def _loopback(host: str) -> bool:
 @handle_errors
 def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public_url: str,
           db: Path) -> None:
-    """Serve the tournament: JSON API for desks, live results for phones (docs/server.md)."""
+    """Serve the tournament to other desks and live results to phones.
+
+    A JSON API for desks, a live results page for phones (docs/server.md)."""
     import uvicorn
 
     from referee_app.server.app import create_app

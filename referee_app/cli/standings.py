@@ -28,7 +28,7 @@ from .options import (
 @handle_errors
 def standings(round_no: int | None, through: int | None, as_json: bool, csv_path: str | None,
               db: Path) -> None:
-    """The leaderboard, recomputed from the current version of every hand.
+    """The leaderboard, from the current version of every hand.
 
     When the tournament counts only verified hands ('event set --verified-only'), the
     text says PROVISIONAL while hands in the scope wait for verification (the JSON and CSV

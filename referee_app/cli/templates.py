@@ -12,7 +12,9 @@ EXIT_BAD_INPUT = 2
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 def templates() -> None:
-    """Report templates (one TOML file per report; docs/reports.md lists every key)."""
+    """Editable copies of the report templates (templates export DIR).
+
+    One TOML file per report; docs/reports.md lists every key."""
 
 
 @templates.command("export")

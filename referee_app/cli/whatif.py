@@ -1,41 +1,40 @@
 """``referee-app score FILE --what-if SWITCH=VALUE``: the hand as ruled beside the hand
 under one alternative ruleset switch (a Reading decided the other way, another cap), and
 the difference per seat. Nothing is stored. One library call:
-:func:`referee_app.core.whatif.what_if`. Added to ``score`` from here (``EXTENSIONS``).
+:func:`referee_app.core.whatif.what_if`.
 """
 
 from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import NoReturn
 
 import click
 
 from referee_app.core import RecordError, get_ruleset
 from referee_app.core.whatif import SWITCHES, WhatIfError, parse_setting, what_if
 
-from .extend import add_option_action
+from .common import InputError, display_name, read_input, read_record
 
 
-def _run(kw: dict[str, Any]) -> None:
+def show_what_if(setting: str, file: str, as_json: bool, cap_fan: int | None,
+                 stake: int | None, ruleset_file: str | None) -> NoReturn:
+    """``score FILE --what-if SETTING``: both settlements and the change per seat; exit 0,
+    or 1 when either breaks the rules, 2 on bad input."""
     from referee_app.core.ruleset_file import ruleset_from_file
 
-    from .common import InputError, display_name, read_input
-    from .score import _read_record
-
     try:
-        name, value = parse_setting(kw["what_if"])
-        club = (ruleset_from_file(kw["ruleset_file"]) if kw.get("ruleset_file") is not None
-                else None)
-        record = _read_record(read_input(kw["file"]), display_name(kw["file"]), club=club)
-        rules = (club or get_ruleset(record.ruleset)).with_settings(
-            cap_fan=kw.get("cap_fan"), stake=kw.get("stake"))
+        name, value = parse_setting(setting)
+        club = ruleset_from_file(ruleset_file) if ruleset_file is not None else None
+        record = read_record(read_input(file), display_name(file), club=club)
+        rules = (club or get_ruleset(record.ruleset)).with_settings(cap_fan=cap_fan,
+                                                                     stake=stake)
         w = what_if(record, rules, name, value)
     except (InputError, RecordError, WhatIfError, ValueError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(2)
-    if kw.get("as_json"):
+    if as_json:
         click.echo(json.dumps(w.to_dict(), ensure_ascii=False, indent=2))
         sys.exit(0 if w.alt.ok else 1)
     sw = SWITCHES[name]
@@ -54,10 +53,3 @@ def _run(kw: dict[str, Any]) -> None:
     if not w.changes:
         click.echo("  (this hand settles the same either way)")
     sys.exit(0)
-
-
-def extend_score(cmd: click.Command) -> None:
-    add_option_action(cmd, click.Option(
-        ["--what-if"], default=None, metavar="SWITCH=VALUE",
-        help="Settle again with one ruleset switch changed and show the difference per "
-             f"seat (switches: {', '.join(SWITCHES)}). Nothing is stored."), _run)

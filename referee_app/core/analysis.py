@@ -8,11 +8,11 @@ never decided here: :mod:`referee_app.core.scoring` maps features to fan per rul
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
 from functools import cache
 from itertools import combinations_with_replacement, product
 
-from .frozen import frozen, frozen_builder
 from .tiles import NUM_KINDS, tile_name
 
 # Feature bits of a reading (patterns in ruleset data name them by these strings).
@@ -50,7 +50,7 @@ class GroupKind(Enum):
     KONG = "kong"  # declared kong meld
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Group:
     """One set or the pair of a reading; ``first`` is the lowest tile's index."""
 
@@ -72,7 +72,7 @@ class Group:
         return "".join(str(t % 9 + 1) for t in self.tiles) + "mps"[self.first // 9]
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Reading:
     """One way to read a winning hand; ``features`` is a bit set of the constants above."""
 
@@ -120,25 +120,13 @@ def _suit_decompositions(counts: tuple[int, ...]) -> tuple[tuple[tuple[int, int]
     return tuple(out)
 
 
-def _summaries_by_search(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
-    """(pairs, sets, has_run, all_groups_terminal) over the suit's decompositions.
-
-    The reference definition; :func:`_complete_table` must agree with it (a test checks).
-    """
-    out = set()
-    for dec in _suit_decompositions(counts):
-        pairs = sum(1 for k, _ in dec if k == 0)
-        has_run = any(k == 2 for k, _ in dec)
-        term = all((r in _TERMINAL_RANKS) if k != 2 else (r in (0, 6)) for k, r in dec)
-        out.add((pairs, len(dec) - pairs, has_run, term))
-    return frozenset(out)
-
-
 @cache
 def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]]:
     """Every suit vector that splits into at most four sets and at most one pair, with the
-    summaries of its splits — built once (about 30k vectors, well under 0.1 s), so scoring
-    never searches: a suit vector is complete exactly when it is a key here."""
+    summaries of its splits — built once, on first use (about 30k vectors, some 50 ms), so
+    scoring never searches: a suit vector is complete exactly when it is a key here. Its
+    summaries agree with the splits :func:`_suit_decompositions` gives the readings (a test
+    checks every vector it meets)."""
     shapes = [(r, r, r, False, r in _TERMINAL_RANKS) for r in range(9)] + [
         (r, r + 1, r + 2, True, r in (0, 6)) for r in range(7)]
     table: dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]] = {}
@@ -178,38 +166,15 @@ def _complete_table() -> dict[tuple[int, ...], frozenset[tuple[int, int, bool, b
 _EMPTY: frozenset[tuple[int, int, bool, bool]] = frozenset()
 
 
-_TABLE: list[dict[tuple[int, ...], frozenset[tuple[int, int, bool, bool]]]] = []
-#: Suit vectors looked up by search before the table is built: a process that scores one
-#: record (``referee-app score``) never pays the table's ~40 ms; a batch builds it early.
-_COLD_LOOKUPS = 200
-_cold_left = [_COLD_LOOKUPS]
-
-
 def _suit_summaries(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
     """(pairs, sets, has_run, all_groups_terminal) of every split with at most one pair."""
-    if _TABLE:
-        return _TABLE[0].get(counts, _EMPTY)
-    if _cold_left[0] > 0:
-        _cold_left[0] -= 1
-        return _summaries_cold(counts)
-    _TABLE.append(_complete_table())
-    return _TABLE[0].get(counts, _EMPTY)
-
-
-@cache
-def _summaries_cold(counts: tuple[int, ...]) -> frozenset[tuple[int, int, bool, bool]]:
-    """What :func:`_complete_table` holds for ``counts``, found by search (the same set: at
-    most four sets and one pair, no rank held more than four times; a test checks)."""
-    if max(counts) > 4:
-        return _EMPTY
-    found = frozenset(x for x in _summaries_by_search(counts) if x[1] <= 4)
-    return found or _EMPTY
+    return _complete_table().get(counts, _EMPTY)
 
 
 # --------------------------------------------------------------------------- hands
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Hand:
     """A complete hand: the 14-tile count vector of concealed tiles + winning tile, plus melds.
 
@@ -480,7 +445,7 @@ def roots(hand: Hand) -> int:
     return c.count(4)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Wait:
     tile: int
     masks: frozenset[int]
@@ -490,7 +455,6 @@ class Wait:
         return tile_name(self.tile)
 
 
-_wait = frozen_builder(Wait)
 
 
 def waits(concealed: list[int] | tuple[int, ...], pongs: tuple[int, ...] = (),
@@ -553,7 +517,7 @@ def waits_of_suits(keys: tuple[tuple[int, ...], ...], held: list[int], used: int
             else:
                 masks = _masks_fast(i0, i1, info, melds, facts)
             if masks:
-                out.append(_wait(t, masks))
+                out.append(Wait(t, masks))
     return out
 
 

@@ -7,15 +7,16 @@ ready, on what, for how much?") for the CLI's ``analyse`` command, the GUI and t
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .analysis import FEATURE_BITS, Hand, readings, suits_used, waits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
-from .frozen import frozen
 from .ruleset import DEFAULT_RULESET, get_ruleset
 from .scoring import HandScore, score_hand
 from .tiles import NUM_KINDS, TileParseError, parse_indices, tile_name
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ReadingView:
     """One reading: its groups in notation, features, and the pattern it scores alone."""
 
@@ -26,7 +27,7 @@ class ReadingView:
     fan: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class WinAnalysis:
     """A complete hand: every reading and the best total (base + §5.1/§5.2 bonuses)."""
 
@@ -39,14 +40,14 @@ class WinAnalysis:
     impossible: bool = False
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class WaitView:
     tile: str
     fan: int
     pattern: str
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ReadyAnalysis:
     """A 13-tile hand at the wall's end: ready or not, its waits and §2.12 maximum fan."""
 

@@ -27,23 +27,23 @@ import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 
 from .designs import relabel, resolvable
 from .errors import FieldError
-from .frozen import frozen
 from .winds import balance_block_winds, order_for_open_block, polish_winds
 
 Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class PlannedRound:
     number: int
     tables: tuple[Table, ...]  # tables[t - 1] is table number t
     byes: tuple[int, ...] = ()
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class PlanFigures:
     """How good a whole schedule (played plus planned rounds) is."""
 
@@ -60,7 +60,7 @@ class PlanFigures:
                 f"most meetings of one pair: {self.max_meetings}"]
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Plan:
     seats: tuple[str, ...]
     played: tuple[PlannedRound, ...]
@@ -584,7 +584,7 @@ def _keep_initial(initial: Sequence[Sequence[Sequence[int]]], ids: list[int], si
 
 # ----------------------------------------------------------------------------- repair
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Repair:
     """A planned round re-seated after withdrawals: what changed, and what stayed."""
 

@@ -9,12 +9,11 @@ field and the problem (CLI exit code 2).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
 from .errors import RecordError
-from .frozen import frozen, frozen_builder
 from .jsonin import check_free_value, json_kind, parse_json, text_problem
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
 from .tiles import (
@@ -48,7 +47,7 @@ class KongKind(Enum):
     CONCEALED = "concealed"  # 暗杠
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatHand:
     """One seat's tiles at the end of the hand: concealed tiles and pongs."""
 
@@ -58,7 +57,7 @@ class SeatHand:
     player: str | None = None
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class KongEvent:
     """A kong declared during the hand (its kind and, if exposed, who discarded)."""
 
@@ -75,7 +74,7 @@ class KongEvent:
         return d
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class WinEvent:
     """A win on one tile: by one seat, or by several on one discard."""
 
@@ -103,7 +102,7 @@ class WinEvent:
 Event = KongEvent | WinEvent
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class HandRecord:
     """One finished hand as entered; ``extra`` carries identification fields untouched."""
 
@@ -304,9 +303,6 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
 
 
 _KONG_KINDS = {k.value: k for k in KongKind}
-_seat_hand = frozen_builder(SeatHand)
-_kong_event = frozen_builder(KongEvent)
-_win_event = frozen_builder(WinEvent)
 
 
 def _event_fast(e: Any, rules: Ruleset) -> Event | None:
@@ -337,7 +333,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
         if (type(seat) is not str or seat not in seats or kind is None
                 or (kind is KongKind.DIRECT) is (frm is None)):
             return None
-        return _kong_event(seat, tile, kind, frm)
+        return KongEvent(seat, tile, kind, frm)
     if etype == "win":
         raw = e.get("seats")
         if type(raw) is not list or not raw:  # (a missing list is None)
@@ -359,7 +355,7 @@ def _event_fast(e: Any, rules: Ruleset) -> Event | None:
         passed = e.get("passed_fan")
         if passed is not None and (type(passed) is not int or passed < 0):
             return None
-        return _win_event(tuple(raw), tile, frm, flags, passed)
+        return WinEvent(tuple(raw), tile, frm, flags, passed)
     return None
 
 
@@ -416,7 +412,7 @@ def _load_fast(data: Any, given: Ruleset | None = None) -> HandRecord | None:
         player = s.get("player")
         if player is not None and (type(player) is not str or not player.isprintable()):
             return None
-        seats.append(_seat_hand(label, concealed, pongs, player))
+        seats.append(SeatHand(label, concealed, pongs, player))
     dealer = get("dealer")
     if dealer is None:
         dealer = "E"
@@ -440,7 +436,7 @@ def _load_fast(data: Any, given: Ruleset | None = None) -> HandRecord | None:
         extra = {k: v for k, v in data.items() if k not in _CORE_FIELDS}
         if not _free_fields_ok(extra):
             return None
-    return _hand_record(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
+    return HandRecord(rules.id, tuple(seats), tuple(events), dealer, wall, extra)
 
 
 def _free_fields_ok(extra: dict[str, Any]) -> bool:
@@ -469,7 +465,6 @@ def _read_free_fields(data: dict[str, Any]) -> dict[str, Any]:
     return extra
 
 
-_hand_record = frozen_builder(HandRecord)
 _SHIPPED: dict[str, Ruleset] = {}  # id -> get_ruleset(id), for the fast path
 
 
@@ -535,7 +530,7 @@ def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
         why = text_problem(player) if player is not None else None
         if why:
             raise RecordError(f"seats.{label}.player", why)
-        seats.append(_seat_hand(label, concealed, pongs, player))
+        seats.append(SeatHand(label, concealed, pongs, player))
     dealer = data.get("dealer", "E")
     if dealer is None:
         dealer = "E"

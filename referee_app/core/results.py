@@ -6,10 +6,9 @@ Kept apart from the walk of :mod:`.settle` so that each module stays one concern
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
-from .frozen import frozen
 from .record import HandRecord, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore
@@ -20,7 +19,7 @@ SETTLEMENT_FORMAT = "sichuan-settlement/1"
 # --------------------------------------------------------------------------- results
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class RuleViolation:
     """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
 
@@ -32,7 +31,7 @@ class RuleViolation:
         return {"clause": self.clause, "seat": self.seat, "message": self.message}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Payment:
     """Chips moved from one seat to another, with the clause and reason that move them."""
 
@@ -47,7 +46,7 @@ class Payment:
                 "clause": self.clause, "reason": self.reason}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class WinResult:
     """One seat's win: its pattern, bonuses, fan and chips."""
 
@@ -79,7 +78,7 @@ class WinResult:
                 "bonuses": [b.to_dict() for b in s.bonuses], "fan": s.fan, "chips": self.chips}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatReadiness:
     """An unwon seat at the wall's end: ready or not, its waits and maximum fan."""
 
@@ -95,7 +94,7 @@ class SeatReadiness:
 
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class EndCheck:
     """The wall's-end checks (flower pigs, wrong tile counts, readiness), if they ran."""
 
@@ -112,7 +111,7 @@ class EndCheck:
                 "ready": {s: r.to_dict() for s, r in self.ready.items()}}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Settlement:
     """The outcome of one hand record (the ``sichuan-settlement/1`` document)."""
 

@@ -11,13 +11,12 @@ from __future__ import annotations
 
 import json
 import sys
-from dataclasses import field, replace
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .analysis import FEATURE_BITS
-from .frozen import frozen
 
 DEFAULT_RULESET = "ottawa-2009"
 #: Tournament settings accepted by Ruleset.with_settings (issue 11: a cap of 0 zeroes every
@@ -68,7 +67,7 @@ class UnknownRulesetError(ValueError):
 _SETTINGS: dict[tuple[str, int | None, int], Ruleset] = {}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Clause:
     """A clause of a ruleset: original Chinese, English rendering and the app's Reading."""
 
@@ -81,7 +80,7 @@ class Clause:
     source: str | None = None  # the seed (or rule sheet) it quotes, when not the ruleset's
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Pattern:
     """A row of a base-fan table: applies when the reading has every required feature."""
 
@@ -96,7 +95,7 @@ class Pattern:
     features: tuple[str, ...] = ()  # ``requires`` by name, as the data file writes it
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Bonus:
     """A bonus fan a ruleset grants (its clause, name and fan)."""
 
@@ -106,7 +105,7 @@ class Bonus:
     name_en: str = ""
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Ruleset:
     """Everything the engine needs to know about one ruleset."""
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from .analysis import EARTHLY, HEAVENLY, Hand, Wait, feature_masks, roots
-from .frozen import frozen, frozen_builder
 from .ruleset import (
     ALL_SIMPLES,
     CONCEALED_HAND,
@@ -16,7 +17,7 @@ from .ruleset import (
 from .tiles import tile_name
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class BonusItem:
     """One +fan occurrence on a win (two roots are two items)."""
 
@@ -28,7 +29,7 @@ class BonusItem:
         return {"name": self.name, "clause": self.clause, "fan": self.fan}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HandScore:
     """Pattern and bonuses of one win, the uncapped sum and the fan that is paid."""
 
@@ -41,7 +42,6 @@ class HandScore:
     fan: int  # after the ruleset's cap
 
 
-_hand_score = frozen_builder(HandScore)
 
 
 def _applicable(rules: Ruleset, mask: int) -> list[Pattern]:
@@ -179,7 +179,7 @@ def score_masks(rules: Ruleset, masks: set[int] | frozenset[int], nroots: int,
     raw = pfan
     for i in items:
         raw += i.fan
-    score = _hand_score(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
+    score = HandScore(name, name_en, clause, pfan, tuple(items), raw, rules.cap(raw))
     if interned:
         if len(known.scores) > 100_000:  # unusual flag spellings could grow it; stay bounded
             known.scores.clear()

@@ -12,7 +12,6 @@ from typing import Any
 
 from .analysis import Hand, masks_of_suits, masks_with_run, meld_suits, waits_of_suits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
-from .frozen import frozen_builder
 from .record import HandRecord, KongEvent, KongKind, SeatHand, WinEvent
 from .results import (  # re-exported: settle's public names stay importable from here
     SETTLEMENT_FORMAT,
@@ -49,14 +48,6 @@ _TWO_BAMBOO = 19  # index of 2s
 _NOT_READY = SeatReadiness(False)  # immutable, so every not-ready seat can share it
 _EXTRA_KEYS = ("table", "round", "hand_no", "referee", "note")
 
-
-# positional fast constructors of the result types built many times per hand
-_payment = frozen_builder(Payment)
-_win_result = frozen_builder(WinResult)
-_readiness = frozen_builder(SeatReadiness)
-_end_check = frozen_builder(EndCheck)
-_hand = frozen_builder(Hand)
-_settlement = frozen_builder(Settlement)
 
 
 # --------------------------------------------------------------------------- walk
@@ -136,7 +127,7 @@ class _Walk:
             self.err(p.check, seat, p.message)
 
     def pay(self, payer: str, payee: str, chips: int, clause: str, reason: str) -> Payment:
-        p = _payment(payer, payee, chips, clause, reason)
+        p = Payment(payer, payee, chips, clause, reason)
         if chips:
             self.payments.append(p)
         return p
@@ -187,7 +178,7 @@ class _Walk:
                 self.kong_kinds[seat] += (kind,)
                 return
             if amount:
-                made.append(_payment(frm, seat, amount, clause, f"direct kong {t}"))
+                made.append(Payment(frm, seat, amount, clause, f"direct kong {t}"))
                 self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
                                   f"discard; {frm} pays {amount}")
             else:
@@ -197,7 +188,7 @@ class _Walk:
             payers = [s for s in self.unwon if s != seat]
             if amount:
                 reason = f"{kind} kong {t}"
-                made = [_payment(p, seat, amount, clause, reason) for p in payers]
+                made = [Payment(p, seat, amount, clause, reason) for p in payers]
                 one = len(payers) == 1
                 self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
                                   f"{_seats_text(payers)} {'is' if one else 'are'} unwon and "
@@ -314,7 +305,7 @@ class _Walk:
             sc = score_masks(rules, masks, self._roots(counts, pongs, kongs), flags, kinds, extra)
             mt: set[int] = set()
             if t.index == _TWO_BAMBOO and "middle_two" in rules.situational_bonuses:
-                hand = _hand(tuple(counts), pongs, kongs)
+                hand = Hand(tuple(counts), pongs, kongs)
                 mt = {m | hf for m in self._middle_two_masks(hand, t.index)}
             if mt:  # 卡二条: a reading with the winning 2s in the middle of 123s scores +1
                 alt = score_hand(rules, hand, mt, flags=flags, kong_kinds=kinds,
@@ -468,7 +459,7 @@ class _Walk:
         for s, sc in results:
             chips, tail = win_text(sc, rules)
             chips_of[s] = chips
-            wins.append(_win_result(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
+            wins.append(WinResult(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
             trace.append(f"{sc.pattern_clause} {s} wins {how}{tail}")
             if sc.bonuses:
                 trace += bonus_lines(sc, s)
@@ -483,7 +474,7 @@ class _Walk:
             for s, _ in results:
                 chips = chips_of[s]
                 if chips:
-                    payments.append(_payment(frm, s, chips, clause, reason))
+                    payments.append(Payment(frm, s, chips, clause, reason))
                 trace.append(f"{clause} {frm} {did} {s}; {frm} pays {s} {chips}")
             if robbing and rules.redirect_robbed_tax:
                 rclause = rules.robbed_kong_clause
@@ -510,7 +501,7 @@ class _Walk:
                 chips = chips_of[s]
                 payers = [p for p in self.unwon if p != s]
                 if chips:
-                    payments += [_payment(p, s, chips, clause, reason) for p in payers]
+                    payments += [Payment(p, s, chips, clause, reason) for p in payers]
                 trace.append(f"{clause} {s} self-draws {t}; {_pay_each(payers, chips)}")
                 if rules.self_drawn_extra is not None and payers:
                     self._self_drawn_extra(s, t, payers)
@@ -521,7 +512,7 @@ class _Walk:
         assert rules.self_drawn_extra is not None
         clause, chips = rules.self_drawn_extra
         amount = chips * rules.stake
-        self.payments.extend(_payment(p, s, amount, clause, f"self-draw extra {t}")
+        self.payments.extend(Payment(p, s, amount, clause, f"self-draw extra {t}")
                              for p in payers)
         self.trace.append(f"{clause} {s}'s self-draw adds {amount} per payer (自摸加底); "
                           f"{_pay_each(payers, amount)}")
@@ -543,7 +534,7 @@ class _Walk:
         rules = self.rules
         ec = rules.end_check
         if not ec or not self.r.wall_exhausted or len(self.unwon) < 2 or self.hand_over:
-            return _end_check(False, (), (), {})
+            return EndCheck(False, (), (), {})
         info: dict[str, SeatReadiness] = {}
         pigs: list[str] = []
         xiang: list[str] = []
@@ -578,7 +569,7 @@ class _Walk:
                 not_ready.append(s)
                 continue
             mf = max_fan(rules, counts, pongs, kongs, ws, self.kong_kinds[s])
-            info[s] = _readiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
+            info[s] = SeatReadiness(True, mf, tuple([_NAMES[w.tile] for w in ws]))
             ready.append(s)
         rc_clause = (ec.get("ready_check") or {}).get("clause")
         if rc_clause:
@@ -644,7 +635,7 @@ class _Walk:
                 if back:
                     self.trace.append(f"{clause} {s} is not ready and returns its kong income: "
                                       + ", ".join(f"{p.chips} to {p.payer}" for p in back))
-        return _end_check(True, tuple(pigs), tuple(xiang), info)
+        return EndCheck(True, tuple(pigs), tuple(xiang), info)
 
 
 def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
@@ -680,13 +671,13 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
     given = record.extra
     extra = {k: given[k] for k in _EXTRA_KEYS if k in given} if given else {}
     if walk.errors:
-        return _settlement(rules.id, False, tuple(walk.errors), (), None, (), {}, (), extra)
+        return Settlement(rules.id, False, tuple(walk.errors), (), None, (), {}, (), extra)
     end = walk.end_check()
     totals = dict.fromkeys(rules.seats, 0)
     for p in walk.payments:
         totals[p.payer] -= p.chips
         totals[p.payee] += p.chips
-    return _settlement(rules.id, True, (), tuple(walk.wins), end, tuple(walk.payments), totals,
+    return Settlement(rules.id, True, (), tuple(walk.wins), end, tuple(walk.payments), totals,
                        tuple(walk.trace), extra)
 
 

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import Enum
-
-from .frozen import frozen
 
 
 class Suit(Enum):
@@ -53,7 +52,7 @@ class TileParseError(ValueError):
         self.char = char
 
 
-@frozen(order=True)
+@dataclass(frozen=True, slots=True, order=True)
 class Tile:
     """One tile kind, e.g. ``Tile.from_str("5p")``; ordered m < p < s, then by rank."""
 

@@ -8,17 +8,16 @@ hand when flipping it changes the hand's settlement — found by settling, not g
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import FieldError
-from .frozen import frozen
 from .record import HandRecord
 from .ruleset import Ruleset
 from .settle import Settlement, settle
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Switch:
     """A named ruleset switch; ``clause`` says where the ruleset cites it."""
 
@@ -87,7 +86,7 @@ def with_switch(rules: Ruleset, name: str, value: Any) -> Ruleset:
     return replace(rules, **{name: value})
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class WhatIf:
     """The hand as ruled (``base``) and under ``name = value`` (``alt``)."""
 

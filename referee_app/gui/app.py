@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee_app.core.errors import FieldError
-from referee_app.core.frozen import frozen
 
 #: what ``--view`` can show: the three tabs of the contract, then the other windows
 #: Longest idle lock, in minutes (a day; the desk's timer counts 32-bit milliseconds).
@@ -27,7 +27,7 @@ class GuiError(FieldError):
     code = "gui"
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class LaunchOptions:
     db: Path | None = None
     demo: bool = False

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +25,6 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from reportlab.platypus import TableStyle as _TableStyle
 from reportlab.platypus.doctemplate import LayoutError
 
-from referee_app.core.frozen import frozen
 from referee_app.fonts import register_reportlab_font
 
 from . import textfit
@@ -79,7 +79,7 @@ def fit(text: str, width: float, size: float) -> str:
     return text + "…"
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Styles:
     body: ParagraphStyle
     small: ParagraphStyle

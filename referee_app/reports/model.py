@@ -8,13 +8,13 @@ or Qt.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 
 from referee_app.core import Clause, HandRecord, Ruleset, Settlement
-from referee_app.core.frozen import frozen
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ReportMeta:
     """What every page carries: the tournament, its ruleset, and when the PDF was made.
 
@@ -35,7 +35,7 @@ class ReportMeta:
     results_url: str = ""
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class PenaltyLine:
     """A penalty or adjustment as shown on a report (chips are what the player receives)."""
 
@@ -50,7 +50,7 @@ class PenaltyLine:
 # --------------------------------------------------------------------------- standings
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     """One player's line in the standings; ``tied`` marks a rank shared with another."""
 
@@ -75,7 +75,7 @@ class StandingRow:
         return self.penalised if self.penalised is not None else self.penalties < 0
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class StandingsData:
     meta: ReportMeta
     rows: tuple[StandingRow, ...]
@@ -92,7 +92,7 @@ class StandingsData:
 # --------------------------------------------------------------------------- table sheets
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatDetail:
     """One seat's line of the 详细结算单 (seed 003) for one hand."""
 
@@ -113,7 +113,7 @@ class SeatDetail:
     how: str = ""  # "self-drawn" / "on W"
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HandSheet:
     """One hand of a table: per-seat totals, running totals and the detailed settlement."""
 
@@ -133,7 +133,7 @@ class HandSheet:
     ruling: str = ""  # the head referee's ruling on an override: who, why
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TableSheetData:
     meta: ReportMeta
     round: int
@@ -147,7 +147,7 @@ class TableSheetData:
 # --------------------------------------------------------------------------- player statement
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class OpponentLine:
     """个人结算单: chips this player won (+) or paid (-) against one opponent, by kind."""
 
@@ -163,7 +163,7 @@ class OpponentLine:
         return self.win + self.ready + self.kong + self.other
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class PlayerHandLine:
     round: int
     table: str
@@ -176,7 +176,7 @@ class PlayerHandLine:
     override: bool = False
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class PlayerStatementData:
     meta: ReportMeta
     player: str
@@ -198,7 +198,7 @@ class PlayerStatementData:
 # --------------------------------------------------------------------------- hand ruling
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class VersionLine:
     """One stored version of a hand: who changed it, when and why."""
 
@@ -212,7 +212,7 @@ class VersionLine:
     note: str = ""  # the reason as given (without the [action] prefix)
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class HandRulingData:
     meta: ReportMeta
     record: HandRecord
@@ -233,7 +233,7 @@ class HandRulingData:
 # --------------------------------------------------------------------------- seating, slips
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatedPlayer:
     seat: str
     name: str
@@ -242,14 +242,14 @@ class SeatedPlayer:
     sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatingTable:
     table: str
     seats: tuple[SeatedPlayer, ...]
     dealer: str = ""
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatingData:
     meta: ReportMeta
     round: int
@@ -257,7 +257,7 @@ class SeatingData:
     seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SlipsData:
     """Blank hand slips: ``count`` per table, numbered from that table's next hand number
     (``first_hands``, one per table; 1 when not given)."""

@@ -13,12 +13,11 @@ docs/reports.md lists them with their default labels.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from referee_app.core.errors import FieldError, RecordError
-from referee_app.core.frozen import frozen
 from referee_app.core.i18n import keys_under, text
 from referee_app.core.jsonin import decode_utf8, parse_json
 
@@ -55,7 +54,7 @@ LABEL_PREFIX = "report.label."
 COLUMN_PREFIX = "report.col."
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class ColumnSpec:
     """A column a template may choose: its header's catalogue key, relative width, alignment."""
 
@@ -196,7 +195,7 @@ _TOP_KEYS = {"report", "title", "header", "footer", "logo", "paper", "orientatio
              "language", "font_size", "labels", "options"}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Template:
     """A validated template; the renderers read only this."""
 

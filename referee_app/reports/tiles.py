@@ -8,13 +8,13 @@ same anywhere.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from reportlab.graphics.shapes import Drawing, Rect, String
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 
 from referee_app.core import Tile
-from referee_app.core.frozen import frozen
 
 from .base import font
 
@@ -26,7 +26,7 @@ GAP = 0.5 * mm
 GROUP_GAP = 2.4 * mm
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TileGroup:
     """Tiles drawn side by side; ``kind`` styles them: hand / meld / concealed / win."""
 

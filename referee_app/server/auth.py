@@ -14,8 +14,7 @@ import secrets
 import threading
 import time
 from collections import deque
-
-from referee_app.core.frozen import frozen
+from dataclasses import dataclass
 
 #: how long a token is good for: a tournament day
 TOKEN_SECONDS = 12 * 3600
@@ -24,7 +23,7 @@ ATTEMPTS_PER_WINDOW = 10
 WINDOW_SECONDS = 60.0
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Session:
     """Who a token belongs to and until when (``time.time()`` seconds)."""
 

@@ -20,14 +20,13 @@ import json
 import re
 import threading
 from collections.abc import Callable
-from dataclasses import field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import httpx
 
 from referee_app.core import HandRecord, RuleViolation, settle
-from referee_app.core.frozen import frozen
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
@@ -47,7 +46,7 @@ class ServerUnreachable(StorageError):
     code = "server_unreachable"
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SaveResult:
     """What happened to a hand given to :meth:`DeskClient.add_hand`: saved on the server
     (``id``, ``settlement``, ``hand``) or ``queued`` in the outbox (``key``)."""
@@ -61,7 +60,7 @@ class SaveResult:
     problem: str = ""
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class FlushReport:
     sent: list[SaveResult] = field(default_factory=list)
     conflicts: list[OutboxItem] = field(default_factory=list)

@@ -14,16 +14,14 @@ import json
 import os
 import time
 import uuid
-from dataclasses import asdict, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 WAITING, CONFLICT = "waiting", "conflict"
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class OutboxItem:
     """One hand waiting for the server (``state`` waiting) or for the referee (conflict:
     ``problem`` says what the server answered, ``error_field`` which input)."""

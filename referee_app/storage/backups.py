@@ -15,11 +15,10 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 from . import chain
 from . import db as dbm
@@ -50,7 +49,7 @@ from .store import Store
 Opener = Callable[..., Any]
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class BackupInfo:
     """One backup as ``referee-app backup list`` shows it (``number`` 1 = newest)."""
 

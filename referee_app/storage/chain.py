@@ -20,9 +20,8 @@ import json
 import operator
 import sqlite3
 from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 #: the tables whose every row is derived from the chain (in the order they are compared)
 RECORD_TABLES = ("meta", "rulesets", "referees", "players", "rounds", "seats", "byes", "hands",
@@ -132,7 +131,7 @@ def append(conn: sqlite3.Connection, *, referee: str, action: str, detail: Mappi
 
 # --------------------------------------------------------------------------- verify
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Entry:
     seq: int
     prev: str

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee_app.core import HandRecord, settle
-from referee_app.core.frozen import frozen
 
 from .errors import StorageError
 from .ranking import compute
@@ -24,7 +23,7 @@ from .tournament import Tournament
 SeatRow = tuple[int, int, int, int, int, int, int, int, int]
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class RankChange:
     player: str
     rank_before: int
@@ -38,7 +37,7 @@ class RankChange:
                 "chips_after": self.chips_after}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class AmendImpact:
     hand_id: int
     version_from: int

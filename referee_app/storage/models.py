@@ -6,11 +6,9 @@ and passed between threads, and nothing they do can change the database by accid
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 
 class PlayerStatus(StrEnum):
@@ -42,7 +40,7 @@ TIE_BREAK_KEYS: tuple[str, ...] = ("chips", "wins", "self_drawn", "largest_win_f
                                    "discards_paid", "flower_pigs", "hands", "penalties")
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TournamentInfo:
     """The tournament's settings and names, as stored in its meta table."""
 
@@ -76,7 +74,7 @@ class TournamentInfo:
                 **({"verified_only": True} if self.verified_only else {})}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Player:
     """A registered player (status: active, withdrawn, late or substitute)."""
 
@@ -92,7 +90,7 @@ class Player:
         return f"{self.name} ({self.name_latin})" if self.name_latin else self.name
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class SeatAssignment:
     """One player's seat at one table of one round."""
 
@@ -103,7 +101,7 @@ class SeatAssignment:
     player: str
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Seating:
     """A round's seating: ``tables[table][seat] -> player name``; byes sit out."""
 
@@ -157,7 +155,7 @@ class _HandFlags:
                                      ("void", self.void)) if on)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HandInfo(_HandFlags):
     """The current version of one hand; ``flags`` lists amended / override / void."""
 
@@ -188,7 +186,7 @@ class HandInfo(_HandFlags):
         return f"R{self.round} T{self.table} H{self.hand_no}"
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HandSummary(_HandFlags):
     """What a list of hands shows (navigator, go-to): no record or settlement is read, so
     listing 2,000 hands takes milliseconds. ``flags`` as :class:`HandInfo`'s."""
@@ -202,7 +200,7 @@ class HandSummary(_HandFlags):
     override: bool = False
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class HandVersion:
     """One stored version of a hand; ``diff`` is per-seat totals minus the previous version's."""
 
@@ -222,7 +220,7 @@ class HandVersion:
     changes: tuple[str, ...] = ()  # readable record/payment differences vs the previous version
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Penalty:
     """Chips taken from ``players`` (each pays ``chips``); zero-sum: paid to their tablemates."""
 
@@ -240,7 +238,7 @@ class Penalty:
     void_reason: str | None = None
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class StandingRow:
     """One line of the leaderboard: rank, chips and the tie-break figures."""
 
@@ -271,7 +269,7 @@ class StandingRow:
                 "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class StatementLine:
     """One hand or penalty on a player's statement: where, the chips and the payments."""
 
@@ -285,7 +283,7 @@ class StatementLine:
     flags: tuple[str, ...] = ()
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class PlayerStatement:
     """Everything that made one player's total, line by line."""
 
@@ -294,7 +292,7 @@ class PlayerStatement:
     total: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class RoundInfo:
     """A seated round: its tables, players, byes and hands entered so far."""
 
@@ -305,7 +303,7 @@ class RoundInfo:
     hands: int
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Referee:
     """A referee of the tournament; ``head`` may override, void, restore, penalise and change
     settings. The PIN itself is never kept, only its salted scrypt hash."""
@@ -315,7 +313,7 @@ class Referee:
     added_at: str = ""
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class VerifyReport:
     """What :meth:`Tournament.record.verify` checked: chain entries, versions re-settled and the
     record's digest (the last entry's hash)."""

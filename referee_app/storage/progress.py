@@ -7,16 +7,14 @@ Built only from :class:`~referee_app.storage.tournament.Tournament`'s public rea
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass, field
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 from .errors import StorageError
 from .tournament import Tournament
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class TableProgress:
     table: int
     players: dict[str, str]  # seat -> player
@@ -38,7 +36,7 @@ class TableProgress:
                 "gaps": list(self.gaps)}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class RoundProgress:
     round: int
     tables: tuple[TableProgress, ...] = field(default_factory=tuple)

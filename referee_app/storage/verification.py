@@ -10,16 +10,16 @@ Tiles are compared as tiles, not as text: ``123m`` and ``1m2m3m``, or ``5p 9s`` 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from referee_app.core import HandRecord, TileParseError, parse_tiles
-from referee_app.core.frozen import frozen
 
 from .errors import StorageError
 from .tournament import Tournament
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Difference:
     """``field`` (a record path, e.g. ``seats.S.concealed``) as first and second entered."""
 
@@ -31,7 +31,7 @@ class Difference:
         return {"field": self.field, "first": self.first, "second": self.second}
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class VerifyResult:
     hand_id: int
     verified: bool

@@ -10,12 +10,9 @@ The first thing that does not hold is named (its chain entry where there is one)
 
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import os
 import sqlite3
-import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -76,46 +73,34 @@ class Record:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
         entry that does not hold, or return the counts and the record's digest.
 
-        ``parallel`` (default: when it pays and is safe — fork available, one thread, many
-        versions): a forked child settles versions again while this process checks the
-        chain, then both take the versions left in chunks, the work on two cores."""
+        ``parallel`` (default: when it pays — two cores, many versions): a worker process
+        settles versions again while this process checks the chain, then both take the
+        versions left in chunks, the work on two cores."""
         if parallel is None:
-            parallel = (hasattr(os, "fork") and threading.active_count() == 1
-                        and (os.cpu_count() or 1) > 1 and self._version_count() >= 2000)
+            parallel = (os.cpu_count() or 1) > 1 and self._version_count() >= 2000
         conn = self.db.conn
-        # nothing made here forms a cycle: the collector would only walk the 100,000s of
-        # parsed objects again and again (a quarter of the time on 10,000 hands)
-        collecting = gc.isenabled()
-        gc.disable()
         # the rebuilt copy is compared with the file, which enforces its foreign keys, so
         # checking them again while replaying into the copy would prove nothing new
         fk = int(conn.execute("PRAGMA foreign_keys").fetchone()[0])
         if not conn.in_transaction:
             conn.execute("PRAGMA foreign_keys=OFF")
         conn.execute("ATTACH DATABASE ':memory:' AS rebuilt")
-        job: _Child | None = None
+        pool: _Pool | None = None
         try:
             for stmt in dbm.SCHEMA.split(";"):
                 if stmt.strip().startswith("CREATE TABLE"):  # the lookup indexes: not needed
                     conn.execute(stmt.replace("CREATE TABLE ", "CREATE TABLE rebuilt.", 1))
             with dbm.read_transaction(self.db):
                 rows, rules_of = self._settlement_inputs()
-                chunks = _Chunks(len(rows), False)
                 if parallel:
-                    try:
-                        chunks = _Chunks(len(rows), True)
-                        job = _Child(rows, rules_of, chunks)
-                    except (OSError, ImportError):  # no semaphores or no fork: all here
-                        chunks, job = _Chunks(len(rows), False), None
+                    pool = _Pool.start(rows, rules_of)
                 res = str(conn.execute("PRAGMA main.integrity_check").fetchone()[0])
                 if res != "ok":
                     raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
                                                "backup (referee-app backup list)")
                 entries = self._verify_chain()
-                found = _check_chunks(rows, rules_of, chunks)
-                if job is not None:
-                    found = _first(found, job.wait())
-                    job = None
+                found = (pool.check() if pool is not None
+                         else _check_range(rows, rules_of, 0, len(rows), set()))
                 if found is not None:
                     _, hid, version, problem = found
                     seq = chain.last_writer(entries(), "hand_versions", (hid, version),
@@ -125,14 +110,12 @@ class Record:
                 versions = len(rows)
                 n, digest = chain.head(conn)
         finally:
-            if job is not None:
-                job.cancel()
+            if pool is not None:
+                pool.close()
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             conn.execute("DETACH DATABASE rebuilt")
             conn.execute(f"PRAGMA foreign_keys={'ON' if fk else 'OFF'}")
-            if collecting:
-                gc.enable()
         return VerifyReport(n, versions, digest)
 
     def _verify_chain(self) -> Callable[[], list[chain.Entry]]:
@@ -256,60 +239,11 @@ def _fetch_all(conn: sqlite3.Connection, sql: str) -> list[tuple[Any, ...]]:
     return conn.execute(sql).fetchall()
 
 
-#: versions settled per claim: small enough that the two processes finish together
+#: versions settled per task: small enough that the two processes finish together
 CHUNK = 250
 
 #: (index in the rows, hand id, version, problem)
 Found = tuple[int, int, int, str]
-
-
-class _Chunks:
-    """Hands out the next chunk of rows to whichever process asks (shared across a fork)."""
-
-    def __init__(self, total: int, shared: bool) -> None:
-        self.total = total
-        if shared:
-            import multiprocessing  # here: its import (pickle, socket) would slow start-up
-
-            self._next: Any = multiprocessing.get_context("fork").Value("q", 0)
-        else:
-            self._next = _Local()
-
-    def claim(self) -> int:
-        with self._next.get_lock():
-            lo = int(self._next.value)
-            self._next.value = lo + CHUNK
-        return lo
-
-
-class _Local:
-    """A counter with the interface of a shared Value, for one process."""
-
-    def __init__(self) -> None:
-        self.value = 0
-
-    def get_lock(self) -> contextlib.nullcontext[None]:
-        return contextlib.nullcontext()
-
-
-def _first(a: Found | None, b: Found | None) -> Found | None:
-    if a is None or (b is not None and b[0] < a[0]):
-        return b
-    return a
-
-
-def _check_chunks(rows: list[tuple[Any, ...]], rules_of: dict[str, Any],
-                  chunks: _Chunks) -> Found | None:
-    """Settle the chunks this process claims; the first problem among them. Chunks are
-    claimed in order, so after a problem no later chunk can hold the first one."""
-    found: Found | None = None
-    checked: set[tuple[str, str, str]] = set()
-    while True:
-        lo = chunks.claim()
-        if lo >= chunks.total or (found is not None and lo > found[0]):
-            return found
-        found = _first(found, _check_range(rows, rules_of, lo, min(lo + CHUNK, chunks.total),
-                                           checked))
 
 
 def _check_range(rows: list[tuple[Any, ...]], rules_of: dict[str, Any], lo: int, hi: int,
@@ -344,49 +278,76 @@ def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
                       ) -> tuple[int, int, str] | None:
     """Settle every version again under its stored settings; the first (hand, version,
     problem) that does not reproduce its stored settlement, or None."""
-    found = _check_chunks(rows, rules_of, _Chunks(len(rows), False))
+    found = _check_range(rows, rules_of, 0, len(rows), set())
     return None if found is None else found[1:]
 
 
-class _Child:
-    """:func:`_check_chunks` in a forked child (it inherits the data, nothing is pickled but
-    the answer), sharing the chunks with this process."""
+#: the worker process's rulesets by settings text, and the texts it has settled
+_WORKER_RULES: dict[str, Any] = {}
+_WORKER_CHECKED: set[tuple[str, str, str]] = set()
 
-    def __init__(self, rows: list[tuple[Any, ...]], rules_of: dict[str, Any],
-                 chunks: _Chunks) -> None:
+
+def _worker_start(rules_of: dict[str, Any]) -> None:
+    _WORKER_RULES.update(rules_of)
+
+
+def _worker_check(lo: int, rows: list[tuple[Any, ...]]) -> Found | None:
+    """:func:`_check_range` over one chunk in the worker; the index is the whole list's."""
+    found = _check_range(rows, _WORKER_RULES, 0, len(rows), _WORKER_CHECKED)
+    return None if found is None else (lo + found[0], *found[1:])
+
+
+class _Pool:
+    """Chunks of versions settled again in a worker process (a fresh interpreter: nothing of
+    this process, its open database least of all, is copied into it; the chunks and the
+    rulesets are sent pickled). The worker takes the chunks from the end, this process from
+    the start once the chain is checked (a chunk the worker has not begun is cancelled and
+    done here), so the chunks are met in order and the first problem is the first.
+
+    As with any spawned process, the worker imports the program's main module: a script
+    that calls verify on a big record keeps its own work under ``if __name__ ==
+    "__main__":`` (the console scripts do)."""
+
+    def __init__(self, rows: list[tuple[Any, ...]], rules_of: dict[str, Any]) -> None:
         import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
 
-        ctx = multiprocessing.get_context("fork")
-        self._args = rows, rules_of
-        self._recv, send = ctx.Pipe(duplex=False)
+        self._rows, self._rules = rows, rules_of
+        # an unreadable settings text as a plain exception: its message is all that is used
+        portable = {k: RuntimeError(str(v)) if isinstance(v, Exception) else v
+                    for k, v in rules_of.items()}
+        self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                         initializer=_worker_start, initargs=(portable,))
+        self._futures = {lo: self._pool.submit(_worker_check, lo, rows[lo:lo + CHUNK])
+                         for lo in reversed(range(0, len(rows), CHUNK))}
 
-        def work() -> None:
-            try:
-                send.send(("ok", _check_chunks(rows, rules_of, chunks)))
-            except BaseException as e:  # noqa: BLE001 - reported to the parent, never lost
-                send.send(("error", repr(e)))
-            finally:
-                send.close()
-
-        self._proc = ctx.Process(target=work, daemon=True)
-        self._proc.start()
-        send.close()
-
-    def wait(self) -> Found | None:
+    @classmethod
+    def start(cls, rows: list[tuple[Any, ...]], rules_of: dict[str, Any]) -> _Pool | None:
+        """The pool, or None where no process can be started (then all is checked here)."""
         try:
-            kind, value = self._recv.recv()
-        except EOFError:
-            kind, value = "error", "the checking process ended without an answer"
-        finally:
-            self._proc.join()
-            self._recv.close()
-        if kind == "error":  # check everything here: a verdict is never skipped
-            rows, rules_of = self._args
-            return _check_chunks(rows, rules_of, _Chunks(len(rows), False))
-        return value
+            return cls(rows, rules_of)
+        except (OSError, ImportError, NotImplementedError):
+            return None
 
-    def cancel(self) -> None:
-        """Stop the child (the check ended early, on a problem of the chain)."""
-        self._proc.terminate()
-        self._proc.join()
-        self._recv.close()
+    def check(self) -> Found | None:
+        """The first problem over all the chunks, each settled here or by the worker."""
+        checked: set[tuple[str, str, str]] = set()
+        total = len(self._rows)
+        for lo in range(0, total, CHUNK):
+            future = self._futures[lo]
+            if future.cancel():
+                found = _check_range(self._rows, self._rules, lo, min(lo + CHUNK, total),
+                                     checked)
+            else:
+                try:
+                    found = future.result()
+                except Exception:  # noqa: BLE001 - the worker failed: checked here instead
+                    found = _check_range(self._rows, self._rules, lo,
+                                         min(lo + CHUNK, total), checked)
+            if found is not None:
+                return found
+        return None
+
+    def close(self) -> None:
+        """Stop the worker (after the check, or when the chain check failed first)."""
+        self._pool.shutdown(wait=True, cancel_futures=True)

@@ -193,10 +193,15 @@ def test_every_command_has_help(path: tuple[str, ...]) -> None:
 
 
 def test_top_level_help_lists_every_command() -> None:
+    """Each command with the first line of its own help, whole (not cut off with ...)."""
     res = run(["--help"])
     assert res.exit_code == 0
-    for name in COMMANDS:
-        assert name in res.stdout
+    lines = {line.split()[0]: line for line in res.stdout.splitlines()
+             if line.startswith("  ") and line.split() and line.split()[0] in COMMANDS}
+    assert set(lines) == set(COMMANDS)
+    for name, line in lines.items():
+        first = run([name, "--help"]).stdout.split("\n\n")[1].strip().splitlines()[0]
+        assert line.split(None, 1)[1] == first and not line.endswith("..."), name
 
 
 # --------------------------------------------------------------------------- real process

@@ -386,8 +386,8 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
 
 @pytest.mark.parametrize("parallel", [False, True])
 def test_a_settlement_that_does_not_reproduce_is_named(busy: Tournament, parallel: bool) -> None:
-    """Both ways of verifying (settlements checked here, or in a forked child while the chain
-    is checked) agree on a sound record and name the entry of a rewritten settlement."""
+    """Both ways of verifying (settlements checked here, or in a worker process while the
+    chain is checked) agree on a sound record and name the entry of a rewritten settlement."""
     assert busy.record.verify(parallel=parallel).versions == len(busy.db.execute(
         "SELECT 1 FROM hand_versions").fetchall())
     hid = busy.hands.list()[3].id
@@ -433,10 +433,34 @@ def test_versions_shared_in_chunks_still_name_the_first_bad_one(
         s["totals"] = {k: -v for k, v in s["totals"].items()}
         rows[i] = (hid, version, record, json.dumps(s), settings)
     assert vmod.check_settlements(rows, rules_of)[:2] == rows[3][:2]
-    chunks = vmod._Chunks(len(rows), True)
-    job = vmod._Child(rows, rules_of, chunks)
-    found = vmod._first(vmod._check_chunks(rows, rules_of, chunks), job.wait())
+    pool = vmod._Pool(rows, rules_of)
+    try:
+        found = pool.check()
+    finally:
+        pool.close()
     assert found is not None and found[:3] == (3, *rows[3][:2])
+
+
+def test_a_problem_the_worker_process_meets_is_named(
+        busy: Tournament, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker takes the chunks from the end: a bad last version is found there, its
+    answer sent back; a sound record passes the same way."""
+    from referee_app.storage import verify as vmod
+
+    monkeypatch.setattr(vmod, "CHUNK", 2)
+    rows, rules_of = busy.record._settlement_inputs()
+    for expect in (None, len(rows) - 1):
+        if expect is not None:
+            hid, version, record, settlement, settings = rows[expect]
+            rows[expect] = (hid, version, record, settlement.replace('"ok":true', '"ok":false'),
+                            settings)
+            assert rows[expect][3] != settlement
+        pool = vmod._Pool(rows, rules_of)
+        try:
+            found = pool.check()
+        finally:
+            pool.close()
+        assert (found if found is None else found[0]) == expect
 
 
 # --------------------------------------------------------------------------- a club's ruleset

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
-from referee_app.core.frozen import frozen
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.impact import AmendImpact, ImpactModel
@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from ..backend import Backend
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class RulesetFile:
     """A club's ruleset file, checked, and how it differs from the nearest shipped ruleset
     (identity aside): the rows of the new-tournament form's difference table."""

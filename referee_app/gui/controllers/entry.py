@@ -27,7 +27,6 @@ from referee_app.core import (
     parse_tiles,
     settle,
 )
-from referee_app.core.frozen import frozen
 
 #: the read error of a form with nothing typed in it (shown only when saving is tried)
 BLANK_PROBLEM = "nothing is entered yet"
@@ -41,7 +40,7 @@ def rules_of(ruleset: str | Ruleset) -> Ruleset:
     return ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class Problem:
     """One thing wrong with the form: clause (or field path), seat and event to highlight."""
 
@@ -54,7 +53,7 @@ class Problem:
     rule: bool = True
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Evaluation:
     """The engine's answer for the form as it stands."""
 

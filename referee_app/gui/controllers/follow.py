@@ -11,11 +11,11 @@ version the referee is looking at; saving passes that version to the store, whic
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 
-from referee_app.core.frozen import frozen
 from referee_app.storage.errors import FileReplacedError, UnknownHandError
 from referee_app.storage.models import HandInfo
 from referee_app.storage.verification import Difference, compare_records
@@ -96,7 +96,7 @@ class Follower(QObject):
         return True
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class HandState:
     """The form's hand against the file: ``same``; ``changed`` (a newer version was saved
     elsewhere: ``current``); ``taken`` (a new hand's number was used elsewhere:

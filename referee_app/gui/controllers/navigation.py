@@ -10,9 +10,8 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
-
-from referee_app.core.frozen import frozen
 
 
 class GoToError(ValueError):
@@ -24,7 +23,7 @@ class GoToError(ValueError):
         self.values = values
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Target:
     """Where a go-to lands: a navigator key, or a new hand of a table."""
 

@@ -10,10 +10,10 @@ warning).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from referee_app.core.errors import RecordError
-from referee_app.core.frozen import frozen
 from referee_app.core.jsonin import json_kind, parse_json
 from referee_app.core.record import (
     EVENT_FIELDS,
@@ -39,7 +39,7 @@ class NearMissError(RecordError):
         self.where, self.key, self.near = where, key, near
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class RecordInput:
     record: dict[str, Any]
     #: ``(path, kept)``: unknown keys; top-level ones are kept, deeper ones ignored

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import field
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
@@ -20,7 +20,6 @@ from PySide6.QtCore import QRectF
 from PySide6.QtGui import QImage, QPainter
 
 from referee_app.core.errors import FieldError
-from referee_app.core.frozen import frozen
 
 #: the reports library (reportlab and the templates) is imported when a report is made,
 #: not when the window opens (launch time, issue 12)
@@ -42,7 +41,7 @@ class PdfPageError(ValueError):
     """The PDF bytes cannot be read, or a page number is out of range."""
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class ReportRequest:
     """One report and its parameters as ``api.gather_data`` takes them."""
 
@@ -66,7 +65,7 @@ class ReportRequest:
         return "-".join(str(p).replace(os.sep, "_") for p in parts)
 
 
-@frozen(slots=False)
+@dataclass(frozen=True)
 class Selection:
     """What the referee has selected in the window, from which each report takes its part."""
 

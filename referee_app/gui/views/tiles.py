@@ -7,12 +7,13 @@ after a gap, so the referee sees at a glance what was concealed and what was sho
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from PySide6.QtCore import QPointF, QRectF, QSize, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
 from referee_app.core import Tile
-from referee_app.core.frozen import frozen
 
 SUIT_COLOURS = {"m": QColor("#b3261e"), "p": QColor("#1d4f91"), "s": QColor("#1b7a3a")}
 SUIT_CHARS = {"m": "万", "p": "筒", "s": "条"}
@@ -27,7 +28,7 @@ _EXPOSED_BRUSH = QBrush(FACE_EXPOSED)
 _SUIT_PENS = {k: QPen(c) for k, c in SUIT_COLOURS.items()}
 
 
-@frozen
+@dataclass(frozen=True, slots=True)
 class TileGroup:
     """Tiles drawn together; ``exposed`` groups get the darker face (pongs, kongs)."""
 
