@@ -22,3 +22,11 @@ def spec_example(*, players: bool = False) -> dict[str, Any]:
         for seat in rec["seats"].values():
             seat.pop("player", None)
     return rec
+
+
+def example_at(t: Any, round: int = 1, table: int = 1) -> dict[str, Any]:
+    """The example with its seats naming the players seated at (round, table) of ``t``."""
+    rec = spec_example()
+    for seat, name in t.rounds.seating(round).tables[table].items():
+        rec["seats"][seat]["player"] = name
+    return rec

@@ -133,3 +133,58 @@ def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog
         return dlg.result() == QDialog.DialogCode.Accepted
 
     return run
+
+
+# --------------------------------------------------------------------------- typing the spec example
+
+
+def type_seats(qtbot, win, concealed: dict[str, str], pongs: dict[str, str]) -> None:
+    """Type each seat's tiles, moving between fields with Tab as a referee would."""
+    entry = win.entry
+    first = entry.panels["E"].concealed
+    first.setFocus()
+    for seat in entry.form.seat_labels:
+        panel = entry.panels[seat]
+        assert panel.concealed.hasFocus()
+        qtbot.keyClicks(panel.concealed, concealed[seat])
+        qtbot.keyClick(panel.concealed, Qt.Key.Key_Tab)
+        assert panel.pongs.hasFocus()
+        if pongs.get(seat):
+            qtbot.keyClicks(panel.pongs, pongs[seat])
+        qtbot.keyClick(panel.pongs, Qt.Key.Key_Tab)
+
+
+def add_kong_s_9s(qtbot, win) -> None:
+    def kong(dlg):
+        qtbot.keyClick(dlg.seat, Qt.Key.Key_Down)  # E -> S
+        dlg.tile.setFocus()
+        qtbot.keyClicks(dlg.tile, "9s")  # kind defaults to concealed
+
+    win.entry.exec_dialog = drive_dialog(qtbot, kong)
+    qtbot.keyClick(win.entry.btn_kong, Qt.Key.Key_Space)
+
+
+def add_win(qtbot, win, winner: str, tile: str, discarder_downs: int) -> None:
+    def w(dlg):
+        dlg.winners[winner].setFocus()
+        qtbot.keyClick(dlg.winners[winner], Qt.Key.Key_Space)
+        dlg.tile.setFocus()
+        qtbot.keyClicks(dlg.tile, tile)
+        for _ in range(discarder_downs):  # self-drawn, E, S, W, N
+            qtbot.keyClick(dlg.frm, Qt.Key.Key_Down)
+
+    win.entry.exec_dialog = drive_dialog(qtbot, w)
+    qtbot.keyClick(win.entry.btn_win, Qt.Key.Key_Space)
+
+
+def enter_spec_example(qtbot, win) -> None:
+    win.navigator.select_key(("table", 1, 1))
+    type_seats(qtbot, win,
+                {"E": "1112345678999m", "S": "2366p456s", "W": "35579m2468p1357s",
+                 "N": "2344567p345678s"},
+                {"S": "5p"})
+    add_kong_s_9s(qtbot, win)
+    add_win(qtbot, win, "N", "7p", 3)  # from W
+    add_win(qtbot, win, "E", "1m", 0)  # self-drawn
+    win.entry.wall.setFocus()
+    qtbot.keyClick(win.entry.wall, Qt.Key.Key_Space)

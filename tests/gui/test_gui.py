@@ -3,7 +3,14 @@
 from __future__ import annotations
 
 import gui_helpers
-from gui_helpers import SPEC_TOTALS, commit_text, drive_dialog, example_record
+from gui_helpers import (
+    SPEC_TOTALS,
+    add_kong_s_9s,
+    commit_text,
+    drive_dialog,
+    enter_spec_example,
+    example_record,
+)
 from PySide6.QtCore import Qt
 
 from referee_app.core import HandRecord, get_ruleset, settle
@@ -12,61 +19,9 @@ desk_window = gui_helpers.desk_window  # the fixture, shared with the other GUI 
 CTRL = Qt.KeyboardModifier.ControlModifier
 
 
-def _type_seats(qtbot, win, concealed: dict[str, str], pongs: dict[str, str]) -> None:
-    """Type each seat's tiles, moving between fields with Tab as a referee would."""
-    entry = win.entry
-    first = entry.panels["E"].concealed
-    first.setFocus()
-    for seat in entry.form.seat_labels:
-        panel = entry.panels[seat]
-        assert panel.concealed.hasFocus()
-        qtbot.keyClicks(panel.concealed, concealed[seat])
-        qtbot.keyClick(panel.concealed, Qt.Key.Key_Tab)
-        assert panel.pongs.hasFocus()
-        if pongs.get(seat):
-            qtbot.keyClicks(panel.pongs, pongs[seat])
-        qtbot.keyClick(panel.pongs, Qt.Key.Key_Tab)
-
-
-def _add_kong_s_9s(qtbot, win) -> None:
-    def kong(dlg):
-        qtbot.keyClick(dlg.seat, Qt.Key.Key_Down)  # E -> S
-        dlg.tile.setFocus()
-        qtbot.keyClicks(dlg.tile, "9s")  # kind defaults to concealed
-
-    win.entry.exec_dialog = drive_dialog(qtbot, kong)
-    qtbot.keyClick(win.entry.btn_kong, Qt.Key.Key_Space)
-
-
-def _add_win(qtbot, win, winner: str, tile: str, discarder_downs: int) -> None:
-    def w(dlg):
-        dlg.winners[winner].setFocus()
-        qtbot.keyClick(dlg.winners[winner], Qt.Key.Key_Space)
-        dlg.tile.setFocus()
-        qtbot.keyClicks(dlg.tile, tile)
-        for _ in range(discarder_downs):  # self-drawn, E, S, W, N
-            qtbot.keyClick(dlg.frm, Qt.Key.Key_Down)
-
-    win.entry.exec_dialog = drive_dialog(qtbot, w)
-    qtbot.keyClick(win.entry.btn_win, Qt.Key.Key_Space)
-
-
-def _enter_spec_example(qtbot, win) -> None:
-    win.navigator.select_key(("table", 1, 1))
-    _type_seats(qtbot, win,
-                {"E": "1112345678999m", "S": "2366p456s", "W": "35579m2468p1357s",
-                 "N": "2344567p345678s"},
-                {"S": "5p"})
-    _add_kong_s_9s(qtbot, win)
-    _add_win(qtbot, win, "N", "7p", 3)  # from W
-    _add_win(qtbot, win, "E", "1m", 0)  # self-drawn
-    win.entry.wall.setFocus()
-    qtbot.keyClick(win.entry.wall, Qt.Key.Key_Space)
-
-
 def test_enter_complete_hand_by_keyboard_shows_expected_totals(qtbot, desk_window):
     win, seating = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     entry = win.entry
     assert [e["type"] for e in entry.form.events] == ["kong", "win", "win"]
     assert entry.form.events[1] == {"type": "win", "seats": ["N"], "tile": "7p", "from": "W"}
@@ -102,7 +57,7 @@ def test_chinese_suits_typed_through_input_method(qtbot, desk_window):
 
 def test_invalid_hand_shows_clause_errors_and_needs_override_reason(qtbot, desk_window):
     win, _ = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     entry = win.entry
     # E loses a tile: its win no longer has 13 tiles before the winning one
     e_field = entry.panels["E"].concealed
@@ -136,7 +91,7 @@ def test_invalid_hand_shows_clause_errors_and_needs_override_reason(qtbot, desk_
 
 def test_amend_with_reason_creates_version_and_history(qtbot, desk_window):
     win, _ = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hid = win.desk.hands()[0].id
     # the referee corrects N's win: self-drawn, not on W's discard
@@ -173,7 +128,7 @@ def test_amend_with_reason_creates_version_and_history(qtbot, desk_window):
 def test_standings_update_when_a_hand_is_saved(qtbot, desk_window):
     win, seating = desk_window()
     assert set(win.standings.chips_by_player().values()) == {0}
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     assert set(win.standings.chips_by_player().values()) == {0}  # not saved yet
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     shown = win.standings.chips_by_player()
@@ -184,7 +139,7 @@ def test_standings_update_when_a_hand_is_saved(qtbot, desk_window):
 
 def test_next_hand_suggests_next_dealer(qtbot, desk_window):
     win, _ = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     qtbot.keyClick(win, Qt.Key.Key_N, CTRL)
     assert win.context == (1, 1, 2, None)
@@ -200,7 +155,7 @@ def test_undo_redo_in_entry_form(qtbot, desk_window):
     field = win.entry.panels["E"].concealed
     field.setFocus()
     qtbot.keyClicks(field, "123m")
-    _add_kong_s_9s(qtbot, win)
+    add_kong_s_9s(qtbot, win)
     assert len(win.entry.form.events) == 1
     qtbot.keyClick(field, Qt.Key.Key_Z, CTRL)  # undoes the kong
     assert win.entry.form.events == []
@@ -215,7 +170,7 @@ def test_undo_redo_in_entry_form(qtbot, desk_window):
 
 def test_event_list_move_and_delete(qtbot, desk_window):
     win, _ = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     entry = win.entry
     entry.events.setFocus()
     entry.events.setCurrentRow(2)
@@ -229,7 +184,7 @@ def test_event_list_move_and_delete(qtbot, desk_window):
 
 def test_trace_shows_clause_texts(qtbot, desk_window):
     win, _ = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     win.tabs.setCurrentWidget(win.trace)
     assert win.trace.payments.rowCount() == 10
     win.trace.select_payment(0)
@@ -287,7 +242,7 @@ def test_projector_refreshes_itself(qtbot, desk_window):
 
 def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
     win, seating = desk_window()
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hid = win.context[3]
     qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)

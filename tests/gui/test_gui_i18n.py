@@ -87,13 +87,13 @@ def test_engine_messages_are_all_translated() -> None:
 def test_zigong_z3_messages_are_translated() -> None:
     """The Z3 Readings' errors (第一和 with a claim before it, 报调 with a pong or an exposed
     kong) read in 中文 and English, naming the seat and the tiles."""
-    from test_zigong_validation import CASES, _record
+    from zigong_cases import CASES, zigong_record
 
     from referee_app.core import HandRecord, settle
     from referee_app.gui.messages import problem_text
 
     messages = {e.message for _, seats, events, _ in CASES
-                for e in settle(HandRecord.from_dict(_record(seats, events))).errors}
+                for e in settle(HandRecord.from_dict(zigong_record(seats, events))).errors}
     assert len(messages) >= 8
     assert [m for m in messages if not is_translated(None, m)] == []
     LANG.set("zh")

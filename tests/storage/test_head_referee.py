@@ -7,8 +7,8 @@ from typing import Any
 
 import gui_helpers
 import pytest
+from gui_helpers import enter_spec_example
 from PySide6.QtCore import Qt
-from test_gui import _enter_spec_example
 
 from referee_app.storage import StorageError
 
@@ -48,7 +48,7 @@ def test_without_a_head_referee_any_named_referee_may_override(make_tournament: 
 def test_gui_asks_for_the_head_referee_on_an_override(qtbot: Any, desk_window: Any) -> None:
     win, _ = desk_window()
     win.desk.t.update_info(head_referee="Head Ref")
-    _enter_spec_example(qtbot, win)
+    enter_spec_example(qtbot, win)
     e_field = win.entry.panels["E"].concealed
     e_field.setFocus()
     e_field.end(False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from collections import Counter
 
-from test_storage import example_at
+from examples import example_at
 
 from referee_app.core import HandRecord, settle
 from referee_app.storage import Player, PlayerStatus

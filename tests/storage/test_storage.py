@@ -8,7 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-from examples import spec_example
+from examples import example_at, spec_example
 
 from referee_app.core import HandRecord, RecordError, get_ruleset, ruleset_ids, settle
 from referee_app.storage import (
@@ -30,13 +30,6 @@ from referee_app.storage import (
 )
 
 EXAMPLE = spec_example()
-
-
-def example_at(t: Tournament, round: int = 1, table: int = 1) -> dict:
-    rec = copy.deepcopy(EXAMPLE)
-    for seat, name in t.rounds.seating(round).tables[table].items():
-        rec["seats"][seat]["player"] = name
-    return rec
 
 
 # --------------------------------------------------------------------------- file
