@@ -26,6 +26,7 @@ import collections
 import multiprocessing as mp
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import threading
@@ -120,7 +121,7 @@ def desk_jobs(db: Path, per_desk: int) -> tuple[int, dict[int, list[dict[str, An
 
 
 def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, seconds: float,
-                     pause: float) -> bool:
+                     pause: float, profile: Path | None = None) -> bool:
     db = fresh_copy(players, tmp)
     last, jobs = desk_jobs(db, per_desk)
     with Tournament.open(db, backup_every=0) as t:
@@ -152,6 +153,12 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
         t0 = time.perf_counter()
         for p in desks:
             p.start()
+        spy = None
+        if profile is not None:  # where the server's time goes (py-spy, sampled)
+            spy = subprocess.Popen(["py-spy", "record", "-p", str(s.proc.pid),  # type: ignore[union-attr]
+                                    "-o", str(profile), "-f", "raw", "-r", "50", "-d",
+                                    str(int(seconds)), "--nonblocking"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = [q.get(timeout=seconds + 300) for _ in desks]
         wall = time.perf_counter() - t0
         stop.set()
@@ -159,6 +166,8 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
         for p in desks + phones:
             p.join(30)
         rss, hwm = rss_kib(s.proc.pid)  # type: ignore[union-attr]
+        if spy is not None:
+            spy.wait(60)
     finally:
         s.stop()
         watch.stop.set()
@@ -244,6 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, help="hands per desk (default 60, quick 25)")
     ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 20)")
     ap.add_argument("--no-tools", action="store_true", help="the server run only")
+    ap.add_argument("--profile", type=Path, help="sample the server with py-spy into this "
+                    "file (collapsed stacks, one per size: FILE.<players>)")
     args = ap.parse_args(argv)
     sizes = args.players or ([256] if args.quick else [256, 1000])
     per_desk = args.hands or (25 if args.quick else 60)
@@ -252,7 +263,9 @@ def main(argv: list[str] | None = None) -> int:
     for n in sizes:
         event_file(n)  # built (and cached) before anything is timed
         with tempfile.TemporaryDirectory() as d:
-            ok = serve_under_load(Path(d), n, per_desk, args.readers, seconds, 0.25) and ok
+            spy = args.profile and args.profile.with_suffix(f".{n}")
+            ok = serve_under_load(Path(d), n, per_desk, args.readers, seconds, 0.25,
+                                  spy) and ok
         if not args.no_tools:
             with tempfile.TemporaryDirectory() as d:
                 ok = tools(Path(d), n) and ok

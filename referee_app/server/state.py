@@ -133,6 +133,24 @@ class KeyLog:
             self._keys[key] = (referee, round, table, hand_no)
 
 
+class Flight:
+    """One computation of a memo key for one revision, which other workers wait for."""
+
+    def __init__(self) -> None:
+        self._done = threading.Event()
+        self.ok = False
+        self.value: Any = None
+
+    def finish(self, *, ok: bool, value: Any = None) -> None:
+        self.ok, self.value = ok, value
+        self._done.set()
+
+    def wait(self) -> bool:
+        """Whether the value came (False: the computation failed)."""
+        self._done.wait()
+        return self.ok
+
+
 class ServerState:
     """What the routes share: the file, sign-in tokens, the write lock, the change watch."""
 
@@ -148,6 +166,9 @@ class ServerState:
         self._local = threading.local()
         self._memo: dict[Hashable, tuple[int, Any]] = {}
         self._memo_lock = threading.Lock()
+        self._flights: dict[tuple[Hashable, int], Flight] = {}
+        #: page data computed so far (each key once per revision: tested)
+        self.computed = 0
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
@@ -190,19 +211,46 @@ class ServerState:
 
     def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
         """``fn(t)`` computed once per revision of the record: a hundred phones asking for
-        the standings between two hands cost one computation. Values are frozen rows, so
-        threads can share them."""
+        the standings between two hands cost one computation. *Single flight*: while one
+        worker computes a key for a revision, the others asking for it wait for its value
+        instead of all computing it at once (each write used to set every waiting phone
+        recomputing the same page). Values are frozen rows, so threads can share them."""
         t = self.tournament()
         rev = t.record_digest()[0]
-        with self._memo_lock:
-            hit = self._memo.get(key)
-        if hit is not None and hit[0] == rev:
-            return hit[1]
-        value = fn(t)
+        while True:
+            with self._memo_lock:
+                hit = self._memo.get(key)
+                if hit is not None and hit[0] == rev:
+                    return hit[1]
+                flight = self._flights.get((key, rev))
+                leader = flight is None
+                if flight is None:
+                    flight = self._flights[(key, rev)] = Flight()
+            if leader:
+                return self._compute(key, rev, flight, fn, t)
+            if flight.wait():
+                return flight.value
+            # the computing worker failed: try again (its error was raised to its request)
+
+    def _compute(self, key: Hashable, rev: int, flight: Flight,
+                 fn: Callable[[Tournament], Any], t: Tournament) -> Any:
+        """The one computation of ``key`` at ``rev``, handed to the workers waiting."""
+        try:
+            value = fn(t)
+        except BaseException:
+            with self._memo_lock:
+                self._flights.pop((key, rev), None)
+            flight.finish(ok=False)
+            raise
         with self._memo_lock:
             if len(self._memo) > 2000:
                 self._memo.clear()
-            self._memo[key] = (rev, value)
+            old = self._memo.get(key)
+            if old is None or old[0] <= rev:
+                self._memo[key] = (rev, value)
+            self._flights.pop((key, rev), None)
+            self.computed += 1
+        flight.finish(ok=True, value=value)
         return value
 
     def _count_write(self) -> None:

@@ -1,0 +1,106 @@
+"""The server under many readers (issue 23): page data is computed once per revision by one
+worker while the others wait for it (single flight), also when that worker fails."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import make_event
+
+from referee_app.server.app import create_app
+from referee_app.server.state import ServerState
+from referee_app.storage import Tournament
+
+
+def _at_once(n: int, fn: Any) -> list[Any]:
+    """``fn()`` in ``n`` threads started together; their results (or errors)."""
+    barrier = threading.Barrier(n)
+    out: list[Any] = [None] * n
+
+    def run(i: int) -> None:
+        barrier.wait()
+        try:
+            out[i] = fn()
+        except Exception as e:  # noqa: BLE001 - collected for the assertions
+            out[i] = e
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(30)
+    return out
+
+
+def test_one_worker_computes_a_key_per_revision_the_others_wait(tmp_path: Path) -> None:
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    state = ServerState(db, backup_every=0)
+    calls: list[int] = []
+
+    def slow(t: Tournament) -> tuple[int, int]:
+        calls.append(1)
+        time.sleep(0.2)  # long enough for every other thread to ask meanwhile
+        return (t.record_digest()[0], len(calls))
+
+    first = _at_once(12, lambda: state.memo("k", slow))
+    assert len(calls) == 1 and len(set(first)) == 1  # one computation, one shared value
+    assert _at_once(12, lambda: state.memo("k", slow)) == first and len(calls) == 1
+    with Tournament.open(db, backup_every=0) as t:
+        t.update_player(t.players()[0].id, club="Elsewhere")  # a new revision
+    second = _at_once(12, lambda: state.memo("k", slow))
+    assert len(calls) == 2 and len(set(second)) == 1 and second[0][0] == first[0][0] + 1
+
+
+def test_a_failed_computation_is_raised_to_its_request_and_tried_again(tmp_path: Path) -> None:
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    state = ServerState(db, backup_every=0)
+    calls: list[int] = []
+    lock = threading.Lock()
+
+    def flaky(t: Tournament) -> str:
+        with lock:
+            calls.append(1)
+            n = len(calls)
+        time.sleep(0.2)
+        if n == 1:
+            raise RuntimeError("the first computation fails")
+        return "value"
+
+    got = _at_once(8, lambda: state.memo("k", flaky))
+    errors = [g for g in got if isinstance(g, Exception)]
+    assert len(errors) == 1 and str(errors[0]) == "the first computation fails"
+    assert got.count("value") == 7 and len(calls) == 2  # one retry, shared by the waiters
+
+
+def test_phones_loading_a_page_after_a_write_compute_standings_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    calls: list[int] = []
+    real = Tournament.standings
+
+    def counted(self: Tournament, *a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        time.sleep(0.1)
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Tournament, "standings", counted)
+    app = create_app(db, backup_every=0)
+
+    async def phones(n: int) -> list[httpx.Response]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as c:
+            return list(await asyncio.gather(*(c.get("/") for _ in range(n))))
+
+    pages = asyncio.run(phones(20))
+    assert [r.status_code for r in pages] == [200] * 20 and len(calls) == 1
+    with Tournament.open(db, backup_every=0) as t:
+        t.update_player(t.players()[0].id, club="Elsewhere")
+    pages = asyncio.run(phones(20))
+    assert [r.status_code for r in pages] == [200] * 20 and len(calls) == 2
+    assert all(r.text == pages[0].text for r in pages)
