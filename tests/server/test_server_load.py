@@ -104,3 +104,36 @@ def test_phones_loading_a_page_after_a_write_compute_standings_once(
     pages = asyncio.run(phones(20))
     assert [r.status_code for r in pages] == [200] * 20 and len(calls) == 2
     assert all(r.text == pages[0].text for r in pages)
+
+
+def test_answers_on_a_kept_alive_connection_do_not_wait_for_a_delayed_ack(
+        tmp_path: Path) -> None:
+    """The listening socket says TCP, so asyncio turns Nagle off on every connection: a
+    response (headers, then body) used to wait ~40 ms for the client's delayed ACK, on every
+    request of a kept-alive connection."""
+    import socket
+
+    from server_helpers import ServerProcess
+
+    s = ServerProcess(make_event(tmp_path / "e.sqlite", referees=False)).start()
+    times = []
+    try:
+        with socket.create_connection(("127.0.0.1", s.port), timeout=10) as c:
+            for _ in range(20):
+                t0 = time.perf_counter()
+                c.sendall(b"GET /static/style.css HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+                buf = b""
+                while b"\r\n\r\n" not in buf:
+                    buf += c.recv(65536)
+                head, _, body = buf.partition(b"\r\n\r\n")
+                length = next(int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                              if line.lower().startswith(b"content-length:"))
+                while len(body) < length:
+                    body += c.recv(65536)
+                times.append(time.perf_counter() - t0)
+                assert head.startswith(b"HTTP/1.1 200")
+    finally:
+        s.stop()
+    # a new connection acknowledges at once for a while (quick-ACK); after that, with the
+    # stall, every answer took 40 ms or more
+    assert sorted(times[5:])[2] < 0.02, times
