@@ -91,8 +91,8 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
         ctx.update(build(t, ctx, state))
         return ctx
 
-    async def run() -> Response:
-        ctx = await run_in_threadpool(gather)
+    def run() -> Response:  # on a page thread: reading and rendering
+        ctx = gather()
         tx = TEXT[lang]
         other = "en" if lang == "zh" else "zh"
         q = dict(request.query_params)
@@ -106,7 +106,7 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
             "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
             headers={"Cache-Control": "no-store"})
 
-    return run()
+    return state.run_page(run)
 
 
 async def standings_page(request: Request) -> Response:

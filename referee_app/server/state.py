@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,11 @@ from .auth import RateLimiter, Session, SessionStore
 
 #: how often the change watch looks at the record (seconds)
 WATCH_INTERVAL = 0.2
+#: threads that read and render the results pages: few and long-lived, so each opens its
+#: connection once (the pool Starlette runs other work on drops a thread idle for 10 s, and
+#: its replacement opened and checked the whole file again), and a crowd of phones cannot
+#: take every thread the desks' saves need
+PAGE_THREADS = 4
 
 
 class ApiError(Exception):
@@ -166,6 +172,7 @@ class ServerState:
         self._local = threading.local()
         self._memo: dict[Hashable, tuple[int, Any]] = {}
         self._memo_lock = threading.Lock()
+        self._pages: ThreadPoolExecutor | None = None
         self._flights: dict[tuple[Hashable, int], Flight] = {}
         #: page data computed so far (each key once per revision: tested)
         self.computed = 0
@@ -243,8 +250,11 @@ class ServerState:
             flight.finish(ok=False)
             raise
         with self._memo_lock:
-            if len(self._memo) > 2000:
-                self._memo.clear()
+            if len(self._memo) > 4000:  # what an older revision left first
+                for k in [k for k, (r, _) in self._memo.items() if r < rev]:
+                    del self._memo[k]
+                if len(self._memo) > 4000:
+                    self._memo.clear()
             old = self._memo.get(key)
             if old is None or old[0] <= rev:
                 self._memo[key] = (rev, value)
@@ -252,6 +262,21 @@ class ServerState:
             self.computed += 1
         flight.finish(ok=True, value=value)
         return value
+
+    async def run_page(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` (read and render a results page) on one of the page threads."""
+        with self._memo_lock:
+            if self._pages is None:
+                self._pages = ThreadPoolExecutor(PAGE_THREADS, thread_name_prefix="referee-page")
+            pool = self._pages
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    def close(self) -> None:
+        """Let the page threads go (the server stops)."""
+        with self._memo_lock:
+            pool, self._pages = self._pages, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _count_write(self) -> None:
         stale = bool(self.backup_every) and backup_files.stale(self.path)
