@@ -126,7 +126,7 @@ async def player_page(request: Request) -> Response:
     pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     lang = _lang(request)
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+    def page(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         try:
             p = t.player(pid) if pid else None
         except (UnknownPlayerError, StorageError):
@@ -152,6 +152,11 @@ async def player_page(request: Request) -> Response:
         rows = state.memo(("standings", None), lambda t: t.standings(None))
         standing = next((r for r in rows if r.player_id == p.id), None)
         return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        # the page's data once per revision (the player, their hands, penalties, rank), not
+        # the player and every penalty read again on each phone's reload
+        return state.memo(("player-page", pid, lang), lambda t: page(t, ctx, state))
 
     return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
 

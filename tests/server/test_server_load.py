@@ -137,3 +137,32 @@ def test_answers_on_a_kept_alive_connection_do_not_wait_for_a_delayed_ack(
     # a new connection acknowledges at once for a while (quick-ACK); after that, with the
     # stall, every answer took 40 ms or more
     assert sorted(times[5:])[2] < 0.02, times
+
+
+def test_a_players_page_is_read_once_per_revision(tmp_path: Path,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    calls: list[str] = []
+    real = Tournament.penalties
+
+    def counted(self: Tournament, *a: Any, **kw: Any) -> Any:
+        calls.append("penalties")
+        return real(self, *a, **kw)
+
+    monkeypatch.setattr(Tournament, "penalties", counted)
+    app = create_app(db, backup_every=0)
+
+    async def reloads(n: int) -> list[str]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as c:
+            return [(await c.get("/player/1?lang=en")).text for _ in range(n)]
+
+    first = asyncio.run(reloads(1))
+    once = len(calls)  # what one computation of the page reads (the statement's too)
+    pages = asyncio.run(reloads(5))
+    assert len(calls) == once and set(pages) == set(first) and "Player 1" in first[0]
+    with Tournament.open(db, backup_every=0) as t:
+        t.add_penalty([t.player(1).name], 5, "late")
+    mark = len(calls)
+    pages = asyncio.run(reloads(5))
+    assert len(calls) == mark + once and len(set(pages)) == 1 and "late" in pages[0]
