@@ -92,7 +92,11 @@ async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened:
     lat: list[float] = []
     codes: list[int | str] = []
     end = time.monotonic() + seconds
-    limits = httpx.Limits(max_connections=len(paths), max_keepalive_connections=len(paths))
+    # idle connections dropped before the server's 5 s keep-alive closes them: at 5 s both
+    # (httpx's default) a reused connection could be closed under the request (ReadError),
+    # which a browser retries unseen
+    limits = httpx.Limits(max_connections=len(paths), max_keepalive_connections=len(paths),
+                          keepalive_expiry=2.0)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
         tasks = [asyncio.create_task(_phone(c, p, end, stop, lat, codes, opened)) for p in paths]
         while not stop.is_set() and time.monotonic() < end and \
