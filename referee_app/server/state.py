@@ -140,9 +140,10 @@ class KeyLog:
 
 
 class Flight:
-    """One computation of a memo key for one revision, which other workers wait for."""
+    """One computation of a memo key at revision ``rev``, which other workers wait for."""
 
-    def __init__(self) -> None:
+    def __init__(self, rev: int) -> None:
+        self.rev = rev
         self._done = threading.Event()
         self.ok = False
         self.value: Any = None
@@ -173,7 +174,7 @@ class ServerState:
         self._memo: dict[Hashable, tuple[int, Any]] = {}
         self._memo_lock = threading.Lock()
         self._pages: ThreadPoolExecutor | None = None
-        self._flights: dict[tuple[Hashable, int], Flight] = {}
+        self._flights: dict[Hashable, Flight] = {}
         #: page data computed so far (each key once per revision: tested)
         self.computed = 0
         self._writes = 0
@@ -218,10 +219,12 @@ class ServerState:
 
     def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
         """``fn(t)`` computed once per revision of the record: a hundred phones asking for
-        the standings between two hands cost one computation. *Single flight*: while one
-        worker computes a key for a revision, the others asking for it wait for its value
-        instead of all computing it at once (each write used to set every waiting phone
-        recomputing the same page). Values are frozen rows, so threads can share them."""
+        the standings between two hands cost one computation. *Single flight*: one worker
+        at a time computes a key; the others asking for it wait for that value (each write
+        used to set every waiting phone recomputing the same page at once). One that asked
+        at a newer revision than the value's waits, then computes once for all who asked
+        meanwhile — so desks saving faster than a page is computed cost one computation at
+        a time, not one per revision in parallel. Values are frozen rows, shared by threads."""
         t = self.tournament()
         rev = t.record_digest()[0]
         while True:
@@ -229,24 +232,28 @@ class ServerState:
                 hit = self._memo.get(key)
                 if hit is not None and hit[0] == rev:
                     return hit[1]
-                flight = self._flights.get((key, rev))
+                flight = self._flights.get(key)
                 leader = flight is None
                 if flight is None:
-                    flight = self._flights[(key, rev)] = Flight()
+                    flight = self._flights[key] = Flight(rev)
             if leader:
-                return self._compute(key, rev, flight, fn, t)
-            if flight.wait():
+                return self._compute(key, flight, fn, t)
+            if flight.wait() and flight.rev >= rev:
                 return flight.value
-            # the computing worker failed: try again (its error was raised to its request)
+            # an older revision's value, or a failed computation (its error went to its own
+            # request): look again at the revision now
+            rev = t.record_digest()[0]
 
-    def _compute(self, key: Hashable, rev: int, flight: Flight,
-                 fn: Callable[[Tournament], Any], t: Tournament) -> Any:
-        """The one computation of ``key`` at ``rev``, handed to the workers waiting."""
+    def _compute(self, key: Hashable, flight: Flight, fn: Callable[[Tournament], Any],
+                 t: Tournament) -> Any:
+        """The one computation of ``key`` at ``flight.rev``, handed to the workers waiting."""
+        rev = flight.rev
         try:
             value = fn(t)
         except BaseException:
             with self._memo_lock:
-                self._flights.pop((key, rev), None)
+                if self._flights.get(key) is flight:
+                    del self._flights[key]
             flight.finish(ok=False)
             raise
         with self._memo_lock:
@@ -258,7 +265,8 @@ class ServerState:
             old = self._memo.get(key)
             if old is None or old[0] <= rev:
                 self._memo[key] = (rev, value)
-            self._flights.pop((key, rev), None)
+            if self._flights.get(key) is flight:
+                del self._flights[key]
             self.computed += 1
         flight.finish(ok=True, value=value)
         return value

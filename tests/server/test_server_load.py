@@ -166,3 +166,37 @@ def test_a_players_page_is_read_once_per_revision(tmp_path: Path,
     mark = len(calls)
     pages = asyncio.run(reloads(5))
     assert len(calls) == mark + once and len(set(pages)) == 1 and "late" in pages[0]
+
+
+def test_writes_faster_than_a_page_cost_one_computation_at_a_time(tmp_path: Path) -> None:
+    """Phones asking at a newer revision while the key is being computed wait for it, then
+    one computation serves them all (not one per revision, side by side)."""
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    state = ServerState(db, backup_every=0)
+    calls: list[int] = []
+    lock = threading.Lock()
+    running = threading.Event()
+
+    def slow(t: Tournament) -> int:
+        with lock:
+            calls.append(1)
+        running.set()
+        time.sleep(1.0)  # longer than the three writes below take
+        return t.record_digest()[0]
+
+    first = threading.Thread(target=lambda: state.memo("k", slow))
+    first.start()
+    running.wait(10)
+    got: list[int] = []
+    askers = []
+    with Tournament.open(db, backup_every=0) as t:
+        for n in range(3):  # three writes while the value is computed, phones after each
+            t.update_player(t.players()[0].id, club=f"Elsewhere {n}")
+            for _ in range(3):
+                askers.append(threading.Thread(target=lambda: got.append(state.memo("k", slow))))
+                askers[-1].start()
+            time.sleep(0.03)
+        rev = t.record_digest()[0]
+    for th in [first, *askers]:
+        th.join(10)
+    assert got == [rev] * 9 and len(calls) == 2  # the first, then one for all 9
