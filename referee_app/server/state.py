@@ -175,8 +175,6 @@ class ServerState:
         self._memo_lock = threading.Lock()
         self._pages: ThreadPoolExecutor | None = None
         self._flights: dict[Hashable, Flight] = {}
-        #: page data computed so far (each key once per revision: tested)
-        self.computed = 0
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
@@ -267,7 +265,6 @@ class ServerState:
                 self._memo[key] = (rev, value)
             if self._flights.get(key) is flight:
                 del self._flights[key]
-            self.computed += 1
         flight.finish(ok=True, value=value)
         return value
 

@@ -1,5 +1,7 @@
 """The server under many readers (issue 23): page data is computed once per revision by one
-worker while the others wait for it (single flight), also when that worker fails."""
+worker while the others wait for it (single flight), also when that worker fails and when
+writes come faster than it is computed; a player's page is read once per revision; answers
+on a kept-alive connection come without the delayed-ACK stall."""
 
 from __future__ import annotations
 
