@@ -251,14 +251,14 @@ def main(argv: list[str] | None = None) -> int:
                     help="event size (repeatable; default 256 and 1000)")
     ap.add_argument("--readers", type=int, default=200)
     ap.add_argument("--hands", type=int, help="hands per desk (default 60, quick 25)")
-    ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 20)")
+    ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 15)")
     ap.add_argument("--no-tools", action="store_true", help="the server run only")
     ap.add_argument("--profile", type=Path, help="sample the server with py-spy into this "
                     "file (collapsed stacks, one per size: FILE.<players>)")
     args = ap.parse_args(argv)
     sizes = args.players or ([256] if args.quick else [256, 1000])
     per_desk = args.hands or (25 if args.quick else 60)
-    seconds = args.seconds or (20.0 if args.quick else 40.0)
+    seconds = args.seconds or (15.0 if args.quick else 40.0)
     ok = True
     for n in sizes:
         event_file(n)  # built (and cached) before anything is timed
