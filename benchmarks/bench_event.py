@@ -253,8 +253,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, help="hands per desk (default 60, quick 25)")
     ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 15)")
     ap.add_argument("--no-tools", action="store_true", help="the server run only")
-    ap.add_argument("--profile", type=Path, help="sample the server with py-spy into this "
-                    "file (collapsed stacks, one per size: FILE.<players>)")
+    ap.add_argument("--profile", type=Path, help="sample the server with py-spy (pip install "
+                    "py-spy) into this file (collapsed stacks, one per size: FILE.<players>)")
     args = ap.parse_args(argv)
     sizes = args.players or ([256] if args.quick else [256, 1000])
     per_desk = args.hands or (25 if args.quick else 60)
