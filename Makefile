@@ -36,6 +36,7 @@ bench: $(STAMP)
 	$(BIN)/python benchmarks/bench_seating.py
 	QT_QPA_PLATFORM=offscreen $(BIN)/python benchmarks/bench_gui.py
 	$(BIN)/python benchmarks/bench_server.py
+	$(BIN)/python benchmarks/bench_event.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -89,8 +89,12 @@ def _lan_address() -> str | None:
 def _bind(host: str, port: int) -> socket.socket:
     """The listening socket, bound here so a taken port is one clear line (exit 3)."""
     try:
-        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
-        sock = socket.socket(info[0], socket.SOCK_STREAM)
+        info = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                  proto=socket.IPPROTO_TCP)[0]
+        # the protocol named (not 0): asyncio turns Nagle off (TCP_NODELAY) only on
+        # connections of a socket that says TCP; without it every response, written as
+        # headers then body, waited ~40 ms for the client's delayed ACK
+        sock = socket.socket(info[0], socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind(info[4])
         sock.listen(128)

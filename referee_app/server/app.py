@@ -193,6 +193,7 @@ def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+            state.close()
             if state.pending_writes():
                 await asyncio.to_thread(state.backup)
 

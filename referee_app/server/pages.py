@@ -68,8 +68,8 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
         ctx.update(build(t, ctx, state))
         return ctx
 
-    async def run() -> Response:
-        ctx = await run_in_threadpool(gather)
+    def run() -> Response:  # on a page thread: reading and rendering
+        ctx = gather()
         tx = Texts(PAGE_PREFIX, lang)
         other = "en" if lang == "zh" else "zh"
         q = dict(request.query_params)
@@ -83,7 +83,7 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
             "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
             headers={"Cache-Control": "no-store"})
 
-    return run()
+    return state.run_page(run)
 
 
 async def standings_page(request: Request) -> Response:
@@ -103,7 +103,7 @@ async def player_page(request: Request) -> Response:
     pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     lang = _lang(request)
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+    def page(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         try:
             p = t.players.get(pid) if pid else None
         except (UnknownPlayerError, StorageError):
@@ -129,6 +129,11 @@ async def player_page(request: Request) -> Response:
         rows = state.memo(("standings", None), lambda t: t.standings.table(None))
         standing = next((r for r in rows if r.player_id == p.id), None)
         return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        # the page's data once per revision (the player, their hands, penalties, rank), not
+        # the player and every penalty read again on each phone's reload
+        return state.memo(("player-page", pid, lang), lambda t: page(t, ctx, state))
 
     return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
 

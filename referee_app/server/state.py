@@ -12,6 +12,7 @@ import os
 import sqlite3
 import threading
 from collections.abc import Callable, Hashable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,11 @@ from .auth import RateLimiter, Session, SessionStore
 
 #: how often the change watch looks at the record (seconds)
 WATCH_INTERVAL = 0.2
+#: threads that read and render the results pages: few and long-lived, so each opens its
+#: connection once (the pool Starlette runs other work on drops a thread idle for 10 s, and
+#: its replacement opened and checked the whole file again), and a crowd of phones cannot
+#: take every thread the desks' saves need
+PAGE_THREADS = 4
 
 
 class ApiError(Exception):
@@ -133,6 +139,25 @@ class KeyLog:
             self._keys[key] = (referee, round, table, hand_no)
 
 
+class Flight:
+    """One computation of a memo key at revision ``rev``, which other workers wait for."""
+
+    def __init__(self, rev: int) -> None:
+        self.rev = rev
+        self._done = threading.Event()
+        self.ok = False
+        self.value: Any = None
+
+    def finish(self, *, ok: bool, value: Any = None) -> None:
+        self.ok, self.value = ok, value
+        self._done.set()
+
+    def wait(self) -> bool:
+        """Whether the value came (False: the computation failed)."""
+        self._done.wait()
+        return self.ok
+
+
 class ServerState:
     """What the routes share: the file, sign-in tokens, the write lock, the change watch."""
 
@@ -148,6 +173,8 @@ class ServerState:
         self._local = threading.local()
         self._memo: dict[Hashable, tuple[int, Any]] = {}
         self._memo_lock = threading.Lock()
+        self._pages: ThreadPoolExecutor | None = None
+        self._flights: dict[Hashable, Flight] = {}
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
@@ -190,20 +217,71 @@ class ServerState:
 
     def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
         """``fn(t)`` computed once per revision of the record: a hundred phones asking for
-        the standings between two hands cost one computation. Values are frozen rows, so
-        threads can share them."""
+        the standings between two hands cost one computation. *Single flight*: one worker
+        at a time computes a key; the others asking for it wait for that value (each write
+        used to set every waiting phone recomputing the same page at once). One that asked
+        at a newer revision than the value's waits, then computes once for all who asked
+        meanwhile — so desks saving faster than a page is computed cost one computation at
+        a time, not one per revision in parallel. Values are frozen rows, shared by threads."""
         t = self.tournament()
         rev = t.record.digest()[0]
+        while True:
+            with self._memo_lock:
+                hit = self._memo.get(key)
+                if hit is not None and hit[0] == rev:
+                    return hit[1]
+                flight = self._flights.get(key)
+                leader = flight is None
+                if flight is None:
+                    flight = self._flights[key] = Flight(rev)
+            if leader:
+                return self._compute(key, flight, fn, t)
+            if flight.wait() and flight.rev >= rev:
+                return flight.value
+            # an older revision's value, or a failed computation (its error went to its own
+            # request): look again at the revision now
+            rev = t.record.digest()[0]
+
+    def _compute(self, key: Hashable, flight: Flight, fn: Callable[[Tournament], Any],
+                 t: Tournament) -> Any:
+        """The one computation of ``key`` at ``flight.rev``, handed to the workers waiting."""
+        rev = flight.rev
+        try:
+            value = fn(t)
+        except BaseException:
+            with self._memo_lock:
+                if self._flights.get(key) is flight:
+                    del self._flights[key]
+            flight.finish(ok=False)
+            raise
         with self._memo_lock:
-            hit = self._memo.get(key)
-        if hit is not None and hit[0] == rev:
-            return hit[1]
-        value = fn(t)
-        with self._memo_lock:
-            if len(self._memo) > 2000:
-                self._memo.clear()
-            self._memo[key] = (rev, value)
+            if len(self._memo) > 4000:  # what an older revision left first
+                for k in [k for k, (r, _) in self._memo.items() if r < rev]:
+                    del self._memo[k]
+                if len(self._memo) > 4000:
+                    self._memo.clear()
+            old = self._memo.get(key)
+            if old is None or old[0] <= rev:
+                self._memo[key] = (rev, value)
+            if self._flights.get(key) is flight:
+                del self._flights[key]
+        flight.finish(ok=True, value=value)
         return value
+
+    async def run_page(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` (read and render a results page) on one of the page threads."""
+        with self._memo_lock:
+            if self._pages is None:
+                self._pages = ThreadPoolExecutor(PAGE_THREADS, thread_name_prefix="referee-page")
+            pool = self._pages
+        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+
+    def close(self) -> None:
+        """Let the page threads go (the server stops)."""
+        with self._memo_lock:
+            pool, self._pages = self._pages, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
 
     def _count_write(self) -> None:
         stale = bool(self.backup_every) and backup_files.stale(self.path)

@@ -1,0 +1,135 @@
+"""A bounded load generator for a real ``referee-app serve``: desks saving hands and phones
+reading the results pages, as at an event.
+
+* A desk (:func:`desk_process`, one process each) signs in and posts its table's hands one
+  after the other, a pause between them, until it has posted them all or its time is up.
+* A phone (:func:`phones_process` runs ``n`` of them on one asyncio loop) behaves as the
+  pages' own ``live.js``: it loads its page, long-polls ``/api/changes`` and, as soon as the
+  revision moved, loads the page again (50 ms later), until told to stop or its time is up.
+  Only the page loads are timed, not the long-polls.
+
+Everything stops by itself: each desk after ``count`` hands or ``seconds``, each phone at
+``seconds`` or when the ``stop`` event is set (the desks are done).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+import time
+import uuid
+from typing import Any
+
+import httpx
+
+REVISION = re.compile(rb'data-revision="(-?\d+)"')
+
+
+def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], pause: float,
+                 seconds: float, q: Any) -> None:
+    """Post ``jobs`` (POST /api/hands bodies) ``pause`` s apart (0.5-1.5x, seeded); put
+    ``(latencies, statuses, body bytes)`` on ``q``."""
+    rng = random.Random(login[0])
+    lat: list[float] = []
+    codes: list[int | str] = []
+    sizes: list[int] = []
+    end = time.monotonic() + seconds
+    with httpx.Client(base_url=url, timeout=120) as c:
+        tok = c.post("/api/session", json={"referee": login[0], "pin": login[1]}
+                     ).json()["token"]
+        head = {"Authorization": f"Bearer {tok}"}
+        for body in jobs:
+            if time.monotonic() >= end:
+                break
+            t0 = time.perf_counter()
+            try:
+                r = c.post("/api/hands", json=body,
+                           headers={**head, "Idempotency-Key": uuid.uuid4().hex})
+                codes.append(r.status_code)
+            except httpx.HTTPError as e:
+                codes.append(type(e).__name__)
+            lat.append(time.perf_counter() - t0)
+            sizes.append(len(httpx.Request("POST", url, json=body["record"]).content))
+            if pause:
+                time.sleep(rng.uniform(0.5, 1.5) * pause)
+    q.put(("desk", lat, codes, sizes))
+
+
+async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
+                 lat: list[float], codes: list[int | str], opened: Any) -> None:
+    rev = -1
+    first = True
+    while time.monotonic() < end and not stop.is_set():
+        t0 = time.perf_counter()
+        try:
+            r = await c.get(path, headers={"Accept": "text/html"})
+            codes.append(r.status_code)
+            m = REVISION.search(r.content[:2000])
+            rev = int(m.group(1)) if m else rev
+        except httpx.HTTPError as e:
+            codes.append(type(e).__name__)
+            await asyncio.sleep(1)
+        if first:  # opening the page: counted apart (the desks start once all are open)
+            first = False
+            with opened.get_lock():
+                opened.value += 1
+        else:
+            lat.append(time.perf_counter() - t0)
+        # the page's live.js: wait for the next revision
+        while time.monotonic() < end and not stop.is_set():
+            try:
+                r = await c.get("/api/changes", params={"since": rev, "timeout": 25})
+                if r.json()["revision"] != rev:
+                    break
+            except (httpx.HTTPError, ValueError, KeyError):
+                await asyncio.sleep(1)
+        await asyncio.sleep(0.05)
+
+
+async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened: Any
+                  ) -> tuple[list[float], list[int | str]]:
+    lat: list[float] = []
+    codes: list[int | str] = []
+    end = time.monotonic() + seconds
+    # idle connections dropped before the server's 5 s keep-alive closes them: at 5 s both
+    # (httpx's default) a reused connection could be closed under the request (ReadError),
+    # which a browser retries unseen
+    limits = httpx.Limits(max_connections=len(paths), max_keepalive_connections=len(paths),
+                          keepalive_expiry=2.0)
+    async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
+        tasks = [asyncio.create_task(_phone(c, p, end, stop, lat, codes, opened)) for p in paths]
+        while not stop.is_set() and time.monotonic() < end and \
+                not all(t.done() for t in tasks):
+            await asyncio.sleep(0.2)
+        for t in tasks:  # a long-poll in flight is not waited for
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+    return lat, codes
+
+
+def phones_process(url: str, paths: list[str], seconds: float, stop: Any, opened: Any,
+                   q: Any) -> None:
+    """``len(paths)`` phones, each on its page (``opened`` counts those open); put
+    ``(latencies, statuses)`` of the loads after the first on ``q``."""
+    lat, codes = asyncio.run(_phones(url, paths, seconds, stop, opened))
+    q.put(("phones", lat, codes, []))
+
+
+def phone_pages(n: int, players: list[tuple[int, str]], seed: int = 5) -> list[str]:
+    """What ``n`` phones have open (seeded): standings, find-your-seat, a player's page,
+    the round's progress."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(n):
+        pid, latin = rng.choice(players)
+        kind = i % 10
+        if kind < 3:
+            out.append("/")
+        elif kind < 5:
+            out.append(f"/seating?q={latin}")
+        elif kind < 8:
+            out.append(f"/player/{pid}")
+        else:
+            out.append("/progress")
+    return out
