@@ -32,25 +32,18 @@ class Players:
         self.db = store.db
 
     @staticmethod
-    def _player_row(r: Sequence[Any]) -> Player:
-        return Player(id=r[0], name=r[1], name_latin=r[2], club=r[3],
-                      status=PlayerStatus(r[4]), registered_at=r[5])
-
-    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
+    def _player_row(r: dict[str, Any]) -> Player:
+        return Player(**{**r, "status": PlayerStatus(r["status"])})
 
     def list(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
-        rows = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players ORDER BY id").fetchall()
-        out = [self._player_row(r) for r in rows]
+        out = [self._player_row(r) for r in self.db["players"].rows_where(order_by="id")]
         if status is not None:
             out = [p for p in out if p.status is PlayerStatus(status)]
         return out
 
     def get(self, ref: PlayerRef, field: str = "player") -> Player:
         """A player by id, ``#id``, exact name, or Latin name (case-insensitive)."""
-        pid = self.id_of(ref, field)
-        r = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players WHERE id=?",
-                            (pid,)).fetchone()
-        return self._player_row(r)
+        return self._player_row(self.db["players"].get(self.id_of(ref, field)))
 
     def id_of(self, ref: PlayerRef, field: str) -> int:
         """The id of the player ``ref`` names (as :meth:`get`); ``field`` names it in errors."""
@@ -61,7 +54,7 @@ class Players:
             pid = int(ref[1:]) if isinstance(ref, str) else ref
             if pid > MAX_INT:
                 raise UnknownPlayerError(field, f"no player with id {shown(pid)}")
-            if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
+            if self.db["players"].count_where("id=?", [pid]):
                 return pid
             raise UnknownPlayerError(field, f"no player with id {pid}")
         if not isinstance(ref, str):
@@ -121,11 +114,11 @@ class Players:
         at = dbm.now()
         ids = []
         with self.store.write():
+            players = self.db["players"]
             for n, la, cl, st in checked:
-                cur = self.db.execute("INSERT INTO players(name, name_latin, club, status, "
-                                      "registered_at) VALUES (?,?,?,?,?)",
-                                      (n, la, cl, st.value, at))
-                ids.append(cur.lastrowid)
+                players.insert({"name": n, "name_latin": la, "club": cl, "status": st.value,
+                                "registered_at": at})
+                ids.append(players.last_pk)
             self.store.note(referee, "players.add", {"players": [c[0] for c in checked]}, at)
         self.store.saved()
         return [self.get(i) for i in ids]
@@ -141,7 +134,7 @@ class Players:
             raise StorageError("status", f"unknown status {status!r}") from None
         at = dbm.now()
         with self.store.write():
-            self.db.execute("UPDATE players SET status=? WHERE id=?", (st.value, pid))
+            self.db["players"].update(pid, {"status": st.value})
             self.store.note(referee, "players.status", {"player_id": pid, "status": st.value,
                                                   "reason": reason}, at)
         self.store.saved()
@@ -166,8 +159,8 @@ class Players:
             fields["name"] = new
         at = dbm.now()
         with self.store.write():
-            for k, v in fields.items():
-                self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (check_text(v, k), pid))
+            for k, v in fields.items():  # one UPDATE a field: the record's rows as before
+                self.db["players"].update(pid, {k: check_text(v, k)})
             self.store.note(referee, "players.update", {"player_id": pid, **fields}, at)
         self.store.saved()
         return self.get(pid)
