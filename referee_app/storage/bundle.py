@@ -410,8 +410,9 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         versions = _get(h, "versions", path, list)
         if not versions:
             raise BundleError(f"{path}.versions", "a hand needs at least one version")
-        db["hands"].insert({"id": hid, "round": rnd, "table_no": tbl, "hand_no": hno,
-                            "current_version": 1, "status": "entered"})
+        # a hand's rows are SQL text, as hands.py writes them (per hand, see insert_version)
+        db.execute("INSERT INTO hands(id, round, table_no, hand_no, current_version, status) "
+                   "VALUES (?,?,?,?,?,?)", (hid, rnd, tbl, hno, 1, "entered"))
         for j, v in enumerate(versions):
             vpath = f"{path}.versions[{j}]"
             num = _get(v, "version", vpath, int)
