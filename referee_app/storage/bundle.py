@@ -410,7 +410,6 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         versions = _get(h, "versions", path, list)
         if not versions:
             raise BundleError(f"{path}.versions", "a hand needs at least one version")
-        # a hand's rows are SQL text, as hands.py writes them (per hand, see insert_version)
         db.execute("INSERT INTO hands(id, round, table_no, hand_no, current_version, status) "
                    "VALUES (?,?,?,?,?,?)", (hid, rnd, tbl, hno, 1, "entered"))
         for j, v in enumerate(versions):
@@ -466,8 +465,8 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         for name, c in _get(p, "entries", path, dict).items():
             if isinstance(c, bool) or not isinstance(c, int):
                 raise BundleError(f"{path}.entries.{name}", f"expected chips, got {c!r}")
-            db["penalty_entries"].insert({"penalty_id": pen_id, "chips": c,
-                                          "player_id": pid_of(name, f"{path}.entries.{name}")})
+            db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) VALUES (?,?,?)",
+                       (pen_id, pid_of(name, f"{path}.entries.{name}"), c))
         void = _get(p, "void", path, dict, optional=True)
         if void:
             db["penalty_voids"].insert({

@@ -147,7 +147,9 @@ class Plan:
             for r in p.rounds:
                 if self.seats.has_live_hands(r.number):  # entered since we looked
                     raise SeatingError("round", f"round {r.number} now has hands; plan again")
-                self.seats.clear(r.number)
+                for table in ("seats", "byes"):
+                    self.db.execute(f"DELETE FROM {table} WHERE round=?", (r.number,))
+                self.db.execute("DELETE FROM rounds WHERE number=?", (r.number,))
                 self.seats.insert(r.number, seed, at, referee,
                                   [(t, s, pid)
                                    for t, ps in zip(numbers[r.number], r.tables, strict=True)

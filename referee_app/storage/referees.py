@@ -86,8 +86,8 @@ class Referees:
         pin = _check_new_pin(pin)
         if self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
             raise StorageError("name", f"referee {name!r} is already registered")
-        self.db["referees"].insert({"name": name, "head": int(head), "pin": hash_pin(pin),
-                                    "added_at": at})
+        self.db.execute("INSERT INTO referees(name, head, pin, added_at) VALUES (?,?,?,?)",
+                        (name, int(head), hash_pin(pin), at))
 
     def add(self, name: str, *, pin: str, head: bool = False,
                     referee: str = "") -> Referee:

@@ -37,7 +37,7 @@ class Rounds:
         out = []
         for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number").fetchall():
             s = self.seating(n)
-            hands = self.db.execute("SELECT COUNT(*) FROM hands WHERE round=?", (n,)).fetchone()[0]
+            hands = self.db["hands"].count_where("round=?", [n])
             out.append(RoundInfo(n, len(s.tables), len(s.assignments), s.byes, hands))
         return out
 
