@@ -293,8 +293,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
         with t.store.write():
             created = _get(info, "created_at", "tournament", str, optional=True, default="")
             if created:
-                t.db.execute("UPDATE meta SET value=? WHERE key='created_at'",
-                             (json.dumps(created),))
+                t.db["meta"].update("created_at", {"value": json.dumps(created)})
             where = ["bundle"]
             try:
                 old_log = _fill(t, data, where)
@@ -358,11 +357,11 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         if pid in names.values():
             raise BundleError(f"{path}.id", f"id {pid} is used twice")
         names[name] = pid
-        db.execute("INSERT INTO players(id, name, name_latin, club, status, registered_at) "
-                   "VALUES (?,?,?,?,?,?)",
-                   (pid, name, _get(p, "name_latin", path, str, optional=True, default=""),
-                    _get(p, "club", path, str, optional=True, default=""), status,
-                    _get(p, "registered_at", path, str, optional=True, default="")))
+        db["players"].insert({
+            "id": pid, "name": name,
+            "name_latin": _get(p, "name_latin", path, str, optional=True, default=""),
+            "club": _get(p, "club", path, str, optional=True, default=""), "status": status,
+            "registered_at": _get(p, "registered_at", path, str, optional=True, default="")})
 
     def pid_of(name: Any, path: str) -> int:
         if not isinstance(name, str) or name not in names:
@@ -372,10 +371,10 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     for i, r in enumerate(_list(data, "rounds", "")):
         path = where[0] = f"rounds[{i}]"
         n = _get(r, "number", path, int)
-        db.execute("INSERT INTO rounds(number, seed, created_at, created_by) VALUES (?,?,?,?)",
-                   (n, _get(r, "seed", path, int, optional=True),
-                    _get(r, "created_at", path, str, optional=True, default=""),
-                    _get(r, "created_by", path, str, optional=True, default="")))
+        db["rounds"].insert({
+            "number": n, "seed": _get(r, "seed", path, int, optional=True),
+            "created_at": _get(r, "created_at", path, str, optional=True, default=""),
+            "created_by": _get(r, "created_by", path, str, optional=True, default="")})
         seated: dict[int, str] = {}
         for tk, row in _get(r, "tables", path, dict).items():
             tpath = f"{path}.tables.{tk}"
@@ -394,11 +393,10 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
                     raise BundleError(f"{tpath}.{s}", f"{row[s]!r} is also seated at "
                                       f"{seated[pid]}")
                 seated[pid] = f"table {tk} {s}"
-                db.execute("INSERT INTO seats(round, table_no, seat, player_id) VALUES (?,?,?,?)",
-                           (n, int(tk), s, pid))
+                db["seats"].insert({"round": n, "table_no": int(tk), "seat": s,
+                                    "player_id": pid})
         for j, b in enumerate(_list(r, "byes", path)):
-            db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)",
-                       (n, pid_of(b, f"{path}.byes[{j}]")))
+            db["byes"].insert({"round": n, "player_id": pid_of(b, f"{path}.byes[{j}]")})
 
     used: set[tuple[int, int, int]] = set()
     for i, h in enumerate(_list(data, "hands", "")):
@@ -456,14 +454,14 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         ids = [pid_of(n, f"{path}.players[{k}]")
                for k, n in enumerate(_get(p, "players", path, list))]
         pen_id = _get(p, "id", path, int)
-        db.execute("INSERT INTO penalties(id, players, chips, reason, clause, referee, at, "
-                   "zero_sum, round) VALUES (?,?,?,?,?,?,?,?,?)",
-                   (pen_id, json.dumps(ids), _get(p, "chips", path, int),
-                    _get(p, "reason", path, str), _get(p, "clause", path, str, optional=True),
-                    _get(p, "referee", path, str, optional=True, default=""),
-                    _get(p, "at", path, str, optional=True, default=""),
-                    int(bool(_get(p, "zero_sum", path, bool, optional=True, default=False))),
-                    _get(p, "round", path, int, optional=True)))
+        db["penalties"].insert({
+            "id": pen_id, "players": json.dumps(ids), "chips": _get(p, "chips", path, int),
+            "reason": _get(p, "reason", path, str),
+            "clause": _get(p, "clause", path, str, optional=True),
+            "referee": _get(p, "referee", path, str, optional=True, default=""),
+            "at": _get(p, "at", path, str, optional=True, default=""),
+            "zero_sum": int(bool(_get(p, "zero_sum", path, bool, optional=True, default=False))),
+            "round": _get(p, "round", path, int, optional=True)})
         for name, c in _get(p, "entries", path, dict).items():
             if isinstance(c, bool) or not isinstance(c, int):
                 raise BundleError(f"{path}.entries.{name}", f"expected chips, got {c!r}")
@@ -471,12 +469,10 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
                        (pen_id, pid_of(name, f"{path}.entries.{name}"), c))
         void = _get(p, "void", path, dict, optional=True)
         if void:
-            db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
-                       "(?,?,?,?)", (pen_id, _get(void, "reason", f"{path}.void", str),
-                                     _get(void, "referee", f"{path}.void", str, optional=True,
-                                          default=""),
-                                     _get(void, "at", f"{path}.void", str, optional=True,
-                                          default="")))
+            db["penalty_voids"].insert({
+                "penalty_id": pen_id, "reason": _get(void, "reason", f"{path}.void", str),
+                "referee": _get(void, "referee", f"{path}.void", str, optional=True, default=""),
+                "at": _get(void, "at", f"{path}.void", str, optional=True, default="")})
 
     old_log = []
     for i, e in enumerate(_list(data, "log", "")):

@@ -3,6 +3,15 @@
 Text cells that a spreadsheet would run as a formula (starting with ``= + - @``, a tab or
 a carriage return) are written with a leading ``'`` (OWASP "CSV injection"); the import
 removes that guard again, so an exported list re-imports unchanged.
+
+The standard library's :mod:`csv`, not sqlite-utils' CSV facilities: sqlite-utils writes CSV
+and JSON from its command line (``sqlite-utils query --csv``) over a table or a query, and its
+library has no writer. These files are of computed rows (ranks, a column per round played, a
+hand's flags and seats), not of a table, and every text cell passes :func:`guard_cell`; the
+file is written whole or not at all (:func:`~.files.atomic_file`). Its reader
+(``sqlite_utils.utils.rows_from_file``) yields a dict per row: a header naming a column twice
+silently loses one of them, a short row comes padded with ``None``, and no row says its line,
+which every error below names.
 """
 
 from __future__ import annotations

@@ -176,7 +176,13 @@ class Hands:
                         at: str, reason: str | None, override_reason: str | None,
                         override_totals: Mapping[str, int] | None) -> None:
         """Write one version exactly as given: its settlement and the settings that produced
-        it are stored together and never computed again."""
+        it are stored together and never computed again.
+
+        SQL text here and in the other writes of hands, not sqlite-utils' ``Table`` methods
+        (as the rarer writes of players, rounds and penalties use): this runs for every saved
+        version, and each ``Table`` call reads the table's schema again (``insert`` some
+        0.08 ms, ``update`` 0.2 ms as it reads the row first); measured, they made saving a
+        hand about 45 % more CPU (2.0 → 2.9 ms, ``hands.add`` unsynced)."""
         counted = status is not HandStatus.VOID
         self.db.execute(
             "INSERT INTO hand_versions(hand_id, version, action, status, record, settlement, ok, "

@@ -84,15 +84,13 @@ class Penalties:
                 entries[pid] -= chips
         at = dbm.now()
         with self.store.write():
-            cur = self.db.execute(
-                "INSERT INTO penalties(players, chips, reason, clause, referee, at, zero_sum, "
-                "round) VALUES (?,?,?,?,?,?,?,?)",
-                (dump(ids), chips, reason, clause, referee, at, int(zero_sum), round))
-            pen_id = int(cur.lastrowid or 0)
-            for pid, c in entries.items():
-                if c:
-                    self.db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) "
-                                    "VALUES (?,?,?)", (pen_id, pid, c))
+            penalties = self.db["penalties"].insert({
+                "players": dump(ids), "chips": chips, "reason": reason, "clause": clause,
+                "referee": referee, "at": at, "zero_sum": int(zero_sum), "round": round})
+            pen_id = int(penalties.last_pk or 0)
+            self.db["penalty_entries"].insert_all(
+                {"penalty_id": pen_id, "player_id": pid, "chips": c}
+                for pid, c in entries.items() if c)
             self.store.note(referee, "penalty.add", {"penalty_id": pen_id, "players": ids,
                                                "chips": chips, "reason": reason}, at)
         self.store.saved()
@@ -107,8 +105,9 @@ class Penalties:
             raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
         at = dbm.now()
         with self.store.write():
-            self.db.execute("INSERT INTO penalty_voids(penalty_id, reason, referee, at) VALUES "
-                            "(?,?,?,?)", (penalty_id, reason, check_text(referee, "referee"), at))
+            self.db["penalty_voids"].insert({"penalty_id": penalty_id, "reason": reason,
+                                             "referee": check_text(referee, "referee"),
+                                             "at": at})
             self.store.note(referee, "penalty.void", {"penalty_id": penalty_id, "reason": reason}, at)
         self.store.saved()
         return self.get(penalty_id)

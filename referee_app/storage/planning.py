@@ -150,22 +150,15 @@ class Plan:
                 for table in ("seats", "byes"):
                     self.db.execute(f"DELETE FROM {table} WHERE round=?", (r.number,))
                 self.db.execute("DELETE FROM rounds WHERE number=?", (r.number,))
-                self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
-                                "VALUES (?,?,?,?)", (r.number, seed, at, referee))
-                for t, ps in zip(numbers[r.number], r.tables, strict=True):
-                    for s, pid in zip(seats, ps, strict=True):
-                        self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
-                                        "VALUES (?,?,?,?)", (r.number, t, s, pid))
-                for b in r.byes:
-                    self.db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)",
-                                    (r.number, b))
+                self.seats.insert(r.number, seed, at, referee,
+                                  [(t, s, pid)
+                                   for t, ps in zip(numbers[r.number], r.tables, strict=True)
+                                   for s, pid in zip(seats, ps, strict=True)], r.byes)
             later = [n for (n,) in self.db.execute(
                 "SELECT number FROM rounds WHERE number>? AND number NOT IN "
                 "(SELECT round FROM hands)", (rounds,)).fetchall()]
             for n in later:  # seated beyond the new plan, never played: drop
-                for table in ("seats", "byes"):
-                    self.db.execute(f"DELETE FROM {table} WHERE round=?", (n,))
-                self.db.execute("DELETE FROM rounds WHERE number=?", (n,))
+                self.seats.clear(n)
             self._store_plan(p, seats, done, rounds, seed)
             f = p.figures
             self.store.note(referee, "round.plan", {
@@ -197,8 +190,8 @@ class Plan:
         for r in p.rounds:
             new[str(r.number)] = {"tables": [list(t) for t in r.tables], "byes": list(r.byes)}
         value = {"seed": seed, "rounds_total": rounds, "seats": list(seats), "rounds": new}
-        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                        (PLAN_KEY, json.dumps(value, ensure_ascii=False, sort_keys=True)))
+        self.db["meta"].insert({"key": PLAN_KEY, "value": json.dumps(
+            value, ensure_ascii=False, sort_keys=True)}, replace=True)  # INSERT OR REPLACE
 
     def seat(self, number: int, *, fill: str | None = None, referee: str = "",
                        replace_existing: bool = False) -> tuple[Repair, Seating]:

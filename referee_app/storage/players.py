@@ -36,6 +36,9 @@ class Players:
         return Player(id=r[0], name=r[1], name_latin=r[2], club=r[3],
                       status=PlayerStatus(r[4]), registered_at=r[5])
 
+    # reads stay SQL text: they run for every hand saved or shown, and a sqlite-utils
+    # ``Table`` read (``get``, ``rows_where``) reads the table's schema again each call
+    # (``get`` 0.02 → 0.13 ms measured); the writes below are at a referee's pace
     _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
 
     def list(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
@@ -121,11 +124,11 @@ class Players:
         at = dbm.now()
         ids = []
         with self.store.write():
+            players = self.db["players"]
             for n, la, cl, st in checked:
-                cur = self.db.execute("INSERT INTO players(name, name_latin, club, status, "
-                                      "registered_at) VALUES (?,?,?,?,?)",
-                                      (n, la, cl, st.value, at))
-                ids.append(cur.lastrowid)
+                players.insert({"name": n, "name_latin": la, "club": cl, "status": st.value,
+                                "registered_at": at})
+                ids.append(players.last_pk)
             self.store.note(referee, "players.add", {"players": [c[0] for c in checked]}, at)
         self.store.saved()
         return [self.get(i) for i in ids]
@@ -141,7 +144,7 @@ class Players:
             raise StorageError("status", f"unknown status {status!r}") from None
         at = dbm.now()
         with self.store.write():
-            self.db.execute("UPDATE players SET status=? WHERE id=?", (st.value, pid))
+            self.db["players"].update(pid, {"status": st.value})
             self.store.note(referee, "players.status", {"player_id": pid, "status": st.value,
                                                   "reason": reason}, at)
         self.store.saved()
@@ -166,8 +169,8 @@ class Players:
             fields["name"] = new
         at = dbm.now()
         with self.store.write():
-            for k, v in fields.items():
-                self.db.execute(f"UPDATE players SET {k}=? WHERE id=?", (check_text(v, k), pid))
+            for k, v in fields.items():  # one UPDATE a field: the record's rows as before
+                self.db["players"].update(pid, {k: check_text(v, k)})
             self.store.note(referee, "players.update", {"player_id": pid, **fields}, at)
         self.store.saved()
         return self.get(pid)

@@ -119,7 +119,7 @@ class Referees:
         new_pin = _check_new_pin(new_pin)
         at = dbm.now()
         with self.store.write():
-            self.db.execute("UPDATE referees SET pin=? WHERE name=?", (hash_pin(new_pin), name))
+            self.db["referees"].update(name, {"pin": hash_pin(new_pin)})
             self.store.note(by, "referee.pin", {"name": name}, at)
         self.store.saved()
 
@@ -141,12 +141,11 @@ class Referees:
                             (name,)).fetchone()
         if r is not None and check_pin(str(pin), r[2]):
             with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
-                self.db.execute("DELETE FROM auth_failures WHERE name=?", (name,))
+                self.db["auth_failures"].delete_where("name=?", [name])
             self.store.signed_in = Referee(r[0], bool(r[1]), r[3])
             return self.store.signed_in
         with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
-            self.db.execute("INSERT INTO auth_failures(name, at) VALUES (?, ?)",
-                            (name, time.time()))
+            self.db["auth_failures"].insert({"name": name, "at": time.time()})
         left = MAX_FAILURES - len(fails) - 1
         if left <= 0:
             at = dbm.now()

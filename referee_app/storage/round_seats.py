@@ -5,6 +5,7 @@ shared by drawing rounds one at a time (:mod:`.rounds`) and planning them all
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
@@ -69,20 +70,28 @@ class RoundSeats:
         with self.store.write():
             exists = self.check_free(number, replace_existing)
             if exists:
-                self.db.execute("DELETE FROM seats WHERE round=?", (number,))
-                self.db.execute("DELETE FROM byes WHERE round=?", (number,))
-                self.db.execute("DELETE FROM rounds WHERE number=?", (number,))
-            self.db.execute("INSERT INTO rounds(number, seed, created_at, created_by) "
-                            "VALUES (?,?,?,?)", (number, seed, at, referee))
-            for t, s, pid in rows:
-                self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) "
-                                "VALUES (?,?,?,?)", (number, t, s, pid))
-            for b in bye_ids:
-                self.db.execute("INSERT INTO byes(round, player_id) VALUES (?,?)", (number, b))
+                self.clear(number)
+            self.insert(number, seed, at, referee, rows, bye_ids)
             self.store.note(referee, action, {"round": number, **detail, "replaced": bool(exists)},
                       at)
         self.store.saved()
         return self.seating(number)
+
+    def clear(self, number: int) -> None:
+        """Inside a save: remove round ``number``, its seats and byes (in that order)."""
+        self.db["seats"].delete_where("round=?", [number])
+        self.db["byes"].delete_where("round=?", [number])
+        self.db["rounds"].delete_where("number=?", [number])
+
+    def insert(self, number: int, seed: int | None, at: str, referee: str,
+               rows: Sequence[tuple[int, str, int]], bye_ids: Sequence[int]) -> None:
+        """Inside a save: write round ``number``, its seats (table, seat, player id) and
+        byes, in that order (each table's rows as written into the chain entry)."""
+        self.db["rounds"].insert({"number": number, "seed": seed, "created_at": at,
+                                  "created_by": referee})
+        self.db["seats"].insert_all({"round": number, "table_no": t, "seat": s,
+                                     "player_id": pid} for t, s, pid in rows)
+        self.db["byes"].insert_all({"round": number, "player_id": b} for b in bye_ids)
 
     def has_live_hands(self, number: int, table: int | None = None) -> bool:
         """Hands that still count (not void) fix the seats they were played in."""

@@ -37,7 +37,7 @@ class Rounds:
         out = []
         for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number").fetchall():
             s = self.seating(n)
-            hands = self.db.execute("SELECT COUNT(*) FROM hands WHERE round=?", (n,)).fetchone()[0]
+            hands = self.db["hands"].count_where("round=?", [n])
             out.append(RoundInfo(n, len(s.tables), len(s.assignments), s.byes, hands))
         return out
 
@@ -185,17 +185,14 @@ class Rounds:
                                    "entered; void them before changing its seats")
         at = dbm.now()
         with self.store.write():
-            self.db.execute("DELETE FROM seats WHERE round=? AND table_no=? AND seat=?",
-                            (number, table, seat))
-            if other:
-                self.db.execute("UPDATE seats SET player_id=? WHERE round=? AND table_no=? "
-                                "AND seat=?", (old_pid, number, other[0], other[1]))
-            else:
-                self.db.execute("DELETE FROM byes WHERE round=? AND player_id=?", (number, pid))
-                self.db.execute("INSERT OR IGNORE INTO byes(round, player_id) VALUES (?,?)",
-                                (number, old_pid))
-            self.db.execute("INSERT INTO seats(round, table_no, seat, player_id) VALUES "
-                            "(?,?,?,?)", (number, table, seat, pid))
+            seats = self.db["seats"]
+            seats.delete((number, table, seat))
+            if other:  # the player sat elsewhere: the two swap
+                seats.update((number, other[0], other[1]), {"player_id": old_pid})
+            else:  # the player sat out (or was not seated): the one replaced sits out
+                self.db["byes"].delete_where("round=? AND player_id=?", [number, pid])
+                self.db["byes"].insert({"round": number, "player_id": old_pid}, ignore=True)
+            seats.insert({"round": number, "table_no": table, "seat": seat, "player_id": pid})
             self.store.note(referee, "round.set_seat", {"round": number, "table": table, "seat": seat,
                                                   "player_id": pid, "replaced": old_pid}, at)
         self.store.saved()

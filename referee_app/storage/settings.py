@@ -95,9 +95,9 @@ class Settings:
             fields["results_url"] = _results_url(fields["results_url"])
         at = dbm.now()
         with self.store.write():
-            for k, v in fields.items():
-                self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
-                                (k, dump(v)))
+            # INSERT OR REPLACE, key by key: each key's old row out, then its new row in
+            self.db["meta"].insert_all(
+                ({"key": k, "value": dump(v)} for k, v in fields.items()), replace=True)
             self.store.note(referee, "event.update", fields, at)
         self.store.saved()
         return self.store.info

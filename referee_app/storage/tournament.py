@@ -163,10 +163,9 @@ class Tournament:
                                        f"{verified_only!r}")
                 info["verified_only"] = True
             with t.store.write():
-                db.execute("INSERT INTO rulesets(digest, id, data) VALUES (?,?,?)",
-                           (digest, rules.id, chain.canonical(snap)))
-                for k, v in info.items():
-                    db.execute("INSERT INTO meta(key, value) VALUES (?, ?)", (k, _dump(v)))
+                db["rulesets"].insert({"digest": digest, "id": rules.id,
+                                       "data": chain.canonical(snap)})
+                db["meta"].insert_all({"key": k, "value": _dump(v)} for k, v in info.items())
                 if head_pin is not None:
                     t.referees.insert(head_referee, head=True, pin=head_pin,
                                       at=info["created_at"])
