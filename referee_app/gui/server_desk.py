@@ -17,7 +17,7 @@ from typing import Any
 
 from referee_app.core import HandRecord, settle
 from referee_app.core import next_dealer as core_next_dealer
-from referee_app.server.client import DeskClient, ServerUnreachable
+from referee_app.server.client import ClientSession, DeskClient, ServerUnreachable
 from referee_app.server.remote import HandQueued, RemoteTournament
 from referee_app.storage import HandInfo, Referee, StorageError, TournamentInfo, ruleset_store
 
@@ -62,9 +62,9 @@ class ServerBackend(RemoteTournament):
 
     def __init__(self, client: DeskClient) -> None:
         self._who: Referee | None = None
-        #: name -> (token, head, PIN) of each referee signed in on this desk (the desk's own
+        #: name -> (session, PIN) of each referee signed in on this desk (the desk's own
         #: and a head referee's for one action), in memory only
-        self._sessions: dict[str, tuple[str | None, bool, str]] = {}
+        self._sessions: dict[str, tuple[ClientSession | None, str]] = {}
         super().__init__(client)
         self.online = True
         self._kept: dict[Any, Any] = {}
@@ -76,15 +76,15 @@ class ServerBackend(RemoteTournament):
         """Check the PIN on the server; later writes (and resends of the outbox after a
         server restart, signed in again with this PIN) are this referee's."""
         r = self.client.sign_in(name, pin)
-        self._sessions[r["referee"]] = (self.client._token, bool(r["head"]), pin)
+        self._sessions[r["referee"]] = (self.client.session, pin)
         self._use(r["referee"])
         return self._who  # type: ignore[return-value]
 
     def _use(self, name: str) -> None:
-        token, head, pin = self._sessions[name]
-        self.client._token, self.client.referee, self.client.head = token, name, head
+        session, pin = self._sessions[name]
+        self.client.use_session(session)
         self.client.reauth = lambda: (name, pin)
-        self._who = Referee(name, head)
+        self._who = Referee(name, session.head if session else False)
 
     @property
     def signed_in(self) -> Referee | None:  # type: ignore[override]
@@ -98,7 +98,7 @@ class ServerBackend(RemoteTournament):
             self._use(who.name)
             return
         self._who = None
-        self.client._token, self.client.referee, self.client.head = None, None, False
+        self.client.use_session(None)
         self.client.reauth = None
 
     def sign_out(self) -> None:

@@ -17,7 +17,6 @@ renumbers it or drops it (:meth:`resolve`); nothing is ever silently lost.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,12 +25,13 @@ from typing import Any
 
 import httpx
 
-from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.core import FieldError, HandRecord, RuleViolation, settle
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
     HandChangedError,
     HandRuleError,
+    RecordIntegrityError,
     StorageError,
     UnknownHandError,
     ruleset_store,
@@ -44,6 +44,15 @@ class ServerUnreachable(StorageError):
     """The server did not answer (down, network, timeout); hands saved now wait."""
 
     code = "server_unreachable"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSession:
+    """A sign-in's token and whose it is (kept by a desk that switches referees)."""
+
+    token: str
+    referee: str
+    head: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,30 +82,64 @@ def _violations(items: list[dict[str, Any]]) -> list[RuleViolation]:
             for v in items if isinstance(v, dict)]
 
 
+def _error_classes(base: type[StorageError] = StorageError) -> dict[str, type[StorageError]]:
+    """The storage library's error classes by ``code`` (the server sends the code of what
+    it raised); the desk's own (unreachable, queued) are never sent."""
+    out: dict[str, type[StorageError]] = {base.code: base}
+    for cls in base.__subclasses__():
+        if cls.__module__.startswith("referee_app.storage"):
+            out = {**_error_classes(cls), **out}
+    return out
+
+
+def rebuild_error(code: str, fld: str, problem: str, params: dict[str, Any] | None = None,
+                  violations: list[dict[str, Any]] | None = None) -> StorageError | None:
+    """The storage error with this ``code``, carrying the server's field, problem and
+    parameters (None when no storage error has that code)."""
+    cls = _error_classes().get(code) if code else None
+    if cls is None:
+        return None
+    err = cls.__new__(cls)
+    FieldError.__init__(err, fld, problem, code=code, params=params)
+    if isinstance(err, HandRuleError):
+        err.violations = tuple(_violations(violations or []))
+    if isinstance(err, HandChangedError):
+        err.hand_id, err.expected, err.current = (err.params.get(k) for k in (
+            "hand_id", "expected", "current"))
+    if isinstance(err, RecordIntegrityError):
+        err.seq = err.params.get("seq")
+    return err
+
+
 def error_from(resp: httpx.Response) -> StorageError:
-    """The storage error an API error response stands for."""
+    """The storage error an API error response stands for: rebuilt from the body's ``code``
+    (every storage error has one); a 502-504 is :class:`ServerUnreachable` (the hand waits),
+    and an answer without a known code is named by its status."""
     try:
         err = resp.json().get("error", {})
     except (ValueError, AttributeError):
         err = {}
-    fld = str(err.get("field", "server")) if isinstance(err, dict) else "server"
-    problem = str(err.get("problem", "")) if isinstance(err, dict) else ""
+    if not isinstance(err, dict):
+        err = {}
+    fld = str(err.get("field", "server"))
+    problem = str(err.get("problem", ""))
     problem = problem or f"the server answered {resp.status_code} {resp.reason_phrase}"
-    code = resp.status_code
-    if code == 422 and isinstance(err.get("violations"), list):
-        return HandRuleError(fld, problem, _violations(err["violations"]))
-    if code == 409:
-        changed = re.match(r"hand (\d+) was changed meanwhile \(now version (\d+), you edited "
-                           r"version (\d+)\)", problem)
-        if changed:
-            return HandChangedError(int(changed[1]), int(changed[3]), int(changed[2]))
-        return DuplicateHandError(fld, problem)
-    if code in (401, 403, 429):
-        return AuthError(fld, problem)
-    if code == 404 and fld == "hand_id":
-        return UnknownHandError(fld, problem)
-    if code in (502, 503, 504):
+    status = resp.status_code
+    params = err.get("params") if isinstance(err.get("params"), dict) else None
+    violations = err.get("violations") if isinstance(err.get("violations"), list) else None
+    if status in (502, 503, 504):
         return ServerUnreachable(fld, problem)
+    rebuilt = rebuild_error(str(err.get("code") or ""), fld, problem, params, violations)
+    if rebuilt is not None:
+        return rebuilt
+    if status == 422 and violations is not None:
+        return HandRuleError(fld, problem, _violations(violations))
+    if status == 409:
+        return DuplicateHandError(fld, problem)
+    if status in (401, 403, 429):
+        return AuthError(fld, problem)
+    if status == 404 and fld == "hand_id":
+        return UnknownHandError(fld, problem)
     return StorageError(fld, problem)
 
 
@@ -190,6 +233,21 @@ class DeskClient:
     @property
     def signed_in(self) -> bool:
         return self._token is not None
+
+    @property
+    def session(self) -> ClientSession | None:
+        """Who this client writes as now (None: nobody signed in)."""
+        if self._token is None or self.referee is None:
+            return None
+        return ClientSession(self._token, self.referee, self.head)
+
+    def use_session(self, session: ClientSession | None) -> None:
+        """Write as ``session`` (one signed in earlier on this client), or as nobody: a desk
+        switches to a head referee for one action and back without a new PIN check."""
+        if session is None:
+            self._token, self.referee, self.head = None, None, False
+        else:
+            self._token, self.referee, self.head = session.token, session.referee, session.head
 
     # ------------------------------------------------------------------ reads
 
@@ -393,7 +451,7 @@ class DeskClient:
             raise err
         viol = [v.to_dict() for v in getattr(err, "violations", ())]
         self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
-                           violations=viol)
+                           code=err.code, violations=viol)
         return SaveResult(item.key, True, problem=err.problem)
 
     def waiting(self) -> list[OutboxItem]:
@@ -453,10 +511,8 @@ class DeskClient:
             r = self._send(item, interactive=False)
         now = self.outbox.get(item.key)
         if r.queued and now is not None and now.state == CONFLICT:
-            err = StorageError(now.error_field, now.problem)
-            if now.violations:
-                err = HandRuleError(now.error_field, now.problem, _violations(now.violations))
-            elif now.error_field == "hand_no" and "already saved" in now.problem:
-                err = DuplicateHandError(now.error_field, now.problem)
-            raise err
+            raise rebuild_error(now.code, now.error_field, now.problem,
+                                violations=now.violations) or (
+                HandRuleError(now.error_field, now.problem, _violations(now.violations))
+                if now.violations else StorageError(now.error_field, now.problem))
         return r
