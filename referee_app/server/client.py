@@ -201,8 +201,10 @@ class DeskClient:
                                     f"({type(e).__name__}); hands saved now wait in the "
                                     "outbox") from None
 
-    def _call(self, method: str, path: str, *, json_body: Any = None,
-              params: dict[str, Any] | None = None, auth: bool = False) -> Any:
+    def call(self, method: str, path: str, *, json_body: Any = None,
+             params: dict[str, Any] | None = None, auth: bool = False) -> Any:
+        """One API request's JSON answer (an error answer raised as its storage error;
+        ``auth``: with the token, signing in again once if the server forgot it)."""
         resp = self._request(method, path, json_body=json_body, params=params, auth=auth)
         if resp.status_code == 401 and auth and self.reauth is not None:
             self.sign_in(*self.reauth())
@@ -253,21 +255,21 @@ class DeskClient:
 
     def tournament(self) -> dict[str, Any]:
         """The tournament's details (``GET /api/tournament``)."""
-        return self._call("GET", "/api/tournament")  # type: ignore[no-any-return]
+        return self.call("GET", "/api/tournament")  # type: ignore[no-any-return]
 
     def seating(self, round: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
+        return self.call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
 
     def progress(self, round: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/rounds/{int(round)}/progress")  # type: ignore[no-any-return]
+        return self.call("GET", f"/api/rounds/{int(round)}/progress")  # type: ignore[no-any-return]
 
     def standings(self, round: int | None = None, through: int | None = None
                   ) -> list[dict[str, Any]]:
         params = {k: v for k, v in (("round", round), ("through", through)) if v is not None}
-        return self._call("GET", "/api/standings", params=params)  # type: ignore[no-any-return]
+        return self.call("GET", "/api/standings", params=params)  # type: ignore[no-any-return]
 
     def players(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/api/players")  # type: ignore[no-any-return]
+        return self.call("GET", "/api/players")  # type: ignore[no-any-return]
 
     def hands(self, round: int | None = None, table: int | None = None,
               status: str | None = None, *, full: bool = False) -> list[dict[str, Any]]:
@@ -276,30 +278,30 @@ class DeskClient:
                                                     ("status", status)) if v is not None}
         if full:
             params["full"] = 1
-        return self._call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
+        return self.call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
 
     def hand(self, hand_id: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/hands/{int(hand_id)}")  # type: ignore[no-any-return]
+        return self.call("GET", f"/api/hands/{int(hand_id)}")  # type: ignore[no-any-return]
 
     def history(self, hand_id: int) -> list[dict[str, Any]]:
-        return self._call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
+        return self.call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
 
     def log(self, hand: int | None = None, referee: str | None = None) -> list[dict[str, Any]]:
         """The chain's entries (``referee-app log --json``); the whole log needs a token."""
         params = {k: v for k, v in (("hand", hand), ("referee", referee)) if v is not None}
-        return self._call("GET", "/api/log", params=params,  # type: ignore[no-any-return]
+        return self.call("GET", "/api/log", params=params,  # type: ignore[no-any-return]
                           auth=hand is None)
 
     def next_hand(self, round: int, table: int) -> dict[str, Any]:
-        return self._call("GET", "/api/hands/next",  # type: ignore[no-any-return]
+        return self.call("GET", "/api/hands/next",  # type: ignore[no-any-return]
                           params={"round": round, "table": table})
 
     def penalties(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/api/penalties")  # type: ignore[no-any-return]
+        return self.call("GET", "/api/penalties")  # type: ignore[no-any-return]
 
     def verify(self) -> dict[str, Any]:
         """The whole record checked on the server (``referee-app verify``)."""
-        return self._call("GET", "/api/record", auth=True)  # type: ignore[no-any-return]
+        return self.call("GET", "/api/record", auth=True)  # type: ignore[no-any-return]
 
     def changes(self, since: int, timeout: float = 25.0) -> int:
         """Wait until the record's revision differs from ``since`` (or ``timeout``)."""
@@ -317,7 +319,7 @@ class DeskClient:
                    expected_version: int | None = None) -> dict[str, Any]:
         """``expected_version``: the version edited; a newer one saved meanwhile by another
         desk is refused (``HandChangedError``) instead of overwritten."""
-        return self._call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
                           json_body={"record": record, "reason": reason,
                                      "override_reason": override_reason,
                                      "override_totals": override_totals,
@@ -325,32 +327,32 @@ class DeskClient:
 
     def void_hand(self, hand_id: int, *, reason: str,
                   expected_version: int | None = None) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
                           json_body={"reason": reason, "expected_version": expected_version})
 
     def restore_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
                           json_body={"reason": reason})
 
     def verify_hand(self, hand_id: int, expected_version: int | None = None) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
                           json_body={"expected_version": expected_version})
 
     def unverify_hand(self, hand_id: int, *, reason: str | None = None,
                       expected_version: int | None = None) -> dict[str, Any]:
         """Back from verified to entered (head referee)."""
-        return self._call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
                           json_body={"reason": reason, "expected_version": expected_version})
 
     def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
                     clause: str | None = None, round: int | None = None,
                     zero_sum: bool = False) -> dict[str, Any]:
-        return self._call("POST", "/api/penalties", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", "/api/penalties", auth=True,  # type: ignore[no-any-return]
                           json_body={"players": players, "chips": chips, "reason": reason,
                                      "clause": clause, "round": round, "zero_sum": zero_sum})
 
     def void_penalty(self, penalty_id: int, *, reason: str) -> dict[str, Any]:
-        return self._call("POST", f"/api/penalties/{int(penalty_id)}/void", auth=True,  # type: ignore[no-any-return]
+        return self.call("POST", f"/api/penalties/{int(penalty_id)}/void", auth=True,  # type: ignore[no-any-return]
                           json_body={"reason": reason})
 
     # ------------------------------------------------------------------ hands and the outbox
@@ -358,14 +360,14 @@ class DeskClient:
     def ruleset(self) -> dict[str, Any]:
         """The tournament's ruleset document with its cap and stake (kept in the outbox
         folder too, so hands can be checked offline, even after a restart of the desk)."""
-        data: dict[str, Any] = self._call("GET", "/api/ruleset")
+        data: dict[str, Any] = self.call("GET", "/api/ruleset")
         self._ruleset = data
         if self.outbox is not None:
             write_atomic(self.outbox.folder / "ruleset.cache",
                          json.dumps(data, ensure_ascii=False).encode("utf-8"))
         return data
 
-    def _cached_ruleset(self) -> dict[str, Any] | None:
+    def cached_ruleset(self) -> dict[str, Any] | None:
         if self._ruleset is not None:
             return self._ruleset
         try:
@@ -384,7 +386,7 @@ class DeskClient:
         """Validate a record against the tournament's own rules here, before it is queued:
         RecordError for an unreadable record, HandRuleError for one that breaks the rules
         (unless a head referee's ``override_reason`` goes with it)."""
-        info = self._cached_ruleset()
+        info = self.cached_ruleset()
         if info is None:
             raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
                                     "has not seen the tournament yet to check hands offline; "
