@@ -147,7 +147,8 @@ _EDIT = {**_HAND, "reason": "body", "expected_version": "body"}
 OPERATIONS: tuple[Operation, ...] = (
     # the tournament itself
     Operation("", "info", TournamentInfo, "tournament", keep=True),
-    Operation("", "revision", int, "tournament", pick="revision", keep=True),
+    # a token that changes with the record: the file's own, or the server's record entries
+    Operation("", "revision", Any, "tournament", pick="revision", keep=True),
     Operation("", "rules", Any, "ruleset", desk="a ruleset from the document and settings"),
     Operation("", "ruleset", Any, "ruleset", desk="a ruleset from the document"),
     Operation("", "update_info", Any, write=True, head_desk=True),
@@ -158,7 +159,7 @@ OPERATIONS: tuple[Operation, ...] = (
               desk="not read_only"),
     Operation("referees", "list", list[Referee], "tournament",
               desk="from the tournament's referees and head referee"),
-    Operation("referees", "sign_in", Referee, "sign_in", desk="keeps the session"),
+    Operation("referees", "sign_in", Referee, "sign_in", write=True, desk="keeps the session"),
     Operation("referees", "sign_out", type(None), "sign_out", desk="drops the session"),
     Operation("referees", "add", Referee, write=True, head_desk=True),
     # players
