@@ -1,9 +1,12 @@
-"""The desk's side of the server: the same calls as a local :class:`Tournament`, over HTTP.
+"""The desk's side of the server: the JSON API of docs/server.md over HTTP, and the outbox.
 
-:class:`DeskClient` speaks the JSON API of docs/server.md with httpx and raises the
-storage library's own errors (``HandRuleError`` with its violations, ``DuplicateHandError``,
-``AuthError``, ``UnknownHandError``, ``StorageError``), so a desk's controller handles a
-server exactly as it handles the local file. Unreachable server: :class:`ServerUnreachable`.
+:class:`DeskClient` makes the requests (:meth:`DeskClient.call`; the operations a desk makes
+on a tournament are :class:`~.remote.RemoteTournament`'s, built from the one list in
+``storage/operations.py``) and raises the storage library's own errors, rebuilt from the
+answer's error ``code`` (``HandRuleError`` with its violations, ``DuplicateHandError``,
+``HandChangedError``, ``AuthError``, ``UnknownHandError``...), so a desk's controller
+handles a server exactly as it handles the local file. Unreachable server:
+:class:`ServerUnreachable`.
 
 **Offline outbox.** :meth:`DeskClient.add_hand` first checks the record against the
 tournament's rules (cached from the last contact), writes it to the outbox folder, then
@@ -257,20 +260,6 @@ class DeskClient:
         """The tournament's details (``GET /api/tournament``)."""
         return self.call("GET", "/api/tournament")  # type: ignore[no-any-return]
 
-    def seating(self, round: int) -> dict[str, Any]:
-        return self.call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
-
-    def progress(self, round: int) -> dict[str, Any]:
-        return self.call("GET", f"/api/rounds/{int(round)}/progress")  # type: ignore[no-any-return]
-
-    def standings(self, round: int | None = None, through: int | None = None
-                  ) -> list[dict[str, Any]]:
-        params = {k: v for k, v in (("round", round), ("through", through)) if v is not None}
-        return self.call("GET", "/api/standings", params=params)  # type: ignore[no-any-return]
-
-    def players(self) -> list[dict[str, Any]]:
-        return self.call("GET", "/api/players")  # type: ignore[no-any-return]
-
     def hands(self, round: int | None = None, table: int | None = None,
               status: str | None = None, *, full: bool = False) -> list[dict[str, Any]]:
         """Hands in order (``full``: with each record and settlement)."""
@@ -279,12 +268,6 @@ class DeskClient:
         if full:
             params["full"] = 1
         return self.call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
-
-    def hand(self, hand_id: int) -> dict[str, Any]:
-        return self.call("GET", f"/api/hands/{int(hand_id)}")  # type: ignore[no-any-return]
-
-    def history(self, hand_id: int) -> list[dict[str, Any]]:
-        return self.call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
 
     def log(self, hand: int | None = None, referee: str | None = None) -> list[dict[str, Any]]:
         """The chain's entries (``referee-app log --json``); the whole log needs a token."""
@@ -296,13 +279,6 @@ class DeskClient:
         return self.call("GET", "/api/hands/next",  # type: ignore[no-any-return]
                           params={"round": round, "table": table})
 
-    def penalties(self) -> list[dict[str, Any]]:
-        return self.call("GET", "/api/penalties")  # type: ignore[no-any-return]
-
-    def verify(self) -> dict[str, Any]:
-        """The whole record checked on the server (``referee-app verify``)."""
-        return self.call("GET", "/api/record", auth=True)  # type: ignore[no-any-return]
-
     def changes(self, since: int, timeout: float = 25.0) -> int:
         """Wait until the record's revision differs from ``since`` (or ``timeout``)."""
         resp = self._request("GET", "/api/changes", params={"since": since, "timeout": timeout},
@@ -310,50 +286,6 @@ class DeskClient:
         if resp.status_code >= 400:
             raise error_from(resp)
         return int(resp.json()["revision"])
-
-    # ------------------------------------------------------------------ writes
-
-    def amend_hand(self, hand_id: int, record: dict[str, Any], *, reason: str,
-                   override_reason: str | None = None,
-                   override_totals: dict[str, int] | None = None,
-                   expected_version: int | None = None) -> dict[str, Any]:
-        """``expected_version``: the version edited; a newer one saved meanwhile by another
-        desk is refused (``HandChangedError``) instead of overwritten."""
-        return self.call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
-                          json_body={"record": record, "reason": reason,
-                                     "override_reason": override_reason,
-                                     "override_totals": override_totals,
-                                     "expected_version": expected_version})
-
-    def void_hand(self, hand_id: int, *, reason: str,
-                  expected_version: int | None = None) -> dict[str, Any]:
-        return self.call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason, "expected_version": expected_version})
-
-    def restore_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
-        return self.call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
-
-    def verify_hand(self, hand_id: int, expected_version: int | None = None) -> dict[str, Any]:
-        return self.call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
-                          json_body={"expected_version": expected_version})
-
-    def unverify_hand(self, hand_id: int, *, reason: str | None = None,
-                      expected_version: int | None = None) -> dict[str, Any]:
-        """Back from verified to entered (head referee)."""
-        return self.call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason, "expected_version": expected_version})
-
-    def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
-                    clause: str | None = None, round: int | None = None,
-                    zero_sum: bool = False) -> dict[str, Any]:
-        return self.call("POST", "/api/penalties", auth=True,  # type: ignore[no-any-return]
-                          json_body={"players": players, "chips": chips, "reason": reason,
-                                     "clause": clause, "round": round, "zero_sum": zero_sum})
-
-    def void_penalty(self, penalty_id: int, *, reason: str) -> dict[str, Any]:
-        return self.call("POST", f"/api/penalties/{int(penalty_id)}/void", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
 
     # ------------------------------------------------------------------ hands and the outbox
 

@@ -1,9 +1,9 @@
 """A server that looks like a :class:`Tournament` to a desk's controllers.
 
-:class:`RemoteTournament` wraps a :class:`DeskClient` and offers the methods a desk uses
-on a local ``Tournament`` with the same names, arguments, return types (the storage
-library's frozen dataclasses: ``HandInfo``, ``HandVersion``, ``StandingRow``, ``Seating``,
-``TournamentInfo``, ``Player``, ``Penalty``, ``RoundInfo``, ``Referee``) and errors. A GUI
+:class:`RemoteTournament` wraps a :class:`DeskClient` and answers every operation of
+``storage/operations.py`` (``remote.hands.add(...)``) with the same names, arguments (the
+storage method's own signature), return types (the storage library's frozen dataclasses,
+read back from JSON by ``storage/wire.py``) and errors as a local ``Tournament``. A GUI
 controller written against ``Tournament`` therefore works against a server unchanged
 (tested: every read compares equal to the local file's). The one difference: a hand saved
 while the server cannot be reached raises :class:`HandQueued` — a ``StorageError`` whose

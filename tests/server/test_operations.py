@@ -31,8 +31,6 @@ with warnings.catch_warnings():  # starlette asks for httpx2, which this project
     from starlette.testclient import TestClient
 
 
-
-
 def test_every_endpoint_is_routed_in_order_and_handled() -> None:
     names = [e.name for e in ENDPOINTS]
     assert len(set(names)) == len(names)
