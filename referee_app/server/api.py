@@ -4,7 +4,9 @@ Reads need no token; every write needs ``Authorization: Bearer TOKEN`` from
 ``POST /api/session`` and is made by the storage method the desk and the CLI use, as the
 token's referee (so PIN rules, head-referee actions, validation and the chain all apply).
 Errors are ``{"error": {"field", "problem"}}``; one the store or the record reader raised
-adds its ``code`` (``duplicate_hand``), and 422 adds ``violations`` with clauses.
+adds its ``code`` (``duplicate_hand``) and ``params``, and 422 adds ``violations`` with
+clauses. The routes are ``storage/operations.py``'s ``ENDPOINTS``; the plain reads there are
+served by :func:`serve`, the rest by :data:`HANDLERS`; answers are ``storage/wire.py``'s JSON.
 """
 
 from __future__ import annotations
