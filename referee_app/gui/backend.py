@@ -1,122 +1,34 @@
-"""The one interface a desk's controllers talk to: a local file or a server.
+"""What a desk's controllers talk to: a local file or a server, through the same parts.
 
-:class:`Backend` (a ``typing.Protocol``) lists every call :class:`~.controllers.desk.Desk`
-makes on its tournament. Two classes provide it: the local file
-(:class:`referee_app.storage.Tournament`) and a server
-(:class:`~referee_app.gui.server_desk.ServerBackend`, over ``referee-app serve``), so the same window, views and controllers run on either — why
-``referee-app gui --server URL`` needs no second desk.
+Every call :class:`~.controllers.desk.Desk` makes on its tournament is an entry of
+:data:`~referee_app.storage.operations.OPERATIONS` (``backend.hands.add(...)``), answered by
+the local file (:class:`referee_app.storage.Tournament`) or by a server
+(:class:`~referee_app.gui.server_desk.ServerBackend`, over ``referee-app serve``), so the
+same window, views and controllers run on either — why ``referee-app gui --server URL``
+needs no second desk. The list is the interface; :func:`unanswered` checks a backend
+against it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
+from typing import Any
 
-from referee_app.storage import (
-    HandInfo,
-    HandVersion,
-    Penalty,
-    Player,
-    PlayerStatement,
-    Referee,
-    RoundInfo,
-    Seating,
-    StandingRow,
-    TournamentInfo,
-)
+from referee_app.storage import Tournament
+from referee_app.storage.operations import OPERATIONS
 
-if TYPE_CHECKING:
-    from referee_app.core import Ruleset
+from .server_desk import ServerBackend
 
-__all__ = ["Backend"]
+__all__ = ["Backend", "unanswered"]
+
+#: a desk's tournament: the local file or a server
+Backend = Tournament | ServerBackend
 
 
-class RefereesPart(Protocol):
-    signed_in: Referee | None
-    def required(self) -> bool: ...
-    def list(self) -> list[Referee]: ...
-    def sign_in(self, name: str, pin: str) -> Referee: ...
-    def sign_out(self) -> None: ...
-    def add(self, name: str, **kwargs: Any) -> Referee: ...
-
-
-class RecordPart(Protocol):
-    def digest(self) -> tuple[int, str]: ...
-    def log(self, limit: int | None = None, *, hand: int | None = None,
-            referee: str | None = None) -> list[dict[str, Any]]: ...
-
-
-class RoundsPart(Protocol):
-    def list(self) -> list[RoundInfo]: ...
-    def seating(self, number: int) -> Seating: ...
-    def problems(self, number: int) -> list[str]: ...
-    def seat(self, number: int, **kwargs: Any) -> Seating: ...
-    def set_seat(self, number: int, table: int, seat: str, player: str,
-                 **kwargs: Any) -> Seating: ...
-
-
-class HandsPart(Protocol):
-    def list(self, *, round: int | None = None, table: int | None = None,
-             status: Any = None) -> list[HandInfo]: ...
-    def get(self, hand_id: int) -> HandInfo: ...
-    def find(self, round: int, table: int, hand_no: int) -> HandInfo | None: ...
-    def history(self, hand_id: int) -> list[HandVersion]: ...
-    def next_no(self, round: int, table: int) -> int: ...
-    def next_dealer(self, round: int, table: int) -> str: ...
-    def add(self, record: Mapping[str, Any], *, round: int, table: int, hand_no: int,
-            referee: str = "", override_reason: str | None = None,
-            override_totals: Mapping[str, int] | None = None) -> HandInfo: ...
-    def amend(self, hand_id: int, record: Mapping[str, Any], *, reason: str,
-              referee: str = "", override_reason: str | None = None,
-              override_totals: Mapping[str, int] | None = None,
-              expected_version: int | None = None) -> HandInfo: ...
-    def set_status(self, hand_id: int, status: Any, *, referee: str = "",
-                   reason: str | None = None,
-                   expected_version: int | None = None) -> HandInfo: ...
-    def restore(self, hand_id: int, *, reason: str, referee: str = "") -> HandInfo: ...
-
-
-class StandingsPart(Protocol):
-    def table(self, round: int | None = None, *,
-              through_round: int | None = None) -> list[StandingRow]: ...
-    def provisional(self, round: int | None = None, *,
-                    through_round: int | None = None) -> int: ...
-    def statement(self, player: str) -> PlayerStatement: ...
-
-
-class PlayersPart(Protocol):
-    def list(self) -> list[Player]: ...
-    def add(self, name: str, **kwargs: Any) -> Player: ...
-    def import_csv(self, path: str | Path, **kwargs: Any) -> list[Player]: ...
-    def set_status(self, player: str, status: str, **kwargs: Any) -> Player: ...
-
-
-class PenaltiesPart(Protocol):
-    def list(self) -> list[Penalty]: ...
-    def add(self, players: Any, chips: int, reason: str, *, clause: str | None = None,
-            referee: str = "", zero_sum: bool = False, round: int | None = None) -> Penalty: ...
-    def void(self, penalty_id: int, *, reason: str, referee: str = "") -> Penalty: ...
-
-
-@runtime_checkable
-class Backend(Protocol):
-    """What a desk reads and writes: a local ``Tournament`` or a :class:`ServerBackend`,
-    through the same parts (``backend.hands.add(...)``)."""
-
-    referees: RefereesPart
-    players: PlayersPart
-    rounds: RoundsPart
-    hands: HandsPart
-    penalties: PenaltiesPart
-    standings: StandingsPart
-    record: RecordPart
-
-    @property
-    def info(self) -> TournamentInfo: ...
-    def revision(self) -> object: ...
-    def rules(self) -> Ruleset: ...
-    def ruleset(self) -> Ruleset: ...
-    def update_info(self, *, referee: str = "", **changes: Any) -> Any: ...
-    def export_bundle(self, path: str | Path) -> dict[str, Any]: ...
-    def close(self) -> None: ...
+def unanswered(backend: Any) -> list[str]:
+    """The operations ``backend`` cannot answer (none, for a backend a desk can use)."""
+    missing = []
+    for op in OPERATIONS:
+        owner = getattr(backend, op.part, None) if op.part else backend
+        if owner is None or not hasattr(owner, op.method):
+            missing.append(op.name)
+    return missing

@@ -9,6 +9,7 @@ because that is the head desk's job.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Callable
@@ -17,9 +18,10 @@ from typing import Any
 
 from referee_app.core import HandRecord, settle
 from referee_app.core import next_dealer as core_next_dealer
-from referee_app.server.client import DeskClient, ServerUnreachable
-from referee_app.server.remote import HandQueued, RemoteTournament
+from referee_app.server.client import ClientSession, DeskClient, ServerUnreachable
+from referee_app.server.remote import HandQueued, RemoteTournament, method_name
 from referee_app.storage import HandInfo, Referee, StorageError, TournamentInfo, ruleset_store
+from referee_app.storage.operations import OPERATION, Operation
 
 from .messages import _rule
 
@@ -30,30 +32,9 @@ HEAD_DESK_ONLY = "this desk is a client of {url}; players, seating and the tourn
                  "settings are changed on the head desk"
 
 
-def _head_desk_only(what: str) -> Callable[..., Any]:
-    def refuse(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
-        raise StorageError("server", HEAD_DESK_ONLY.format(url=self.client.base_url))
-    refuse.__name__ = what
-    refuse.__doc__ = f"``{what}`` is the head desk's: refused with one line here."
-    return refuse
-
-
-#: the reads whose last answer is kept (methods of RemoteTournament; see its PART_CALLS)
-_READS = ("revision", "has_referees", "rounds_list", "seating", "hand_history",
-          "standings_table", "players_list", "player", "player_statement", "penalties_list",
-          "record_digest")
-
-
-def _kept(name: str) -> Callable[..., Any]:
-    """A read of :class:`RemoteTournament` whose last answer is kept for offline use."""
-    base = getattr(RemoteTournament, name)
-
-    def read(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
-        return self._read((name, args, tuple(sorted(kwargs.items()))),
-                          lambda: base(self, *args, **kwargs))
-    read.__name__ = name
-    read.__doc__ = base.__doc__
-    return read
+def _refuse(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
+    """The head desk's administration (``head_desk`` in OPERATIONS): refused with one line."""
+    raise StorageError("server", HEAD_DESK_ONLY.format(url=self.client.base_url))
 
 
 class ServerBackend(RemoteTournament):
@@ -62,29 +43,50 @@ class ServerBackend(RemoteTournament):
 
     def __init__(self, client: DeskClient) -> None:
         self._who: Referee | None = None
-        #: name -> (token, head, PIN) of each referee signed in on this desk (the desk's own
+        #: name -> (session, PIN) of each referee signed in on this desk (the desk's own
         #: and a head referee's for one action), in memory only
-        self._sessions: dict[str, tuple[str | None, bool, str]] = {}
+        self._sessions: dict[str, tuple[ClientSession | None, str]] = {}
         super().__init__(client)
         self.online = True
         self._kept: dict[Any, Any] = {}
         self._rules: dict[Any, Any] = {}
 
+    def answer(self, op: Operation) -> Callable[..., Any]:
+        """As the remote tournament's, but the head desk's administration is refused, and
+        the last answer of every ``keep`` read is kept (unless this class reads offline its
+        own way)."""
+        if op.head_desk:
+            return functools.partial(_refuse, self)
+        call = super().answer(op)
+        if not op.keep or method_name(op) in ServerBackend.__dict__:
+            return call
+
+        def kept(*args: Any, **kwargs: Any) -> Any:
+            return self._read((op.name, args, tuple(sorted(kwargs.items()))),
+                              lambda: call(*args, **kwargs))
+        return kept
+
+    update_info = _refuse
+    export_bundle = _refuse
+
+    def revision(self) -> int:
+        return self._read(("revision",), lambda: RemoteTournament.revision(self))  # type: ignore[no-any-return]
+
     # ------------------------------------------------------------------ who is at the desk
 
-    def sign_in(self, name: str, pin: str) -> Referee:
+    def referees_sign_in(self, name: str, pin: str) -> Referee:
         """Check the PIN on the server; later writes (and resends of the outbox after a
         server restart, signed in again with this PIN) are this referee's."""
         r = self.client.sign_in(name, pin)
-        self._sessions[r["referee"]] = (self.client._token, bool(r["head"]), pin)
+        self._sessions[r["referee"]] = (self.client.session, pin)
         self._use(r["referee"])
         return self._who  # type: ignore[return-value]
 
     def _use(self, name: str) -> None:
-        token, head, pin = self._sessions[name]
-        self.client._token, self.client.referee, self.client.head = token, name, head
+        session, pin = self._sessions[name]
+        self.client.use_session(session)
         self.client.reauth = lambda: (name, pin)
-        self._who = Referee(name, head)
+        self._who = Referee(name, session.head if session else False)
 
     @property
     def signed_in(self) -> Referee | None:  # type: ignore[override]
@@ -98,28 +100,24 @@ class ServerBackend(RemoteTournament):
             self._use(who.name)
             return
         self._who = None
-        self.client._token, self.client.referee, self.client.head = None, None, False
+        self.client.use_session(None)
         self.client.reauth = None
 
-    def sign_out(self) -> None:
+    def referees_sign_out(self) -> None:
         """The idle lock: the token is given up and nothing is written — not even a resend
         of the outbox — until a PIN is given again."""
         self.client.sign_out()
         self._sessions.clear()
         self.signed_in = None
 
-    def referees_list(self) -> list[Referee]:
-        info = self.info
-        return [Referee(n, n == info.head_referee) for n in info.referees]
-
-    def log(self, limit: int | None = None, *, hand: int | None = None,
-            referee: str | None = None) -> list[dict[str, Any]]:
+    def record_log(self, limit: int | None = None, *, hand: int | None = None,
+                   referee: str | None = None) -> list[dict[str, Any]]:
         """The chain's entries from the server (``GET /api/log``), the last answer while
         offline; none if this desk never read them (History still shows the versions)."""
         try:
             return self._read(("log", limit, hand, referee),  # type: ignore[no-any-return]
-                              lambda: RemoteTournament.log(self, limit, hand=hand,
-                                                           referee=referee))
+                              lambda: RemoteTournament.record_log(self, limit, hand=hand,
+                                                                  referee=referee))
         except ServerUnreachable:
             return []
 
@@ -129,7 +127,7 @@ class ServerBackend(RemoteTournament):
             d = self.client.ruleset()
         except ServerUnreachable:
             self.online = False
-            kept = self.client._cached_ruleset()
+            kept = self.client.cached_ruleset()
             if kept is None:
                 raise
             return kept
@@ -170,14 +168,14 @@ class ServerBackend(RemoteTournament):
         return self._read(("info",), lambda: RemoteTournament.info.fget(self))  # type: ignore[attr-defined]
 
     def hands_list(self, *, round: int | None = None, table: int | None = None,
-              status: Any = None) -> list[HandInfo]:
+                   status: Any = None) -> list[HandInfo]:
         """The hands; offline, those of the last full list this desk read."""
         key = ("hands", (), tuple(sorted(
             (k, v) for k, v in (("round", round), ("table", table), ("status", status))
             if v is not None)))
         try:
-            return self._read(key, lambda: RemoteTournament.hands_list(
-                self, round=round, table=table, status=status))
+            return self._read(key, lambda: self.request(
+                OPERATION["hands.list"], round=round, table=table, status=status))
         except ServerUnreachable:
             every = self._kept.get(("hands", (), ()))
             if every is None:
@@ -186,9 +184,10 @@ class ServerBackend(RemoteTournament):
             return [h for h in every if round in (None, h.round) and table in (None, h.table)
                     and st in (None, h.status.value)]
 
-    def hand(self, hand_id: int) -> HandInfo:
+    def hands_get(self, hand_id: int) -> HandInfo:
         try:
-            return self._read(("hand", hand_id), lambda: RemoteTournament.hand(self, hand_id))
+            return self._read(("hand", hand_id), lambda: self.request(
+                OPERATION["hands.get"], hand_id))
         except ServerUnreachable:
             found = next((h for h in self._kept.get(("hands", (), ()), [])
                           if h.id == hand_id), None)
@@ -196,20 +195,12 @@ class ServerBackend(RemoteTournament):
                 raise
             return found
 
-    def find_hand(self, round: int, table: int, hand_no: int) -> HandInfo | None:
-        return next((h for h in self.hands_list(round=round, table=table) if h.hand_no == hand_no),
-                    None)
-
-    def seating_problems(self, number: int) -> list[str]:
-        """Seating problems are the head desk's to fix; a client desk lists none."""
-        return []
-
-    def next_hand_no(self, round: int, table: int) -> int:
+    def hands_next_no(self, round: int, table: int) -> int:
         """The server's next number, past the table's hands waiting in the outbox."""
         queued = [i.hand_no for i in self.client.outbox.items()
                   if i.round == round and i.table == table] if self.client.outbox else []
         try:
-            n = RemoteTournament.next_hand_no(self, round, table)
+            n = self.request(OPERATION["hands.next_no"], round, table)
             self.online = True
         except ServerUnreachable:  # offline: past the last hands this desk saw
             self.online = False
@@ -217,14 +208,14 @@ class ServerBackend(RemoteTournament):
                          if h.round == round and h.table == table), default=0)
         return max([n, *(q + 1 for q in queued)])
 
-    def next_dealer(self, round: int, table: int) -> str:
+    def hands_next_dealer(self, round: int, table: int) -> str:
         """The server's suggestion; offline (or with hands of the table waiting in the
         outbox) the same rule applied here to the table's latest hand this desk knows."""
         queued = [i for i in self.client.outbox.items()
                   if i.round == round and i.table == table] if self.client.outbox else []
         if not queued:
             try:
-                dealer = str(RemoteTournament.next_dealer(self, round, table))
+                dealer = str(self.request(OPERATION["hands.next_dealer"], round, table))
                 self.online = True
                 return dealer
             except ServerUnreachable:
@@ -232,22 +223,13 @@ class ServerBackend(RemoteTournament):
         known = [(h.hand_no, h.record) for h in self._kept.get(("hands", (), ()), [])
                  if h.round == round and h.table == table and h.status.value != "void"]
         known += [(i.hand_no, i.record) for i in queued]
-        info = self.client._cached_ruleset()
+        info = self.client.cached_ruleset()
         if not known or info is None:
             return self.info.seats[0]
         rules = ruleset_store.from_snapshot(info["document"]).with_settings(
             cap_fan=info.get("cap_fan"), stake=info.get("stake"))
         rec = HandRecord.from_dict(max(known, key=lambda k: k[0])[1], rules)
         return core_next_dealer(rec, settle(rec, rules), rules) or rec.dealer
-
-    update_info = _head_desk_only("update_info")
-    add_player = _head_desk_only("add_player")
-    import_players_csv = _head_desk_only("import_players_csv")
-    set_player_status = _head_desk_only("set_player_status")
-    seat_round = _head_desk_only("seat_round")
-    set_seat = _head_desk_only("set_seat")
-    export_bundle = _head_desk_only("export_bundle")
-    add_referee = _head_desk_only("add_referee")
 
     # -- the outbox, for the window's status line and the conflicts dialog
     def waiting(self) -> int:
@@ -266,10 +248,6 @@ class ServerBackend(RemoteTournament):
     def drop(self, key: str) -> None:
         """The referee drops a conflicting hand (kept in the outbox's ``dropped/``)."""
         self.client.resolve(key, drop=True)
-
-
-for _name in _READS:
-    setattr(ServerBackend, _name, _kept(_name))
 
 
 def default_outbox(url: str) -> Path:

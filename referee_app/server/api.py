@@ -4,7 +4,9 @@ Reads need no token; every write needs ``Authorization: Bearer TOKEN`` from
 ``POST /api/session`` and is made by the storage method the desk and the CLI use, as the
 token's referee (so PIN rules, head-referee actions, validation and the chain all apply).
 Errors are ``{"error": {"field", "problem"}}``; one the store or the record reader raised
-adds its ``code`` (``duplicate_hand``), and 422 adds ``violations`` with clauses.
+adds its ``code`` (``duplicate_hand``) and ``params``, and 422 adds ``violations`` with
+clauses. The routes are ``storage/operations.py``'s ``ENDPOINTS``; the plain reads there are
+served by :func:`serve`, the rest by :data:`HANDLERS`; answers are ``storage/wire.py``'s JSON.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ from referee_app.storage import (
     AuthError,
     DuplicateHandError,
     HandInfo,
-    HandVersion,
-    Penalty,
     StorageError,
     Tournament,
     ruleset_store,
 )
+from referee_app.storage.operations import ENDPOINTS, OPERATIONS, Operation
 from referee_app.storage.progress import round_progress
+from referee_app.storage.wire import to_json
 
 from .auth import Session
 from .state import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
@@ -43,41 +45,16 @@ MAX_ID = 2 ** 63 - 1
 
 def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
     """A hand as ``hand show --json`` prints it (``full=False``: without record/settlement)."""
-    out = {"id": h.id, "round": h.round, "table": h.table, "hand_no": h.hand_no,
-           "version": h.version, "status": h.status.value, "flags": list(h.flags),
-           "dealer": h.dealer, "players": h.players, "totals": h.totals,
-           "override_reason": h.override_reason, "entered_by": h.entered_by,
-           "entered_at": h.entered_at, "updated_by": h.updated_by, "updated_at": h.updated_at}
-    if full:
-        out["record"] = h.record
-        out["settlement"] = h.settlement
+    out: dict[str, Any] = to_json(h)
+    if not full:
+        del out["record"], out["settlement"]
     return out
 
 
-def version_json(v: HandVersion) -> dict[str, Any]:
-    return {"hand_id": v.hand_id, "version": v.version, "action": v.action.value, "status": v.status.value,
-            "referee": v.referee, "at": v.at, "reason": v.reason,
-            "override_reason": v.override_reason, "override_totals": v.override_totals,
-            "totals": v.totals, "diff": v.diff, "changes": list(v.changes),
-            "record": v.record, "settlement": v.settlement}
-
-
-def penalty_json(p: Penalty) -> dict[str, Any]:
-    return {"id": p.id, "players": list(p.players), "chips": p.chips, "reason": p.reason,
-            "clause": p.clause, "referee": p.referee, "at": p.at, "zero_sum": p.zero_sum,
-            "round": p.round, "entries": p.entries, "void": p.void,
-            "void_reason": p.void_reason}
-
-
 def tournament_json(t: Tournament) -> dict[str, Any]:
-    info = t.info
     n, digest = t.record.digest()
-    return {**info.to_dict(), "results_url": info.results_url, "seats": list(info.seats),
-            "table_size": info.table_size,
-            "read_only": not t.referees.required(), "revision": n,
-            "record": {"entries": n, "digest": digest},
-            "rounds": [{"number": r.number, "tables": r.tables, "players": r.players,
-                        "byes": list(r.byes), "hands": r.hands} for r in t.rounds.list()]}
+    return {**to_json(t.info), "read_only": not t.referees.required(), "revision": n,
+            "record": {"entries": n, "digest": digest}, "rounds": to_json(t.rounds.list())}
 
 
 # --------------------------------------------------------------------------- input
@@ -251,12 +228,7 @@ async def seating(request: Request) -> JSONResponse:
 
     def get(t: Tournament) -> dict[str, Any]:
         _seated(t, n)
-        s = t.rounds.seating(n)
-        return {"round": s.round, "seats": list(s.seats),
-                "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes),
-                "repeat_pairs": s.repeat_pairs,
-                "assignments": [{"table": a.table, "seat": a.seat, "player_id": a.player_id,
-                                 "player": a.player} for a in s.assignments]}
+        return to_json(t.rounds.seating(n))  # type: ignore[no-any-return]
 
     state = state_of(request)
     return await read(request, lambda t: state.memo(("seating-json", n), get))
@@ -273,7 +245,7 @@ async def standings(request: Request) -> JSONResponse:
     rnd, through = query_int(request, "round"), query_int(request, "through")
     state = state_of(request)
     def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
-        rows = [r.to_dict() for r in t.standings.table(rnd, through_round=through)]
+        rows = to_json(t.standings.table(rnd, through_round=through))
         return rows, t.standings.provisional(rnd, through_round=through)
 
     rows, waiting = await run_in_threadpool(lambda: state.memo(
@@ -281,12 +253,6 @@ async def standings(request: Request) -> JSONResponse:
     # the body stays the rows of `standings --json`; provisional standings say so in a
     # header (hands still to verify when only verified hands count)
     return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
-
-
-async def players(request: Request) -> JSONResponse:
-    return await read(request, lambda t: [
-        {"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-         "status": p.status.value, "registered_at": p.registered_at} for p in t.players.list()])
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -297,16 +263,6 @@ async def hands(request: Request) -> JSONResponse:
     full = request.query_params.get("full") in ("1", "true")
     return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands.list(
         round=rnd, table=table, status=status)])
-
-
-async def hand(request: Request) -> JSONResponse:
-    hid = path_int(request, "hand_id")
-    return await read(request, lambda t: hand_json(t.hands.get(hid)))
-
-
-async def history(request: Request) -> JSONResponse:
-    hid = path_int(request, "hand_id")
-    return await read(request, lambda t: [version_json(v) for v in t.hands.history(hid)])
 
 
 #: keys never served in a log entry's detail, at any depth (the chain's details name
@@ -347,10 +303,6 @@ async def next_hand(request: Request) -> JSONResponse:
     return await read(request, lambda t: {"round": rnd, "table": table,
                                           "hand_no": t.hands.next_no(rnd, table),
                                           "dealer": t.hands.next_dealer(rnd, table)})
-
-
-async def penalties(request: Request) -> JSONResponse:
-    return await read(request, lambda t: [penalty_json(p) for p in t.penalties.list()])
 
 
 async def record(request: Request) -> JSONResponse:
@@ -486,7 +438,7 @@ async def add_penalty(request: Request) -> JSONResponse:
     zero_sum = field(data, "zero_sum", bool, required=False, default=False)
     p = await write(request, session, lambda t, who: t.penalties.add(
         who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
-    return JSONResponse(penalty_json(p), status_code=201)
+    return JSONResponse(to_json(p), status_code=201)
 
 
 async def void_penalty(request: Request) -> JSONResponse:
@@ -495,7 +447,7 @@ async def void_penalty(request: Request) -> JSONResponse:
     data = await body_object(request)
     reason = field(data, "reason", str)
     p = await write(request, session, lambda t, who: t.penalties.void(pid, reason=reason, referee=who))
-    return JSONResponse(penalty_json(p))
+    return JSONResponse(to_json(p))
 
 
 async def not_found(request: Request) -> JSONResponse:
@@ -503,35 +455,48 @@ async def not_found(request: Request) -> JSONResponse:
                    "(docs/server.md lists them)")
 
 
+def serve(op: Operation) -> Callable[[Request], Any]:
+    """The endpoint of a plain read: its path and query numbers, the storage method's
+    result as JSON (``OPERATIONS`` says which; adding such a read needs no code here)."""
+    async def endpoint(request: Request) -> JSONResponse:
+        args: dict[str, Any] = {}
+        for arg, where in op.args.items():
+            place, _, name = where.partition(":")
+            args[arg] = (path_int if place == "path" else query_int)(request, name or arg)
+        return await read(request, lambda t: to_json(
+            getattr(getattr(t, op.part), op.method)(**args)))
+
+    endpoint.__name__ = op.endpoint
+    return endpoint
+
+
+#: the endpoints that need more than :func:`serve` (validation, memos, writes)
+HANDLERS: dict[str, Callable[[Request], Any]] = {
+    "sign_in": sign_in, "sign_out": sign_out, "tournament": tournament, "ruleset": ruleset,
+    "seating": seating, "progress": progress, "standings": standings, "hands": hands,
+    "add_hand": add_hand, "next_hand": next_hand, "amend_hand": amend_hand,
+    "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
+    "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),
+    "add_penalty": add_penalty, "void_penalty": void_penalty, "record": record, "log": log,
+    "changes": changes,
+}
+
+
+def handlers() -> dict[str, Callable[[Request], Any]]:
+    """Every endpoint's handler: :data:`HANDLERS`, and :func:`serve` for the plain reads."""
+    out = dict(HANDLERS)
+    for op in OPERATIONS:
+        if op.plain and not op.write and not op.pick and op.endpoint not in out:
+            out[op.endpoint] = serve(op)
+    return out
+
+
 def api_routes() -> list[Route]:
-    return [
-        Route("/api/session", sign_in, methods=["POST"]),
-        Route("/api/session", sign_out, methods=["DELETE"]),
-        Route("/api/tournament", tournament),
-        Route("/api/players", players),
-        Route("/api/ruleset", ruleset),
-        Route("/api/rounds/{round}/seating", seating),
-        Route("/api/rounds/{round}/progress", progress),
-        Route("/api/standings", standings),
-        Route("/api/hands", hands, methods=["GET"]),
-        Route("/api/hands", add_hand, methods=["POST"]),
-        Route("/api/hands/next", next_hand),
-        Route("/api/hands/{hand_id}", hand),
-        Route("/api/hands/{hand_id}/history", history),
-        Route("/api/hands/{hand_id}/amend", amend_hand, methods=["POST"]),
-        Route("/api/hands/{hand_id}/void", _status_change("void"), methods=["POST"]),
-        Route("/api/hands/{hand_id}/restore", _status_change("restore"), methods=["POST"]),
-        Route("/api/hands/{hand_id}/verify", _status_change("verify"), methods=["POST"]),
-        Route("/api/hands/{hand_id}/unverify", _status_change("unverify"), methods=["POST"]),
-        Route("/api/penalties", penalties, methods=["GET"]),
-        Route("/api/penalties", add_penalty, methods=["POST"]),
-        Route("/api/penalties/{penalty_id}/void", void_penalty, methods=["POST"]),
-        Route("/api/record", record),
-        Route("/api/log", log),
-        Route("/api/changes", changes),
-        Route("/api/{rest:path}", not_found, methods=["GET", "POST", "DELETE", "PUT"]),
-    ]
+    """The API's routes, one per :data:`ENDPOINTS` entry, then a JSON 404 for the rest."""
+    served = handlers()
+    return [*(Route(e.path, served[e.name], methods=[e.method]) for e in ENDPOINTS),
+            Route("/api/{rest:path}", not_found, methods=["GET", "POST", "DELETE", "PUT"])]
 
 
-__all__ = ["api_routes", "hand_json", "penalty_json", "tournament_json", "version_json",
-           "ServerState", "StorageError"]
+__all__ = ["api_routes", "handlers", "hand_json", "tournament_json", "ServerState",
+           "StorageError"]

@@ -1,9 +1,12 @@
-"""The desk's side of the server: the same calls as a local :class:`Tournament`, over HTTP.
+"""The desk's side of the server: the JSON API of docs/server.md over HTTP, and the outbox.
 
-:class:`DeskClient` speaks the JSON API of docs/server.md with httpx and raises the
-storage library's own errors (``HandRuleError`` with its violations, ``DuplicateHandError``,
-``AuthError``, ``UnknownHandError``, ``StorageError``), so a desk's controller handles a
-server exactly as it handles the local file. Unreachable server: :class:`ServerUnreachable`.
+:class:`DeskClient` makes the requests (:meth:`DeskClient.call`; the operations a desk makes
+on a tournament are :class:`~.remote.RemoteTournament`'s, built from the one list in
+``storage/operations.py``) and raises the storage library's own errors, rebuilt from the
+answer's error ``code`` (``HandRuleError`` with its violations, ``DuplicateHandError``,
+``HandChangedError``, ``AuthError``, ``UnknownHandError``...), so a desk's controller
+handles a server exactly as it handles the local file. Unreachable server:
+:class:`ServerUnreachable`.
 
 **Offline outbox.** :meth:`DeskClient.add_hand` first checks the record against the
 tournament's rules (cached from the last contact), writes it to the outbox folder, then
@@ -17,7 +20,6 @@ renumbers it or drops it (:meth:`resolve`); nothing is ever silently lost.
 from __future__ import annotations
 
 import json
-import re
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -26,12 +28,13 @@ from typing import Any
 
 import httpx
 
-from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.core import FieldError, HandRecord, RuleViolation, settle
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
     HandChangedError,
     HandRuleError,
+    RecordIntegrityError,
     StorageError,
     UnknownHandError,
     ruleset_store,
@@ -44,6 +47,15 @@ class ServerUnreachable(StorageError):
     """The server did not answer (down, network, timeout); hands saved now wait."""
 
     code = "server_unreachable"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSession:
+    """A sign-in's token and whose it is (kept by a desk that switches referees)."""
+
+    token: str
+    referee: str
+    head: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,30 +85,64 @@ def _violations(items: list[dict[str, Any]]) -> list[RuleViolation]:
             for v in items if isinstance(v, dict)]
 
 
+def _error_classes(base: type[StorageError] = StorageError) -> dict[str, type[StorageError]]:
+    """The storage library's error classes by ``code`` (the server sends the code of what
+    it raised); the desk's own (unreachable, queued) are never sent."""
+    out: dict[str, type[StorageError]] = {base.code: base}
+    for cls in base.__subclasses__():
+        if cls.__module__.startswith("referee_app.storage"):
+            out = {**_error_classes(cls), **out}
+    return out
+
+
+def rebuild_error(code: str, fld: str, problem: str, params: dict[str, Any] | None = None,
+                  violations: list[dict[str, Any]] | None = None) -> StorageError | None:
+    """The storage error with this ``code``, carrying the server's field, problem and
+    parameters (None when no storage error has that code)."""
+    cls = _error_classes().get(code) if code else None
+    if cls is None:
+        return None
+    err = cls.__new__(cls)
+    FieldError.__init__(err, fld, problem, code=code, params=params)
+    if isinstance(err, HandRuleError):
+        err.violations = tuple(_violations(violations or []))
+    if isinstance(err, HandChangedError):
+        err.hand_id, err.expected, err.current = (err.params.get(k) for k in (
+            "hand_id", "expected", "current"))
+    if isinstance(err, RecordIntegrityError):
+        err.seq = err.params.get("seq")
+    return err
+
+
 def error_from(resp: httpx.Response) -> StorageError:
-    """The storage error an API error response stands for."""
+    """The storage error an API error response stands for: rebuilt from the body's ``code``
+    (every storage error has one); a 502-504 is :class:`ServerUnreachable` (the hand waits),
+    and an answer without a known code is named by its status."""
     try:
         err = resp.json().get("error", {})
     except (ValueError, AttributeError):
         err = {}
-    fld = str(err.get("field", "server")) if isinstance(err, dict) else "server"
-    problem = str(err.get("problem", "")) if isinstance(err, dict) else ""
+    if not isinstance(err, dict):
+        err = {}
+    fld = str(err.get("field", "server"))
+    problem = str(err.get("problem", ""))
     problem = problem or f"the server answered {resp.status_code} {resp.reason_phrase}"
-    code = resp.status_code
-    if code == 422 and isinstance(err.get("violations"), list):
-        return HandRuleError(fld, problem, _violations(err["violations"]))
-    if code == 409:
-        changed = re.match(r"hand (\d+) was changed meanwhile \(now version (\d+), you edited "
-                           r"version (\d+)\)", problem)
-        if changed:
-            return HandChangedError(int(changed[1]), int(changed[3]), int(changed[2]))
-        return DuplicateHandError(fld, problem)
-    if code in (401, 403, 429):
-        return AuthError(fld, problem)
-    if code == 404 and fld == "hand_id":
-        return UnknownHandError(fld, problem)
-    if code in (502, 503, 504):
+    status = resp.status_code
+    params = err.get("params") if isinstance(err.get("params"), dict) else None
+    violations = err.get("violations") if isinstance(err.get("violations"), list) else None
+    if status in (502, 503, 504):
         return ServerUnreachable(fld, problem)
+    rebuilt = rebuild_error(str(err.get("code") or ""), fld, problem, params, violations)
+    if rebuilt is not None:
+        return rebuilt
+    if status == 422 and violations is not None:
+        return HandRuleError(fld, problem, _violations(violations))
+    if status == 409:
+        return DuplicateHandError(fld, problem)
+    if status in (401, 403, 429):
+        return AuthError(fld, problem)
+    if status == 404 and fld == "hand_id":
+        return UnknownHandError(fld, problem)
     return StorageError(fld, problem)
 
 
@@ -158,8 +204,10 @@ class DeskClient:
                                     f"({type(e).__name__}); hands saved now wait in the "
                                     "outbox") from None
 
-    def _call(self, method: str, path: str, *, json_body: Any = None,
-              params: dict[str, Any] | None = None, auth: bool = False) -> Any:
+    def call(self, method: str, path: str, *, json_body: Any = None,
+             params: dict[str, Any] | None = None, auth: bool = False) -> Any:
+        """One API request's JSON answer (an error answer raised as its storage error;
+        ``auth``: with the token, signing in again once if the server forgot it)."""
         resp = self._request(method, path, json_body=json_body, params=params, auth=auth)
         if resp.status_code == 401 and auth and self.reauth is not None:
             self.sign_in(*self.reauth())
@@ -191,25 +239,26 @@ class DeskClient:
     def signed_in(self) -> bool:
         return self._token is not None
 
+    @property
+    def session(self) -> ClientSession | None:
+        """Who this client writes as now (None: nobody signed in)."""
+        if self._token is None or self.referee is None:
+            return None
+        return ClientSession(self._token, self.referee, self.head)
+
+    def use_session(self, session: ClientSession | None) -> None:
+        """Write as ``session`` (one signed in earlier on this client), or as nobody: a desk
+        switches to a head referee for one action and back without a new PIN check."""
+        if session is None:
+            self._token, self.referee, self.head = None, None, False
+        else:
+            self._token, self.referee, self.head = session.token, session.referee, session.head
+
     # ------------------------------------------------------------------ reads
 
     def tournament(self) -> dict[str, Any]:
         """The tournament's details (``GET /api/tournament``)."""
-        return self._call("GET", "/api/tournament")  # type: ignore[no-any-return]
-
-    def seating(self, round: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/rounds/{int(round)}/seating")  # type: ignore[no-any-return]
-
-    def progress(self, round: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/rounds/{int(round)}/progress")  # type: ignore[no-any-return]
-
-    def standings(self, round: int | None = None, through: int | None = None
-                  ) -> list[dict[str, Any]]:
-        params = {k: v for k, v in (("round", round), ("through", through)) if v is not None}
-        return self._call("GET", "/api/standings", params=params)  # type: ignore[no-any-return]
-
-    def players(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/api/players")  # type: ignore[no-any-return]
+        return self.call("GET", "/api/tournament")  # type: ignore[no-any-return]
 
     def hands(self, round: int | None = None, table: int | None = None,
               status: str | None = None, *, full: bool = False) -> list[dict[str, Any]]:
@@ -218,30 +267,17 @@ class DeskClient:
                                                     ("status", status)) if v is not None}
         if full:
             params["full"] = 1
-        return self._call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
-
-    def hand(self, hand_id: int) -> dict[str, Any]:
-        return self._call("GET", f"/api/hands/{int(hand_id)}")  # type: ignore[no-any-return]
-
-    def history(self, hand_id: int) -> list[dict[str, Any]]:
-        return self._call("GET", f"/api/hands/{int(hand_id)}/history")  # type: ignore[no-any-return]
+        return self.call("GET", "/api/hands", params=params)  # type: ignore[no-any-return]
 
     def log(self, hand: int | None = None, referee: str | None = None) -> list[dict[str, Any]]:
         """The chain's entries (``referee-app log --json``); the whole log needs a token."""
         params = {k: v for k, v in (("hand", hand), ("referee", referee)) if v is not None}
-        return self._call("GET", "/api/log", params=params,  # type: ignore[no-any-return]
+        return self.call("GET", "/api/log", params=params,  # type: ignore[no-any-return]
                           auth=hand is None)
 
     def next_hand(self, round: int, table: int) -> dict[str, Any]:
-        return self._call("GET", "/api/hands/next",  # type: ignore[no-any-return]
+        return self.call("GET", "/api/hands/next",  # type: ignore[no-any-return]
                           params={"round": round, "table": table})
-
-    def penalties(self) -> list[dict[str, Any]]:
-        return self._call("GET", "/api/penalties")  # type: ignore[no-any-return]
-
-    def verify(self) -> dict[str, Any]:
-        """The whole record checked on the server (``referee-app verify``)."""
-        return self._call("GET", "/api/record", auth=True)  # type: ignore[no-any-return]
 
     def changes(self, since: int, timeout: float = 25.0) -> int:
         """Wait until the record's revision differs from ``since`` (or ``timeout``)."""
@@ -251,63 +287,19 @@ class DeskClient:
             raise error_from(resp)
         return int(resp.json()["revision"])
 
-    # ------------------------------------------------------------------ writes
-
-    def amend_hand(self, hand_id: int, record: dict[str, Any], *, reason: str,
-                   override_reason: str | None = None,
-                   override_totals: dict[str, int] | None = None,
-                   expected_version: int | None = None) -> dict[str, Any]:
-        """``expected_version``: the version edited; a newer one saved meanwhile by another
-        desk is refused (``HandChangedError``) instead of overwritten."""
-        return self._call("POST", f"/api/hands/{int(hand_id)}/amend", auth=True,  # type: ignore[no-any-return]
-                          json_body={"record": record, "reason": reason,
-                                     "override_reason": override_reason,
-                                     "override_totals": override_totals,
-                                     "expected_version": expected_version})
-
-    def void_hand(self, hand_id: int, *, reason: str,
-                  expected_version: int | None = None) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/void", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason, "expected_version": expected_version})
-
-    def restore_hand(self, hand_id: int, *, reason: str) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/restore", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
-
-    def verify_hand(self, hand_id: int, expected_version: int | None = None) -> dict[str, Any]:
-        return self._call("POST", f"/api/hands/{int(hand_id)}/verify", auth=True,  # type: ignore[no-any-return]
-                          json_body={"expected_version": expected_version})
-
-    def unverify_hand(self, hand_id: int, *, reason: str | None = None,
-                      expected_version: int | None = None) -> dict[str, Any]:
-        """Back from verified to entered (head referee)."""
-        return self._call("POST", f"/api/hands/{int(hand_id)}/unverify", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason, "expected_version": expected_version})
-
-    def add_penalty(self, players: list[str | int], chips: int, reason: str, *,
-                    clause: str | None = None, round: int | None = None,
-                    zero_sum: bool = False) -> dict[str, Any]:
-        return self._call("POST", "/api/penalties", auth=True,  # type: ignore[no-any-return]
-                          json_body={"players": players, "chips": chips, "reason": reason,
-                                     "clause": clause, "round": round, "zero_sum": zero_sum})
-
-    def void_penalty(self, penalty_id: int, *, reason: str) -> dict[str, Any]:
-        return self._call("POST", f"/api/penalties/{int(penalty_id)}/void", auth=True,  # type: ignore[no-any-return]
-                          json_body={"reason": reason})
-
     # ------------------------------------------------------------------ hands and the outbox
 
     def ruleset(self) -> dict[str, Any]:
         """The tournament's ruleset document with its cap and stake (kept in the outbox
         folder too, so hands can be checked offline, even after a restart of the desk)."""
-        data: dict[str, Any] = self._call("GET", "/api/ruleset")
+        data: dict[str, Any] = self.call("GET", "/api/ruleset")
         self._ruleset = data
         if self.outbox is not None:
             write_atomic(self.outbox.folder / "ruleset.cache",
                          json.dumps(data, ensure_ascii=False).encode("utf-8"))
         return data
 
-    def _cached_ruleset(self) -> dict[str, Any] | None:
+    def cached_ruleset(self) -> dict[str, Any] | None:
         if self._ruleset is not None:
             return self._ruleset
         try:
@@ -326,7 +318,7 @@ class DeskClient:
         """Validate a record against the tournament's own rules here, before it is queued:
         RecordError for an unreadable record, HandRuleError for one that breaks the rules
         (unless a head referee's ``override_reason`` goes with it)."""
-        info = self._cached_ruleset()
+        info = self.cached_ruleset()
         if info is None:
             raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
                                     "has not seen the tournament yet to check hands offline; "
@@ -393,7 +385,7 @@ class DeskClient:
             raise err
         viol = [v.to_dict() for v in getattr(err, "violations", ())]
         self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
-                           violations=viol)
+                           code=err.code, violations=viol)
         return SaveResult(item.key, True, problem=err.problem)
 
     def waiting(self) -> list[OutboxItem]:
@@ -453,10 +445,8 @@ class DeskClient:
             r = self._send(item, interactive=False)
         now = self.outbox.get(item.key)
         if r.queued and now is not None and now.state == CONFLICT:
-            err = StorageError(now.error_field, now.problem)
-            if now.violations:
-                err = HandRuleError(now.error_field, now.problem, _violations(now.violations))
-            elif now.error_field == "hand_no" and "already saved" in now.problem:
-                err = DuplicateHandError(now.error_field, now.problem)
-            raise err
+            raise rebuild_error(now.code, now.error_field, now.problem,
+                                violations=now.violations) or (
+                HandRuleError(now.error_field, now.problem, _violations(now.violations))
+                if now.violations else StorageError(now.error_field, now.problem))
         return r

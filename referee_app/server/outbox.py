@@ -38,6 +38,7 @@ class OutboxItem:
     state: str = WAITING
     error_field: str = ""
     problem: str = ""
+    code: str = ""  # the refusal's error code (rebuilds the error for the referee)
     violations: list[dict[str, Any]] = field(default_factory=list)
 
     @property

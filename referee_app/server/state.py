@@ -45,10 +45,13 @@ class ApiError(Exception):
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
                    violations: list[dict[str, Any]] | None = None,
+                   params: dict[str, Any] | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
     body: dict[str, Any] = {"field": field, "problem": problem}
     if code is not None:
         body["code"] = code
+    if params:  # the values the problem was made from: a desk rebuilds the error from them
+        body["params"] = params
     if violations is not None:
         body["violations"] = violations
     return JSONResponse({"error": body}, status_code=status, headers=headers)

@@ -17,7 +17,7 @@ import httpx
 import pytest
 from server_helpers import DESKS, HEAD, HEAD_PIN, ServerProcess, make_event, records
 
-from referee_app.gui.backend import Backend
+from referee_app.gui.backend import Backend, unanswered
 from referee_app.gui.i18n import LANG
 from referee_app.gui.server_desk import ServerBackend, open_server
 from referee_app.server.client import DeskClient
@@ -87,10 +87,11 @@ def server_hands(url: str, table: int) -> list[int]:
 def test_both_backends_provide_the_interface(tmp_path: Path, served: ServerProcess) -> None:
     """The desk's one interface: the local file and the server both provide every call."""
     with Tournament.open(served.db, backup_every=0) as t:
-        assert isinstance(t, Backend)
+        assert isinstance(t, Backend) and unanswered(t) == []
     b = open_server(served.url, *DESKS[0], outbox=tmp_path / "ob")
     try:
         assert isinstance(b, ServerBackend) and isinstance(b, Backend)
+        assert unanswered(b) == []
         with Tournament.open(served.db, backup_every=0) as t:
             assert b.rules().digest() == t.rules().digest()
             name = t.rounds.seating(1).tables[1]["E"]
@@ -450,8 +451,8 @@ def test_a_server_desks_history_lists_the_chain_entries(qtbot: Any, tmp_path: Pa
         cli = t.record.log(hand=hid)
         whole, mine = t.record.log(), t.record.log(referee=DESKS[0][0])
     desk = win.desk.t
-    assert desk.log(hand=hid) == cli and desk.log(referee=DESKS[0][0]) == mine
-    assert desk.log() == whole and desk.log(2) == whole[-2:]
+    assert desk.record.log(hand=hid) == cli and desk.record.log(referee=DESKS[0][0]) == mine
+    assert desk.record.log() == whole and desk.record.log(2) == whole[-2:]
     win.reload()
     win.navigator.select_key(("hand", hid))
     dlg = win.show_history()
@@ -464,6 +465,6 @@ def test_a_server_desks_history_lists_the_chain_entries(qtbot: Any, tmp_path: Pa
     assert rows[0][1] == cli[0]["at"][:19].replace("T", " ")
     dlg.close()
     served.stop()  # offline: the last answer, and none for a hand never read (no fault)
-    assert desk.log(hand=hid) == cli and desk.log(hand=hid + 1) == []
+    assert desk.record.log(hand=hid) == cli and desk.record.log(hand=hid + 1) == []
     assert not desk.online
     win.remote.close()

@@ -192,7 +192,7 @@ def test_lost_reply_is_not_doubled_even_across_a_restart(tmp_path: Path) -> None
         # the same key with another hand is refused, never taken as a replay
         key = rep.sent[0].key
         resp = httpx.post(s.url + "/api/hands", headers={
-            "Idempotency-Key": key, "Authorization": f"Bearer {c._token}"},
+            "Idempotency-Key": key, "Authorization": f"Bearer {c.session.token}"},
             json={"round": 1, "table": 1, "hand_no": 3, "record": recs[2]})
         assert resp.status_code == 409 and resp.json()["error"]["field"] == "idempotency_key"
         # re-entering a saved hand by hand (a new key) is a plain 409

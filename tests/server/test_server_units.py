@@ -15,7 +15,15 @@ from referee_app.server.auth import RateLimiter, SessionStore
 from referee_app.server.client import ServerUnreachable, error_from
 from referee_app.server.outbox import CONFLICT, Outbox
 from referee_app.server.qr import results_qr_png, results_qr_svg
-from referee_app.storage import AuthError, DuplicateHandError, HandRuleError, UnknownHandError
+from referee_app.storage import (
+    AuthError,
+    DuplicateHandError,
+    HandChangedError,
+    HandRuleError,
+    SeatMismatchError,
+    UnknownHandError,
+    UnknownPlayerError,
+)
 
 
 def test_tokens_expire_and_are_not_kept_in_clear() -> None:
@@ -198,3 +206,22 @@ def test_a_fault_on_the_server_keeps_the_desks_hand_waiting(tmp_path: Path,
     assert first.status_code == 503 and first.headers.get("Retry-After") == "1", first.text
     assert isinstance(error_from(first), ServerUnreachable)  # the desk keeps it waiting
     assert second.status_code in (200, 201), second.text
+
+
+def test_errors_are_rebuilt_from_their_code_not_their_sentence() -> None:
+    changed = error_from(httpx.Response(409, json={"error": {
+        "field": "hand_id", "problem": "any wording", "code": "hand_changed",
+        "params": {"hand_id": 7, "expected": 2, "current": 3}}}))
+    assert type(changed) is HandChangedError
+    assert (changed.hand_id, changed.expected, changed.current) == (7, 2, 3)
+    assert changed.problem == "any wording" and changed.code == "hand_changed"
+    seat = error_from(httpx.Response(400, json={"error": {
+        "field": "record", "problem": "seats", "code": "seat_mismatch"}}))
+    assert type(seat) is SeatMismatchError
+    player = error_from(httpx.Response(404, json={"error": {
+        "field": "player", "problem": "no such", "code": "unknown_player"}}))
+    assert type(player) is UnknownPlayerError
+    # a fault of the server's file is still "unreachable" for the desk: the hand waits
+    busy = error_from(httpx.Response(503, json={"error": {
+        "field": "db", "problem": "busy", "code": "busy"}}))
+    assert type(busy) is ServerUnreachable
