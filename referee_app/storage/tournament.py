@@ -54,7 +54,7 @@ from . import backup_files, backups, bundle, chain, migrations, opening, ruleset
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import check_cap, check_date, check_names, check_stake, check_text, check_tie_break
-from .checks import dump as _dump
+from .checks import dump
 from .errors import (
     ReadOnlyError,
     StorageError,
@@ -165,7 +165,7 @@ class Tournament:
             with t.store.write():
                 db["rulesets"].insert({"digest": digest, "id": rules.id,
                                        "data": chain.canonical(snap)})
-                db["meta"].insert_all({"key": k, "value": _dump(v)} for k, v in info.items())
+                db["meta"].insert_all({"key": k, "value": dump(v)} for k, v in info.items())
                 if head_pin is not None:
                     t.referees.insert(head_referee, head=True, pin=head_pin,
                                       at=info["created_at"])
