@@ -53,8 +53,15 @@ from referee_app.core import (
 from . import backup_files, backups, bundle, chain, migrations, opening, ruleset_store
 from . import db as dbm
 from .backups import BackupInfo, Backups
-from .checks import check_cap, check_date, check_names, check_stake, check_text, check_tie_break
-from .checks import dump
+from .checks import (
+    check_cap,
+    check_date,
+    check_names,
+    check_stake,
+    check_text,
+    check_tie_break,
+    dump,
+)
 from .errors import (
     ReadOnlyError,
     StorageError,
