@@ -1,0 +1,142 @@
+"""The engine's messages as words: violations, trace steps and payment reasons, in a language.
+
+The engine reports values (a code and its parameters, see :mod:`.results`), never
+sentences; this module renders them from the catalogue (``violation.<code>``,
+``trace.<kind>``, ``reason.<code>`` in ``referee_app/locale``). The English rendering is
+also the stored form (the ``sichuan-settlement/1`` document keeps English lines), so the
+English texts of these keys are fixed: a test pins them on every golden fixture.
+
+Parameters are named by what they hold, so one rule formats them in every language:
+``s f r a b`` a seat, ``p w`` a list of seats, ``t`` a tile, ``ts`` a list of tiles,
+``why``/``melds`` a list of sub-messages ``(code, params)``, ``reason`` one sub-message,
+``back`` a list of ``(chips, seat)`` refunds; any other parameter is shown as it is.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from .i18n import text
+from .tiles import TILES, parse_indices
+
+#: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
+Params = tuple[tuple[str, Any], ...]
+Namer = Callable[[str], str]
+
+_SEAT_KEYS = frozenset("sfrab")
+_SEATS_KEYS = frozenset("pw")
+_SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
+#: the trace steps whose payers are written "W pays 2" / "E, W pay 2 each" / "nobody pays"
+_PAY_EACH = frozenset({"robbed_tax", "self_draw", "self_draw_extra"})
+#: trace kinds: the payers' count chooses the sentence (``.one``/``.many``)
+_BY_COUNT = frozenset({"added_kong", "concealed_kong"})
+
+
+def seat_word(lang: str) -> Namer:
+    """The plain name of a seat: its letter in English, its wind (东) in 中文."""
+    if lang == "zh":
+        return lambda s: _SEAT_ZH.get(s, s)
+    return str
+
+
+def tile_word(lang: str) -> Namer:
+    """A tile in the trace: ``9s`` in English, ``九条`` in 中文."""
+    if lang == "zh":
+        return lambda t: TILES[parse_indices(t)[0]].chinese
+    return str
+
+
+class Words:
+    """How one rendering writes seats and tiles (the desk names seats ``东 E``)."""
+
+    __slots__ = ("group", "lang", "seat", "tile")
+
+    def __init__(self, lang: str, seat: Namer | None = None, tile: Namer | None = None,
+                 group: str = "trace") -> None:
+        self.lang = lang
+        self.seat = seat or seat_word(lang)
+        self.tile = tile or str
+        self.group = group  # whose list separators: ``trace.join.*`` or ``violation.join.*``
+
+    def seats(self, seats: Iterable[str]) -> str:
+        names = [self.seat(s) for s in seats]
+        if not names:
+            return text("trace.nobody", self.lang)
+        return text("trace.join.seats", self.lang).join(names)
+
+    def fields(self, params: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in params:
+            if k in _SEAT_KEYS:
+                out[k] = self.seat(v)
+            elif k in _SEATS_KEYS:
+                out[k] = self.seats(v)
+            elif k == "t":
+                out[k] = self.tile(v)
+            elif k == "ts":
+                out[k] = text(f"{self.group}.join.tiles", self.lang).join(
+                    self.tile(x) for x in v)
+            elif k in ("why", "melds"):
+                sep = text(f"violation.join.{k}", self.lang)
+                out[k] = sep.join(self.say(f"violation.{k}.", c, p) for c, p in v)
+            elif k == "reason":
+                out[k] = self.say("reason.", v[0], v[1])
+            elif k == "back":
+                out[k] = text("trace.join.seats", self.lang).join(
+                    text("trace.refund.item", self.lang, n=n, r=self.seat(r)) for n, r in v)
+            else:
+                out[k] = v
+        return out
+
+    def say(self, prefix: str, code: str, params: Params) -> str:
+        return text(prefix + code, self.lang, **self.fields(params))
+
+
+def violation_text(code: str, params: Params, lang: str, seat: Namer | None = None) -> str:
+    """A rule violation's message (tiles in notation, as the referee types them)."""
+    return Words(lang, seat, group="violation").say("violation.", code, params)
+
+
+def trace_key(kind: str, params: Params) -> str:
+    """The catalogue key of a trace step: its kind, and for a kong the payers' count."""
+    if kind in _BY_COUNT:
+        payers = next((v for k, v in params if k == "p"), ())
+        return f"trace.{kind}.{'one' if len(payers) == 1 else 'many'}"
+    return f"trace.{kind}"
+
+
+def step_text(step: Any, lang: str, seat: Namer | None = None,
+              tile: Namer | None = None) -> str:
+    """One trace step as a line, ``"§2.10 S declares a concealed kong of 9s; …"``.
+
+    ``step`` is a :class:`~.results.TraceStep`; a step kept only as text (a settlement read
+    back from a file, whose engine may have been older) is its stored line in every language.
+    """
+    if step.kind == "text":
+        return str(step.params[0][1])
+    words = Words(lang, seat, tile or tile_word(lang))
+    params = step.all_params()
+    fields = words.fields(params)
+    if "unit" in fields:  # "1 chip" / "2 chips"
+        fields["unit"] = text(f"trace.unit.{fields['unit']}", lang)
+    if step.kind in _PAY_EACH:
+        payers = next((v for k, v in params if k == "p"), ())
+        n = step.amount if step.kind != "self_draw_extra" else fields["n"]
+        sub = "none" if not payers else ("one" if len(payers) == 1 else "many")
+        fields["pays"] = text(f"trace.pays.{sub}", lang, p=fields.get("p", ""), n=n)
+    return f"{step.clause} {text(trace_key(step.kind, params), lang, **fields)}"
+
+
+def reason_text(payment: Any, lang: str, seat: Namer | None = None,
+                tile: Namer | None = None) -> str:
+    """A payment's reason (``direct kong 9s`` / ``直杠 九条``); a reason kept only as text
+    (read back from a file) is shown as stored."""
+    if payment.code == "text":
+        return str(payment.params[0][1])
+    return Words(lang, seat, tile or tile_word(lang)).say("reason.", payment.code,
+                                                         payment.params)
+
+
+__all__ = ["Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+           "trace_key", "violation_text"]
