@@ -7,6 +7,7 @@ trace lines. A record with any problem settles nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -652,10 +653,22 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
                        tuple(walk.trace), extra)
 
 
+def as_stored(stored: Mapping[str, Any], record: HandRecord,
+              rules: Ruleset | None = None) -> Settlement | None:
+    """Today's settlement of ``record`` when it is exactly the ``stored`` document, so that
+    its steps, violations and reasons are data to show in any language; None when the
+    document was written otherwise (an older engine, other settings): show it as stored."""
+    try:
+        s = settle(record, rules)
+    except ValueError:
+        return None
+    return s if s.to_dict() == dict(stored) else None
+
+
 def score_dict(data: Any) -> dict[str, Any]:
     """Record dict -> settlement dict; raises RecordError when the record cannot be read."""
     return settle(HandRecord.from_dict(data)).to_dict()
 
 
-__all__ = ["SETTLEMENT_FORMAT", "EndCheck", "Payment", "RuleViolation", "SeatReadiness",
+__all__ = ["SETTLEMENT_FORMAT", "EndCheck", "as_stored", "Payment", "RuleViolation", "SeatReadiness",
            "Settlement", "TraceStep", "WinResult", "next_dealer", "payment_kind", "score_dict", "settle"]
