@@ -14,10 +14,13 @@ Parameters are named by what they hold, so one rule formats them in every langua
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
-from .i18n import text
+from .i18n import keys_under, text
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -26,6 +29,9 @@ Namer = Callable[[str], str]
 
 _SEAT_KEYS = frozenset("sfrab")
 _SEATS_KEYS = frozenset("pw")
+#: a trace's list of tiles (a ready seat's waits): "1p 4p" / "一筒、四筒" (a catalogue text
+#: of a lone space would not survive the translators' tools)
+_TRACE_TILE_SEP = {"en": " ", "zh": "、"}
 _SEAT_ZH = {"E": "东", "S": "南", "W": "西", "N": "北"}
 #: the trace steps whose payers are written "W pays 2" / "E, W pay 2 each" / "nobody pays"
 _PAY_EACH = frozenset({"robbed_tax", "self_draw", "self_draw_extra"})
@@ -75,8 +81,9 @@ class Words:
             elif k == "t":
                 out[k] = self.tile(v)
             elif k == "ts":
-                out[k] = text(f"{self.group}.join.tiles", self.lang).join(
-                    self.tile(x) for x in v)
+                sep = (_TRACE_TILE_SEP.get(self.lang, " ") if self.group == "trace"
+                       else text("violation.join.tiles", self.lang))
+                out[k] = sep.join(self.tile(x) for x in v)
             elif k in ("why", "melds"):
                 sep = text(f"violation.join.{k}", self.lang)
                 out[k] = sep.join(self.say(f"violation.{k}.", c, p) for c, p in v)
@@ -138,5 +145,40 @@ def reason_text(payment: Any, lang: str, seat: Namer | None = None,
                                                          payment.params)
 
 
-__all__ = ["Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+_FIELD_RE = {"t": r"(?P<t>[1-9][mps])", "r": r"(?P<r>[ESWN])", "a": r"(?P<a>[ESWN])",
+             "b": r"(?P<b>[ESWN])", "x": r"(?P<x>\d+)", "y": r"(?P<y>\d+)",
+             "fan": r"(?P<fan>\d+)", "reason": r"(?P<reason>.+)"}
+
+
+@cache
+def _reason_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+    out = []
+    for code in keys_under("reason."):
+        parts = []
+        for lit, name, _, _ in string.Formatter().parse(text("reason." + code, "en")):
+            parts.append(re.escape(lit))
+            if name:
+                parts.append(_FIELD_RE[name])
+        out.append((code, re.compile("".join(parts))))
+    return tuple(out)
+
+
+def stored_reason(reason: str) -> tuple[str, Params] | None:
+    """The code and params of a reason known only as its stored English (a line the store
+    writes from a stored settlement), matched against the catalogue's English ``reason.*``
+    texts — not hand-written patterns; None when no text matches."""
+    for code, pat in _reason_patterns():
+        m = pat.fullmatch(reason)
+        if m:
+            params = dict(m.groupdict())
+            if "reason" in params:
+                inner = stored_reason(params["reason"])
+                if inner is None:
+                    return None
+                params["reason"] = inner  # type: ignore[assignment]
+            return code, tuple(params.items())
+    return None
+
+
+__all__ = ["stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]

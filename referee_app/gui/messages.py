@@ -215,9 +215,14 @@ def _(m):  # noqa: ANN001, ANN202
 
 # ---------------------------------------------------------------- store lines shown as they are
 def _reason(text: str) -> str:
-    """A payment's reason inside a store line: only its stored English is known here (the
-    store's statement lines become data with the store's own messages)."""
-    return text
+    """A payment's reason inside a store line, known only as its stored English until the
+    store's statement lines carry codes: read back against the catalogue's own texts."""
+    from referee_app.core.wording import Words, stored_reason, tile_word
+
+    got = stored_reason(text)
+    if got is None:
+        return text
+    return Words(LANG.code, None, tile_word(LANG.code)).say("reason.", *got)
 
 
 @_rule(r"(§[\w.]+) ([+-]\d+) from ([ESWN]): (.*)")
