@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import cache
 from typing import Any
 
-from .i18n import keys_under, text
+from .i18n import catalogue, keys_under, text
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -145,6 +145,19 @@ def reason_text(payment: Any, lang: str, seat: Namer | None = None,
                                                          payment.params)
 
 
+def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
+                 lang: str) -> str | None:
+    """A clause's Reading (解读) in ``lang``: a shipped ruleset's from the catalogue
+    (``reading.<ruleset>.<clause>``), when its English there is the ``reading`` given — a
+    club's file that reuses a shipped id but words a Reading its own way keeps its words."""
+    if not reading or lang == "en":
+        return reading
+    key = f"reading.{ruleset_id}.{clause_id}"
+    if key in catalogue(lang).keys and text(key, "en") == reading:
+        return text(key, lang)
+    return reading
+
+
 _FIELD_RE = {"t": r"(?P<t>[1-9][mps])", "r": r"(?P<r>[ESWN])", "a": r"(?P<a>[ESWN])",
              "b": r"(?P<b>[ESWN])", "x": r"(?P<x>\d+)", "y": r"(?P<y>\d+)",
              "fan": r"(?P<fan>\d+)", "reason": r"(?P<reason>.+)"}
@@ -180,5 +193,5 @@ def stored_reason(reason: str) -> tuple[str, Params] | None:
     return None
 
 
-__all__ = ["stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+__all__ = ["reading_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]

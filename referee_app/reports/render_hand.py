@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from referee_app.core import KongEvent, KongKind, WinEvent
-from referee_app.core.wording import reason_text, step_text
+from referee_app.core.wording import reading_text, reason_text, step_text
 
 from .base import (
     MARK_HEX,
@@ -214,8 +214,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
         if c.en and t.option("show_english"):
             block.append(Paragraph(esc(c.en), st.small))
         if c.reading and t.option("show_reading"):
-            block.append(Paragraph(f"<i>{esc(t.label('reading'))}:</i> {esc(c.reading)}",
-                                   st.small))
+            said = t.join(reading_text(rules.id, c.id, c.reading, "zh") or "", c.reading, "\n")
+            block.append(Paragraph(f"<i>{esc(t.label('reading'))}:</i> "
+                                   + esc(said).replace("\n", "<br/>"), st.small))
         story.append(KeepTogether(block))
 
     tail: list[Flowable] = []  # versions, result and signatures: kept on one page

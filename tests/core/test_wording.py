@@ -170,3 +170,35 @@ def test_the_json_data_carries_codes_beside_the_stored_words() -> None:
     assert d["steps"][0]["params"] == {"s": "S", "t": "9s", "n": 2, "p": ["E", "W", "N"]}
     assert d["steps"][0]["text"] == s.trace[0]
     assert d["payments"][0]["reason_code"] == "concealed_kong"
+
+
+def test_every_shipped_reading_has_its_chinese_in_the_catalogue() -> None:
+    from referee_app.core import get_ruleset
+    from referee_app.core.i18n import text
+    from referee_app.core.wording import reading_text
+
+    n = 0
+    for rid in ruleset_ids():
+        rules = get_ruleset(rid)
+        for cid in rules.clauses:
+            c = rules.clause(cid)
+            if not c.reading:
+                continue
+            n += 1
+            assert text(f"reading.{rid}.{cid}", "en") == c.reading, (rid, cid)
+            zh = reading_text(rid, cid, c.reading, "zh")
+            assert zh and zh != c.reading and "⟦" not in zh, (rid, cid)
+            assert reading_text(rid, cid, c.reading, "en") == c.reading
+    assert n >= 70
+    # a club's file that rewords a Reading under a shipped id keeps its own words
+    assert reading_text("ottawa-2009", "§3", "our own reading", "zh") == "our own reading"
+
+
+def test_the_rules_command_prints_the_chinese_reading() -> None:
+    from click.testing import CliRunner
+
+    from referee_app.cli import main
+
+    res = CliRunner().invoke(main, ["rules", "ottawa-2009"])
+    assert res.exit_code == 0
+    assert "  解读: 规则释义：chips(番数) = 2^(番数−1)" in res.output

@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 )
 
 from referee_app.core import Ruleset, Settlement, UnknownRulesetError, get_ruleset
+from referee_app.core.wording import reading_text
 
 from ..i18n import (
     LANG,
@@ -55,7 +56,7 @@ def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
     parts = [f"<h3>{escape(c.id)} {escape(title)}</h3>"]
     for label, text in ((tr("Original"), c.zh), (tr("English"), c.en),
-                        (tr("Reading"), c.reading)):
+                        (tr("Reading"), reading_text(rules.id, c.id, c.reading, LANG.code))):
         if text:
             parts.append(f"<p><b>{escape(label)}</b><br>{escape(text)}</p>")
     if len(parts) == 1:
