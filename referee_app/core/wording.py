@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import string
 from collections.abc import Callable, Iterable
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 from .i18n import catalogue, keys_under, text
@@ -28,6 +28,10 @@ Params = tuple[tuple[str, Any], ...]
 Namer = Callable[[str], str]
 
 _SEAT_KEYS = frozenset("sfrab")
+_NAMED_KEYS = _SEAT_KEYS | {"t"}
+#: parameters that are one value each: a seat, a tile, or shown as they are
+_PLAIN_KEYS = _NAMED_KEYS | {"n", "c", "x", "y", "fan", "raw", "held", "concealed", "pongs",
+                             "kongs", "suits", "parts", "name", "unit"}
 _SEATS_KEYS = frozenset("pw")
 #: a trace's list of tiles (a ready seat's waits): "1p 4p" / "一筒、四筒" (a catalogue text
 #: of a lone space would not survive the translators' tools)
@@ -53,10 +57,16 @@ def tile_word(lang: str) -> Namer:
     return str
 
 
+@cache
+def _tpl(key: str, lang: str) -> str:
+    """The catalogue's text of ``key`` (read once: the English renders every stored step)."""
+    return text(key, lang)
+
+
 class Words:
     """How one rendering writes seats and tiles (the desk names seats ``东 E``)."""
 
-    __slots__ = ("group", "lang", "seat", "tile")
+    __slots__ = ("group", "lang", "plain", "seat", "sep_seats", "tile")
 
     def __init__(self, lang: str, seat: Namer | None = None, tile: Namer | None = None,
                  group: str = "trace") -> None:
@@ -64,40 +74,48 @@ class Words:
         self.seat = seat or seat_word(lang)
         self.tile = tile or str
         self.group = group  # whose list separators: ``trace.join.*`` or ``violation.join.*``
+        self.plain = self.seat is str and self.tile is str  # English: names as they are
+        self.sep_seats = _tpl("trace.join.seats", lang)
 
     def seats(self, seats: Iterable[str]) -> str:
-        names = [self.seat(s) for s in seats]
+        names = list(seats) if self.seat is str else [self.seat(s) for s in seats]
         if not names:
-            return text("trace.nobody", self.lang)
-        return text("trace.join.seats", self.lang).join(names)
+            return _tpl("trace.nobody", self.lang)
+        return self.sep_seats.join(names)
 
     def fields(self, params: Iterable[tuple[str, Any]]) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        plain = self.plain
         for k, v in params:
-            if k in _SEAT_KEYS:
-                out[k] = self.seat(v)
+            if k in _PLAIN_KEYS:
+                out[k] = v if plain or k not in _NAMED_KEYS else (
+                    self.tile(v) if k == "t" else self.seat(v))
             elif k in _SEATS_KEYS:
                 out[k] = self.seats(v)
-            elif k == "t":
-                out[k] = self.tile(v)
             elif k == "ts":
                 sep = (_TRACE_TILE_SEP.get(self.lang, " ") if self.group == "trace"
-                       else text("violation.join.tiles", self.lang))
+                       else _tpl("violation.join.tiles", self.lang))
                 out[k] = sep.join(self.tile(x) for x in v)
             elif k in ("why", "melds"):
-                sep = text(f"violation.join.{k}", self.lang)
+                sep = _tpl(f"violation.join.{k}", self.lang)
                 out[k] = sep.join(self.say(f"violation.{k}.", c, p) for c, p in v)
             elif k == "reason":
                 out[k] = self.say("reason.", v[0], v[1])
             elif k == "back":
-                out[k] = text("trace.join.seats", self.lang).join(
-                    text("trace.refund.item", self.lang, n=n, r=self.seat(r)) for n, r in v)
+                item = _tpl("trace.refund.item", self.lang)
+                out[k] = self.sep_seats.join(item.format(n=n, r=self.seat(r)) for n, r in v)
             else:
                 out[k] = v
         return out
 
     def say(self, prefix: str, code: str, params: Params) -> str:
-        return text(prefix + code, self.lang, **self.fields(params))
+        return _tpl(prefix + code, self.lang).format(**self.fields(params))
+
+
+@cache
+def _plain_words(lang: str) -> Words:
+    """Each language's own words for seats and tiles (the trace's and reasons' default)."""
+    return Words(lang, None, tile_word(lang))
 
 
 def violation_text(code: str, params: Params, lang: str, seat: Namer | None = None) -> str:
@@ -122,17 +140,44 @@ def step_text(step: Any, lang: str, seat: Namer | None = None,
     """
     if step.kind == "text":
         return str(step.params[0][1])
-    words = Words(lang, seat, tile or tile_word(lang))
-    params = step.all_params()
-    fields = words.fields(params)
+    if seat is None and tile is None:
+        return _plain_step(step, lang)
+    return _step(step, lang, Words(lang, seat, tile or tile_word(lang)))
+
+
+@lru_cache(maxsize=1 << 16)
+def _plain_step(step: Any, lang: str) -> str:
+    """A step in its language's own words, memoised: every stored settlement renders its
+    steps in English (``to_dict``, and ``verify`` compares it), and steps recur."""
+    return _step(step, lang, _plain_words(lang))
+
+
+def _step(step: Any, lang: str, words: Words) -> str:
+    params = step.params
+    fields = words.fields(params) if params else {}
+    seat, tile, amount = step.seat, step.tile, step.amount
+    if words.plain:
+        if seat is not None:
+            fields["s"] = seat
+        if tile is not None:
+            fields["t"] = tile
+    else:
+        if seat is not None:
+            fields["s"] = words.seat(seat)
+        if tile is not None:
+            fields["t"] = words.tile(tile)
+    if amount is not None:
+        fields["n"] = amount
+    kind = step.kind
     if "unit" in fields:  # "1 chip" / "2 chips"
-        fields["unit"] = text(f"trace.unit.{fields['unit']}", lang)
-    if step.kind in _PAY_EACH:
+        fields["unit"] = _tpl(f"trace.unit.{fields['unit']}", lang)
+    if kind in _PAY_EACH:
         payers = next((v for k, v in params if k == "p"), ())
-        n = step.amount if step.kind != "self_draw_extra" else fields["n"]
         sub = "none" if not payers else ("one" if len(payers) == 1 else "many")
-        fields["pays"] = text(f"trace.pays.{sub}", lang, p=fields.get("p", ""), n=n)
-    return f"{step.clause} {text(trace_key(step.kind, params), lang, **fields)}"
+        fields["pays"] = _tpl(f"trace.pays.{sub}", lang).format(p=fields.get("p", ""),
+                                                               n=step.amount)
+    key = trace_key(kind, params) if kind in _BY_COUNT else f"trace.{kind}"
+    return f"{step.clause} {_tpl(key, lang).format(**fields)}"
 
 
 def reason_text(payment: Any, lang: str, seat: Namer | None = None,
@@ -141,8 +186,16 @@ def reason_text(payment: Any, lang: str, seat: Namer | None = None,
     (read back from a file) is shown as stored."""
     if payment.code == "text":
         return str(payment.params[0][1])
+    if seat is None and tile is None:
+        return _plain_reason(payment.code, payment.params, lang)
     return Words(lang, seat, tile or tile_word(lang)).say("reason.", payment.code,
                                                          payment.params)
+
+
+@lru_cache(maxsize=1 << 14)
+def _plain_reason(code: str, params: Params, lang: str) -> str:
+    """A reason in its language's own words, memoised (the same few recur in every hand)."""
+    return _plain_words(lang).say("reason.", code, params)
 
 
 def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
