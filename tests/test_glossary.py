@@ -45,8 +45,8 @@ def _sources() -> dict[str, str]:
     pages = ROOT / "referee_app" / "server" / "templates"
     for p in sorted(pages.glob("*.html")):
         out[f"server/templates/{p.name}"] = p.read_text(encoding="utf-8")
-    # the 中文 the desk and the pages render from the engine's English (until it is codes)
-    for rel in ("gui/messages.py", "gui/server_desk.py", "core/trace_zh.py"):
+    # the 中文 the desk and the pages still render from the store's English (until it is codes)
+    for rel in ("gui/messages.py", "gui/server_desk.py"):
         out[rel] = (ROOT / "referee_app" / rel).read_text(encoding="utf-8")
     return out
 

@@ -22,6 +22,7 @@ from referee_app.core.ruleset_file import (
     nearest_shipped,
     ruleset_from_file,
 )
+from referee_app.core.wording import reading_text
 
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
@@ -139,4 +140,7 @@ def rules(ruleset: str | None, file: str | None, clause_id: str | None,
             click.echo(f"  English: {c.en}")
         if c.reading:
             click.echo(f"  Reading: {c.reading}")
+            zh = reading_text(r.id, cid, c.reading, "zh")
+            if zh != c.reading:
+                click.echo(f"  解读: {zh}")
         click.echo("")

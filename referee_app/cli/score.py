@@ -88,7 +88,7 @@ def _score_jsonl(raw: bytes, settings: dict[str, int | None], club: Ruleset | No
                 "line": n}, compact=True))
             worst = max(worst, EXIT_BAD_INPUT)
             continue
-        click.echo(_dump(s.to_dict(), compact=True))
+        click.echo(_dump(s.data(), compact=True))
         worst = max(worst, EXIT_OK if s.ok else EXIT_RULES)
     return worst
 
@@ -106,7 +106,7 @@ def _settle(record: HandRecord, settings: dict[str, int | None],
 
 @click.command()
 @click.argument("file", type=str)
-@click.option("--json", "as_json", is_flag=True, help="Print the settlement JSON (hand-format.md).")
+@click.option("--json", "as_json", is_flag=True, help="Print the settlement JSON (hand-format.md), codes and steps beside the words.")
 @click.option("--jsonl", "as_jsonl", is_flag=True,
               help="FILE holds one hand record per line; print one settlement JSON per line "
                    "(a line that cannot be read gives an error line; the batch goes on).")
@@ -148,5 +148,5 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
     except (InputError, RecordError) as e:
         click.echo(f"error: {e}", err=True)
         sys.exit(EXIT_BAD_INPUT)
-    click.echo(_dump(s.to_dict(), compact=False) if as_json else render_text(s))
+    click.echo(_dump(s.data(), compact=False) if as_json else render_text(s))
     sys.exit(EXIT_OK if s.ok else EXIT_RULES)

@@ -30,6 +30,7 @@ from .settle import (
     RuleViolation,
     SeatReadiness,
     Settlement,
+    TraceStep,
     WinResult,
     next_dealer,
     payment_kind,
@@ -41,7 +42,7 @@ from .tiles import Suit, Tile, TileParseError, canonical, format_tiles, parse_ti
 __all__ = [
     "DEFAULT_RULESET", "Clause", "EndCheck", "FieldError", "HandRecord", "KongEvent", "KongKind", "Payment",
     "RecordError", "RuleViolation", "Ruleset", "RulesetFileError", "SeatHand", "SeatReadiness", "Settlement", "Suit",
-    "Tile", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
+    "Tile", "TraceStep", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
     "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
     "payment_kind", "record_warnings", "ruleset_ids", "score_dict", "settle",
 ]

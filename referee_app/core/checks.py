@@ -15,61 +15,75 @@ from typing import NamedTuple
 
 from .ruleset import Ruleset
 from .tiles import tile_name
+from .wording import Params, violation_text
 
 _SUIT_LETTERS = "mps"
-_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
 class Problem(NamedTuple):
-    """One failed check: ``check`` names it (see the rulesets' ``validation_clauses``)."""
+    """One failed check: ``check`` names it (see the rulesets' ``validation_clauses``);
+    ``code`` and ``params`` say what is wrong (``violation.<code>`` in the catalogue)."""
 
     check: str
-    message: str
+    code: str
+    params: Params
 
     def clause(self, rules: Ruleset) -> str:
         return rules.vclause(self.check)
 
+    @property
+    def message(self) -> str:
+        """The English message (what the settlement document stores)."""
+        return violation_text(self.code, self.params, "en")
+
 
 def tile_count_problems(counts: Sequence[int], rules: Ruleset,
-                        where: str = "in the record") -> list[Problem]:
+                        in_hand: bool = False) -> list[Problem]:
     """§1: more than four copies of a tile, or a tile of a suit the ruleset does not play.
 
     ``counts`` is a 27-long count vector of every tile in play (concealed, pong melds as 3,
-    kongs as 4, winning tiles).
+    kongs as 4, winning tiles); ``in_hand``: they are one hand's (the desk's analysis), not
+    the whole record's.
     """
     allowed = {_SUIT_LETTERS.index(x) for x in rules.suits}
     out: list[Problem] = []
+    many = "too_many_copies_hand" if in_hand else "too_many_copies"
     for i, c in enumerate(counts):
         if c > 4:
-            out.append(Problem("tile_count", f"{tile_name(i)} appears {c} times {where}; "
-                               "there are only four of each tile"))
+            out.append(Problem("tile_count", many, (("t", tile_name(i)), ("c", c))))
         elif c and i // 9 not in allowed:
-            out.append(Problem("tile_count", f"{tile_name(i)} is not a tile of this ruleset "
-                               f"(suits {', '.join(rules.suits)})"))
+            out.append(Problem("tile_count", "tile_not_in_ruleset",
+                               (("t", tile_name(i)), ("suits", ", ".join(rules.suits)))))
     return out
 
 
-def hand_size_problem(who: str, concealed: int, pongs: int, kongs: int) -> Problem | None:
-    """§2.1: a winner holds 13 tiles before its winning tile (a pong or kong counts 3)."""
+def hand_size_problem(seat: str | None, concealed: int, pongs: int,
+                      kongs: int) -> Problem | None:
+    """§2.1: a winner holds 13 tiles before its winning tile (a pong or kong counts 3).
+
+    ``seat``: the winner's; None for a hand under analysis ("the hand")."""
     held = concealed + 3 * (pongs + kongs)
     if held == 13:
         return None
-    return Problem("hand_size", f"{who} holds {held} tiles before its winning tile "
-                   f"({concealed} concealed, {pongs} pong(s) and {kongs} kong(s) at 3 each); "
-                   "a winner holds 13")
+    params: Params = (("held", held), ("concealed", concealed), ("pongs", pongs),
+                      ("kongs", kongs))
+    if seat is None:
+        return Problem("hand_size", "hand_size_hand", params)
+    return Problem("hand_size", "hand_size", (("s", seat), *params))
 
 
-def suits_problem(whose: str, suits: int, rules: Ruleset) -> Problem | None:
+def suits_problem(seat: str | None, suits: int, rules: Ruleset) -> Problem | None:
     """§2.4: a winning hand touches at most ``rules.max_suits_in_win`` suits (诈和 else).
 
-    ``whose`` names the hand, e.g. "E's winning hand"; ``suits`` counts the suits it uses,
-    melds included.
+    ``seat``: the winner's, None for a hand under analysis; ``suits`` counts the suits it
+    uses, melds included.
     """
     if suits <= rules.max_suits_in_win:
         return None
-    n = _NUMBER_WORDS.get(suits, str(suits))
-    held = f"all {n} suits" if suits == 3 else f"{n} suits"
-    return Problem("missing_suit", f"{whose} holds {held} (false win, 诈和)")
+    code = "false_win" if suits == 3 else "false_win_two"  # suits > max_suits_in_win >= 1
+    if seat is None:
+        return Problem("missing_suit", code + "_hand", ())
+    return Problem("missing_suit", code, (("s", seat),))
 
 
 __all__ = ["Problem", "hand_size_problem", "suits_problem", "tile_count_problems"]

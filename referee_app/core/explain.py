@@ -96,10 +96,10 @@ def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple
     hand = Hand(tuple(c), p, k)
     # the same §1/§2.1/§2.4 checks (and words) as settlement: one shared validation
     found: list[Problem | None] = list(tile_count_problems(_in_play(c, p, k), rules,
-                                                           "in the hand"))
+                                                           in_hand=True))
     impossible = bool(found)  # tiles that cannot all be on the table: no reading to show
-    found.append(hand_size_problem("the hand", max(sum(c) - 1, 0), len(p), len(k)))
-    found.append(suits_problem("the hand", suits_used(hand.all_counts()), rules))
+    found.append(hand_size_problem(None, max(sum(c) - 1, 0), len(p), len(k)))
+    found.append(suits_problem(None, suits_used(hand.all_counts()), rules))
     problems = [f"{x.clause(rules)} {x.message}" for x in found if x is not None]
     views = []
     for r in () if impossible else readings(hand):
@@ -125,7 +125,7 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
     n = sum(c) + 3 * (len(p) + len(k))
     pig = suits_used(held) == 3
     problems = tuple(f"{x.clause(rules)} {x.message}"
-                     for x in tile_count_problems(held, rules, "in the hand"))
+                     for x in tile_count_problems(held, rules, in_hand=True))
     ws = waits(c, p, k, max_suits=rules.max_suits_in_win) if n == 13 and not problems else []
     views = []
     for w in ws:

@@ -7,11 +7,12 @@ Kept apart from the walk of :mod:`.settle` so that each module stays one concern
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 from .record import HandRecord, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore
+from .wording import Params, reason_text, step_text
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 
@@ -21,29 +22,96 @@ SETTLEMENT_FORMAT = "sichuan-settlement/1"
 
 @dataclass(frozen=True, slots=True)
 class RuleViolation:
-    """A rule the record breaks: the clause, the seat (or None) and a referee's message."""
+    """A rule the record breaks: the clause, the seat (or None), and what is wrong as a
+    ``code`` with its ``params`` (rendered in a language by :func:`.wording.violation_text`).
+
+    ``message`` is the English rendering, kept because the stored settlement carries it; a
+    violation read back from a document has only that (``code`` empty).
+    """
 
     clause: str
     seat: str | None
     message: str
+    code: str = ""
+    params: Params = ()
 
     def to_dict(self) -> dict[str, Any]:
+        """The stored form (``sichuan-settlement/1``): clause, seat and English message."""
         return {"clause": self.clause, "seat": self.seat, "message": self.message}
+
+    def to_data(self) -> dict[str, Any]:
+        """The stored form with the code and its parameters beside it (JSON outputs)."""
+        return {"code": self.code, "clause": self.clause, "seat": self.seat,
+                "params": params_data(self.params), "message": self.message}
+
+
+def params_data(params: Params) -> dict[str, Any]:
+    """Parameters as JSON: sub-messages become ``{"code", "params"}`` objects."""
+    out: dict[str, Any] = {}
+    for k, v in params:
+        if k in ("why", "melds"):
+            v = [{"code": c, "params": params_data(p)} for c, p in v]
+        elif k == "reason":
+            v = {"code": v[0], "params": params_data(v[1])}
+        elif isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+        out[k] = v
+    return out
 
 
 @dataclass(frozen=True, slots=True)
 class Payment:
-    """Chips moved from one seat to another, with the clause and reason that move them."""
+    """Chips moved from one seat to another, with the clause and the reason (a ``code``
+    and its ``params``, see :func:`.wording.reason_text`) that move them."""
 
     payer: str
     payee: str
     chips: int
     clause: str
-    reason: str
+    code: str
+    params: Params = ()
+
+    @property
+    def reason(self) -> str:
+        """The reason in English, as the stored settlement writes it."""
+        return reason_text(self, "en")
 
     def to_dict(self) -> dict[str, Any]:
         return {"from": self.payer, "to": self.payee, "chips": self.chips,
                 "clause": self.clause, "reason": self.reason}
+
+
+class TraceStep(NamedTuple):
+    """One step of a settlement's trace: what happened (``kind``), under which clause, to
+    which seat, with which tile and amount, and the rest of its ``params``.
+
+    Rendered by :func:`.wording.step_text`; the English line is what the stored settlement
+    keeps. Kind ``text`` is a line read back from a document (``params`` holds it). A named
+    tuple, not a dataclass: a settlement makes several per hand, and a tuple is made fastest.
+    """
+
+    kind: str
+    clause: str
+    seat: str | None = None
+    tile: str | None = None
+    amount: int | None = None
+    params: Params = ()
+
+    def all_params(self) -> Params:
+        """Seat, tile and amount as the parameters ``s``, ``t`` and ``n``, then the rest."""
+        head = tuple((k, v) for k, v in (("s", self.seat), ("t", self.tile),
+                                         ("n", self.amount)) if v is not None)
+        return head + self.params
+
+    def to_data(self) -> dict[str, Any]:
+        """The step as JSON: kind, clause, its parameters and the English line."""
+        return {"kind": self.kind, "clause": self.clause,
+                "params": params_data(self.all_params()), "text": step_text(self, "en")}
+
+    @classmethod
+    def of_line(cls, line: str) -> TraceStep:
+        """A stored line kept as text (its clause is the line's first word)."""
+        return cls("text", line.partition(" ")[0], params=(("line", line),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,8 +190,25 @@ class Settlement:
     end_check: EndCheck | None
     payments: tuple[Payment, ...]
     totals: dict[str, int]
-    trace: tuple[str, ...]
+    steps: tuple[TraceStep, ...]
     extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def trace(self) -> tuple[str, ...]:
+        """The trace in English, one line per step (what the stored document keeps)."""
+        return tuple(step_text(st, "en") for st in self.steps)
+
+    def data(self) -> dict[str, Any]:
+        """:meth:`to_dict` with the data beside the words: each error's code and params,
+        each step's kind and params (``steps``), each payment's reason code. For JSON
+        outputs only — the stored document is :meth:`to_dict`."""
+        d = self.to_dict()
+        d["errors"] = [e.to_data() for e in self.errors]
+        d["steps"] = [st.to_data() for st in self.steps]
+        for p, pd in zip(self.payments, d["payments"], strict=True):
+            pd["reason_code"] = p.code
+            pd["reason_params"] = params_data(p.params)
+        return d
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {

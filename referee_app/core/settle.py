@@ -7,6 +7,7 @@ trace lines. A record with any problem settles nothing.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from operator import attrgetter
 from typing import Any
 
@@ -20,6 +21,7 @@ from .results import (  # re-exported: settle's public names stay importable fro
     RuleViolation,
     SeatReadiness,
     Settlement,
+    TraceStep,
     WinResult,
     next_dealer,
     payment_kind,
@@ -27,21 +29,20 @@ from .results import (  # re-exported: settle's public names stay importable fro
 from .ruleset import Ruleset
 from .scoring import (
     HandScore,
-    bonus_lines,
+    fan_text,
     hand_bonus_keys,
     hand_features,
     max_fan,
     score_hand,
     score_masks,
-    win_text,
 )
 from .tiles import NUM_KINDS, tile_name
+from .wording import violation_text
 
 _INDEX = attrgetter("index")
 _SUITS_IN = tuple(bin(b).count("1") for b in range(8))  # suit bit set -> number of suits
 _ALL_SUITS = ("m", "p", "s")
 _RULES: dict[str, Ruleset] = {}  # id -> get_ruleset(id), the shipped rulesets (cached there)
-_A_KIND = {"concealed": "a concealed", "added": "an added"}
 _EMPTY_SUIT = (0,) * 9
 _NAMES = tuple(tile_name(i) for i in range(NUM_KINDS))
 _TWO_BAMBOO = 19  # index of 2s
@@ -51,19 +52,6 @@ _EXTRA_KEYS = ("table", "round", "hand_no", "referee", "note")
 
 
 # --------------------------------------------------------------------------- walk
-
-
-def _seats_text(seats: list[str]) -> str:
-    return ", ".join(seats) if seats else "nobody"
-
-
-def _pay_each(payers: list[str], amount: int) -> str:
-    """``E, W pay 2 each`` / ``W pays 2`` / ``nobody pays`` (grammar follows the count)."""
-    if not payers:
-        return "nobody pays"
-    if len(payers) == 1:
-        return f"{payers[0]} pays {amount}"
-    return f"{', '.join(payers)} pay {amount} each"
 
 
 class _Walk:
@@ -109,7 +97,7 @@ class _Walk:
         self.kong_kinds: dict[str, tuple[str, ...]] = dict.fromkeys(rules.seats, ())
         self.errors: list[RuleViolation] = []
         self.payments: list[Payment] = []
-        self.trace: list[str] = []
+        self.trace: list[TraceStep] = []
         self.wins: list[WinResult] = []
         # kong income in order, for refunds (payments per kong event: for 杠上炮 transfer)
         self.kong_income: list[Payment] = []
@@ -118,16 +106,20 @@ class _Walk:
         self.hand_over = False
 
     # -- helpers
-    def err(self, check: str, seat: str | None, message: str) -> None:
-        self.errors.append(RuleViolation(self.rules.vclause(check), seat, message))
+    def err(self, check: str, seat: str | None, code: str, **params: Any) -> None:
+        """A violation of ``check`` (the ruleset cites its clause): ``violation.<code>``."""
+        ps = tuple(params.items())
+        self.errors.append(RuleViolation(self.rules.vclause(check), seat,
+                                         violation_text(code, ps, "en"), code, ps))
 
     def _problem(self, seat: str | None, p: Problem | None) -> None:
         """Report a failed shared check (:mod:`.checks`) under this ruleset's clause."""
         if p is not None:
-            self.err(p.check, seat, p.message)
+            self.err(p.check, seat, p.code, **dict(p.params))
 
-    def pay(self, payer: str, payee: str, chips: int, clause: str, reason: str) -> Payment:
-        p = Payment(payer, payee, chips, clause, reason)
+    def pay(self, payer: str, payee: str, chips: int, clause: str, code: str,
+            params: tuple[tuple[str, Any], ...] = ()) -> Payment:
+        p = Payment(payer, payee, chips, clause, code, params)
         if chips:
             self.payments.append(p)
         return p
@@ -141,23 +133,20 @@ class _Walk:
         for idx, ev in enumerate(self.r.events):
             if self.hand_over or len(self.unwon) <= 1:
                 who = ev.seat if isinstance(ev, KongEvent) else None
-                self.err("blood_battle", who,
-                         f"event {idx + 1} comes after the hand is over "
-                         f"({'first win ends the hand' if not rules.blood_battle else 'only one seat is left unwon'})")
+                self.err("blood_battle", who, "event_after_one_left" if rules.blood_battle
+                         else "event_after_first_win", n=idx + 1)
                 continue
             if isinstance(ev, KongEvent):
                 self.kong(idx, ev)
             else:
                 self.win(idx, ev)
         if len(self.unwon) >= 2 and not self.r.wall_exhausted and not self.hand_over:
-            self.err("blood_battle", None,
-                     f"the hand is not finished: {_seats_text(self.unwon)} are unwon and "
-                     "wall_exhausted is not set")
+            self.err("blood_battle", None, "not_finished", p=tuple(self.unwon))
 
     def kong(self, idx: int, ev: KongEvent) -> None:
         rules, seat, t = self.rules, ev.seat, ev.tile
         if seat in self.won:
-            self.err("blood_battle", seat, f"{seat} declares a kong of {t} after it has won")
+            self.err("blood_battle", seat, "kong_after_win", s=seat, t=str(t))
             return
         kind = ev.kind._value_  # KongKind.value; the property (and an Enum's hash) are slow
         clause, amount = rules.kong_payments.get(kind, ("", 0))
@@ -169,34 +158,30 @@ class _Walk:
             assert frm is not None
             bad = frm == seat or frm in self.won
             if frm == seat:
-                self.err("direct_kong", seat, f"{seat} cannot kong its own discard of {t}")
+                self.err("direct_kong", seat, "kong_own_discard", s=seat, t=t)
             elif bad:
-                self.err("direct_kong", frm,
-                         f"{frm} has already won and cannot discard the {t} that {seat} kongs")
+                self.err("direct_kong", frm, "kong_discarder_won", f=frm, t=t, s=seat)
             if bad:  # the meld is still the seat's (else its win would miss 3 tiles)
                 self.kong_tiles[seat] += (ev.tile.index,)
                 self.kong_kinds[seat] += (kind,)
                 return
+            why = (("t", t),)
             if amount:
-                made.append(Payment(frm, seat, amount, clause, f"direct kong {t}"))
-                self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
-                                  f"discard; {frm} pays {amount}")
+                made.append(Payment(frm, seat, amount, clause, "direct_kong", why))
+                self.trace.append(TraceStep("direct_kong", clause, seat, t, amount,
+                                            (("f", frm),)))
             else:
-                self.trace.append(f"{clause} {seat} declares a direct kong of {t} on {frm}'s "
-                                  "discard; no payment under this ruleset")
+                self.trace.append(TraceStep("direct_kong.free", clause, seat, t, None,
+                                            (("f", frm),)))
         else:
-            payers = [s for s in self.unwon if s != seat]
+            payers = tuple(s for s in self.unwon if s != seat)
+            code = f"{kind}_kong"
             if amount:
-                reason = f"{kind} kong {t}"
-                made = [Payment(p, seat, amount, clause, reason) for p in payers]
-                one = len(payers) == 1
-                self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
-                                  f"{_seats_text(payers)} {'is' if one else 'are'} unwon and "
-                                  f"{'pays' if one else 'pay'} {amount}"
-                                  f"{'' if one else ' each'}")
+                why = (("t", t),)
+                made = [Payment(p, seat, amount, clause, code, why) for p in payers]
+                self.trace.append(TraceStep(code, clause, seat, t, amount, (("p", payers),)))
             else:
-                self.trace.append(f"{clause} {seat} declares {_A_KIND[kind]} kong of {t}; "
-                                  "no payment under this ruleset")
+                self.trace.append(TraceStep(f"{code}.free", clause, seat, t))
         self.payments += made  # every one is for a non-zero amount
         self.kong_tiles[seat] += (ev.tile.index,)
         self.kong_kinds[seat] += (kind,)
@@ -227,8 +212,7 @@ class _Walk:
             k2 = tuple(counts[18:27])
         masks, suits = masks_of_suits(k0, k1, k2, pongs + kongs)
         if _SUITS_IN[suits] > self.rules.max_suits_in_win:
-            self._problem(seat, suits_problem(f"{seat}'s winning hand", _SUITS_IN[suits],
-                                              self.rules))
+            self._problem(seat, suits_problem(seat, _SUITS_IN[suits], self.rules))
             ok = False
         return counts, masks, ok
 
@@ -255,25 +239,22 @@ class _Walk:
         # §2.5: a seat listed twice, or that has won already
         if len(seats) > 1 and len(set(seats)) != len(seats):
             dup = next(s for s in seats if seats.count(s) > 1)
-            self.err("blood_battle", dup, f"{dup} is listed twice in one win")
+            self.err("blood_battle", dup, "listed_twice", s=dup)
             valid = False
             seats = list(dict.fromkeys(seats))
         for s in seats:
             if s in self.won:
-                self.err("blood_battle", s, f"{s} wins a second time; a seat wins at most once")
+                self.err("blood_battle", s, "second_win", s=s)
                 valid = False
         if frm is None and len(seats) > 1:
-            self.err("self_drawn", None,
-                     f"a self-drawn win by several seats ({', '.join(seats)}); only one seat "
-                     "can self-draw a tile")
+            self.err("self_drawn", None, "several_self_drawn", p=tuple(seats))
             valid = False
         if frm is not None:
             if frm in seats:
-                self.err("discard_win", frm, f"{frm} cannot win on its own discard of {t}")
+                self.err("discard_win", frm, "win_own_discard", f=frm, t=str(t))
                 valid = False
             elif frm in self.won:
-                self.err("discard_win", frm,
-                         f"{frm} has already won and cannot discard {t}")
+                self.err("discard_win", frm, "discarder_won", f=frm, t=str(t))
                 valid = False
         if flags and not self._flag_checks(idx, ev, seats):
             valid = False
@@ -284,8 +265,7 @@ class _Walk:
                 continue
             counts, masks, ok = self._winner_hand(s, t.index)
             if not masks:
-                self.err("legal_hand", s, f"{s}'s tiles with {t} form no legal winning hand "
-                         "(four sets and a pair, or seven pairs)")
+                self.err("legal_hand", s, "not_a_winning_hand", s=s, t=str(t))
                 valid = False
                 continue
             if not ok:
@@ -314,15 +294,11 @@ class _Walk:
                     sc = alt
             if ev.passed_fan is not None and frm is not None and rules.passed_win_clause:
                 if not rules.passed_win_higher_fan_allows:
-                    self.err("passed_win", s,
-                             f"{s} passed a win earlier in the go-around and may not win on a "
-                             "discard before its next draw")
+                    self.err("passed_win", s, "passed_win", s=s)
                     valid = False
                 elif sc.fan <= ev.passed_fan:
-                    self.err("passed_win", s,
-                             f"{s} passed a win of {ev.passed_fan} fan earlier in the go-around and "
-                             f"may win on a discard only with more fan, but this win is "
-                             f"{sc.fan} fan")
+                    self.err("passed_win", s, "passed_win_fan", s=s, x=ev.passed_fan,
+                             y=sc.fan)
                     valid = False
             results.append((s, sc))
         if valid:
@@ -343,102 +319,90 @@ class _Walk:
         robbing = "robbing_kong" in flags
         if robbing:
             if frm is None:
-                self.err("robbing_kong", seats[0],
-                         "robbing_kong needs 'from': the seat whose added kong was robbed")
+                self.err("robbing_kong", seats[0], "robbing_needs_from")
                 valid = False
             elif t not in self.hands[frm].pongs:
-                self.err("robbing_kong", frm,
-                         f"{frm} holds no pong of {t}, so it had no added kong of {t} to rob")
+                self.err("robbing_kong", frm, "robbing_no_pong", f=frm, t=str(t))
                 valid = False
         if "kong_bloom" in flags:
             if frm is not None:
-                self.err("kong_bloom", seats[0],
-                         "kong_bloom (杠上花) is a self-drawn win, but this win is on a discard")
+                self.err("kong_bloom", seats[0], "bloom_on_discard")
                 valid = False
             elif not (isinstance(prev, KongEvent) and prev.seat == seats[0]):
-                self.err("kong_bloom", seats[0],
-                         f"kong_bloom (杠上花): the event just before is not a kong by {seats[0]}")
+                self.err("kong_bloom", seats[0], "bloom_no_kong", s=seats[0])
                 valid = False
         if "kong_discard" in flags:
             if frm is None:
-                self.err("kong_discard", seats[0],
-                         "kong_discard (杠上炮) is a win on a discard, but this win is self-drawn")
+                self.err("kong_discard", seats[0], "kong_discard_self_drawn")
                 valid = False
             elif not (isinstance(prev, KongEvent) and prev.seat == frm):
-                self.err("kong_discard", frm,
-                         f"kong_discard (杠上炮): the event just before is not a kong by {frm}")
+                self.err("kong_discard", frm, "kong_discard_no_kong", f=frm)
                 valid = False
         for s in seats if "heavenly" in flags or "earthly" in flags else ():
             melds = bool(self.hands[s].pongs or self.kong_tiles[s])
             if "heavenly" in flags:
-                why = []
+                why: list[tuple[str, tuple[tuple[str, Any], ...]]] = []
                 if s != self.r.dealer:
-                    why.append(f"{s} is not the dealer")
+                    why.append(("not_dealer", (("s", s),)))
                 if frm is not None:
-                    why.append("the win is not self-drawn")
+                    why.append(("not_self_drawn", ()))
                 if idx != 0:
-                    why.append("it is not the first event of the hand")
+                    why.append(("not_first_event", ()))
                 if melds:
-                    why.append(f"{s} has a pong or kong")
+                    why.append(("has_meld", (("s", s),)))
                 if why:
-                    self.err("heavenly_earthly", s, "heavenly win (天和) impossible: "
-                             + "; ".join(why))
+                    self.err("heavenly_earthly", s, "heavenly_impossible", why=tuple(why))
                     valid = False
             if "earthly" in flags:
                 why = []
                 if s == self.r.dealer:
-                    why.append(f"{s} is the dealer")
+                    why.append(("is_dealer", (("s", s),)))
                 if len(seats) != 1:
-                    why.append("the win is shared with another seat")
+                    why.append(("shared_win", ()))
                 if melds:
-                    why.append(f"{s} has a pong or kong")
+                    why.append(("has_meld", (("s", s),)))
                 if any(isinstance(e, KongEvent) for e in self.r.events[:idx]):
-                    why.append("a kong precedes the win")
+                    why.append(("kong_before", ()))
                 if why:
-                    self.err("heavenly_earthly", s, "earthly win (地和) impossible: "
-                             + "; ".join(why))
+                    self.err("heavenly_earthly", s, "earthly_impossible", why=tuple(why))
                     valid = False
 
         if "first_discard" in flags and "first_discard" in rules.validation:
             common = []  # what rules out 第一和 for every winner of this event
             if frm is None or frm != self.r.dealer:
-                common.append("the win is not on the dealer's discard")
+                common.append(("not_dealer_discard", ()))
             if any(not (isinstance(e, KongEvent) and e.seat == self.r.dealer
                         and e.kind is KongKind.CONCEALED) for e in self.r.events[:idx]):
-                common.append("only the dealer's concealed kongs may precede its first discard")
+                common.append(("dealer_concealed_only", ()))
             for s in seats:  # flags apply to every winner; each is cited for its own melds
                 why = list(common)
                 if s == self.r.dealer:
-                    why.append("the dealer cannot win on its own first discard")
+                    why.append(("dealer_own_discard", ()))
                 # Z3 Reading: nothing was claimed before the first discard
                 if self.hands[s].pongs:
-                    why.append(f"{s} holds a pong of "
-                               f"{', '.join(map(str, self.hands[s].pongs))}")
+                    why.append(("holds_pong", (("s", s), ("ts", tuple(
+                        map(str, self.hands[s].pongs))))))
                 if self.kong_tiles[s]:
-                    why.append(f"{s} holds a kong")
+                    why.append(("holds_kong", (("s", s),)))
                 if why:
-                    self.err("first_discard", s, "第一和 (first discard win) impossible: "
-                             + "; ".join(why))
+                    self.err("first_discard", s, "first_discard_impossible", why=tuple(why))
                     valid = False
         if "last_tile" in flags:  # 海底捞月 / 海底炮: the wall's last tile ends the hand
             if not self.r.wall_exhausted:
-                self.err("last_tile", seats[0], "last_tile (海底): a win on the wall's last "
-                         "tile, or on the discard after it, ends the wall, but "
-                         "wall_exhausted is not set")
+                self.err("last_tile", seats[0], "last_tile_not_exhausted")
                 valid = False
             if idx != len(self.r.events) - 1:
-                self.err("last_tile", seats[0], f"last_tile (海底): nothing can follow a win "
-                         f"on the wall's last tile, but event {idx + 2} comes after it")
+                self.err("last_tile", seats[0], "last_tile_followed", n=idx + 2)
                 valid = False
         if "declared_ready" in flags and "declared_ready" in rules.validation:
             for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed
-                melds = [f"a pong of {t}" for t in self.hands[s].pongs]
-                melds += [f"{'a direct' if k == 'direct' else 'an added'} kong of {_NAMES[i]}"
+                melds = [("pong", (("t", str(t)),)) for t in self.hands[s].pongs]
+                melds += [(f"{k}_kong", (("t", _NAMES[i]),))
                           for k, i in zip(self.kong_kinds[s], self.kong_tiles[s], strict=True)
                           if k in ("direct", "added")]
                 if melds:
-                    self.err("declared_ready", s, f"{s} declared a ready hand (报调) and cannot "
-                             f"have {', '.join(melds)}: a declared hand does not change")
+                    self.err("declared_ready", s, "declared_ready_melds", s=s,
+                             melds=tuple(melds))
                     valid = False
         return valid
 
@@ -455,54 +419,63 @@ class _Walk:
         robbing = "robbing_kong" in ev.flags
         chips_of = {}
         wins, trace, payments = self.wins, self.trace, self.payments
-        how = f"on {frm}'s discard {t}" if frm else f"self-drawn {t}"
+        how = (("f", frm),) if frm else ()
+        kind = "win.discard" if frm else "win.self_drawn"
         for s, sc in results:
-            chips, tail = win_text(sc, rules)
+            chips = rules.chips(sc.fan)
             chips_of[s] = chips
             wins.append(WinResult(s, len(wins) + 1, t, frm, sc, chips, ev.flags))
-            trace.append(f"{sc.pattern_clause} {s} wins {how}{tail}")
-            if sc.bonuses:
-                trace += bonus_lines(sc, s)
+            parts = (("parts", fan_text(sc)), ("fan", sc.fan), ("c", chips),
+                     ("unit", "one" if chips == 1 else "many"))
+            if sc.raw_fan != sc.fan:
+                trace.append(TraceStep(kind + ".capped", sc.pattern_clause, s, t, None,
+                                       how + parts + (("raw", sc.raw_fan),)))
+            else:
+                trace.append(TraceStep(kind, sc.pattern_clause, s, t, None, how + parts))
+            for b in sc.bonuses:
+                trace.append(TraceStep("bonus", b.clause, s, None, b.fan, (("name", b.name),)))
         bloom_payer = None
         if ("kong_bloom" in ev.flags and rules.bloom_after_direct_kong_paid_by_discarder
                 and isinstance(prev, KongEvent) and prev.kind is KongKind.DIRECT):
             bloom_payer = prev.from_seat
         if frm is not None:
             clause = rules.discard_win_clause
-            reason = f"robbed kong {t}" if robbing else f"discard win {t}"
-            did = "had its added kong robbed by" if robbing else f"discarded {t} to"
+            code = "robbed_kong" if robbing else "discard_win"
+            why = (("t", t),)
+            step = "robbed" if robbing else "discard_win"
             for s, _ in results:
                 chips = chips_of[s]
                 if chips:
-                    payments.append(Payment(frm, s, chips, clause, reason))
-                trace.append(f"{clause} {frm} {did} {s}; {frm} pays {s} {chips}")
+                    payments.append(Payment(frm, s, chips, clause, code, why))
+                trace.append(TraceStep(step, clause, s, t, chips, (("f", frm),)))
             if robbing and rules.redirect_robbed_tax:
                 rclause = rules.robbed_kong_clause
                 amount = rules.kong_payments.get("added", ("", 0))[1] * rules.stake
                 for s, _ in results:
                     payers = self.others_unwon(frm, s)
                     for p in payers:
-                        self.pay(p, s, amount, rclause, f"robbed kong tax {t}")
-                    self.trace.append(f"{rclause} {frm}'s added-kong tax on {t} goes to the "
-                                      f"robber {s}: {_pay_each(payers, amount)}")
+                        self.pay(p, s, amount, rclause, "robbed_tax", (("t", t),))
+                    self.trace.append(TraceStep("robbed_tax", rclause, s, t, amount,
+                                                (("f", frm), ("p", tuple(payers)))))
             if "kong_discard" in ev.flags and rules.kong_discard_transfer:
                 self._transfer(idx - 1, frm, [s for s, _ in results])
         elif bloom_payer is not None:
             clause = rules.discard_win_clause
             for s, _ in results:
-                self.pay(bloom_payer, s, chips_of[s], clause, f"kong bloom after direct kong {t}")
-                self.trace.append(f"{clause} {s}'s 杠上花 follows a direct kong on "
-                                  f"{bloom_payer}'s discard; {bloom_payer} pays alone "
-                                  f"{chips_of[s]}")
+                self.pay(bloom_payer, s, chips_of[s], clause, "bloom", (("t", t),))
+                self.trace.append(TraceStep("bloom", clause, s, None, chips_of[s],
+                                            (("f", bloom_payer),)))
         else:
             clause = rules.self_drawn_clause
-            reason = f"self-drawn win {t}"
+            why = (("t", t),)
             for s, _ in results:
                 chips = chips_of[s]
                 payers = [p for p in self.unwon if p != s]
                 if chips:
-                    payments += [Payment(p, s, chips, clause, reason) for p in payers]
-                trace.append(f"{clause} {s} self-draws {t}; {_pay_each(payers, chips)}")
+                    payments += [Payment(p, s, chips, clause, "self_drawn", why)
+                                 for p in payers]
+                trace.append(TraceStep("self_draw", clause, s, t, chips,
+                                       (("p", tuple(payers)),)))
                 if rules.self_drawn_extra is not None and payers:
                     self._self_drawn_extra(s, t, payers)
 
@@ -512,10 +485,11 @@ class _Walk:
         assert rules.self_drawn_extra is not None
         clause, chips = rules.self_drawn_extra
         amount = chips * rules.stake
-        self.payments.extend(Payment(p, s, amount, clause, f"self-draw extra {t}")
+        why = (("t", t),)
+        self.payments.extend(Payment(p, s, amount, clause, "self_draw_extra", why)
                              for p in payers)
-        self.trace.append(f"{clause} {s}'s self-draw adds {amount} per payer (自摸加底); "
-                          f"{_pay_each(payers, amount)}")
+        self.trace.append(TraceStep("self_draw_extra", clause, s, None, amount,
+                                    (("p", tuple(payers)),)))
 
     def _transfer(self, kong_idx: int, frm: str, winners: list[str]) -> None:
         clause = self.rules.kong_discard_transfer or ""
@@ -524,9 +498,9 @@ class _Walk:
         if not total:
             return
         for s in winners:
-            self.pay(frm, s, total, clause, "kong discard transfer")
-        self.trace.append(f"{clause} {frm}'s kong just collected {total}; it hands that to "
-                          f"{_seats_text(winners)} ({total} each)")
+            self.pay(frm, s, total, clause, "kong_discard_transfer")
+        self.trace.append(TraceStep("transfer", clause, None, None, total,
+                                    (("f", frm), ("w", tuple(winners)))))
         self.transferred.update(id(p) for p in made)
 
     # -- end of hand
@@ -576,38 +550,36 @@ class _Walk:
             for s in self.unwon:
                 r = info[s]
                 if r.ready:
-                    self.trace.append(f"{rc_clause} {s} is ready on {' '.join(r.waits)}; "
-                                      f"maximum {r.max_fan} fan")
+                    self.trace.append(TraceStep("ready", rc_clause, s, None, None,
+                                                (("ts", r.waits), ("fan", r.max_fan))))
                 elif s in xiang:
-                    self.trace.append(f"{rc_clause} {s} holds the wrong number of tiles (相公) "
-                                      "and cannot be ready")
+                    self.trace.append(TraceStep("xianggong", rc_clause, s))
                 else:
-                    self.trace.append(f"{rc_clause} {s} is not ready")
+                    self.trace.append(TraceStep("not_ready", rc_clause, s))
         fp = ec.get("flower_pig")
         if fp:
             clause, amount = fp["clause"], int(fp["chips"]) * rules.stake
             for pig in pigs:
                 payees = [s for s in self.order if s not in pigs]
                 for p in payees:
-                    self.pay(pig, p, amount, clause, "flower pig")
-                self.trace.append(f"{clause} {pig} holds all three suits at the wall's end "
-                                  f"(flower pig); pays {amount} to each of {_seats_text(payees)}")
+                    self.pay(pig, p, amount, clause, "flower_pig")
+                self.trace.append(TraceStep("flower_pig", clause, pig, None, amount,
+                                            (("p", tuple(payees)),)))
         rc = ec.get("ready_check")
         if rc:
             clause = rc["clause"]
             pigs_pay = (fp or {}).get("pays_ready_check", True)
             # what each ready seat is paid is the same for every payer
-            owed = [(r, rules.chips(mf), mf, f"ready check: {r} max {mf} fan")
+            owed = [(r, rules.chips(mf), mf, (("r", r), ("fan", mf)))
                     for r in ready for mf in (info[r].max_fan,)]
             for payer in not_ready:
                 if payer in pigs and not pigs_pay:
                     continue
-                why = " (相公, wrong tile count)" if payer in xiang else (
-                    " (flower pig)" if payer in pigs else "")
-                for r, chips, mf, reason in owed:
-                    self.pay(payer, r, chips, clause, reason)
-                    self.trace.append(f"{clause} {payer} is not ready{why}; pays {r} "
-                                      f"{chips} for {r}'s maximum {mf} fan")
+                kind = "ready_check.xianggong" if payer in xiang else (
+                    "ready_check.flower_pig" if payer in pigs else "ready_check")
+                for r, chips, _mf, why in owed:
+                    self.pay(payer, r, chips, clause, "ready_check", why)
+                    self.trace.append(TraceStep(kind, clause, payer, None, chips, why))
         pd = ec.get("price_difference")
         if pd:
             clause = pd["clause"]
@@ -618,12 +590,11 @@ class _Walk:
                         continue
                     small, large = (a, b) if fa < fb else (b, a)
                     diff = rules.chips(info[large].max_fan) - rules.chips(info[small].max_fan)
-                    self.pay(small, large, diff, clause,
-                             f"price difference: {small} {info[small].max_fan} fan, "
-                             f"{large} {info[large].max_fan} fan")
-                    self.trace.append(f"{clause} {small} ({info[small].max_fan} fan) pays "
-                                      f"{large} ({info[large].max_fan} fan) the difference "
-                                      f"{diff}")
+                    why = (("a", small), ("x", info[small].max_fan), ("b", large),
+                           ("y", info[large].max_fan))
+                    self.pay(small, large, diff, clause, "price_difference", why)
+                    self.trace.append(TraceStep("price_difference", clause, None, None, diff,
+                                                why))
         rf = ec.get("refund")
         if rf:
             clause = rf["clause"]
@@ -631,10 +602,11 @@ class _Walk:
                 back = [p for p in self.kong_income
                         if p.payee == s and id(p) not in self.transferred]
                 for p in back:
-                    self.pay(s, p.payer, p.chips, clause, f"refund: {p.reason}")
+                    self.pay(s, p.payer, p.chips, clause, "refund",
+                             (("reason", (p.code, p.params)),))
                 if back:
-                    self.trace.append(f"{clause} {s} is not ready and returns its kong income: "
-                                      + ", ".join(f"{p.chips} to {p.payer}" for p in back))
+                    self.trace.append(TraceStep("refund", clause, s, None, None, (
+                        ("back", tuple((p.chips, p.payer) for p in back)),)))
         return EndCheck(True, tuple(pigs), tuple(xiang), info)
 
 
@@ -648,7 +620,7 @@ def _tile_count_errors(walk: _Walk) -> list[RuleViolation]:
         if suits == _ALL_SUITS or all(not any(counts[s * 9:s * 9 + 9]) for s in range(3)
                                       if "mps"[s] not in suits):
             return []
-    return [RuleViolation(p.clause(rules), None, p.message)
+    return [RuleViolation(p.clause(rules), None, p.message, p.code, p.params)
             for p in tile_count_problems(counts, rules)]
 
 
@@ -681,10 +653,22 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
                        tuple(walk.trace), extra)
 
 
+def as_stored(stored: Mapping[str, Any], record: HandRecord,
+              rules: Ruleset | None = None) -> Settlement | None:
+    """Today's settlement of ``record`` when it is exactly the ``stored`` document, so that
+    its steps, violations and reasons are data to show in any language; None when the
+    document was written otherwise (an older engine, other settings): show it as stored."""
+    try:
+        s = settle(record, rules)
+    except ValueError:
+        return None
+    return s if s.to_dict() == dict(stored) else None
+
+
 def score_dict(data: Any) -> dict[str, Any]:
     """Record dict -> settlement dict; raises RecordError when the record cannot be read."""
     return settle(HandRecord.from_dict(data)).to_dict()
 
 
-__all__ = ["SETTLEMENT_FORMAT", "EndCheck", "Payment", "RuleViolation", "SeatReadiness",
-           "Settlement", "WinResult", "next_dealer", "payment_kind", "score_dict", "settle"]
+__all__ = ["SETTLEMENT_FORMAT", "EndCheck", "as_stored", "Payment", "RuleViolation", "SeatReadiness",
+           "Settlement", "TraceStep", "WinResult", "next_dealer", "payment_kind", "score_dict", "settle"]

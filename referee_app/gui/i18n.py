@@ -14,6 +14,9 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, QLibraryInfo, QObject, QTranslator, Signal
 
 from referee_app.core.i18n import LANGS, known, text
+from referee_app.core.results import Payment, RuleViolation, TraceStep
+from referee_app.core.wording import reason_text as payment_reason
+from referee_app.core.wording import step_text, violation_text
 
 log = logging.getLogger(__name__)
 
@@ -113,18 +116,22 @@ def tr(key: str, **fmt: object) -> str:
     return text(key, LANG.code, **fmt)
 
 
-def trace_text(line: str) -> str:
-    """A trace line in the current language (the engine writes English; 中文 is rendered)."""
-    from referee_app.core.trace_zh import trace_line_zh
-
-    return trace_line_zh(line) if LANG.code == "zh" else line
+def trace_text(step: TraceStep) -> str:
+    """A trace step in the current language, from the catalogue."""
+    return step_text(step, LANG.code)
 
 
-def reason_text(reason: str) -> str:
+def reason_text(payment: Payment) -> str:
     """A payment's reason in the current language."""
-    from referee_app.core.trace_zh import reason_zh
+    return payment_reason(payment, LANG.code)
 
-    return reason_zh(reason) if LANG.code == "zh" else reason
+
+def violation_words(v: RuleViolation) -> str:
+    """A broken rule's message in the current language (seats as the desk names them); a
+    violation known only by its stored English (no code) is shown as stored."""
+    if not v.code:
+        return v.message
+    return violation_text(v.code, v.params, LANG.code, seat=seat_name)
 
 
 def seat_name(seat: str) -> str:

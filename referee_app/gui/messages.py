@@ -12,21 +12,13 @@ import re
 from collections.abc import Callable
 
 from referee_app.core.i18n import known, text
+from referee_app.core.results import RuleViolation
 
-from .i18n import LANG, seat_name
+from .i18n import LANG, seat_name, violation_words
 
 _S = r"([ESWN])"
-_SS = r"((?:[ESWN](?:, [ESWN])*)|nobody)"
-_T = r"([1-9][mps])"
 
 Render = Callable[[re.Match[str]], tuple[str, str]]
-
-
-def _seats(text: str) -> str:
-    if text == "nobody":
-        return "无人" if LANG.code == "zh" else "nobody"
-    return "、".join(seat_name(s) for s in text.split(", ")) if LANG.code == "zh" else \
-        ", ".join(seat_name(s) for s in text.split(", "))
 
 
 def _s(m: re.Match[str], i: int) -> str:
@@ -115,221 +107,6 @@ def _(m):  # noqa: ANN001, ANN202
     return (f"'{m[1]}' is not a seat", f"'{m[1]}' 不是座位")
 
 
-# ---------------------------------------------------------------- rules (settle errors)
-@_rule(rf"the hand is not finished: {_SS} are unwon and wall_exhausted is not set")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"the hand is not finished: {_seats(m[1])} have not won and 'Wall exhausted' is "
-            "not ticked",
-            f"本局未结束：{_seats(m[1])} 未和牌，且未勾选“流局/牌墙摸完”")
-
-
-@_rule(r"event (\d+) comes after the hand is over \((.*)\)")
-def _(m):  # noqa: ANN001, ANN202
-    zh = "首家和牌即结束" if m[2].startswith("first") else "只剩一家未和牌"
-    return (f"event {m[1]} comes after the hand is over ({m[2]})",
-            f"第 {m[1]} 个事件发生在本局结束之后（{zh}）")
-
-
-@_rule(rf"{_S} declares a kong of {_T} after it has won")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} kongs {m[2]} after having won", f"{_s(m, 1)} 和牌后不能再杠 {m[2]}")
-
-
-@_rule(rf"{_S} cannot kong its own discard of {_T}")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} cannot kong its own discard {m[2]}", f"{_s(m, 1)} 不能杠自己打出的 {m[2]}")
-
-
-@_rule(rf"{_S} has already won and cannot discard the {_T} that {_S} kongs")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} has already won and cannot discard the {m[2]} {_s(m, 3)} kongs",
-            f"{_s(m, 1)} 已和牌，不能打出 {_s(m, 3)} 所杠的 {m[2]}")
-
-
-@_rule(rf"{_S} holds (\d+) tiles before its winning tile \((\d+) concealed, (\d+) pong\(s\) "
-       rf"and (\d+) kong\(s\) at 3 each\); a winner holds 13")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} holds {m[2]} tiles before the winning tile ({m[3]} concealed, {m[4]} "
-            f"pongs, {m[5]} kongs at 3 each); a winner holds 13",
-            f"{_s(m, 1)} 和牌前有 {m[2]} 张牌（手牌 {m[3]} 张，碰 {m[4]} 副，杠 {m[5]} 副各计 3 张）；"
-            "和牌者应为 13 张")
-
-
-@_rule(rf"{_S}'s winning hand holds all three suits \(false win, 诈和\)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)}'s winning hand holds all three suits (false win)",
-            f"{_s(m, 1)} 的和牌三门齐全（诈和）")
-
-
-@_rule(rf"{_S} is listed twice in one win")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} is listed twice in one win", f"{_s(m, 1)} 在同一次和牌中出现两次")
-
-
-@_rule(rf"{_S} wins a second time; a seat wins at most once")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} wins a second time; a seat wins at most once",
-            f"{_s(m, 1)} 第二次和牌；每家最多和一次")
-
-
-@_rule(r"a self-drawn win by several seats \((.*)\); only one seat can self-draw a tile")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"a self-drawn win by several seats ({_seats(m[1])}); only one can self-draw",
-            f"多家同时自摸（{_seats(m[1])}）；只有一家能自摸")
-
-
-@_rule(rf"{_S} cannot win on its own discard of {_T}")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} cannot win on its own discard {m[2]}",
-            f"{_s(m, 1)} 不能和自己打出的 {m[2]}")
-
-
-@_rule(rf"{_S} has already won and cannot discard {_T}")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} has already won and cannot discard {m[2]}",
-            f"{_s(m, 1)} 已和牌，不能打出 {m[2]}")
-
-
-@_rule(rf"{_S}'s tiles with {_T} form no legal winning hand \(four sets and a pair, or seven "
-       r"pairs\)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)}'s tiles with {m[2]} are not a winning hand (four sets and a pair, "
-            "or seven pairs)",
-            f"{_s(m, 1)} 的牌加 {m[2]} 不成和牌（四副加一对，或七对）")
-
-
-@_rule(rf"{_S} passed a win earlier in the go-around and may not win on a discard before its "
-       r"next draw")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} passed a win this go-around and may not win on a discard before "
-            "drawing", f"{_s(m, 1)} 本圈已过水，摸牌前不能和别人打出的牌")
-
-
-@_rule(rf"{_S} passed a win of (\d+) fan earlier in the go-around and may win on a discard only "
-       r"with more fan, but this win is (\d+) fan")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} passed a win of {m[2]} fan this go-around; this win is only {m[3]} fan",
-            f"{_s(m, 1)} 本圈过水 {m[2]} 番，此次和牌只有 {m[3]} 番，须番数更高才能和")
-
-
-@_rule(r"robbing_kong needs 'from': the seat whose added kong was robbed")
-def _(m):  # noqa: ANN001, ANN202
-    return ("robbing the kong needs the seat whose added kong was robbed",
-            "抢杠需要写明被抢杠的一家")
-
-
-@_rule(rf"{_S} holds no pong of {_T}, so it had no added kong of {_T} to rob")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{_s(m, 1)} has no pong of {m[2]}, so there was no added kong to rob",
-            f"{_s(m, 1)} 没有碰 {m[2]}，无补杠可抢")
-
-
-@_rule(r"kong_bloom \(杠上花\) is a self-drawn win, but this win is on a discard")
-def _(m):  # noqa: ANN001, ANN202
-    return ("kong bloom is a self-drawn win, but this win is on a discard",
-            "杠上花是自摸，但此次和牌是点炮")
-
-
-@_rule(rf"kong_bloom \(杠上花\): the event just before is not a kong by {_S}")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"kong bloom: the event just before is not a kong by {_s(m, 1)}",
-            f"杠上花：前一个事件不是 {_s(m, 1)} 的杠")
-
-
-@_rule(r"kong_discard \(杠上炮\) is a win on a discard, but this win is self-drawn")
-def _(m):  # noqa: ANN001, ANN202
-    return ("kong discard is a win on a discard, but this win is self-drawn",
-            "杠上炮是点炮和，但此次和牌是自摸")
-
-
-@_rule(rf"kong_discard \(杠上炮\): the event just before is not a kong by {_S}")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"kong discard: the event just before is not a kong by {_s(m, 1)}",
-            f"杠上炮：前一个事件不是 {_s(m, 1)} 的杠")
-
-
-_WHY: list[tuple[re.Pattern[str], Render]] = []
-WHY_PREFIX = "why."
-
-
-def _why(pattern: str, key: str) -> None:
-    """A reason a special win is impossible: ``pattern`` of the engine's English, its words
-    the catalogue's ``why.<key>`` (fields ``{s}`` seat, ``{t}`` tiles)."""
-    def render(m: re.Match[str]) -> tuple[str, str]:
-        seat = _s(m, 1) if m.groups() else ""
-        tiles = m[2] if (m.lastindex or 0) >= 2 else ""
-        return (text(WHY_PREFIX + key, "en", s=seat, t=tiles),
-                text(WHY_PREFIX + key, "zh", s=seat, t=tiles))
-    _WHY.append((re.compile(f"^{pattern}$"), render))
-
-
-_why(rf"{_S} is not the dealer", "not_dealer")
-_why(rf"{_S} is the dealer", "is_dealer")
-_why(rf"{_S} has a pong or kong", "has_meld")
-_why("the win is not self-drawn", "not_self_drawn")
-_why("it is not the first event of the hand", "not_first_event")
-_why("the win is shared with another seat", "shared_win")
-_why("a kong precedes the win", "kong_before")
-_why("the win is not on the dealer's discard", "not_dealer_discard")
-_why("the dealer cannot win on its own first discard", "dealer_own_discard")
-_why("only the dealer's concealed kongs may precede its first discard", "dealer_concealed_only")
-_why(rf"{_S} holds a pong of ((?:[1-9][mps])(?:, [1-9][mps])*)", "holds_pong")
-_why(rf"{_S} holds a kong", "holds_kong")
-_why("another event precedes the dealer's first discard", "event_before_dealer")
-
-#: the engine's name of an impossible special win -> its catalogue key
-_IMPOSSIBLE = {"heavenly win (天和)": "impossible.heavenly",
-               "earthly win (地和)": "impossible.earthly",
-               "第一和 (first discard win)": "impossible.first_discard"}
-
-
-@_rule(r"(heavenly win \(天和\)|earthly win \(地和\)|第一和 \(first discard win\)) impossible: "
-       r"(.*)")
-def _(m):  # noqa: ANN001, ANN202
-    en, zh = text(_IMPOSSIBLE[m[1]], "en"), text(_IMPOSSIBLE[m[1]], "zh")
-    parts_en, parts_zh = [], []
-    for why in m[2].split("; "):
-        got = _match(_WHY, why)
-        if got is None:
-            raise _Untranslated(why)
-        parts_en.append(got[0])
-        parts_zh.append(got[1])
-    return f"{en}: " + "; ".join(parts_en), f"{zh}：" + "；".join(parts_zh)
-
-
-#: what a declared-ready seat may not have -> its catalogue key
-_DECLARED_MELD = {"a pong": "declared.pong", "a direct kong": "declared.direct_kong",
-                  "an added kong": "declared.added_kong"}
-_DECLARED_ITEM = re.compile(rf"^(a pong|a direct kong|an added kong) of {_T}$")
-
-
-@_rule(rf"{_S} declared a ready hand \(报调\) and cannot have (.+): a declared hand does not "
-       r"change")
-def _(m):  # noqa: ANN001, ANN202
-    en, zh = [], []
-    for item in m[2].split(", "):
-        got = _DECLARED_ITEM.match(item)
-        if got is None:
-            raise _Untranslated(item)
-        words = (text(_DECLARED_MELD[got[1]], "en"), text(_DECLARED_MELD[got[1]], "zh"))
-        en.append(f"{words[0]} of {got[2]}")
-        zh.append(f"{words[1]} {got[2]}")
-    return (f"{_s(m, 1)} declared ready (报调) and cannot have {', '.join(en)}",
-            f"{_s(m, 1)} 已报调，不能有{'、'.join(zh)}")
-
-
-@_rule(rf"{_T} appears (\d+) times in the record; there are only four of each tile")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{m[1]} appears {m[2]} times; there are only four of each tile",
-            f"{m[1]} 出现 {m[2]} 次；每种牌只有四张")
-
-
-@_rule(rf"{_T} is not a tile of this ruleset \(suits (.*)\)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{m[1]} is not a tile of this ruleset (suits {m[2]})",
-            f"{m[1]} 不是本规则使用的牌（花色 {m[2]}）")
-
-
 class _Untranslated(LookupError):
     pass
 
@@ -402,10 +179,14 @@ def is_translated(path: str | None, message: str) -> bool:
         _match(_RULES, message) is not None
 
 
-def shown_problem(clause: str, message: str, rule: bool | None = None) -> tuple[str, str]:
-    """(label, text) of a form problem: a rule's clause and its message, or — for a record
-    that cannot be read (``rule`` False) — no clause and the field in words. ``rule`` None
-    guesses from the clause (Ottawa's §-ids only)."""
+def shown_problem(clause: str, message: str, rule: bool | None = None,
+                  violation: RuleViolation | None = None) -> tuple[str, str]:
+    """(label, text) of a form problem: a rule's clause and its message (the engine's
+    ``violation``, rendered from the catalogue), or — for a record that cannot be read
+    (``rule`` False) — no clause and the field in words. ``rule`` None guesses from the
+    clause (Ottawa's §-ids only)."""
+    if violation is not None:
+        return clause, violation_words(violation)
     if rule if rule is not None else clause.startswith("§"):
         return clause, problem_text(message)
     return "", error_text(clause, message)
@@ -434,9 +215,14 @@ def _(m):  # noqa: ANN001, ANN202
 
 # ---------------------------------------------------------------- store lines shown as they are
 def _reason(text: str) -> str:
-    from .i18n import reason_text
+    """A payment's reason inside a store line, known only as its stored English until the
+    store's statement lines carry codes: read back against the catalogue's own texts."""
+    from referee_app.core.wording import Words, stored_reason, tile_word
 
-    return reason_text(text)
+    got = stored_reason(text)
+    if got is None:
+        return text
+    return Words(LANG.code, None, tile_word(LANG.code)).say("reason.", *got)
 
 
 @_rule(r"(§[\w.]+) ([+-]\d+) from ([ESWN]): (.*)")

@@ -21,6 +21,7 @@ from referee_app.core import (
     RuleViolation,
     SeatReadiness,
     Settlement,
+    TraceStep,
     WinResult,
     get_ruleset,
 )
@@ -68,10 +69,11 @@ def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:
             errors=tuple(RuleViolation(e["clause"], e.get("seat"), e["message"])
                          for e in d.get("errors", [])),
             wins=wins, end_check=end_check,
-            payments=tuple(Payment(p["from"], p["to"], int(p["chips"]), p["clause"],
-                                   p.get("reason", "")) for p in d.get("payments", [])),
+            payments=tuple(Payment(p["from"], p["to"], int(p["chips"]), p["clause"], "text",
+                                   (("text", p.get("reason", "")),))
+                           for p in d.get("payments", [])),
             totals={k: int(v) for k, v in (d.get("totals") or {}).items()},
-            trace=tuple(d.get("trace", [])))
+            steps=tuple(TraceStep.of_line(x) for x in d.get("trace", [])))
     except KeyError as e:
         raise SettlementFormatError(f"settlement.{e.args[0]}", "missing") from None
     except (TypeError, ValueError, AttributeError) as e:

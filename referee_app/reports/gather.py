@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee_app.core import HandRecord, Ruleset, Settlement
 from referee_app.core.errors import FieldError
+from referee_app.core.settle import as_stored
 
 from .detail import clauses_cited, hand_sheets, opponent_lines, settlement_from_dict
 from .model import (
@@ -255,7 +256,8 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
     h = t.hands.get(hand_id)
     rules = t.ruleset()  # the tournament's own (a club's clause texts), not a shipped id
     rec = HandRecord.from_dict(h.record, rules)
-    st = settlement_from_dict(h.settlement)
+    # today's settlement when it is the stored one: its trace is data, printed in 中文 too
+    st = as_stored(h.settlement, rec, t.rules()) or settlement_from_dict(h.settlement)
     versions = []
     for v in t.hands.history(hand_id):
         totals = ", ".join(f"{s} {_signed(c)}" for s, c in v.totals.items())

@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from referee_app.core import KongEvent, KongKind, WinEvent
-from referee_app.core.trace_zh import reason_zh, trace_line_zh
+from referee_app.core.wording import reading_text, reason_text, step_text
 
 from .base import (
     MARK_HEX,
@@ -157,7 +157,7 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
         out.append(Paragraph(f"{esc(t.label('end_check'))}: {esc('; '.join(parts))}", st.body))
     if t.option("show_payments") and s.payments:
         out.append(Paragraph(esc(t.label("payments")), st.h3))
-        prow = [[str(i), p.payer, p.payee, str(p.chips), p.clause, Paragraph(esc(t.join(reason_zh(p.reason), p.reason, " / ")),
+        prow = [[str(i), p.payer, p.payee, str(p.chips), p.clause, Paragraph(esc(t.join(reason_text(p, "zh"), p.reason, " / ")),
                  st.cell)] for i, p in enumerate(s.payments, start=1)]
         head = ["#", t.label("payer", "\n"), t.label("payee", "\n"), t.label("chips", "\n"),
                 t.label("clause", "\n"), t.label("reason", "\n")]
@@ -194,8 +194,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
 
     story.append(CondPageBreak(30 * mm))
     story.append(Paragraph(esc(t.label("trace")), st.h2))
-    for i, line in enumerate(data.settlement.trace, start=1):
-        text = esc(t.join(trace_line_zh(line), line, "\n")).replace("\n", "<br/>")
+    for i, step in enumerate(data.settlement.steps, start=1):
+        text = esc(t.join(step_text(step, "zh"), step_text(step, "en"), "\n")).replace(
+            "\n", "<br/>")
         story.append(Paragraph(f"{i}. {text}", st.mono))
     if not data.settlement.trace:
         story.append(Paragraph("—", st.body))
@@ -213,8 +214,9 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
         if c.en and t.option("show_english"):
             block.append(Paragraph(esc(c.en), st.small))
         if c.reading and t.option("show_reading"):
-            block.append(Paragraph(f"<i>{esc(t.label('reading'))}:</i> {esc(c.reading)}",
-                                   st.small))
+            said = t.join(reading_text(rules.id, c.id, c.reading, "zh") or "", c.reading, "\n")
+            block.append(Paragraph(f"<i>{esc(t.label('reading'))}:</i> "
+                                   + esc(said).replace("\n", "<br/>"), st.small))
         story.append(KeepTogether(block))
 
     tail: list[Flowable] = []  # versions, result and signatures: kept on one page

@@ -20,8 +20,10 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
+from referee_app.core import HandRecord
 from referee_app.core.i18n import LANGS, Texts, known, text
-from referee_app.core.trace_zh import reason_zh, trace_line_zh
+from referee_app.core.settle import as_stored
+from referee_app.core.wording import reason_text, step_text
 from referee_app.storage import StorageError, Tournament, UnknownPlayerError
 from referee_app.storage.progress import round_progress
 
@@ -98,6 +100,26 @@ async def standings_page(request: Request) -> Response:
     return await _render(request, "standings.html", build)
 
 
+def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
+                trace: list[str], pays: list[dict[str, Any]]
+                ) -> tuple[list[str], list[dict[str, Any]]]:
+    """A hand's trace and payments in 中文, rendered from today's settlement when it is the
+    stored one (its steps are data); a settlement written otherwise is shown as stored."""
+    try:
+        rules = t.rules()  # the tournament's ruleset under its settings, as it settles
+        fresh = as_stored(stored, HandRecord.from_dict(record, rules), rules)
+    except ValueError:
+        fresh = None
+    if fresh is None:
+        return trace, pays
+    reasons = {(p.payer, p.payee, p.chips, p.clause, p.reason): reason_text(p, "zh")
+               for p in fresh.payments}
+    return ([step_text(st, "zh") for st in fresh.steps],
+            [{**pay, "reason": reasons.get((pay["from"], pay["to"], pay["chips"],
+                                            pay["clause"], pay["reason"]), pay["reason"])}
+             for pay in pays])
+
+
 async def player_page(request: Request) -> Response:
     raw = str(request.path_params["player_id"])
     pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
@@ -121,8 +143,7 @@ async def player_page(request: Request) -> Response:
             pays = [pay for pay in h.settlement.get("payments", [])
                     if seat in (pay["from"], pay["to"])]
             if lang == "zh":
-                trace = [trace_line_zh(x) for x in trace]
-                pays = [{**pay, "reason": reason_zh(pay["reason"])} for pay in pays]
+                trace, pays = _in_chinese(h.settlement, h.record, t, trace, pays)
             hands.append({"h": h, "seat": seat, "chips": line.chips, "trace": trace,
                           "payments": pays})
         pens = [pen for pen in t.penalties.list(player=p.id)]

@@ -72,7 +72,14 @@ def test_score_json_is_the_settlement(tmp_path: Path) -> None:
     res = run(["score", str(write(tmp_path, example())), "--json"])
     assert res.exit_code == 0
     d = json.loads(res.stdout)
-    assert d == settle(HandRecord.from_dict(example())).to_dict()
+    s = settle(HandRecord.from_dict(example()))
+    assert d == s.data()
+    # the stored document, with the data beside it: steps, reasons' and errors' codes
+    stored = s.to_dict()
+    assert {k: v for k, v in d.items() if k != "steps"} == stored | {"payments": [
+        p | {"reason_code": x.code, "reason_params": d["payments"][i]["reason_params"]}
+        for i, (p, x) in enumerate(zip(stored["payments"], s.payments, strict=True))]}
+    assert [st["text"] for st in d["steps"]] == stored["trace"]
     assert d["format"] == "sichuan-settlement/1"
     assert d["totals"] == {"E": 30, "S": 16, "W": -61, "N": 15}
 
@@ -82,6 +89,8 @@ def test_score_json_invalid_exit_1(tmp_path: Path) -> None:
     assert res.exit_code == 1
     d = json.loads(res.stdout)
     assert d["ok"] is False and [e["clause"] for e in d["errors"]] == ["§2.4"]
+    assert [e["code"] for e in d["errors"]] == ["false_win"]
+    assert d["errors"][0]["params"]["s"] == d["errors"][0]["seat"]
     assert d["payments"] == [] and d["totals"] == {} and d["end_check"] is None
 
 

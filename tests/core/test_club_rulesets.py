@@ -471,7 +471,7 @@ def test_random_club_rulesets_settle_zero_sum_and_deterministically(d: dict[str,
 
 def test_club_trace_lines_have_chinese(switches: Ruleset) -> None:
     """The 自摸加底 line and the new bonus lines render in 中文 like every other line."""
-    from referee_app.core.trace_zh import is_translated, reason_zh, trace_line_zh
+    from referee_app.core.wording import reason_text, step_text
 
     def extra_chip(d: dict[str, Any]) -> None:
         del d["bonuses"]["self_drawn"]
@@ -479,9 +479,10 @@ def test_club_trace_lines_have_chinese(switches: Ruleset) -> None:
     rules = _variant(SWITCHES, extra_chip)
     s = settle(HandRecord.from_dict(record("club-switches", PLAIN, [
         {"type": "win", "seats": ["E"], "tile": "5p", "flags": ["last_tile"]}]), rules), rules)
-    assert all(is_translated(line) for line in s.trace), s.trace
-    assert "§6.1 东自摸加底：每家另付1；南、西、北各付1" in [trace_line_zh(x) for x in s.trace]
-    assert reason_zh(s.payments[-1].reason) == "自摸加底 五筒"
+    zh = [step_text(x, "zh") for x in s.steps]
+    assert "§6.1 东自摸加底：每家另付1；南、西、北各付1" in zh
+    assert not [x for x in zh if "⟦" in x], zh
+    assert reason_text(s.payments[-1], "zh") == "自摸加底 五筒"
 
 
 @pytest.mark.parametrize("extra_chip", [False, True], ids=["zimo-fan", "zimo-chip"])
@@ -491,7 +492,7 @@ def test_generated_hands_under_the_club_switches(switches: Ruleset, extra_chip: 
     from collections import Counter
 
     from referee_app.core.generate import random_records
-    from referee_app.core.trace_zh import is_translated
+    from referee_app.core.wording import step_text
 
     rules = switches
     if extra_chip:
@@ -505,7 +506,7 @@ def test_generated_hands_under_the_club_switches(switches: Ruleset, extra_chip: 
         s = settle(HandRecord.from_dict(rec, rules), rules)
         assert s.ok, (rec, s.errors)
         assert sum(s.totals.values()) == 0
-        assert all(is_translated(line) for line in s.trace), s.trace
+        assert not [x for x in s.steps if "⟦" in step_text(x, "zh")], s.steps
         seen.update(b.name for w in s.wins for b in w.score.bonuses)
         seen.update(p.clause for p in s.payments)
     assert seen["门清"] and seen["中张"] and seen["金钩钓"]

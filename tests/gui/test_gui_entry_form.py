@@ -101,8 +101,9 @@ def test_rule_problems_of_every_ruleset_are_shown_with_their_clause() -> None:
     try:
         (p,) = form.evaluate().problems
         assert (p.clause, p.seat, p.rule) == ("Z3", "W", True)
-        assert shown_problem(p.clause, p.message, p.rule) == (
-            "Z3", "W 西 declared ready (报调) and cannot have a pong of 9s")
+        assert shown_problem(p.clause, p.message, p.rule, p.violation) == (
+            "Z3", "W 西 declared a ready hand (报调) and cannot have a pong of 9s: a declared "
+            "hand does not change")
         form.seats["W"].concealed += "x"
         (p,) = form.evaluate().problems
         assert (p.clause, p.rule) == ("seats.W.concealed", False)

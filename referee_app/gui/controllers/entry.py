@@ -21,6 +21,7 @@ from referee_app.core import (
     HandRecord,
     RecordError,
     Ruleset,
+    RuleViolation,
     Settlement,
     TileParseError,
     get_ruleset,
@@ -51,6 +52,8 @@ class Problem:
     #: a broken rule (``clause`` is the ruleset's clause id, §2.4 or Z3 alike); False for a
     #: field that cannot be read (``clause`` is then its path)
     rule: bool = True
+    #: the engine's violation (its code and params, rendered in the desk's language)
+    violation: RuleViolation | None = None
 
 
 @dataclass(frozen=True)
@@ -199,7 +202,7 @@ class EntryForm:
         for v in s.errors:
             m = _EVENT_WORD.search(v.message)
             ev = int(m.group(1)) - 1 if m else first_seen.get(v)
-            problems.append(Problem(v.clause, v.message, v.seat, ev))
+            problems.append(Problem(v.clause, v.message, v.seat, ev, violation=v))
         return Evaluation(record, s, tuple(problems), rules=rules)
 
     @staticmethod

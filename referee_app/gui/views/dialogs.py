@@ -27,6 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.core import HandRecord, Ruleset, Settlement
+from referee_app.core.settle import as_stored
+
 from ..faults import shown_error
 from ..i18n import seat_name, tr
 from .colours import LIGHT_GREY, brush
@@ -109,7 +112,17 @@ class HistoryDialog(QDialog):
         items = self.table.selectedItems()
         if items:
             v = self.versions[items[0].row()]
-            self.trace.show_settlement(v.settlement, self._ruleset, f"v{v.version}")
+            self.trace.show_settlement(v.settlement, self._ruleset, f"v{v.version}",
+                                       self._as_data(v.record, v.settlement))
+
+    def _as_data(self, record: dict[str, Any], stored: dict[str, Any]) -> Settlement | None:
+        """The version's settlement as values when today's engine writes it the same (its
+        steps then show in the desk's language), else None (shown as stored)."""
+        rules = self._ruleset if isinstance(self._ruleset, Ruleset) else None
+        try:
+            return as_stored(stored, HandRecord.from_dict(record, rules), rules)
+        except ValueError:
+            return None
 
 
 class PenaltiesDialog(QDialog):

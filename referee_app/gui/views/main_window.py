@@ -458,7 +458,7 @@ class MainWindow(QMainWindow):
         header = self.entry.header.text()
         if self.shown is not None and self.shown.status.value == "void":
             header += f" · ⊘ {tr('void_counts_nothing')}"
-        self.trace.show_settlement(s, self.entry.form.rules_obj, header)
+        self.trace.show_settlement(s, self.entry.form.rules_obj, header, ev.settlement)
         self.trace.whatif.show_options(*self.desk.what_if_options(self.entry.form))
 
     # ------------------------------------------------------------------ saving

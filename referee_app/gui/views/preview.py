@@ -150,7 +150,7 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(problems)
         texts = []
         for p in problems:
-            clause, message = shown_problem(p.clause, p.message, p.rule)
+            clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
                 continue
@@ -197,7 +197,7 @@ class PreviewPanel(QWidget):
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
-                     reason_text(p.reason)]
+                     reason_text(p)]
             dim = p.payer in stale or p.payee in stale
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)

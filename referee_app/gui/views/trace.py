@@ -28,9 +28,19 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import Ruleset, UnknownRulesetError, get_ruleset
+from referee_app.core import Ruleset, Settlement, UnknownRulesetError, get_ruleset
+from referee_app.core.wording import reading_text
 
-from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr, trace_text
+from ..i18n import (
+    LANG,
+    bonus_name,
+    both,
+    reason_text,
+    seat_name,
+    tr,
+    trace_text,
+    violation_words,
+)
 from .colours import RED, brush
 from .whatif import WhatIfPanel
 from .wraplist import WrapList
@@ -46,7 +56,7 @@ def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
     parts = [f"<h3>{escape(c.id)} {escape(title)}</h3>"]
     for label, text in ((tr("Original"), c.zh), (tr("English"), c.en),
-                        (tr("Reading"), c.reading)):
+                        (tr("Reading"), reading_text(rules.id, c.id, c.reading, LANG.code))):
         if text:
             parts.append(f"<p><b>{escape(label)}</b><br>{escape(text)}</p>")
     if len(parts) == 1:
@@ -65,6 +75,7 @@ class TraceView(QWidget):
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self._settlement: dict[str, Any] | None = None
+        self._data: Settlement | None = None
         self._ruleset: Ruleset | str = "ottawa-2009"
         self.title = QLabel()
         self.title.setObjectName("trace_title")
@@ -138,15 +149,18 @@ class TraceView(QWidget):
         self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
                                                  tr("Reason")])
         if self._settlement is not None:
-            self.show_settlement(self._settlement, self._ruleset, self.title.text())
+            self.show_settlement(self._settlement, self._ruleset, self.title.text(),
+                                 self._data)
         else:
             self.clause.setHtml(f"<p>{escape(tr('select_payment'))}</p>")
 
     def show_settlement(self, settlement: dict[str, Any] | None, ruleset: Ruleset | str,
-                        title: str = "") -> None:
+                        title: str = "", data: Settlement | None = None) -> None:
         """Show a settlement dict; ``None`` clears the view. ``ruleset``: the tournament's
-        own Ruleset (whose clause texts are shown), or a shipped id."""
-        self._settlement, self._ruleset = settlement, ruleset
+        own Ruleset (whose clause texts are shown), or a shipped id. ``data``: the same
+        settlement as values (today's engine's), whose steps, reasons and violations are
+        shown in the desk's language; without it the dict's English is shown as stored."""
+        self._settlement, self._ruleset, self._data = settlement, ruleset, data
         self.title.setText(title)
         s = settlement or {}
         self.wins.clear()
@@ -163,10 +177,11 @@ class TraceView(QWidget):
             self.wins.addItem(it)
         self.wins.relayout()
         pays = s.get("payments", [])
+        paid = data.payments if data is not None else ()
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p["from"]), seat_name(p["to"]), str(p["chips"]), p["clause"],
-                     reason_text(p.get("reason", ""))]
+                     reason_text(paid[r]) if r < len(paid) else p.get("reason", "")]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setData(Qt.ItemDataRole.UserRole, p["clause"])
@@ -176,13 +191,16 @@ class TraceView(QWidget):
         self.payments.resizeColumnsToContents()
         self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.lines.clear()
-        for line in s.get("trace", []):
-            it = QListWidgetItem(trace_text(line))
+        steps = data.steps if data is not None else ()
+        for i, line in enumerate(s.get("trace", [])):
+            it = QListWidgetItem(trace_text(steps[i]) if i < len(steps) else line)
             it.setToolTip(line)
             it.setData(Qt.ItemDataRole.UserRole, clause_of_line(line))
             self.lines.addItem(it)
-        for e in s.get("errors", []):
-            it = QListWidgetItem(f"{e['clause']} ✗ {e.get('seat') or ''} {e['message']}")
+        broken = data.errors if data is not None else ()
+        for i, e in enumerate(s.get("errors", [])):
+            said = violation_words(broken[i]) if i < len(broken) else e["message"]
+            it = QListWidgetItem(f"{e['clause']} ✗ {e.get('seat') or ''} {said}")
             it.setForeground(brush(RED))
             it.setData(Qt.ItemDataRole.UserRole, e["clause"])
             self.lines.addItem(it)
