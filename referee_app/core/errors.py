@@ -8,7 +8,37 @@ subclasses of :class:`FieldError`: one class per kind of failure, each with its 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Self
+
+#: the catalogue's prefix of an error's message id: code ``bad_chips`` is ``error.bad_chips``
+MESSAGE_PREFIX = "error."
+#: a parameter named so (or so plus digits: ``seat2``) is itself a word of the catalogue,
+#: rendered in the reader's language: a seat letter, an action phrase, a hand's status
+TERMS: dict[str, str] = {"seat": "seat.", "action": "action.", "status": "status_"}
+
+
+def render(code: str, params: Mapping[str, Any], lang: str) -> str:
+    """The text of message ``code`` in ``lang``, its ``{param}`` fields filled from
+    ``params`` (term parameters in that language's words, see :data:`TERMS`)."""
+    from .i18n import known, text
+
+    def word(name: str, value: Any) -> Any:
+        if isinstance(value, Mapping) and "code" in value:  # a message inside the message
+            return render(value["code"], value.get("params", {}), lang)
+        if isinstance(value, list):  # several values, in the language's list
+            return text(MESSAGE_PREFIX + "list_sep", lang).join(
+                str(word(name, v)) for v in value)
+        prefix = TERMS.get(name.rstrip("0123456789"))
+        key = f"{prefix}{value}"
+        return text(key, lang) if prefix is not None and known(key, lang) else value
+
+    return text(MESSAGE_PREFIX + code, lang,
+                **{name: word(name, value) for name, value in params.items()})
+
+
+def nested(e: FieldError) -> dict[str, Any]:
+    """An error as a parameter of another's message (rendered in the reader's language)."""
+    return {"code": e.code, "params": e.params}
 
 
 class FieldError(ValueError):
@@ -32,6 +62,21 @@ class FieldError(ValueError):
         if code is not None:
             self.code = code
         self.params: dict[str, Any] = dict(params or {})
+
+    @classmethod
+    def of(cls, field: str, code: str, /, **params: Any) -> Self:
+        """The error of message ``code`` with its ``params``: ``problem`` is the
+        catalogue's English rendering (what ``str(e)``, the CLI and the logs show); a
+        screen renders ``code`` + ``params`` in its own language with :func:`render`."""
+        return cls(field, render(code, params, "en"), code=code, params=params)
+
+    def text(self, lang: str) -> str:
+        """The problem in ``lang`` (the English ``problem`` when the code is no message)."""
+        from .i18n import known
+
+        if not known(MESSAGE_PREFIX + self.code, lang):
+            return self.problem
+        return render(self.code, self.params, lang)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # subclasses take other arguments than the message in ``args``: rebuild without
