@@ -72,7 +72,8 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
         violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
                       for v in exc.violations]
     status = status_of(exc)
-    return error_response(status, exc.field, exc.problem, code=exc.code, violations=violations,
+    return error_response(status, exc.field, exc.problem, code=exc.code, params=exc.params,
+                          violations=violations,
                           headers={"Retry-After": "1"} if status == 503 else None)
 
 
