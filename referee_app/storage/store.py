@@ -223,10 +223,10 @@ class Store:
         try:
             return ruleset_store.by_digest(digest, load)
         except KeyError:
-            raise StorageError("ruleset", f"the ruleset {str(digest)[:12]} is not stored in "
-                               "this tournament") from None
+            raise StorageError.of("ruleset", "ruleset_not_stored",
+                                  digest=str(digest)[:12]) from None
         except ValueError as e:
-            raise StorageError("ruleset", str(e)) from None
+            raise StorageError.of("ruleset", "stored_ruleset_unreadable", detail=str(e)) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with
@@ -261,9 +261,7 @@ class Store:
     def check_same_file(self) -> None:
         """Raise :class:`FileReplacedError` if :meth:`replaced`."""
         if self.replaced():
-            raise FileReplacedError("db", f"{self.path} was replaced since it was opened here "
-                                    "(a backup restored by another desk, or the file moved); "
-                                    "nothing was changed: open it again")
+            raise FileReplacedError.of("db", "file_replaced", path=str(self.path))
 
     def revision(self) -> tuple[int, int]:
         """A cheap token that changes whenever the file changes — by this object or by another
