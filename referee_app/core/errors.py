@@ -36,9 +36,14 @@ def render(code: str, params: Mapping[str, Any], lang: str) -> str:
                 **{name: word(name, value) for name, value in params.items()})
 
 
+def message(code: str, /, **params: Any) -> dict[str, Any]:
+    """A message as a parameter of another message (rendered in the reader's language)."""
+    return {"code": code, "params": params}
+
+
 def nested(e: FieldError) -> dict[str, Any]:
     """An error as a parameter of another's message (rendered in the reader's language)."""
-    return {"code": e.code, "params": e.params}
+    return message(e.code, **e.params)
 
 
 class FieldError(ValueError):

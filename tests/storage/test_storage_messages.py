@@ -29,8 +29,8 @@ from referee_app.storage.errors import (
 STORAGE = Path(referee_app.storage.__file__).parent
 #: the modules whose every refusal is a message of the catalogue (the others still raise an
 #: English sentence; issue 22 converts them module by module)
-CONVERTED = ("checks", "hands", "penalties", "players", "referees", "round_seats", "rounds",
-             "settings", "store")
+CONVERTED = ("checks", "csv_io", "db", "errors", "hands", "opening", "penalties", "players",
+             "referees", "round_seats", "rounds", "settings", "store", "tournament")
 
 
 def _raised() -> Iterator[tuple[str, int, str, frozenset[str] | None]]:
