@@ -41,8 +41,13 @@ def message(code: str, /, **params: Any) -> dict[str, Any]:
     return {"code": code, "params": params}
 
 
-def nested(e: FieldError) -> dict[str, Any]:
-    """An error as a parameter of another's message (rendered in the reader's language)."""
+def nested(e: FieldError) -> dict[str, Any] | str:
+    """An error as a parameter of another's message (rendered in the reader's language);
+    one whose code is not (yet) a message of the catalogue is its English ``problem``."""
+    from .i18n import known
+
+    if not known(MESSAGE_PREFIX + e.code):
+        return e.problem
     return message(e.code, **e.params)
 
 

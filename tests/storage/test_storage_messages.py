@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 import referee_app.storage
-from referee_app.core.errors import MESSAGE_PREFIX, TERMS, FieldError, render
+from referee_app.core.errors import MESSAGE_PREFIX, TERMS, FieldError, nested, render
 from referee_app.core.i18n import known, text
 from referee_app.storage import Tournament
 from referee_app.storage.errors import (
@@ -29,8 +29,9 @@ from referee_app.storage.errors import (
 STORAGE = Path(referee_app.storage.__file__).parent
 #: the modules whose every refusal is a message of the catalogue (the others still raise an
 #: English sentence; issue 22 converts them module by module)
-CONVERTED = ("checks", "csv_io", "db", "errors", "hands", "opening", "penalties", "players",
-             "referees", "round_seats", "rounds", "settings", "store", "tournament")
+CONVERTED = ("backup_files", "backups", "checks", "csv_io", "db", "errors", "hands", "impact",
+             "opening", "penalties", "planning", "players", "progress", "referees",
+             "round_seats", "rounds", "settings", "store", "tournament", "verification")
 
 
 def _raised() -> Iterator[tuple[str, int, str, frozenset[str] | None]]:
@@ -192,3 +193,5 @@ def test_term_parameters_are_said_in_the_readers_words() -> None:
 def test_an_error_that_is_not_a_message_keeps_its_english() -> None:
     e = StorageError("x", "a sentence")
     assert e.text("zh") == "a sentence"
+    assert nested(e) == "a sentence"  # inside another message, too
+    assert nested(StorageError.of("x", "required")) == {"code": "required", "params": {}}
