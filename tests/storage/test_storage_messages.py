@@ -29,9 +29,10 @@ from referee_app.storage.errors import (
 STORAGE = Path(referee_app.storage.__file__).parent
 #: the modules whose every refusal is a message of the catalogue (the others still raise an
 #: English sentence; issue 22 converts them module by module)
-CONVERTED = ("backup_files", "backups", "checks", "csv_io", "db", "errors", "hands", "impact",
-             "opening", "penalties", "planning", "players", "progress", "referees",
-             "round_seats", "rounds", "settings", "store", "tournament", "verification")
+CONVERTED = ("backup_files", "backups", "chain", "checks", "csv_io", "db", "errors", "hands",
+             "impact", "opening", "penalties", "planning", "players", "progress", "referees",
+             "round_seats", "rounds", "settings", "store", "tournament", "verification",
+             "verify")
 
 
 def _raised() -> Iterator[tuple[str, int, str, frozenset[str] | None]]:
@@ -54,6 +55,16 @@ def _raised() -> Iterator[tuple[str, int, str, frozenset[str] | None]]:
                     yield path.stem, node.lineno, k.value.value, None
             if name == "render" and node.args and isinstance(node.args[0], ast.Constant):
                 yield path.stem, node.lineno, node.args[0].value, None
+            if name == "ChainError" and len(node.args) >= 2 \
+                    and isinstance(node.args[1], ast.Constant):
+                yield path.stem, node.lineno, node.args[1].value, frozenset(
+                    k.arg for k in node.keywords if k.arg)
+    for code in INDIRECT:
+        yield "chain", 0, code, frozenset({"table", "key"})
+
+
+#: codes a raise takes from a variable (the chain's two ways a record row can differ)
+INDIRECT = ("chain_row_changed", "chain_row_added")
 
 
 RAISED = sorted(set(_raised()))
@@ -93,13 +104,16 @@ def test_every_desk_variant_has_its_plain_message() -> None:
 
 
 def _sentence_raises(src: str) -> list[int]:
-    """Lines raising an error class with a literal (or f-string) sentence as its problem."""
+    """Lines raising an error class with a literal (or f-string) sentence as its problem (a
+    message code has no space)."""
     out = []
     for node in ast.walk(ast.parse(src)):
         if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
                 and isinstance(node.exc.func, ast.Name) \
                 and node.exc.func.id.endswith(("Error", "Fault")) and len(node.exc.args) >= 2 \
-                and isinstance(node.exc.args[1], ast.Constant | ast.JoinedStr):
+                and (isinstance(node.exc.args[1], ast.JoinedStr)
+                     or (isinstance(node.exc.args[1], ast.Constant)
+                         and " " in str(node.exc.args[1].value))):
             out.append(node.lineno)
     return out
 
@@ -111,7 +125,9 @@ def test_a_converted_module_raises_no_english_sentence(module: str) -> None:
 
 def test_the_sentence_finder_sees_a_sentence() -> None:
     assert _sentence_raises('raise StorageError("x", f"bad {v}")\n') == [1]
+    assert _sentence_raises('raise StorageError("x", "is bad")\n') == [1]
     assert _sentence_raises('raise StorageError.of("x", "bad", v=v)\n') == []
+    assert _sentence_raises('raise ChainError(3, "chain_hash")\n') == []
 
 
 #: English words a 中文 refusal may still show: commands, options and values to type
