@@ -44,11 +44,8 @@ def message(code: str, /, **params: Any) -> dict[str, Any]:
 def nested(e: FieldError) -> dict[str, Any] | str:
     """An error as a parameter of another's message (rendered in the reader's language);
     one whose code is not (yet) a message of the catalogue is its English ``problem``."""
-    from .i18n import known
-
-    if not known(MESSAGE_PREFIX + e.code):
-        return e.problem
-    return message(e.code, **e.params)
+    code = e.message_code
+    return e.problem if code is None else message(code, **e.params)
 
 
 class FieldError(ValueError):
@@ -80,13 +77,27 @@ class FieldError(ValueError):
         screen renders ``code`` + ``params`` in its own language with :func:`render`."""
         return cls(field, render(code, params, "en"), code=code, params=params)
 
-    def text(self, lang: str) -> str:
-        """The problem in ``lang`` (the English ``problem`` when the code is no message)."""
+    @classmethod
+    def like(cls, field: str, e: FieldError) -> Self:
+        """``e``'s problem as this class's error about ``field`` (its message, when it is
+        one): a caller names the input its own way without rewording what went wrong."""
+        code = e.message_code
+        return cls(field, e.problem, code=code, params=e.params if code else None)
+
+    @property
+    def message_code(self) -> str | None:
+        """The code when this error is a message of the catalogue (its ``problem`` rendered
+        from ``code`` + ``params``): given by this raise (``of``, ``code=``), not merely the
+        class's kind — a class's code may name a message whose fields a bare raise lacks."""
         from .i18n import known
 
-        if not known(MESSAGE_PREFIX + self.code, lang):
-            return self.problem
-        return render(self.code, self.params, lang)
+        code = vars(self).get("code")
+        return code if isinstance(code, str) and known(MESSAGE_PREFIX + code) else None
+
+    def text(self, lang: str) -> str:
+        """The problem in ``lang`` (the English ``problem`` when the code is no message)."""
+        code = self.message_code
+        return self.problem if code is None else render(code, self.params, lang)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # subclasses take other arguments than the message in ``args``: rebuild without

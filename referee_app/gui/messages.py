@@ -445,11 +445,11 @@ DESK_VARIANT = "desk."
 def message_text(e: FieldError) -> str | None:
     """A refusal that is data (its ``code`` a message of the catalogue) in the current
     language, from its code and parameters; None for an error that is not (yet) one."""
-    code = e.code
+    code = e.message_code
+    if code is None:
+        return None
     if known(MESSAGE_PREFIX + DESK_VARIANT + code):
         code = DESK_VARIANT + code
-    elif not known(MESSAGE_PREFIX + code):
-        return None
     return render_message(code, e.params, LANG.code)
 
 

@@ -80,7 +80,8 @@ class HandChangedError(StorageError):
 
     def __init__(self, hand_id: int, expected: int, current: int) -> None:
         params = {"hand_id": hand_id, "expected": expected, "current": current}
-        super().__init__("hand_id", render("hand_changed", params, "en"), params=params)
+        super().__init__("hand_id", render("hand_changed", params, "en"), code="hand_changed",
+                         params=params)
         self.hand_id, self.expected, self.current = hand_id, expected, current
 
 

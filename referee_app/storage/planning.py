@@ -129,7 +129,7 @@ class Plan:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
                           seed=seed, initial=initial)
         except PlanError as e:
-            raise SeatingError(e.field, e.problem, code=e.code, params=e.params) from None
+            raise SeatingError.like(e.field, e) from None
         numbers = {r.number: list(range(1, len(r.tables) + 1)) for r in p.rounds}
         if p.method.startswith("kept"):  # kept tables keep their numbers (gaps and all)
             for r in p.rounds:

@@ -190,4 +190,4 @@ class Players:
         try:
             return self._add_many(rows, referee, [f"line {n}, " for n in lines])
         except StorageError as e:
-            raise CSVImportError(e.field, e.problem, code=e.code, params=e.params) from None
+            raise CSVImportError.like(e.field, e) from None
