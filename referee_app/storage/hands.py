@@ -167,8 +167,8 @@ class Hands:
             if reason is None:
                 problems = "; ".join(f"{e.clause} {e.seat or '-'}: {e.message}" for e in s.errors)
                 params = {"problems": problems}
-                raise HandRuleError("record", render("breaks_rules", params, "en"), s.errors,
-                                    code="breaks_rules", params=params)
+                raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
+                                    code="hand_rule", params=params)
             return {seat: 0 for seat in seats}
         if reason is not None:
             raise StorageError.of("override_reason", "nothing_to_override")
