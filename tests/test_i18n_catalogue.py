@@ -137,9 +137,10 @@ def test_the_finder_sees_a_key_the_catalogue_lacks(tmp_path: Path) -> None:
 
 
 def test_the_store_field_and_action_words_are_in_the_catalogue() -> None:
-    from referee_app.gui.messages import ACTION_PREFIX, FIELD_PREFIX, TOP_PREFIX
+    from referee_app.core.errors import TERMS
+    from referee_app.gui.messages import FIELD_PREFIX, TOP_PREFIX
 
-    assert len(i18n.keys_under(ACTION_PREFIX)) >= 20
+    assert len(i18n.keys_under(TERMS["action"])) >= 20
     assert "concealed" in i18n.keys_under(FIELD_PREFIX)
     assert "wall_exhausted" in i18n.keys_under(TOP_PREFIX)
     from referee_app.gui.messages import KONG_KIND_PREFIX

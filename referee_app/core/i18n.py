@@ -67,7 +67,7 @@ def catalogue(lang: str) -> Catalogue:
     return cat
 
 
-def text(key: str, lang: str, **fmt: object) -> str:
+def text(key: str, lang: str, /, **fmt: object) -> str:
     """The text of ``key`` in ``lang``, formatted with ``fmt`` (``str.format`` fields)."""
     s = catalogue(lang).gettext(key)
     return s.format(**fmt) if fmt else s

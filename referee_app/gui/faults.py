@@ -63,8 +63,8 @@ def fault_text(e: BaseException) -> str | None:
     if isinstance(e, DiskFullError):
         return tr("fault_disk_full")
     if isinstance(e, ReadOnlyError):
-        m = re.search(r"open for viewing only \((.+?)\); nothing was changed", e.problem)
-        why = read_only_text(m[1]) if m else ""
+        reason = e.params.get("reason") if e.code == "viewing_only" else None
+        why = read_only_text(reason) if isinstance(reason, str) else ""
         return tr("fault_read_only", why=why or tr("ro_unknown"))
     if isinstance(e, DamagedError):
         return tr("fault_damaged")

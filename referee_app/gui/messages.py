@@ -1,16 +1,22 @@
 """The engine's and the store's messages in the referee's words, 中文 or English.
 
-The core writes one English line per problem (for the CLI, the JSON and the trace) and
-names fields by path (``seats.S.concealed``). A referee reads neither: this table turns
-each known message shape into a message id with both texts, and each path into words
-("南 S 的手牌"). :func:`is_translated` lets a test fail on any shape that has no entry.
+The store's refusals are data — a message ``code`` and its ``params`` — rendered here from
+the catalogue in the desk's language (:func:`message_text`); nothing reads their English.
+The core still writes one English line per problem (for the CLI, the JSON and the trace)
+and names fields by path (``seats.S.concealed``). A referee reads neither: this table turns
+each known engine message shape into a message id with both texts, and each path into
+words ("南 S 的手牌"). :func:`is_translated` lets a test fail on any shape that has no
+entry.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from string import Formatter
 
+from referee_app.core.errors import MESSAGE_PREFIX, FieldError
+from referee_app.core.errors import render as render_message
 from referee_app.core.i18n import known, text
 from referee_app.core.results import RuleViolation
 
@@ -165,8 +171,12 @@ def problem_text(message: str) -> str:
 
 def error_text(path: str, problem: str) -> str:
     """``seats.S.concealed`` + problem → ``南 S 的手牌：第 11 个字符 'z' 不是牌``."""
+    return _placed(path, problem_text(problem))
+
+
+def _placed(path: str, said: str) -> str:
+    """A problem said in words after the words of its field (the path when it has none)."""
     where = field_words(path)
-    said = problem_text(problem)
     sep = "：" if LANG.code == "zh" else ": "
     if where is None:
         return f"{path}{sep}{said}" if path else said
@@ -200,11 +210,33 @@ def exception_text(e: BaseException) -> str:
     fault = fault_text(e)
     if fault is not None:
         return fault
+    if isinstance(e, FieldError) and (said := message_text(e)) is not None:
+        return _placed(e.field, said)
     field = getattr(e, "field", None)
     problem = getattr(e, "problem", None)
     if isinstance(field, str) and isinstance(problem, str):
         return error_text(field, problem)
     return problem_text(str(e))
+
+
+#: the desk's own wording of a message (``error.desk.<code>``), where the CLI's English
+#: names a command-line option the desk has no use for
+DESK_VARIANT = "desk."
+
+
+def message_text(e: FieldError) -> str | None:
+    """A refusal that is data (its ``code`` a message of the catalogue) in the current
+    language, from its code and parameters; None for an error that is not (yet) one."""
+    code = e.message_code
+    if code is None:
+        return None
+    if known(MESSAGE_PREFIX + DESK_VARIANT + code):
+        code = DESK_VARIANT + code
+    fields = {name.split(".")[0].split("[")[0] for _, name, _, _ in
+              Formatter().parse(text(MESSAGE_PREFIX + code, "en")) if name}
+    if not fields <= set(e.params):  # rebuilt without its values (an old outbox entry)
+        return None
+    return render_message(code, e.params, LANG.code)
 
 
 @_rule(r"unknown field; did you mean '(\w+)'\?")
@@ -259,87 +291,6 @@ def _(m):  # noqa: ANN001, ANN202
 def _(m):  # noqa: ANN001, ANN202
     return (f"table {m[1]} {_s(m, 2)}: {m[3]} has withdrawn",
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
-
-
-# ---------------------------------------------------------------- referees and PINs (AuthError)
-#: the action phrases a refused change names are the catalogue's ``action.<phrase>``
-ACTION_PREFIX = "action."
-
-
-def _act(phrase: str) -> str:
-    if not known(ACTION_PREFIX + phrase):
-        raise _Untranslated(phrase)
-    return text(ACTION_PREFIX + phrase, "zh")
-
-
-@_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{m[1]} is locked after {m[2]} wrong PINs; try again in {m[3]} s",
-            f"{m[1]} 连续 {m[2]} 次 PIN 码错误，已被锁定；请 {m[3]} 秒后再试")
-
-
-@_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"wrong PIN for {m[1]}; locked for {m[2]} minutes after {m[3]} wrong PINs",
-            f"{m[1]} 的 PIN 码错误；连续 {m[3]} 次错误，锁定 {m[2]} 分钟")
-
-
-@_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"wrong PIN for {m[1]} ({m[2]} tries left before a {m[3]}-minute lock)",
-            f"{m[1]} 的 PIN 码错误（再错 {m[2]} 次将锁定 {m[3]} 分钟）")
-
-
-@_rule(r"no referee named '(.*)' \(referee-app referee list\)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"no referee named {m[1]!r}", f"没有名为“{m[1]}”的裁判")
-
-
-@_rule(r"(.+) needs a referee's name and PIN \(this tournament has referees\): .*")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{m[1]} needs a referee's name and PIN: sign in first (File → Sign in)",
-            f"{_act(m[1])}需要裁判姓名和 PIN 码：请先登录（文件 → 登录）")
-
-
-@_rule(r"(.+) needs the head referee's PIN; (.+) is not a head referee")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"{m[1]} needs the head referee's PIN; {m[2]} is not a head referee",
-            f"{_act(m[1])}需要裁判长的 PIN 码；{m[2]} 不是裁判长")
-
-
-@_rule(r"signed in as (.+), not (.+)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"signed in as {m[1]}, not {m[2]}", f"当前登录的是 {m[1]}，不是 {m[2]}")
-
-
-@_rule(r"must be (\d+) to (\d+) characters long")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"must be {m[1]} to {m[2]} characters long", f"须为 {m[1]} 至 {m[2]} 个字符")
-
-
-@_rule(r"may not contain spaces or control characters")
-def _(m):  # noqa: ANN001, ANN202
-    return ("may not contain spaces or control characters", "不能包含空格或控制字符")
-
-
-@_rule(r"referee '(.+)' is already registered")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"referee {m[1]!r} is already registered", f"裁判“{m[1]}”已登记")
-
-
-@_rule(r"is required and may not be empty")
-def _(m):  # noqa: ANN001, ANN202
-    return ("is required and may not be empty", "不能为空")
-
-
-@_rule(r"expected a date YYYY-MM-DD, got (.+)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"expected a date YYYY-MM-DD, got {m[1]}", f"日期须为 YYYY-MM-DD，而不是 {m[1]}")
-
-
-@_rule(r"is ([\d,]+) characters long; at most ([\d,]+)")
-def _(m):  # noqa: ANN001, ANN202
-    return (f"is {m[1]} characters long; at most {m[2]}", f"长 {m[1]} 个字符，最多 {m[2]} 个")
 
 
 def impact_text(imp: object) -> str:

@@ -72,10 +72,8 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
         violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
                       for v in exc.violations]
     status = status_of(exc)
-    params = {k: v for k, v in exc.params.items() if isinstance(v, str | int | float | bool)
-              or v is None}
-    return error_response(status, exc.field, exc.problem, code=exc.code, violations=violations,
-                          params=params,
+    return error_response(status, exc.field, exc.problem, code=exc.code, params=exc.params,
+                          violations=violations,
                           headers={"Retry-After": "1"} if status == 503 else None)
 
 

@@ -385,7 +385,7 @@ class DeskClient:
             raise err
         viol = [v.to_dict() for v in getattr(err, "violations", ())]
         self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
-                           code=err.code, violations=viol)
+                           code=err.code, params=dict(err.params), violations=viol)
         return SaveResult(item.key, True, problem=err.problem)
 
     def waiting(self) -> list[OutboxItem]:
@@ -440,12 +440,12 @@ class DeskClient:
         # a new key: the refused attempt saved nothing, and this is another request
         item = self.outbox.update(item, key=self.outbox.new_key(), hand_no=hand_no,
                                   record=record, state="waiting", error_field="", problem="",
-                                  violations=[])
+                                  code="", params={}, violations=[])
         with self._send_lock:
             r = self._send(item, interactive=False)
         now = self.outbox.get(item.key)
         if r.queued and now is not None and now.state == CONFLICT:
-            raise rebuild_error(now.code, now.error_field, now.problem,
+            raise rebuild_error(now.code, now.error_field, now.problem, now.params,
                                 violations=now.violations) or (
                 HandRuleError(now.error_field, now.problem, _violations(now.violations))
                 if now.violations else StorageError(now.error_field, now.problem))

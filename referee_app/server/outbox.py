@@ -39,6 +39,7 @@ class OutboxItem:
     error_field: str = ""
     problem: str = ""
     code: str = ""  # the refusal's error code (rebuilds the error for the referee)
+    params: dict[str, Any] = field(default_factory=dict)  # and the values it was made from
     violations: list[dict[str, Any]] = field(default_factory=list)
 
     @property

@@ -11,7 +11,7 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
@@ -44,14 +44,16 @@ class ApiError(Exception):
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
+                   params: Mapping[str, Any] | None = None,
                    violations: list[dict[str, Any]] | None = None,
-                   params: dict[str, Any] | None = None,
                    headers: dict[str, str] | None = None) -> JSONResponse:
+    """The API's error body; ``params`` (with ``code``) let a client say the problem in its
+    own language from the catalogue. A value JSON cannot hold is sent as its ``repr``."""
     body: dict[str, Any] = {"field": field, "problem": problem}
     if code is not None:
         body["code"] = code
-    if params:  # the values the problem was made from: a desk rebuilds the error from them
-        body["params"] = params
+    if params:  # the values the problem was made from: a client rebuilds the error from them
+        body["params"] = json.loads(json.dumps(dict(params), default=repr))
     if violations is not None:
         body["violations"] = violations
     return JSONResponse({"error": body}, status_code=status, headers=headers)

@@ -143,15 +143,12 @@ def _writable_backup_dir(path: Path) -> Path:
     try:
         d.mkdir(parents=True, exist_ok=True)
     except FileExistsError:
-        raise StorageFault("backup", f"cannot write backups: {d} is a file, not a folder; "
-                           "move it away (the tournament file itself is fine)") from None
+        raise StorageFault.of("backup", "backup_folder_is_file", folder=str(d)) from None
     except OSError as e:
-        raise ReadOnlyError("backup", f"cannot make the backup folder {d} ({e.strerror}); "
-                            "make its folder writable (the tournament file itself is fine)") \
-            from None
+        raise ReadOnlyError.of("backup", "backup_folder_not_made", folder=str(d),
+                                  detail=e.strerror) from None
     if not os.access(d, os.W_OK | os.X_OK):
-        raise ReadOnlyError("backup", f"cannot write backups: the folder {d} is read-only; "
-                            "make it writable (the tournament file itself is fine)")
+        raise ReadOnlyError.of("backup", "backup_folder_read_only", folder=str(d))
     return d
 
 
@@ -173,8 +170,8 @@ def write_backup(db: Database, path: Path, keep: int) -> Path:
         try:
             dst = sqlite3.connect(str(tmp))
         except sqlite3.OperationalError as e:  # the folder vanished or became read-only
-            raise StorageFault("backup", f"cannot write a backup in {d} ({e}); make the "
-                               "folder writable (the tournament file itself is fine)") from None
+            raise StorageFault.of("backup", "backup_not_written", folder=str(d),
+                                  detail=str(e)) from None
         try:
             db.conn.backup(dst)
         finally:

@@ -20,6 +20,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import nested
+
 from . import chain
 from . import db as dbm
 from .backup_files import (
@@ -150,11 +152,12 @@ def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: st
     referee = check_text(referee, "referee")
     infos = backup_list(path)
     if not infos:
-        raise StorageError("backup", f"no backups of {path} in {backup_dir(path)}")
+        raise StorageError.of("backup", "no_backups", path=str(path),
+                              folder=str(backup_dir(path)))
     if isinstance(number, bool) or not isinstance(number, int) \
             or not 1 <= number <= len(infos):
-        raise StorageError("backup", f"expected a backup number 1..{len(infos)} (see "
-                           f"'referee-app backup list --db {path}'), got {number!r}")
+        raise StorageError.of("backup", "bad_backup_number", count=len(infos), path=str(path),
+                              got=number)
     info = infos[number - 1]
     tmp = path.with_name(f".{path.name}.restore.{os.getpid()}.tmp")
     unlink_temp(tmp)
@@ -187,7 +190,7 @@ def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str
     try:
         ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
         if ok != "ok":
-            raise DamagedError("backup", f"{src.name} is damaged ({ok}); choose another")
+            raise DamagedError.of("backup", "backup_damaged", name=src.name, detail=str(ok))
         dst = sqlite3.connect(str(tmp))
         try:
             src_conn.backup(dst)
@@ -197,8 +200,8 @@ def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str
         fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
         if isinstance(fault, DiskFullError | ReadOnlyError):
             raise fault from None
-        raise DamagedError("backup", f"{src.name} cannot be read ({e}); choose another") \
-            from None
+        raise DamagedError.of("backup", "backup_unreadable", name=src.name,
+                              detail=str(e)) from None
     finally:
         src_conn.close()
     try:
@@ -207,11 +210,11 @@ def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str
             if not _authorized_on_current(opener, path, referee, pin):
                 _authorize_restore(t, referee, pin)
     except (NotATournamentError, RecordIntegrityError) as e:
-        raise DamagedError("backup", f"{src.name} is not a usable tournament: "
-                           f"{e.problem}; choose another") from None
+        raise DamagedError.of("backup", "backup_not_a_tournament", name=src.name,
+                              why=nested(e)) from None
     for suffix in ("-wal", "-shm"):
         if Path(str(tmp) + suffix).exists():  # pragma: no cover - closed cleanly above
-            raise StorageFault("backup", f"{tmp.name}{suffix} was left open; try again")
+            raise StorageFault.of("backup", "backup_left_open", name=tmp.name + suffix)
 
 
 def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None) -> None:
@@ -219,14 +222,13 @@ def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None
     if t.referees.required():
         given = pin() if callable(pin) else pin
         if given is None:
-            raise AuthError("pin", "restoring a backup needs the head referee's PIN")
+            raise AuthError.of("pin", "restore_needs_pin")
         t.referees.sign_in(referee, given)
         t.store.authorize(referee, head=True, action="restoring a backup")
         return
     head = t.info.head_referee
     if head and referee != head:
-        raise StorageError("referee", f"restoring a backup is the head referee's decision: "
-                           f"pass --referee {head!r}")
+        raise StorageError.of("referee", "restore_needs_head", head=head)
 
 
 def _authorized_on_current(opener: Opener, path: Path, referee: str,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
+from referee_app.core.errors import nested
 from referee_app.core.jsonin import json_kind, parse_json
 
 from . import chain
@@ -124,21 +125,21 @@ def first_difference(a: Any, b: Any, path: str) -> str | None:
 def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
          optional: bool = False, default: Any = None) -> Any:
     if not isinstance(d, dict):
-        raise BundleError(path, f"expected an object, got {type(d).__name__}")
+        raise BundleError.of(path, "not_object", got=type(d).__name__)
     if key not in d or d[key] is None:
         if optional:
             return default
-        raise BundleError(f"{path}.{key}" if path else key, "required field is missing")
+        raise BundleError.of(f"{path}.{key}" if path else key, "missing_field")
     v = d[key]
     if isinstance(v, bool) and kind in (int, (int,)):
-        raise BundleError(f"{path}.{key}" if path else key, f"expected a number, got {v!r}")
+        raise BundleError.of(f"{path}.{key}" if path else key, "not_number", got=v)
     if not isinstance(v, kind):
         want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise BundleError(f"{path}.{key}" if path else key,
-                          f"expected {want}, got {type(v).__name__}")
+        raise BundleError.of(f"{path}.{key}" if path else key, "wrong_type", want=want,
+                             got=type(v).__name__)
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
-        raise BundleError(f"{path}.{key}" if path else key, f"expected a whole number up to "
-                          f"{MAX_INT}, got {shown(v)}")
+        raise BundleError.of(f"{path}.{key}" if path else key, "bad_int", max=MAX_INT,
+                             got=shown(v))
     return v
 
 
@@ -152,13 +153,14 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     try:
         raw = Path(source).read_bytes()
     except OSError as e:
-        raise BundleError("file", f"cannot read {source}: {e.strerror}") from None
+        raise BundleError.of("file", "file_unreadable_os", source=str(source),
+                             detail=e.strerror) from None
     try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
         data = parse_json(raw, str(source))
     except RecordError as e:
-        raise BundleError("file", e.problem) from None
+        raise BundleError.like("file", e) from None
     if not isinstance(data, dict):
-        raise BundleError("file", f"a bundle is a JSON object, got {json_kind(data)}")
+        raise BundleError.of("file", "bundle_not_object", got=json_kind(data))
     return data
 
 
@@ -174,13 +176,11 @@ def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Pat
     data = load_bundle(source)
     fmt = data.get("format")
     if fmt == LEGACY_FORMAT and not legacy:
-        raise BundleError("format", f"{LEGACY_FORMAT} was written before the tamper-evident "
-                          "record and carries no chain; import it with --legacy (it is then "
-                          "settled under the current rules and the record says so)")
+        raise BundleError.of("format", "legacy_bundle", format=LEGACY_FORMAT)
     if fmt not in (BUNDLE_FORMAT, LEGACY_FORMAT):
-        raise BundleError("format", f"expected {BUNDLE_FORMAT!r}, got {fmt!r}")
+        raise BundleError.of("format", "bad_bundle_format", want=BUNDLE_FORMAT, got=fmt)
     if db_path.exists() and db_path.stat().st_size > 0:
-        raise TournamentExistsError("db", f"{db_path} already exists; import into a new file")
+        raise TournamentExistsError.of("db", "import_target_exists", path=str(db_path))
     tmp = db_path.with_name(f".{db_path.name}.importing")
     _cleanup(tmp)
     try:
@@ -208,21 +208,21 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     def texts() -> Any:
         for i, e in enumerate(entries_in):
             if not isinstance(e, dict) or not isinstance(e.get("hash"), str):
-                raise BundleError(f"chain[{i}]", "expected an entry object with its hash")
+                raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
             yield chain.canonical({k: v for k, v in e.items() if k != "hash"}), e["hash"]
 
     try:
         entries = list(chain.read_entries(texts()))
     except chain.ChainError as e:
-        raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
+        raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
+                          params=e.params) from None
     last = entries[-1].hash if entries else chain.GENESIS
     if head.get("entries") != len(entries) or head.get("digest") != last:
-        raise BundleError("head", f"the bundle says the record has {head.get('entries')} "
-                          f"entries ending in {str(head.get('digest'))[:12]}, but its chain "
-                          f"has {len(entries)} ending in {last[:12]} (an entry was removed "
-                          "or added)")
+        raise BundleError.of("head", "head_mismatch", said=head.get("entries"),
+                             said_digest=str(head.get("digest"))[:12], count=len(entries),
+                             digest=last[:12])
     if not entries:
-        raise BundleError("chain", "is empty")
+        raise BundleError.of("chain", "chain_empty")
     db = dbm.connect(tmp)
     t = None
     try:
@@ -231,7 +231,8 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             try:
                 chain.replay(entries, db.conn, "main")
             except chain.ChainError as e:
-                raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem) from None
+                raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
+                          params=e.params) from None
             for e, raw in zip(entries, entries_in, strict=True):
                 body = chain.canonical({k: v for k, v in raw.items() if k != "hash"})
                 db.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) "
@@ -244,16 +245,18 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             t.record.verify()
         except RecordIntegrityError as e:
             seq = e.seq
-            raise BundleError(f"chain[{seq - 1}]" if seq else "chain", e.problem) from None
+            raise BundleError.like(f"chain[{seq - 1}]" if seq else "chain", e) from None
         except StorageError as e:
-            raise BundleError("chain", str(e)) from None
+            if not e.field:
+                raise BundleError.like("chain", e) from None
+            raise BundleError.of("chain", "field_problem", field=e.field,
+                                 why=nested(e)) from None
         with dbm.read_transaction(t.db):
             rebuilt = bundle_sections(t)
         for key in SECTIONS:
             d = first_difference(data.get(key), rebuilt[key], key)
             if d is not None:
-                raise BundleError(d, "does not match the record its chain holds (the bundle "
-                                  "was edited)")
+                raise BundleError.of(d, "section_edited")
         return t
     except BaseException:
         with contextlib.suppress(Exception):
@@ -266,7 +269,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     referees = _get(info, "referees", "tournament", list, optional=True, default=[])
     for i, r in enumerate(referees):
         if not isinstance(r, str):
-            raise BundleError(f"tournament.referees[{i}]", f"expected a name, got {r!r}")
+            raise BundleError.of(f"tournament.referees[{i}]", "not_a_name", got=r)
     try:
         t = cls.create(tmp, _get(info, "name", "tournament", str),
                        ruleset=_get(info, "ruleset", "tournament", str),
@@ -288,7 +291,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     except BundleError:
         raise
     except StorageError as e:
-        raise BundleError(f"tournament.{e.field}", e.problem) from None
+        raise BundleError.like(f"tournament.{e.field}", e) from None
     try:
         with t.store.write():
             created = _get(info, "created_at", "tournament", str, optional=True, default="")
@@ -298,7 +301,7 @@ def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             try:
                 old_log = _fill(t, data, where)
             except sqlite3.IntegrityError as e:
-                raise BundleError(where[0], f"conflicts with an earlier entry ({e})") from None
+                raise BundleError.of(where[0], "conflicting_entry", detail=str(e)) from None
             t.store.note("", "event.import_legacy", {"from_format": LEGACY_FORMAT,
                                                "settled_under": t.settings(), "log": old_log},
                    dbm.now())
@@ -346,16 +349,16 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         pid = _get(p, "id", path, int)
         name = check_text(_get(p, "name", path, str), f"{path}.name")
         if not name:
-            raise BundleError(f"{path}.name", "may not be empty")
+            raise BundleError.of(f"{path}.name", "empty_name")
         if name in names:
-            raise BundleError(f"{path}.name", f"player {name!r} is listed twice")
+            raise BundleError.of(f"{path}.name", "player_listed_twice", name=name)
         status = _get(p, "status", path, str, optional=True, default="active")
         try:
             PlayerStatus(status)
         except ValueError:
-            raise BundleError(f"{path}.status", f"unknown status {status!r}") from None
+            raise BundleError.of(f"{path}.status", "unknown_status", got=status) from None
         if pid in names.values():
-            raise BundleError(f"{path}.id", f"id {pid} is used twice")
+            raise BundleError.of(f"{path}.id", "id_twice", id=pid)
         names[name] = pid
         db["players"].insert({
             "id": pid, "name": name,
@@ -365,7 +368,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
 
     def pid_of(name: Any, path: str) -> int:
         if not isinstance(name, str) or name not in names:
-            raise BundleError(path, f"unknown player {name!r} (not in players)")
+            raise BundleError.of(path, "bundle_unknown_player", name=name)
         return names[name]
 
     for i, r in enumerate(_list(data, "rounds", "")):
@@ -375,24 +378,24 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             "number": n, "seed": _get(r, "seed", path, int, optional=True),
             "created_at": _get(r, "created_at", path, str, optional=True, default=""),
             "created_by": _get(r, "created_by", path, str, optional=True, default="")})
-        seated: dict[int, str] = {}
+        seated: dict[int, tuple[Any, str]] = {}
         for tk, row in _get(r, "tables", path, dict).items():
             tpath = f"{path}.tables.{tk}"
             if not str(tk).isdigit() or int(tk) < 1:
-                raise BundleError(tpath, "table numbers are whole numbers >= 1")
+                raise BundleError.of(tpath, "bad_table_number")
             if not isinstance(row, dict):
-                raise BundleError(tpath, "expected an object of seats")
+                raise BundleError.of(tpath, "not_seats_object")
             for s in row:
                 if s not in seats:
-                    raise BundleError(f"{tpath}.{s}", f"unknown seat (seats are {', '.join(seats)})")
+                    raise BundleError.of(f"{tpath}.{s}", "unknown_seat_here", seats=list(seats))
             for s in seats:
                 if s not in row:
-                    raise BundleError(f"{tpath}.{s}", "seat is empty")
+                    raise BundleError.of(f"{tpath}.{s}", "seat_empty")
                 pid = pid_of(row[s], f"{tpath}.{s}")
                 if pid in seated:
-                    raise BundleError(f"{tpath}.{s}", f"{row[s]!r} is also seated at "
-                                      f"{seated[pid]}")
-                seated[pid] = f"table {tk} {s}"
+                    raise BundleError.of(f"{tpath}.{s}", "also_seated", name=row[s],
+                                         table=seated[pid][0], seat=seated[pid][1])
+                seated[pid] = (tk, s)
                 db["seats"].insert({"round": n, "table_no": int(tk), "seat": s,
                                     "player_id": pid})
         for j, b in enumerate(_list(r, "byes", path)):
@@ -404,44 +407,43 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
         hid = _get(h, "id", path, int)
         rnd, tbl, hno = (_get(h, k, path, int) for k in ("round", "table", "hand_no"))
         if (rnd, tbl, hno) in used:
-            raise BundleError(f"{path}.hand_no", f"round {rnd} table {tbl} hand {hno} appears "
-                              "twice")
+            raise BundleError.of(f"{path}.hand_no", "hand_twice", round=rnd, table=tbl,
+                                 hand_no=hno)
         used.add((rnd, tbl, hno))
         versions = _get(h, "versions", path, list)
         if not versions:
-            raise BundleError(f"{path}.versions", "a hand needs at least one version")
+            raise BundleError.of(f"{path}.versions", "no_versions")
         db.execute("INSERT INTO hands(id, round, table_no, hand_no, current_version, status) "
                    "VALUES (?,?,?,?,?,?)", (hid, rnd, tbl, hno, 1, "entered"))
         for j, v in enumerate(versions):
             vpath = f"{path}.versions[{j}]"
             num = _get(v, "version", vpath, int)
             if num != j + 1:
-                raise BundleError(f"{vpath}.version", f"expected {j + 1}, got {num}")
+                raise BundleError.of(f"{vpath}.version", "wrong_version", want=j + 1, got=num)
             try:
                 action = VersionAction(_get(v, "action", vpath, str))
                 status = HandStatus(_get(v, "status", vpath, str))
             except ValueError as e:
-                raise BundleError(vpath, str(e)) from None
+                raise BundleError.of(vpath, "bad_value", detail=str(e)) from None
             raw = _get(v, "record", vpath, dict)
             try:
                 rec = HandRecord.from_dict(raw)
                 if rec.ruleset != t.store.ruleset_id():
-                    raise BundleError(f"{vpath}.record.ruleset", f"the hand is under "
-                                      f"{rec.ruleset!r} but the tournament under "
-                                      f"{t.store.ruleset_id()!r} (was the bundle's ruleset changed?)")
+                    raise BundleError.of(f"{vpath}.record.ruleset", "hand_other_ruleset",
+                                         got=rec.ruleset, plays=t.store.ruleset_id())
                 rec, ids = t.hands.match(rec, rnd, tbl)
             except BundleError:
                 raise
             except (RecordError, StorageError) as e:
-                raise BundleError(".".join(x for x in (f"{vpath}.record", e.field) if x),
-                                  e.problem) from None
+                raise BundleError.like(".".join(x for x in (f"{vpath}.record", e.field) if x),
+                                       e) from None
             s = settle(rec, t.rules_for(settings_now))
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:
                 totals = t.hands.check_override(s, seats, orr, ot)
             except StorageError as e:
-                raise BundleError(f"{vpath}.record", e.problem) from None
+                raise BundleError.like(f"{vpath}.record", e) from None
             t.hands.insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),
                               settings_now, ids, totals,
                               referee=_get(v, "referee", vpath, str, optional=True, default=""),
@@ -464,7 +466,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             "round": _get(p, "round", path, int, optional=True)})
         for name, c in _get(p, "entries", path, dict).items():
             if isinstance(c, bool) or not isinstance(c, int):
-                raise BundleError(f"{path}.entries.{name}", f"expected chips, got {c!r}")
+                raise BundleError.of(f"{path}.entries.{name}", "not_chips", got=c)
             db.execute("INSERT INTO penalty_entries(penalty_id, player_id, chips) VALUES (?,?,?)",
                        (pen_id, pid_of(name, f"{path}.entries.{name}"), c))
         void = _get(p, "void", path, dict, optional=True)
@@ -478,6 +480,6 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     for i, e in enumerate(_list(data, "log", "")):
         where[0] = f"log[{i}]"
         if not isinstance(e, dict):
-            raise BundleError(where[0], f"expected an object, got {type(e).__name__}")
+            raise BundleError.of(where[0], "not_object", got=type(e).__name__)
         old_log.append(e)
     return old_log

@@ -23,6 +23,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from referee_app.core.errors import render
+
 #: the tables whose every row is derived from the chain (in the order they are compared)
 RECORD_TABLES = ("meta", "rulesets", "referees", "players", "rounds", "seats", "byes", "hands",
                  "hand_versions", "hand_seats", "penalties", "penalty_entries", "penalty_voids")
@@ -32,11 +34,13 @@ GENESIS = "0" * 64
 class ChainError(Exception):
     """The chain, or a table derived from it, does not hold (``seq`` names the entry)."""
 
-    def __init__(self, seq: int | None, problem: str) -> None:
-        where = f"entry {seq}" if seq is not None else "record"
-        super().__init__(f"{where}: {problem}")
+    def __init__(self, seq: int | None, code: str, /, **params: Any) -> None:
         self.seq = seq
-        self.problem = problem
+        #: the message (``error.<code>`` of the catalogue) and its values, as a FieldError's
+        self.code, self.params = code, params
+        self.problem = render(code, params, "en")
+        where = f"entry {seq}" if seq is not None else "record"
+        super().__init__(f"{where}: {self.problem}")
 
 
 def canonical(obj: Any) -> str:
@@ -151,24 +155,22 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]]) -> Iterator[Entry]:
     prev = GENESIS
     for i, (text, stored) in enumerate(texts, start=1):
         if not isinstance(text, str | bytes) or sha256(text) != stored:
-            raise ChainError(i, "its content does not match its hash (the entry was changed)")
+            raise ChainError(i, "chain_hash")
         try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
             e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
         except ValueError:
-            raise ChainError(i, "is not valid JSON") from None
+            raise ChainError(i, "chain_not_json") from None
         if not isinstance(e, dict):
-            raise ChainError(i, "is not a JSON object")
+            raise ChainError(i, "chain_not_object")
         try:
             entry = Entry(int(e["seq"]), str(e["prev"]), str(e["at"]), str(e["referee"]),
                           str(e["action"]), dict(e["detail"]), list(e["rows"]), stored)
         except (KeyError, TypeError, ValueError):
-            raise ChainError(i, "lacks a field of an entry") from None
+            raise ChainError(i, "chain_lacks_field") from None
         if entry.seq != i:
-            raise ChainError(i, f"is numbered {entry.seq} (an entry is missing, doubled or "
-                             "out of order)")
+            raise ChainError(i, "chain_numbered", seq=entry.seq)
         if entry.prev != prev:
-            raise ChainError(i, "does not follow the entry before it (an entry is missing, "
-                             "doubled or out of order)")
+            raise ChainError(i, "chain_not_following")
         prev = stored
         yield entry
 
@@ -210,8 +212,7 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
             if batch:
                 executemany(meta[batch_table][2], batch)
         except (ValueError, TypeError, sqlite3.Error):
-            raise ChainError(e.seq, "its rows cannot be applied to the record before "
-                             "it") from None
+            raise ChainError(e.seq, "chain_rows_unapplicable") from None
 
 
 def _values_of(cols: list[str]) -> Any:
@@ -247,9 +248,9 @@ def compare(conn: sqlite3.Connection, rebuilt: str, entries: list[Entry]) -> Non
         on = " AND ".join(f"x.{c} = y.{c}" for c in pk)
         differs = " OR ".join(f"x.{c} IS NOT y.{c}" for c in names)
         for a, b, what, test in (
-                (rebuilt, "main", "was deleted or changed outside the record",
+                (rebuilt, "main", "chain_row_changed",
                  f"y.{pk[0] if pk else ''} IS NULL OR {differs}"),
-                ("main", rebuilt, "was added outside the record",
+                ("main", rebuilt, "chain_row_added",
                  f"y.{pk[0] if pk else ''} IS NULL")):
             if pk:
                 sql = (f"SELECT {', '.join('x.' + c for c in pk)} FROM {a}.{table} x LEFT JOIN "
@@ -260,5 +261,5 @@ def compare(conn: sqlite3.Connection, rebuilt: str, entries: list[Entry]) -> Non
             r = conn.execute(sql).fetchone()
             if r is not None:
                 key = tuple(r)
-                raise ChainError(last_writer(entries, table, key, pk),
-                                 f"{table} row {canonical(list(key))} {what}")
+                raise ChainError(last_writer(entries, table, key, pk), what, table=table,
+                                 key=canonical(list(key)))

@@ -35,7 +35,7 @@ def shown(value: Any) -> str:
 
 def positive_int(value: Any, field: str, maximum: int = MAX_INT) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
-        raise StorageError(field, f"expected a whole number 1..{maximum}, got {shown(value)}")
+        raise StorageError.of(field, "bad_count", max=maximum, got=shown(value))
     return value
 
 
@@ -43,8 +43,7 @@ def lookup_int(value: Any, field: str) -> int:
     """A number to look something up by: any whole number SQLite can hold (none matches
     beyond; a 20-digit one is refused here rather than overflowing in the query)."""
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_INT:
-        raise StorageError(field, f"expected a whole number up to {MAX_INT}, got "
-                           f"{shown(value)}")
+        raise StorageError.of(field, "bad_int", max=MAX_INT, got=shown(value))
     return value
 
 
@@ -55,8 +54,7 @@ def check_stake(value: Any) -> int:
 
 def check_chips(value: Any, field: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or abs(value) > MAX_CHIPS:
-        raise StorageError(field, f"expected whole chips from -{MAX_CHIPS:,} to "
-                           f"{MAX_CHIPS:,}, got {shown(value)}")
+        raise StorageError.of(field, "bad_chip_count", max=MAX_CHIPS, got=shown(value))
     return value
 
 
@@ -65,8 +63,7 @@ def check_cap(value: Any) -> int | None:
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= MAX_CAP_FAN:
-        raise StorageError("cap_fan", f"expected a whole number of fan 1..{MAX_CAP_FAN} or "
-                           f"none, got {shown(value)}")
+        raise StorageError.of("cap_fan", "bad_cap_fan", max=MAX_CAP_FAN, got=shown(value))
     return value
 
 
@@ -101,16 +98,15 @@ def check_text(value: Any, field: str, *, required: bool = False, limit: int = M
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise StorageError(field, f"expected text, got {type(value).__name__}")
+        raise StorageError.of(field, "not_text", got=type(value).__name__)
     value = value.strip()
     if required and not value:
-        raise StorageError(field, "is required and may not be empty")
+        raise StorageError.of(field, "required")
     if len(value) > limit:
-        raise StorageError(field, f"is {len(value):,} characters long; at most {limit:,}")
+        raise StorageError.of(field, "too_long", length=len(value), limit=limit)
     bad = bad_char(value)
     if bad:
-        raise StorageError(field, f"contains a control character ({bad}); use one line of "
-                           "printable text")
+        raise StorageError.of(field, "control_character", char=bad)
     return value
 
 
@@ -125,19 +121,18 @@ def check_date(value: Any, field: str) -> str:
         except ValueError:
             ok = False
         if not ok:
-            raise StorageError(field, f"expected a date YYYY-MM-DD, got {shown(text)}")
+            raise StorageError.of(field, "bad_date", got=shown(text))
     return text
 
 
 def check_names(value: Any, field: str) -> list[str]:
     """A list of names (referees): each one line of text."""
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise StorageError(field, f"expected a list of names, got {type(value).__name__}")
+        raise StorageError.of(field, "not_name_list", got=type(value).__name__)
     out = []
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise StorageError(f"{field}[{i}]", f"expected a name (text), got "
-                               f"{type(v).__name__}")
+            raise StorageError.of(f"{field}[{i}]", "not_name", got=type(v).__name__)
         name = check_text(v, f"{field}[{i}]")
         if name:
             out.append(name)
@@ -146,12 +141,12 @@ def check_names(value: Any, field: str) -> list[str]:
 
 def check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
     if isinstance(order, str) or not isinstance(order, Iterable):
-        raise StorageError("tie_break", f"expected a list of keys, got {type(order).__name__}")
+        raise StorageError.of("tie_break", "not_key_list", got=type(order).__name__)
     out = tuple(order)
     for key in out:
         if not isinstance(key, str) or key.lstrip("-") not in TIE_BREAK_KEYS:
-            raise StorageError("tie_break", f"unknown key {key!r} (known: "
-                               f"{', '.join(TIE_BREAK_KEYS)}; prefix '-' for fewer-is-better)")
+            raise StorageError.of("tie_break", "unknown_tie_break", got=key,
+                                     known=list(TIE_BREAK_KEYS))
     if not out:
-        raise StorageError("tie_break", "needs at least one key")
+        raise StorageError.of("tie_break", "no_tie_break")
     return out

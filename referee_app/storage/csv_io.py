@@ -71,30 +71,28 @@ def read_players(source: str | Path | io.TextIOBase
         else:
             text = source.read()
     except OSError as e:
-        raise CSVImportError("file", f"cannot read {source}: {e.strerror}") from None
+        raise CSVImportError.of("file", "csv_unreadable", source=str(source),
+                                   detail=e.strerror) from None
     except UnicodeDecodeError:
-        raise CSVImportError("file", f"{source} is not UTF-8 text") from None
+        raise CSVImportError.of("file", "csv_not_utf8", source=str(source)) from None
     text = text.lstrip("\ufeff")
     reader = csv.reader(io.StringIO(text))
     try:
         header = next(reader)
     except StopIteration:
-        raise CSVImportError("line 1", "the file is empty (expected a header row with "
-                             "'name')") from None
+        raise CSVImportError.of("line 1", "csv_empty") from None
     except csv.Error as e:
-        raise CSVImportError("line 1", f"not readable as CSV: {e}") from None
+        raise CSVImportError.of("line 1", "not_csv", detail=str(e)) from None
     cols: dict[int, str] = {}
     for i, h in enumerate(header):
         key = CSV_COLUMNS.get(h.strip().lower()) or CSV_COLUMNS.get(h.strip())
         if key is None:
-            raise CSVImportError(f"line 1, column {i + 1}",
-                                 f"unknown column {h!r} (known: name, name_latin, club, "
-                                 "status)")
+            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_unknown_column", got=h)
         if key in cols.values():
-            raise CSVImportError(f"line 1, column {i + 1}", f"column {key!r} appears twice")
+            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_column_twice", column=key)
         cols[i] = key
     if "name" not in cols.values():
-        raise CSVImportError("line 1", "the header needs a 'name' column")
+        raise CSVImportError.of("line 1", "csv_no_name_column")
     rows: list[tuple[Any, Any, Any, Any]] = []
     lines: list[int] = []
     try:
@@ -102,16 +100,16 @@ def read_players(source: str | Path | io.TextIOBase
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
-                raise CSVImportError(f"line {reader.line_num}",
-                                     f"{len(values)} values, the header has {len(header)}")
+                raise CSVImportError.of(f"line {reader.line_num}", "csv_row_length",
+                                        values=len(values), header=len(header))
             d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
             rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
                          d.get("status", "") or "active"))
             lines.append(reader.line_num)
     except csv.Error as e:
-        raise CSVImportError(f"line {reader.line_num}", f"not readable as CSV: {e}") from None
+        raise CSVImportError.of(f"line {reader.line_num}", "not_csv", detail=str(e)) from None
     if not rows:
-        raise CSVImportError("file", "no players listed under the header")
+        raise CSVImportError.of("file", "csv_no_players")
     return rows, lines
 
 

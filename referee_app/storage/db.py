@@ -29,7 +29,9 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from .errors import DamagedError, ReadOnlyError, backups_hint, fault_from
+from referee_app.core.errors import message
+
+from .errors import DamagedError, ReadOnlyError, fault_from
 
 SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
 APP_ID = "referee-desk-tournament"
@@ -230,8 +232,8 @@ def _text_reader(path: Path) -> Callable[[bytes], str]:
         try:
             return raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise DamagedError("db", f"{path} is damaged (a stored value is not readable "
-                               f"text); {backups_hint(path)}") from None
+            raise DamagedError.of("db", "damaged_text", path=str(path),
+                                  hint=message("backups_hint", path=str(path))) from None
 
     return decode
 
@@ -254,8 +256,7 @@ def write_transaction(db: Database, path: Path | str, read_only: str | None = No
     ``read_only``: why the file ``path`` is open for viewing only (the change is refused)."""
     conn = db.conn
     if read_only:
-        raise ReadOnlyError("db", f"{path} is open for viewing only ({read_only}); nothing "
-                            "was changed: make it writable to record changes")
+        raise ReadOnlyError.of("db", "viewing_only", path=str(path), reason=read_only)
     _begin_immediate(db, path)
     try:
         yield

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import FieldError
+from referee_app.core.errors import FieldError, message, render
 
 
 class StorageError(FieldError):
@@ -79,10 +79,9 @@ class HandChangedError(StorageError):
     code = "hand_changed"
 
     def __init__(self, hand_id: int, expected: int, current: int) -> None:
-        super().__init__("hand_id", f"hand {hand_id} was changed meanwhile (now version "
-                         f"{current}, you edited version {expected}); look at both and save "
-                         "again", params={"hand_id": hand_id, "expected": expected,
-                                          "current": current})
+        params = {"hand_id": hand_id, "expected": expected, "current": current}
+        super().__init__("hand_id", render("hand_changed", params, "en"), code="hand_changed",
+                         params=params)
         self.hand_id, self.expected, self.current = hand_id, expected, current
 
 
@@ -176,10 +175,6 @@ class FileReplacedError(StorageFault):
     code = "file_replaced"
 
 
-def backups_hint(path: object) -> str:
-    return f"see 'referee-app backup list --db {path}' and restore one"
-
-
 def fault_from(e: BaseException, path: object) -> StorageFault:
     """Name an SQLite/OS failure as the fault the user can act on (one line, what to do)."""
     if isinstance(e, StorageFault):
@@ -188,25 +183,23 @@ def fault_from(e: BaseException, path: object) -> StorageFault:
     msg = text.lower()
     errno = getattr(e, "errno", None)
     if "locked" in msg or "busy" in msg:
-        return BusyError("db", f"{path} is busy: another desk kept it locked too long; "
-                         "try again (close the other program if this repeats)")
+        return BusyError.of("db", "busy", path=str(path))
     if "full" in msg or errno == 28 or ("disk i/o" in msg and _disk_full(path)):
-        return DiskFullError("db", f"the disk holding {path} is full; free some space and "
-                             "try again (nothing was saved)")
+        return DiskFullError.of("db", "disk_full", path=str(path))
     if "readonly" in msg or "read-only" in msg or errno in (13, 30):
-        return ReadOnlyError("db", f"{path} is read-only here ({text}); make the file and its "
-                             "folder writable to change it (viewing works)")
+        return ReadOnlyError.of("db", "read_only", path=str(path), detail=text)
     if "unable to open" in msg:
         folder = _folder(path)
         if folder is not None and not os.access(folder, os.W_OK | os.X_OK):
-            return ReadOnlyError("db", f"cannot write {path}: the folder {folder} is "
-                                 "read-only or missing; choose another place")
-        return StorageFault("db", f"cannot open {path} ({text}); check the path, the "
-                            "permissions and the disk")
+            return ReadOnlyError.of("db", "folder_read_only", path=str(path),
+                                    folder=str(folder))
+        return StorageFault.of("db", "cannot_open", path=str(path), detail=text)
     if "malformed" in msg or "not a database" in msg or "decode" in msg or "corrupt" in msg \
             or isinstance(e, ValueError | KeyError | TypeError):
-        return DamagedError("db", f"{path} is damaged ({text}); {backups_hint(path)}")
-    return StorageFault("db", f"{path}: {text}; check the disk, then {backups_hint(path)}")
+        return DamagedError.of("db", "damaged", path=str(path), detail=text,
+                               hint=message("backups_hint", path=str(path)))
+    return StorageFault.of("db", "storage_fault", path=str(path), detail=text,
+                           hint=message("backups_hint", path=str(path)))
 
 
 def _folder(path: object) -> Path | None:

@@ -18,6 +18,7 @@ from referee_app.core import (
     settle,
 )
 from referee_app.core import next_dealer as core_next_dealer
+from referee_app.core.errors import nested, render
 
 from . import csv_io
 from . import db as dbm
@@ -68,11 +69,10 @@ class Hands:
             "WHERE s.round=? AND s.table_no=?", (number, table)).fetchall()
         if not rows:
             if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
-                raise SeatingError("round", f"round {number} is not seated yet "
-                                   f"(referee-app round seat {number})")
+                raise SeatingError.of("round", "round_not_seated", round=number)
             n = self.db.execute("SELECT MAX(table_no) FROM seats WHERE round=?",
                                 (number,)).fetchone()[0]
-            raise SeatingError("table", f"round {number} has no table {table} (tables 1-{n})")
+            raise SeatingError.of("table", "no_such_table", round=number, table=table, tables=n)
         return {r[0]: (r[1], r[2]) for r in rows}
 
     def _as_record(self, record: HandRecord | Mapping[str, Any] | str) -> HandRecord:
@@ -82,8 +82,8 @@ class Hands:
         if isinstance(record, str):
             return HandRecord.from_json(record, self.store.ruleset())
         if not isinstance(record, Mapping):
-            raise RecordError("", f"a hand record is a JSON object, got "
-                              f"{'null' if record is None else type(record).__name__}")
+            raise RecordError.of("", "record_not_object",
+                                 got="null" if record is None else type(record).__name__)
         return HandRecord.from_dict(dict(record), self.store.ruleset())
 
     def match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
@@ -94,21 +94,25 @@ class Hands:
         ids: dict[str, int] = {}
         for sh in rec.seats:
             if sh.seat not in seated:
-                raise SeatMismatchError(f"seats.{sh.seat}", f"no player is seated at "
-                                        f"{sh.seat} of table {table} in round {number}")
+                raise SeatMismatchError.of(f"seats.{sh.seat}", "seat_empty_at_table", seat=sh.seat,
+                                           table=table, round=number)
             pid, name = seated[sh.seat]
             if sh.player not in (None, ""):
                 try:
                     named = self.players.id_of(sh.player, f"seats.{sh.seat}.player")
                 except UnknownPlayerError as e:
-                    raise SeatMismatchError(e.field, f"{e.problem}; table {table} of round "
-                                            f"{number}: " + ", ".join(
-                                                f"{s} {seated[s][1]}" for s in seated)) from None
+                    raise SeatMismatchError.of(
+                        e.field, "player_not_at_table", why=nested(e), table=table,
+                        round=number, seating=[{"code": "seat_player", "params": {
+                            "seat": s, "name": seated[s][1]}} for s in seated]) from None
                 if named != pid:
-                    where = (f"sits at {by_id[named]} of this table" if named in by_id
-                             else f"is not seated at table {table} in round {number}")
-                    raise SeatMismatchError(f"seats.{sh.seat}.player",
-                                            f"{sh.player!r} {where}; {sh.seat} is {name}")
+                    if named in by_id:
+                        raise SeatMismatchError.of(
+                            f"seats.{sh.seat}.player", "player_sits_elsewhere",
+                            player=sh.player, seat2=by_id[named], seat=sh.seat, name=name)
+                    raise SeatMismatchError.of(
+                        f"seats.{sh.seat}.player", "player_not_seated_here", player=sh.player,
+                        table=table, round=number, seat=sh.seat, name=name)
             filled.append(replace(sh, player=name))
             ids[sh.seat] = pid
         return replace(rec, seats=tuple(filled)), ids
@@ -149,24 +153,25 @@ class Hands:
         reason = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
         if override_totals is not None:
             if reason is None:
-                raise StorageError("override_totals", "needs an override_reason")
+                raise StorageError.of("override_totals", "override_needs_reason")
             ot = dict(override_totals)
             for k, v in ot.items():
                 if k not in seats:
-                    raise StorageError(f"override_totals.{k}", "unknown seat")
+                    raise StorageError.of(f"override_totals.{k}", "override_unknown_seat")
                 check_chips(v, f"override_totals.{k}")
             if sum(ot.values()) != 0:
-                raise StorageError("override_totals", f"must sum to 0, sums to {sum(ot.values())}")
+                raise StorageError.of("override_totals", "override_not_zero_sum",
+                                      sum=sum(ot.values()))
             return {seat: int(ot.get(seat, 0)) for seat in seats}
         if not s.ok:
             if reason is None:
                 problems = "; ".join(f"{e.clause} {e.seat or '-'}: {e.message}" for e in s.errors)
-                raise HandRuleError("record", f"breaks the rules ({problems}); a head referee "
-                                    "may record it with an override reason", s.errors)
+                params = {"problems": problems}
+                raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
+                                    code="hand_rule", params=params)
             return {seat: 0 for seat in seats}
         if reason is not None:
-            raise StorageError("override_reason", "the record breaks no rule; nothing to "
-                               "override (give override_totals to overrule the chips)")
+            raise StorageError.of("override_reason", "nothing_to_override")
         return {seat: int(s.totals.get(seat, 0)) for seat in seats}
 
     def insert_version(self, hand_id: int, version: int, action: VersionAction,
@@ -211,13 +216,11 @@ class Hands:
         rec = self._as_record(record)
         ruleset = self.store.ruleset_id()
         if rec.ruleset != ruleset:
-            raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
-                               f"plays {ruleset!r}")
+            raise StorageError.of("ruleset", "other_ruleset", got=rec.ruleset, plays=ruleset)
         for key, want in (("round", number), ("table", table), ("hand_no", hand_no)):
             got = rec.extra.get(key)
             if got is not None and got != want and str(got) != str(want):
-                raise StorageError(key, f"the record says {got!r} but it is being saved as "
-                                   f"{want!r}")
+                raise StorageError.of(key, "record_says_other", got=got, want=want)
         rec, ids = self.match(rec, number, table)
         rec = replace(rec, extra={**rec.extra, "round": number, "table": table,
                                   "hand_no": hand_no})
@@ -255,9 +258,8 @@ class Hands:
             dup = self.db.execute("SELECT id FROM hands WHERE round=? AND table_no=? AND "
                                   "hand_no=?", (number, table, hand_no)).fetchone()
             if dup:
-                raise DuplicateHandError("hand_no", f"hand {hand_no} of table {table} in round "
-                                         f"{number} is already saved as hand id {dup[0]}; "
-                                         "amend or void it instead")
+                raise DuplicateHandError.of("hand_no", "duplicate_hand", hand_no=hand_no,
+                                            table=table, round=number, hand_id=dup[0])
             cur = self.db.execute("INSERT INTO hands(round, table_no, hand_no, current_version, "
                                   "status) VALUES (?,?,?,?,?)",
                                   (number, table, hand_no, 1, HandStatus.ENTERED.value))
@@ -274,12 +276,11 @@ class Hands:
 
     def _current(self, hand_id: int) -> tuple[int, int, int, int, str]:
         if isinstance(hand_id, bool) or not isinstance(hand_id, int) or abs(hand_id) > MAX_INT:
-            raise UnknownHandError("hand_id", f"expected a hand id number up to {MAX_INT}, got "
-                                   f"{shown(hand_id)}")
+            raise UnknownHandError.of("hand_id", "bad_hand_id", max=MAX_INT, got=shown(hand_id))
         r = self.db.execute("SELECT round, table_no, hand_no, current_version, status FROM hands "
                             "WHERE id=?", (hand_id,)).fetchone()
         if r is None:
-            raise UnknownHandError("hand_id", f"no hand with id {hand_id}")
+            raise UnknownHandError.of("hand_id", "unknown_hand", hand_id=hand_id)
         return r[0], r[1], r[2], r[3], r[4]
 
     def amend(self, hand_id: int, record: HandRecord | Mapping[str, Any] | str, *,
@@ -297,8 +298,7 @@ class Hands:
         referee = check_text(referee, "referee")
         number, table, hand_no, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
-            raise StorageError("hand_id", f"hand {hand_id} is void; restore it first "
-                               f"(referee-app hand restore {hand_id} --reason TEXT)")
+            raise StorageError.of("hand_id", "amend_void_hand", hand_id=hand_id)
         rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
                                                       override_reason, override_totals)
         override = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
@@ -313,8 +313,8 @@ class Hands:
             if expected_version is not None and version != expected_version:
                 raise HandChangedError(hand_id, expected_version, version)
             if now_status != status:
-                raise StorageError("hand_id", f"hand {hand_id} changed meanwhile (now "
-                                   f"{now_status}); look at it again")
+                raise StorageError.of("hand_id", "hand_status_changed", hand_id=hand_id,
+                                      status=now_status)
             self.insert_version(hand_id, version + 1, VersionAction.AMENDED, HandStatus.ENTERED,
                                  rec.to_dict(), s.to_dict(), settings, ids, totals,
                                  referee=referee, at=at, reason=reason, override_reason=override,
@@ -385,7 +385,7 @@ class Hands:
         reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status == HandStatus.VOID.value:
-            raise StorageError("hand_id", f"hand {hand_id} is already void")
+            raise StorageError.of("hand_id", "hand_already_void", hand_id=hand_id)
         referee = self.store.authorize(referee, head=True, action="voiding a hand")
         return self._copy_version(hand_id, VersionAction.VOIDED, HandStatus.VOID, referee,
                                   reason, expected_version)
@@ -396,7 +396,7 @@ class Hands:
         reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         _, _, _, _, status = self._current(hand_id)
         if status != HandStatus.VOID.value:
-            raise StorageError("hand_id", f"hand {hand_id} is not void (it is {status})")
+            raise StorageError.of("hand_id", "hand_not_void", hand_id=hand_id, status=status)
         referee = self.store.authorize(referee, head=True, action="restoring a void hand")
         return self._copy_version(hand_id, VersionAction.RESTORED, HandStatus.ENTERED, referee,
                                   reason)
@@ -410,17 +410,15 @@ class Hands:
         try:
             st = HandStatus(status)
         except ValueError:
-            raise StorageError("status", f"unknown status {status!r} (entered, verified, "
-                               "void)") from None
+            raise StorageError.of("status", "unknown_hand_status", got=status) from None
         _, _, _, _, cur = self._current(hand_id)
         if st is HandStatus.VOID:
             return self.void(hand_id, reason=reason or "", referee=referee,
                                   expected_version=expected_version)
         if cur == HandStatus.VOID.value:
-            raise StorageError("status", f"hand {hand_id} is void; restore it with "
-                               f"'referee-app hand restore {hand_id} --reason TEXT'")
+            raise StorageError.of("status", "status_void_hand", hand_id=hand_id)
         if cur == st.value:
-            raise StorageError("status", f"hand {hand_id} is already {st.value}")
+            raise StorageError.of("status", "hand_already_status", hand_id=hand_id, status=st.value)
         referee = self.store.authorize(referee, head=cur == HandStatus.VERIFIED.value,
                                   action="un-verifying a hand" if cur == "verified"
                                   else "verifying a hand")

@@ -158,7 +158,7 @@ class ImpactModel:
         if h is None and hand_id in self.rows:
             h = self.hands[hand_id] = self.t.hands.get(hand_id)
         if h is None:
-            raise StorageError("hand", f"no hand with id {hand_id}")
+            raise StorageError.of("hand", "unknown_hand", hand_id=hand_id)
         try:
             rec = HandRecord.from_dict(dict(record))
         except ValueError as e:

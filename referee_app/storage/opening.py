@@ -23,6 +23,8 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
+from referee_app.core.errors import message
+
 from . import db as dbm
 from .backup_files import list_backups
 from .errors import (
@@ -30,7 +32,6 @@ from .errors import (
     NotATournamentError,
     ReadOnlyError,
     StorageFault,
-    backups_hint,
     fault_from,
 )
 from .migrations import SCHEMA_2_TABLES
@@ -79,19 +80,16 @@ def check_file(path: Path) -> tuple[str | None, int]:
     schema version."""
     if not path.exists():
         if path.parent.exists() and not os.access(path.parent, os.X_OK):
-            raise ReadOnlyError("db", f"the folder {path.parent} cannot be read")
+            raise ReadOnlyError.of("db", "folder_unreadable", folder=str(path.parent))
         aside = sorted(path.parent.glob(f"{glob.escape(path.name)}.before-restore-*[0-9]Z"))
         if aside:  # killed between moving the file aside and putting the backup in place
-            raise StorageFault("db", f"{path} is missing but {aside[-1].name} (the file a "
-                               "backup restore set aside) is there: a restore was "
-                               f"interrupted; {backups_hint(path)} again, or rename "
-                               f"{aside[-1].name} back (with its -wal and -shm)")
-        raise NotATournamentError("db", f"{path} does not exist (create it with "
-                                  "'referee-app event new NAME' or import a bundle)")
+            raise StorageFault.of("db", "restore_interrupted", path=str(path), aside=aside[-1].name,
+                                  hint=message("backups_hint", path=str(path)))
+        raise NotATournamentError.of("db", "no_tournament_file", path=str(path))
     if path.is_dir():
-        raise NotATournamentError("db", f"{path} is a folder, not a tournament file")
+        raise NotATournamentError.of("db", "tournament_is_folder", path=str(path))
     if not os.access(path, os.R_OK):
-        raise ReadOnlyError("db", f"{path} cannot be read (permissions); ask whoever owns it")
+        raise ReadOnlyError.of("db", "file_unreadable", path=str(path))
     reason = read_only_reason(path)
     try:
         db = Database(sqlite3.connect(ro_uri(path), uri=True,
@@ -108,38 +106,36 @@ def check_file(path: Path) -> tuple[str | None, int]:
     except sqlite3.DatabaseError as e:
         msg = str(e).lower()
         if "unable to open" in msg and reason:
-            raise ReadOnlyError("db", f"{path} cannot be opened because {reason}; copy it "
-                                "to a writable folder with 'referee-app event export' "
-                                "elsewhere, or make the folder writable") from None
+            raise ReadOnlyError.of("db", "cannot_open_read_only", path=str(path),
+                                   reason=reason) from None
         if isinstance(e, sqlite3.OperationalError) and "no such table" not in msg:
             raise fault_from(e, path) from None
         if "malformed" in msg or (list_backups(path) and "not a database" in msg):
             # SQLite's own words for a damaged file (never echo the damaged schema text)
             said = "malformed" if "malformed" in msg else "not a database"
-            raise DamagedError("db", f"{path} is damaged (SQLite: {said}); "
-                               f"{backups_hint(path)}") from None
-        raise NotATournamentError("db", f"{path} is not a tournament database ({e})") \
-            from None
+            raise DamagedError.of("db", "damaged_sqlite", path=str(path), said=said,
+                                  hint=message("backups_hint", path=str(path))) from None
+        raise NotATournamentError.of("db", "not_a_tournament_db", path=str(path),
+                                     detail=str(e)) from None
     values = {}
     for key, value in meta:
         try:
             values[key] = json.loads(value)
         except (TypeError, ValueError):
             if list_backups(path):  # it was ours: backups were taken of it
-                raise DamagedError("db", f"{path} is damaged (a meta value is not JSON); "
-                                   f"{backups_hint(path)}") from None
-            raise NotATournamentError("db", f"{path} is not a Referee Desk tournament (meta "
-                                      f"{str(key)[:40]!r} is not JSON)") from None
+                raise DamagedError.of("db", "damaged_meta", path=str(path),
+                                      hint=message("backups_hint", path=str(path))) from None
+            raise NotATournamentError.of("db", "meta_not_json", path=str(path),
+                                         key=str(key)[:40]) from None
     if values.get("app") != dbm.APP_ID:
-        raise NotATournamentError("db", f"{path} is not a Referee Desk tournament")
+        raise NotATournamentError.of("db", "not_a_tournament", path=str(path))
     if version > dbm.SCHEMA_VERSION:
-        raise NotATournamentError("db", f"{path} was written by a newer Referee Desk "
-                                  f"(schema {version}; this one reads up to "
-                                  f"{dbm.SCHEMA_VERSION}); update the app")
+        raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
+                                     max=dbm.SCHEMA_VERSION)
     missing = (TABLES if version >= 2 else TABLES_V1) - tables
     if missing:
-        raise NotATournamentError("db", f"{path} is not a complete tournament (missing "
-                                  f"table(s) {', '.join(sorted(missing))})")
+        raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),
+                                     tables=sorted(missing))
     return reason, int(version)
 
 
@@ -148,7 +144,9 @@ def quick_check(db: Database, path: Path) -> None:
     try:
         rows = [str(r[0]) for r in db.execute("PRAGMA quick_check(3)").fetchall()]
     except sqlite3.DatabaseError as e:
-        raise DamagedError("db", f"{path} is damaged ({e}); {backups_hint(path)}") from None
+        raise DamagedError.of("db", "damaged", path=str(path), detail=str(e),
+                              hint=message("backups_hint", path=str(path))) from None
     if rows != ["ok"]:
         found = " ".join(" ".join(rows).replace("*** in database main ***", "").split())
-        raise DamagedError("db", f"{path} is damaged ({found[:160]}); {backups_hint(path)}")
+        raise DamagedError.of("db", "damaged", path=str(path), detail=found[:160],
+                              hint=message("backups_hint", path=str(path)))

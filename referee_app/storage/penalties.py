@@ -48,9 +48,9 @@ class Penalties:
         if isinstance(players, str | int):
             players = [players]
         if not players:
-            raise PenaltyError("players", "name at least one player")
+            raise PenaltyError.of("players", "penalty_no_players")
         if check_chips(chips, "chips") == 0:
-            raise PenaltyError("chips", "expected a non-zero whole number, got 0")
+            raise PenaltyError.of("chips", "bad_chips", got=0)
         reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         clause = check_text(clause, "clause") or None
         referee = check_text(referee, "referee")
@@ -58,21 +58,20 @@ class Penalties:
         for i, p in enumerate(players):
             pid = self.players.id_of(p, f"players[{i}]")
             if pid in ids:
-                raise PenaltyError(f"players[{i}]", f"{p!r} is listed twice")
+                raise PenaltyError.of(f"players[{i}]", "penalty_player_twice", player=p)
             ids.append(pid)
         if round is not None:
             round = positive_int(round, "round")
         entries: Counter[int] = Counter()
         if zero_sum:
             if round is None:
-                raise PenaltyError("round", "a zero-sum penalty needs the round (its chips go "
-                                   "to the player's tablemates in that round)")
+                raise PenaltyError.of("round", "zero_sum_needs_round")
             for i, pid in enumerate(ids):
                 r = self.db.execute("SELECT table_no FROM seats WHERE round=? AND player_id=?",
                                     (round, pid)).fetchone()
                 if r is None:
-                    raise PenaltyError(f"players[{i}]", f"{self.players.get(pid).name} is not seated "
-                                       f"in round {round}")
+                    raise PenaltyError.of(f"players[{i}]", "penalty_player_not_seated",
+                                          name=self.players.get(pid).name, round=round)
                 mates = [m for (m,) in self.db.execute(
                     "SELECT player_id FROM seats WHERE round=? AND table_no=? AND player_id<>?",
                     (round, r[0], pid)).fetchall()]
@@ -102,7 +101,7 @@ class Penalties:
         reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         p = self.get(penalty_id)
         if p.void:
-            raise PenaltyError("penalty_id", f"penalty {penalty_id} is already void")
+            raise PenaltyError.of("penalty_id", "penalty_already_void", penalty_id=penalty_id)
         at = dbm.now()
         with self.store.write():
             self.db["penalty_voids"].insert({"penalty_id": penalty_id, "reason": reason,
@@ -116,7 +115,7 @@ class Penalties:
         penalty_id = lookup_int(penalty_id, "penalty_id")
         rows = self.list(_only=penalty_id)
         if not rows:
-            raise PenaltyError("penalty_id", f"no penalty with id {penalty_id}")
+            raise PenaltyError.of("penalty_id", "unknown_penalty", penalty_id=penalty_id)
         return rows[0]
 
     def list(self, *, player: PlayerRef | None = None, _only: int | None = None

@@ -84,40 +84,34 @@ class Plan:
         seats = self.store.seats()
         size = len(seats)
         if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
-            raise SeatingError("rounds", f"{rounds!r} is not a number of rounds (1 or more)")
+            raise SeatingError.of("rounds", "bad_rounds", got=rounds)
         if rounds > MAX_PLANNED_ROUNDS:
-            raise SeatingError("rounds", f"{rounds} rounds is more than one plan holds (at most "
-                               f"{MAX_PLANNED_ROUNDS}); plan the event in parts")
+            raise SeatingError.of("rounds", "too_many_rounds", rounds=rounds,
+                                  max=MAX_PLANNED_ROUNDS)
         done = self._played_rounds()
         if rounds <= done:
-            raise SeatingError("rounds", f"rounds 1-{done} already have hands; plan more than "
-                               f"{done} rounds")
+            raise SeatingError.of("rounds", "rounds_have_hands", done=done)
         for n in range(1, done + 1):
             if not self.seats.seating(n).assignments:
-                raise SeatingError("round", f"round {n} is not seated but a later round has "
-                                   "hands; seat it first (round seat / set-seat)")
+                raise SeatingError.of("round", "gap_in_seating", round=n)
         players = [p for p in self.players.list()
                    if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
         if not players:
-            raise SeatingError("players", "no active players registered")
+            raise SeatingError.of("players", "no_active_players")
         extra = len(players) % size
         if extra:
             missing = size - extra
             if fill is None:
-                raise SeatingError(
-                    "players",
-                    f"{len(players)} active players do not fill tables of {size}: choose "
-                    f"byes ({extra} player(s) sit out each round; fill='byes', CLI --fill "
-                    f"byes) or substitutes ({missing} needed, {len(subs)} registered; "
-                    f"fill='substitutes', CLI --fill substitutes)")
+                raise SeatingError.of("players", "plan_tables_not_filled", players=len(players),
+                                      size=size, extra=extra, missing=missing, subs=len(subs))
             if fill == "substitutes":
                 if len(subs) < missing:
-                    raise SeatingError("fill", f"{missing} substitute(s) needed, only "
-                                       f"{len(subs)} registered with status substitute")
+                    raise SeatingError.of("fill", "too_few_substitutes", missing=missing,
+                                          subs=len(subs))
                 players = players + subs[:missing]
             elif fill != "byes":
-                raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
+                raise SeatingError.of("fill", "unknown_fill", got=fill)
         if seed is None:
             import random  # here: hand add and standings never plan
 
@@ -135,7 +129,7 @@ class Plan:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
                           seed=seed, initial=initial)
         except PlanError as e:
-            raise SeatingError(e.field, e.problem) from None
+            raise SeatingError.like(e.field, e) from None
         numbers = {r.number: list(range(1, len(r.tables) + 1)) for r in p.rounds}
         if p.method.startswith("kept"):  # kept tables keep their numbers (gaps and all)
             for r in p.rounds:
@@ -146,7 +140,7 @@ class Plan:
         with self.store.write():  # one save: every planned round, one chain entry
             for r in p.rounds:
                 if self.seats.has_live_hands(r.number):  # entered since we looked
-                    raise SeatingError("round", f"round {r.number} now has hands; plan again")
+                    raise SeatingError.of("round", "plan_round_has_hands", round=r.number)
                 for table in ("seats", "byes"):
                     self.db.execute(f"DELETE FROM {table} WHERE round=?", (r.number,))
                 self.db.execute("DELETE FROM rounds WHERE number=?", (r.number,))
@@ -204,14 +198,12 @@ class Plan:
         """
         plan = self.stored()
         if number not in plan:
-            raise SeatingError("round", f"round {number} is not in the stored plan "
-                               "(round plan --rounds R)")
+            raise SeatingError.of("round", "round_not_planned", round=number)
         seats = self.store.seats()
         if self.seats.has_live_hands(number):
-            raise SeatingError("round", f"round {number} already has hands entered; "
-                               "it cannot be re-seated (edit single seats instead)")
+            raise SeatingError.of("round", "round_has_hands_reseat", round=number)
         if number > 1 and not self.seats.seating(number - 1).assignments:
-            raise SeatingError("round", f"round {number - 1} is not seated yet")
+            raise SeatingError.of("round", "previous_round_not_seated", round=number - 1)
         current = self.seats.seating(number)
         if current.assignments and not replace_existing:
             tables, numbers, bye_ids = self._current_tables(number, seats)
@@ -221,8 +213,7 @@ class Plan:
             numbers = list(range(1, len(tables) + 1))
             bye_ids = list(bye_ids)
         if any(len(t) != len(seats) for t in tables):
-            raise SeatingError("round", f"round {number} of the stored plan does not fit "
-                               f"tables of {len(seats)}; plan again (round plan)")
+            raise SeatingError.of("round", "plan_does_not_fit", round=number, size=len(seats))
         return self._reseat(number, tables, numbers, bye_ids, fill=fill, referee=referee,
                             action="round.seat", unchanged=current if current.assignments
                             and not replace_existing else None)
@@ -250,10 +241,9 @@ class Plan:
         seats = self.store.seats()
         s = self.seats.seating(number)
         if not s.assignments:
-            raise SeatingError("round", f"round {number} is not seated (plan or seat it)")
+            raise SeatingError.of("round", "round_not_seated_plan", round=number)
         if self.seats.has_live_hands(number):
-            raise SeatingError("round", f"round {number} already has hands entered; "
-                               "move single players instead (set-seat)")
+            raise SeatingError.of("round", "round_has_hands_move", round=number)
         tables, numbers, bye_ids = self._current_tables(number, seats)
         return self._reseat(number, tables, numbers, bye_ids, fill=fill, referee=referee,
                             action="round.reseat")
@@ -280,15 +270,14 @@ class Plan:
             fillers += [p.id for p in everyone if p.status is PlayerStatus.SUBSTITUTE
                         and p.id not in seated]
         elif fill not in (None, "byes"):
-            raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
+            raise SeatingError.of("fill", "unknown_fill", got=fill)
         met, _ = self.seats.met_before(number)
         from referee_app.core.planning import PlanError, Repair, repair
 
         try:
             r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes")
         except PlanError as e:
-            raise SeatingError(e.field, e.problem + " (--fill byes or --fill substitutes)") \
-                from None
+            raise SeatingError.of(e.field, "repair_failed", detail=e.problem) from None
         kept_numbers = [n for k, n in enumerate(numbers, start=1) if k not in r.dissolved]
         rows = [(tn, x, pid) for tn, ps in zip(kept_numbers, r.tables, strict=True)
                 for x, pid in zip(seats, ps, strict=True)]

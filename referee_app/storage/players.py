@@ -58,21 +58,20 @@ class Players:
     def id_of(self, ref: PlayerRef, field: str) -> int:
         """The id of the player ``ref`` names (as :meth:`get`); ``field`` names it in errors."""
         if isinstance(ref, bool):
-            raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
+            raise UnknownPlayerError.of(field, "bad_player_ref", got=ref)
         if isinstance(ref, int) or (isinstance(ref, str) and ref.startswith("#")
                                     and ref[1:].isdigit()):
             pid = int(ref[1:]) if isinstance(ref, str) else ref
             if pid > MAX_INT:
-                raise UnknownPlayerError(field, f"no player with id {shown(pid)}")
+                raise UnknownPlayerError.of(field, "no_player_id", player_id=shown(pid))
             if self.db.execute("SELECT 1 FROM players WHERE id=?", (pid,)).fetchone():
                 return pid
-            raise UnknownPlayerError(field, f"no player with id {pid}")
+            raise UnknownPlayerError.of(field, "no_player_id", player_id=pid)
         if not isinstance(ref, str):
-            raise UnknownPlayerError(field, f"expected a player name or id, got {ref!r}")
+            raise UnknownPlayerError.of(field, "bad_player_ref", got=ref)
         name = ref.strip()
         if bad_char(name):
-            raise UnknownPlayerError(field, f"unknown player {ref!r} (a name is one line of "
-                                     "printable text)")
+            raise UnknownPlayerError.of(field, "player_name_unprintable", got=ref)
         r = self.db.execute("SELECT id FROM players WHERE name=?", (name,)).fetchone()
         if r is None and name:
             rows = self.db.execute("SELECT id FROM players WHERE name_latin<>'' AND "
@@ -80,19 +79,19 @@ class Players:
             if len(rows) == 1:
                 r = rows[0]
         if r is None:
-            raise UnknownPlayerError(field, f"unknown player {ref!r} (not registered)")
+            raise UnknownPlayerError.of(field, "unknown_player", got=ref)
         return int(r[0])
 
     def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
                                 field: str) -> tuple[str, str, str, PlayerStatus]:
         name = check_text(name, f"{field}name", required=True)
         if name.startswith("#"):
-            raise StorageError(f"{field}name", f"may not start with '#' ({name!r})")
+            raise StorageError.of(f"{field}name", "name_starts_with_hash", got=name)
         try:
             st = PlayerStatus(status or "active")
         except ValueError:
-            raise StorageError(f"{field}status", f"unknown status {status!r} (one of "
-                               f"{', '.join(s.value for s in PlayerStatus)})") from None
+            raise StorageError.of(f"{field}status", "unknown_player_status", got=status,
+                                  choices=[s.value for s in PlayerStatus]) from None
         return name, check_text(name_latin, f"{field}name_latin"), check_text(club, f"{field}club"), st
 
     def add(self, name: str, *, name_latin: str = "", club: str = "",
@@ -115,10 +114,12 @@ class Players:
             loc = locs[i] if locs else ""
             n, la, cl, st = self._validate_player_fields(name, latin, club, status, loc)
             if n in existing:
-                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is already registered")
+                raise DuplicatePlayerError.of(f"{loc}name", "duplicate_player", name=n)
             if n in seen:
-                raise DuplicatePlayerError(f"{loc}name", f"player {n!r} is listed twice"
-                                           + (f" (first at {seen[n]})" if seen[n] else ""))
+                if seen[n]:
+                    raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice_at",
+                                                  name=n, first=seen[n])
+                raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice", name=n)
             seen[n] = loc.rstrip(", ")
             checked.append((n, la, cl, st))
         at = dbm.now()
@@ -141,7 +142,7 @@ class Players:
         try:
             st = PlayerStatus(status)
         except ValueError:
-            raise StorageError("status", f"unknown status {status!r}") from None
+            raise StorageError.of("status", "unknown_status", got=status) from None
         at = dbm.now()
         with self.store.write():
             self.db["players"].update(pid, {"status": st.value})
@@ -157,15 +158,14 @@ class Players:
         allowed = {"name_latin", "club", "name"}
         for k in fields:
             if k not in allowed:
-                raise StorageError(k, "cannot be changed here")
+                raise StorageError.of(k, "player_field_fixed")
         if "name" in fields:
             new = check_text(fields["name"], "name", required=True)
             if self.db.execute("SELECT 1 FROM hand_seats WHERE player_id=?", (pid,)).fetchone():
-                raise StorageError("name", "the player already appears on hand records; "
-                                   "a record name cannot change afterwards")
+                raise StorageError.of("name", "player_name_fixed")
             if self.db.execute("SELECT 1 FROM players WHERE name=? AND id<>?",
                                (new, pid)).fetchone():
-                raise DuplicatePlayerError("name", f"player {new!r} is already registered")
+                raise DuplicatePlayerError.of("name", "duplicate_player", name=new)
             fields["name"] = new
         at = dbm.now()
         with self.store.write():
@@ -193,4 +193,4 @@ class Players:
         try:
             return self._add_many(rows, referee, [f"line {n}, " for n in lines])
         except StorageError as e:
-            raise CSVImportError(e.field, e.problem) from None
+            raise CSVImportError.like(e.field, e) from None

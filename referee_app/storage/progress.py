@@ -62,7 +62,7 @@ class RoundProgress:
 def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     """The progress of round ``round_no`` (a StorageError names it if it is not seated)."""
     if round_no not in {r.number for r in t.rounds.list()}:
-        raise StorageError("round", f"round {round_no} is not seated yet")
+        raise StorageError.of("round", "round_not_seated_yet", round=round_no)
     seating = t.rounds.seating(round_no)
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
     for h in t.hands.list(round=round_no):

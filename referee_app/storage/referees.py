@@ -46,11 +46,11 @@ def check_pin(pin: str, stored: str) -> bool:
 
 def _check_new_pin(pin: object) -> str:
     if not isinstance(pin, str):
-        raise StorageError("pin", "expected text")
+        raise StorageError.of("pin", "pin_not_text")
     if not PIN_MIN <= len(pin) <= PIN_MAX:
-        raise StorageError("pin", f"must be {PIN_MIN} to {PIN_MAX} characters long")
+        raise StorageError.of("pin", "pin_length", min=PIN_MIN, max=PIN_MAX)
     if any(c.isspace() or ord(c) < 32 for c in pin):
-        raise StorageError("pin", "may not contain spaces or control characters")
+        raise StorageError.of("pin", "pin_characters")
     return pin
 
 
@@ -82,10 +82,10 @@ class Referees:
         """Inside a save: register a referee (the head referee at creation, :meth:`add`)."""
         name = check_text(name, "name", required=True)
         if any(ord(c) < 32 for c in name):
-            raise StorageError("name", "may not contain control characters")
+            raise StorageError.of("name", "referee_name_characters")
         pin = _check_new_pin(pin)
         if self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
-            raise StorageError("name", f"referee {name!r} is already registered")
+            raise StorageError.of("name", "duplicate_referee", name=name)
         self.db.execute("INSERT INTO referees(name, head, pin, added_at) VALUES (?,?,?,?)",
                         (name, int(head), hash_pin(pin), at))
 
@@ -96,8 +96,7 @@ class Referees:
         referee's PIN."""
         first = not self.store.has_referees()
         if first and not head:
-            raise StorageError("head", "the first referee of a tournament must be a head "
-                               "referee (--head): only a head referee can add the others")
+            raise StorageError.of("head", "first_referee_head")
         by = check_text(referee, "referee") if first else self.store.authorize(
             referee, head=True, action="adding a referee")
         at = dbm.now()
@@ -112,7 +111,7 @@ class Referees:
         sets anyone's."""
         name = check_text(name, "name", required=True)
         if not self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
-            raise StorageError("name", f"no referee named {name!r}")
+            raise StorageError.of("name", "no_referee", name=name)
         who = self.store.signed_in
         head = who is None or who.name != name
         by = self.store.authorize(referee, head=head, action="changing another referee's PIN")
@@ -135,8 +134,8 @@ class Referees:
         fails = self._failures(name)
         if len(fails) >= MAX_FAILURES:
             wait = int(fails[MAX_FAILURES - 1] + LOCK_SECONDS - time.time()) + 1
-            raise AuthError("referee", f"{name} is locked after {MAX_FAILURES} wrong PINs; "
-                            f"try again in {max(wait, 1)} s")
+            raise AuthError.of("referee", "referee_locked", name=name, failures=MAX_FAILURES,
+                               wait=max(wait, 1))
         r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
                             (name,)).fetchone()
         if r is not None and check_pin(str(pin), r[2]):
@@ -152,12 +151,12 @@ class Referees:
             with self.store.write():
                 self.store.note(name, "referee.locked", {"name": name, "failures": MAX_FAILURES,
                                                    "seconds": LOCK_SECONDS}, at)
-            raise AuthError("referee", f"wrong PIN for {name}; locked for "
-                            f"{LOCK_SECONDS // 60} minutes after {MAX_FAILURES} wrong PINs")
+            raise AuthError.of("referee", "wrong_pin_locked", name=name,
+                               minutes=LOCK_SECONDS // 60, failures=MAX_FAILURES)
         if r is None:
-            raise AuthError("referee", f"no referee named {name!r} (referee-app referee list)")
-        raise AuthError("referee", f"wrong PIN for {name} ({left} tries left before a "
-                        f"{LOCK_SECONDS // 60}-minute lock)")
+            raise AuthError.of("referee", "unknown_referee", name=name)
+        raise AuthError.of("referee", "wrong_pin", name=name, left=left,
+                           minutes=LOCK_SECONDS // 60)
 
     def sign_out(self) -> None:
         self.store.signed_in = None

@@ -106,10 +106,10 @@ class RoundSeats:
         """Inside the write transaction: is the round seated (and may it be replaced)?"""
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
         if exists and not replace_existing:
-            raise SeatingError("round", f"round {number} is already seated")
+            raise SeatingError.of("round", "round_seated", round=number)
         return exists is not None
 
     def check_seatable(self, pid: int, field: str) -> None:
         p = self.players.get(pid)
         if p.status is PlayerStatus.WITHDRAWN:
-            raise SeatingError(field, f"{p.name} has withdrawn and cannot be seated")
+            raise SeatingError.of(field, "player_withdrawn", name=p.name)

@@ -64,19 +64,17 @@ class Rounds:
         size = len(seats)
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
         if exists and not replace_existing:
-            raise SeatingError("round", f"round {number} is already seated (edit seats, or "
-                               "re-seat with replace_existing / --replace)")
+            raise SeatingError.of("round", "round_seated_replace", round=number)
         if exists and self.seats.has_live_hands(number):
-            raise SeatingError("round", f"round {number} already has hands entered; "
-                               "it cannot be re-seated (edit single seats instead)")
+            raise SeatingError.of("round", "round_has_hands_reseat", round=number)
         if number > 1 and not self.db.execute("SELECT 1 FROM rounds WHERE number=?",
                                               (number - 1,)).fetchone():
-            raise SeatingError("round", f"round {number - 1} is not seated yet")
+            raise SeatingError.of("round", "previous_round_not_seated", round=number - 1)
         seatable = [p for p in self.players.list()
                     if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
         if not seatable:
-            raise SeatingError("players", "no active players registered")
+            raise SeatingError.of("players", "no_active_players")
         import random  # here, not at the top: hand add and standings never seat a round
 
         if seed is None:
@@ -87,12 +85,8 @@ class Rounds:
         if extra:
             missing = size - extra
             if fill is None:
-                raise SeatingError(
-                    "players",
-                    f"{len(seatable)} active players do not fill tables of {size}: choose "
-                    f"byes ({extra} player(s) sit out this round; fill='byes', "
-                    f"CLI --fill byes) or substitutes ({missing} substitute(s) needed, "
-                    f"{len(subs)} registered; fill='substitutes', CLI --fill substitutes)")
+                raise SeatingError.of("players", "tables_not_filled", players=len(seatable),
+                                      size=size, extra=extra, missing=missing, subs=len(subs))
             if fill == "byes":
                 counts = Counter(pid for (pid,) in self.db.execute(
                     "SELECT player_id FROM byes").fetchall())
@@ -101,11 +95,11 @@ class Rounds:
                 seatable = [p for p in seatable if p not in byes]
             elif fill == "substitutes":
                 if len(subs) < missing:
-                    raise SeatingError("fill", f"{missing} substitute(s) needed, only "
-                                       f"{len(subs)} registered with status substitute")
+                    raise SeatingError.of("fill", "too_few_substitutes", missing=missing,
+                                          subs=len(subs))
                 seatable = seatable + subs[:missing]
             else:
-                raise SeatingError("fill", f"unknown option {fill!r} (byes or substitutes)")
+                raise SeatingError.of("fill", "unknown_fill", got=fill)
         met, seat_counts = self.seats.met_before(number)
         tables = seating_mod.generate([p.id for p in seatable], seats, seed=seed, met=met,
                                       seat_counts=seat_counts)
@@ -124,32 +118,33 @@ class Rounds:
         seats = self.store.seats()
         exists = self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone()
         if exists and not replace_existing:
-            raise SeatingError("round", f"round {number} is already seated")
+            raise SeatingError.of("round", "round_seated", round=number)
         if exists and self.seats.has_live_hands(number):
-            raise SeatingError("round", f"round {number} already has hands entered")
+            raise SeatingError.of("round", "round_has_hands", round=number)
         rows: list[tuple[int, str, int]] = []
-        where: dict[int, str] = {}
+        where: dict[int, tuple[int, str]] = {}
         for t in sorted(tables):
             positive_int(t, "table")
             row = tables[t]
             for s in row:
                 if s not in seats:
-                    raise SeatingError(f"table {t}.{s}", f"unknown seat (seats are "
-                                       f"{', '.join(seats)})")
+                    raise SeatingError.of(f"table {t}.{s}", "unknown_seat_here", seats=list(seats))
             for s in seats:
                 if row.get(s) in (None, ""):
-                    raise SeatingError(f"table {t}.{s}", "seat is empty")
+                    raise SeatingError.of(f"table {t}.{s}", "seat_empty")
                 pid = self.players.id_of(row[s], f"table {t}.{s}")
                 self.seats.check_seatable(pid, f"table {t}.{s}")
                 if pid in where:
-                    raise SeatingError(f"table {t}.{s}", f"{self.players.get(pid).name} is already "
-                                       f"seated at {where[pid]}")
-                where[pid] = f"table {t} {s}"
+                    raise SeatingError.of(f"table {t}.{s}", "player_seated_twice",
+                                          name=self.players.get(pid).name,
+                                          table=where[pid][0], seat=where[pid][1])
+                where[pid] = (t, s)
                 rows.append((t, s, pid))
         bye_ids = [self.players.id_of(b, "byes") for b in byes]
         for b in bye_ids:
             if b in where:
-                raise SeatingError("byes", f"{self.players.get(b).name} is seated at {where[b]}")
+                raise SeatingError.of("byes", "bye_is_seated", name=self.players.get(b).name,
+                                      table=where[b][0], seat=where[b][1])
         return self.seats.write(number, rows, bye_ids, seed=None, referee=referee,
                                  replace_existing=replace_existing,
                                  action="round.set_seating", detail={})
@@ -164,15 +159,15 @@ class Rounds:
         table = positive_int(table, "table")
         seats = self.store.seats()
         if seat not in seats:
-            raise SeatingError("seat", f"unknown seat {seat!r} (seats are {', '.join(seats)})")
+            raise SeatingError.of("seat", "unknown_seat", got=seat, seats=list(seats))
         if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
-            raise SeatingError("round", f"round {number} is not seated yet")
+            raise SeatingError.of("round", "round_not_seated_yet", round=number)
         pid = self.players.id_of(player, "player")
         self.seats.check_seatable(pid, "player")
         cur = self.db.execute("SELECT player_id FROM seats WHERE round=? AND table_no=? AND "
                               "seat=?", (number, table, seat)).fetchone()
         if cur is None:
-            raise SeatingError("table", f"round {number} has no table {table}")
+            raise SeatingError.of("table", "no_table", round=number, table=table)
         old_pid = cur[0]
         if old_pid == pid:
             return self.seating(number)
@@ -181,8 +176,7 @@ class Rounds:
         touched = {table} | ({other[0]} if other else set())
         for t in touched:
             if self.seats.has_live_hands(number, t):
-                raise SeatingError("table", f"table {t} of round {number} already has hands "
-                                   "entered; void them before changing its seats")
+                raise SeatingError.of("table", "table_has_hands", table=t, round=number)
         at = dbm.now()
         with self.store.write():
             seats = self.db["seats"]

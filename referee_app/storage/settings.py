@@ -31,9 +31,7 @@ def _results_url(value: Any) -> str:
     print no QR code."""
     url = check_text(value, "results_url", limit=MAX_REASON)
     if url and (not re.match(r"^https?://[^\s/]+(/\S*)?$", url) or len(url) > 500):
-        raise StorageError("results_url", f"expected a web address such as "
-                           f"http://192.168.1.10:8787/ (http or https, at most 500 "
-                           f"characters), got {url[:60]!r}")
+        raise StorageError.of("results_url", "bad_results_url", got=url[:60])
     return url
 
 
@@ -64,10 +62,9 @@ class Settings:
                    "results_url"}
         for k in fields:
             if k not in allowed:
-                raise StorageError(k, f"cannot be changed (changeable: {', '.join(sorted(allowed))})")
+                raise StorageError.of(k, "setting_fixed", changeable=sorted(allowed))
         if self.store.has_referees() and ({"referees", "head_referee"} & set(fields)):
-            raise StorageError("head_referee", "this tournament has referees with PINs: add "
-                               "them with 'referee-app referee add NAME [--head]'")
+            raise StorageError.of("head_referee", "referees_have_pins")
         referee = self.store.authorize(referee, head=True, action="changing the settings")
         if "tie_break" in fields:
             fields["tie_break"] = list(check_tie_break(fields["tie_break"]))
@@ -89,8 +86,7 @@ class Settings:
             fields["templates"] = check_text(str(fields["templates"]), "templates", limit=MAX_REASON)
         if "verified_only" in fields:
             if not isinstance(fields["verified_only"], bool):
-                raise StorageError("verified_only", "expected true or false, got "
-                                   f"{fields['verified_only']!r}")
+                raise StorageError.of("verified_only", "not_bool", got=fields["verified_only"])
         if "results_url" in fields:
             fields["results_url"] = _results_url(fields["results_url"])
         at = dbm.now()

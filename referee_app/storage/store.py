@@ -142,21 +142,18 @@ class Store:
         if not self.has_referees():
             head_name = self.info.head_referee
             if override and head_name and referee != head_name:
-                who = f"referee {referee!r}" if referee else "no referee was named"
-                raise StorageError("referee", f"only the head referee ({head_name}) may record "
-                                   f"a hand that breaks the rules; {who} (give the head "
-                                   "referee's name)")
+                if referee:
+                    raise StorageError.of("referee", "override_not_head", head=head_name,
+                                          referee=referee)
+                raise StorageError.of("referee", "override_no_referee", head=head_name)
             return referee
         who = self.signed_in
         if who is None:
-            raise AuthError("referee", f"{action} needs a referee's name and PIN (this "
-                            "tournament has referees): --referee NAME, and the PIN at the "
-                            "prompt or in REFEREE_PIN")
+            raise AuthError.of("referee", "needs_referee", action=action)
         if referee and referee != who.name:
-            raise AuthError("referee", f"signed in as {who.name}, not {referee}")
+            raise AuthError.of("referee", "signed_in_as_other", name=who.name, referee=referee)
         if head and not who.head:
-            raise AuthError("referee", f"{action} needs the head referee's PIN; {who.name} is "
-                            "not a head referee")
+            raise AuthError.of("referee", "needs_head", action=action, name=who.name)
         return who.name
 
     @contextlib.contextmanager
@@ -226,10 +223,10 @@ class Store:
         try:
             return ruleset_store.by_digest(digest, load)
         except KeyError:
-            raise StorageError("ruleset", f"the ruleset {str(digest)[:12]} is not stored in "
-                               "this tournament") from None
+            raise StorageError.of("ruleset", "ruleset_not_stored",
+                                  digest=str(digest)[:12]) from None
         except ValueError as e:
-            raise StorageError("ruleset", str(e)) from None
+            raise StorageError.of("ruleset", "stored_ruleset_unreadable", detail=str(e)) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with
@@ -264,9 +261,7 @@ class Store:
     def check_same_file(self) -> None:
         """Raise :class:`FileReplacedError` if :meth:`replaced`."""
         if self.replaced():
-            raise FileReplacedError("db", f"{self.path} was replaced since it was opened here "
-                                    "(a backup restored by another desk, or the file moved); "
-                                    "nothing was changed: open it again")
+            raise FileReplacedError.of("db", "file_replaced", path=str(self.path))
 
     def revision(self) -> tuple[int, int]:
         """A cheap token that changes whenever the file changes — by this object or by another

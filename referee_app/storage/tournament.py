@@ -133,7 +133,7 @@ class Tournament:
             try:
                 rules = get_ruleset(ruleset)
             except UnknownRulesetError as e:
-                raise StorageError("ruleset", str(e)) from None
+                raise StorageError.of("ruleset", "bad_ruleset", detail=str(e)) from None
         tb = check_tie_break(tie_break)
         if stake is not None:
             stake = check_stake(stake)
@@ -142,13 +142,11 @@ class Tournament:
         head_referee = check_text(head_referee, "head_referee")
         start_date, end_date = check_date(start_date, "start_date"), check_date(end_date, "end_date")
         if head_pin is not None and not head_referee:
-            raise StorageError("head_referee", "a PIN was given but no head referee's name")
+            raise StorageError.of("head_referee", "pin_without_head")
         if path.exists() and not path.is_file():  # a folder, /dev/null, a pipe
-            raise TournamentExistsError("db", f"{path} exists and is not a file; choose a file "
-                                        "name for the new tournament")
+            raise TournamentExistsError.of("db", "path_not_a_file", path=str(path))
         if path.exists() and path.stat().st_size > 0:
-            raise TournamentExistsError("db", f"{path} already exists; choose another file "
-                                        "or open it instead")
+            raise TournamentExistsError.of("db", "tournament_exists", path=str(path))
         path.parent.mkdir(parents=True, exist_ok=True)
         db = dbm.connect(path)
         try:
@@ -166,8 +164,7 @@ class Tournament:
                     "cap_fan": cap_fan, "created_at": dbm.now()}
             if verified_only is not False:
                 if verified_only is not True:
-                    raise StorageError("verified_only", "expected true or false, got "
-                                       f"{verified_only!r}")
+                    raise StorageError.of("verified_only", "not_bool", got=verified_only)
                 info["verified_only"] = True
             with t.store.write():
                 db["rulesets"].insert({"digest": digest, "id": rules.id,
@@ -205,9 +202,8 @@ class Tournament:
             opening.quick_check(db, path)
             if version < dbm.SCHEMA_VERSION:
                 if read_only:
-                    raise ReadOnlyError("db", f"{path} was written by an older Referee Desk "
-                                        f"and must be upgraded, but {read_only}; make it "
-                                        "writable and open it again")
+                    raise ReadOnlyError.of("db", "upgrade_read_only", path=str(path),
+                                           reason=read_only)
                 migrations.upgrade(db, path)
         except BaseException:
             db.close()

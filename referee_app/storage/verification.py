@@ -105,9 +105,9 @@ def verify_hand(t: Tournament, hand_id: int, record: Mapping[str, Any], *,
     identical → mark it verified by ``referee``; otherwise write nothing."""
     h = t.hands.get(hand_id)
     if h.void:
-        raise StorageError("hand", f"hand {hand_id} is void; there is nothing to verify")
+        raise StorageError.of("hand", "verify_void_hand", hand_id=hand_id)
     if not isinstance(record, Mapping):
-        raise StorageError("record", "a hand record is a JSON object")
+        raise StorageError.of("record", "record_is_object")
     # read like any hand record first: a misspelt key ("pong") or a wrong type is refused by
     # name, never compared as if the field were empty (a false "verified")
     HandRecord.from_dict(dict(record), t.ruleset())

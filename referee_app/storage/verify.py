@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
+from referee_app.core.errors import render
 
 from . import chain
 from . import db as dbm
@@ -96,8 +97,9 @@ class Record:
                     pool = _Pool.start(rows, rules_of)
                 res = str(conn.execute("PRAGMA main.integrity_check").fetchone()[0])
                 if res != "ok":
-                    raise RecordIntegrityError("db", f"the file is damaged ({res}); restore a "
-                                               "backup (referee-app backup list)")
+                    p = {"detail": res}
+                    raise RecordIntegrityError("db", render("file_damaged", p, "en"),
+                                               code="file_damaged", params=p)
                 entries = self._verify_chain()
                 found = (pool.check() if pool is not None
                          else _check_range(rows, rules_of, 0, len(rows), set()))
@@ -105,8 +107,10 @@ class Record:
                     _, hid, version, problem = found
                     seq = chain.last_writer(entries(), "hand_versions", (hid, version),
                                             ["hand_id", "version"])
-                    raise RecordIntegrityError("hand_versions", f"entry {seq}: hand {hid} "
-                                               f"version {version}: {problem}", seq)
+                    p = {"seq": seq, "hand_id": hid, "version": version, "detail": problem}
+                    raise RecordIntegrityError("hand_versions",
+                                               render("version_not_reproduced", p, "en"), seq,
+                                               code="version_not_reproduced", params=p)
                 versions = len(rows)
                 n, digest = chain.head(conn)
         finally:
@@ -186,15 +190,13 @@ class Record:
             entries = list(chain.read_entries((r[1], r[2]) for r in rows))
             for (seq, _, _, at, who, action), e in zip(rows, entries, strict=True):
                 if seq != e.seq:
-                    raise chain.ChainError(e.seq, f"is stored as entry {seq}")
+                    raise chain.ChainError(e.seq, "chain_stored_as", seq=seq)
                 if (at, who, action) != (e.at, e.referee, e.action):
-                    raise chain.ChainError(e.seq, "its listed time, referee or action differs "
-                                           "from the entry (the chain table was edited)")
+                    raise chain.ChainError(e.seq, "chain_listing_differs")
             last = entries[-1].hash if entries else chain.GENESIS
             if head_n != len(entries) or head_hash != last:
                 raise chain.ChainError(head_n if head_n > len(entries) else len(entries),
-                                       f"the record ends at entry {head_n} but the chain holds "
-                                       f"{len(entries)} (an entry was removed or added)")
+                                       "chain_length", head=head_n, count=len(entries))
             chain.replay(entries, conn, "rebuilt")
             chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
@@ -202,7 +204,10 @@ class Record:
                                                                              bytes):
                 # bytes that are not UTF-8: the file is damaged, said as reading it says so
                 conn.text_factory(rows[e.seq - 1][1])
-            raise RecordIntegrityError("chain", str(e), e.seq) from None
+            p = {"seq": e.seq, "why": {"code": e.code, "params": e.params}}
+            raise RecordIntegrityError("chain", str(e), e.seq,
+                                       code="chain_entry" if e.seq is not None else "chain_record",
+                                       params=p) from None
         return entries
 
     def _version_count(self) -> int:

@@ -40,8 +40,8 @@ def _faults(path: str) -> list[StorageFault]:
     """The faults as the store really builds them from SQLite's and the OS's errors."""
     return [fault_from(sqlite3.OperationalError("database is locked"), path),
             fault_from(sqlite3.OperationalError("database or disk is full"), path),
-            ReadOnlyError("db", f"{path} is open for viewing only (the file {path} is "
-                          "read-only); nothing was changed: make it writable to record changes"),
+            ReadOnlyError.of("db", "viewing_only", path=path,
+                             reason=f"the file {path} is read-only"),
             fault_from(sqlite3.DatabaseError("database disk image is malformed"), path),
             fault_from(OSError(5, "Input/output error"), path)]
 
@@ -248,8 +248,8 @@ def test_every_write_is_refused_with_one_line(read_only_window) -> None:
     assert win.desk.players()[0].status.value == "active"
     with pytest.raises(ReadOnlyError):  # the store refuses whatever the window lets through
         win.desk.add_player("New")
-    assert "viewing only" in exception_text(ReadOnlyError(
-        "db", "x is open for viewing only (the file x is read-only); nothing was changed"))
+    assert "viewing only" in exception_text(ReadOnlyError.of(
+        "db", "viewing_only", path="x", reason="the file x is read-only"))
     assert win.desk.hand(h.id).version == 1  # nothing was written
 
 

@@ -217,9 +217,9 @@ def test_every_record_text_has_both_languages() -> None:
     import re
     from pathlib import Path
 
+    from referee_app.core.errors import render
     from referee_app.core.i18n import known
     from referee_app.gui import i18n
-    from referee_app.gui.messages import is_translated
     from referee_app.gui.views.record_log import ACTIONS, DETAIL_KEYS
 
     for key in [f"log_{a}" for a in ACTIONS] + [f"logkey_{k}" for k in DETAIL_KEYS]:
@@ -232,11 +232,11 @@ def test_every_record_text_has_both_languages() -> None:
     phrases = set(re.findall(r'action="([a-z][a-z \'-]+)"', text))
     phrases |= {"amending a hand", "saving a hand", "verifying a hand"}
     for p in phrases:
-        assert is_translated(None, f"{p} needs the head referee's PIN; X is not a head "
-                                   "referee"), p
-        assert is_translated("referee", f"{p} needs a referee's name and PIN (this tournament "
-                                        "has referees): --referee NAME, and the PIN at the "
-                                        "prompt or in REFEREE_PIN"), p
+        assert known(f"action.{p}", "en") and known(f"action.{p}", "zh"), p
+        for code in ("needs_head", "desk.needs_referee"):  # what the desk shows
+            zh = render(code, {"action": p, "name": "李裁判"}, "zh")
+            assert not re.search(r"[a-z]{3}", zh.replace("PIN", "")), zh
+            assert render(code, {"action": p, "name": "X"}, "en").startswith(p)
 
 
 def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_window) -> None:

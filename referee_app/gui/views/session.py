@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel, QStatusBar, QWidget
 from referee_app.storage.errors import AuthError
 
 from ..i18n import LANG, tr
-from ..messages import exception_text, problem_text
+from ..messages import exception_text, message_text, problem_text
 from .record_log import digest_text
 from .signin import AddRefereeDialog, PinDialog
 
@@ -48,8 +48,10 @@ _ACTIVITY = (QEvent.Type.KeyPress, QEvent.Type.MouseButtonPress, QEvent.Type.Whe
 
 def _auth_text(e: Exception) -> str:
     """A refused PIN in one line, without the field name ("wrong PIN for 李裁判 …")."""
-    problem = getattr(e, "problem", None)
-    return problem_text(problem) if isinstance(e, AuthError) and problem else exception_text(e)
+    if not isinstance(e, AuthError) or not e.problem:
+        return exception_text(e)
+    said = message_text(e)
+    return said if said is not None else problem_text(e.problem)
 
 
 class HeadCancelled(Exception):
