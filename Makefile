@@ -18,11 +18,11 @@ run: $(STAMP)
 	$(BIN)/referee-app gui --demo
 
 test: $(STAMP)
-	$(BIN)/ruff check referee_app tests benchmarks
+	$(BIN)/ruff check referee_app tests benchmarks tools
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 3 --dist worksteal
 
 lint: $(STAMP)
-	$(BIN)/ruff check referee_app tests benchmarks
+	$(BIN)/ruff check referee_app tests benchmarks tools
 
 # after editing referee_app/locale/*/LC_MESSAGES/referee_app.po: compile the shipped .mo
 locale: $(STAMP)

@@ -20,8 +20,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee_app.core.planning import plan  # noqa: E402
-from referee_app.storage.seating import generate, pair  # noqa: E402
+from referee_app.core.planning import plan
+from referee_app.storage.seating import generate, pair
 
 WINDS = ("E", "S", "W", "N")
 TARGETS = [(16, 4), (16, 5), (16, 6), (16, 8), (32, 8), (64, 8), (128, 8)]

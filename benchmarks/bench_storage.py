@@ -22,9 +22,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee_app.core import DEFAULT_RULESET  # noqa: E402
-from referee_app.core.generate import random_record  # noqa: E402
-from referee_app.storage import Tournament  # noqa: E402
+from referee_app.core import DEFAULT_RULESET
+from referee_app.core.generate import random_record
+from referee_app.storage import Tournament
 
 
 def _chain_cost(pool: list, players: list[str], n: int) -> tuple[float, float]:

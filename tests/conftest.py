@@ -10,13 +10,13 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # --------------------------------------------------------------------------- storage fixtures
 # (tournament database: referee_app.storage; used by tests/test_storage*.py and friends)
 
-import random as _random  # noqa: E402
-import sqlite3 as _sqlite3  # noqa: E402
-from collections.abc import Callable as _Callable  # noqa: E402
-from pathlib import Path as _Path  # noqa: E402
-from typing import Any as _Any  # noqa: E402
+import random as _random
+import sqlite3 as _sqlite3
+from collections.abc import Callable as _Callable
+from pathlib import Path as _Path
+from typing import Any as _Any
 
-import pytest  # noqa: E402
+import pytest
 
 DEMO_NAMES_16 = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽", "周强",
                  "吴昊", "徐静", "马林", "胡波", "郭涛", "何敏", "高飞", "林娜")

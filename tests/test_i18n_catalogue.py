@@ -22,7 +22,7 @@ PKG = ROOT / "referee_app"
 PO = {lang: PKG / "locale" / lang / "LC_MESSAGES" / "referee_app.po" for lang in i18n.LANGS}
 
 
-def _catalog(lang: str):  # noqa: ANN202
+def _catalog(lang: str):
     with PO[lang].open("rb") as f:
         return read_po(f)
 
@@ -51,7 +51,7 @@ def test_both_texts_of_a_key_take_the_same_format_fields() -> None:
     assert [k for k in en if _fields(en[k].string) != _fields(zh[k].string)] == []
 
 
-def _tool():  # noqa: ANN202
+def _tool():
     """tools/catalogues.py: what ``make locale`` runs (the compile and the key finder)."""
     spec = importlib.util.spec_from_file_location("catalogues", ROOT / "tools" / "catalogues.py")
     tool = importlib.util.module_from_spec(spec)

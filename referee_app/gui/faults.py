@@ -169,7 +169,7 @@ class ErrorGuard:
             self._busy = True
             try:
                 self.show(text)
-            except Exception as e:  # noqa: BLE001 - the box itself failed: log, never raise
+            except Exception as e:
                 write_log(f"showing the message failed: {e!r}", self.log)
             finally:
                 self._busy = False

@@ -36,7 +36,7 @@ class CatalogueQtTexts(QTranslator):
         super().__init__(parent)
         self.code = code
 
-    def isEmpty(self) -> bool:  # noqa: N802 (Qt's name)
+    def isEmpty(self) -> bool:
         return False
 
     def translate(self, context: str, source: str, disambiguation: str | None = None,

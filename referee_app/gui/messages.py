@@ -47,69 +47,69 @@ def _rule(pattern: str) -> Callable[[Render], Render]:
 
 # ---------------------------------------------------------------- tile notation (TileParseError)
 @_rule(r"unexpected character '(.+)' at position (\d+)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"character {m[2]} '{m[1]}' is not a tile",
             f"第 {m[2]} 个字符 '{m[1]}' 不是牌")
 
 
 @_rule(r"'0' at position (\d+) is not a tile rank \(ranks are 1-9\)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"character {m[1]} '0' is not a rank (ranks are 1–9)",
             f"第 {m[1]} 个字符 '0' 不是点数（点数为 1–9）")
 
 
 @_rule(r"suit '(.+)' at position (\d+) has no digits before it")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"suit '{m[1]}' at character {m[2]} has no digits before it",
             f"第 {m[2]} 个字符的花色 '{m[1]}' 前面没有数字")
 
 
 @_rule(r"digits from position (\d+) have no suit letter after them")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"the digits from character {m[1]} need a suit letter after them (m, p or s)",
             f"从第 {m[1]} 个字符起的数字后面缺少花色（m 万、p 筒、s 条）")
 
 
 @_rule(r"expected exactly one tile, got (\d+) in '(.*)'")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"write exactly one tile (got {m[1]} in '{m[2]}')",
             f"只能写一张牌（'{m[2]}' 中有 {m[1]} 张）")
 
 
 @_rule(r"must hold exactly one tile, got (\d+) in '(.*)'")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"write exactly one tile (got {m[1]} in '{m[2]}')",
             f"只能写一张牌（'{m[2]}' 中有 {m[1]} 张）")
 
 
 # ---------------------------------------------------------------- record shape (RecordError)
 @_rule(r"nothing is entered yet")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return ("nothing is entered yet — type each seat's tiles", "尚未录入 — 请输入各家的牌")
 
 
 @_rule(r"required field is missing")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return ("missing", "未填写")
 
 
 @_rule(r"a win needs at least one winning seat")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return ("a win needs at least one winner", "和牌至少要有一位和牌者")
 
 
 @_rule(r"a direct kong needs the discarder in 'from'")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return ("a direct kong needs the discarder", "直杠需要写明点杠者")
 
 
 @_rule(r"an (\w+) kong has no discarder; .*")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"an {m[1]} kong has no discarder", "暗杠/补杠没有点杠者")
 
 
 @_rule(r"unknown seat '(.*)' \(seats are .*\)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"'{m[1]}' is not a seat", f"'{m[1]}' 不是座位")
 
 
@@ -240,7 +240,7 @@ def message_text(e: FieldError) -> str | None:
 
 
 @_rule(r"unknown field; did you mean '(\w+)'\?")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"not a field of a hand record; did you mean '{m[1]}'?",
             f"不是牌局记录的字段；您是想写 '{m[1]}' 吗？")
 
@@ -258,24 +258,24 @@ def _reason(text: str) -> str:
 
 
 @_rule(r"(§[\w.]+) ([+-]\d+) from ([ESWN]): (.*)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"{m[1]} {m[2]} from {_s(m, 3)}: {_reason(m[4])}",
             f"{m[1]} {m[2]} 来自 {_s(m, 3)}：{_reason(m[4])}")
 
 
 @_rule(r"(§[\w.]+) ([+-]\d+) to ([ESWN]): (.*)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"{m[1]} {m[2]} to {_s(m, 3)}: {_reason(m[4])}",
             f"{m[1]} {m[2]} 付给 {_s(m, 3)}：{_reason(m[4])}")
 
 
 @_rule(r"override: (.*)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"override: {m[1]}", f"裁判长裁定：{m[1]}")
 
 
 @_rule(r"(§[\w.]+ )?penalty #(\d+): (?:share of a zero-sum penalty on (.*): )?(.*)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     share_en = f"share of a zero-sum penalty on {m[3]}: " if m[3] else ""
     share_zh = f"分摊 {m[3]} 的零和罚分：" if m[3] else ""
     return (f"{m[1] or ''}penalty #{m[2]}: {share_en}{m[4]}",
@@ -283,12 +283,12 @@ def _(m):  # noqa: ANN001, ANN202
 
 
 @_rule(rf"table (\d+) {_S}: seat is empty")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"table {m[1]} {_s(m, 2)}: seat is empty", f"第{m[1]}桌 {_s(m, 2)}：座位空缺")
 
 
 @_rule(rf"table (\d+) {_S}: (.+) has withdrawn")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"table {m[1]} {_s(m, 2)}: {m[3]} has withdrawn",
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
 
@@ -319,7 +319,7 @@ KONG_KIND_PREFIX = "kong_kind."
 
 
 @_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     en, zh = text(KONG_KIND_PREFIX + m[3], "en"), text(KONG_KIND_PREFIX + m[3], "zh")
     frm_en = f" from {_s(m, 4)}" if m[4] else ""
     frm_zh = f"（{_s(m, 4)} 点杠）" if m[4] else ""
@@ -328,7 +328,7 @@ def _(m):  # noqa: ANN001, ANN202
 
 @_rule(r"win ([ESWN](?:,[ESWN])*) ([1-9]+[mps])(?: from ([ESWN])| self-drawn)"
        r"(?: \[([a-z_, ]+)\])?(?: passed (\d+))?")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     seats = [seat_name(x) for x in m[1].split(",")]
     flags = [f.strip() for f in (m[4] or "").split(",") if f.strip()]
     if any(not known(FLAG_PREFIX + f) for f in flags):

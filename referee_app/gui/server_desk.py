@@ -286,84 +286,84 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
 
 # ---------------------------------------------------------------- the server's lines in 中文
 @_rule(r"cannot reach (\S+) \((\w+)\); hands saved now wait in the outbox")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"cannot reach {m[1]} ({m[2]}); hands saved now wait in the outbox",
             f"无法连接 {m[1]}（{m[2]}）；现在保存的牌局在发件箱中等待发送")
 
 
 @_rule(r"this desk is a client of (\S+); players, seating and the tournament's settings "
        r"are changed on the head desk")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"本裁判台是 {m[1]} 的客户端；选手、座位和赛事设置请在主裁判台修改")
 
 
 @_rule(r"the server cannot be reached; the hand was checked and waits in the outbox "
        r"\((\d+) waiting\): it is sent when the server is back")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"无法连接服务器；本局已检查，在发件箱中等待（{m[1]} 局等待）：服务器恢复后自动发送")
 
 
 @_rule(r"expected the server's address as http://HOST:PORT, got (.*)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"服务器地址应为 http://主机:端口，收到 {m[1]}")
 
 
 @_rule(r"hand (\d+) of table (\d+) in round (\d+) is already saved as hand id (\d+); "
        r"amend or void it instead")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (f"hand {m[1]} of table {m[2]} in round {m[3]} is already saved (hand id {m[4]}) "
             "— another desk took this number",
             f"第{m[3]}轮第{m[2]}桌第{m[1]}局已保存（牌局编号 {m[4]}）— 其他裁判台已使用该局号")
 
 
 @_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"{m[1]} 的 PIN 码错误（再错 {m[2]} 次将锁定 {m[3]} 分钟）")
 
 
 @_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"{m[1]} 的 PIN 码错误；连续错误 {m[3]} 次，锁定 {m[2]} 分钟")
 
 
 @_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"{m[1]} 因 PIN 码连续错误 {m[2]} 次已锁定；请 {m[3]} 秒后再试")
 
 
 @_rule(r"no referee named (.+) \(referee-app referee list\)")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"没有名为 {m[1]} 的裁判（referee-app referee list）")
 
 
 @_rule(r"too many sign-in attempts from this address; wait (\d+) s")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"本机登录尝试过多；请等待 {m[1]} 秒")
 
 
 @_rule(r"(\S+)'s TLS certificate is not trusted by this desk: give the server's cert.pem "
        r"\(gui --server-cert cert.pem, or DeskClient\(\.\.\., verify='cert.pem'\)\); hands "
        r"saved now wait in the outbox")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"本裁判台不信任 {m[1]} 的 TLS 证书：请提供服务器的 cert.pem"
                   "（gui --server-cert cert.pem）；现在保存的牌局在发件箱中等待")
 
 
 @_rule(r"cannot reach (\S+), and this desk has not seen the tournament yet to check hands "
        r"offline; connect once first")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], f"无法连接 {m[1]}，本裁判台尚未取得赛事规则，无法离线检查牌局；请先连接一次")
 
 
 @_rule(r"this tournament has no referees, so the server is read-only; add a head referee "
        r"with a PIN on the head desk \(referee-app referee add NAME --head\) and writes are "
        r"accepted from then on")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], "本赛事没有裁判，服务器为只读；请在主裁判台添加带 PIN 码的主裁判"
                   "（referee-app referee add 姓名 --head），之后即可录入")
 
 
 @_rule(r"sign-in cancelled")
-def _(m):  # noqa: ANN001, ANN202
+def _(m):
     return (m[0], "已取消登录")
 

@@ -128,7 +128,7 @@ def _numbered_canvas(draw_footer: Callable[[Canvas, int, int], None]) -> type[Ca
             self._pages: list[dict[str, Any]] = []
             self.page_marks: list[tuple[str, bool]] = []  # (subtitle, at top of page)
 
-        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+        def showPage(self) -> None:
             self._pages.append(dict(self.__dict__))
             self.page_marks = []
             self._startPage()
@@ -163,7 +163,7 @@ class PageSubtitle(Flowable):
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         return 0, 0
 
-    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:  # noqa: N802
+    def drawOn(self, canvas: Canvas, x: float, y: float, _sW: float = 0) -> None:
         marks = getattr(canvas, "page_marks", None)
         if marks is not None:
             top = canvas._pagesize[1] - MARGIN - HEADER_H

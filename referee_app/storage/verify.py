@@ -346,7 +346,7 @@ class _Pool:
             else:
                 try:
                     found = future.result()
-                except Exception:  # noqa: BLE001 - the worker failed: checked here instead
+                except Exception:
                     found = _check_range(self._rows, self._rules, lo,
                                          min(lo + CHUNK, total), checked)
             if found is not None:

@@ -92,7 +92,7 @@ def test_guard_logs_the_details_and_shows_one_line(tmp_path: Path, capsys) -> No
     LANG.set("en")
     try:
         try:
-            {}["missing"]  # noqa: B018 - the unexpected error
+            {}["missing"]
         except KeyError:
             text = guard.handle(*sys.exc_info())
     finally:

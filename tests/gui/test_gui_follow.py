@@ -97,7 +97,7 @@ def test_nothing_is_refreshed_under_a_modal_dialog(qtbot, desk_window) -> None:
 
 def test_follower_survives_a_file_it_cannot_read(qtbot) -> None:
     class Broken:
-        class t:  # noqa: N801 - stands in for the store
+        class t:
             @staticmethod
             def revision() -> tuple[int, int]:
                 raise OSError("gone")

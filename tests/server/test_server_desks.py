@@ -73,7 +73,7 @@ def test_four_desks_at_once(tmp_path: Path) -> None:
                 c.sign_in(name, pin)
                 results[table] = [c.add_hand(rec, round=1, table=table, hand_no=n + 1)
                                   for n, rec in enumerate(recs[table])]
-        except BaseException as e:  # noqa: BLE001 - reported below
+        except BaseException as e:
             errors.append(e)
 
     t0 = time.perf_counter()
@@ -128,7 +128,7 @@ def test_server_killed_mid_run_outboxes_resend(tmp_path: Path) -> None:
                 with lock:
                     given["queued" if r.queued else "saved"] += 1
                 time.sleep(0.01)
-        except BaseException as e:  # noqa: BLE001
+        except BaseException as e:
             errors.append(e)
 
     def killer() -> None:

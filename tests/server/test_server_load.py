@@ -31,7 +31,7 @@ def _at_once(n: int, fn: Any) -> list[Any]:
         barrier.wait()
         try:
             out[i] = fn()
-        except Exception as e:  # noqa: BLE001 - collected for the assertions
+        except Exception as e:
             out[i] = e
 
     threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]

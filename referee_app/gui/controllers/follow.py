@@ -70,7 +70,7 @@ class Follower(QObject):
         desk = self._desk()
         try:
             self._seen = (id(desk), others_revision(desk))
-        except Exception:  # noqa: BLE001 - reported by the next poll
+        except Exception:
             self._seen = None
 
     def poll(self) -> bool:
@@ -83,7 +83,7 @@ class Follower(QObject):
         except FileReplacedError:
             self.replaced.emit()
             return False
-        except Exception as e:  # noqa: BLE001 - a damaged or vanished file: say it once
+        except Exception as e:
             if not self._failing:
                 self._failing = True
                 self.failed.emit(e)

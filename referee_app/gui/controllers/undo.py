@@ -31,7 +31,7 @@ class FormCommand(QUndoCommand):
     def id(self) -> int:
         return _TEXT_ID if self.merge_key else -1
 
-    def mergeWith(self, other: QUndoCommand) -> bool:  # noqa: N802 (Qt naming)
+    def mergeWith(self, other: QUndoCommand) -> bool:
         if not isinstance(other, FormCommand) or other.merge_key != self.merge_key:
             return False
         self.after = copy.deepcopy(other.after)

@@ -75,9 +75,9 @@ class FaultsHost(Protocol):
 
     def new_hand(self, round_no: int, table: int) -> None: ...
 
-    def takeCentralWidget(self) -> QWidget: ...  # noqa: N802 (Qt naming)
+    def takeCentralWidget(self) -> QWidget: ...
 
-    def setCentralWidget(self, w: QWidget) -> None: ...  # noqa: N802 (Qt naming)
+    def setCentralWidget(self, w: QWidget) -> None: ...
 
 
 class DeskFaults(QObject):
@@ -214,7 +214,7 @@ class DeskFaults(QObject):
         old = self.desk
         try:
             desk = old.reopen()
-        except Exception as e:  # noqa: BLE001 - said in one line; the poll tries again
+        except Exception as e:
             self._follow_failed(e)
             return
         self.win.desk = desk

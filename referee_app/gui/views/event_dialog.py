@@ -45,7 +45,7 @@ class _Keys(QObject):
         super().__init__(parent)
         self.fn = fn
 
-    def eventFilter(self, obj: QObject, e: QEvent) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj: QObject, e: QEvent) -> bool:
         if e.type() == QEvent.Type.KeyPress and not (
                 e.modifiers() & (Qt.KeyboardModifier.AltModifier
                                  | Qt.KeyboardModifier.ControlModifier)):

@@ -60,7 +60,7 @@ class JumpBar(QLineEdit):
         self.setVisible(False)
         self.closed.emit()
 
-    def keyPressEvent(self, e: QKeyEvent) -> None:  # noqa: N802 (Qt naming)
+    def keyPressEvent(self, e: QKeyEvent) -> None:
         if e.key() == Qt.Key.Key_Escape:
             self.close_bar()
             return

@@ -673,7 +673,7 @@ class MainWindow(QMainWindow):
         self.update_title()
         self.update_header()
 
-    def closeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+    def closeEvent(self, event: Any) -> None:
         if not self.may_leave_form():
             event.ignore()
             return

@@ -56,11 +56,11 @@ class MenusHost(Protocol):
 
     def message(self, text: str, error: bool = True) -> None: ...
 
-    def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt naming)
+    def menuBar(self) -> QMenuBar: ...
 
-    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt naming)
+    def addAction(self, action: QAction) -> None: ...
 
-    def addToolBar(self, toolbar: QToolBar) -> None: ...  # noqa: N802 (Qt naming)
+    def addToolBar(self, toolbar: QToolBar) -> None: ...
 
 
 class WindowMenus:

@@ -206,7 +206,7 @@ class Navigator(QTreeWidget):
             self._selected()
         return True
 
-    def keyboardSearch(self, search: str) -> None:  # noqa: N802 (Qt naming)
+    def keyboardSearch(self, search: str) -> None:
         """Type-ahead: digits jump to the sibling with that number (hand, table, round);
         other text matches the start of a node's text (the marks come after the name)."""
         cur = self.currentItem()

@@ -72,7 +72,7 @@ class Watcher(threading.Thread):
                 since = None  # a restarted server counts again from its own record
                 self.signals.reachable.emit(False)
                 self.stopped.wait(1.0)
-            except Exception:  # noqa: BLE001 - the window closed under us, or a refusal
+            except Exception:
                 if self.stopped.is_set():
                     return
                 self.stopped.wait(1.0)

@@ -168,18 +168,18 @@ class ProjectorWindow(QWidget):
 
     # ------------------------------------------------------------------ timers, paging
 
-    def showEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+    def showEvent(self, event: Any) -> None:
         """Refresh and turn pages only while shown (a hidden projector costs nothing)."""
         self.timer.start()
         self.page_timer.start()
         super().showEvent(event)
 
-    def hideEvent(self, event: Any) -> None:  # noqa: N802
+    def hideEvent(self, event: Any) -> None:
         self.timer.stop()
         self.page_timer.stop()
         super().hideEvent(event)
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self._layout_page()
         QTimer.singleShot(0, self._layout_page)  # again once the title has re-wrapped
@@ -187,7 +187,7 @@ class ProjectorWindow(QWidget):
     def standings_pages(self) -> int:
         return max(1, -(-len(self._data.rows) // self.per_page))
 
-    def keyPressEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+    def keyPressEvent(self, event: Any) -> None:
         """P: the round progress page in or out of the rotation."""
         if event.key() == Qt.Key.Key_P and not event.modifiers():
             self.set_show_progress(not self.show_progress)

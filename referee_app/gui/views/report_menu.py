@@ -36,9 +36,9 @@ class ReportHost(Protocol):
     tabs: Any
     entry: Any
 
-    def menuBar(self) -> QMenuBar: ...  # noqa: N802 (Qt naming)
+    def menuBar(self) -> QMenuBar: ...
 
-    def addAction(self, action: QAction) -> None: ...  # noqa: N802 (Qt naming)
+    def addAction(self, action: QAction) -> None: ...
 
     def message(self, text: str, error: bool = True) -> None: ...
 

@@ -202,7 +202,7 @@ class ReportPreviewDialog(QDialog):
         self.btn_prev.setEnabled(self.page > 0)
         self.btn_next.setEnabled(self.page < self.pages.count - 1)
 
-    def eventFilter(self, obj: Any, event: Any) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj: Any, event: Any) -> bool:
         """Fit modes follow the viewport's size (dialog resized, scroll bar shown)."""
         if (obj is self.scroll.viewport() and event.type() == QEvent.Type.Resize
                 and isinstance(self.zoom_box.currentData(), str)):

@@ -65,7 +65,7 @@ class SessionHost(Protocol):
     desk: Any
     run_dialog: Callable[[QDialog], bool]
 
-    def statusBar(self) -> QStatusBar: ...  # noqa: N802 (Qt naming)
+    def statusBar(self) -> QStatusBar: ...
 
     def message(self, text: str, error: bool = True) -> None: ...
 
@@ -205,7 +205,7 @@ class DeskSession(QObject):
             app.removeEventFilter(self)
             self._filtering = False
 
-    def eventFilter(self, watched: QObject, event: QEvent) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
         """Any key, click or scroll anywhere in the app restarts the idle clock."""
         if event.type() in _ACTIVITY and self._idle.isActive():
             self._idle.start()

@@ -32,7 +32,7 @@ class TabLayoutGuard(QObject):
             parts += (self.stack.minimumSizeHint(), self.stack.sizeHint())
         return tuple((p.width(), p.height()) if hasattr(p, "width") else p for p in parts)
 
-    def eventFilter(self, obj: QObject, e: QEvent) -> bool:  # noqa: N802 (Qt naming)
+    def eventFilter(self, obj: QObject, e: QEvent) -> bool:
         if obj is self.tabs and e.type() == QEvent.Type.LayoutRequest:
             key = self._key()
             if key == self._last:

@@ -118,13 +118,13 @@ class TileStrip(QWidget):
         n = self.tile_count()
         return 4 + n * (self._w + 1) + self._gap * max(0, len(self._groups) - 1)
 
-    def sizeHint(self) -> QSize:  # noqa: N802 (Qt naming)
+    def sizeHint(self) -> QSize:
         return QSize(max(120, self._natural_width()), self._h + 4)
 
-    def minimumSizeHint(self) -> QSize:  # noqa: N802
+    def minimumSizeHint(self) -> QSize:
         return QSize(60, self._h + 4)
 
-    def paintEvent(self, event) -> None:  # noqa: N802
+    def paintEvent(self, event) -> None:
         if not self._groups:
             return
         p = QPainter(self)

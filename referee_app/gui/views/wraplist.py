@@ -31,6 +31,6 @@ class WrapList(QListWidget):
         # as tall as its lines (up to a limit): the payments below get the rest
         self.setFixedHeight(max(30, min(self.max_lines_height, total + 2 * self.frameWidth() + 2)))
 
-    def resizeEvent(self, event: Any) -> None:  # noqa: N802 (Qt naming)
+    def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
         self.relayout()
