@@ -11,30 +11,22 @@ from typing import Any, Protocol
 
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
-from PySide6.QtWidgets import QComboBox, QMenuBar, QToolBar, QWidget
+from PySide6.QtWidgets import QComboBox, QToolBar, QWidget
 
 from ..i18n import LANG, tr
 from .blind import BlindVerify
 from .desk_projector import DeskProjector
 from .event_admin import EventAdmin
-from .report_menu import ReportMenu
+from .report_menu import ReportHost, ReportMenu
 from .session import DeskSession
 
 
-class MenusHost(Protocol):
-    """What the menus call on their window (the main window), and what its Reports menu
+class MenusHost(ReportHost, Protocol):
+    """What the menus call on their window (the main window), beyond what its Reports menu
     reads (:class:`~.report_menu.ReportHost`): a protocol, so this module does not import
     the window that holds it."""
 
-    entry: Any
     jump_bar: Any
-    navigator: Any
-    context: tuple[int, int, int, int | None] | None
-    seating: Any
-    players: Any
-    standings: Any
-    tabs: Any
-    desk: Any
 
     def save(self) -> bool: ...
 
@@ -53,12 +45,6 @@ class MenusHost(Protocol):
     def open_database(self) -> bool: ...
 
     def close(self) -> bool: ...
-
-    def message(self, text: str, error: bool = True) -> None: ...
-
-    def menuBar(self) -> QMenuBar: ...
-
-    def addAction(self, action: QAction) -> None: ...
 
     def addToolBar(self, toolbar: QToolBar) -> None: ...
 
