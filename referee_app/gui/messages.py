@@ -38,7 +38,9 @@ FLAG_PREFIX = "flag_"
 _RULES: list[tuple[re.Pattern[str], Render]] = []
 
 
-def _rule(pattern: str) -> Callable[[Render], Render]:
+def message_rule(pattern: str) -> Callable[[Render], Render]:
+    """Register ``fn`` as the words for messages matching ``pattern`` (the server desk adds its
+    own); kept until the messages it matches are data."""
     def add(fn: Render) -> Render:
         _RULES.append((re.compile(f"^{pattern}$"), fn))
         return fn
@@ -46,69 +48,69 @@ def _rule(pattern: str) -> Callable[[Render], Render]:
 
 
 # ---------------------------------------------------------------- tile notation (TileParseError)
-@_rule(r"unexpected character '(.+)' at position (\d+)")
+@message_rule(r"unexpected character '(.+)' at position (\d+)")
 def _(m):
     return (f"character {m[2]} '{m[1]}' is not a tile",
             f"第 {m[2]} 个字符 '{m[1]}' 不是牌")
 
 
-@_rule(r"'0' at position (\d+) is not a tile rank \(ranks are 1-9\)")
+@message_rule(r"'0' at position (\d+) is not a tile rank \(ranks are 1-9\)")
 def _(m):
     return (f"character {m[1]} '0' is not a rank (ranks are 1–9)",
             f"第 {m[1]} 个字符 '0' 不是点数（点数为 1–9）")
 
 
-@_rule(r"suit '(.+)' at position (\d+) has no digits before it")
+@message_rule(r"suit '(.+)' at position (\d+) has no digits before it")
 def _(m):
     return (f"suit '{m[1]}' at character {m[2]} has no digits before it",
             f"第 {m[2]} 个字符的花色 '{m[1]}' 前面没有数字")
 
 
-@_rule(r"digits from position (\d+) have no suit letter after them")
+@message_rule(r"digits from position (\d+) have no suit letter after them")
 def _(m):
     return (f"the digits from character {m[1]} need a suit letter after them (m, p or s)",
             f"从第 {m[1]} 个字符起的数字后面缺少花色（m 万、p 筒、s 条）")
 
 
-@_rule(r"expected exactly one tile, got (\d+) in '(.*)'")
+@message_rule(r"expected exactly one tile, got (\d+) in '(.*)'")
 def _(m):
     return (f"write exactly one tile (got {m[1]} in '{m[2]}')",
             f"只能写一张牌（'{m[2]}' 中有 {m[1]} 张）")
 
 
-@_rule(r"must hold exactly one tile, got (\d+) in '(.*)'")
+@message_rule(r"must hold exactly one tile, got (\d+) in '(.*)'")
 def _(m):
     return (f"write exactly one tile (got {m[1]} in '{m[2]}')",
             f"只能写一张牌（'{m[2]}' 中有 {m[1]} 张）")
 
 
 # ---------------------------------------------------------------- record shape (RecordError)
-@_rule(r"nothing is entered yet")
+@message_rule(r"nothing is entered yet")
 def _(m):
     return ("nothing is entered yet — type each seat's tiles", "尚未录入 — 请输入各家的牌")
 
 
-@_rule(r"required field is missing")
+@message_rule(r"required field is missing")
 def _(m):
     return ("missing", "未填写")
 
 
-@_rule(r"a win needs at least one winning seat")
+@message_rule(r"a win needs at least one winning seat")
 def _(m):
     return ("a win needs at least one winner", "和牌至少要有一位和牌者")
 
 
-@_rule(r"a direct kong needs the discarder in 'from'")
+@message_rule(r"a direct kong needs the discarder in 'from'")
 def _(m):
     return ("a direct kong needs the discarder", "直杠需要写明点杠者")
 
 
-@_rule(r"an (\w+) kong has no discarder; .*")
+@message_rule(r"an (\w+) kong has no discarder; .*")
 def _(m):
     return (f"an {m[1]} kong has no discarder", "暗杠/补杠没有点杠者")
 
 
-@_rule(r"unknown seat '(.*)' \(seats are .*\)")
+@message_rule(r"unknown seat '(.*)' \(seats are .*\)")
 def _(m):
     return (f"'{m[1]}' is not a seat", f"'{m[1]}' 不是座位")
 
@@ -239,7 +241,7 @@ def message_text(e: FieldError) -> str | None:
     return render_message(code, e.params, LANG.code)
 
 
-@_rule(r"unknown field; did you mean '(\w+)'\?")
+@message_rule(r"unknown field; did you mean '(\w+)'\?")
 def _(m):
     return (f"not a field of a hand record; did you mean '{m[1]}'?",
             f"不是牌局记录的字段；您是想写 '{m[1]}' 吗？")
@@ -257,24 +259,24 @@ def _reason(text: str) -> str:
     return Words(LANG.code, None, tile_word(LANG.code)).say("reason.", *got)
 
 
-@_rule(r"(§[\w.]+) ([+-]\d+) from ([ESWN]): (.*)")
+@message_rule(r"(§[\w.]+) ([+-]\d+) from ([ESWN]): (.*)")
 def _(m):
     return (f"{m[1]} {m[2]} from {_s(m, 3)}: {_reason(m[4])}",
             f"{m[1]} {m[2]} 来自 {_s(m, 3)}：{_reason(m[4])}")
 
 
-@_rule(r"(§[\w.]+) ([+-]\d+) to ([ESWN]): (.*)")
+@message_rule(r"(§[\w.]+) ([+-]\d+) to ([ESWN]): (.*)")
 def _(m):
     return (f"{m[1]} {m[2]} to {_s(m, 3)}: {_reason(m[4])}",
             f"{m[1]} {m[2]} 付给 {_s(m, 3)}：{_reason(m[4])}")
 
 
-@_rule(r"override: (.*)")
+@message_rule(r"override: (.*)")
 def _(m):
     return (f"override: {m[1]}", f"裁判长裁定：{m[1]}")
 
 
-@_rule(r"(§[\w.]+ )?penalty #(\d+): (?:share of a zero-sum penalty on (.*): )?(.*)")
+@message_rule(r"(§[\w.]+ )?penalty #(\d+): (?:share of a zero-sum penalty on (.*): )?(.*)")
 def _(m):
     share_en = f"share of a zero-sum penalty on {m[3]}: " if m[3] else ""
     share_zh = f"分摊 {m[3]} 的零和罚分：" if m[3] else ""
@@ -282,12 +284,12 @@ def _(m):
             f"{m[1] or ''}罚分 #{m[2]}：{share_zh}{m[4]}")
 
 
-@_rule(rf"table (\d+) {_S}: seat is empty")
+@message_rule(rf"table (\d+) {_S}: seat is empty")
 def _(m):
     return (f"table {m[1]} {_s(m, 2)}: seat is empty", f"第{m[1]}桌 {_s(m, 2)}：座位空缺")
 
 
-@_rule(rf"table (\d+) {_S}: (.+) has withdrawn")
+@message_rule(rf"table (\d+) {_S}: (.+) has withdrawn")
 def _(m):
     return (f"table {m[1]} {_s(m, 2)}: {m[3]} has withdrawn",
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
@@ -318,7 +320,7 @@ def impact_text(imp: object) -> str:
 KONG_KIND_PREFIX = "kong_kind."
 
 
-@_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
+@message_rule(rf"kong {_S} ([1-9]+[mps]) (concealed|added|direct)(?: from {_S})?")
 def _(m):
     en, zh = text(KONG_KIND_PREFIX + m[3], "en"), text(KONG_KIND_PREFIX + m[3], "zh")
     frm_en = f" from {_s(m, 4)}" if m[4] else ""
@@ -326,7 +328,7 @@ def _(m):
     return f"{_s(m, 1)} {en} kong {m[2]}{frm_en}", f"{_s(m, 1)} {zh} {m[2]}{frm_zh}"
 
 
-@_rule(r"win ([ESWN](?:,[ESWN])*) ([1-9]+[mps])(?: from ([ESWN])| self-drawn)"
+@message_rule(r"win ([ESWN](?:,[ESWN])*) ([1-9]+[mps])(?: from ([ESWN])| self-drawn)"
        r"(?: \[([a-z_, ]+)\])?(?: passed (\d+))?")
 def _(m):
     seats = [seat_name(x) for x in m[1].split(",")]

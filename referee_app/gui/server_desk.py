@@ -23,7 +23,7 @@ from referee_app.server.remote import HandQueued, RemoteTournament, method_name
 from referee_app.storage import HandInfo, Referee, StorageError, TournamentInfo, ruleset_store
 from referee_app.storage.operations import OPERATION, Operation
 
-from .messages import _rule
+from .messages import message_rule
 
 __all__ = ["HandQueued", "ServerBackend", "ServerUnreachable", "default_outbox", "open_server"]
 
@@ -285,30 +285,30 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
 
 
 # ---------------------------------------------------------------- the server's lines in 中文
-@_rule(r"cannot reach (\S+) \((\w+)\); hands saved now wait in the outbox")
+@message_rule(r"cannot reach (\S+) \((\w+)\); hands saved now wait in the outbox")
 def _(m):
     return (f"cannot reach {m[1]} ({m[2]}); hands saved now wait in the outbox",
             f"无法连接 {m[1]}（{m[2]}）；现在保存的牌局在发件箱中等待发送")
 
 
-@_rule(r"this desk is a client of (\S+); players, seating and the tournament's settings "
+@message_rule(r"this desk is a client of (\S+); players, seating and the tournament's settings "
        r"are changed on the head desk")
 def _(m):
     return (m[0], f"本裁判台是 {m[1]} 的客户端；选手、座位和赛事设置请在主裁判台修改")
 
 
-@_rule(r"the server cannot be reached; the hand was checked and waits in the outbox "
+@message_rule(r"the server cannot be reached; the hand was checked and waits in the outbox "
        r"\((\d+) waiting\): it is sent when the server is back")
 def _(m):
     return (m[0], f"无法连接服务器；本局已检查，在发件箱中等待（{m[1]} 局等待）：服务器恢复后自动发送")
 
 
-@_rule(r"expected the server's address as http://HOST:PORT, got (.*)")
+@message_rule(r"expected the server's address as http://HOST:PORT, got (.*)")
 def _(m):
     return (m[0], f"服务器地址应为 http://主机:端口，收到 {m[1]}")
 
 
-@_rule(r"hand (\d+) of table (\d+) in round (\d+) is already saved as hand id (\d+); "
+@message_rule(r"hand (\d+) of table (\d+) in round (\d+) is already saved as hand id (\d+); "
        r"amend or void it instead")
 def _(m):
     return (f"hand {m[1]} of table {m[2]} in round {m[3]} is already saved (hand id {m[4]}) "
@@ -316,32 +316,32 @@ def _(m):
             f"第{m[3]}轮第{m[2]}桌第{m[1]}局已保存（牌局编号 {m[4]}）— 其他裁判台已使用该局号")
 
 
-@_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
+@message_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
 def _(m):
     return (m[0], f"{m[1]} 的 PIN 码错误（再错 {m[2]} 次将锁定 {m[3]} 分钟）")
 
 
-@_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
+@message_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
 def _(m):
     return (m[0], f"{m[1]} 的 PIN 码错误；连续错误 {m[3]} 次，锁定 {m[2]} 分钟")
 
 
-@_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
+@message_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
 def _(m):
     return (m[0], f"{m[1]} 因 PIN 码连续错误 {m[2]} 次已锁定；请 {m[3]} 秒后再试")
 
 
-@_rule(r"no referee named (.+) \(referee-app referee list\)")
+@message_rule(r"no referee named (.+) \(referee-app referee list\)")
 def _(m):
     return (m[0], f"没有名为 {m[1]} 的裁判（referee-app referee list）")
 
 
-@_rule(r"too many sign-in attempts from this address; wait (\d+) s")
+@message_rule(r"too many sign-in attempts from this address; wait (\d+) s")
 def _(m):
     return (m[0], f"本机登录尝试过多；请等待 {m[1]} 秒")
 
 
-@_rule(r"(\S+)'s TLS certificate is not trusted by this desk: give the server's cert.pem "
+@message_rule(r"(\S+)'s TLS certificate is not trusted by this desk: give the server's cert.pem "
        r"\(gui --server-cert cert.pem, or DeskClient\(\.\.\., verify='cert.pem'\)\); hands "
        r"saved now wait in the outbox")
 def _(m):
@@ -349,13 +349,13 @@ def _(m):
                   "（gui --server-cert cert.pem）；现在保存的牌局在发件箱中等待")
 
 
-@_rule(r"cannot reach (\S+), and this desk has not seen the tournament yet to check hands "
+@message_rule(r"cannot reach (\S+), and this desk has not seen the tournament yet to check hands "
        r"offline; connect once first")
 def _(m):
     return (m[0], f"无法连接 {m[1]}，本裁判台尚未取得赛事规则，无法离线检查牌局；请先连接一次")
 
 
-@_rule(r"this tournament has no referees, so the server is read-only; add a head referee "
+@message_rule(r"this tournament has no referees, so the server is read-only; add a head referee "
        r"with a PIN on the head desk \(referee-app referee add NAME --head\) and writes are "
        r"accepted from then on")
 def _(m):
@@ -363,7 +363,7 @@ def _(m):
                   "（referee-app referee add 姓名 --head），之后即可录入")
 
 
-@_rule(r"sign-in cancelled")
+@message_rule(r"sign-in cancelled")
 def _(m):
     return (m[0], "已取消登录")
 
