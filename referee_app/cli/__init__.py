@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "standings": "referee_app.cli.standings:standings",
     "penalty": "referee_app.cli.penalties:penalty",
     "referee": "referee_app.cli.referees:referee",
+    "key": "referee_app.cli.keys:key",
     "verify": "referee_app.cli.record:verify",
     "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",

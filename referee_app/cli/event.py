@@ -9,10 +9,12 @@ import click
 
 from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
-from referee_app.storage import StorageError, Tournament
+from referee_app.storage import StorageError, Tournament, signing
+from referee_app.storage.wire import to_json
 
 from .options import (
     db_option,
+    echo_json,
     handle_errors,
     open_db,
     read_pin,
@@ -77,6 +79,9 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
         cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
         click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}"
                    f"{', only verified hands count' if i.verified_only else ''}) in {db}")
+        click.echo(f"signing key {i.signing_key} (short: {i.signing_key_short}); its private "
+                   f"key is kept in {signing.key_dir()}: export it for a standby desk with "
+                   "'referee-app key export FILE'")
 
 
 def _counted(verified_only: bool) -> str:
@@ -158,16 +163,31 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
 
 
 @event.command("info")
+@click.option("--json", "as_json", is_flag=True,
+              help="The details as JSON, with the record's entries, full digest and "
+                   "signing key.")
 @db_option
 @handle_errors
-def event_info(db: Path) -> None:
+def event_info(as_json: bool, db: Path) -> None:
     """Show the tournament's details, rounds and counts."""
     with open_db(db) as t:
         i = t.info
+        if as_json:
+            n, full = t.record.head()
+            echo_json({**to_json(i), "record": {"entries": n, "digest": full},
+                       "signing_key": i.signing_key or None,
+                       "private_key_here": t.keys.here(),
+                       "rounds": to_json(t.rounds.list()),
+                       "players": len(t.players.list())})
+            return
         cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
         n, digest = t.record.digest()
         click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
                    f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
+        click.echo("  signing key: " + (
+            f"{i.signing_key} (private key {'on' if t.keys.here() else 'NOT on'} this desk)"
+            if i.signing_key else "none yet (made before signed records: its next write "
+                                  "makes one)"))
         click.echo(f"  seats: {' '.join(i.seats)}  "
                    f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
                    f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
@@ -186,16 +206,40 @@ def event_info(db: Path) -> None:
 @click.option("--legacy", is_flag=True,
               help="Accept a bundle written before the tamper-evident record (no chain): it is "
                    "settled under the current rules and the record says it was imported so.")
+@click.option("--key", "key", default=None, metavar="FINGERPRINT",
+              help="Refuse the bundle unless its record is signed by this key (at least the "
+                   "first 16 hex digits of the fingerprint 'event info' shows).")
 @db_option
 @handle_errors
-def event_import(bundle: str, legacy: bool, db: Path) -> None:
+def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
     """Create --db from a tournament BUNDLE.json after verifying all of it (the chain, every
-    settlement under its stored settings, seating, penalties); all or nothing."""
-    with Tournament.import_bundle(bundle, db, legacy=legacy) as t:
+    signature, every settlement under its stored settings, seating, penalties); all or
+    nothing. No PIN travels in a bundle: a tournament with referees asks a new PIN for its
+    head referee (twice, or NEW_REFEREE_PIN); every other referee sets theirs with
+    'referee pin NAME' before their first change."""
+
+    def head_pin(name: str) -> str:
+        return read_pin(f"new PIN on this desk for the head referee {name}", "NEW_REFEREE_PIN",
+                        confirm=True)
+
+    with Tournament.import_bundle(bundle, db, legacy=legacy, key=key, head_pin=head_pin) as t:
         n, digest = t.record.digest()
         click.echo(f"imported {t.info.name!r}: {len(t.players.list())} players, "
                    f"{len(t.rounds.list())} rounds, {len(t.hands.list())} hands, "
                    f"{len(t.penalties.list())} penalties into {db} (record {n} entries, {digest})")
+        fp = t.info.signing_key
+        if not fp:
+            click.echo("the record is not signed (made before signed records): its next write "
+                       "signs it with a new key")
+        else:
+            click.echo(f"signed with key {fp} (short: {signing.short(fp)}); private key "
+                       + ("on this desk" if t.keys.here() else
+                          "NOT on this desk: import it (referee-app key import FILE) before "
+                          "any change"))
+        missing = t.referees.without_pin()
+        if missing:
+            click.echo(f"no PIN on this desk yet for {', '.join(missing)}: each sets theirs "
+                       "with 'referee-app referee pin NAME' before their first change")
 
 
 @event.command("export")

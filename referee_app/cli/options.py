@@ -30,6 +30,7 @@ from referee_app.storage import (
 )
 from referee_app.storage import db as dbm
 from referee_app.storage.errors import fault_from
+from referee_app.storage.referees import PIN_MIN
 
 EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 1, 2, 3
 F = TypeVar("F", bound=Callable[..., Any])
@@ -132,21 +133,25 @@ def open_db(db: Path, referee: str | None = None) -> Tournament:
             raise StorageError("referee", "this tournament has referees: name yourself with "
                                "--referee NAME (your PIN is then asked, or read from "
                                "REFEREE_PIN)")
-        t.referees.sign_in(referee.strip(), read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN"))
+        pin = read_pin(f"PIN for {referee.strip()}", "REFEREE_PIN")
+        t.referees.sign_in(referee.strip(), pin)
+        if len(pin) < PIN_MIN:  # set before new PINs needed PIN_MIN characters
+            click.echo(f"warning: {referee.strip()}'s PIN is shorter than {PIN_MIN} characters; "
+                       f"change it with 'referee-app referee pin {referee.strip()}'", err=True)
     except BaseException:
         t.close()
         raise
     return t
 
 
-def read_pin(prompt: str, env: str, *, confirm: bool = False) -> str:
-    """A PIN from the environment variable ``env`` (scripts) or asked without echo on a
-    terminal (twice with ``confirm``, for a new PIN)."""
+def read_pin(prompt: str, env: str, *, confirm: bool = False, what: str = "PIN") -> str:
+    """A PIN (or another secret: ``what``) from the environment variable ``env`` (scripts)
+    or asked without echo on a terminal (twice with ``confirm``, for a new one)."""
     pin = os.environ.get(env)
     if pin is not None:
         return pin
     if not sys.stdin.isatty():
-        raise StorageError("pin", f"no terminal to ask for the PIN: set {env}")
+        raise StorageError(what.lower(), f"no terminal to ask for the {what}: set {env}")
     return str(click.prompt(prompt, hide_input=True, confirmation_prompt=confirm))
 
 

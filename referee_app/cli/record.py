@@ -7,32 +7,55 @@ from pathlib import Path
 
 import click
 
-from referee_app.storage import RecordIntegrityError
+from referee_app.storage import RecordIntegrityError, VerifyReport, signing
 
 from .common import ID
 from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
 @click.command()
+@click.option("--key", "key", default=None, metavar="FINGERPRINT",
+              help="Also require the record to be signed by this key (at least the first 16 "
+                   "hex digits of the fingerprint 'event info' shows); exit 1 naming the "
+                   "first entry that is not.")
+@click.option("--against", "against", default=None, metavar="DIGEST",
+              help="A digest published earlier (a report's footer, a posted sheet: DIGEST "
+                   "or ENTRIES:DIGEST): exit 1 unless the record passed through it with "
+                   "everything up to it unchanged, naming where they part.")
 @db_option
 @handle_errors
-def verify(db: Path) -> None:
+def verify(key: str | None, against: str | None, db: Path) -> None:
     """Check the tamper-evident record end to end.
 
-    The file's integrity, every chain entry and link, every table against the chain,
-    every settlement re-settled under its stored settings.
+    The file's integrity, every chain entry and link, every signature, every table against
+    the chain, every settlement re-settled under its stored settings; with --key, who
+    signed it; with --against, that it still passes through a digest published earlier.
 
     Last line: ``ok ENTRIES DIGEST`` (exit 0), or the first entry that does not hold
     (exit 1)."""
     with open_db(db) as t:
         try:
-            rep = t.record.verify()
+            rep = t.record.verify(key=key, against=against)
         except RecordIntegrityError as e:
             click.echo(f"error: {e.problem}", err=True)
             click.echo(f"FAILED {'entry ' + str(e.seq) if e.seq else e.field}")
             sys.exit(EXIT_RULES)
         click.echo(f"{rep.versions} hand versions re-settled under their stored settings")
+        click.echo(signed_line(rep))
+        if against is not None:
+            click.echo(f"passes through {against.strip()}: every entry up to it unchanged")
         click.echo(f"ok {rep.entries} {rep.short}")
+
+
+def signed_line(rep: VerifyReport) -> str:
+    """Who signed the record, in one line."""
+    if not rep.signed:
+        return ("unsigned: made before signed records (every entry checked by its hash); its "
+                "next write signs it")
+    runs = ", ".join(f"entries {a}-{b} by key {signing.short(fp)}" for fp, a, b in rep.keys)
+    before = (f" (entries 1-{rep.unsigned} were written before signing, covered by entry "
+              f"{rep.unsigned + 1}'s signature)" if rep.unsigned else "")
+    return f"signed: {runs}{before}"
 
 
 @click.command()
@@ -51,6 +74,6 @@ def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> No
         for e in entries:
             d = e["detail"]
             brief = ", ".join(f"{k}={v}" for k, v in d.items()
-                              if k != "log" and v not in (None, "", [], {}))
+                              if k not in ("log", "redacted") and v not in (None, "", [], {}))
             click.echo(f"{e['id']:>5}  {e['at'][:19].replace('T', ' ')}  "
                        f"{e['referee'] or '-':<8} {e['action']:<20} {brief}")

@@ -42,14 +42,18 @@ def referee_list(as_json: bool, db: Path) -> None:
     """The referees (names and roles; PINs are never shown or stored in clear)."""
     with open_db(db) as t:
         refs = t.referees.list()
+        missing = set(t.referees.without_pin())
         if as_json:
-            echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at} for r in refs])
+            echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at,
+                        "pin_here": r.name not in missing} for r in refs])
             return
         if not refs:
             click.echo("no referees: changes need no PIN (add the first with "
                        "'referee-app referee add NAME --head')")
         for r in refs:
-            click.echo(f"{r.name}{'  (head)' if r.head else ''}  added {r.added_at}")
+            click.echo(f"{r.name}{'  (head)' if r.head else ''}  added {r.added_at}"
+                       + ("  no PIN on this desk yet: 'referee-app referee pin NAME'"
+                          if r.name in missing else ""))
 
 
 @referee.command("pin")
@@ -58,8 +62,13 @@ def referee_list(as_json: bool, db: Path) -> None:
 @db_option
 @handle_errors
 def referee_pin(name: str, referee: str, db: Path) -> None:
-    """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee."""
-    with open_db(db, referee or name) as t:
+    """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee.
+    A referee with no PIN on this desk yet (after 'event import') sets their first one
+    here, on the head desk, without signing in."""
+    with open_db(db) as probe:
+        first = (not referee or referee.strip() == name.strip()) and bool(
+            probe.referees.required()) and name.strip() in probe.referees.without_pin()
+    with open_db(db, None if first else referee or name) as t:
         t.referees.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
-                                    confirm=True), referee=referee or name)
-        click.echo(f"PIN changed for {name.strip()}")
+                                    confirm=True), referee="" if first else referee or name)
+        click.echo(f"PIN {'set' if first else 'changed'} for {name.strip()}")

@@ -33,7 +33,8 @@ from referee_app.core.errors import message
 
 from .errors import DamagedError, ReadOnlyError, fault_from
 
-SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
+SCHEMA_VERSION = 3  # 2: the hash chain, frozen settlement settings, referees; 3: signed
+#: heads, PIN hashes out of the record
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -137,8 +138,14 @@ TABLES: dict[str, str] = {
     "referees": """CREATE TABLE referees (
     name TEXT PRIMARY KEY,
     head INTEGER NOT NULL,
-    pin TEXT NOT NULL,
     added_at TEXT NOT NULL
+)""",
+    # outside the record (never in the chain, a bundle or an answer): each referee's PIN as
+    # a salted scrypt hash; a referee without a row here has no PIN on this desk yet
+    "pins": """CREATE TABLE pins (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    set_at TEXT NOT NULL
 )""",
     "chain": """CREATE TABLE chain (
     seq INTEGER PRIMARY KEY,
@@ -146,7 +153,8 @@ TABLES: dict[str, str] = {
     referee TEXT NOT NULL,
     action TEXT NOT NULL,
     entry TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    sig TEXT
 )""",
     "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
                   "entries INTEGER NOT NULL, hash TEXT NOT NULL)",

@@ -162,3 +162,44 @@ def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
             **base, "cap_fan": meta.get("cap_fan"),
             "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
     return out
+
+
+# --------------------------------------------------------------------------- schema 3
+
+#: the tables schema 3 added, as it created them
+SCHEMA_3_TABLES = {
+    "pins": """CREATE TABLE pins (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    set_at TEXT NOT NULL
+)""",
+}
+
+
+@upgrades_to(3)
+def secrets_out_of_the_record(db: Database) -> None:
+    """Schema 2 -> 3: PIN hashes leave the record, heads can be signed.
+
+    * every referee's PIN hash moves to the ``pins`` table (outside the record: never in
+      the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
+      keeps working, a short one too, until it is changed;
+    * the chain gets a ``sig`` column (each write's head signed, from the next write on:
+      this upgrade makes no key, so the file stays unsigned until then);
+    * the entries already written with a PIN hash in them stay as they are, so the chain and
+      every digest published from it still verify; their redacted form (each PIN hash
+      replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
+      this upgrade's entry lists the SHA-256 of each (``redacted``), which checks them.
+
+    The upgrade's own entry (``event.migrate``, ``from_schema`` 2) says so in the chain; a
+    file whose referees had no PINs gets none (nothing in its record changed)."""
+    db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
+    db.execute(SCHEMA_3_TABLES["pins"])
+    db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
+    moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
+    db.execute("ALTER TABLE referees DROP COLUMN pin")
+    redacted = chain.redactions(db.execute("SELECT seq, entry FROM chain ORDER BY seq"))
+    if not moved and not redacted:  # no referee had a PIN: the record itself is unchanged
+        return
+    chain.append(db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
+                 detail={"from_schema": 2, "pins_moved_out": moved, "redacted": redacted},
+                 rows=[])

@@ -59,10 +59,18 @@ class TournamentInfo:
     templates: str = ""  # the tournament's report template folder; "": the shipped ones
     results_url: str = ""  # the players' live results page ("": no QR codes printed)
     verified_only: bool = False  # standings count only verified hands (provisional until then)
+    #: the fingerprint of the key that signs the record ("": made before signing, unsigned
+    #: until its next write); its short form (:attr:`signing_key_short`) is printed
+    signing_key: str = ""
 
     @property
     def table_size(self) -> int:
         return len(self.seats)
+
+    @property
+    def signing_key_short(self) -> str:
+        """The fingerprint's first 16 hex digits, printed beside the record's digest."""
+        return self.signing_key[:16]
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "ruleset": self.ruleset, "start_date": self.start_date,
@@ -71,7 +79,8 @@ class TournamentInfo:
                 "head_referee": self.head_referee, "created_at": self.created_at,
                 "cap_fan": self.cap_fan,
                 # only when set: bundles written before the setting existed stay identical
-                **({"verified_only": True} if self.verified_only else {})}
+                **({"verified_only": True} if self.verified_only else {}),
+                **({"signing_key": self.signing_key} if self.signing_key else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -306,7 +315,8 @@ class RoundInfo:
 @dataclass(frozen=True, slots=True)
 class Referee:
     """A referee of the tournament; ``head`` may override, void, restore, penalise and change
-    settings. The PIN itself is never kept, only its salted scrypt hash."""
+    settings. The PIN itself is never kept, only its salted scrypt hash, and that outside
+    the record (the ``pins`` table: never in the chain, a bundle or an answer)."""
 
     name: str
     head: bool
@@ -321,7 +331,16 @@ class VerifyReport:
     entries: int
     versions: int
     digest: str
+    #: the keys that signed the record, in order: (fingerprint, first entry, last entry)
+    keys: tuple[tuple[str, int, int], ...] = ()
+    #: entries written before the record had a key (a file made before signing): they are
+    #: vouched for by the first signed entry, whose hash covers them
+    unsigned: int = 0
 
     @property
     def short(self) -> str:
         return self.digest[:12]
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.keys)

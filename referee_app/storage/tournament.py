@@ -20,12 +20,14 @@ given; a part that needs another is given it too. The map::
     t.penalties add  void  get  list
     t.standings table  statement  provisional  unverified  seat_rows  export_csv
     t.record    log  digest  verify  integrity                      (the tamper-evident chain)
+    t.keys      fingerprint  here  export  replace                   (the key that signs it)
     t.backups   write  paths  error
     t.store     the shared services (parts and bundle import use them; callers rarely do)
 
 Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
 ``round_seats.py``), the plan (``planning.py``), hands (``hands.py``), penalties, standings,
-the record (``verify.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
+the record (``verify.py``; its signatures and anchors ``trust.py``), the signing key
+(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
 (``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
 in ``db.py``.
 
@@ -50,7 +52,16 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import backup_files, backups, bundle, chain, migrations, opening, ruleset_store
+from . import (
+    backup_files,
+    backups,
+    bundle,
+    chain,
+    migrations,
+    opening,
+    ruleset_store,
+    signing,
+)
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import (
@@ -68,6 +79,7 @@ from .errors import (
     TournamentExistsError,
 )
 from .hands import Hands
+from .keys import Keys
 from .models import DEFAULT_TIE_BREAK, HandInfo, TournamentInfo
 from .penalties import Penalties
 from .planning import Plan
@@ -105,6 +117,7 @@ class Tournament:
         self.penalties = Penalties(store, self.players)
         self.standings = Standings(store, self.players, self.penalties)
         self.record = Record(store)
+        self.keys = Keys(store)
         self.backups = Backups(store)
         self._settings = Settings(store, self.hands)
 
@@ -148,6 +161,8 @@ class Tournament:
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError.of("db", "tournament_exists", path=str(path))
         path.parent.mkdir(parents=True, exist_ok=True)
+        key = signing.SigningKey.generate()
+        signing.save(key)  # kept before anything is signed with it
         db = dbm.connect(path)
         try:
             dbm.create_schema(db)
@@ -166,10 +181,12 @@ class Tournament:
                 if verified_only is not True:
                     raise StorageError.of("verified_only", "not_bool", got=verified_only)
                 info["verified_only"] = True
-            with t.store.write():
+            with t.store.write(signer=key):
                 db["rulesets"].insert({"digest": digest, "id": rules.id,
                                        "data": chain.canonical(snap)})
                 db["meta"].insert_all({"key": k, "value": dump(v)} for k, v in info.items())
+                db["meta"].insert({"key": signing.META_KEY,
+                                   "value": key.public.meta_value()})
                 if head_pin is not None:
                     t.referees.insert(head_referee, head=True, pin=head_pin,
                                       at=info["created_at"])
@@ -180,6 +197,7 @@ class Tournament:
             db.close()
             for suffix in ("", "-wal", "-shm"):  # leave no half-made tournament behind
                 Path(str(path) + suffix).unlink(missing_ok=True)
+            signing.forget(key.fingerprint)
             raise
         return t
 
@@ -214,11 +232,15 @@ class Tournament:
 
     @classmethod
     def import_bundle(cls, source: str | Path | Mapping[str, Any], db_path: str | Path, *,
-                      legacy: bool = False, **kwargs: Any) -> Self:
-        """Create ``db_path`` from a bundle after verifying all of it; all or nothing (nothing
-        is left on failure). ``legacy``: accept a bundle from before the chain."""
+                      legacy: bool = False, key: str | None = None,
+                      head_pin: bundle.HeadPin = None, **kwargs: Any) -> Self:
+        """Create ``db_path`` from a bundle after verifying all of it (hashes, signatures,
+        settlements); all or nothing (nothing is left on failure). ``legacy``: accept a
+        bundle from before the chain. ``key``: refuse a bundle not signed by that key.
+        ``head_pin``: the head referee's PIN on this desk (or a function asked with the
+        name), needed when the tournament has referees (no PIN travels in a bundle)."""
         return bundle.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
-                                    **kwargs)
+                                    key=key, head_pin=head_pin, **kwargs)
 
     @staticmethod
     def backup_list(path: str | Path) -> list[BackupInfo]:

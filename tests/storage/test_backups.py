@@ -442,10 +442,10 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     from referee_app.storage import AuthError
 
     path = tmp_path / "pin.sqlite"
-    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="2468",
+    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="246802",
                            backup_every=0) as t:
-        t.referees.sign_in("Zhao", "2468")
-        t.referees.add("Qian", pin="1357", referee="Zhao")
+        t.referees.sign_in("Zhao", "246802")
+        t.referees.add("Qian", pin="135702", referee="Zhao")
         t.players.add("李伟", referee="Zhao")
         t.backups.write()
         t.players.add("张敏", referee="Zhao")
@@ -454,9 +454,9 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="wrong PIN"):
         Tournament.restore_backup(path, 1, referee="Zhao", pin="0000")
     with pytest.raises(StorageError):  # a referee, but not the head referee
-        Tournament.restore_backup(path, 1, referee="Qian", pin="1357")
+        Tournament.restore_backup(path, 1, referee="Qian", pin="135702")
     asked: list[bool] = []
-    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "2468")
+    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "246802")
     assert asked == [True]
     with Tournament.open(path, backup_every=0) as t:
         assert [p.name for p in t.players.list()] == ["李伟"]
