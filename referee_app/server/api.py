@@ -52,9 +52,11 @@ def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
 
 
 def tournament_json(t: Tournament) -> dict[str, Any]:
-    n, digest = t.record.digest()
+    n, head = t.record.head()
     return {**to_json(t.info), "read_only": not t.referees.required(), "revision": n,
-            "record": {"entries": n, "digest": digest}, "rounds": to_json(t.rounds.list())}
+            "record": {"entries": n, "digest": head[:12], "head": head,
+                       "signing_key": t.info.signing_key_short},
+            "rounds": to_json(t.rounds.list())}
 
 
 # --------------------------------------------------------------------------- input
@@ -312,9 +314,35 @@ async def record(request: Request) -> JSONResponse:
     def check(t: Tournament) -> dict[str, Any]:
         rep = t.record.verify()
         return {"ok": True, "entries": rep.entries, "versions": rep.versions,
-                "digest": rep.short}
+                "digest": rep.short, "keys": [list(k) for k in rep.keys],
+                "unsigned": rep.unsigned}
 
     return await read(request, check)
+
+
+#: the most entry numbers one ``/api/chain`` request may ask about
+MAX_CHAIN_ASKED = 64
+
+
+async def chain(request: Request) -> JSONResponse:
+    """The record's head and its hashes at the entries asked (``?seq=12&seq=40``): what a
+    witness (a desk, a results page) checks its earlier digests against. No token: hashes
+    say nothing but whether the record still passes through them."""
+    raw = request.query_params.getlist("seq")
+    if len(raw) > MAX_CHAIN_ASKED:
+        raise ApiError(400, "seq", f"at most {MAX_CHAIN_ASKED} entry numbers at once")
+    seqs = []
+    for r in raw:
+        if not r.isascii() or not r.isdigit() or len(r) > 19 or not 0 < int(r) <= MAX_ID:
+            raise ApiError(400, "seq", f"expected entry numbers >= 1, got {r[:40]!r}")
+        seqs.append(int(r))
+
+    def get(t: Tournament) -> dict[str, Any]:
+        n, head = t.record.head()
+        return {"entries": n, "digest": head,
+                "hashes": {str(s): t.record.hash_at(s) for s in seqs}}
+
+    return await read(request, get)
 
 
 async def changes(request: Request) -> JSONResponse:
@@ -478,7 +506,7 @@ HANDLERS: dict[str, Callable[[Request], Any]] = {
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),
     "add_penalty": add_penalty, "void_penalty": void_penalty, "record": record, "log": log,
-    "changes": changes,
+    "changes": changes, "chain": chain,
 }
 
 

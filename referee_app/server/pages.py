@@ -3,7 +3,9 @@
 ``/`` standings, ``/player/{id}`` a player's hands with each hand's trace in words,
 ``/seating`` with find-your-seat, ``/progress`` hands per table, ``/projector`` paged
 standings for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
-and swaps in its fresh content within a second of a write. Templates are Jinja2 with
+and swaps in its fresh content within a second of a write. Every page shows the record's
+digest and the short form of its signing key, and the phone witnesses it: it keeps the
+digests it was shown and says so when a new one does not extend them. Templates are Jinja2 with
 autoescaping: a player's name is always text, never markup. No PIN or token appears here.
 """
 
@@ -63,7 +65,13 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
     def gather() -> dict[str, Any]:
         t = state.tournament()
         rounds = state.memo("rounds", lambda t: t.rounds.list())
-        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record.digest()[0],
+        info = state.memo("info", lambda t: t.info)
+        n, head = t.record.head()
+        # the record's digest and key, which a phone keeps to tell whether the next one
+        # still extends it (static/live.js asks /api/chain)
+        ctx = {"info": info, "revision": n,
+               "record": {"entries": n, "digest": head[:12], "head": head,
+                          "key": info.signing_key_short},
                "rounds": rounds, "current_round": max(
                    (r.number for r in rounds if r.hands),
                    default=(rounds[0].number if rounds else None))}

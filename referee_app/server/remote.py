@@ -243,6 +243,11 @@ class RemoteTournament:
                                  override_totals=dict(override_totals)
                                  if override_totals is not None else None)
         if r.queued:
+            rewritten = self.client.rewritten_error()
+            if rewritten is not None:  # the hand waits: nothing is sent to a rewritten record
+                queued = HandQueued(r.key, rewritten.problem)
+                queued.code, queued.params = rewritten.code, rewritten.params
+                raise queued
             n = len(self.client.waiting())
             raise HandQueued(r.key, f"the server cannot be reached; the hand was checked and "
                              f"waits in the outbox ({n} waiting): it is sent when the server "

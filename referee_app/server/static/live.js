@@ -1,10 +1,85 @@
 // Live results: long-poll /api/changes and swap in the page's fresh <main> when the record
-// changes; find-your-seat filtering; projector paging. No sign-in, nothing is written.
+// changes; find-your-seat filtering; projector paging; the phone as a witness of the
+// record (below). No sign-in, nothing is written to the server.
 (function () {
   "use strict";
   var body = document.body;
   var rev = parseInt(body.getAttribute("data-revision") || "-1", 10);
   var page = 0;
+
+  // The witness: the phone keeps the digests it was shown (a few checkpoints: entry number
+  // and hash, in localStorage, per tournament) and asks the server for its hashes at those
+  // entries. Each hash covers every entry before it: all equal, the record only grew; one
+  // different, the record on the server was rewritten after the last checkpoint that still
+  // matches, and the page says so (red) until the reader acknowledges it.
+  var KEEP = 32;
+  var store = "referee-record:" + (body.getAttribute("data-tournament") || "");
+
+  function loadSeen() {
+    try {
+      var d = JSON.parse(window.localStorage.getItem(store) || "null");
+      return d && d.seen instanceof Array ? d : { seen: [], after: null };
+    } catch (e) { return { seen: [], after: null }; }
+  }
+
+  function saveSeen(d) {
+    try { window.localStorage.setItem(store, JSON.stringify(d)); } catch (e) { /* private mode */ }
+  }
+
+  function thin(seen) {
+    while (seen.length > KEEP) {
+      var cut = seen.length - KEEP / 2, older = [];
+      for (var i = 0; i < cut; i += 2) older.push(seen[i]);
+      seen = older.concat(seen.slice(cut));
+    }
+    return seen;
+  }
+
+  function showRewritten(after) {
+    var box = document.getElementById("rewritten");
+    if (!box) return;
+    box.querySelector("span").textContent =
+      (body.getAttribute("data-rewritten") || "").replace("{n}", String(after));
+    box.hidden = false;
+  }
+
+  function witness() {
+    var d = loadSeen();
+    var entries = parseInt(body.getAttribute("data-entries") || "0", 10);
+    var head = body.getAttribute("data-head") || "";
+    if (d.after !== null && d.after !== undefined) { showRewritten(d.after); return; }
+    if (!d.seen.length) {
+      if (entries) saveSeen({ seen: [[entries, head]], after: null });
+      return;
+    }
+    var q = d.seen.slice(-64).map(function (c) { return "seq=" + c[0]; }).join("&");
+    fetch("/api/chain?" + q, { cache: "no-store" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (a) {
+        var good = 0;
+        for (var i = 0; i < d.seen.length; i++) {
+          if (a.hashes[String(d.seen[i][0])] !== d.seen[i][1]) {
+            saveSeen({ seen: d.seen, after: good });
+            showRewritten(good);
+            return;
+          }
+          good = d.seen[i][0];
+        }
+        var last = d.seen[d.seen.length - 1];
+        if (a.entries && (last[0] !== a.entries || last[1] !== a.digest)) {
+          d.seen.push([a.entries, a.digest]);
+          saveSeen({ seen: thin(d.seen), after: null });
+        }
+      })
+      .catch(function () { /* offline: checked again at the next change */ });
+  }
+
+  function acknowledge() {
+    // the reader has seen the warning: witness the record from what the server has now
+    saveSeen({ seen: [], after: null });
+    document.getElementById("rewritten").hidden = true;
+    witness();
+  }
 
   function wireFind() {
     var input = document.getElementById("find");
@@ -37,6 +112,11 @@
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
+        ["data-entries", "data-head"].forEach(function (a) {
+          body.setAttribute(a, doc.body.getAttribute(a) || "");
+        });
+        var record = doc.getElementById("record"), mine = document.getElementById("record");
+        if (record && mine) mine.innerHTML = record.innerHTML;
         var fresh = doc.getElementById("live");
         var input = document.getElementById("find");
         var typed = input ? input.value : null;
@@ -51,6 +131,7 @@
           i2.dispatchEvent(new Event("input"));
         }
         showPage();
+        witness();
       });
   }
 
@@ -69,6 +150,9 @@
   }
 
   wireFind();
+  var ok = document.querySelector("#rewritten button");
+  if (ok) ok.addEventListener("click", acknowledge);
+  witness();
   if (body.classList.contains("projector")) {
     setInterval(function () { page += 1; showPage(); }, 10000);
   }
