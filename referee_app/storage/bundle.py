@@ -255,7 +255,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
 
     redacted = chain.redaction_map(e.get("detail") for e in entries_in if isinstance(e, dict)
                                    and e.get("action") == chain.MIGRATE_ACTION)
-    signatures = trust.Signatures()
+    signatures = trust.Signatures(every=True)  # from outside: each one checked
     try:
         entries = []
         for e in chain.read_entries(texts(), redacted):
@@ -265,6 +265,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
             signatures.see(e, raw.get("sig") if isinstance(raw.get("sig"), str) else
                            (None if raw.get("sig") is None else ""))
             entries.append(e)
+        signatures.finish()
     except chain.ChainError as e:
         raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
                           params=e.params) from None

@@ -123,6 +123,12 @@ class PublicKey:
         return check_with(self.verifier(), seq, digest, signature)
 
 
+def well_formed(signature: object) -> bool:
+    """Whether ``signature`` has the form of one (128 hex digits), before checking it."""
+    return (isinstance(signature, str) and len(signature) == 128
+            and all(c in "0123456789abcdef" for c in signature))
+
+
 def check_with(verifier: Any, seq: int, digest: str, signature: str | None) -> bool:
     """:meth:`PublicKey.check` with the loaded key (``PublicKey.verifier``): verify a chain
     loads it once, not once an entry."""
@@ -211,11 +217,10 @@ def forget(fp: str, folder: Path | None = None) -> None:
 
 def load(fp: str) -> SigningKey | None:
     """This desk's private key of fingerprint ``fp``, or None when it is not here."""
-    folder = key_dir()
     cached = _loaded.get(fp)
-    path = key_path(fp, folder)
-    if cached is not None and path.exists():
+    if cached is not None:  # every save signs: read the folder once per key and process
         return cached
+    path = key_path(fp)
     try:
         data = path.read_bytes()
     except OSError:

@@ -1,11 +1,15 @@
 """``verify``: the whole record checked end to end.
 
 1. ``PRAGMA integrity_check`` (the file itself);
-2. the chain: every entry's hash, its link to the one before, the head;
+2. the chain: every entry's hash, its link to the one before, the head, and its signature
+   by the tournament's key (:mod:`.trust`: every one there; the last of each key checked
+   with Ed25519, which vouches for all before it, or each one with ``every_signature``);
 3. every table rebuilt from the chain's rows and compared with the file, row by row;
 4. every saved version settled again under the settings stored with it (the ruleset
    snapshot of that digest, its cap and stake) and compared with the stored settlement.
-The first thing that does not hold is named (its chain entry where there is one).
+The first thing that does not hold is named (its chain entry where there is one). Then,
+when asked: that a given key signed it (``key``), and that it passed through a digest
+published earlier (``against``).
 """
 
 from __future__ import annotations
@@ -81,7 +85,8 @@ class Record:
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 
     def verify(self, *, parallel: bool | None = None, key: str | None = None,
-               against: str | trust.Anchor | None = None) -> VerifyReport:
+               against: str | trust.Anchor | None = None,
+               every_signature: bool = False) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
         entry that does not hold, or return the counts, the record's digest and the keys
         that signed it.
@@ -91,13 +96,18 @@ class Record:
         published earlier (``DIGEST`` or ``ENTRIES:DIGEST``): the record must have passed
         through it unchanged, else the error says where they part.
 
+        Signatures: each entry's must be there, of the right form, by the key the record
+        holds then; the last of each key's run is checked with Ed25519 (which vouches for
+        every entry before it, see :class:`.trust.Signatures`); ``every_signature``: each
+        one is.
+
         ``parallel`` (default: when it pays — two cores, many versions): a worker process
         settles versions again while this process checks the chain, then both take the
         versions left in chunks, the work on two cores."""
         wanted = signing.normalise_fingerprint(key) if key is not None else None
         anchor = (against if isinstance(against, trust.Anchor) or against is None
                   else trust.Anchor.parse(against))
-        report = self._verify(parallel)
+        report = self._verify(parallel, every_signature)
         if wanted is not None:
             found = trust.check_key(report.keys, report.unsigned, wanted)
             if found is not None:
@@ -114,7 +124,7 @@ class Record:
         code = p.pop("code")
         raise RecordIntegrityError(field, render(code, p, "en"), seq, code=code, params=p)
 
-    def _verify(self, parallel: bool | None) -> VerifyReport:
+    def _verify(self, parallel: bool | None, every: bool) -> VerifyReport:
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1 and self._version_count() >= 2000
         conn = self.db.conn
@@ -138,7 +148,7 @@ class Record:
                     p = {"detail": res}
                     raise RecordIntegrityError("db", render("file_damaged", p, "en"),
                                                code="file_damaged", params=p)
-                entries, signed = self._verify_chain()
+                entries, signed = self._verify_chain(every)
                 found = (pool.check() if pool is not None
                          else _check_range(rows, rules_of, 0, len(rows), set()))
                 if found is not None:
@@ -161,7 +171,7 @@ class Record:
         keys, unsigned = signed
         return VerifyReport(n, versions, digest, keys, unsigned)
 
-    def _verify_chain(self) -> tuple[Callable[[], list[chain.Entry]],
+    def _verify_chain(self, every: bool) -> tuple[Callable[[], list[chain.Entry]],
                                      tuple[tuple[tuple[str, int, int], ...], int]]:
         """Check the chain (hashes, links, signatures) and the tables against it; returns a
         function giving the entries (read again only if a settlement problem must be traced
@@ -174,11 +184,11 @@ class Record:
         entry the checks always named (a bad hash further on before a bad row here)."""
         conn = self.db.conn
         try:
-            signed = self._verify_chain_streamed(conn)
+            signed = self._verify_chain_streamed(conn, every)
         except (chain.ChainError, _NotSo, sqlite3.Error, ValueError):
             for table in chain.RECORD_TABLES:
                 conn.execute(f"DELETE FROM rebuilt.{table}")
-            entries, signed = self._verify_chain_exactly()
+            entries, signed = self._verify_chain_exactly(every)
             return (lambda: entries), signed
         return self._read_all_entries, signed
 
@@ -188,11 +198,11 @@ class Record:
         return list(chain.read_entries(((r[0], r[1]) for r in rows),
                                        chain.stored_redaction_map(self.db.conn)))
 
-    def _verify_chain_streamed(self, conn: sqlite3.Connection
+    def _verify_chain_streamed(self, conn: sqlite3.Connection, every: bool
                                ) -> tuple[tuple[tuple[str, int, int], ...], int]:
         head_n, head_hash = chain.head(conn)
         redacted = chain.stored_redaction_map(conn)
-        signatures = trust.Signatures()
+        signatures = trust.Signatures(every=every)
         factory = conn.text_factory
         conn.text_factory = str  # SQLite decodes; a damaged text raises, and is retried
         try:
@@ -224,17 +234,18 @@ class Record:
             conn.text_factory = factory
         if (head_n, head_hash) != (count, last):
             raise _NotSo
+        signatures.finish()
         chain.compare(conn, "rebuilt", [])
         return signatures.summary()
 
-    def _verify_chain_exactly(self) -> tuple[list[chain.Entry],
+    def _verify_chain_exactly(self, every: bool) -> tuple[list[chain.Entry],
                                              tuple[tuple[tuple[str, int, int], ...], int]]:
         conn = self.db.conn
         # the entry as the bytes stored: hashed as they are, decoded once by the JSON parser
         rows = _fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, action, "
                           "sig FROM main.chain ORDER BY seq")
         head_n, head_hash = chain.head(conn)
-        signatures = trust.Signatures()
+        signatures = trust.Signatures(every=every)
         try:
             try:
                 redacted = chain.stored_redaction_map(conn)
@@ -247,6 +258,7 @@ class Record:
                 if (at, who, action) != (e.at, e.referee, e.action):
                     raise chain.ChainError(e.seq, "chain_listing_differs")
                 signatures.see(e, sig)
+            signatures.finish()
             last = entries[-1].hash if entries else chain.GENESIS
             if head_n != len(entries) or head_hash != last:
                 raise chain.ChainError(head_n if head_n > len(entries) else len(entries),
