@@ -9,14 +9,9 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+from .places import data_dir
+
 DEMO_BUNDLE_NAME = "demo-ottawa-2009.json"
-
-
-def data_dir() -> Path:
-    """The user's data directory for Referee Desk (created on first use)."""
-    import platformdirs  # here: only a command without --db needs it
-
-    return Path(platformdirs.user_data_dir("referee-app", appauthor=False))
 
 
 def default_db_path() -> Path:

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import StorageError
+from .places import data_dir
 
 #: the meta row holding the record's public key
 META_KEY = "signing_key"
@@ -55,8 +56,6 @@ def key_dir() -> Path:
     env = os.environ.get(KEYS_ENV)
     if env:
         return Path(env)
-    from .demo import data_dir
-
     return data_dir() / "keys"
 
 
