@@ -31,7 +31,7 @@ from referee_app.storage.errors import (
     StorageFault,
 )
 
-from .i18n import tr
+from .i18n import LANG, tr
 
 #: the log grows to this size, then the previous one is kept as ``…log.1``
 LOG_LIMIT = 1_000_000
@@ -68,6 +68,8 @@ def fault_text(e: BaseException) -> str | None:
         return tr("fault_read_only", why=why or tr("ro_unknown"))
     if isinstance(e, DamagedError):
         return tr("fault_damaged")
+    if isinstance(e, StorageFault) and e.code == "key_missing":  # says what to do itself
+        return e.text(LANG.code)
     if isinstance(e, StorageFault):
         return tr("fault_other", detail=e.problem)
     return None

@@ -78,6 +78,9 @@ class SaveResult:
     hand: dict[str, Any] | None = None
     replayed: bool = False
     problem: str = ""
+    #: why it waits, when the server said so (``key_missing``: the server's desk cannot sign)
+    code: str = ""
+    params: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,6 +155,15 @@ def error_from(resp: httpx.Response) -> StorageError:
     if status == 404 and fld == "hand_id":
         return UnknownHandError(fld, problem)
     return StorageError(fld, problem)
+
+
+def _answered_code(resp: httpx.Response) -> tuple[str, dict[str, Any]]:
+    """The error code and parameters a server gave with a refusal to save now ("" if none)."""
+    try:
+        err = resp.json().get("error", {})
+        return str(err.get("code") or ""), dict(err.get("params") or {})
+    except (ValueError, AttributeError, TypeError):
+        return "", {}
 
 
 class DeskClient:
@@ -444,7 +456,8 @@ class DeskClient:
                               bool(data.get("replayed")))
         err = error_from(resp)
         if resp.status_code == 401 or isinstance(err, ServerUnreachable):
-            return SaveResult(item.key, True, problem=err.problem)
+            code, params = _answered_code(resp)
+            return SaveResult(item.key, True, problem=err.problem, code=code, params=params)
         if interactive:
             self.outbox.move(item.key, "dropped")  # refused now: the referee sees why
             raise err

@@ -248,6 +248,10 @@ class RemoteTournament:
                 queued = HandQueued(r.key, rewritten.problem)
                 queued.code, queued.params = rewritten.code, rewritten.params
                 raise queued
+            if r.code == "key_missing":  # the server answers, but cannot sign: it waits
+                queued = HandQueued(r.key, r.problem)
+                queued.code, queued.params = r.code, r.params
+                raise queued
             n = len(self.client.waiting())
             raise HandQueued(r.key, f"the server cannot be reached; the hand was checked and "
                              f"waits in the outbox ({n} waiting): it is sent when the server "

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import StorageError
+from .errors import StorageError, StorageFault
 from .places import data_dir
 
 #: the meta row holding the record's public key
@@ -38,9 +38,10 @@ PASSPHRASE_MIN = 8
 _DOMAIN = b"referee-desk head\n"
 
 
-class KeyMissingError(StorageError):
+class KeyMissingError(StorageFault):
     """The record is signed with a key whose private half is not on this desk: nothing can
-    be written here until it is imported (``referee-app key import``)."""
+    be written here until it is imported (``referee-app key import``). A fault of the desk,
+    not of the change asked (exit 3; a server answers 503 and desks keep their hands)."""
 
     code = "key_missing"
 

@@ -175,3 +175,36 @@ def test_the_pages_show_the_digest_and_the_signing_key(desk: Any) -> None:
     assert "服务器上的记录在第 {n} 条之后被改写过" in zh  # the banner's text, for live.js
     projector = http.get("/projector?lang=en").text
     assert re.search(rf"record {n} entries · {head[:12]} · key {short}", projector)
+
+
+def test_a_server_without_the_key_keeps_desks_hands_waiting(tmp_path: Path,
+                                                            monkeypatch) -> None:
+    """A standby serving a copy whose private key it did not import: reads go on, every
+    write is a 503 naming `key import`, and a desk's hand waits in its outbox (not a
+    refusal, not a conflict) until the key is there."""
+    from referee_app.storage import signing
+
+    db = make_event(tmp_path / "event.sqlite")
+    recs = records(db, 1, 2, seed=6)
+    head_desk = os.environ[signing.KEYS_ENV]
+    monkeypatch.setenv(signing.KEYS_ENV, str(tmp_path / "standby-keys"))
+    monkeypatch.setattr(signing, "_loaded", {})
+    with TestClient(create_app(db, backup_every=0), base_url="http://desk.test") as http:
+        client = DeskClient("http://desk.test", tmp_path / "outbox")
+        client.http.close()
+        client.http = http
+        backend = ServerBackend(client)
+        backend.referees.sign_in(*DESKS[0])
+        assert http.get("/api/standings").status_code == 200
+        with pytest.raises(HandQueued) as e:
+            backend.hands.add(recs[0], round=1, table=1, hand_no=1)
+        assert e.value.code == "key_missing" and "key import" in e.value.problem
+        assert len(client.waiting()) == 1 and not client.conflicts()
+        token = http.post("/api/session", json={"referee": HEAD, "pin": HEAD_PIN}).json()
+        r = http.post("/api/penalties", json={"players": ["李伟"], "chips": 1, "reason": "x"},
+                      headers={"Authorization": f"Bearer {token['token']}"})
+        assert r.status_code == 503 and r.json()["error"]["code"] == "key_missing"
+        # the key is imported on the standby: the waiting hand goes
+        monkeypatch.setenv(signing.KEYS_ENV, head_desk)
+        monkeypatch.setattr(signing, "_loaded", {})
+        assert len(client.flush().sent) == 1

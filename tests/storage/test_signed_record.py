@@ -272,7 +272,7 @@ def test_a_desk_without_the_private_key_refuses_every_write(event: Tournament, t
         assert t.record.verify()  # reading and verifying work without it
     assert db_dump(event.path) == before
     r = run(main, ["players", "add", "新人", "--db", str(event.path)])
-    assert r.exit_code == 2 and "key import" in r.stderr
+    assert r.exit_code == 3 and "key import" in r.stderr
     assert db_dump(event.path) == before
 
 

@@ -206,7 +206,7 @@ class OutboxStatus(QWidget):
             return False
         r, t, n, _hid = self.win.context
         self.win.new_hand(r, t)
-        if e.code == "record_rewritten":  # the server answers, but nothing is sent to it
+        if e.code in ("record_rewritten", "key_missing"):  # answered, but nothing is saved
             self.win.message(exception_text(e))
         else:
             self.online = False
