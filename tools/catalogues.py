@@ -83,9 +83,9 @@ def click_texts() -> dict[str, str]:
     (``_("…")`` and both forms of ``ngettext("…", "…", n)`` in its modules)."""
     import click
 
-    from referee_app.cli.lang import CLICK_MODULES, CLICK_PREFIX
+    from referee_app.cli.lang import CLICK_INDIRECT, CLICK_MODULES, CLICK_PREFIX
 
-    out: dict[str, str] = {}
+    out: dict[str, str] = {CLICK_PREFIX + s: s for s in CLICK_INDIRECT}
     folder = Path(click.__file__).parent
     for name in CLICK_MODULES:
         path = folder / f"{name}.py"

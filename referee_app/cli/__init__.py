@@ -22,6 +22,7 @@ import sys
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
 
 from . import lang as cli_lang
 from .helptext import HelpContext, speak_help
@@ -138,8 +139,12 @@ def _lang_option(ctx: click.Context, param: click.Parameter, value: str | None) 
     early look in :meth:`LazyGroup.main` only finds ``--lang`` before the command)."""
     if value is None:
         cli_lang.set_lang(cli_lang.locale_lang())
-    else:
+    elif value in cli_lang.LANGS:
         cli_lang.set_lang(value, True)
+    else:
+        where = ("--lang" if ctx.get_parameter_source("lang") is not ParameterSource.ENVIRONMENT
+                 else cli_lang.ENV)
+        raise click.BadParameter(cli_lang.say("bad_lang", got=value), ctx, param, where)
     return cli_lang.lang()
 
 
@@ -149,7 +154,7 @@ LazyGroup.context_class = HelpContext
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=EXIT_HELP)
 @click.version_option(package_name="referee-app")
-@click.option("--lang", type=click.Choice(["zh", "en"]), envvar=cli_lang.ENV, is_eager=True,
+@click.option("--lang", envvar=cli_lang.ENV, is_eager=True,
               expose_value=False, callback=_lang_option, metavar="zh|en",
               help="Language of everything printed: zh (中文) or en (English). Default: "
                    "REFEREE_LANG, else the locale (中文 when it is Chinese). Options, "

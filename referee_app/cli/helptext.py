@@ -160,8 +160,9 @@ def _wide(s: str) -> bool:
 
 
 #: a line may break after a wide character or at a space; closing punctuation stays with
-#: the character before it, opening punctuation with the one after
-_TOKEN = re.compile(r"[（“「《]?[^\x00-\x7f\s][，。；：、）”」》！？]*"
+#: the character before it, opening punctuation with the one after, and click's
+#: ``[默认：…]`` label is not broken
+_TOKEN = re.compile(r"\[[^\s\]]*\]?|[（“「《(]?[^\x00-\x7f\s][，。；：、）”」》！？]*"
                     r"|[（“「《]?[^\s\u0080-\uffff]+[，。；：、）”」》！？]*|\s+")
 
 
@@ -252,6 +253,9 @@ class HelpContext(click.Context):
 
     def get_help(self) -> str:
         localise(self.command, context_path(self), cli_lang.lang())
+        option = self.command.get_help_option(self)  # made once, maybe in another language
+        if option is not None:
+            option.help = cli_lang.click_text(CLICK_OPTIONS["_click_default_help"])
         return super().get_help()
 
     def get_usage(self) -> str:

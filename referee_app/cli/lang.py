@@ -40,6 +40,8 @@ CLICK_PREFIX = "click."
 #: click's modules that read their words through ``gettext`` (``_`` and ``ngettext``)
 CLICK_MODULES = ("core", "decorators", "exceptions", "formatting", "parser", "types",
                  "termui", "utils", "shell_completion")
+#: click's words it passes to ``_`` from a variable (an option's ``[required]``)
+CLICK_INDIRECT = ("required",)
 
 log = logging.getLogger(__name__)
 _current = "en"
@@ -256,7 +258,7 @@ def _speak_click(code: str) -> None:
                 module.ngettext = _click_ngettext
 
 
-__all__ = ["CLICK_MODULES", "CLICK_PREFIX", "ENV", "LOCALE_ENV", "PREFIX", "chosen",
+__all__ = ["CLICK_INDIRECT", "CLICK_MODULES", "LANGS", "CLICK_PREFIX", "ENV", "LOCALE_ENV", "PREFIX", "chosen",
            "click_text", "error_data", "error_line", "error_text", "exception_text", "explicit", "field_words",
            "jsonable", "lang", "locale_lang", "problem", "say", "seat", "set_lang", "term",
            "violation_data", "violation_line", "warning_line", "word"]
