@@ -12,7 +12,7 @@ from referee_app.storage import HandInfo
 from referee_app.storage.hand_queries import change_items, change_text
 
 from .desk_checks import amend_dry_run, verify_record
-from .lang import lang, say, seat, term
+from .lang import lang, say, seat, term, violation_data
 from .layout import pad
 from .options import (
     db_option,
@@ -166,12 +166,6 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
 
     with open_db(db) as t:
         h = t.hands.get(hand_id)
-        if as_json:
-            echo_json(_hand_json(h))
-            return
-        click.echo(hand_line(h, t.info.seats))
-        if h.override_reason:
-            click.echo(say("hand.override_by_head", reason=h.override_reason))
         # the stored settlement, as data when today's engine writes it so (its words then
         # in the reader's language), else as stored
         rules = t.rules()
@@ -179,7 +173,16 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
             s = as_stored(h.settlement, HandRecord.from_dict(h.record, rules), rules)
         except ValueError:
             s = None
-        click.echo(render_text(s or settlement_from_dict(h.settlement)))
+        s = s or settlement_from_dict(h.settlement)
+        if as_json:
+            # the stored document as kept; beside it the rules an overridden hand breaks,
+            # each with its code (empty for one known only by its stored words)
+            echo_json({**_hand_json(h), "violations": [violation_data(v) for v in s.errors]})
+            return
+        click.echo(hand_line(h, t.info.seats))
+        if h.override_reason:
+            click.echo(say("hand.override_by_head", reason=h.override_reason))
+        click.echo(render_text(s))
 
 
 @hand.command("list")

@@ -54,7 +54,7 @@ def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
         for p in t.penalties.list():
-            click.echo(f"#{p.id:<3} {where(p.round or '-')} {p.clause or '':<6} "
+            click.echo(f"#{p.id:<3} {where(p.round) if p.round else '-'} {p.clause or '':<6} "
                        + _entries(p.entries) + f"  {p.reason}  "
                        + say("hand.by", referee=p.referee or "-")
                        + (say("marks", marks=say("penalty.void_mark")) if p.void else ""))

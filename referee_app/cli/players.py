@@ -88,7 +88,7 @@ def players_statement(player: str, as_json: bool, db: Path) -> None:
         click.echo(f"{st.player.display} — {st.player.club or '-'}")
         for ln in st.lines:
             at = (f"{where(ln.round, ln.table, ln.hand_no)} {seat(ln.seat)}" if ln.hand_id
-                  else say("players.penalty_at", at=where(ln.round or "-")))
+                  else say("players.penalty_at", at=where(ln.round) if ln.round else "-"))
             flags = say("marks", marks=say("list_sep").join(term("status_", f)
                                                            for f in ln.flags)) \
                 if ln.flags and ln.hand_id else ""
