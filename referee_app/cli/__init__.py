@@ -86,6 +86,9 @@ class LazyGroup(click.Group):
         say = cli_lang.say
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:  # a group without its command
+            e.show()  # its help, as click shows it (not an "error:" line)
+            sys.exit(2)
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else "referee-app"
             _error(say("usage_error", problem=e.format_message(), where=where))
@@ -148,12 +151,24 @@ def _lang_option(ctx: click.Context, param: click.Parameter, value: str | None) 
     return cli_lang.lang()
 
 
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: click's own words for it, in the run's language."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    click.echo(cli_lang.click_text("%(prog)s, version %(version)s")
+               % {"prog": ctx.find_root().info_name, "version": version("referee-app")})
+    ctx.exit()
+
+
 LazyGroup.context_class = HelpContext
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=EXIT_HELP)
-@click.version_option(package_name="referee-app")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_version, help="Show the version and exit.")
 @click.option("--lang", envvar=cli_lang.ENV, is_eager=True,
               expose_value=False, callback=_lang_option, metavar="zh|en",
               help="Language of everything printed: zh (中文) or en (English). Default: "

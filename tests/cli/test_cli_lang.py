@@ -225,6 +225,11 @@ def test_the_option_beats_the_variable_and_click_speaks_it_too() -> None:
     assert res.stderr.strip() == "错误：缺少参数 'TILES'.（见“referee-app analyse --help”）"
     res = run(["--lang", "zh", "no-such"], env=NO_LOCALE)
     assert res.stderr.strip() == "错误：没有命令 'no-such'。（见“referee-app --help”）"
+    res = run(["--lang", "zh", "event"], env=NO_LOCALE)  # a group without its command
+    assert res.exit_code == 2 and res.stderr.startswith("用法： referee-app event ")
+    assert "新建、导入、导出和查看赛事" in res.stderr
+    assert run(["--lang", "zh", "--version"]).stdout.startswith("referee-app，版本 ")
+    assert run(["--lang", "en", "--version"]).stdout.startswith("referee-app, version ")
 
 
 def test_a_language_that_is_not_one_is_refused_by_name() -> None:
