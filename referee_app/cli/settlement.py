@@ -7,7 +7,7 @@ from typing import Any
 
 from referee_app.core import Settlement
 from referee_app.core.i18n import text
-from referee_app.core.wording import reason_text, step_text, tile_word
+from referee_app.core.wording import reason_text, step_text, tile_word, tiles_text
 
 from .lang import lang, say, seat, violation_data, violation_line
 from .layout import table
@@ -42,7 +42,7 @@ def render_text(s: Settlement) -> str:
         lines.append("  " + say("score.pigs", pigs=seats(map(seat, ec.flower_pigs)) or "-",
                                 xianggong=seats(map(seat, ec.xianggong)) or "-"))
         for st, r in ec.ready.items():
-            state = (say("score.ready", waits=" ".join(map(tile, r.waits)), fan=r.max_fan)
+            state = (say("score.ready", waits=tiles_text(r.waits, lg), fan=r.max_fan)
                      if r.ready else say("score.not_ready"))
             lines.append("  " + say("score.seat_state", seat=seat(st), state=state))
     lines += ["", say("score.payments")]

@@ -57,6 +57,11 @@ def tile_word(lang: str) -> Namer:
     return str
 
 
+def tiles_text(tiles: Iterable[str], lang: str) -> str:
+    """Tiles as the trace lists them: ``1p 4p`` / ``一筒、四筒``."""
+    return _TRACE_TILE_SEP.get(lang, " ").join(map(tile_word(lang), tiles))
+
+
 @cache
 def _tpl(key: str, lang: str) -> str:
     """The catalogue's text of ``key`` (read once: the English renders every stored step)."""
@@ -280,5 +285,5 @@ def stored_reason(reason: str) -> tuple[str, Params] | None:
     return None
 
 
-__all__ = ["field_text", "reading_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+__all__ = ["field_text", "reading_text", "tiles_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]
