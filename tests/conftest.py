@@ -12,6 +12,9 @@ if not os.environ.get("REFEREE_APP_KEYS"):
     import tempfile as _tempfile
 
     os.environ["REFEREE_APP_KEYS"] = _tempfile.mkdtemp(prefix="referee-keys-")
+# the command line speaks the locale's language unless told (docs/i18n.md): the tests read
+# its English unless a test chooses (tests/cli/test_cli_lang.py)
+os.environ["REFEREE_LANG"] = "en"
 
 
 # --------------------------------------------------------------------------- storage fixtures

@@ -12,6 +12,7 @@ from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament, signing
 from referee_app.storage.wire import to_json
 
+from .lang import lang, say, seat
 from .options import (
     db_option,
     echo_json,
@@ -19,6 +20,7 @@ from .options import (
     open_db,
     read_pin,
     referee_option,
+    tie_break_text,
 )
 
 
@@ -69,24 +71,27 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     if head_referee.strip():
-        kw["head_pin"] = read_pin(f"new PIN for {head_referee.strip()}", "NEW_REFEREE_PIN",
-                                  confirm=True)
+        kw["head_pin"] = read_pin(say("new_pin_for", name=head_referee.strip()),
+                                  "NEW_REFEREE_PIN", confirm=True)
     with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
                            verified_only=verified_only, **kw) as t:
         i = t.info
-        cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
-        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}"
-                   f"{', only verified hands count' if i.verified_only else ''}) in {db}")
-        click.echo(f"signing key {i.signing_key} (short: {i.signing_key_short}); its private "
-                   f"key is kept in {signing.key_dir()}: export it for a standby desk with "
-                   "'referee-app key export FILE'")
+        cap = say("event.with_cap", n=i.cap_fan) if i.cap_fan is not None else ""
+        only = say("event.with_verified_only") if i.verified_only else ""
+        click.echo(say("event.created", name=i.name, ruleset=i.ruleset, seats=i.table_size,
+                       cap=cap, verified=only, path=db))
+        click.echo(say("event.signing_key_made", fp=i.signing_key, short=i.signing_key_short,
+                       folder=signing.key_dir()))
 
 
 def _counted(verified_only: bool) -> str:
-    return ("only verified hands (standings provisional until every hand is verified)"
-            if verified_only else "every saved hand")
+    return say("event.counted_verified" if verified_only else "event.counted_all")
+
+
+def _names(names: list[str] | tuple[str, ...]) -> str:
+    return say("list_sep").join(names) or "-"
 
 
 def _split(text: str | None) -> list[str]:
@@ -142,34 +147,30 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     if tie_break is not None:
         fields["tie_break"] = _split(tie_break)
     if not fields and not resettle:
-        raise StorageError("options", "nothing to change (see --help)")
+        raise StorageError.of("options", "nothing_to_change")
     with open_db(db, referee) as t:
         i = t.update_info(referee=referee, **fields) if fields else t.info
-        click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
-                   f"{i.end_date or '-'}, stake {i.stake}, referees "
-                   f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
-                   f"counted: {_counted(i.verified_only)}, "
-                   f"results {i.results_url or '-'}")
+        click.echo(say("event.settings", name=i.name, venue=i.venue or "-",
+                       start=i.start_date or "-", end=i.end_date or "-", stake=i.stake,
+                       referees=_names(i.referees), head=i.head_referee or "-",
+                       tie_break=tie_break_text(i.tie_break), templates=i.templates or "-",
+                       counted=_counted(i.verified_only), results=i.results_url or "-"))
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
-            click.echo(f"re-settled {len(done)} saved hand(s) under the new settings: "
-                       + (", ".join(f"#{h.id} v{h.version}" for h in done) or "none"))
+            click.echo(say("event.resettled", n=len(done), hands=_names(
+                [f"#{h.id} v{h.version}" for h in done])))
         elif differ:
-            click.echo(f"{len(differ)} saved hand(s) would settle differently under these "
-                       "settings; they keep their saved settlement (--resettle writes new "
-                       "versions)")
+            click.echo(say("event.would_differ", n=len(differ)))
 
 
 @event.command("info")
-@click.option("--json", "as_json", is_flag=True,
-              help="The details as JSON, with the record's entries, full digest and "
-                   "signing key.")
+@click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
 def event_info(as_json: bool, db: Path) -> None:
-    """Show the tournament's details, rounds and counts."""
+    """Show the tournament's details, rounds and counts (--json: with the record's entries,
+    full digest and signing key)."""
     with open_db(db) as t:
         i = t.info
         if as_json:
@@ -180,25 +181,26 @@ def event_info(as_json: bool, db: Path) -> None:
                        "rounds": to_json(t.rounds.list()),
                        "players": len(t.players.list())})
             return
-        cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
+        cap = say("event.cap_fan", n=i.cap_fan) if i.cap_fan is not None else \
+            say("event.cap_ruleset")
         n, digest = t.record.digest()
-        click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
-                   f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
-        click.echo("  signing key: " + (
-            f"{i.signing_key} (private key {'on' if t.keys.here() else 'NOT on'} this desk)"
-            if i.signing_key else "none yet (made before signed records: its next write "
-                                  "makes one)"))
-        click.echo(f"  seats: {' '.join(i.seats)}  "
-                   f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
-                   f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
-                   f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
-                   f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
-                   f"\n  counted: {_counted(i.verified_only)}"
-                   f"\n  results: {i.results_url or '-'}"
-                   f"\n  players: {len(t.players.list())}")
+        rules = t.ruleset()
+        click.echo(say("event.info", name=i.name, ruleset=i.ruleset,
+                       ruleset_name=(rules.name_zh or rules.name) if lang() == "zh"
+                       else rules.name, digest=t.settings()["ruleset_digest"][:12],
+                       entries=n, record=digest, seats=" ".join(seat(x) for x in i.seats),
+                       stake=i.stake, cap=cap, venue=i.venue or "-",
+                       start=i.start_date or "-", end=i.end_date or "-",
+                       tie_break=tie_break_text(i.tie_break), referees=_names(i.referees),
+                       head=i.head_referee or "-", templates=i.templates or "-",
+                       counted=_counted(i.verified_only), results=i.results_url or "-",
+                       players=len(t.players.list())))
+        click.echo("  " + (say("event.key_here" if t.keys.here() else "event.key_not_here",
+                               fp=i.signing_key) if i.signing_key else say("event.key_none")))
         for r in t.rounds.list():
-            click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
-                       + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
+            byes = say("event.byes", names=_names(r.byes)) if r.byes else ""
+            click.echo("  " + say("event.round", round=r.number, tables=r.tables,
+                                  hands=r.hands, byes=byes))
 
 
 @event.command("import")
@@ -219,27 +221,23 @@ def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
     'referee pin NAME' before their first change."""
 
     def head_pin(name: str) -> str:
-        return read_pin(f"new PIN on this desk for the head referee {name}", "NEW_REFEREE_PIN",
-                        confirm=True)
+        return read_pin(say("new_head_pin_for", name=name), "NEW_REFEREE_PIN", confirm=True)
 
     with Tournament.import_bundle(bundle, db, legacy=legacy, key=key, head_pin=head_pin) as t:
         n, digest = t.record.digest()
-        click.echo(f"imported {t.info.name!r}: {len(t.players.list())} players, "
-                   f"{len(t.rounds.list())} rounds, {len(t.hands.list())} hands, "
-                   f"{len(t.penalties.list())} penalties into {db} (record {n} entries, {digest})")
+        click.echo(say("event.imported", name=t.info.name, players=len(t.players.list()),
+                       rounds=len(t.rounds.list()), hands=len(t.hands.list()),
+                       penalties=len(t.penalties.list()), path=db, entries=n, record=digest))
         fp = t.info.signing_key
         if not fp:
-            click.echo("the record is not signed (made before signed records): its next write "
-                       "signs it with a new key")
+            click.echo(say("event.imported_unsigned"))
         else:
-            click.echo(f"signed with key {fp} (short: {signing.short(fp)}); private key "
-                       + ("on this desk" if t.keys.here() else
-                          "NOT on this desk: import it (referee-app key import FILE) before "
-                          "any change"))
+            click.echo(say("event.imported_signed" if t.keys.here()
+                           else "event.imported_signed_not_here", fp=fp,
+                           short=signing.short(fp)))
         missing = t.referees.without_pin()
         if missing:
-            click.echo(f"no PIN on this desk yet for {', '.join(missing)}: each sets theirs "
-                       "with 'referee-app referee pin NAME' before their first change")
+            click.echo(say("event.imported_no_pins", names=_names(missing)))
 
 
 @event.command("export")
@@ -250,8 +248,9 @@ def event_export(bundle: str, db: Path) -> None:
     """Write the whole tournament to BUNDLE.json (lossless; re-import with 'event import')."""
     with open_db(db) as t:
         b = t.export_bundle(bundle)
-        click.echo(f"wrote {bundle}: {len(b['players'])} players, {len(b['rounds'])} rounds, "
-                   f"{len(b['hands'])} hands, {len(b['penalties'])} penalties")
+        click.echo(say("event.exported", path=bundle, players=len(b["players"]),
+                       rounds=len(b["rounds"]), hands=len(b["hands"]),
+                       penalties=len(b["penalties"])))
 
 
 @event.command("backup")
@@ -261,7 +260,7 @@ def event_backup(db: Path) -> None:
     """Write a backup copy now (SQLite backup API) and list the kept backups."""
     with open_db(db) as t:
         p = t.backups.write()
-        click.echo(f"backup written: {p}")
-        click.echo(f"{len(t.backups.paths())} backups kept in {p.parent}")
+        click.echo(say("event.backup_written", path=p))
+        click.echo(say("event.backups_kept", n=len(t.backups.paths()), folder=p.parent))
 
 

@@ -14,6 +14,7 @@ import click
 
 from referee_app.storage import Tournament, signing
 
+from .lang import say
 from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
 
 PASSPHRASE_ENV = "KEY_PASSPHRASE"
@@ -37,13 +38,11 @@ def key_show(as_json: bool, db: Path) -> None:
                        "private_key_here": here, "folder": str(signing.key_dir())})
             return
         if not fp:
-            click.echo("the record is not signed yet (made before signed records): its next "
-                       "write makes its key")
+            click.echo(say("key.none"))
             return
-        click.echo(f"signing key: {fp} (short: {signing.short(fp)})")
-        click.echo(f"private key: {'on this desk, ' if here else 'NOT on this desk ('}"
-                   f"{signing.key_path(fp)}{'' if here else '): writes are refused until '}"
-                   f"{'' if here else 'it is imported (referee-app key import FILE)'}")
+        click.echo(say("key.show", fp=fp, short=signing.short(fp)))
+        click.echo(say("key.private_here" if here else "key.private_not_here",
+                       path=signing.key_path(fp)))
 
 
 @key.command("export")
@@ -56,10 +55,10 @@ def key_export(file: Path, db: Path) -> None:
     and its passphrase apart: together they let anyone sign this tournament's record."""
     with open_db(db) as t:
         fp = t.keys.fingerprint
-        passphrase = read_pin("passphrase for the exported key", PASSPHRASE_ENV, confirm=True,
-                              what="passphrase")
+        passphrase = read_pin(say("key.passphrase_new"), PASSPHRASE_ENV, confirm=True,
+                              refusal="no_terminal_for_passphrase")
         t.keys.export(file, passphrase)
-        click.echo(f"wrote {file}: key {fp} (short: {signing.short(fp)}), encrypted")
+        click.echo(say("key.exported", path=file, fp=fp, short=signing.short(fp)))
 
 
 @key.command("import")
@@ -75,10 +74,11 @@ def key_import(file: Path, db: Path | None) -> None:
     if db is not None:
         with Tournament.open(db) as t:
             wanted = t.keys.fingerprint
-    passphrase = read_pin(f"passphrase of {file}", PASSPHRASE_ENV, what="passphrase")
+    passphrase = read_pin(say("key.passphrase_of", path=file), PASSPHRASE_ENV,
+                          refusal="no_terminal_for_passphrase")
     k = signing.import_key(file, passphrase, expect=wanted)
-    click.echo(f"imported key {k.fingerprint} (short: {signing.short(k.fingerprint)}) into "
-               f"{signing.key_dir()}")
+    click.echo(say("key.imported", fp=k.fingerprint, short=signing.short(k.fingerprint),
+                   folder=signing.key_dir()))
 
 
 @key.command("replace")
@@ -93,5 +93,6 @@ def key_replace(reason: str, referee: str, db: Path) -> None:
     with open_db(db, referee) as t:
         old = t.keys.fingerprint
         fp = t.keys.replace(referee=referee, reason=reason)
-        click.echo(f"the record is now signed with key {fp} (short: {signing.short(fp)})"
-                   + (f"; entries before were signed with {signing.short(old)}" if old else ""))
+        click.echo(say("key.replaced", fp=fp, short=signing.short(fp)))
+        if old:
+            click.echo(say("key.replaced_before", old=signing.short(old)))

@@ -10,6 +10,8 @@ import click
 from referee_app.storage import RecordIntegrityError, VerifyReport, signing
 
 from .common import ID
+from .lang import error_text, say, term
+from .layout import pad
 from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
@@ -35,30 +37,31 @@ def verify(key: str | None, against: str | None, every_signature: bool, db: Path
     signed it; with --against, that it still passes through a digest published earlier.
 
     Last line: ``ok ENTRIES DIGEST`` (exit 0), or the first entry that does not hold
-    (exit 1)."""
+    (exit 1), in the same words in every language (scripts read it)."""
     with open_db(db) as t:
         try:
             rep = t.record.verify(key=key, against=against, every_signature=every_signature)
         except RecordIntegrityError as e:
-            click.echo(f"error: {e.problem}", err=True)
+            click.echo(error_text(e), err=True)
+            # the last line is the same in every language: scripts read it
             click.echo(f"FAILED {'entry ' + str(e.seq) if e.seq else e.field}")
             sys.exit(EXIT_RULES)
-        click.echo(f"{rep.versions} hand versions re-settled under their stored settings")
+        click.echo(say("verify.resettled", n=rep.versions))
         click.echo(signed_line(rep))
         if against is not None:
-            click.echo(f"passes through {against.strip()}: every entry up to it unchanged")
+            click.echo(say("verify.passes_through", anchor=against.strip()))
         click.echo(f"ok {rep.entries} {rep.short}")
 
 
 def signed_line(rep: VerifyReport) -> str:
     """Who signed the record, in one line."""
     if not rep.signed:
-        return ("unsigned: made before signed records (every entry checked by its hash); its "
-                "next write signs it")
-    runs = ", ".join(f"entries {a}-{b} by key {signing.short(fp)}" for fp, a, b in rep.keys)
-    before = (f" (entries 1-{rep.unsigned} were written before signing, covered by entry "
-              f"{rep.unsigned + 1}'s signature)" if rep.unsigned else "")
-    return f"signed: {runs}{before}"
+        return say("verify.unsigned")
+    runs = say("list_sep").join(say("verify.signed_run", a=a, b=b, key=signing.short(fp))
+                                for fp, a, b in rep.keys)
+    if rep.unsigned:
+        return say("verify.signed_after", runs=runs, last=rep.unsigned, first=rep.unsigned + 1)
+    return say("verify.signed", runs=runs)
 
 
 @click.command()
@@ -79,4 +82,5 @@ def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> No
             brief = ", ".join(f"{k}={v}" for k, v in d.items()
                               if k not in ("log", "redacted") and v not in (None, "", [], {}))
             click.echo(f"{e['id']:>5}  {e['at'][:19].replace('T', ' ')}  "
-                       f"{e['referee'] or '-':<8} {e['action']:<20} {brief}")
+                       f"{pad(e['referee'] or '-', 8)} {pad(term('log_', e['action']), 20)} "
+                       f"{brief}")
