@@ -159,7 +159,8 @@ class Store:
         return who.name
 
     @contextlib.contextmanager
-    def write(self, *, signer: signing.SigningKey | None = None) -> Iterator[None]:
+    def write(self, *, signer: signing.SigningKey | None = None,
+              start_with: signing.SigningKey | None = None) -> Iterator[None]:
         """One save: a write transaction that ends with exactly one chain entry holding every
         row it wrote (the caller says what it was with :meth:`note`), its head signed with
         the record's key.
@@ -170,7 +171,9 @@ class Store:
         its first save: a new key pair (kept in the key folder) whose public key goes into
         the record in an entry of its own (``record.key``), just before the save's.
         ``signer``: the key that signs instead of the record's (a new tournament's, or a
-        new key replacing the record's: ``t.keys.replace``)."""
+        new key replacing the record's: ``t.keys.replace``). ``start_with``: the key a record
+        made before signing starts with, instead of a new one (a backup from before signing
+        restored in place of a signed file goes on with that file's key)."""
         conn = self.db.conn
         if not self._capturing:
             chain.install_capture(conn)
@@ -192,7 +195,9 @@ class Store:
                     return
                 referee, action, detail, at = self._pending
                 self._pending = None
-                if key is None:
+                if key is None and start_with is not None:
+                    key = self._start_signing(referee, at, start_with)
+                elif key is None:
                     key = started = self._start_signing(referee, at)
                 chain.append(self.db.conn, referee=referee, action=action, detail=detail,
                              at=at, rows=rows, signer=key)
@@ -225,11 +230,13 @@ class Store:
                                              folder=str(signing.key_dir()))
         return key
 
-    def _start_signing(self, referee: str, at: str) -> signing.SigningKey:
+    def _start_signing(self, referee: str, at: str,
+                       key: signing.SigningKey | None = None) -> signing.SigningKey:
         """A record made before signing, at its first save: a new key (kept in the key
-        folder first), its public key in an entry of its own."""
-        key = signing.SigningKey.generate()
-        signing.save(key)
+        folder first) or the one given, its public key in an entry of its own."""
+        if key is None:
+            key = signing.SigningKey.generate()
+            signing.save(key)
         self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?)",
                         (signing.META_KEY, key.public.meta_value()))
         chain.append(self.db.conn, referee=referee, action="record.key",

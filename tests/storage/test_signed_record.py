@@ -552,3 +552,19 @@ def test_the_chain_names_pin_changes_and_nothing_derived_from_them(make_tourname
     assert t.record.log()[-1]["detail"] == {"name": "钱"}
     assert not any(chain.has_secret(json.loads(x)) for (x,) in
                    t.db.execute("SELECT entry FROM chain"))
+
+
+def test_a_backup_from_before_signing_restored_goes_on_with_the_files_key(
+        old_file: Path) -> None:
+    with Tournament.open(old_file, backup_every=0) as t:
+        t.backups.write()  # a backup of the record before signing
+        t.referees.sign_in("赵建国", "2468")
+        t.players.add("新人")  # the first write: the file's key
+        fp = t.info.signing_key
+    Tournament.restore_backup(old_file, 1, referee="赵建国", pin="2468")
+    with Tournament.open(old_file, backup_every=0) as t:
+        assert "新人" not in [p.name for p in t.players.list()]
+        assert t.info.signing_key == fp  # not a new key
+        rep = t.record.verify(key=fp)
+        assert [e["action"] for e in t.record.log()[-2:]] == ["record.key", "backup.restore"]
+        assert rep.keys[0][0] == fp
