@@ -546,6 +546,11 @@ def test_the_chain_names_pin_changes_and_nothing_derived_from_them(make_tourname
     hashes = [h for (h,) in t.db.execute("SELECT hash FROM pins")]
     texts = "\n".join(x for (x,) in t.db.execute("SELECT entry FROM chain"))
     assert not any(h in texts or h.split("$")[-2] in texts for h in hashes)
+    # nor in any export: the bundle, the log, the hands and standings files
+    exported = json.dumps(t.export_bundle(), ensure_ascii=False) + json.dumps(t.record.log())
+    for secret in (*hashes, *(p for h in hashes for p in h.split("$")[-2:]), "zh-123456",
+                   "qn-123456", "qn-654321"):
+        assert secret not in exported
     assert "scrypt" not in texts and "pin\":\"" not in texts
     actions = [e["action"] for e in t.record.log()]
     assert actions[-3:] == ["referee.add", "referee.add", "referee.pin"]
