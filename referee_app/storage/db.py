@@ -161,7 +161,9 @@ TABLES: dict[str, str] = {
     "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL)",
 }
 #: the lookup indexes (the replayed copy that verify compares with the file needs none)
-INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",)
+INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",
+           # the upgrade entries (their redaction map) without reading the whole chain
+           "CREATE INDEX chain_action ON chain(action)")
 #: the whole schema as one script (tables, then indexes)
 SCHEMA = "".join(f"{stmt};\n" for stmt in (*TABLES.values(), *INDEXES))
 

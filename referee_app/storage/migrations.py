@@ -184,7 +184,8 @@ def secrets_out_of_the_record(db: Database) -> None:
       the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
       keeps working, a short one too, until it is changed;
     * the chain gets a ``sig`` column (each write's head signed, from the next write on:
-      this upgrade makes no key, so the file stays unsigned until then);
+      this upgrade makes no key, so the file stays unsigned until then), and an index on
+      ``action`` (verify finds the upgrade entries without reading the whole chain);
     * the entries already written with a PIN hash in them stay as they are, so the chain and
       every digest published from it still verify; their redacted form (each PIN hash
       replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
@@ -193,6 +194,7 @@ def secrets_out_of_the_record(db: Database) -> None:
     The upgrade's own entry (``event.migrate``, ``from_schema`` 2) says so in the chain; a
     file whose referees had no PINs gets none (nothing in its record changed)."""
     db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
+    db.execute("CREATE INDEX chain_action ON chain(action)")
     db.execute(SCHEMA_3_TABLES["pins"])
     db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
     moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
