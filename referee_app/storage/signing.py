@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -123,10 +124,12 @@ class PublicKey:
         return check_with(self.verifier(), seq, digest, signature)
 
 
+_SIGNATURE = re.compile(r"[0-9a-f]{128}")
+
+
 def well_formed(signature: object) -> bool:
     """Whether ``signature`` has the form of one (128 hex digits), before checking it."""
-    return (isinstance(signature, str) and len(signature) == 128
-            and all(c in "0123456789abcdef" for c in signature))
+    return isinstance(signature, str) and _SIGNATURE.fullmatch(signature) is not None
 
 
 def check_with(verifier: Any, seq: int, digest: str, signature: str | None) -> bool:
