@@ -276,13 +276,13 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                              digest=last[:12])
     if not entries:
         raise BundleError.of("chain", "chain_empty")
-    keys, unsigned = signatures.summary()
+    keys, _ = signatures.summary()
     said_key = data.get("signing_key")
     if said_key is not None and (not isinstance(said_key, dict) or not keys
                                  or said_key.get("fingerprint") != keys[-1][0]):
         raise BundleError.of("signing_key", "bundle_key_differs")
     if wanted is not None:
-        found = trust.check_key(keys, unsigned, wanted)
+        found = trust.check_key(keys, wanted)
         if found is not None:
             p = dict(found[1])
             code = p.pop("code")

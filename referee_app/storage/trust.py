@@ -109,11 +109,12 @@ class Signatures:
         return tuple((fp, a, b) for fp, a, b in self.keys), self.unsigned
 
 
-def check_key(keys: Iterable[tuple[str, int, int]], unsigned: int, wanted: str
+def check_key(keys: Iterable[tuple[str, int, int]], wanted: str
               ) -> tuple[int, dict[str, Any]] | None:
     """Whether the record is signed by the key ``wanted`` (a fingerprint, at least its
     first 16 hex digits): None when it is, else (the first entry that is not, the message
-    code's parameters) for :class:`~.errors.RecordIntegrityError`."""
+    code's parameters) for :class:`~.errors.RecordIntegrityError`. Entries written before
+    the record had a key are vouched for by the first signed one (its hash covers them)."""
     keys = list(keys)
     if not keys:
         return 1, {"code": "not_signed_at_all", "key": signing.short(wanted)}
@@ -144,9 +145,6 @@ class Anchor:
         if m is None:
             raise StorageError.of(field, "bad_anchor", got=str(text)[:80])
         return cls(m[2].lower(), int(m[1]) if m[1] else None)
-
-    def __str__(self) -> str:
-        return f"{self.seq}:{self.digest}" if self.seq is not None else self.digest
 
 
 def check_anchor(conn: sqlite3.Connection, anchor: Anchor

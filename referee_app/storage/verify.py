@@ -109,7 +109,7 @@ class Record:
                   else trust.Anchor.parse(against))
         report = self._verify(parallel, every_signature)
         if wanted is not None:
-            found = trust.check_key(report.keys, report.unsigned, wanted)
+            found = trust.check_key(report.keys, wanted)
             if found is not None:
                 self._untrusted("key", *found)
         if anchor is not None:
