@@ -25,6 +25,7 @@ import argparse
 import collections
 import multiprocessing as mp
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -95,6 +96,12 @@ class BackupWatch:
         return sum(self.seen.values())
 
 
+def py_spy() -> str:
+    """The py-spy beside this Python (a virtualenv's bin/), else the one on PATH."""
+    here = Path(sys.executable).with_name("py-spy")
+    return str(here) if here.exists() else (shutil.which("py-spy") or "py-spy")
+
+
 def rss_kib(pid: int) -> tuple[int, int]:
     """(VmRSS, VmHWM) of a process in KiB."""
     got = {}
@@ -155,7 +162,7 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
             p.start()
         spy = None
         if profile is not None:  # where the server's time goes (py-spy, sampled)
-            spy = subprocess.Popen(["py-spy", "record", "-p", str(s.proc.pid),  # type: ignore[union-attr]
+            spy = subprocess.Popen([py_spy(), "record", "-p", str(s.proc.pid),  # type: ignore[union-attr]
                                     "-o", str(profile), "-f", "raw", "-r", "50", "-d",
                                     str(int(seconds)), "--nonblocking"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

@@ -8,7 +8,7 @@ every key share a rank (1, 2, 2, 4 — standard competition ranking).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .models import Player, PlayerStatus, StandingRow
@@ -35,22 +35,21 @@ def _in_scope(rnd: int | None, round: int | None, through: int | None) -> bool:
     return True
 
 
-def sort_key(values: dict[str, Any], tie_break: Sequence[str]) -> tuple[int, ...]:
-    out = []
-    for key in tie_break:
-        if key.startswith("-"):
-            out.append(values[key[1:]])
-        else:
-            out.append(-values[key])
-    return tuple(out)
-
-
 def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
             pen_rows: Iterable[Sequence[Any]], tie_break: Sequence[str], *,
             round: int | None = None, through_round: int | None = None,
             include_substitutes: bool = False) -> list[StandingRow]:
     """``hand_rows``: (player_id, round, chips, hands, wins, self_drawn, discards_paid,
     flower_pigs, max_fan); ``pen_rows``: (player_id, round or None, chips)."""
+    return rank(players, totals(hand_rows, pen_rows, round=round, through_round=through_round),
+                tie_break, include_substitutes=include_substitutes)
+
+
+def totals(hand_rows: Iterable[Sequence[Any]], pen_rows: Iterable[Sequence[Any]], *,
+           round: int | None = None, through_round: int | None = None) -> dict[int, _Acc]:
+    """Each player's running totals in the scope (rows as :func:`compute`'s). A player's
+    totals depend on their own rows only: a cache adds up again just the players a save
+    touched (``Standings``)."""
     acc: dict[int, _Acc] = defaultdict(_Acc)
     for pid, rnd, chips, hands, wins, sd, dp, fp, mf in hand_rows:
         if not _in_scope(rnd, round, through_round):
@@ -73,26 +72,36 @@ def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
         a.penalties += chips
         if rnd is not None:
             a.per_round[rnd] = a.per_round.get(rnd, 0) + chips
-    rows = []
+    return dict(acc)
+
+
+def _value(a: _Acc, key: str) -> int:
+    """A tie-break figure of a player's totals (a StandingRow field of the same name)."""
+    return a.hand_chips + a.penalties if key == "chips" else int(getattr(a, key))
+
+
+def rank(players: Iterable[Player], acc: Mapping[int, _Acc], tie_break: Sequence[str], *,
+         include_substitutes: bool = False) -> list[StandingRow]:
+    """The leaderboard of ``players`` from their totals (:func:`totals`), ranked."""
+    order = [(k[1:], 1) if k.startswith("-") else (k, -1) for k in tie_break]
+    empty = _Acc()
+    entries = []
     for p in players:
         if p.status is PlayerStatus.SUBSTITUTE and not include_substitutes:
             continue
-        a = acc.get(p.id, _Acc())
-        rows.append(dict(player_id=p.id, player=p.name, club=p.club, status=p.status,
-                         chips=a.hand_chips + a.penalties, hand_chips=a.hand_chips,
-                         hands=a.hands, wins=a.wins, self_drawn=a.self_drawn,
-                         discards_paid=a.discards_paid, flower_pigs=a.flower_pigs,
-                         largest_win_fan=a.largest_win_fan, penalties=a.penalties,
-                         per_round=dict(sorted(a.per_round.items()))))
-    rows.sort(key=lambda r: (sort_key(r, tie_break), r["player"]))
+        a = acc.get(p.id, empty)
+        entries.append((tuple(sign * _value(a, k) for k, sign in order), p.name, p, a))
+    entries.sort(key=lambda e: (e[0], e[1]))
     out: list[StandingRow] = []
-    prev_key: tuple[int, ...] | None = None
-    rank = 0
-    keys = [sort_key(r, tie_break) for r in rows]
-    for i, r in enumerate(rows):
-        if keys[i] != prev_key:
-            rank = i + 1
-            prev_key = keys[i]
-        tied = (i > 0 and keys[i - 1] == keys[i]) or (i + 1 < len(rows) and keys[i + 1] == keys[i])
-        out.append(StandingRow(rank=rank, tied=tied, **r))
+    n = len(entries)
+    rnk = 0
+    for pos, (key, _, p, a) in enumerate(entries):
+        if pos == 0 or entries[pos - 1][0] != key:
+            rnk = pos + 1
+        tied = (pos > 0 and entries[pos - 1][0] == key) or (pos + 1 < n
+                                                            and entries[pos + 1][0] == key)
+        out.append(StandingRow(rnk, p.id, p.name, p.club, p.status, a.hand_chips + a.penalties,
+                               a.hand_chips, a.hands, a.wins, a.self_drawn, a.discards_paid,
+                               a.flower_pigs, a.largest_win_fan, a.penalties,
+                               dict(sorted(a.per_round.items())), tied))
     return out
