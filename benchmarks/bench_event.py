@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing as mp
+import os
 import random
 import shutil
 import statistics
@@ -32,9 +33,12 @@ import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -222,6 +226,70 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
     return ok
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user + system, all threads), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def costs(tmp: Path, players: int, n: int = 40) -> dict[str, float]:
+    """The server's CPU per request, each kind alone and one at a time (sequential, no
+    other load on the server): what a request costs the server whatever else the machine
+    runs, unlike the wall figures under load. Measured from the server process's CPU time
+    over ``n`` requests of each kind (/proc, 10 ms ticks: n x a few ms)."""
+    db = fresh_copy(players, tmp, name="costs.sqlite")
+    _, jobs = desk_jobs(db, n)
+    with Tournament.open(db, backup_every=0) as t:
+        pid = t.standings.table()[len(t.players.list()) // 2].player_id
+        latin = t.players.get(pid).name_latin
+    s = ServerProcess(db).start()
+    out: dict[str, float] = {}
+    try:
+        assert s.proc is not None
+        spid = s.proc.pid
+        work = iter([j for d in sorted(jobs) for j in jobs[d]])  # 8n hands
+        with httpx.Client(base_url=s.url, timeout=60) as c:
+            login = desk_login(1)
+            tok = c.post("/api/session", json={"referee": login[0], "pin": login[1]}
+                         ).json()["token"]
+            head = {"Authorization": f"Bearer {tok}"}
+
+            def post() -> None:
+                r = c.post("/api/hands", json=next(work),
+                           headers={**head, "Idempotency-Key": uuid.uuid4().hex})
+                assert r.status_code == 201, r.text
+
+            def measure(label: str, fn: Any, after_save: bool = False) -> None:
+                for _ in range(3):
+                    fn()  # warm: the page's first rendering, the connection's first use
+                spent = 0.0
+                for _ in range(n):
+                    if after_save:
+                        post()
+                    a = cpu_seconds(spid)
+                    fn()
+                    spent += cpu_seconds(spid) - a
+                out[label] = spent / n
+
+            measure("POST /api/hands (one save)", post)
+            pages = {"/": "/", "/player/ID": f"/player/{pid}", "/progress": "/progress",
+                     "/seating?q=NAME": f"/seating?q={latin}"}
+            for label, path in pages.items():
+                measure(f"GET {label} after a save", lambda p=path: c.get(p), after_save=True)
+            for label, path in pages.items():
+                measure(f"GET {label} unchanged", lambda p=path: c.get(p))
+            measure("GET /api/changes (answered at once)",
+                    lambda: c.get("/api/changes", params={"since": -5, "timeout": 5}))
+            measure("GET /static/live.js", lambda: c.get("/static/live.js"))
+    finally:
+        s.stop()
+    print(f"server CPU per request, {players} players (one request at a time, mean of {n}; "
+          "independent of the machine's load):")
+    for k, v in out.items():
+        print(f"  {k}: {v * 1000:.1f} ms")
+    return out
+
+
 def tools(tmp: Path, players: int) -> bool:
     """Export, import, verify and one player's statement on the whole event."""
     from referee_app.reports.api import generate
@@ -260,6 +328,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, help="hands per desk (default 60, quick 25)")
     ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 15)")
     ap.add_argument("--no-tools", action="store_true", help="the server run only")
+    ap.add_argument("--costs-only", action="store_true",
+                    help="only the server's CPU per request (no load run, no tools)")
     ap.add_argument("--profile", type=Path, help="sample the server with py-spy (pip install "
                     "py-spy) into this file (collapsed stacks, one per size: FILE.<players>)")
     args = ap.parse_args(argv)
@@ -269,6 +339,10 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for n in sizes:
         event_file(n)  # built (and cached) before anything is timed
+        with tempfile.TemporaryDirectory() as d:
+            costs(Path(d), n)
+        if args.costs_only:
+            continue
         with tempfile.TemporaryDirectory() as d:
             spy = args.profile and args.profile.with_suffix(f".{n}")
             ok = serve_under_load(Path(d), n, per_desk, args.readers, seconds, 0.25,

@@ -8,7 +8,7 @@ every key share a rank (1, 2, 2, 4 — standard competition ranking).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, MutableMapping, Sequence
 from typing import Any
 
 from .models import Player, PlayerStatus, StandingRow
@@ -80,19 +80,38 @@ def _value(a: _Acc, key: str) -> int:
     return a.hand_chips + a.penalties if key == "chips" else int(getattr(a, key))
 
 
+#: the totals of a player with no hand and no penalty (shared: never changed)
+_NONE = _Acc()
+
+#: what :func:`rank` remembers of a player's row to hand out the same row again:
+#: (the player, their totals, their sort key, the row)
+Kept = tuple[Player, _Acc, tuple[int, ...], StandingRow]
+
+
 def rank(players: Iterable[Player], acc: Mapping[int, _Acc], tie_break: Sequence[str], *,
-         include_substitutes: bool = False) -> list[StandingRow]:
-    """The leaderboard of ``players`` from their totals (:func:`totals`), ranked."""
+         include_substitutes: bool = False,
+         kept: MutableMapping[int, Kept] | None = None) -> list[StandingRow]:
+    """The leaderboard of ``players`` from their totals (:func:`totals`), ranked.
+
+    ``kept`` (filled by the call): the rows of the last ranking of the same scope; a
+    player with the same totals object, rank and tie as then gets the very same row
+    again, so a leaderboard after one more hand makes new rows only for those who moved."""
     order = [(k[1:], 1) if k.startswith("-") else (k, -1) for k in tie_break]
-    empty = _Acc()
+    before = kept or {}
     entries = []
     for p in players:
         if p.status is PlayerStatus.SUBSTITUTE and not include_substitutes:
             continue
-        a = acc.get(p.id, empty)
-        entries.append((tuple(sign * _value(a, k) for k, sign in order), p.name, p, a))
+        a = acc.get(p.id, _NONE)
+        old = before.get(p.id)
+        if old is not None and old[0] is p and old[1] is a:
+            key = old[2]
+        else:
+            key = tuple(sign * _value(a, k) for k, sign in order)
+        entries.append((key, p.name, p, a))
     entries.sort(key=lambda e: (e[0], e[1]))
     out: list[StandingRow] = []
+    now: dict[int, Kept] = {}
     n = len(entries)
     rnk = 0
     for pos, (key, _, p, a) in enumerate(entries):
@@ -100,8 +119,18 @@ def rank(players: Iterable[Player], acc: Mapping[int, _Acc], tie_break: Sequence
             rnk = pos + 1
         tied = (pos > 0 and entries[pos - 1][0] == key) or (pos + 1 < n
                                                             and entries[pos + 1][0] == key)
-        out.append(StandingRow(rnk, p.id, p.name, p.club, p.status, a.hand_chips + a.penalties,
-                               a.hand_chips, a.hands, a.wins, a.self_drawn, a.discards_paid,
-                               a.flower_pigs, a.largest_win_fan, a.penalties,
-                               dict(sorted(a.per_round.items())), tied))
+        old = before.get(p.id)
+        if old is not None and old[0] is p and old[1] is a and old[3].rank == rnk \
+                and old[3].tied == tied:
+            row = old[3]
+        else:
+            row = StandingRow(rnk, p.id, p.name, p.club, p.status, a.hand_chips + a.penalties,
+                              a.hand_chips, a.hands, a.wins, a.self_drawn, a.discards_paid,
+                              a.flower_pigs, a.largest_win_fan, a.penalties,
+                              dict(sorted(a.per_round.items())), tied)
+        out.append(row)
+        now[p.id] = (p, a, key, row)
+    if kept is not None:
+        kept.clear()
+        kept.update(now)
     return out

@@ -31,6 +31,7 @@ class RoundSeats:
         self._seen = -1
         self._seatings: dict[int, Seating] = {}
         self._repeats: dict[int, int] | None = None
+        self._tables: dict[int, tuple[Seating, int]] = {}
 
     def _kept(self) -> bool:
         """Whether what is kept still holds (forgotten if not); never trusted during a save
@@ -59,6 +60,14 @@ class RoundSeats:
                 self._repeats = self._all_repeats()
             s = self._seatings[number] = self._read(number, self._repeats.get(number, 0))
         return s
+
+    def tables(self, number: int) -> int:
+        """How many tables round ``number`` has (kept with its seating)."""
+        s = self.seating(number)
+        hit = self._tables.get(number)
+        if hit is None or hit[0] is not s:
+            hit = self._tables[number] = (s, len({a.table for a in s.assignments}))
+        return hit[1]
 
     def _read(self, number: int, repeats: int) -> Seating:
         rows = self.db.execute(

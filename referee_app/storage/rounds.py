@@ -43,8 +43,8 @@ class Rounds:
             out = []
             for n in numbers:
                 s = self.seating(n)
-                tables = len({a.table for a in s.assignments})
-                out.append(RoundInfo(n, tables, len(s.assignments), s.byes, hands.get(n, 0)))
+                out.append(RoundInfo(n, self.seats.tables(n), len(s.assignments), s.byes,
+                                     hands.get(n, 0)))
         return out
 
     def seat(self, number: int, *, seed: int | None = None, fill: str | None = None,

@@ -60,6 +60,8 @@ class _Kept:
         self.pens: dict[int, list[tuple[Any, ...]]] = {}
         self.totals: dict[tuple[int | None, int | None], dict[int, Any]] = {}
         self.tables: dict[tuple[int | None, int | None, bool], list[StandingRow]] = {}
+        #: the last ranking's rows per table (``ranking.rank``'s ``kept``)
+        self.ranked: dict[tuple[int | None, int | None, bool], dict[int, Any]] = {}
 
 
 class Standings:
@@ -107,7 +109,8 @@ class Standings:
                         (r for rs in kept.pens.values() for r in rs),
                         round=round, through_round=through_round)
                 rows = kept.tables[key] = rank(kept.players, acc, kept.tie_break,
-                                               include_substitutes=include_substitutes)
+                                               include_substitutes=include_substitutes,
+                                               kept=kept.ranked.setdefault(key, {}))
         return list(rows)
 
     def _hand_rows(self, verified_only: bool, players: Iterable[int] | None = None
