@@ -4,9 +4,10 @@ reading the results pages, as at an event.
 * A desk (:func:`desk_process`, one process each) signs in and posts its table's hands one
   after the other, a pause between them, until it has posted them all or its time is up.
 * A phone (:func:`phones_process` runs ``n`` of them on one asyncio loop) behaves as the
-  pages' own ``live.js``: it loads its page, long-polls ``/api/changes`` and, as soon as the
-  revision moved, loads the page again (50 ms later), until told to stop or its time is up.
-  Only the page loads are timed, not the long-polls.
+  pages' own ``live.js``: it loads its page, waits until a second has passed since (plus up
+  to a quarter second at random; at least 50 ms), long-polls ``/api/changes`` and, as soon
+  as the revision moved past the one its page shows, loads the page again, until told to
+  stop or its time is up. Only the page loads are timed, not the long-polls.
 
 Everything stops by itself: each desk after ``count`` hands or ``seconds``, each phone at
 ``seconds`` or when the ``stop`` event is set (the desks are done).
@@ -56,10 +57,15 @@ def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], p
     q.put(("desk", lat, codes, sizes))
 
 
+#: live.js: a page refreshes at most once a second, a quarter second at random on top
+EVERY, SPREAD = 1.0, 0.25
+
+
 async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                  lat: list[float], codes: list[int | str], opened: Any) -> None:
     rev = -1
     first = True
+    rng = random.Random(f"{path} {id(lat)} {time.monotonic_ns()}")
     while time.monotonic() < end and not stop.is_set():
         t0 = time.perf_counter()
         try:
@@ -76,7 +82,9 @@ async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                 opened.value += 1
         else:
             lat.append(time.perf_counter() - t0)
-        # the page's live.js: wait for the next revision
+        # the page's live.js: not again within a second, then wait for the next revision
+        await asyncio.sleep(max(0.05, EVERY - (time.perf_counter() - t0))
+                            + rng.uniform(0, SPREAD))
         while time.monotonic() < end and not stop.is_set():
             try:
                 r = await c.get("/api/changes", params={"since": rev, "timeout": 25})
@@ -84,7 +92,6 @@ async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                     break
             except (httpx.HTTPError, ValueError, KeyError):
                 await asyncio.sleep(1)
-        await asyncio.sleep(0.05)
 
 
 async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened: Any
