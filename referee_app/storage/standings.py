@@ -19,7 +19,7 @@ from .models import (
 )
 from .penalties import Penalties
 from .players import Players
-from .ranking import compute, rank, totals
+from .ranking import Ranking, compute, totals
 from .store import Store
 
 
@@ -59,9 +59,9 @@ class _Kept:
         self.hands: dict[int, list[HandRow]] = {}
         self.pens: dict[int, list[tuple[Any, ...]]] = {}
         self.totals: dict[tuple[int | None, int | None], dict[int, Any]] = {}
-        self.tables: dict[tuple[int | None, int | None, bool], list[StandingRow]] = {}
-        #: the last ranking's rows per table (``ranking.rank``'s ``kept``)
-        self.ranked: dict[tuple[int | None, int | None, bool], dict[int, Any]] = {}
+        #: each leaderboard asked for so far, and the players whose totals changed since
+        self.rankings: dict[tuple[int | None, int | None, bool], Ranking] = {}
+        self.moved: dict[tuple[int | None, int | None, bool], set[int]] = {}
 
 
 class Standings:
@@ -99,19 +99,19 @@ class Standings:
                                through_round=through_round,
                                include_substitutes=include_substitutes)
             key = (round, through_round, include_substitutes)
-            rows = kept.tables.get(key)
-            if rows is None:
-                scope = (round, through_round)
-                acc = kept.totals.get(scope)
-                if acc is None:
-                    acc = kept.totals[scope] = totals(
-                        (r for rs in kept.hands.values() for r in rs),
-                        (r for rs in kept.pens.values() for r in rs),
-                        round=round, through_round=through_round)
-                rows = kept.tables[key] = rank(kept.players, acc, kept.tie_break,
-                                               include_substitutes=include_substitutes,
-                                               kept=kept.ranked.setdefault(key, {}))
-        return list(rows)
+            ranking = kept.rankings.get(key)
+            if ranking is not None:
+                return ranking.update(kept.moved.pop(key, ()))
+            scope = (round, through_round)
+            acc = kept.totals.get(scope)
+            if acc is None:
+                acc = kept.totals[scope] = totals(
+                    (r for rs in kept.hands.values() for r in rs),
+                    (r for rs in kept.pens.values() for r in rs),
+                    round=round, through_round=through_round)
+            ranking = kept.rankings[key] = Ranking(kept.players, acc, kept.tie_break,
+                                                   include_substitutes=include_substitutes)
+            return ranking.rows()
 
     def _hand_rows(self, verified_only: bool, players: Iterable[int] | None = None
                    ) -> list[HandRow]:
@@ -173,7 +173,8 @@ class Standings:
                         acc[pid] = fresh[pid]
                     else:
                         acc.pop(pid, None)
-            kept.tables.clear()
+            for key in kept.rankings:
+                kept.moved.setdefault(key, set()).update(ids)
         kept.seen = now
         return kept
 
