@@ -186,11 +186,12 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
         s.stop()
         watch.stop.set()
     watch.look()
-    post = [x for kind, lat, _, _ in results if kind == "desk" for x in lat]
-    post_codes = [c for kind, _, cs, _ in results if kind == "desk" for c in cs]
-    sizes = [x for kind, _, _, sz in results if kind == "desk" for x in sz]
-    reads = [x for kind, lat, _, _ in results if kind == "phones" for x in lat]
-    read_codes = [c for kind, _, cs, _ in results if kind == "phones" for c in cs]
+    post = [x for kind, lat, _, _, _ in results if kind == "desk" for x in lat]
+    post_codes = [c for kind, _, cs, _, _ in results if kind == "desk" for c in cs]
+    sizes = [x for kind, _, _, sz, _ in results if kind == "desk" for x in sz]
+    reads = [x for kind, lat, _, _, _ in results if kind == "phones" for x in lat]
+    read_codes = [c for kind, _, cs, _, _ in results if kind == "phones" for c in cs]
+    generators = sum(cpu for *_, cpu in results)
     with Tournament.open(db, backup_every=0) as t:
         keys = [(h.table, h.hand_no) for h in t.hands.list(round=last) if h.hand_no > HANDS_BUILT
                 and h.table <= DESKS]
@@ -218,7 +219,8 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
           f"counted); errors {errors}{which}    target: no error")
     print(f"  server CPU {cpu:.1f} s in the {wall:.0f} s ({cpu / wall * 100:.0f}% of one core), "
           f"{cpu / max(1, len(reads) + len(post)) * 1000:.1f} ms per page or save (long-polls "
-          f"included); load average {load0[0]:.1f} -> {load1[0]:.1f} (2 cores)")
+          f"included); the load generator {generators:.1f} s (desks and phones, from their "
+          f"start); load average {load0[0]:.1f} -> {load1[0]:.1f} (2 cores)")
     print(f"  server memory: {rss / 1024:.0f} MiB now, {hwm / 1024:.0f} MiB at most")
     print(f"  backups: {watch.total() / 1e6:.1f} MB written in {len(watch.seen)} files, "
           f"{backup_per_hand / 1e3:.0f} kB per saved hand = {backup_per_hand / hand_size:.0f}x "

@@ -30,7 +30,7 @@ REVISION = re.compile(rb'data-revision="(-?\d+)"')
 def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], pause: float,
                  seconds: float, q: Any) -> None:
     """Post ``jobs`` (POST /api/hands bodies) ``pause`` s apart (0.5-1.5x, seeded); put
-    ``(latencies, statuses, body bytes)`` on ``q``."""
+    ``("desk", latencies, statuses, body bytes, this process's CPU seconds)`` on ``q``."""
     rng = random.Random(login[0])
     lat: list[float] = []
     codes: list[int | str] = []
@@ -54,7 +54,7 @@ def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], p
             sizes.append(len(httpx.Request("POST", url, json=body["record"]).content))
             if pause:
                 time.sleep(rng.uniform(0.5, 1.5) * pause)
-    q.put(("desk", lat, codes, sizes))
+    q.put(("desk", lat, codes, sizes, time.process_time()))
 
 
 #: live.js: a page refreshes at most once a second, a quarter second at random on top
@@ -99,11 +99,11 @@ async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened:
     lat: list[float] = []
     codes: list[int | str] = []
     end = time.monotonic() + seconds
-    # idle connections dropped before the server's 5 s keep-alive closes them: at 5 s both
-    # (httpx's default) a reused connection could be closed under the request (ReadError),
-    # which a browser retries unseen
+    # idle connections dropped well before the server's keep-alive (30 s) closes them: at
+    # the same time on both sides a reused connection could be closed under the request
+    # (ReadError), which a browser retries unseen
     limits = httpx.Limits(max_connections=len(paths), max_keepalive_connections=len(paths),
-                          keepalive_expiry=2.0)
+                          keepalive_expiry=15.0)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
         tasks = [asyncio.create_task(_phone(c, p, end, stop, lat, codes, opened)) for p in paths]
         while not stop.is_set() and time.monotonic() < end and \
@@ -118,9 +118,10 @@ async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened:
 def phones_process(url: str, paths: list[str], seconds: float, stop: Any, opened: Any,
                    q: Any) -> None:
     """``len(paths)`` phones, each on its page (``opened`` counts those open); put
-    ``(latencies, statuses)`` of the loads after the first on ``q``."""
+    ``("phones", latencies, statuses, [], this process's CPU seconds)`` of the loads after
+    the first on ``q``."""
     lat, codes = asyncio.run(_phones(url, paths, seconds, stop, opened))
-    q.put(("phones", lat, codes, []))
+    q.put(("phones", lat, codes, [], time.process_time()))
 
 
 def phone_pages(n: int, players: list[tuple[int, str]], seed: int = 5) -> list[str]:
