@@ -9,6 +9,7 @@ autoescaping: a player's name is always text, never markup. No PIN or token appe
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
@@ -31,7 +32,7 @@ from referee_app.storage import HandInfo, Tournament
 from . import state as state_mod
 from .qr import results_qr_png
 from .results import Results
-from .state import Rendered, state_of
+from .state import Rendered, Renders, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -61,8 +62,8 @@ def _int_param(request: Request, name: str) -> int | None:
 #: a page's data: (the results, the worker's connection) -> the template's values
 Build = Callable[[Results, Tournament], dict[str, Any]]
 #: a long page's rows, each rendered once and kept: (the page's data, the template's helpers,
-#: the kept rows by what they show) -> more template values
-Rows = Callable[[dict[str, Any], dict[str, Any], Callable[..., Markup]], dict[str, Any]]
+#: the renderings kept) -> more template values
+Rows = Callable[[dict[str, Any], dict[str, Any], Renders], dict[str, Any]]
 
 
 def _page(request: Request, template: str, build: Build, rows: Rows | None = None,
@@ -85,7 +86,7 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
 
         def render() -> str:
             helpers = _helpers(lang)
-            made = rows(ctx, helpers, state.renders.fragment) if rows else {}
+            made = rows(ctx, helpers, state.renders) if rows else {}
             return templates.env.get_template(template).render(
                 **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK)
 
@@ -107,8 +108,9 @@ def _helpers(lang: str) -> dict[str, Any]:
             "fmt": lambda key, **kw: tx[key].format(**kw)}
 
 
+@functools.cache
 def _macro(name: str) -> Any:
-    """A row's macro from ``_rows.html``."""
+    """A row's macro from ``_rows.html`` (made once)."""
     return getattr(templates.env.get_template("_rows.html").module, name)
 
 
@@ -117,27 +119,24 @@ def _lines(parts: Iterable[str]) -> Markup:
     return Markup("\n".join(parts))
 
 
-def _standing_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Callable[..., Markup]
-                   ) -> dict[str, Any]:
+def _standing_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
     """Each row rendered once for what it shows (a hand moves a few dozen rows of a
     thousand), the page's rows joined."""
     row, lq = _macro("standing_row"), h["lq"]
-    return {"rows_html": _lines(
-        kept(("standing", lq, r.rank, r.tied, r.player_id, r.player, r.club, r.chips, r.hands,
-              r.wins), lambda r=r: row(r, lq))
-        for r in ctx["rows"])}
+    return {"rows_html": _lines(kept.rows(("standings", lq), ctx["rows"], lambda r: kept.fragment(
+        ("standing", lq, r.rank, r.tied, r.player_id, r.player, r.club, r.chips, r.hands,
+         r.wins), lambda: row(r, lq))))}
 
 
-def _progress_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Callable[..., Markup]
-                   ) -> dict[str, Any]:
+def _progress_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
     prog = ctx["progress"]
     if prog is None:
         return {"rows_html": Markup()}
     row = _macro("progress_row")
-    return {"rows_html": _lines(
-        kept(("progress", h["lang"], tp.table, tp.gaps, tp.hands, tp.verified, tp.void,
-              tp.last_hand), lambda tp=tp: row(tp, h["t"], h["fmt"]))
-        for tp in prog.tables)}
+    return {"rows_html": _lines(kept.rows(("progress", h["lang"]), prog.tables, lambda tp:
+                                          kept.fragment(
+        ("progress", h["lang"], tp.table, tp.gaps, tp.hands, tp.verified, tp.void,
+         tp.last_hand), lambda: row(tp, h["t"], h["fmt"]))))}
 
 
 async def standings_page(request: Request) -> Response:
@@ -206,13 +205,12 @@ async def player_page(request: Request) -> Response:
 
     open_hand = _int_param(request, "hand")
 
-    def blocks(ctx: dict[str, Any], h: dict[str, Any], kept: Callable[..., Markup]
-               ) -> dict[str, Any]:
+    def blocks(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
         block = _macro("hand_block")
         return {"hands_html": _lines(
-            kept(("hand", lang, x["h"].id, x["h"].version, x["seat"], x["chips"],
-                  x["h"].id == open_hand),
-                 lambda x=x: block(x, open_hand, h["t"], h["fmt"], h["seat_name"]))
+            kept.fragment(("hand", lang, x["h"].id, x["h"].version, x["seat"], x["chips"],
+                           x["h"].id == open_hand),
+                          lambda x=x: block(x, open_hand, h["t"], h["fmt"], h["seat_name"]))
             for x in ctx.get("hands", ()))}
 
     return await _page(request, "player.html", build, blocks, open_hand=open_hand)

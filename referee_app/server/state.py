@@ -13,7 +13,7 @@ import os
 import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,6 +202,24 @@ class Renders:
             OrderedDict()
         self.rendered = 0  # how many times a page was rendered (tests, figures)
         self._fragments: OrderedDict[Hashable, Any] = OrderedDict()
+        self._rows: dict[Hashable, tuple[list[Any], list[Any]]] = {}
+
+    def rows(self, key: Hashable, items: Sequence[Any], fragment: Callable[[Any], Any]
+             ) -> list[Any]:
+        """``fragment(item)`` for each item of a long list (a page's rows), reusing the last
+        call's fragment wherever the same item object is at the same place (a leaderboard
+        after a save is the same rows but for a few): only the others are looked up."""
+        last = self._rows.get(key)
+        if last is None or len(last[0]) != len(items):
+            out = [fragment(x) for x in items]
+        else:
+            old_items, old_out = last
+            out = [o if x is y else fragment(x) for x, y, o in zip(items, old_items, old_out,
+                                                                   strict=True)]
+        self._rows[key] = (list(items), out)
+        if len(self._rows) > KEEP_RENDERED:
+            self._rows.pop(next(iter(self._rows)))
+        return out
 
     def fragment(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """A part of a page (a standings row, a player's hand) rendered once for what it
