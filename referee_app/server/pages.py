@@ -59,6 +59,9 @@ def _int_param(request: Request, name: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) else None
 
 
+#: the query parameters a results page reads (the language, a round, a search, a hand)
+PAGE_PARAMS = frozenset({"lang", "round", "q", "hand"})
+
 #: a page's data: (the results, the worker's connection) -> the template's values
 Build = Callable[[Results, Tournament], dict[str, Any]]
 #: a long page's rows, each rendered once and kept: (the page's data, the template's helpers,
@@ -73,7 +76,9 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
     its data changed since it was last rendered (the revision itself is spliced in)."""
     lang = _lang(request)
     state = state_of(request)
-    q = dict(request.query_params)
+    # the page as its own parameters make it (others are dropped: they would only make
+    # more copies of the same page to keep)
+    q = {k: v for k, v in request.query_params.items() if k in PAGE_PARAMS}
     key = ("page", request.url.path, tuple(sorted(q.items())), lang)
     q["lang"] = "en" if lang == "zh" else "zh"
     switch = request.url.path + "?" + urlencode(q)

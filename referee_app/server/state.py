@@ -44,8 +44,11 @@ PAGE_WAITING = 4000
 API_READS = 64
 #: what a 503 of an overloaded server asks the client to wait (seconds)
 RETRY_AFTER = "1"
-#: rendered pages and answers kept (per key: the last one rendered)
+#: rendered pages and answers kept (per key: the last one rendered), and their bytes at
+#: most (a standings page of 1,000 players is 200 kB: a flood of distinct searches pushes
+#: out the oldest instead of filling the memory)
 KEEP_RENDERED = 4096
+KEEP_BYTES = 64 * 1024 * 1024
 #: rendered rows kept (a 1,000-player event's standings rows and players' hands, twice)
 KEEP_FRAGMENTS = 50_000
 
@@ -185,6 +188,10 @@ class Rendered:
     media_type: str = "text/html; charset=utf-8"
     headers: tuple[tuple[str, str], ...] = ()
 
+    @property
+    def size(self) -> int:
+        return len(self.head) + len(self.tail or b"")
+
     def response(self) -> Response:
         body = self.head if self.tail is None else \
             self.head + str(self.revision).encode() + self.tail
@@ -201,6 +208,7 @@ class Renders:
         self._kept: OrderedDict[Hashable, tuple[dict[str, Any], int, bytes, bytes]] = \
             OrderedDict()
         self.rendered = 0  # how many times a page was rendered (tests, figures)
+        self._bytes = 0
         self._fragments: OrderedDict[Hashable, Any] = OrderedDict()
         self._rows: dict[Hashable, tuple[list[Any], list[Any]]] = {}
 
@@ -244,9 +252,12 @@ class Renders:
         head, mark, tail = html.partition(REVISION_MARK)
         if not mark:
             raise RuntimeError("a results page without data-revision")
+        old = self._kept.pop(key, None)
+        self._bytes += len(head) + len(tail) - (len(old[2]) + len(old[3]) if old else 0)
         self._kept[key] = (ctx, status, head, tail)
-        if len(self._kept) > KEEP_RENDERED:
-            self._kept.popitem(last=False)
+        while len(self._kept) > KEEP_RENDERED or self._bytes > KEEP_BYTES:
+            _, (_, _, h, t) = self._kept.popitem(last=False)
+            self._bytes -= len(h) + len(t)
         return Rendered(revision, status, head, tail)
 
 
@@ -286,6 +297,7 @@ class ServerState:
         #: the loop's side: the last answer of each page or shared read, and those being made
         self._answers: OrderedDict[Hashable, Rendered] = OrderedDict()
         self._making: dict[Hashable, asyncio.Future[Rendered]] = {}
+        self._answered_bytes = 0
         self._waiting = 0
         self._writes_waiting = 0
         self._reads = 0
@@ -408,10 +420,11 @@ class ServerState:
         got = fut.result()
         old = self._answers.get(key)
         if old is None or old.revision <= got.revision:
+            self._answered_bytes += got.size - (old.size if old else 0)
             self._answers[key] = got
             self._answers.move_to_end(key)
-            if len(self._answers) > KEEP_RENDERED:
-                self._answers.popitem(last=False)
+            while len(self._answers) > KEEP_RENDERED or self._answered_bytes > KEEP_BYTES:
+                self._answered_bytes -= self._answers.popitem(last=False)[1].size
 
     async def read(self, fn: Callable[[], Any]) -> Any:
         """``fn()`` on Starlette's threads (a read that is not shared); 503 beyond

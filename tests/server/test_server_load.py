@@ -266,3 +266,14 @@ def test_a_full_write_queue_answers_503_and_the_hand_is_not_saved(
     assert [r.status_code for r in saved] == [201, 201]
     with Tournament.open(db, backup_every=0) as t:
         assert sorted(h.hand_no for h in t.hands.list()) == [1, 2]  # the refused one: not
+
+
+def test_pages_are_kept_once_whatever_other_parameters_a_link_carries(tmp_path: Path) -> None:
+    """A flood of made-up parameters (``/?x=1``, ``/?x=2``, …) is the same page, rendered and
+    kept once: only a page's own parameters (lang, round, q, hand) make another copy."""
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    app = create_app(db, backup_every=0)
+    pages = _phones(app, [f"/?lang=en&x={i}" for i in range(30)] + ["/?lang=en&round=1"])
+    assert {r.status_code for r in pages} == {200}
+    assert len({r.text for r in pages[:30]}) == 1 and "x=" not in pages[0].text
+    assert app.state.server.renders.rendered == 2  # "/" once, and round 1
