@@ -134,7 +134,9 @@ def _pages(app: Any) -> list[tuple[int, bytes]]:
     return asyncio.run(run())
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+# one sequence in the quick loop, more with the slow tests
+@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow),
+                                  pytest.param(3, marks=pytest.mark.slow)])
 def test_results_brought_forward_equal_a_full_recompute(tmp_path: Path, seed: int) -> None:
     db = make_event(tmp_path / "e.sqlite", referees=False)
     rng = random.Random(seed)
