@@ -173,7 +173,8 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = [q.get(timeout=seconds + 300) for _ in desks]
         wall = time.perf_counter() - t0
-        cpu = cpu_spent(cpu0, cpu_threads(s.proc.pid))  # type: ignore[union-attr]
+        cpu1 = cpu_threads(s.proc.pid)  # type: ignore[union-attr]
+        cpu, queued = cpu_spent(cpu0, cpu1), cpu_spent(cpu0, cpu1, waited=True)
         load1 = os.getloadavg()
         stop.set()
         results += [q.get(timeout=120) for _ in phones]
@@ -221,6 +222,8 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
           f"{cpu / max(1, len(reads) + len(post)) * 1000:.1f} ms per page or save (long-polls "
           f"included); the load generator {generators:.1f} s (desks and phones, from their "
           f"start); load average {load0[0]:.1f} -> {load1[0]:.1f} (2 cores)")
+    print(f"  server threads runnable but waiting for a core: {queued:.1f} s in all (the "
+          "machine's other work; a thread waiting for a lock or the disk is not counted)")
     print(f"  server memory: {rss / 1024:.0f} MiB now, {hwm / 1024:.0f} MiB at most")
     print(f"  backups: {watch.total() / 1e6:.1f} MB written in {len(watch.seen)} files, "
           f"{backup_per_hand / 1e3:.0f} kB per saved hand = {backup_per_hand / hand_size:.0f}x "
@@ -234,23 +237,27 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
     return ok
 
 
-def cpu_threads(pid: int) -> dict[str, int]:
-    """CPU time so far of each thread of a process, in nanoseconds
-    (``/proc/PID/task/*/schedstat``; ``/proc/PID/stat`` counts in 10 ms ticks)."""
+def cpu_threads(pid: int) -> dict[str, tuple[int, int]]:
+    """Each thread of a process: (nanoseconds on a CPU, nanoseconds runnable but waiting
+    for one) so far (``/proc/PID/task/*/schedstat``; ``/proc/PID/stat`` counts in 10 ms
+    ticks)."""
     out = {}
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
-            out[task.name] = int((task / "schedstat").read_text().split()[0])
-        except (FileNotFoundError, ProcessLookupError, ValueError, IndexError):
+            ran, waited = (task / "schedstat").read_text().split()[:2]
+            out[task.name] = (int(ran), int(waited))
+        except (FileNotFoundError, ProcessLookupError, ValueError):
             continue
     return out
 
 
-def cpu_spent(before: dict[str, int], after: dict[str, int],
-              only: set[str] | None = None) -> float:
-    """Seconds of CPU between two :func:`cpu_threads` readings: each thread's growth (a new
-    thread's whole time); ``only``: just these threads."""
-    return sum(ns - before.get(tid, 0) for tid, ns in after.items()
+def cpu_spent(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]],
+              only: set[str] | None = None, *, waited: bool = False) -> float:
+    """Seconds between two :func:`cpu_threads` readings, summed over threads (a new
+    thread's whole time; ``only``: just these threads): on a CPU, or (``waited``) runnable
+    but waiting for one — the time the machine's other work took from the server."""
+    k = 1 if waited else 0
+    return sum(t[k] - before.get(tid, (0, 0))[k] for tid, t in after.items()
                if only is None or tid in only) / 1e9
 
 
