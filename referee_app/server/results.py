@@ -57,6 +57,7 @@ class Results:
 
     def __init__(self) -> None:
         self.revision = -1
+        self._of: Tournament | None = None  # the connection the results were read through
         self._reset()
 
     def _reset(self) -> None:
@@ -78,6 +79,8 @@ class Results:
         returns the revision."""
         conn = t.db.conn
         now = changes_mod.head(conn)
+        if t is not self._of:  # another connection: the file may have been replaced
+            self._of, self.revision = t, -1
         if now == self.revision:
             return now
         c = changes_mod.since(conn, self.revision, now) if self.revision >= 0 else None

@@ -95,10 +95,11 @@ class ChangeWatch:
         self.read_only = False
         self._event = asyncio.Event()
         self._told = 0  # revisions told by this server's writer (see run)
+        self.digest: tuple[int, str] | None = None  # the record's (entries, short hash)
 
-    def read(self) -> tuple[int, bool]:
+    def read(self) -> tuple[tuple[int, str], bool]:
         t = self.state.tournament()
-        return t.record.digest()[0], not t.referees.required()
+        return t.record.digest(), not t.referees.required()
 
     def update(self, rev: int) -> None:
         if rev != self.revision:
@@ -106,22 +107,30 @@ class ChangeWatch:
             self._event.set()
             self._event = asyncio.Event()
 
-    def told(self, rev: int) -> None:
-        """This server's writer saved revision ``rev``: announced at once, not at the next
-        look."""
+    def told(self, digest: tuple[int, str]) -> None:
+        """This server's writer saved the record up to ``digest`` (entries, short hash):
+        announced at once, not at the next look."""
         self._told += 1
-        if rev > self.revision:
-            self.update(rev)
+        if digest[0] > self.revision:
+            self.digest = digest
+            self.update(digest[0])
 
     async def run(self) -> None:
         while True:
             with contextlib.suppress(sqlite3.Error, StorageError):
                 told = self._told
-                rev, self.read_only = await asyncio.to_thread(self.read)
+                digest, self.read_only = await asyncio.to_thread(self.read)
                 # a look that began before the writer told of a newer revision is older
                 # than what was told (the file replaced by an older backup: a later look)
-                if told == self._told or rev >= self.revision:
-                    self.update(rev)
+                if told == self._told or digest[0] >= self.revision:
+                    if self.digest is not None and (
+                            digest[0] < self.digest[0]
+                            or digest[0] == self.digest[0] and digest != self.digest):
+                        # another file (a backup restored): nothing made from the old one
+                        # may be served for it, even at the same or a lower revision
+                        self.state.forget_answers()
+                    self.digest = digest
+                    self.update(digest[0])
             await asyncio.sleep(WATCH_INTERVAL)
 
     async def wait_change(self, since: int, timeout: float) -> int:
@@ -342,18 +351,18 @@ class ServerState:
         loop = asyncio.get_running_loop()
         self._writes_waiting += 1
         try:
-            result, rev = await loop.run_in_executor(self._pool("referee-writer"),
+            result, digest = await loop.run_in_executor(self._pool("referee-writer"),
                                                      self.write_now, session, fn)
         finally:
             self._writes_waiting -= 1
-        self.watch.told(rev)  # the long-polls and pages hear of it at once
+        self.watch.told(digest)  # the long-polls and pages hear of it at once
         return result
 
     def write_now(self, session: Session, fn: Callable[[Tournament, str], Any]
-                  ) -> tuple[Any, int]:
-        """:meth:`write`, and the record's revision after it."""
+                  ) -> tuple[Any, tuple[int, str]]:
+        """:meth:`write`, and the record's digest (revision, short hash) after it."""
         result = self.write(session, fn)
-        return result, self.tournament().record.digest()[0]
+        return result, self.tournament().record.digest()
 
     def write(self, session: Session, fn: Callable[[Tournament, str], Any]) -> Any:
         """Run ``fn(t, referee)`` as the session's referee, one write at a time."""
@@ -403,6 +412,11 @@ class ServerState:
             return got.response()
         finally:
             self._waiting -= 1
+
+    def forget_answers(self) -> None:
+        """Drop every kept answer (on the loop): the file was replaced."""
+        self._answers.clear()
+        self._answered_bytes = 0
 
     def _make(self, make: Callable[[Results, Tournament], Rendered]) -> Rendered:
         """On the results worker: the results brought forward, then the answer, all read

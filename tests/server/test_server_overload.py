@@ -68,3 +68,26 @@ def test_a_busy_server_keeps_the_hand_in_the_outbox_until_retry_after(
     with Tournament.open(db, backup_every=0) as t:
         assert sorted(h.hand_no for h in t.hands.list()) == [1, 2]  # each once
         t.record.verify()
+
+
+def test_a_backup_restored_while_serving_is_what_the_pages_show(tmp_path: Path) -> None:
+    """Pages kept for the record as it was are not served for a backup restored meanwhile
+    (its revision may be lower, or even the same as the kept pages')."""
+    import httpx
+    from server_helpers import HEAD, HEAD_PIN
+
+    db = make_event(tmp_path / "e.sqlite")
+    with Tournament.open(db, backup_every=0) as t:
+        t.backups.write()
+    with served(db) as url:
+        def page() -> str:
+            time.sleep(0.6)  # the change watch looks every 0.2 s
+            return httpx.get(url + "/?lang=en").text
+
+        assert "Latecomer" not in page()
+        with Tournament.open(db, backup_every=0) as t:
+            t.referees.sign_in(HEAD, HEAD_PIN)
+            t.players.add("Latecomer", referee=HEAD)
+        assert "Latecomer" in page()
+        Tournament.restore_backup(db, 1, referee=HEAD, pin=HEAD_PIN)
+        assert "Latecomer" not in page()
