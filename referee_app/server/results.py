@@ -26,7 +26,6 @@ from referee_app.storage import (
     Penalty,
     Player,
     PlayerStatement,
-    StorageError,
     Tournament,
     TournamentInfo,
 )
@@ -207,4 +206,4 @@ def _with_table(old: RoundProgress, table: Any) -> RoundProgress:
     return RoundProgress(old.round, tuple(tables[k] for k in sorted(tables)))
 
 
-__all__ = ["Results", "StorageError"]
+__all__ = ["Results"]
