@@ -63,6 +63,9 @@ class Store:
         self._capturing = False
         #: the record's public key as last read (its meta text, the key)
         self._public: tuple[str, signing.PublicKey] | None = None
+        #: a save is in progress on this connection: what it wrote is not in the chain yet,
+        #: so caches checked against the chain (``changes.py``) must not be trusted meanwhile
+        self.writing = False
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -181,7 +184,8 @@ class Store:
             self._capturing = not conn.in_transaction
         started: signing.SigningKey | None = None
         try:
-            with dbm.write_transaction(self.db, self.path, self.read_only):
+            with dbm.write_transaction(self.db, self.path, self.read_only), \
+                    self._writing():
                 self.check_same_file()  # under the write lock: never into a file moved aside
                 key = signer if signer is not None else self.signing_key()
                 chain.clear_captured(self.db.conn)  # nothing from before this save
@@ -243,6 +247,14 @@ class Store:
                      detail={"fingerprint": key.fingerprint, "started": True}, at=at,
                      rows=chain.take_captured(self.db.conn), signer=key)
         return key
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
 
     def note(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
         """Name the save in progress (who, what, when); written as its chain entry."""

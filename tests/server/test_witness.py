@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -167,14 +168,26 @@ def test_the_pages_show_the_digest_and_the_signing_key(desk: Any) -> None:
         short = t.info.signing_key_short
     for path in ("/?lang=en", "/seating?lang=en", "/progress?lang=en", "/player/1?lang=en"):
         page = http.get(path).text
-        assert f"record {n} entries · {head[:12]} · key {short}" in page, path
-        assert f'data-head="{head}"' in page and f'data-entries="{n}"' in page
+        assert (f'<div id="record" class="record" data-entries="{n}" data-digest="{head[:12]}">'
+                f"record {n} entries · {head[:12]} · key {short}</div>") in page, path
         assert 'id="rewritten"' in page
     zh = http.get("/?lang=zh").text
     assert f"记录 {n} 条 · {head[:12]} · 签名密钥 {short}" in zh
     assert "服务器上的记录在第 {n} 条之后被改写过" in zh  # the banner's text, for live.js
     projector = http.get("/projector?lang=en").text
     assert re.search(rf"record {n} entries · {head[:12]} · key {short}", projector)
+    # the line follows every revision, though the page's data (the seating) did not change
+    assert f"record {n} entries" in http.get("/seating?lang=en").text  # made and kept
+    with Tournament.open(db, backup_every=0) as t:
+        t.referees.sign_in(HEAD, HEAD_PIN)
+        t.penalties.add(["李伟"], 1, "noise", referee=HEAD)  # a save that seats no one
+        n2, head2 = t.record.head()
+    end = time.monotonic() + 5
+    while f"record {n2} entries" not in http.get("/seating?lang=en").text \
+            and time.monotonic() < end:  # the change watch looks 5 times a second
+        time.sleep(0.1)
+    again = http.get("/seating?lang=en").text
+    assert f"record {n2} entries · {head2[:12]} · key {short}" in again
 
 
 def test_a_server_without_the_key_keeps_desks_hands_waiting(tmp_path: Path,
@@ -207,4 +220,7 @@ def test_a_server_without_the_key_keeps_desks_hands_waiting(tmp_path: Path,
         # the key is imported on the standby: the waiting hand goes
         monkeypatch.setenv(signing.KEYS_ENV, head_desk)
         monkeypatch.setattr(signing, "_loaded", {})
+        end = time.monotonic() + 5
+        while client.busy() and time.monotonic() < end:  # the 503's Retry-After
+            time.sleep(0.1)
         assert len(client.flush().sent) == 1

@@ -1,17 +1,22 @@
 // Live results: long-poll /api/changes and swap in the page's fresh <main> when the record
 // changes; find-your-seat filtering; projector paging; the phone as a witness of the
 // record (below). No sign-in, nothing is written to the server.
+// A page refreshes at most about once a second (a quarter second at random on top, so the
+// phones of a hall do not all ask at the same instant): while desks save hands faster than
+// that, each refresh shows the latest of them.
 (function () {
   "use strict";
+  var EVERY = 1000, SPREAD = 250;
   var body = document.body;
   var rev = parseInt(body.getAttribute("data-revision") || "-1", 10);
   var page = 0;
+  var refreshed = Date.now();
 
   // The witness: the phone keeps the digests it was shown (a few checkpoints: entry number
-  // and hash, in localStorage, per tournament) and asks the server for its hashes at those
-  // entries. Each hash covers every entry before it: all equal, the record only grew; one
-  // different, the record on the server was rewritten after the last checkpoint that still
-  // matches, and the page says so (red) until the reader acknowledges it.
+  // and digest, in localStorage, per tournament) and asks the server for its hashes at
+  // those entries. Each hash covers every entry before it: all equal, the record only grew;
+  // one different, the record on the server was rewritten after the last checkpoint that
+  // still matches, and the page says so (red) until the reader acknowledges it.
   var KEEP = 32;
   var store = "referee-record:" + (body.getAttribute("data-tournament") || "");
 
@@ -43,13 +48,18 @@
     box.hidden = false;
   }
 
+  function extends_(hash, seen) {  // a digest kept (12 digits or all 64) and the server's
+    return typeof hash === "string" && hash.indexOf(seen) === 0;
+  }
+
   function witness() {
     var d = loadSeen();
-    var entries = parseInt(body.getAttribute("data-entries") || "0", 10);
-    var head = body.getAttribute("data-head") || "";
+    var rec = document.getElementById("record");
+    var entries = rec ? parseInt(rec.getAttribute("data-entries") || "0", 10) : 0;
+    var digest = rec ? rec.getAttribute("data-digest") || "" : "";
     if (d.after !== null && d.after !== undefined) { showRewritten(d.after); return; }
     if (!d.seen.length) {
-      if (entries) saveSeen({ seen: [[entries, head]], after: null });
+      if (entries && digest) saveSeen({ seen: [[entries, digest]], after: null });
       return;
     }
     var q = d.seen.slice(-64).map(function (c) { return "seq=" + c[0]; }).join("&");
@@ -58,7 +68,7 @@
       .then(function (a) {
         var good = 0;
         for (var i = 0; i < d.seen.length; i++) {
-          if (a.hashes[String(d.seen[i][0])] !== d.seen[i][1]) {
+          if (!extends_(a.hashes[String(d.seen[i][0])], d.seen[i][1])) {
             saveSeen({ seen: d.seen, after: good });
             showRewritten(good);
             return;
@@ -66,7 +76,7 @@
           good = d.seen[i][0];
         }
         var last = d.seen[d.seen.length - 1];
-        if (a.entries && (last[0] !== a.entries || last[1] !== a.digest)) {
+        if (a.entries && (last[0] !== a.entries || !extends_(a.digest, last[1]))) {
           d.seen.push([a.entries, a.digest]);
           saveSeen({ seen: thin(d.seen), after: null });
         }
@@ -112,15 +122,15 @@
       .then(function (r) { return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
-        ["data-entries", "data-head"].forEach(function (a) {
-          body.setAttribute(a, doc.body.getAttribute(a) || "");
-        });
-        var record = doc.getElementById("record"), mine = document.getElementById("record");
-        if (record && mine) mine.innerHTML = record.innerHTML;
         var fresh = doc.getElementById("live");
+        var shown = parseInt(doc.body.getAttribute("data-revision") || "-1", 10);
+        if (shown > rev) rev = shown;  // the page may show saves newer than announced
+        refreshed = Date.now();
         var input = document.getElementById("find");
         var typed = input ? input.value : null;
         if (fresh) document.getElementById("live").innerHTML = fresh.innerHTML;
+        var record = doc.getElementById("record"), mine = document.getElementById("record");
+        if (record && mine && mine !== record) mine.replaceWith(document.importNode(record, true));
         document.querySelectorAll("details summary .label").forEach(function (s) {
           if (open.indexOf(s.textContent) >= 0) s.parentNode.parentNode.open = true;
         });
@@ -145,7 +155,10 @@
           return refresh();
         }
       })
-      .then(function () { setTimeout(poll, 50); },
+      .then(function () {
+              setTimeout(poll, Math.max(50, refreshed + EVERY - Date.now()) +
+                         Math.random() * SPREAD);
+            },
             function () { body.classList.add("offline"); setTimeout(poll, 3000); });
   }
 
