@@ -27,7 +27,7 @@ ACTIONS = ("hand.add", "hand.amend", "hand.status", "hand.voided", "hand.restore
 #: detail keys shown in words; hand ids are the dialog's own hand and are left out
 DETAIL_KEYS = ("version", "status", "reason", "override", "round", "table", "hand_no", "name",
                "head", "players", "penalty_id", "cap_fan", "stake", "ruleset", "seat",
-               "player", "fingerprint", "previous", "pins_moved_out", "first")
+               "player", "fingerprint", "previous", "pins_moved_out", "first", "started")
 
 
 def action_text(action: str) -> str:
