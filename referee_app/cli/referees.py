@@ -63,3 +63,17 @@ def referee_pin(name: str, referee: str, db: Path) -> None:
         t.referees.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
                                     confirm=True), referee=referee or name)
         click.echo(f"PIN changed for {name.strip()}")
+
+
+@referee.command("remove")
+@click.argument("name")
+@referee_option
+@db_option
+@handle_errors
+def referee_remove(name: str, referee: str, db: Path) -> None:
+    """Take referee NAME off this tournament (head referee): NAME can no longer sign in or
+    write, and a running server ends NAME's sessions at once. Nothing NAME did is erased:
+    every hand version and record entry still names them."""
+    with open_db(db, referee) as t:
+        t.referees.remove(name, referee=referee)
+        click.echo(f"removed referee {name.strip()} (their history stays in the record)")

@@ -182,7 +182,7 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
     click.echo(f"{'table':>5}  {'hands':>5}  {'entered':>7}  {'verified':>8}  "
                f"{'override':>8}  {'void':>4}  {'last':>4}  {'last entry':<19}  gaps  players")
     for tp in p.tables:
-        gaps = ",".join(map(str, tp.gaps)) or "-"
+        gaps = tp.gap_text() or "-"
         click.echo(f"{tp.table:>5}  {tp.hands:>5}  {tp.entered:>7}  {tp.verified:>8}  "
                    f"{tp.overridden:>8}  {tp.void:>4}  {tp.last_hand:>4}  "
                    f"{(tp.last_entry_at or '-')[:19]:<19}  {gaps:<4}  "

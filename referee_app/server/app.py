@@ -79,7 +79,8 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.field, exc.problem, headers=exc.headers)
+    return error_response(exc.status, exc.field, exc.problem, code=exc.code,
+                          params=exc.params, headers=exc.headers)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:

@@ -1,5 +1,5 @@
 """What the routes share: the server's state (the file, one connection per worker thread,
-sign-in tokens, the write lock, the change watch, idempotency keys, the per-revision memo)
+sign-in tokens, the write lock, the change watch, the per-revision memo)
 and the API's error shape ``{"error": {"field", "problem"}}`` (plus the failure's ``code``
 when the store or the record reader refused)."""
 
@@ -8,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Hashable, Mapping
@@ -19,6 +18,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from referee_app.core.errors import render
 from referee_app.storage import StorageError, Tournament, backup_files
 from referee_app.storage.models import Referee
 
@@ -37,10 +37,20 @@ class ApiError(Exception):
     """An HTTP error with the API's JSON body ``{"error": {"field", "problem"}}``."""
 
     def __init__(self, status: int, field: str, problem: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, code: str | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{field}: {problem}")
         self.status, self.field, self.problem = status, field, problem
         self.headers = headers or {}
+        self.code, self.params = code, dict(params or {})
+
+    @classmethod
+    def of(cls, status: int, field: str, code: str, /, *,
+           headers: dict[str, str] | None = None, **params: Any) -> ApiError:
+        """The error of the catalogue's message ``code`` (sent with its ``params``, so a
+        client says it in its own language)."""
+        return cls(status, field, render(code, params, "en"), headers, code=code,
+                   params=params)
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
@@ -105,45 +115,6 @@ class ChangeWatch:
         return self.revision
 
 
-class KeyLog:
-    """Idempotency keys of the hands desks sent, appended (fsync) to ``<db>.keys`` *before*
-    the hand is saved: after a lost reply, even across a crash of the server, a resend with
-    the same key finds its attempt here and, if the hand was saved, is answered as then
-    instead of as a conflict. One JSON line per hand: key, referee, round, table, hand."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._keys: dict[str, tuple[str, int, int, int]] = {}
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
-            try:
-                d = json.loads(line)
-                self._keys[str(d["key"])] = (str(d["referee"]), int(d["round"]),
-                                             int(d["table"]), int(d["hand_no"]))
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short by a crash: its hand was never saved
-
-    def get(self, key: str) -> tuple[str, int, int, int] | None:
-        with self._lock:
-            return self._keys.get(key)
-
-    def add(self, key: str, referee: str, round: int, table: int, hand_no: int) -> None:
-        line = json.dumps({"key": key, "referee": referee, "round": round, "table": table,
-                           "hand_no": hand_no}, ensure_ascii=False) + "\n"
-        with self._lock:
-            if self._keys.get(key) == (referee, round, table, hand_no):
-                return
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write(line)
-                f.flush()
-                os.fsync(f.fileno())
-            self._keys[key] = (referee, round, table, hand_no)
-
-
 class Flight:
     """One computation of a memo key at revision ``rev``, which other workers wait for."""
 
@@ -183,8 +154,6 @@ class ServerState:
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
-        #: idempotency keys of hands sent to this server (kept beside the database)
-        self.keys = KeyLog(Path(str(path) + ".keys"))
 
     # -- the file, one connection per worker thread
     def tournament(self) -> Tournament:

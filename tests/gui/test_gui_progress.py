@@ -41,7 +41,8 @@ def test_round_progress_counts(db: Path) -> None:
             round_progress(t, 2)
     (tp,) = p.tables
     assert (tp.hands, tp.entered, tp.verified, tp.overridden, tp.void) == (4, 2, 1, 1, 1)
-    assert tp.last_hand == 5 and tp.gaps == (3,)
+    assert tp.last_hand == 5 and tp.gaps == ((3, 3),) and tp.missing == 1
+    assert tp.gap_text() == "3"
     assert tp.last_entry_at.startswith("20")
     assert (p.hands, p.verified, p.unverified) == (4, 1, 2)
 
@@ -50,7 +51,8 @@ def test_round_progress_cli(db: Path) -> None:
     r = CliRunner().invoke(main, ["round", "progress", "1", "--db", str(db), "--json"])
     assert r.exit_code == 0, r.output
     d = json.loads(r.output)
-    assert d["tables"][0]["gaps"] == [3] and d["tables"][0]["verified"] == 1
+    assert d["tables"][0]["gaps"] == [[3, 3]] and d["tables"][0]["missing"] == 1
+    assert d["tables"][0]["verified"] == 1
     r = CliRunner().invoke(main, ["round", "progress", "1", "--db", str(db)])
     assert r.exit_code == 0
     assert r.output.splitlines()[0] == "round 1: 4 hands, 1 verified, 2 not yet verified"

@@ -302,7 +302,9 @@ def test_sign_in_rate_limit_and_lockout(tmp_path: Path) -> None:
                             ).status_code for _ in range(5)]
         assert codes == [401] * 5
         r = httpx.post(s.url + "/api/session", json={"referee": "周", "pin": "Zh-4444x"})
-        assert r.status_code == 401 and "locked" in r.json()["error"]["problem"]
+        assert r.status_code == 429 and "locked" in r.json()["error"]["problem"]
+        assert r.json()["error"]["code"] == "referee_locked"
+        assert 0 < int(r.headers["retry-after"]) <= 300
         codes = [httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"}
                             ).status_code for _ in range(5)]
         assert codes[:4] == [201] * 4 and codes[4] == 429  # 10 attempts a minute per address
