@@ -79,6 +79,11 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
                    f"{', only verified hands count' if i.verified_only else ''}) in {db}")
 
 
+def _verifier(self_verify: bool) -> str:
+    return ("the referee who entered the hand may verify it (one-referee event)"
+            if self_verify else "a second referee")
+
+
 def _counted(verified_only: bool) -> str:
     return ("only verified hands (standings provisional until every hand is verified)"
             if verified_only else "every saved hand")
@@ -109,6 +114,11 @@ def _split(text: str | None) -> list[str]:
               help="The players' live results page (e.g. the address 'referee-app serve' "
                    "prints): its QR code goes on table cards and printed standings "
                    "('' for none).")
+@click.option("--self-verify/--second-verifier", "self_verify", default=None,
+              help="A one-referee event: the referee may verify the hands they entered or "
+                   "last amended (recorded; refused while two or more referees are "
+                   "registered). --second-verifier: a second referee verifies each hand "
+                   "(the default).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -119,8 +129,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
               templates: str | None, verified_only: bool | None,
-              results_url: str | None, resettle: bool, referee: str,
-              db: Path) -> None:
+              results_url: str | None, self_verify: bool | None, resettle: bool,
+              referee: str, db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -130,7 +140,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
         ("templates", templates), ("verified_only", verified_only),
-        ("results_url", results_url))
+        ("results_url", results_url), ("self_verify", self_verify))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -138,6 +148,14 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         fields["tie_break"] = _split(tie_break)
     if not fields and not resettle:
         raise StorageError("options", "nothing to change (see --help)")
+    if templates:  # the folder and its templates are checked now, not at the first report
+        from referee_app.reports.api import check_templates
+        from referee_app.reports.template import TemplateError
+
+        try:
+            check_templates(db, templates)
+        except TemplateError as e:
+            raise StorageError.like("--templates", e) from None
     with open_db(db, referee) as t:
         i = t.update_info(referee=referee, **fields) if fields else t.info
         click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
@@ -145,6 +163,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
                    f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
                    f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
                    f"counted: {_counted(i.verified_only)}, "
+                   f"verified by: {_verifier(i.self_verify)}, "
                    f"results {i.results_url or '-'}")
         differ = t.settled_differently()
         if resettle:
@@ -174,6 +193,7 @@ def event_info(db: Path) -> None:
                    f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
                    f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
                    f"\n  counted: {_counted(i.verified_only)}"
+                   f"\n  verified by: {_verifier(i.self_verify)}"
                    f"\n  results: {i.results_url or '-'}"
                    f"\n  players: {len(t.players.list())}")
         for r in t.rounds.list():

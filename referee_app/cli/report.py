@@ -20,7 +20,7 @@ import click
 
 from referee_app.core.errors import FieldError
 
-from .common import ID, NUMBER, BoundedInt
+from .common import ID, NUMBER, TABLE, BoundedInt
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
 #: slips per table: a pad's worth at most
@@ -149,7 +149,7 @@ def standings(round_: int | None, through: int | None, **kw: Any) -> None:
 
 @report.command()
 @click.option("--round", "round_", type=NUMBER, required=True)
-@click.option("--table", type=NUMBER, default=None,
+@click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @common
 def table(round_: int, table: int | None, **kw: Any) -> None:
@@ -183,7 +183,7 @@ def seating(round_: int, **kw: Any) -> None:
 
 @report.command()
 @click.option("--round", "round_", type=NUMBER, required=True)
-@click.option("--table", type=NUMBER, default=None,
+@click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @click.option("--count", type=SLIPS, default=8, show_default=True,
               help="Slips per table, numbered from the table's next hand number.")

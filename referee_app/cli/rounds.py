@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
+from referee_app.cli.common import MAX_INT64, NUMBER, TABLE, BoundedInt
 from referee_app.storage import StorageError
 
 from .options import (
@@ -150,7 +150,7 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 
 @round_.command("set-seat")
 @click.argument("number", type=NUMBER, metavar="NUMBER")
-@click.argument("table", type=NUMBER, metavar="TABLE")
+@click.argument("table", type=TABLE, metavar="TABLE")
 @click.argument("seat")
 @click.argument("player")
 @referee_option

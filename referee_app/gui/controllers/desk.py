@@ -354,6 +354,11 @@ class Desk:
         return self.t.info.templates
 
     def set_templates(self, folder: str, referee: str | None = None) -> None:
+        """Name the tournament's report template folder, once it and its templates read
+        (TemplateError naming the folder or file otherwise; "" for the shipped ones)."""
+        from referee_app.reports.api import check_templates
+
+        check_templates(Path(self.t.path), folder)
         self.t.update_info(templates=folder, referee=referee or self.referee)
 
     @property
