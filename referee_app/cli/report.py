@@ -77,12 +77,14 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
     from referee_app.reports.api import generate, templates_folder, write_atomic
     from referee_app.reports.template import TemplateError, load_template
     from referee_app.storage import StorageError, StorageFault, Tournament
+    from referee_app.storage.files import output_path
 
     try:
         if template is not None or templates is not None:
             load_template(report, template, folder=templates)  # a bad file: before the db
         if not output.parent.is_dir():
             raise OutputError("output", f"directory does not exist: {output.parent}")
+        output_path(output)  # a device, folder or pipe: refused before any work
         with Tournament.open(db) as t:
             tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
