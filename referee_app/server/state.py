@@ -179,8 +179,7 @@ class ServerState:
                 raise ApiError(403, "referee", READ_ONLY_PROBLEM)
             ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
-                raise ApiError(401, "referee", f"{session.referee} is no longer a referee "
-                               "of this tournament; sign in again")
+                raise ApiError.of(401, "referee", "referee_removed", name=session.referee)
             t.referees.signed_in = Referee(ref.name, ref.head, ref.added_at)
             try:
                 result = fn(t, ref.name)
