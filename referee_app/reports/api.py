@@ -57,7 +57,8 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
 
 def templates_folder(tournament: Tournament) -> Path | None:
     """The tournament's own template folder (relative paths: from the database's folder)."""
-    return folder_of(Path(tournament.path), tournament.info.templates)
+    name = tournament.info.templates
+    return folder_of(Path(tournament.path), name) if name else None
 
 
 def folder_of(db: Path, name: str) -> Path | None:

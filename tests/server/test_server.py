@@ -111,7 +111,9 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
                                                "record": wrong}, headers=auth(desk))
     assert r.status_code == 400 and r.json()["error"]["field"] == "seats.E.player"
     # verify, amend, void (head only), restore, history
-    r = httpx.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(desk))
+    r = httpx.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(desk))  # their own
+    assert r.status_code == 403 and r.json()["error"]["code"] == "verify_own_hand"
+    r = httpx.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(head))  # a second referee
     assert r.status_code == 200 and r.json()["hand"]["status"] == "verified"
     r = httpx.post(f"{s.url}/api/hands/{hid}/amend", headers=auth(desk),
                    json={"record": recs[1], "reason": "wrong tiles"})
@@ -131,7 +133,7 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     assert r.json()["hand"]["status"] == "entered"
     hist = httpx.get(f"{s.url}/api/hands/{hid}/history").json()
     assert [v["action"] for v in hist] == ["entered", "status", "amended", "voided", "restored"]
-    assert [v["referee"] for v in hist] == ["钱", "钱", HEAD, HEAD, HEAD]
+    assert [v["referee"] for v in hist] == ["钱", HEAD, HEAD, HEAD, HEAD]
     listed = httpx.get(s.url + "/api/hands", params={"round": 1, "table": 2}).json()
     assert [h["id"] for h in listed] == [hid] and "record" not in listed[0]
     assert httpx.get(f"{s.url}/api/hands/999999").status_code == 404
