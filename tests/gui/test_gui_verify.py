@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import gui_helpers
 import pytest
@@ -176,18 +177,25 @@ def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
     assert not dlg.btn_first.isDefault() and not dlg.btn_second.isDefault()
 
 
-def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> None:
-    """When the tournament names a head referee, only their name resolves a difference."""
+def _blind_entry_that_differs(desk_window, entered_by: str = "") -> tuple[Any, Any]:
+    """A window of a tournament naming a head referee, keyed blind with S's hand differing
+    from hand 1 as saved (by ``entered_by``)."""
     win, seating = desk_window()
     win.desk.t.update_info(head_referee="总裁判")
     rec = example_record(seating)
-    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1, referee=entered_by)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.blind.verify_blind()
     other = json.loads(json.dumps(rec))
     other["seats"]["S"]["concealed"] = "2367p456s"
     _key_in(win, other)
+    return win, h
+
+
+def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> None:
+    """When the tournament names a head referee, only their name resolves a difference."""
+    win, h = _blind_entry_that_differs(desk_window)
     win.blind.resolve_differences = lambda title, diffs: "first"
     win.ask_text.queue = [""]  # no name given: nothing is written
     assert not win.save()
@@ -201,16 +209,7 @@ def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> Non
 def test_the_head_referee_verifies_the_second_entry_they_took(qtbot, desk_window) -> None:
     """The head referee takes the blind entry: it is saved as the desk referee's who keyed
     it, and the head referee, who wrote no version of it, verifies it."""
-    win, seating = desk_window()
-    win.desk.t.update_info(head_referee="总裁判")
-    rec = example_record(seating)
-    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1, referee="钱")
-    win.reload()
-    win.navigator.select_key(("hand", h.id))
-    win.blind.verify_blind()
-    other = json.loads(json.dumps(rec))
-    other["seats"]["S"]["concealed"] = "2367p456s"
-    _key_in(win, other)
+    win, h = _blind_entry_that_differs(desk_window, entered_by="钱")
     win.blind.resolve_differences = lambda title, diffs: "second"
     win.ask_text.queue = ["总裁判", "slip re-read with the table"]
     assert win.save()

@@ -33,7 +33,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, Flaky, ServerProcess, make_event, records
 
 from referee_app.server.client import DeskClient, SaveResult
 from referee_app.storage import Tournament
@@ -233,22 +233,6 @@ def fill(folder: Path) -> Path:
     return filler
 
 
-class LoseOneReply(httpx.HTTPTransport):
-    """Loses the reply to the next POST /api/hands after the server saved it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.armed = False
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        resp = super().handle_request(request)
-        if self.armed and request.method == "POST" and request.url.path == "/api/hands":
-            self.armed = False
-            resp.read()
-            raise httpx.ReadError("connection reset after the save", request=request)
-        return resp
-
-
 def test_a_full_disk_answers_503_and_no_hand_is_lost_or_doubled(tmp_path: Path) -> None:
     made = eight_desk_event(tmp_path / "made.sqlite")
     recs = {i: records(made, i + 1, 5, seed=40 + i) for i in range(8)}
@@ -257,7 +241,7 @@ def test_a_full_disk_answers_503_and_no_hand_is_lost_or_doubled(tmp_path: Path) 
         shutil.copy(made, db)
         server = ServerProcess(db).start()
         port = server.port
-        lossy = LoseOneReply()
+        lossy = Flaky()
         clients = {i + 1: DeskClient(server.url, tmp_path / f"outbox{i + 1}", timeout=5,
                                      reauth=lambda i=i: EIGHT[i],
                                      transport=lossy if i == 0 else None)
@@ -276,7 +260,7 @@ def test_a_full_disk_answers_503_and_no_hand_is_lost_or_doubled(tmp_path: Path) 
             # two hands each while there is room; desk 1's second reply is lost
             for n in (1, 2):
                 for table in clients:
-                    lossy.armed = (table, n) == (1, 2)
+                    lossy.lose_next_hand_reply = (table, n) == (1, 2)
                     assert add(table, n).queued is ((table, n) == (1, 2))
             # the log emptied into the file, then not a byte left: every save must grow it
             conn = sqlite3.connect(db)

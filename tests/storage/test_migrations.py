@@ -51,15 +51,19 @@ def current(make_tournament, record_for) -> Tournament:
     return t
 
 
+def _older(current: Tournament, old: Path, script: str) -> Path:
+    """A copy of ``current`` at ``old`` taken back to an older schema by ``script``."""
+    old.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(old)
+    conn.executescript(script)
+    conn.close()
+    return old
+
+
 @pytest.fixture
 def schema_1(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 1 stored it: no chain, no settings column, a log table."""
-    old = tmp_path / "old.sqlite"
-    old.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.executescript(TO_SCHEMA_1)
-    conn.close()
-    return old
+    return _older(current, tmp_path / "old.sqlite", TO_SCHEMA_1)
 
 
 def _shape(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -181,12 +185,7 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
 @pytest.fixture
 def schema_2(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 2 stored it: idempotency keys beside it, failures by name."""
-    old = tmp_path / "two.sqlite"
-    old.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.executescript(TO_SCHEMA_2)
-    conn.close()
-    return old
+    return _older(current, tmp_path / "two.sqlite", TO_SCHEMA_2)
 
 
 def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
