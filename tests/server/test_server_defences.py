@@ -10,6 +10,7 @@ server is needed (the proxy header is uvicorn's)."""
 from __future__ import annotations
 
 import asyncio
+import errno
 import os
 import subprocess
 import sys
@@ -355,6 +356,30 @@ def test_a_server_fault_keeps_the_hand_in_the_outbox(event: Path, tmp_path: Path
         assert [(h.table, h.hand_no) for h in t.hands.list()] == [(1, 1)]
         assert t.db.execute("SELECT COUNT(*) FROM hand_keys").fetchone()[0] == 1
     assert not Path(f"{event}.keys").exists()
+
+
+@pytest.mark.parametrize("err", [errno.ENOSPC, errno.EIO, errno.EDQUOT])
+def test_an_os_fault_while_saving_is_a_503(event: Path, monkeypatch: pytest.MonkeyPatch,
+                                           err: int) -> None:
+    """A fault of the machine outside SQLite (a full disk where the save writes a file) is
+    answered 503 with Retry-After, like the database's own faults: never a 500."""
+    from referee_app.storage.hands import Hands
+
+    def fails(*args: Any, **kwargs: Any) -> Any:
+        raise OSError(err, os.strerror(err))
+
+    monkeypatch.setattr(Hands, "add", fails)
+    rec = records(event, 1, 1)[0]
+
+    async def steps(client: Clients) -> httpx.Response:
+        c = client("192.0.2.46")
+        token = (await c.post("/api/session", json=sign_in_body(*DESKS[0]))).json()["token"]
+        return await c.post("/api/hands", headers={"Authorization": f"Bearer {token}"},
+                            json={"round": 1, "table": 1, "hand_no": 1, "record": rec})
+
+    r = in_process(event, steps)
+    assert r.status_code == 503 and int(r.headers["retry-after"]) >= 1
+    assert r.json()["error"]["code"] in ("disk_full", "storage_fault")
 
 
 def test_rebuilt_errors_of_every_5xx_are_unreachable() -> None:
