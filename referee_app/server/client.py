@@ -134,18 +134,22 @@ def error_from(resp: httpx.Response) -> StorageError:
     violations = err.get("violations") if isinstance(err.get("violations"), list) else None
     if status >= 500:
         return ServerUnreachable(fld, problem)
-    rebuilt = rebuild_error(str(err.get("code") or ""), fld, problem, params, violations)
+    code = str(err.get("code") or "")
+    rebuilt = rebuild_error(code, fld, problem, params, violations)
     if rebuilt is not None:
         return rebuilt
     if status == 422 and violations is not None:
         return HandRuleError(fld, problem, _violations(violations))
+    # a message code that is no class's (``referee_locked``, ``session_ended``): the class
+    # by the status, the code and params kept, so the desk says it in its own language
+    said = {"code": code, "params": params} if code else {}
     if status == 409:
-        return DuplicateHandError(fld, problem)
+        return DuplicateHandError(fld, problem, **said)
     if status in (401, 403, 429):
-        return AuthError(fld, problem)
+        return AuthError(fld, problem, **said)
     if status == 404 and fld == "hand_id":
-        return UnknownHandError(fld, problem)
-    return StorageError(fld, problem)
+        return UnknownHandError(fld, problem, **said)
+    return StorageError(fld, problem, **said)
 
 
 class DeskClient:

@@ -26,7 +26,7 @@ from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_even
 from referee_app.gui.controllers.desk import Desk
 from referee_app.server.app import create_app
 from referee_app.server.client import DeskClient
-from referee_app.storage import Tournament, checks
+from referee_app.storage import AuthError, Tournament, checks
 
 STRANGER = "203.0.113.66"
 HEAD_DESK = "127.0.0.1"
@@ -389,3 +389,10 @@ def test_rebuilt_errors_of_every_5xx_are_unreachable() -> None:
         resp = httpx.Response(status, json={"error": {"field": "db", "problem": "full",
                                                       "code": "disk_full"}})
         assert isinstance(error_from(resp), ServerUnreachable), status
+    # a refusal whose message is no class's keeps its code: the desk says it in 中文 too
+    resp = httpx.Response(429, json={"error": {
+        "field": "referee", "problem": "钱 is locked after 5 wrong PINs; try again in 9 s",
+        "code": "referee_locked", "params": {"name": "钱", "failures": 5, "wait": 9}}})
+    err = error_from(resp)
+    assert isinstance(err, AuthError) and err.code == "referee_locked"
+    assert err.text("zh") == "钱 连续 5 次 PIN 码错误，已被锁定；请 9 秒后再试"
