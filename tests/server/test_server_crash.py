@@ -293,6 +293,8 @@ def test_a_full_disk_answers_503_and_no_hand_is_lost_or_doubled(tmp_path: Path) 
             filler.unlink()
             server = ServerProcess(db, port).start()
             for table, c in clients.items():
+                while c.busy():  # each 503 asked to come back after its Retry-After
+                    time.sleep(0.1)
                 add(table, 5)
                 rep = c.flush()
                 assert rep.waiting == 0 and not rep.conflicts and not rep.problem, rep

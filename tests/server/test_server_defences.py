@@ -347,6 +347,8 @@ def test_a_server_fault_keeps_the_hand_in_the_outbox(event: Path, tmp_path: Path
         assert "internal error" in r.problem
         assert c.flush().waiting == 1  # still failing: still waiting
         faulty.fault = None
+        while c.busy():  # a 503 asked to come back after its Retry-After (1 s)
+            time.sleep(0.1)
         rep = c.flush()
         assert rep.waiting == 0 and len(rep.sent) == 1 and not rep.sent[0].replayed
     finally:
