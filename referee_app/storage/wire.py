@@ -47,7 +47,8 @@ SHAPES: dict[type, Shape] = {
     Seating: Shape(extra={"tables": lambda s: {str(k): v for k, v in s.tables.items()}},
                    inherit=("round",)),
     SeatAssignment: Shape(omit=("round",)),
-    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only", "signing_key"),
+    TournamentInfo: Shape(omit=("templates",),
+                          only_if_set=("verified_only", "self_verify", "signing_key"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 
