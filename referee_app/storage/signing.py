@@ -36,6 +36,8 @@ FINGERPRINT_HEX = 32
 SHORT_HEX = 16
 #: shortest passphrase accepted for an exported key
 PASSPHRASE_MIN = 8
+#: the most of a file read as a key (``/dev/zero`` given by mistake costs no more)
+KEY_FILE_LIMIT = 64 * 1024
 _DOMAIN = b"referee-desk head\n"
 
 
@@ -301,11 +303,12 @@ def import_key(source: Path, passphrase: str, *, expect: str | None = None) -> S
     """Read an exported key (its passphrase checked) into this desk's key folder;
     ``expect``: the fingerprint it must have (a tournament's key), else nothing is kept."""
     try:
-        data = source.read_bytes()
+        with open(source, "rb") as f:  # a key file is a few hundred bytes: never read more
+            data = f.read(KEY_FILE_LIMIT + 1)
     except OSError as e:
         raise KeyFileError.of("file", "key_unreadable", path=str(source),
                               detail=e.strerror or str(e)) from None
-    if len(data) > 64 * 1024:
+    if len(data) > KEY_FILE_LIMIT:
         raise KeyFileError.of("file", "key_not_a_key", path=str(source))
     key = _private_from_pem(data, passphrase, str(source))
     if expect is not None and key.fingerprint != expect:

@@ -535,6 +535,8 @@ def test_key_file_errors_are_one_clear_line(tmp_path: Path) -> None:
     (tmp_path / "ec.pem").write_bytes(other)
     with pytest.raises(KeyFileError, match="Ed25519"):
         signing.import_key(tmp_path / "ec.pem", "whatever!")
+    with pytest.raises(KeyFileError, match="not a key file"):  # read no further than 64 KiB
+        signing.import_key(Path("/dev/zero"), "whatever!")
 
 
 def test_the_chain_names_pin_changes_and_nothing_derived_from_them(make_tournament) -> None:
