@@ -8,29 +8,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import test_gui_server as desk_tests  # the window on a served event, as those tests make it
 from forgery import forge
-from server_helpers import HEAD, HEAD_PIN, ServerProcess, make_event, records
-from test_gui_server import OPENED, open_window, server_hands, type_hand
+from server_helpers import HEAD, HEAD_PIN, ServerProcess, records
+from test_gui_server import open_window, server_hands, type_hand
 
 from referee_app.gui.i18n import LANG
 from referee_app.storage import Tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
-
-@pytest.fixture(autouse=True)
-def _stop_watchers() -> Any:
-    yield
-    while OPENED:
-        OPENED.pop().close()
-
-
-@pytest.fixture
-def served(tmp_path: Path) -> Any:
-    db = make_event(tmp_path / "event.sqlite")
-    s = ServerProcess(db).start()
-    yield s
-    s.stop()
+#: their fixtures: the event served by a real server process, the watchers stopped after
+served = desk_tests.served
+_stop_watchers = desk_tests._stop_watchers
 
 
 def _rewrite_from(db: Path, tmp_path: Path, seq: int) -> None:

@@ -87,12 +87,17 @@ def desk(tmp_path: Path) -> Iterator[tuple[ServerBackend, Path, Any]]:
         for n, rec in enumerate(recs[:3]):
             t.hands.add(rec, round=1, table=1, hand_no=n + 1, referee=HEAD)
     with TestClient(create_app(db, backup_every=0), base_url="http://desk.test") as http:
-        client = DeskClient("http://desk.test", tmp_path / "outbox")
-        client.http.close()
-        client.http = http
-        backend = ServerBackend(client)
-        backend.referees.sign_in(*DESKS[0])
-        yield backend, db, http
+        yield _desk_on(http, tmp_path), db, http
+
+
+def _desk_on(http: Any, tmp_path: Path) -> ServerBackend:
+    """A desk signed in as the first desk referee, over the API served in-process."""
+    client = DeskClient("http://desk.test", tmp_path / "outbox")
+    client.http.close()
+    client.http = http
+    backend = ServerBackend(client)
+    backend.referees.sign_in(*DESKS[0])
+    return backend
 
 
 def _rewrite(db: Path, tmp_path: Path, seq: int) -> None:
@@ -203,11 +208,8 @@ def test_a_server_without_the_key_keeps_desks_hands_waiting(tmp_path: Path,
     monkeypatch.setenv(signing.KEYS_ENV, str(tmp_path / "standby-keys"))
     monkeypatch.setattr(signing, "_loaded", {})
     with TestClient(create_app(db, backup_every=0), base_url="http://desk.test") as http:
-        client = DeskClient("http://desk.test", tmp_path / "outbox")
-        client.http.close()
-        client.http = http
-        backend = ServerBackend(client)
-        backend.referees.sign_in(*DESKS[0])
+        backend = _desk_on(http, tmp_path)
+        client = backend.client
         assert http.get("/api/standings").status_code == 200
         with pytest.raises(HandQueued) as e:
             backend.hands.add(recs[0], round=1, table=1, hand_no=1)
