@@ -30,7 +30,7 @@ Namer = Callable[[str], str]
 _SEAT_KEYS = frozenset("sfrab")
 _NAMED_KEYS = _SEAT_KEYS | {"t"}
 #: parameters that are one value each: a seat, a tile, or shown as they are
-_PLAIN_KEYS = _NAMED_KEYS | {"n", "c", "x", "y", "fan", "raw", "held", "concealed", "pongs",
+_PLAIN_KEYS = _NAMED_KEYS | {"n", "event", "c", "x", "y", "fan", "raw", "held", "concealed", "pongs",
                              "kongs", "suits", "parts", "name", "unit"}
 _SEATS_KEYS = frozenset("pw")
 #: a trace's list of tiles (a ready seat's waits): "1p 4p" / "一筒、四筒" (a catalogue text

@@ -19,6 +19,7 @@ from referee_app.core import (
 )
 from referee_app.core import next_dealer as core_next_dealer
 from referee_app.core.errors import nested, render
+from referee_app.core.jsonin import json_kind
 
 from . import csv_io
 from . import db as dbm
@@ -82,8 +83,7 @@ class Hands:
         if isinstance(record, str):
             return HandRecord.from_json(record, self.store.ruleset())
         if not isinstance(record, Mapping):
-            raise RecordError.of("", "record_not_object",
-                                 got="null" if record is None else type(record).__name__)
+            raise RecordError.of("", "record_not_object", kind=json_kind(record))
         return HandRecord.from_dict(dict(record), self.store.ruleset())
 
     def match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:

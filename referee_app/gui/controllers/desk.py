@@ -51,14 +51,14 @@ class RulesetFile:
     differences: tuple[tuple[str, str, str], ...]
 
 
-def load_ruleset_file(path: str | Path) -> RulesetFile:
+def load_ruleset_file(path: str | Path, lang: str = "en") -> RulesetFile:
     """Read and check a ruleset file (schema and engine consistency), as ``referee-app
     rules --file X --diff ID`` does; a refused file raises RulesetFileError (field = the
-    path inside the file, problem = what is wrong)."""
+    path inside the file, problem = what is wrong). ``lang``: the differences' words."""
     rules = ruleset_from_file(path)
     near, diffs = nearest_shipped(rules)
     return RulesetFile(str(path), rules, near,
-                       tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
+                       tuple((p, *diff_texts(a, b, 40, lang)) for p, a, b in diffs))
 
 
 class DeskError(FieldError):

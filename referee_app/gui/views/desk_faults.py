@@ -23,6 +23,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QVBoxLayout, QWidget
 
 from referee_app.core.errors import RecordError
+from referee_app.core.jsonin import source_named
 from referee_app.storage.errors import BusyError, HandChangedError
 
 from ..controllers.follow import Follower, conflict_differences, open_hand_state
@@ -347,7 +348,7 @@ class DeskFaults(QObject):
         if not text.strip():
             self.win.message(tr("record_clipboard_empty"))
             return False
-        return self.load_record_text(text, "clipboard")
+        return self.load_record_text(text, source_named("clipboard"))
 
     def load_record_text(self, text: str | bytes, source: str) -> bool:
         if self.win.context is None:

@@ -12,7 +12,7 @@ from PySide6.QtWidgets import QDialog, QWidget
 
 from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
 from ..faults import shown_error
-from ..i18n import seat_name, tr
+from ..i18n import LANG, seat_name, tr
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 
 
@@ -70,7 +70,7 @@ class EventAdmin:
 
         dlg = NewTournamentDialog(ruleset_choices(), self.win.ask_save_file, submit,
                                   self.refused, self.widget, self.win.ask_open_file,
-                                  load_ruleset_file)
+                                  lambda path: load_ruleset_file(path, LANG.code))
         if not self.win.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
         self.win.switch_desk(dlg.outcome)
