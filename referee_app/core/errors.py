@@ -15,10 +15,13 @@ from typing import Any, Self
 #: the catalogue's prefix of a message id: code ``bad_chips`` is ``error.bad_chips``
 MESSAGE_PREFIX = "error."
 #: a parameter named so (or so plus digits: ``seat2``) is itself a word of the catalogue,
-#: rendered in the reader's language: a seat letter, an action phrase, a hand's status, the
-#: kind of a JSON value (``list`` → 列表)
-TERMS: dict[str, str] = {"seat": "seat.", "action": "action.", "status": "status_",
-                         "kind": "json."}
+#: rendered in the reader's language: a seat letter (or a list of them), an action phrase,
+#: a hand's status, the kind of a JSON value (``list`` → 列表) or a Python type, a kong's
+#: kind, win flags, a field's name
+TERMS: dict[str, str] = {"seat": "seat.", "seats": "seat.", "action": "action.",
+                         "status": "status_", "kind": "json.", "type": "type.",
+                         "schema_type": "schema_type.", "kong": "kong_kind.",
+                         "flags": "flag.", "field": "field.top."}
 
 
 def render(code: str, params: Mapping[str, Any], lang: str) -> str:

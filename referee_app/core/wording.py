@@ -14,13 +14,12 @@ Parameters are named by what they hold, so one rule formats them in every langua
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from typing import Any
 
-from .i18n import catalogue, keys_under, text
+from .errors import Message
+from .i18n import catalogue, text
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -211,40 +210,25 @@ def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
     return reading
 
 
-_FIELD_RE = {"t": r"(?P<t>[1-9][mps])", "r": r"(?P<r>[ESWN])", "a": r"(?P<a>[ESWN])",
-             "b": r"(?P<b>[ESWN])", "x": r"(?P<x>\d+)", "y": r"(?P<y>\d+)",
-             "fan": r"(?P<fan>\d+)", "reason": r"(?P<reason>.+)"}
+class Reason(Message):
+    """A payment's reason as a line's parameter (a statement's "+6 from W: direct kong
+    9s"): the string is its stored English, :meth:`text` says it in any language from the
+    engine's ``code`` and ``params``."""
+
+    def __new__(cls, code: str, params: Any = ()) -> Reason:  # type: ignore[misc]
+        self = str.__new__(cls, _plain_reason(code, params, "en"))
+        self.code, self.params = code, params
+        return self
+
+    def text(self, lang: str) -> str:
+        return _plain_reason(self.code, self.params, lang)  # type: ignore[arg-type]
+
+    def data(self) -> dict[str, Any]:
+        from .results import params_data
+
+        return {"reason": self.code, "params": params_data(self.params),  # type: ignore[arg-type]
+                "message": str(self)}
 
 
-@cache
-def _reason_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
-    out = []
-    for code in keys_under("reason."):
-        parts = []
-        for lit, name, _, _ in string.Formatter().parse(text("reason." + code, "en")):
-            parts.append(re.escape(lit))
-            if name:
-                parts.append(_FIELD_RE[name])
-        out.append((code, re.compile("".join(parts))))
-    return tuple(out)
-
-
-def stored_reason(reason: str) -> tuple[str, Params] | None:
-    """The code and params of a reason known only as its stored English (a line the store
-    writes from a stored settlement), matched against the catalogue's English ``reason.*``
-    texts — not hand-written patterns; None when no text matches."""
-    for code, pat in _reason_patterns():
-        m = pat.fullmatch(reason)
-        if m:
-            params = dict(m.groupdict())
-            if "reason" in params:
-                inner = stored_reason(params["reason"])
-                if inner is None:
-                    return None
-                params["reason"] = inner  # type: ignore[assignment]
-            return code, tuple(params.items())
-    return None
-
-
-__all__ = ["reading_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+__all__ = ["reading_text", "Params", "Reason", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]

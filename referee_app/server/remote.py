@@ -36,7 +36,7 @@ from referee_app.storage.operations import (
     Operation,
     request_of,
 )
-from referee_app.storage.standings import penalty_lines
+from referee_app.storage.standings import hand_detail, penalty_lines, today_if_stored
 from referee_app.storage.wire import from_json
 
 from .client import DeskClient
@@ -210,21 +210,17 @@ class RemoteTournament:
         """Every hand and penalty of one player, as ``Tournament.standings.statement`` words
         it (built here from the hands and penalties the server lists)."""
         p = self.players.get(player)  # type: ignore[attr-defined]
+        rules = self.rules()
         lines, total = [], 0
         for h in sorted(self.hands.list(), key=lambda h: (h.round, h.table, h.hand_no)):  # type: ignore[attr-defined]
             seat = next((s for s, name in h.players.items() if name == p.name), None)
             if seat is None:
                 continue
             chips = int(h.totals.get(seat, 0))
-            detail = tuple(
-                f"{pay['clause']} {'+' if pay['to'] == seat else '-'}{pay['chips']} "
-                f"{'from ' + pay['from'] if pay['to'] == seat else 'to ' + pay['to']}: "
-                f"{pay['reason']}"
-                for pay in h.settlement.get("payments", []) if seat in (pay["from"], pay["to"]))
+            detail = hand_detail(seat, h.settlement, h.override_reason,
+                                 today_if_stored(h.record, h.settlement, rules))
             flags = tuple(f for f, on in (("void", h.status is HandStatus.VOID),
                                           ("override", h.override_reason is not None)) if on)
-            if h.override_reason is not None:
-                detail += (f"override: {h.override_reason}",)
             lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
                                        flags))
             total += chips
