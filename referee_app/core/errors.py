@@ -9,7 +9,7 @@ a :class:`Message`: the same code + params, rendered from the catalogue in any l
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Self
 
 #: the catalogue's prefix of a message id: code ``bad_chips`` is ``error.bad_chips``
@@ -34,17 +34,36 @@ def render(code: str, params: Mapping[str, Any], lang: str) -> str:
     def word(name: str, value: Any) -> Any:
         if isinstance(value, Message):  # a message inside the message
             return value.text(lang)
-        if isinstance(value, Mapping) and "code" in value:
-            return render(value["code"], value.get("params", {}), lang)
+        if isinstance(value, Mapping):
+            if "code" in value:
+                return render(value["code"], value.get("params", {}), lang)
+            said = read_data(value)  # a violation or a reason of the engine, sent as JSON
+            return said.text(lang) if said is not None else value
         if isinstance(value, list | tuple):  # several values, in the language's list
-            return text(MESSAGE_PREFIX + "list_sep", lang).join(
-                str(word(name, v)) for v in value)
+            sep = MESSAGE_PREFIX + "list_sep"
+            if known(f"{sep}.{name}", lang):  # this list's own separator ("; ")
+                sep = f"{sep}.{name}"
+            return text(sep, lang).join(str(word(name, v)) for v in value)
         prefix = TERMS.get(name.rstrip("0123456789"))
         key = f"{prefix}{value}"
         return text(key, lang) if prefix is not None and known(key, lang) else value
 
     return text(MESSAGE_PREFIX + code, lang,
                 **{name: word(name, value) for name, value in params.items()})
+
+
+#: readers of the engine's own messages sent as JSON (a violation, a payment's reason):
+#: :mod:`.wording` adds its reader when ``referee_app.core`` is imported
+DATA_READERS: list[Callable[[Any], Message | None]] = []
+
+
+def read_data(data: Any) -> Message | None:
+    """A message of the engine sent as JSON, ready to be said in any language (or None)."""
+    for reader in DATA_READERS:
+        said = reader(data)
+        if said is not None:
+            return said
+    return None
 
 
 def message(code: str, /, **params: Any) -> dict[str, Any]:
@@ -86,10 +105,11 @@ class Message(str):
 
     @classmethod
     def from_data(cls, data: Any) -> Message | str:
-        """A message sent as ``{"code", "params"}`` (a text sent as text stays one)."""
+        """A message sent as ``{"code", "params"}`` (or the engine's violation or reason;
+        a text sent as text stays one)."""
         if isinstance(data, Mapping) and isinstance(data.get("code"), str):
             return cls(data["code"], data.get("params") or {})
-        return str(data)
+        return read_data(data) or str(data)
 
     def text(self, lang: str) -> str:
         """This message in ``lang``."""

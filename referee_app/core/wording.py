@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from typing import Any
 
-from .errors import Message
+from .errors import DATA_READERS, Message
 from .i18n import catalogue, text
 from .tiles import TILES, parse_indices
 
@@ -210,13 +210,84 @@ def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
     return reading
 
 
+def params_data(params: Params) -> dict[str, Any]:
+    """Parameters as JSON: sub-messages become ``{"code", "params"}`` objects."""
+    out: dict[str, Any] = {}
+    for k, v in params:
+        if k in ("why", "melds"):
+            v = [{"code": c, "params": params_data(p)} for c, p in v]
+        elif k == "reason":
+            v = {"code": v[0], "params": params_data(v[1])}
+        elif isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+        out[k] = v
+    return out
+
+
+def params_from_data(data: Any) -> Params:
+    """The engine's parameters read back from JSON (:func:`.results.params_data`): lists
+    become tuples, sub-messages ``(code, params)`` again."""
+    out = []
+    for k, v in (data or {}).items():
+        if k in ("why", "melds") and isinstance(v, list):
+            v = tuple((d.get("code", ""), params_from_data(d.get("params"))) for d in v
+                      if isinstance(d, dict))
+        elif k == "reason" and isinstance(v, dict):
+            v = (v.get("code", ""), params_from_data(v.get("params")))
+        elif isinstance(v, list):
+            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        out.append((k, v))
+    return tuple(out)
+
+
+def engine_message(data: Any) -> Message | None:
+    """A violation or a payment's reason sent as JSON (``{"violation"|"reason": code,
+    "params", "message"}``), ready to be said in any language; None for anything else."""
+    if not isinstance(data, dict):
+        return None
+    for key, cls in (("violation", Violation), ("reason", Reason)):
+        if isinstance(data.get(key), str):
+            return cls(data[key], params_from_data(data.get("params")), data.get("message"))
+    return None
+
+
+DATA_READERS.append(engine_message)
+
+
+class Violation(Message):
+    """A rule the record breaks as a parameter of another message (the store's "breaks the
+    rules (…)"): the string is its English (as stored), :meth:`text` any language from the
+    engine's ``code`` and ``params``; one read back without a code keeps its English."""
+
+    def __new__(cls, code: str, params: Any = (), english: str | None = None
+                ) -> Violation:  # type: ignore[misc]
+        self = str.__new__(cls, english if english is not None
+                           else violation_text(code, params, "en"))
+        self.code, self.params = code, params
+        return self
+
+    def text(self, lang: str) -> str:
+        if not self.code:
+            return str(self)
+        return violation_text(self.code, self.params, lang)  # type: ignore[arg-type]
+
+    def data(self) -> dict[str, Any]:
+        return {"violation": self.code, "params": params_data(self.params),  # type: ignore[arg-type]
+                "message": str(self)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.code, self.params, str(self))
+
+
 class Reason(Message):
     """A payment's reason as a line's parameter (a statement's "+6 from W: direct kong
     9s"): the string is its stored English, :meth:`text` says it in any language from the
     engine's ``code`` and ``params``."""
 
-    def __new__(cls, code: str, params: Any = ()) -> Reason:  # type: ignore[misc]
-        self = str.__new__(cls, _plain_reason(code, params, "en"))
+    def __new__(cls, code: str, params: Any = (), english: str | None = None
+                ) -> Reason:  # type: ignore[misc]
+        self = str.__new__(cls, english if english is not None
+                           else _plain_reason(code, params, "en"))
         self.code, self.params = code, params
         return self
 
@@ -224,11 +295,13 @@ class Reason(Message):
         return _plain_reason(self.code, self.params, lang)  # type: ignore[arg-type]
 
     def data(self) -> dict[str, Any]:
-        from .results import params_data
-
         return {"reason": self.code, "params": params_data(self.params),  # type: ignore[arg-type]
                 "message": str(self)}
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.code, self.params, str(self))
 
-__all__ = ["reading_text", "Params", "Reason", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+
+__all__ = ["engine_message", "params_data", "params_from_data", "reading_text", "Params", "Reason",
+           "Violation", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]

@@ -163,11 +163,3 @@ class ErrorGuard:
             finally:
                 self._busy = False
         return text
-
-
-def shown_error(e: BaseException) -> str:
-    """The line a form shows for a refused change: a store fault in the referee's words,
-    any other refusal too (its field and message, said from the catalogue)."""
-    from .messages import exception_text
-
-    return exception_text(e)

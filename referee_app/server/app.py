@@ -42,7 +42,7 @@ from referee_app.storage import (
 
 from .api import api_routes
 from .pages import page_routes
-from .state import ApiError, ServerState, error_response
+from .state import ApiError, ServerState, error_response, message_response
 
 #: largest request body accepted (a hand record is about 2 KB)
 MAX_BODY = 256 * 1024
@@ -69,7 +69,7 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StorageError | RecordError)
     violations = None
     if isinstance(exc, HandRuleError):
-        violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
+        violations = [v.to_data() if hasattr(v, "to_data") else {"message": str(v)}
                       for v in exc.violations]
     status = status_of(exc)
     return error_response(status, exc.field, exc.problem, code=exc.code, params=exc.params,
@@ -79,18 +79,18 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.field, exc.problem, headers=exc.headers)
+    return error_response(exc.status, exc.field, exc.problem, code=exc.code, params=exc.params,
+                          headers=exc.headers)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:
     """Anything unexpected: one JSON line, never a traceback to the client."""
-    return error_response(500, "server", f"internal error ({type(exc).__name__}); the "
-                          "head desk's terminal has the details")
+    return message_response(500, "server", "api_internal", error=type(exc).__name__)
 
 
 async def _db_busy(request: Request, exc: Exception) -> Response:
-    return error_response(503, "db", f"the database is busy or unavailable ({exc}); retry in a "
-                          "moment", headers={"Retry-After": "1"})
+    return message_response(503, "db", "api_db_busy", headers={"Retry-After": "1"},
+                            detail=str(exc))
 
 
 class BodyLimit:
@@ -111,8 +111,7 @@ class BodyLimit:
             except ValueError:
                 n = self.limit + 1
             if n > self.limit:
-                resp = error_response(413, "body", f"the request body is over {self.limit} "
-                                      "bytes")
+                resp = message_response(413, "body", "api_body_too_big", limit=self.limit)
                 await resp(scope, receive, send)
                 return
         seen = 0
@@ -123,7 +122,7 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
-                    raise ApiError(413, "body", f"the request body is over {self.limit} bytes")
+                    raise ApiError.of(413, "body", "api_body_too_big", limit=self.limit)
             return msg
 
         await self.app(scope, limited, send)

@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from referee_app.core.errors import render
 from referee_app.storage import (
     HandInfo,
     HandStatus,
@@ -50,8 +51,10 @@ class HandQueued(StorageError):
 
     code = "hand_queued"
 
-    def __init__(self, key: str, problem: str) -> None:
-        super().__init__("server", problem)
+    def __init__(self, key: str, waiting: int) -> None:
+        params = {"waiting": waiting}
+        super().__init__("server", render("hand_queued", params, "en"), code="hand_queued",
+                         params=params)
         self.key = key
 
 
@@ -204,7 +207,7 @@ class RemoteTournament:
                     isinstance(ref, str) and p.name_latin
                     and p.name_latin.casefold() == ref.casefold()):
                 return p  # type: ignore[no-any-return]
-        raise UnknownPlayerError(field, f"no player {ref!r}")
+        raise UnknownPlayerError.of(field, "unknown_player", got=ref)
 
     def standings_statement(self, player: str | int) -> PlayerStatement:
         """Every hand and penalty of one player, as ``Tournament.standings.statement`` words
@@ -240,9 +243,7 @@ class RemoteTournament:
                                  if override_totals is not None else None)
         if r.queued:
             n = len(self.client.waiting())
-            raise HandQueued(r.key, f"the server cannot be reached; the hand was checked and "
-                             f"waits in the outbox ({n} waiting): it is sent when the server "
-                             "is back")
+            raise HandQueued(r.key, n)
         assert r.hand is not None
         return from_json(HandInfo, r.hand)  # type: ignore[no-any-return]
 

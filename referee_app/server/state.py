@@ -19,6 +19,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
+from referee_app.core.errors import FieldError, jsonable, render
 from referee_app.storage import StorageError, Tournament, backup_files
 from referee_app.storage.models import Referee
 
@@ -34,13 +35,28 @@ PAGE_THREADS = 4
 
 
 class ApiError(Exception):
-    """An HTTP error with the API's JSON body ``{"error": {"field", "problem"}}``."""
+    """An HTTP error with the API's JSON body ``{"error": {"field", "problem", "code",
+    "params"}}``: a message of the catalogue, so a client says it in its own language."""
 
     def __init__(self, status: int, field: str, problem: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, code: str | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{field}: {problem}")
         self.status, self.field, self.problem = status, field, problem
         self.headers = headers or {}
+        self.code, self.params = code, dict(params or {})
+
+    @classmethod
+    def of(cls, status: int, field: str, code: str, /, *,
+           headers: dict[str, str] | None = None, **params: Any) -> ApiError:
+        """The error of message ``code`` (``error.<code>``) with its ``params``."""
+        return cls(status, field, render(code, params, "en"), headers, code=code,
+                   params=params)
+
+    @classmethod
+    def like(cls, status: int, e: FieldError) -> ApiError:
+        """A store's or reader's refusal answered with ``status``, its message kept."""
+        return cls(status, e.field, e.problem, code=e.code, params=e.params)
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
@@ -53,15 +69,19 @@ def error_response(status: int, field: str, problem: str, *, code: str | None = 
     if code is not None:
         body["code"] = code
     if params:  # the values the problem was made from: a client rebuilds the error from them
-        body["params"] = json.loads(json.dumps(dict(params), default=repr))
+        body["params"] = json.loads(json.dumps(jsonable(params), default=repr))
     if violations is not None:
         body["violations"] = violations
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
-READ_ONLY_PROBLEM = ("this tournament has no referees, so the server is read-only; add a head "
-                     "referee with a PIN on the head desk (referee-app referee add NAME "
-                     "--head) and writes are accepted from then on")
+
+
+def message_response(status: int, field: str, code: str, /, *,
+                     headers: dict[str, str] | None = None, **params: Any) -> JSONResponse:
+    """The error body of message ``code`` (``error.<code>``) with its ``params``."""
+    return error_response(status, field, render(code, params, "en"), code=code, params=params,
+                          headers=headers)
 
 
 class ChangeWatch:
@@ -207,11 +227,10 @@ class ServerState:
         with self.write_lock:
             t = self.tournament()
             if not t.referees.required():
-                raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+                raise ApiError.of(403, "referee", "server_read_only")
             ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
-                raise ApiError(401, "referee", f"{session.referee} is no longer a referee "
-                               "of this tournament; sign in again")
+                raise ApiError.of(401, "referee", "no_longer_referee", name=session.referee)
             t.referees.signed_in = Referee(ref.name, ref.head, ref.added_at)
             try:
                 result = fn(t, ref.name)

@@ -18,8 +18,9 @@ from referee_app.core import (
     settle,
 )
 from referee_app.core import next_dealer as core_next_dealer
-from referee_app.core.errors import nested, render
+from referee_app.core.errors import Message, nested, render
 from referee_app.core.jsonin import json_kind
+from referee_app.core.wording import Violation
 
 from . import csv_io
 from . import db as dbm
@@ -165,8 +166,10 @@ class Hands:
             return {seat: int(ot.get(seat, 0)) for seat in seats}
         if not s.ok:
             if reason is None:
-                problems = "; ".join(f"{e.clause} {e.seat or '-'}: {e.message}" for e in s.errors)
-                params = {"problems": problems}
+                params = {"problems": [Message.of("violation_at", clause=e.clause,
+                                                  seat=e.seat or "-",
+                                                  what=Violation(e.code, e.params, e.message))
+                                       for e in s.errors]}
                 raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
                                     code="hand_rule", params=params)
             return {seat: 0 for seat in seats}

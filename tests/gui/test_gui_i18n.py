@@ -26,7 +26,7 @@ from PySide6.QtWidgets import (
 from referee_app.gui import i18n
 from referee_app.gui.controllers.entry import EntryForm
 from referee_app.gui.i18n import LANG
-from referee_app.gui.messages import error_text, field_words, is_translated, shown_problem
+from referee_app.gui.messages import exception_text, field_words, shown_problem
 
 desk_window = gui_helpers.desk_window
 GUI = Path(i18n.__file__).parent
@@ -70,20 +70,25 @@ def _mutations(seats: list[str]) -> tuple:
 
 
 def test_engine_messages_are_all_translated() -> None:
-    """Every problem the bad forms raise has words for its field and a 中文 text."""
-    seen: set[tuple[str, str]] = set()
+    """Every problem the bad forms raise is data (a violation or a reader's refusal, each a
+    code of the catalogue) and reads in 中文: its field in words, no English sentence."""
+    seen: set[str] = set()
     untranslated = set()
-    for form in _bad_forms():
-        ev = form.evaluate()
-        for p in ev.problems:
-            path = None if p.rule else p.clause
-            seen.add((p.clause, p.message))
-            if p.violation is not None:  # a broken rule: a code with both texts
-                LANG.set("zh")
-                if "⟦" in shown_problem(p.clause, p.message, True, p.violation)[1]:
-                    untranslated.add((path, p.message))
-            elif not is_translated(path, p.message):
-                untranslated.add((path, p.message))
+    LANG.set("zh")
+    try:
+        for form in _bad_forms():
+            for p in form.evaluate().problems:
+                assert (p.violation is None) != (p.error is None), p  # one or the other
+                code = p.violation.code if p.violation is not None else p.error.message_code
+                assert code, p
+                seen.add(code)
+                label, said = shown_problem(p)
+                if "⟦" in said or not re.search(r"[\u4e00-\u9fff]", said):
+                    untranslated.add((p.clause, said))
+                if p.error is not None and field_words(p.error.field) is None:
+                    untranslated.add((p.error.field, "no words for the field"))
+    finally:
+        LANG.set("zh")
     assert len(seen) >= 15  # the corpus reaches many kinds of message
     assert untranslated == set()
 
@@ -111,12 +116,18 @@ def test_zigong_z3_messages_are_translated() -> None:
 
 @pytest.mark.parametrize("lang, text", [
     ("zh", "南 S 的手牌：第 11 个字符 'z' 不是牌"),
-    ("en", "S 南 concealed tiles: character 11 'z' is not a tile"),
+    ("en", "S 南 concealed tiles: unexpected character 'z' at position 11"),
 ])
 def test_field_path_becomes_words(lang, text) -> None:
+    from referee_app.core import HandRecord, RecordError
+
+    rec = json.loads(sorted(GOLDEN.glob("*.json"))[0].read_text(encoding="utf-8"))["record"]
+    rec["seats"]["S"]["concealed"] = "123456789mz"
     LANG.set(lang)
     try:
-        assert error_text("seats.S.concealed", "unexpected character 'z' at position 11") == text
+        with pytest.raises(RecordError) as e:
+            HandRecord.from_dict(rec)
+        assert exception_text(e.value) == text
         assert field_words("events[1].tile") == ("第 2 个事件的牌" if lang == "zh"
                                                 else "event 2 tile")
     finally:

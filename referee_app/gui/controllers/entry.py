@@ -48,6 +48,8 @@ class Problem:
     rule: bool = True
     #: the engine's violation (its code and params, rendered in the desk's language)
     violation: RuleViolation | None = None
+    #: the reader's refusal of a field that cannot be read (its code and params)
+    error: RecordError | None = None
 
 
 @dataclass(frozen=True)
@@ -192,8 +194,8 @@ class EntryForm:
                 and isinstance(parts[1], int) else None
             if ev is not None and seat is None and 0 <= ev < len(self.events):
                 seat = self.events[ev].get("seat")
-            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev, rule=False),), e,
-                              rules)
+            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev,
+                                                   rule=False, error=e),), e, rules)
         s = settle(record, rules)
         first_seen = self._first_event_of_errors(record, s, rules) if s.errors else {}
         problems = []

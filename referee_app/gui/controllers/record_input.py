@@ -35,8 +35,7 @@ class NearMissError(RecordError):
     def __init__(self, where: str, key: str, near: str) -> None:
         params = {"near": near}
         super().__init__(f"{where}.{key}" if where else key,
-                         render("unknown_field_near", params, "en"),
-                         code="unknown_field_near", params=params)
+                         render("near_miss", params, "en"), code="near_miss", params=params)
         self.where, self.key, self.near = where, key, near
 
 

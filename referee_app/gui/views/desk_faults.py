@@ -33,7 +33,7 @@ from ..controllers.record_input import (
     form_from_record,
     read_record_text,
 )
-from ..faults import fault_text, read_only_text
+from ..faults import read_only_text
 from ..i18n import LANG, tr
 from ..messages import exception_text, field_words
 from .banner import BannerArea
@@ -195,7 +195,7 @@ class DeskFaults(QObject):
             try:
                 return save()
             except BusyError as e:
-                if not self.ask_retry(fault_text(e) or str(e)):
+                if not self.ask_retry(exception_text(e)):
                     raise
 
     # ------------------------------------------------------------------ other writers
@@ -292,7 +292,7 @@ class DeskFaults(QObject):
         """The store refused the save (another desk was faster than the next poll)."""
         self.stale = self.desk.hand(e.hand_id)
         self._show_stale_banner()
-        self.win.message(fault_text(e) or str(e), error=False)
+        self.win.message(exception_text(e), error=False)
         self.compare_versions()
 
     def compare_versions(self) -> str | None:
@@ -338,7 +338,7 @@ class DeskFaults(QObject):
         try:
             data = Path(path).read_bytes()
         except OSError as e:
-            self.win.message(tr("record_unreadable", msg=e.strerror or str(e)))
+            self.win.message(tr("record_unreadable", msg=exception_text(e)))
             return False
         return self.load_record_text(data, Path(path).name)
 

@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
 from .ruleset_file import RulesetFilePanel
 
 #: the ruleset box's entry for a club's ruleset file
@@ -62,7 +62,7 @@ class SubmitDialog(QDialog):
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(shown_error(e))
+            self._on_error(exception_text(e))
             return
         super().accept()
 

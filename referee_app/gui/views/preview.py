@@ -150,7 +150,7 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(problems)
         texts = []
         for p in problems:
-            clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
+            clause, message = shown_problem(p)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
                 continue
