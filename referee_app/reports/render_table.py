@@ -36,8 +36,9 @@ def _detail_cell(name: str, d: SeatDetail, t: Template) -> str:
     if name == "how":
         if not d.how:
             return ""
-        return (t.label("self_drawn") if d.how == "self-drawn"
-                else t.label("on_discard", seat=d.how.removeprefix("on ")))
+        return t.label("self_drawn") if d.how == "self" else t.label("on_discard", seat=d.how)
+    if name in ("pattern", "bonuses"):  # names in each language
+        return t.said(getattr(d, name))
     return str(getattr(d, name))
 
 
@@ -46,7 +47,7 @@ def _status(h: HandSheet, t: Template) -> str:
     if h.status == "void":
         parts.append(t.label("void"))
     elif h.status and h.status != "entered":
-        parts.append(h.status)
+        parts.append(t.term("status_", h.status))
     if not h.ok:
         parts.append(t.label("invalid"))
     if h.override:
@@ -66,7 +67,8 @@ def _explain(h: HandSheet, t: Template, st) -> list[Flowable]:
         out.append(Paragraph(f"{esc(t.label('amended'))} {esc(a)}", st.small))
     if h.violations:
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}:</font> "
-                             + esc("; ".join(h.violations)), st.small))
+                             + esc(t.said_list(h.violations)).replace("\n", "<br/>"),
+                             st.small))
     if h.ruling:
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('ruling'))}:</font> "
                              f"{esc(h.ruling)}", st.small))
@@ -156,8 +158,8 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     if data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         for p in data.penalties:
-            story.append(Paragraph(esc(f"{p.player}: {signed(p.chips)} {p.clause} {p.reason}"),
-                                   st.body))
+            story.append(Paragraph(esc(f"{p.player}: {signed(p.chips)} {p.clause} "
+                                       f"{t.said(p.reason)}"), st.body))
     # the players and the table's referee sign the sheet as a true record
     story.append(signature_lines(t, st, [f"{s} {p}" for s, p in
                                          zip(data.seats, data.players, strict=True)]

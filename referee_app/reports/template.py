@@ -17,8 +17,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import FieldError, RecordError
-from referee_app.core.i18n import keys_under, text
+from referee_app.core.errors import FieldError, RecordError, said
+from referee_app.core.i18n import keys_under, known, text
 from referee_app.core.jsonin import decode_utf8, parse_json
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
@@ -232,6 +232,31 @@ class Template:
         if not zh or not en or zh == en:
             return zh or en
         return f"{zh}{sep}{en}"
+
+    def said(self, value: object, sep: str = " ") -> str:
+        """A message of the data (a :class:`~referee_app.core.errors.Message`: a result,
+        a rule broken, a reason) in the template's language(s); plain text as it is."""
+        return self.join(said(value, "zh"), said(value, "en"), sep)
+
+    def said_list(self, values: Any, sep: str = "\n") -> str:
+        """Several messages as one text per language (``；`` / ``; `` between them), the
+        languages then joined as :meth:`join` does."""
+        return self.join(text("error.list_sep.problems", "zh").join(said(v, "zh") for v in values),
+                         text("error.list_sep.problems", "en").join(said(v, "en") for v in values),
+                         sep)
+
+    def label_pair(self, key: str, **fmt: Any) -> tuple[str, str]:
+        """(中文, English) of a label (template override first), formatted with ``fmt``."""
+        zh, en = self.labels.get(key) or default_label(key)
+        return zh.format(**fmt), en.format(**fmt)
+
+    def term(self, prefix: str, value: str, sep: str = " ") -> str:
+        """A word of the catalogue named by a value (``status_`` + ``verified``: 已核对)
+        in the template's language(s); an unknown value as it is."""
+        key = prefix + value
+        if not value or not known(key):
+            return value
+        return self.join(text(key, "zh"), text(key, "en"), sep)
 
     def label(self, key: str, sep: str = " ", **fmt: Any) -> str:
         """A bilingual label (template override first), formatted with ``fmt``."""
