@@ -151,7 +151,7 @@ def _pattern_words() -> set[str]:
         names = [p.name_en for p in r.patterns]
         names += [b.name_en for b in (r.root, r.kong_bonus, *r.situational_bonuses.values())
                   if b is not None]
-        names += list(i18n._BONUS_EN.values())
+        names += [i18n.text(f"bonus_name.{k}", "en") for k in ("刮风", "下雨")]
         for n in names:
             words |= set(_ASCII_WORD.findall(n))
     return words
