@@ -12,16 +12,7 @@ import gui_helpers
 import pytest
 from gui_helpers import commit_text, example_record
 from gui_keys import GOLDEN
-from PySide6.QtWidgets import (
-    QAbstractButton,
-    QGroupBox,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QTableWidget,
-    QTreeWidget,
-    QWidget,
-)
+from gui_words import english_words, visible_texts
 
 from referee_app.gui import i18n
 from referee_app.gui.controllers.entry import EntryForm
@@ -134,73 +125,6 @@ def test_field_path_becomes_words(lang, text) -> None:
         LANG.set("zh")
 
 
-_ASCII_WORD = re.compile(r"[A-Za-z]{4,}")
-#: Latin words a 中文 screen legitimately shows: names typed by people, file types, keys
-_ALLOWED = {"Test", "Open", "Ctrl", "Latin", "Wang", "Fang", "Chen", "Zhang", "Tester",
-            "Enter", "YYYY", "sichuan", "ottawa", "PDF"}
-
-
-def _pattern_words() -> set[str]:
-    """Pattern and bonus names are shown in both scripts on purpose (``清一色 Flush``):
-    the ruleset data gives the English one, so a reader of either finds the name."""
-    from referee_app.core import get_ruleset, ruleset_ids
-
-    words = set()
-    for rid in ruleset_ids():
-        r = get_ruleset(rid)
-        names = [p.name_en for p in r.patterns]
-        names += [b.name_en for b in (r.root, r.kong_bonus, *r.situational_bonuses.values())
-                  if b is not None]
-        names += [i18n.text(f"bonus_name.{k}", "en") for k in ("刮风", "下雨")]
-        for n in names:
-            words |= set(_ASCII_WORD.findall(n))
-    return words
-
-
-_ALLOWED |= _pattern_words()
-
-
-def _texts(root: QWidget) -> list[str]:
-    out = []
-    for w in [root, *root.findChildren(QWidget)]:
-        if not w.isVisibleTo(root) and w is not root:
-            continue
-        if isinstance(w, QLabel | QAbstractButton):
-            out.append(w.text())
-        elif isinstance(w, QGroupBox):
-            out.append(w.title())
-        elif isinstance(w, QLineEdit):
-            out.append(w.placeholderText())
-        elif isinstance(w, QListWidget):
-            out += [w.item(i).text() for i in range(w.count())]
-        elif isinstance(w, QTableWidget):
-            out += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount())
-                    if w.horizontalHeaderItem(c)]
-            out += [w.item(r, c).text() for r in range(w.rowCount())
-                    for c in range(w.columnCount()) if w.item(r, c)]
-        elif isinstance(w, QTreeWidget):
-            it = w.invisibleRootItem()
-            stack = [it]
-            while stack:
-                node = stack.pop()
-                out.append(node.text(0))
-                stack += [node.child(i) for i in range(node.childCount())]
-    return out
-
-
-#: a record digest as the status bar shows it (12 hex digits): letters, but no word
-_DIGEST = re.compile(r"\b[0-9a-f]{12}\b")
-
-
-def _english_words(texts: list[str]) -> set[str]:
-    bad = set()
-    for t in texts:
-        for w in _ASCII_WORD.findall(_DIGEST.sub("", t.replace("&", ""))):
-            if w not in _ALLOWED:
-                bad.add(f"{w!r} in {t!r}")
-    return bad
-
-
 def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
     """The entry form with a typo and a rule break, a saved hand's player detail, the
     seating and the history — in 中文 not one English word (names and keys aside)."""
@@ -210,22 +134,22 @@ def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
     win.desk.t.hands.amend(h.id, rec, reason="核对", referee="Tester")
     win.reload()
     win.navigator.select_key(("table", 1, 1))
-    assert not _english_words(_texts(win)), "empty form"
+    assert not english_words(visible_texts(win)), "empty form"
     commit_text(win.entry.panels["S"].concealed, "2366p456sz")
     win.entry.panels["E"].concealed.setFocus()
     commit_text(win.entry.panels["E"].concealed, "1112345678999m")
-    texts = _texts(win)
+    texts = visible_texts(win)
     assert any("第 10 个字符 'z' 不是牌" in t for t in texts)
-    assert not _english_words(texts)
+    assert not english_words(texts)
     win.navigator.select_key(("hand", h.id))
     win.tabs.setCurrentWidget(win.players)
     win.players.select_player(seating["E"])
     win.players.table.selectRow(0)
-    assert not _english_words(_texts(win))
+    assert not english_words(visible_texts(win))
     win.tabs.setCurrentWidget(win.seating)
-    assert not _english_words(_texts(win))
+    assert not english_words(visible_texts(win))
     dlg = win.show_history()
-    assert not _english_words(_texts(dlg))
+    assert not english_words(visible_texts(dlg))
     dlg.close()
 
 

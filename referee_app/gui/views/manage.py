@@ -82,7 +82,8 @@ class NewTournamentDialog(SubmitDialog):
         self._ask_save_file = ask_save_file
         self.path = QLineEdit()
         self.path.setObjectName("nt_path")
-        browse = QPushButton(tr("Browse…"))
+        browse = self.browse = QPushButton(tr("Browse…"))
+        browse.setObjectName("nt_browse")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
