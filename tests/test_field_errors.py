@@ -33,6 +33,7 @@ from referee_app.gui.app import GuiError
 from referee_app.gui.controllers.desk import DeskError
 from referee_app.gui.controllers.record_input import NearMissError
 from referee_app.gui.controllers.reports import PdfPageError, ReportRequestError
+from referee_app.reports.base import ReportLayoutError
 from referee_app.reports.detail import SettlementFormatError
 from referee_app.reports.gather import ReportDataError
 from referee_app.reports.template import TemplateError, template_from_dict
@@ -81,6 +82,7 @@ TABLE: list[tuple[type[FieldError], str, Callable[[], FieldError]]] = [
     (TileParseError, "tiles", lambda: TileParseError("", "bad")),
     (UnknownRulesetError, "unknown_ruleset", lambda: UnknownRulesetError("x")),
     (PdfPageError, "pdf_page", lambda: PdfPageError("page", "none")),
+    (ReportLayoutError, "report_layout", lambda: ReportLayoutError("report", "too large")),
     (TemplateError, "template", lambda: TemplateError("paper", "unknown")),
     (SettlementFormatError, "settlement_format",
      lambda: SettlementFormatError("wins[0]", "missing")),

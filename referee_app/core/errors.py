@@ -49,8 +49,10 @@ def render(code: str, params: Mapping[str, Any], lang: str) -> str:
         key = f"{prefix}{value}"
         return text(key, lang) if prefix is not None and known(key, lang) else value
 
-    return text(MESSAGE_PREFIX + code, lang,
-                **{name: word(name, value) for name, value in params.items()})
+    # always formatted (a message's text is a format string, ``{{`` a brace, with or
+    # without parameters)
+    return text(MESSAGE_PREFIX + code, lang).format(
+        **{name: word(name, value) for name, value in params.items()})
 
 
 #: readers of the engine's own messages sent as JSON (a violation, a payment's reason):

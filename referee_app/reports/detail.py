@@ -72,9 +72,10 @@ def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:
             totals={k: int(v) for k, v in (d.get("totals") or {}).items()},
             steps=tuple(TraceStep.of_line(x) for x in d.get("trace", [])))
     except KeyError as e:
-        raise SettlementFormatError(f"settlement.{e.args[0]}", "missing") from None
+        raise SettlementFormatError.of(f"settlement.{e.args[0]}", "field_missing") from None
     except (TypeError, ValueError, AttributeError) as e:
-        raise SettlementFormatError("settlement", f"unreadable: {e}") from None
+        raise SettlementFormatError.of("settlement", "settlement_unreadable",
+                                       detail=str(e)) from None
 
 
 def names(zh: str, en: str) -> Message:

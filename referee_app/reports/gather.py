@@ -102,8 +102,9 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
 def _require_round(t: Tournament, round: int) -> None:
     known = [r.number for r in t.rounds.list()]
     if round not in known:
-        have = ", ".join(map(str, known)) or "none yet"
-        raise ReportDataError("round", f"round {round} has no seating (rounds: {have})")
+        if not known:
+            raise ReportDataError.of("round", "report_no_rounds", round=round)
+        raise ReportDataError.of("round", "report_round_unseated", round=round, rounds=known)
 
 
 # --------------------------------------------------------------------------- 1 standings
@@ -114,8 +115,7 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
     """Overall standings, round N alone (``round``), or after round N (``through``: rounds
     1..N) — the same meaning as ``referee-app standings --round/--through``."""
     if round is not None and through is not None:
-        raise ReportDataError("round", "give --round N (that round alone) or --through N "
-                              "(rounds 1..N), not both")
+        raise ReportDataError.of("round", "report_round_or_through")
     for n in (round, through):
         if n is not None:
             _require_round(t, n)
@@ -178,8 +178,8 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
     tables = seating.tables
     if table is not None:
         if table not in tables:
-            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
-                                  f"{', '.join(map(str, tables))})")
+            raise ReportDataError.of("table", "report_no_table", round=round, table=table,
+                                     tables=list(tables))
         tables = {table: tables[table]}
     seats = tuple(t.info.seats)
     by_table: dict[int, list[HandInfo]] = defaultdict(list)
@@ -316,8 +316,8 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
     tables = t.rounds.seating(round).tables
     if table is not None:
         if table not in tables:
-            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
-                                  f"{', '.join(map(str, tables))})")
+            raise ReportDataError.of("table", "report_no_table", round=round, table=table,
+                                     tables=list(tables))
         tables = {table: tables[table]}
     out = []
     for tno, row in tables.items():
@@ -341,7 +341,7 @@ def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | Non
           count: int = 8) -> SlipsData:
     """Blank slips for each table, numbered from the table's next hand number."""
     if count < 1 or count > 200:
-        raise ReportDataError("count", f"{count} is not a number of slips from 1 to 200")
+        raise ReportDataError.of("count", "report_slip_count", got=count)
     tables = _seating_tables(t, round, table)
     rules = t.ruleset()
     order = ("kong_bloom", "kong_discard", "robbing_kong", "heavenly", "earthly",

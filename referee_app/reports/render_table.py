@@ -23,6 +23,7 @@ from .base import (
     signed,
     styles,
 )
+from .gather import ReportDataError
 from .model import HandSheet, SeatDetail, TableSheetData
 from .template import Template
 
@@ -171,7 +172,7 @@ def render_tables(sheets: Sequence[TableSheetData], t: Template,
                   out: str | Path | None = None) -> bytes:
     """One PDF with the sheets of several tables (each starting on a new page by default)."""
     if not sheets:
-        raise ValueError("no table sheets to print (the round has no tables)")
+        raise ReportDataError.of("round", "report_no_tables")
     st = styles(t)
     story: list[Flowable] = []
     for i, sheet in enumerate(sheets):
