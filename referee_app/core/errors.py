@@ -22,7 +22,7 @@ TERMS: dict[str, str] = {"seat": "seat.", "seats": "seat.", "action": "action.",
                          "status": "status_", "kind": "json.", "type": "type.",
                          "schema_type": "schema_type.", "kong": "kong_kind.",
                          "flags": "flag.", "field": "field.top.",
-                         "version_action": "action_"}
+                         "version_action": "action_", "types": "type."}
 
 
 def render(code: str, params: Mapping[str, Any], lang: str) -> str:

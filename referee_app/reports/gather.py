@@ -215,10 +215,11 @@ def _result_parts(seat: str, s: Settlement, rules: Ruleset) -> list[Message]:
     for w in s.wins:
         if w.seat == seat:
             bonus = [bonus_names(rules, b.name) for b in w.score.bonuses]
-            return [Message.of("result_won_self" if w.from_seat is None else "result_won_on",
-                               pattern=pattern_names(w),
-                               bonuses=Message.of("result_plus", names=bonus) if bonus else "",
-                               fan=w.fan, tile=w.tile, seat=w.from_seat or "")]
+            said = {"pattern": pattern_names(w), "fan": w.fan, "tile": w.tile,
+                    "bonuses": Message.of("result_plus", names=bonus) if bonus else ""}
+            if w.from_seat is None:
+                return [Message.of("result_won_self", **said)]
+            return [Message.of("result_won_on", seat=w.from_seat, **said)]
     parts = []
     paid = [w.seat for w in s.wins if w.from_seat == seat]
     if paid:

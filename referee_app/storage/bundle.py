@@ -125,7 +125,7 @@ def first_difference(a: Any, b: Any, path: str) -> str | None:
 def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
          optional: bool = False, default: Any = None) -> Any:
     if not isinstance(d, dict):
-        raise BundleError.of(path, "not_object", got=type(d).__name__)
+        raise BundleError.of(path, "not_object", type=type(d).__name__)
     if key not in d or d[key] is None:
         if optional:
             return default
@@ -134,9 +134,9 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
     if isinstance(v, bool) and kind in (int, (int,)):
         raise BundleError.of(f"{path}.{key}" if path else key, "not_number", got=v)
     if not isinstance(v, kind):
-        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise BundleError.of(f"{path}.{key}" if path else key, "wrong_type", want=want,
-                             got=type(v).__name__)
+        kinds = [kind] if isinstance(kind, type) else list(kind)
+        raise BundleError.of(f"{path}.{key}" if path else key, "wrong_type",
+                             types=[k.__name__ for k in kinds], type=type(v).__name__)
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
         raise BundleError.of(f"{path}.{key}" if path else key, "bad_int", max=MAX_INT,
                              got=shown(v))
@@ -480,6 +480,6 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     for i, e in enumerate(_list(data, "log", "")):
         where[0] = f"log[{i}]"
         if not isinstance(e, dict):
-            raise BundleError.of(where[0], "not_object", got=type(e).__name__)
+            raise BundleError.of(where[0], "not_object", type=type(e).__name__)
         old_log.append(e)
     return old_log

@@ -1,21 +1,18 @@
-"""The store's refusals are data (issue 22): each raise names a message code of the catalogue
-and its parameters; the English ``problem`` is the catalogue's English rendering (so the CLI
-and ``str(e)`` read as before), and the same code + params render in 中文 with no English."""
+"""The store's refusals are data (issue 22): the English ``problem`` is the catalogue's English
+rendering of the raise's code and parameters (so the CLI and ``str(e)`` read as before), and
+the same code + params render in 中文 with no English. (Every code of every layer has both
+texts: tests/test_message_codes.py.)"""
 
 from __future__ import annotations
 
-import ast
 import re
-import string
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
-import referee_app.storage
 from referee_app.core.errors import MESSAGE_PREFIX, TERMS, FieldError, nested, render
-from referee_app.core.i18n import known, text
+from referee_app.core.i18n import known
 from referee_app.storage import Tournament
 from referee_app.storage.errors import (
     AuthError,
@@ -26,71 +23,6 @@ from referee_app.storage.errors import (
     UnknownPlayerError,
 )
 
-STORAGE = Path(referee_app.storage.__file__).parent
-#: every storage module: none raises an English sentence any more
-MODULES = sorted(p.stem for p in STORAGE.glob("*.py"))
-
-
-def _raised() -> Iterator[tuple[str, int, str, frozenset[str] | None]]:
-    """(module, line, code, parameter names or None when not literal) of every message the
-    storage sources name: ``X.of(field, "code", **params)``, ``code="…"`` with a literal
-    ``params={…}``, and ``render("code", …)``."""
-    for path in sorted(STORAGE.glob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if not isinstance(node, ast.Call):
-                continue
-            name = getattr(node.func, "attr", None) or getattr(node.func, "id", None)
-            if name == "of" and len(node.args) >= 2 and isinstance(node.args[1], ast.Constant):
-                names = frozenset(k.arg for k in node.keywords if k.arg)
-                if any(k.arg is None for k in node.keywords):
-                    names = None  # type: ignore[assignment]
-                yield path.stem, node.lineno, node.args[1].value, names
-            for k in node.keywords:
-                if k.arg == "code" and isinstance(k.value, ast.Constant) \
-                        and isinstance(k.value.value, str):
-                    yield path.stem, node.lineno, k.value.value, None
-            if name == "render" and node.args and isinstance(node.args[0], ast.Constant):
-                yield path.stem, node.lineno, node.args[0].value, None
-            if name == "ChainError" and len(node.args) >= 2 \
-                    and isinstance(node.args[1], ast.Constant):
-                yield path.stem, node.lineno, node.args[1].value, frozenset(
-                    k.arg for k in node.keywords if k.arg)
-    for code in INDIRECT:
-        yield "chain", 0, code, frozenset({"table", "key"})
-
-
-#: codes a raise takes from a variable (the chain's two ways a record row can differ)
-INDIRECT = ("chain_row_changed", "chain_row_added")
-
-
-RAISED = sorted(set(_raised()))
-
-
-def _fields(s: str) -> set[str]:
-    return {f for _, f, _, _ in string.Formatter().parse(s) if f}
-
-
-def test_the_walk_finds_the_stores_messages() -> None:
-    codes = {code for _, _, code, _ in RAISED}
-    assert len(codes) >= 90 and {"bad_chips", "unknown_hand", "wrong_pin"} <= codes
-    assert {m for m, _, _, _ in RAISED} >= {"bundle", "chain", "hands", "players", "rounds"}
-
-
-@pytest.mark.parametrize("module,line,code,names", RAISED,
-                         ids=[f"{m}:{n}:{c}" for m, n, c, _ in RAISED])
-def test_every_code_the_store_raises_has_both_texts_with_the_same_fields(
-        module: str, line: int, code: str, names: frozenset[str] | None) -> None:
-    key = MESSAGE_PREFIX + code
-    assert known(key, "en") and known(key, "zh"), f"{module}.py:{line}: no text for {key}"
-    en, zh = text(key, "en"), text(key, "zh")
-    assert _fields(en) == _fields(zh), key
-    if names is not None:  # every field filled, every parameter said
-        assert {f.split("!")[0].split(":")[0] for f in _fields(en)} == set(names), \
-            f"{module}.py:{line}: {key} takes {sorted(names)}"
-    words = re.sub(r"\{[^}]*\}", "", en)  # a text of fields only ("{field}: {why}") says none
-    if re.search(r"[A-Za-z]{2,}", words) and re.search(r"[\u4e00-\u9fff]", zh) is None:
-        pytest.fail(f"{key}: the 中文 text has no Chinese: {zh!r}")
-
 
 def test_every_desk_variant_has_its_plain_message() -> None:
     """``error.desk.<code>`` is the desk's wording of a message the store raises."""
@@ -98,33 +30,6 @@ def test_every_desk_variant_has_its_plain_message() -> None:
 
     desk = keys_under(MESSAGE_PREFIX + "desk.")
     assert desk and all(known(MESSAGE_PREFIX + c, "en") for c in desk)
-
-
-def _sentence_raises(src: str) -> list[int]:
-    """Lines raising an error class with a literal (or f-string) sentence as its problem (a
-    message code has no space)."""
-    out = []
-    for node in ast.walk(ast.parse(src)):
-        if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) \
-                and isinstance(node.exc.func, ast.Name) \
-                and node.exc.func.id.endswith(("Error", "Fault")) and len(node.exc.args) >= 2 \
-                and (isinstance(node.exc.args[1], ast.JoinedStr)
-                     or (isinstance(node.exc.args[1], ast.Constant)
-                         and " " in str(node.exc.args[1].value))):
-            out.append(node.lineno)
-    return out
-
-
-@pytest.mark.parametrize("module", MODULES)
-def test_a_converted_module_raises_no_english_sentence(module: str) -> None:
-    assert _sentence_raises((STORAGE / f"{module}.py").read_text(encoding="utf-8")) == []
-
-
-def test_the_sentence_finder_sees_a_sentence() -> None:
-    assert _sentence_raises('raise StorageError("x", f"bad {v}")\n') == [1]
-    assert _sentence_raises('raise StorageError("x", "is bad")\n') == [1]
-    assert _sentence_raises('raise StorageError.of("x", "bad", v=v)\n') == []
-    assert _sentence_raises('raise ChainError(3, "chain_hash")\n') == []
 
 
 #: English words a 中文 refusal may still show: commands, options and values to type
