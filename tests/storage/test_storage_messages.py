@@ -117,3 +117,49 @@ def test_an_error_that_is_not_a_message_keeps_its_english() -> None:
     assert bare.text("zh") == "nobody by that name"
     assert nested(e) == "a sentence"  # inside another message, too
     assert nested(StorageError.of("x", "required")) == {"code": "required", "params": {}}
+
+
+def test_statement_lines_are_messages_their_english_as_stored(tmp_path) -> None:
+    """A statement's lines are data: each payment's line reads as the store always wrote it
+    (its English, with the stored reason), and says its reason in 中文 from today's
+    settlement of the hand's record — the stored document itself is never rewritten."""
+    import json
+
+    from referee_app.core.errors import Message
+    from referee_app.storage import demo_db_path
+
+    t = Tournament.open(demo_db_path(tmp_path, fresh=True))
+    try:
+        before = {h.id: json.dumps(h.settlement, sort_keys=True) for h in t.hands.list()}
+        checked = 0
+        for p in t.players.list()[:4]:
+            for line in t.standings.statement(p.id).lines:
+                if line.hand_id is None:
+                    continue
+                h = t.hands.get(line.hand_id)
+                pays = [x for x in h.settlement.get("payments", [])
+                        if line.seat in (x["from"], x["to"])]
+                old = [f"{x['clause']} {'+' if x['to'] == line.seat else '-'}{x['chips']} "
+                       f"{'from ' + x['from'] if x['to'] == line.seat else 'to ' + x['to']}: "
+                       f"{x['reason']}" for x in pays]
+                detail = [d for d in line.detail if d.code != "line_override"]
+                assert [str(d) for d in detail] == old  # the English, as stored
+                for d in detail:
+                    assert isinstance(d, Message) and d.code in ("line_paid_by", "line_paid_to")
+                    zh = d.text("zh")
+                    assert _english_words(zh) == [], zh
+                    checked += 1
+        assert checked > 50
+        after = {h.id: json.dumps(h.settlement, sort_keys=True) for h in t.hands.list()}
+        assert after == before
+    finally:
+        t.close()
+
+
+def test_seating_problems_are_messages(make_tournament: Callable[..., Tournament]) -> None:
+    t = make_tournament(n=8)
+    p = t.rounds.seating(1).tables[1]["E"]
+    t.players.set_status(p, "withdrawn")
+    (line,) = t.rounds.problems(1)
+    assert line == f"table 1 E: {p} has withdrawn"  # its English, for the CLI
+    assert line.text("zh") == f"第 1 桌 东：{p} 已退赛"
