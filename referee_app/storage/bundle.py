@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
-from referee_app.core.errors import nested
+from referee_app.core.errors import nested, os_reason
 from referee_app.core.jsonin import json_kind, parse_json
 
 from . import chain
@@ -154,7 +154,7 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
         raw = Path(source).read_bytes()
     except OSError as e:
         raise BundleError.of("file", "file_unreadable_os", source=str(source),
-                             detail=e.strerror) from None
+                             detail=os_reason(e)) from None
     try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
         data = parse_json(raw, str(source))
     except RecordError as e:
@@ -423,8 +423,9 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             try:
                 action = VersionAction(_get(v, "action", vpath, str))
                 status = HandStatus(_get(v, "status", vpath, str))
-            except ValueError as e:
-                raise BundleError.of(vpath, "bad_value", detail=str(e)) from None
+            except ValueError:
+                raise BundleError.of(vpath, "bad_action_status", action=v.get("action"),
+                                     got=v.get("status")) from None
             raw = _get(v, "record", vpath, dict)
             try:
                 rec = HandRecord.from_dict(raw)

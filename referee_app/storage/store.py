@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import Ruleset
+from referee_app.core.errors import FieldError, nested
 
 from . import backup_files, chain, ruleset_store
 from . import db as dbm
@@ -226,7 +227,9 @@ class Store:
             raise StorageError.of("ruleset", "ruleset_not_stored",
                                   digest=str(digest)[:12]) from None
         except ValueError as e:
-            raise StorageError.of("ruleset", "stored_ruleset_unreadable", detail=str(e)) from None
+            raise StorageError.of("ruleset", "stored_ruleset_unreadable",
+                                  detail=nested(e) if isinstance(e, FieldError) else str(e)
+                                  ) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with
