@@ -139,9 +139,9 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
         how = "" if not d.how else (t.label("self_drawn") if d.how == "self"
                                     else t.label("on_discard", seat=d.how))
         rows.append([d.seat, d.player, "" if d.order is None else str(d.order),
-                     f"{t.said(d.pattern)} {d.tile} {how}".strip() if d.pattern else "",
+                     f"{t.name(d.pattern)} {d.tile} {how}".strip() if d.pattern else "",
                      "" if d.pattern_fan is None else str(d.pattern_fan),
-                     Paragraph(esc(t.said(d.bonuses)), st.cell) if d.bonuses else "",
+                     Paragraph(esc(t.name(d.bonuses)), st.cell) if d.bonuses else "",
                      "" if d.total_fan is None else str(d.total_fan),
                      signed(d.win), signed(d.ready), signed(d.kong), signed(d.total)])
     w = scaled_widths([0.7, 1.9, 0.8, 2.8, 0.9, 1.5, 1.1, 0.9, 0.9, 1.0, 1.2], fw)

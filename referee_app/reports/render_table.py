@@ -38,8 +38,8 @@ def _detail_cell(name: str, d: SeatDetail, t: Template) -> str:
         if not d.how:
             return ""
         return t.label("self_drawn") if d.how == "self" else t.label("on_discard", seat=d.how)
-    if name in ("pattern", "bonuses"):  # names in each language
-        return t.said(getattr(d, name))
+    if name in ("pattern", "bonuses"):  # the rules' names
+        return t.name(getattr(d, name))
     return str(getattr(d, name))
 
 

@@ -238,6 +238,12 @@ class Template:
         a rule broken, a reason) in the template's language(s); plain text as it is."""
         return self.join(said(value, "zh"), said(value, "en"), sep)
 
+    def name(self, value: object) -> str:
+        """A name the data gives in both languages (a pattern's, a bonus's): one of them,
+        the 中文 unless the template prints English only (both would crowd a narrow
+        column, and the names are the rules' own)."""
+        return said(value, "en" if self.language == "en" else "zh")
+
     def said_list(self, values: Any, sep: str = "\n") -> str:
         """Several messages as one text per language (``；`` / ``; `` between them), the
         languages then joined as :meth:`join` does."""
