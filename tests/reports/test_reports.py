@@ -137,7 +137,7 @@ def test_table_sheet_running_totals_match_the_database(event):
     for h in sheet.hands:
         for d in h.details:
             if d.order is not None:
-                assert d.pattern in text
+                assert d.pattern.text("zh") in text  # the rules' name
 
 
 def test_table_sheets_for_a_round_have_every_table(event):
@@ -459,7 +459,7 @@ def test_table_template_can_add_detail_columns(event, tmp_path):
     for d in winners:
         assert d.tile in text
         if d.bonuses:
-            assert d.bonuses.split(",")[0] in text
+            assert d.bonuses.text("zh").split("、")[0] in text
     assert "Bonuses" in text and "Ready check" not in text
 
 
