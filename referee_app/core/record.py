@@ -236,28 +236,29 @@ def _refuse_near_misses(d: dict[Any, Any], known: tuple[str, ...], prefix: str) 
             raise RecordError.of(f"{prefix}{k}", "unknown_field_near", near=near)
 
 
-def record_warnings(data: Any) -> list[Message]:
-    """Unknown keys of a readable record, one message each (its ``path``; code
-    ``unknown_field_kept`` or ``unknown_field_ignored``): the CLI prints them on stderr and
-    the GUI shows them. Top-level ones are kept (carried through untouched); keys inside a
-    seat or an event are ignored by the engine."""
+def unknown_fields(data: Any) -> list[tuple[str, bool]]:
+    """Unknown keys of a readable record, as (path, kept): top-level ones are kept (carried
+    through untouched); keys inside a seat or an event are ignored by the engine."""
     if not isinstance(data, dict):
         return []
-    out = [Message.of("unknown_field_kept", path=str(k)) for k in data
-           if k not in _TOP_KEYS]
+    out = [(str(k), True) for k in data if k not in _TOP_KEYS]
     seats = data.get("seats")
     if isinstance(seats, dict):
         for label, s in seats.items():
             if isinstance(s, dict):
-                out += [Message.of("unknown_field_ignored", path=f"seats.{label}.{k}")
-                        for k in s if k not in _SEAT_KEYS]
+                out += [(f"seats.{label}.{k}", False) for k in s if k not in _SEAT_KEYS]
     events = data.get("events")
     if isinstance(events, list):
         for i, e in enumerate(events):
             if isinstance(e, dict):
-                out += [Message.of("unknown_field_ignored", path=f"events[{i}].{k}")
-                        for k in e if k not in _EVENT_KEYS]
+                out += [(f"events[{i}].{k}", False) for k in e if k not in _EVENT_KEYS]
     return out
+
+
+def record_warnings(data: Any) -> list[Message]:
+    """:func:`unknown_fields` as lines, one message each (as a string, its English)."""
+    return [Message.of("unknown_field_kept" if kept else "unknown_field_ignored", path=path)
+            for path, kept in unknown_fields(data)]
 
 
 def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:

@@ -62,7 +62,7 @@ class UnknownRulesetError(FieldError):
     code = "unknown_ruleset"
 
     def __init__(self, ruleset_id: object) -> None:
-        params = {"got": ruleset_id, "known": list(ruleset_ids())}
+        params = {"ruleset": ruleset_id, "known": list(ruleset_ids())}
         super().__init__("", render("unknown_ruleset", params, "en"), code="unknown_ruleset",
                          params=params)
         self.ruleset_id = ruleset_id

@@ -49,8 +49,8 @@ class TileParseError(FieldError):
     (a message of the catalogue: ``error.tile_char`` and its kin)."""
 
     code = "tiles"
-    #: the text that could not be read
-    text: str = ""
+    #: the notation that could not be read (``text`` is the message in a language)
+    notation: str = ""
     #: 1-based, None when the problem is the string as a whole
     position: int | None = None
     char: str | None = None
@@ -61,7 +61,7 @@ class TileParseError(FieldError):
         """The error of message ``code`` about ``source`` (at ``position``, character
         ``bad``)."""
         e = cls.of("", code, **params)
-        e.text, e.position, e.char = source, position, bad
+        e.notation, e.position, e.char = source, position, bad
         return e
 
 

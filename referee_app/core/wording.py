@@ -19,7 +19,8 @@ from functools import cache, lru_cache
 from typing import Any
 
 from .errors import DATA_READERS, Message
-from .i18n import catalogue, text
+from .i18n import catalogue, known, text
+from .record import path_parts
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -54,6 +55,11 @@ def tile_word(lang: str) -> Namer:
     if lang == "zh":
         return lambda t: TILES[parse_indices(t)[0]].chinese
     return str
+
+
+def tiles_text(tiles: Iterable[str], lang: str) -> str:
+    """Tiles as the trace lists them: ``1p 4p`` / ``一筒、四筒``."""
+    return _TRACE_TILE_SEP.get(lang, " ").join(map(tile_word(lang), tiles))
 
 
 @cache
@@ -224,6 +230,42 @@ def params_data(params: Params) -> dict[str, Any]:
     return out
 
 
+#: a field's words: ``field.top.<path>`` for a whole path, ``field.<name>`` for a field
+#: inside a seat or an event of a hand record (the desk's words for the same fields)
+FIELD_PREFIX = "field."
+TOP_FIELD_PREFIX = "field.top."
+
+
+def field_text(path: str, lang: str, seat: Namer | None = None) -> str | None:
+    """A field named in words: ``start_date`` → ``开始日期``, ``seats.S.concealed`` →
+    ``南的手牌`` / ``S concealed tiles``, ``events[2].tile`` → ``第 3 个事件的牌``; None when
+    the catalogue has no words for it (an option, a file: shown as it is). A place that is
+    a message (a CSV file's ``line 3, name``) is said as it says itself."""
+    if isinstance(path, Message):
+        return path.text(lang)
+    if not path:
+        return None
+    if known(TOP_FIELD_PREFIX + path, lang):
+        return text(TOP_FIELD_PREFIX + path, lang)
+    parts = path_parts(path)
+    if len(parts) < 2 or parts[0] not in ("seats", "events"):
+        return None
+    head, rest = parts[1], parts[2:]
+    name = rest[0] if rest else None
+    if rest and (not isinstance(name, str) or not known(FIELD_PREFIX + name, lang)
+                 or any(not isinstance(x, int) for x in rest[1:])):
+        return None
+    words = text(FIELD_PREFIX + name, lang) if isinstance(name, str) else ""
+    if parts[0] == "seats" and isinstance(head, str):
+        who = (seat or seat_word(lang))(head)
+        return text("field.at_seat", lang, seat=who, field=words) if rest else who
+    if parts[0] == "events" and isinstance(head, int):
+        n = head + 1
+        return text("field.at_event", lang, n=n, field=words) if rest else \
+            text("field.event_n", lang, n=n)
+    return None
+
+
 def params_from_data(data: Any) -> Params:
     """The engine's parameters read back from JSON (:func:`.results.params_data`): lists
     become tuples, sub-messages ``(code, params)`` again."""
@@ -302,6 +344,6 @@ class Reason(Message):
         return type(self), (self.code, self.params, str(self))
 
 
-__all__ = ["engine_message", "params_data", "params_from_data", "reading_text", "Params", "Reason",
-           "Violation", "Words", "reason_text", "seat_word", "step_text", "tile_word",
-           "trace_key", "violation_text"]
+__all__ = ["engine_message", "field_text", "params_data", "params_from_data", "reading_text",
+           "Params", "Reason", "tiles_text", "Violation", "Words", "reason_text", "seat_word",
+           "step_text", "tile_word", "trace_key", "violation_text"]

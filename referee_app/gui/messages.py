@@ -12,10 +12,10 @@ from __future__ import annotations
 from string import Formatter
 from typing import Any
 
-from referee_app.core.errors import MESSAGE_PREFIX, FieldError, Message, os_reason, said
+from referee_app.core.errors import MESSAGE_PREFIX, FieldError, os_reason, said
 from referee_app.core.errors import render as render_message
 from referee_app.core.i18n import known, text
-from referee_app.core.record import path_parts
+from referee_app.core.wording import FIELD_PREFIX, TOP_FIELD_PREFIX, field_text
 
 from .i18n import LANG, seat_name, violation_words
 
@@ -27,40 +27,15 @@ KONG_KIND_PREFIX = "kong_kind."
 # ---------------------------------------------------------------- field paths
 #: a field's words are the catalogue's ``field.<name>`` (inside a seat or an event) and
 #: ``field.top.<path>`` (a whole path); :func:`field_words` says None for any other
-FIELD_PREFIX = "field."
-TOP_PREFIX = "field.top."
+FIELD_PREFIX = FIELD_PREFIX
+TOP_PREFIX = TOP_FIELD_PREFIX
 
 
 def field_words(path: str) -> str | None:
-    """``seats.S.concealed`` → ``南 S 的手牌`` / ``S 南 concealed tiles``; a place that is a
-    message (a CSV file's ``line 3, name``) in the desk's language; None if unknown."""
-    lang = LANG.code
-    if isinstance(path, Message):
-        return path.text(lang)
-    if known(TOP_PREFIX + path):
-        return text(TOP_PREFIX + path, lang)
-    parts = path_parts(path)
-    if len(parts) >= 2 and parts[0] == "seats" and isinstance(parts[1], str):
-        seat = seat_name(parts[1])
-        rest = parts[2:]
-        if not rest:
-            return seat
-        name = rest[0]
-        if not isinstance(name, str) or not known(FIELD_PREFIX + name) or \
-                any(not isinstance(x, int) for x in rest[1:]):
-            return None
-        words = text(FIELD_PREFIX + name, lang)
-        return text("field_of_seat", lang, seat=seat, field=words)
-    if len(parts) >= 2 and parts[0] == "events" and isinstance(parts[1], int):
-        n, rest = parts[1] + 1, parts[2:]
-        if not rest:
-            return text("field_event", lang, n=n)
-        name = rest[0]
-        if not isinstance(name, str) or not known(FIELD_PREFIX + name) or \
-                any(not isinstance(x, int) for x in rest[1:]):
-            return None
-        return text("field_of_event", lang, n=n, field=text(FIELD_PREFIX + name, lang))
-    return None
+    """``seats.S.concealed`` → ``南 S的手牌`` / ``S 南 concealed tiles`` (seats as the desk
+    names them); a place that is a message (a CSV file's ``line 3, name``) in the desk's
+    language; None if unknown."""
+    return field_text(path, LANG.code, seat=seat_name)
 
 
 def _placed(path: str, words: str) -> str:

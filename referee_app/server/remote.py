@@ -37,7 +37,8 @@ from referee_app.storage.operations import (
     Operation,
     request_of,
 )
-from referee_app.storage.standings import hand_detail, penalty_lines, today_if_stored
+from referee_app.storage.standings import hand_detail, penalty_lines
+from referee_app.storage.stored_words import today_if_stored
 from referee_app.storage.wire import from_json
 
 from .client import DeskClient

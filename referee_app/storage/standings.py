@@ -9,10 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from referee_app.core import HandRecord, Ruleset
 from referee_app.core.errors import Message
-from referee_app.core.settle import as_stored
-from referee_app.core.wording import Reason
 
 from . import csv_io
 from . import db as dbm
@@ -27,6 +24,7 @@ from .penalties import Penalties
 from .players import Players
 from .ranking import compute
 from .store import Store
+from .stored_words import StoredReason, today_if_stored
 
 
 def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
@@ -45,32 +43,6 @@ def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine
     return lines
 
 
-class _StoredReason(Message):
-    """A payment's reason on a statement: the string is its stored English; :meth:`text`
-    says it in another language from today's settlement of the record, settled only then
-    (and only when that is the stored settlement: else the stored words stay)."""
-
-    def __new__(cls, stored: str, fresh: Callable[[], Sequence[Any] | None],
-                index: int) -> _StoredReason:  # type: ignore[misc]
-        self = str.__new__(cls, stored)
-        self.code, self.params = "", {}
-        self._fresh, self._index = fresh, index
-        return self
-
-    def text(self, lang: str) -> str:
-        pays = self._fresh() if lang != "en" else None
-        if not pays:
-            return str(self)
-        p = pays[self._index]
-        return Reason(p.code, p.params).text(lang)
-
-    def data(self) -> dict[str, Any]:  # type: ignore[override]
-        return {"message": str(self)}
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return str, (str(self),)
-
-
 def hand_detail(seat: str, settlement: Mapping[str, Any], override: str | None,
                 settled: Callable[[], Any] | None = None) -> tuple[Message, ...]:
     """A hand's lines on a player's statement: each payment to or from ``seat`` with its
@@ -87,23 +59,12 @@ def hand_detail(seat: str, settlement: Mapping[str, Any], override: str | None,
     lines = tuple(
         Message.of("line_paid_by" if p["to"] == seat else "line_paid_to", clause=p["clause"],
                    chips=p["chips"], seat=p["from"] if p["to"] == seat else p["to"],
-                   reason=_StoredReason(p["reason"], fresh, i))
+                   reason=StoredReason(p["reason"], fresh, i))
         for i, p in enumerate(pays))
     if override is not None:
         lines += (Message.of("line_override", reason=override),)
     return lines
 
-
-def today_if_stored(record: Mapping[str, Any], settlement: Mapping[str, Any],
-                    rules: Ruleset) -> Callable[[], Any]:
-    """:func:`hand_detail`'s ``settled``: the record settled now under ``rules``, when
-    that is the stored settlement (None otherwise, or when the record no longer reads)."""
-    def settled() -> Any:
-        try:
-            return as_stored(settlement, HandRecord.from_dict(dict(record), rules), rules)
-        except ValueError:
-            return None
-    return settled
 
 class Standings:
     """``t.standings``: the leaderboard and player statements, recomputed on every call."""

@@ -20,7 +20,7 @@ from referee_app.core.record import (
     SEAT_FIELDS,
     TOP_FIELDS,
     near_field,
-    record_warnings,
+    unknown_fields,
 )
 
 from .entry import EntryForm
@@ -71,10 +71,7 @@ def read_record(data: Any) -> RecordInput:
     misses = near_misses(data)
     if misses:
         raise misses[0]
-    unknown = []
-    for said in record_warnings(data):
-        unknown.append((said.params["path"], said.code == "unknown_field_kept"))
-    return RecordInput(data, tuple(unknown))
+    return RecordInput(data, tuple(unknown_fields(data)))
 
 
 def read_record_text(text: str | bytes, source: str | None = None) -> RecordInput:
