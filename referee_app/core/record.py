@@ -498,7 +498,7 @@ def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
     if fast is not None:
         return fast
     if not isinstance(data, dict):
-        raise RecordError.of("", "record_not_object", kind=_kind(data))
+        raise RecordError.of("", "record_not_json_object", kind=_kind(data))
     _refuse_near_misses(data, TOP_FIELDS, "")
     for key in ("format", "ruleset", "seats", "events"):
         if key not in data:

@@ -296,54 +296,59 @@ def engine_message(data: Any) -> Message | None:
 DATA_READERS.append(engine_message)
 
 
-class Violation(Message):
-    """A rule the record breaks as a parameter of another message (the store's "breaks the
-    rules (…)"): the string is its English (as stored), :meth:`text` any language from the
-    engine's ``code`` and ``params``; one read back without a code keeps its English."""
+class _EngineMessage(Message):
+    """A message of the engine as a parameter of another (a violation, a payment's reason):
+    the string is its English (as stored), :meth:`text` any language from the engine's
+    ``code`` and ``params``; one read back without a code keeps its English."""
+
+    #: the key of its code in JSON (``{"violation": code, "params", "message"}``)
+    family = ""
+
+    @staticmethod
+    def say(code: str, params: Params, lang: str) -> str:
+        raise NotImplementedError
 
     def __new__(cls, code: str, params: Any = (), english: str | None = None
-                ) -> Violation:  # type: ignore[misc]
+                ) -> _EngineMessage:  # type: ignore[misc]
         self = str.__new__(cls, english if english is not None
-                           else violation_text(code, params, "en"))
+                           else cls.say(code, params, "en"))
         self.code, self.params = code, params
         return self
 
     def text(self, lang: str) -> str:
-        if not self.code:
-            return str(self)
-        return violation_text(self.code, self.params, lang)  # type: ignore[arg-type]
+        return self.say(self.code, self.params, lang) if self.code else str(self)  # type: ignore[arg-type]
 
     def data(self) -> dict[str, Any]:
-        return {"violation": self.code, "params": params_data(self.params),  # type: ignore[arg-type]
+        return {self.family: self.code, "params": params_data(self.params),  # type: ignore[arg-type]
                 "message": str(self)}
 
     def __reduce__(self) -> tuple[Any, ...]:
         return type(self), (self.code, self.params, str(self))
 
 
-class Reason(Message):
-    """A payment's reason as a line's parameter (a statement's "+6 from W: direct kong
-    9s"): the string is its stored English, :meth:`text` says it in any language from the
-    engine's ``code`` and ``params``."""
+class Violation(_EngineMessage):
+    """A rule the record breaks, inside the store's "breaks the rules (…)"."""
 
-    def __new__(cls, code: str, params: Any = (), english: str | None = None
-                ) -> Reason:  # type: ignore[misc]
-        self = str.__new__(cls, english if english is not None
-                           else _plain_reason(code, params, "en"))
-        self.code, self.params = code, params
-        return self
+    family = "violation"
+    say = staticmethod(violation_text)
 
-    def text(self, lang: str) -> str:
-        return _plain_reason(self.code, self.params, lang)  # type: ignore[arg-type]
 
-    def data(self) -> dict[str, Any]:
-        return {"reason": self.code, "params": params_data(self.params),  # type: ignore[arg-type]
-                "message": str(self)}
+def violation_line(v: Any) -> Message:
+    """A rule broken (a :class:`~.results.RuleViolation`) as a line: its clause, its seat
+    and what is wrong, in the engine's words of any language."""
+    what = Violation(v.code, v.params, v.message)
+    if v.seat:
+        return Message.of("violation_at", clause=v.clause, seat=v.seat, what=what)
+    return Message.of("violation_line", clause=v.clause, what=what)
 
-    def __reduce__(self) -> tuple[Any, ...]:
-        return type(self), (self.code, self.params, str(self))
+
+class Reason(_EngineMessage):
+    """A payment's reason, inside a statement's "+6 from W: direct kong 9s"."""
+
+    family = "reason"
+    say = staticmethod(_plain_reason)  # type: ignore[assignment]
 
 
 __all__ = ["engine_message", "field_text", "params_data", "params_from_data", "reading_text",
            "Params", "Reason", "tiles_text", "Violation", "Words", "reason_text", "seat_word",
-           "step_text", "tile_word", "trace_key", "violation_text"]
+           "step_text", "tile_word", "trace_key", "violation_line", "violation_text"]

@@ -13,10 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING
 
-from referee_app.core import HandRecord, Ruleset, RuleViolation, Settlement
+from referee_app.core import HandRecord, Ruleset, Settlement
 from referee_app.core.errors import FieldError, Message
 from referee_app.core.settle import as_stored
-from referee_app.core.wording import Violation
+from referee_app.core.wording import violation_line
 
 from .detail import (
     bonus_names,
@@ -200,14 +200,6 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
 
 
 # --------------------------------------------------------------------------- 3 player
-
-
-def violation_line(e: RuleViolation) -> Message:
-    """A rule broken, as a line: clause, seat and what (the engine's words, any language)."""
-    what = Violation(e.code, e.params, e.message)
-    if e.seat:
-        return Message.of("violation_at", clause=e.clause, seat=e.seat, what=what)
-    return Message.of("violation_line", clause=e.clause, what=what)
 
 
 def _result_parts(seat: str, s: Settlement, rules: Ruleset) -> list[Message]:

@@ -30,7 +30,7 @@ import httpx
 
 from referee_app.core import FieldError, HandRecord, RuleViolation, settle
 from referee_app.core.errors import Message, jsonable, render
-from referee_app.core.wording import Violation, params_from_data
+from referee_app.core.wording import params_from_data
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
@@ -365,12 +365,7 @@ class DeskClient:
             cap_fan=info.get("cap_fan"), stake=info.get("stake"))
         s = settle(rec, rules)
         if not s.ok and not override_reason:
-            params = {"problems": [Message.of("violation_at", clause=e.clause,
-                                              seat=e.seat or "-",
-                                              what=Violation(e.code, e.params, e.message))
-                                   for e in s.errors]}
-            raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
-                                code="hand_rule", params=params)
+            raise HandRuleError.breaking("record", s.errors)
 
     def add_hand(self, record: dict[str, Any], *, round: int, table: int, hand_no: int,
                  override_reason: str | None = None,

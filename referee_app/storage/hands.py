@@ -18,9 +18,8 @@ from referee_app.core import (
     settle,
 )
 from referee_app.core import next_dealer as core_next_dealer
-from referee_app.core.errors import Message, nested, render
+from referee_app.core.errors import nested
 from referee_app.core.jsonin import json_kind
-from referee_app.core.wording import Violation
 
 from . import csv_io
 from . import db as dbm
@@ -84,7 +83,7 @@ class Hands:
         if isinstance(record, str):
             return HandRecord.from_json(record, self.store.ruleset())
         if not isinstance(record, Mapping):
-            raise RecordError.of("", "record_not_object", kind=json_kind(record))
+            raise RecordError.of("", "record_not_json_object", kind=json_kind(record))
         return HandRecord.from_dict(dict(record), self.store.ruleset())
 
     def match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
@@ -166,12 +165,7 @@ class Hands:
             return {seat: int(ot.get(seat, 0)) for seat in seats}
         if not s.ok:
             if reason is None:
-                params = {"problems": [Message.of("violation_at", clause=e.clause,
-                                                  seat=e.seat or "-",
-                                                  what=Violation(e.code, e.params, e.message))
-                                       for e in s.errors]}
-                raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
-                                    code="hand_rule", params=params)
+                raise HandRuleError.breaking("record", s.errors)
             return {seat: 0 for seat in seats}
         if reason is not None:
             raise StorageError.of("override_reason", "nothing_to_override")

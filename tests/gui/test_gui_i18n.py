@@ -106,7 +106,7 @@ def test_zigong_z3_messages_are_translated() -> None:
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("zh", "南 S 的手牌：第 11 个字符 'z' 不是牌"),
+    ("zh", "南 S的手牌：第 11 个字符 'z' 不是牌"),
     ("en", "S 南 concealed tiles: unexpected character 'z' at position 11"),
 ])
 def test_field_path_becomes_words(lang, text) -> None:
@@ -162,7 +162,7 @@ def test_empty_form_shows_no_error(qtbot, desk_window) -> None:
     shown = []
     win.show_message = shown.append
     assert not win.save()
-    assert shown[-1] == "Cannot save: hand: nothing is entered yet — type each seat's tiles"
+    assert shown[-1] == "Cannot save: nothing is entered yet — type each seat's tiles"
 
 
 def test_status_label_follows_the_language(qtbot, desk_window) -> None:

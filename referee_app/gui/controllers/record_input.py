@@ -67,7 +67,7 @@ def near_misses(data: dict[str, Any]) -> list[NearMissError]:
 def read_record(data: Any) -> RecordInput:
     """A parsed record: refused (the first near miss) or accepted with its unknown keys."""
     if not isinstance(data, dict):
-        raise RecordError.of("", "record_not_object", kind=json_kind(data))
+        raise RecordError.of("", "record_not_json_object", kind=json_kind(data))
     misses = near_misses(data)
     if misses:
         raise misses[0]
