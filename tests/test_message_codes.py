@@ -35,7 +35,7 @@ SOURCES = sorted(p for layer in LAYERS for p in (PKG / layer).rglob("*.py"))
 #: callee -> index of the positional argument that is the message code
 CODE_AT = {("Message", "of"): 0, ("Message", None): 0, (None, "render"): 0,
            (None, "message"): 0, ("TileParseError", "at"): 0, ("ApiError", "of"): 2,
-           (None, "message_response"): 2, (None, "ChainError"): 1}
+           (None, "message_response"): 2, (None, "ChainError"): 1, (None, "_busy"): 0}
 #: the desk's own refusals name a catalogue key of the desk (not ``error.``)
 DESK_IDS = {(None, "GoToError"): 0, (None, "EventLineError"): 0}
 
