@@ -21,6 +21,7 @@ from typing import Any
 
 from .errors import Message, RecordError, os_reason
 from .i18n import text as catalogue_text
+from .input_files import read_limited
 from .jsonin import parse_json
 from .ruleset import (
     PATTERN_FEATURES,
@@ -308,7 +309,7 @@ def ruleset_from_file(path: str | Path) -> Ruleset:
     """Read a ruleset file; RulesetFileError names the file, the path and the problem."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path)
     except OSError as e:
         raise RulesetFileError("", Message.of("cannot_read_it", why=os_reason(e)),
                                source=name) from None

@@ -74,6 +74,7 @@ def run(opts: LaunchOptions) -> int:
         raise GuiError.of("display", "no_display")
 
     from referee_app.core.errors import RecordError, os_reason
+    from referee_app.core.input_files import read_limited
     from referee_app.storage.errors import StorageError
 
     from .controllers.desk import Desk
@@ -83,7 +84,7 @@ def run(opts: LaunchOptions) -> int:
     unknown: tuple = ()
     if opts.record is not None:
         try:  # read as the CLI reads it: a typo'd key refused, other unknown keys warned
-            got = read_record_text(opts.record.read_bytes(), opts.record.name)
+            got = read_record_text(read_limited(opts.record), opts.record.name)
         except OSError as e:
             raise GuiError.of("record", "cannot_read_file", path=str(opts.record),
                               why=os_reason(e)) from None

@@ -148,8 +148,10 @@ def _said(e: StorageError) -> str:
 
 def error_from(resp: httpx.Response) -> StorageError:
     """The storage error an API error response stands for: rebuilt from the body's ``code``
-    (every storage error has one); a 502-504 is :class:`ServerUnreachable` (the hand waits),
-    and an answer without a known code is named by its status."""
+    (every storage error has one); any 5xx is :class:`ServerUnreachable` — the server could
+    not take the request now (disk full, busy, a fault of its own), which is never a
+    refusal of the hand: it waits in the outbox and is sent again — and an answer without
+    a known code is named by its status."""
     try:
         err = resp.json().get("error", {})
     except (ValueError, AttributeError):
@@ -165,7 +167,7 @@ def error_from(resp: httpx.Response) -> StorageError:
         code, params = "server_answered", {"status": status, "reason": resp.reason_phrase}
         problem = render(code, params, "en")
     violations = err.get("violations") if isinstance(err.get("violations"), list) else None
-    if status in (502, 503, 504):
+    if status >= 500:
         return ServerUnreachable(fld, problem, code=code, params=params)
     rebuilt = rebuild_error(code or "", fld, problem, params, violations)
     if rebuilt is not None:

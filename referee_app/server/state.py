@@ -1,6 +1,5 @@
 """What the routes share: the server's state (the file, one connection per worker thread,
-sign-in tokens, the writer, the results worker and its page cache, the change watch,
-idempotency keys)
+sign-in tokens, the writer, the results worker and its page cache, the change watch)
 and the API's error shape ``{"error": {"field", "problem"}}`` (plus the failure's ``code``
 when the store or the record reader refused)."""
 
@@ -9,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -74,9 +72,10 @@ class ApiError(Exception):
                    params=params)
 
     @classmethod
-    def like(cls, status: int, e: FieldError) -> ApiError:
+    def like(cls, status: int, e: FieldError,
+             headers: dict[str, str] | None = None) -> ApiError:
         """A store's or reader's refusal answered with ``status``, its message kept."""
-        return cls(status, e.field, e.problem, code=e.code, params=e.params)
+        return cls(status, e.field, e.problem, headers, code=e.code, params=e.params)
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
@@ -164,45 +163,6 @@ class ChangeWatch:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._event.wait(), left)
         return self.revision
-
-
-class KeyLog:
-    """Idempotency keys of the hands desks sent, appended (fsync) to ``<db>.keys`` *before*
-    the hand is saved: after a lost reply, even across a crash of the server, a resend with
-    the same key finds its attempt here and, if the hand was saved, is answered as then
-    instead of as a conflict. One JSON line per hand: key, referee, round, table, hand."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._keys: dict[str, tuple[str, int, int, int]] = {}
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
-            try:
-                d = json.loads(line)
-                self._keys[str(d["key"])] = (str(d["referee"]), int(d["round"]),
-                                             int(d["table"]), int(d["hand_no"]))
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short by a crash: its hand was never saved
-
-    def get(self, key: str) -> tuple[str, int, int, int] | None:
-        with self._lock:
-            return self._keys.get(key)
-
-    def add(self, key: str, referee: str, round: int, table: int, hand_no: int) -> None:
-        line = json.dumps({"key": key, "referee": referee, "round": round, "table": table,
-                           "hand_no": hand_no}, ensure_ascii=False) + "\n"
-        with self._lock:
-            if self._keys.get(key) == (referee, round, table, hand_no):
-                return
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write(line)
-                f.flush()
-                os.fsync(f.fileno())
-            self._keys[key] = (referee, round, table, hand_no)
 
 
 @dataclass(frozen=True, slots=True)
@@ -333,8 +293,6 @@ class ServerState:
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
-        #: idempotency keys of hands sent to this server (kept beside the database)
-        self.keys = KeyLog(Path(str(path) + ".keys"))
 
     # -- the file, one connection per worker thread
     def tournament(self) -> Tournament:
@@ -390,7 +348,7 @@ class ServerState:
                 raise ApiError.of(403, "referee", "server_read_only")
             ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
-                raise ApiError.of(401, "referee", "no_longer_referee", name=session.referee)
+                raise ApiError.of(401, "referee", "referee_removed", name=session.referee)
             t.referees.signed_in = Referee(ref.name, ref.head, ref.added_at)
             try:
                 result = fn(t, ref.name)
