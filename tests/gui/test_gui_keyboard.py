@@ -147,6 +147,25 @@ def test_ctrl_f_finds_a_player(qtbot, desk_window) -> None:
         {"E": "东", "S": "南", "W": "西", "N": "北"}[seat]
 
 
+def test_go_to_after_find_keeps_the_bar_working(qtbot, desk_window) -> None:
+    """Find, then go to: the line once dropped (and Qt deleted) the find mode's completer,
+    so Enter in go-to mode raised inside Qt's event loop and found nothing."""
+    win, _ = _saved_window(desk_window, hands=2)
+    kb = Keyboard()
+    win.navigator.setFocus()
+    kb.chord("Ctrl+F")
+    kb.type("zhang")
+    win.jump_bar.completer().popup().hide()
+    kb.type("\n")
+    win.navigator.setFocus()
+    kb.chord("Ctrl+G")
+    kb.type("1 1 2\n")
+    assert win.context == (1, 1, 2, win.desk.find_hand(1, 1, 2).id)
+    win.navigator.setFocus()
+    kb.chord("Ctrl+F")  # find mode has its completer again
+    assert win.jump_bar.completer() is not None
+
+
 def test_type_ahead_digits_and_kept_expansion(qtbot, desk_window) -> None:
     win, seating = _saved_window(desk_window, hands=3)
     nav = win.navigator

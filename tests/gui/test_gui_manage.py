@@ -135,7 +135,7 @@ def test_new_tournament_over_an_existing_file_is_refused(desk_window, tmp_path: 
     win.run_dialog = filler(fill, shown)
     assert not win.event_admin.new_tournament()
     assert shown[0].isVisible()  # the form stays open with what was typed
-    assert len(boxes) == 1 and "db:" in boxes[0] and "already exists" in boxes[0]
+    assert len(boxes) == 1 and "database:" in boxes[0] and "already exists" in boxes[0]
     assert dump(existing) == before
     assert win.desk.t.path == old  # the window still shows the tournament it had
 

@@ -30,8 +30,8 @@ from PySide6.QtWidgets import (
 from referee_app.core import HandRecord, Ruleset, Settlement
 from referee_app.core.settle import as_stored
 
-from ..faults import shown_error
 from ..i18n import seat_name, tr
+from ..messages import exception_text
 from .colours import LIGHT_GREY, brush
 from .record_log import RecordLogTable
 from .trace import TraceView
@@ -216,7 +216,7 @@ class PenaltiesDialog(QDialog):
                       zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None)
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
-            self.message.setText(shown_error(e))
+            self.message.setText(exception_text(e))
             return False
         self.message.setStyleSheet("color: #1b7a3a")
         self.message.setText("✔")

@@ -353,7 +353,7 @@ class EntryView(QWidget):
         by_seat: dict[str, list[str]] = {s: [] for s in self.panels}
         for p in ev.problems:
             if p.seat in by_seat:
-                clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
+                clause, message = shown_problem(p)
                 by_seat[p.seat].append(f"{clause}: {message}" if clause else message)
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])

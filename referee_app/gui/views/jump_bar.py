@@ -24,7 +24,9 @@ class JumpBar(QLineEdit):
         self.setObjectName("jump_bar")
         self.mode = "goto"
         self._names = QStringListModel(self)
-        self._completer = QCompleter(self._names, self)
+        # not the line's child: a line deletes its own child completer when another (or
+        # none, in go-to mode) takes its place, and find mode would then lose it
+        self._completer = QCompleter(self._names, self._names)
         self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self._completer.setFilterMode(Qt.MatchFlag.MatchContains)
         self.returnPressed.connect(self._submit)
@@ -47,8 +49,8 @@ class JumpBar(QLineEdit):
         self.setPlaceholderText(tr("goto_hint") if self.mode == "goto" else tr("find_hint"))
 
     def _submit(self) -> None:
-        popup = self._completer.popup()
-        if self.mode == "find" and popup is not None and popup.isVisible():
+        popup = self._completer.popup() if self.mode == "find" else None
+        if popup is not None and popup.isVisible():
             return  # Enter picks the completion first; the next Enter submits
         text = self.text().strip()
         if not text:

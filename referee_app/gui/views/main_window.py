@@ -240,7 +240,7 @@ class MainWindow(QMainWindow):
         try:
             desk = Desk.open(path, self.desk.referee)
         except ValueError as e:
-            self.message(str(e))
+            self.message(exception_text(e))
             return False
         self.switch_desk(desk)
         return True

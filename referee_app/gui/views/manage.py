@@ -27,8 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
 from .ruleset_file import RulesetFilePanel
 
 #: the ruleset box's entry for a club's ruleset file
@@ -62,7 +62,7 @@ class SubmitDialog(QDialog):
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(shown_error(e))
+            self._on_error(exception_text(e))
             return
         super().accept()
 
@@ -82,7 +82,8 @@ class NewTournamentDialog(SubmitDialog):
         self._ask_save_file = ask_save_file
         self.path = QLineEdit()
         self.path.setObjectName("nt_path")
-        browse = QPushButton(tr("Browse…"))
+        browse = self.browse = QPushButton(tr("Browse…"))
+        browse.setObjectName("nt_browse")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
         row.addWidget(self.path, 1)

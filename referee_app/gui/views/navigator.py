@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
-from ..messages import problem_text
+from ..messages import line_text
 from .colours import brush
 
 #: status -> (mark, colour); a hand shows every mark that applies
@@ -414,7 +414,7 @@ class SeatingView(QWidget):
             self.problems.setText("")
         elif self._problems:
             self.problems.setText(tr("seating_problems", list="; ".join(
-                problem_text(p) for p in self._problems)))
+                line_text(p) for p in self._problems)))
             self.problems.setStyleSheet("color: #b3261e")
         else:
             self.problems.setText(tr("seating_ok"))

@@ -21,7 +21,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..controllers.entry import Evaluation
-from ..i18n import bonus_name, both, reason_text, seat_name, tr
+from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr
 from ..messages import shown_problem
 from .colours import GREEN, RED, brush
 from .wraplist import WrapList
@@ -150,7 +150,7 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(problems)
         texts = []
         for p in problems:
-            clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
+            clause, message = shown_problem(p)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
                 continue
@@ -169,7 +169,8 @@ class PreviewPanel(QWidget):
                 it.setForeground(colour)
                 if rules and i < len(problems) and problems[i].rule:
                     c = rules.clause(problems[i].clause)
-                    title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
+                    title = (c.title_zh or c.title_en) if LANG.code == "zh" else \
+                        (c.title_en or c.title_zh)
                     if title:
                         it.setToolTip(f"{c.id} {title}")
                 self.problems.addItem(it)

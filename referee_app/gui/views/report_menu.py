@@ -18,6 +18,7 @@ from referee_app.core import RecordError
 
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
+from ..messages import exception_text
 from .report_preview import ReportPreviewDialog
 from .session import DeskSession, HeadCancelled
 
@@ -148,7 +149,7 @@ class ReportMenu(QObject):
             return ctl.standings_request()
         if key == "standings_round":
             if sel.round is None:
-                raise ctl.ReportRequestError("round", "no round is selected")
+                raise ctl.ReportRequestError.of("round", "no_round_selected")
             return ctl.standings_request(through=sel.round)
         return ctl.request_for(report, sel)
 
@@ -238,7 +239,8 @@ def win_hand_text(win: ReportHost) -> str:
 
 
 def _reason(e: BaseException) -> str:
-    """The library's one-line ``field: problem``; a KeyError names its missing key."""
+    """The refusal in the referee's words (its field, then what is wrong); a KeyError
+    names its missing key."""
     if isinstance(e, KeyError):
-        return f"{e.args[0]}: missing" if e.args else "missing value"
-    return str(e) or type(e).__name__
+        return tr("missing_value", key=e.args[0] if e.args else "?")
+    return exception_text(e)

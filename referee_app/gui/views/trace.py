@@ -41,6 +41,7 @@ from ..i18n import (
     trace_text,
     violation_words,
 )
+from ..messages import exception_text
 from .colours import RED, brush
 from .whatif import WhatIfPanel
 from .wraplist import WrapList
@@ -52,7 +53,7 @@ def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
         rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
         c = rules.clause(clause_id)
     except UnknownRulesetError as e:
-        return f"<p>{escape(str(e))}</p>"
+        return f"<p>{escape(exception_text(e))}</p>"
     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
     parts = [f"<h3>{escape(c.id)} {escape(title)}</h3>"]
     for label, text in ((tr("Original"), c.zh), (tr("English"), c.en),
@@ -193,9 +194,11 @@ class TraceView(QWidget):
         self.lines.clear()
         steps = data.steps if data is not None else ()
         for i, line in enumerate(s.get("trace", [])):
-            it = QListWidgetItem(trace_text(steps[i]) if i < len(steps) else line)
-            it.setToolTip(line)
-            it.setData(Qt.ItemDataRole.UserRole, clause_of_line(line))
+            shown = trace_text(steps[i]) if i < len(steps) else line
+            it = QListWidgetItem(shown)
+            it.setToolTip(shown)  # the whole line where the list is too narrow for it
+            it.setData(Qt.ItemDataRole.UserRole,
+                       steps[i].clause if i < len(steps) else clause_of_line(line))
             self.lines.addItem(it)
         broken = data.errors if data is not None else ()
         for i, e in enumerate(s.get("errors", [])):
