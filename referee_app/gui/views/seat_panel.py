@@ -44,6 +44,36 @@ def tiles_or_none(text: str) -> tuple[Any, ...] | None:
         return None
 
 
+class MessageLine(QLabel):
+    """A seat's problems under its tiles: room for two lines is always there (the panel
+    keeps its size while a typo comes and goes), and a longer message gets the lines it
+    needs instead of being cut at the top and bottom (issue 25)."""
+
+    MIN_LINES = 2
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setStyleSheet("color: #b3261e")
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        self._fit()
+
+    def _fit(self) -> None:
+        least = self.MIN_LINES * self.fontMetrics().lineSpacing() + 4
+        need = self.heightForWidth(self.width()) if self.text() and self.width() > 0 else 0
+        height = max(least, need)
+        if height != self.height() or self.minimumHeight() != height:
+            self.setFixedHeight(height)
+
+
 class SeatPanel(QGroupBox):
     """One seat: concealed tiles and pongs typed in notation, drawn as tiles as typed."""
 
@@ -62,15 +92,10 @@ class SeatPanel(QGroupBox):
         self.pongs = FormLineEdit()
         self.pongs.setObjectName(f"pongs_{seat}")
         self.tiles = TileStrip(36)
-        self.message = QLabel()
+        self.message = MessageLine()
         self.message.setObjectName(f"seat_message_{seat}")
-        self.message.setStyleSheet("color: #b3261e")
-        self.message.setWordWrap(True)
-        # the panel keeps its size whatever the message: room for two lines, always there
-        line = self.message.fontMetrics().lineSpacing()
-        self.message.setFixedHeight(2 * line + 4)
-        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # as tall as the row it shares with its neighbour (a longer message grows both)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         #: the last tiles each field could be read as (shown faded while it cannot)
         self.last_good: dict[str, tuple[Any, ...]] = {"concealed": (), "pongs": ()}
         self.last_good_text: dict[str, str] = {"concealed": "", "pongs": ""}
@@ -88,6 +113,7 @@ class SeatPanel(QGroupBox):
         grid.addWidget(self.tiles, 2, 0, 1, 2)
         grid.addWidget(self.message, 3, 0, 1, 2)
         grid.setColumnStretch(1, 1)
+        grid.setRowStretch(4, 1)  # a taller neighbour: the room goes below the message
         self.concealed.textEdited.connect(lambda t: self.edited.emit(self.seat, "concealed", t))
         self.pongs.textEdited.connect(lambda t: self.edited.emit(self.seat, "pongs", t))
         self.concealed.textChanged.connect(self._redraw)
