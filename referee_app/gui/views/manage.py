@@ -29,6 +29,7 @@ from PySide6.QtWidgets import (
 
 from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from .keyboard import cannot_be_undone
 from .ruleset_file import RulesetFilePanel
 
 #: the ruleset box's entry for a club's ruleset file
@@ -57,6 +58,14 @@ class SubmitDialog(QDialog):
         lay = QVBoxLayout(self)
         lay.addLayout(self.form)
         lay.addWidget(self.buttons)
+
+    def cannot_be_undone(self, ok: str, letter: str) -> None:
+        """OK cannot be undone: it says what it does, Cancel is the default (Enter never
+        does it), and its Alt+letter or a click does; the form says so above the buttons."""
+        note = cannot_be_undone(self.buttons, ok, letter)
+        lay = self.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.count() - 1, note)
 
     def accept(self) -> None:
         try:
@@ -209,6 +218,7 @@ class SeatRoundDialog(SubmitDialog):
         self.form.addRow(tr("Fill"), self.fill)
         self.fill.setEnabled(bool(extra))
         self.form.setRowVisible(self.fill, bool(extra))
+        self.cannot_be_undone(tr("Seat round", n=round_no), "S")
 
     def values(self) -> dict[str, Any]:
         return {"seed": self.seed.text(),

@@ -1,5 +1,6 @@
 """Questions the desk asks: a destructive choice (Cancel is the default, so Enter never
-throws work away) and a required reason (multi-line, with a summary of what it changes)."""
+throws work away) and a required reason (one line, or multi-line with a summary of what it
+changes; Ctrl+Enter is OK in both)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QVBoxLayout,
@@ -14,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import tr
+from .keyboard import plain, submit_on_ctrl_enter
 
 
 def destructive_box(parent: QWidget | None, text: str, action: str) -> QMessageBox:
@@ -37,13 +40,16 @@ def confirm_destructive(parent: QWidget | None, text: str, action: str) -> bool:
 
 
 class ReasonDialog(QDialog):
-    """A required reason in a multi-line box, under a summary of the change (may be "")."""
+    """A required reason under a summary of the change (may be ""). Multi-line (Enter
+    starts a new line, Ctrl+Enter is OK) or one line (Enter is OK); the dialog says
+    which. Esc cancels: the caller gets None and says nothing (only an empty reason given
+    with OK is refused)."""
 
     def __init__(self, title: str, prompt: str, summary: str = "",
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, multiline: bool = True) -> None:
         super().__init__(parent)
         self.setObjectName("reason_dialog")
-        self.setWindowTitle(title)
+        self.setWindowTitle(plain(title))
         lay = QVBoxLayout(self)
         if summary:
             s = QLabel(summary)
@@ -54,11 +60,20 @@ class ReasonDialog(QDialog):
         p = QLabel(prompt)
         p.setWordWrap(True)
         lay.addWidget(p)
-        self.text = QPlainTextEdit()
+        self.text: QPlainTextEdit | QLineEdit
+        if multiline:
+            self.text = QPlainTextEdit()
+            self.text.setTabChangesFocus(True)
+            self.text.setMinimumHeight(80)
+        else:
+            self.text = QLineEdit()
         self.text.setObjectName("reason_text")
-        self.text.setTabChangesFocus(True)
-        self.text.setMinimumHeight(80)
+        p.setBuddy(self.text)
         lay.addWidget(self.text)
+        self.keys = QLabel(tr("reason_keys_multi" if multiline else "reason_keys_line"))
+        self.keys.setObjectName("reason_keys")
+        self.keys.setStyleSheet("color: #666666")
+        lay.addWidget(self.keys)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("OK"))
@@ -66,7 +81,10 @@ class ReasonDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
-        self.resize(520, 260 if summary else 200)
+        submit_on_ctrl_enter(self)
+        self.text.setFocus()
+        self.resize(520, (260 if summary else 200) if multiline else 0)
 
     def reason(self) -> str:
-        return self.text.toPlainText().strip()
+        t = self.text
+        return (t.toPlainText() if isinstance(t, QPlainTextEdit) else t.text()).strip()

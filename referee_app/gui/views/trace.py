@@ -42,6 +42,7 @@ from ..i18n import (
     violation_words,
 )
 from .colours import RED, brush
+from .keyboard import start_above_rows, with_mnemonic
 from .whatif import WhatIfPanel
 from .wraplist import WrapList
 
@@ -111,21 +112,29 @@ class TraceView(QWidget):
         self.box_wins = QGroupBox()
         QVBoxLayout(self.box_wins).addWidget(self.wins)
 
+        # left: what the hand paid, as tall as the window allows (the payments and the
+        # trace lines share it); right: the clause read out at a dispute, and what-if
         lower = QSplitter(Qt.Orientation.Vertical)
         lower.addWidget(self.box_pay)
         lower.addWidget(self.box_lines)
-        lower.setStretchFactor(0, 3)
-        lower.setStretchFactor(1, 2)
+        lower.setStretchFactor(0, 1)
+        lower.setStretchFactor(1, 1)
+        lower.setChildrenCollapsible(False)
         left = QWidget()
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addWidget(self.box_wins)  # as tall as its lines
         left_lay.addWidget(lower, 1)
         self.whatif = WhatIfPanel()
-        left_lay.addWidget(self.whatif)
+        right = QSplitter(Qt.Orientation.Vertical)
+        right.addWidget(self.box_clause)
+        right.addWidget(self.whatif)
+        right.setStretchFactor(0, 1)
+        right.setStretchFactor(1, 0)
+        right.setChildrenCollapsible(False)
         split = QSplitter(Qt.Orientation.Horizontal)
         split.addWidget(left)
-        split.addWidget(self.box_clause)
+        split.addWidget(right)
         split.setStretchFactor(0, 3)
         split.setStretchFactor(1, 2)
         split.setChildrenCollapsible(False)
@@ -142,10 +151,11 @@ class TraceView(QWidget):
 
     def retranslate(self, *_args: object) -> None:
         self.whatif.retranslate()
-        self.box_wins.setTitle(tr("Wins"))
-        self.box_pay.setTitle(tr("Payments"))
-        self.box_lines.setTitle(tr("Trace lines"))
-        self.box_clause.setTitle(tr("clause_texts"))
+        # Alt+letter takes the focus to the box's list (the same letters in both languages)
+        self.box_wins.setTitle(with_mnemonic(tr("Wins"), "W"))
+        self.box_pay.setTitle(with_mnemonic(tr("Payments"), "P"))
+        self.box_lines.setTitle(with_mnemonic(tr("Trace lines"), "T"))
+        self.box_clause.setTitle(with_mnemonic(tr("clause_texts"), "C"))
         self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
                                                  tr("Reason")])
         if self._settlement is not None:
@@ -188,6 +198,7 @@ class TraceView(QWidget):
                 if c == 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.payments.setItem(r, c, item)
+        start_above_rows(self.payments)  # another hand: the first Down selects payment 1
         self.payments.resizeColumnsToContents()
         self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.lines.clear()

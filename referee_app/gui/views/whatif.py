@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ..i18n import seat_name, tr
 from .colours import chips_brush
+from .keyboard import with_mnemonic
 
 
 def _value(v: Any) -> str:
@@ -73,8 +74,8 @@ class WhatIfPanel(QGroupBox):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.setTitle(tr("What if"))
-        self.btn_record.setText(tr("Record as override…"))
+        self.setTitle(with_mnemonic(tr("What if"), "I"))  # Alt+I: to the switches
+        self.btn_record.setText(with_mnemonic(tr("Record as override…"), "O"))
         self.table.setHorizontalHeaderLabels([tr("Seat"), tr("As ruled"), tr("whatif_col"),
                                               tr("whatif_change")])
         self.show_options(self._options, self._clauses)
@@ -111,6 +112,8 @@ class WhatIfPanel(QGroupBox):
     def _show(self, w: Any) -> None:
         self.current = w
         self.btn_record.setEnabled(w is not None and w.alt.ok)
+        # the comparison takes room only while a switch is ticked (the trace needs it)
+        self.table.setVisible(w is not None and w.base.ok and w.alt.ok)
         if w is None or not (w.base.ok and w.alt.ok):
             self.table.setRowCount(0)
             return
