@@ -36,6 +36,7 @@ from .colours import LIGHT_GREY, brush
 from .keyboard import leave_on_tab, submit_on_ctrl_enter, with_mnemonic
 from .record_log import RecordLogTable
 from .trace import TraceView
+from .wraplist import WrappedRows
 
 
 def short_time(iso: str) -> str:
@@ -82,9 +83,8 @@ class HistoryDialog(QDialog):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
-        # a long reason wraps onto more lines of its row instead of being cut
-        self.table.setWordWrap(True)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.rows = WrappedRows(self.table)  # a long reason wraps, never "…"
+        self.rows.fit()
         versions_box = QGroupBox(with_mnemonic(tr("Versions"), "V"))  # Alt+V: to the versions
         versions_lay = QVBoxLayout(versions_box)
         versions_lay.setContentsMargins(4, 4, 4, 4)
@@ -95,7 +95,6 @@ class HistoryDialog(QDialog):
         self.table.itemSelectionChanged.connect(self._selected)
         self.log = RecordLogTable()
         self.log.set_entries(entries)
-        self.log.setMinimumHeight(120)
         log_box = QGroupBox(with_mnemonic(tr("record_entries"), "E"))
         log_lay = QVBoxLayout(log_box)
         log_lay.setContentsMargins(4, 4, 4, 4)
@@ -107,14 +106,22 @@ class HistoryDialog(QDialog):
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 3)
-        self.table.setMinimumHeight(90)
+        self.table.setMinimumHeight(70)
+        self.log.setMinimumHeight(70)
+        # room for a few versions (a long reason wraps) and entries; the trace, the rest
+        split.setSizes([150, 110, 560])
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
         lay.addWidget(split, 1)
         lay.addWidget(buttons)
-        leave_on_tab(self)  # Tab: versions → entries → wins → payments → trace → clause
+        leave_on_tab(self)
+        # Tab: versions → record entries → wins → payments → trace lines → clause → Close
+        chain = [self.table, self.log, self.trace.wins, self.trace.payments, self.trace.lines,
+                 self.trace.clause, buttons.button(QDialogButtonBox.StandardButton.Close)]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
         if self.versions:
             self.table.selectRow(len(self.versions) - 1)
         self.table.setFocus()

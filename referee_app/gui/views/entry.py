@@ -244,7 +244,7 @@ class EntryView(QWidget):
         for p in panels:
             chain += [p.concealed, p.pongs]
         chain += [self.events_line, self.events, self.btn_kong, self.btn_win, self.btn_edit,
-                  self.btn_up, self.btn_down, self.btn_delete, self.wall, self.btn_save]
+                  self.btn_delete, self.btn_up, self.btn_down, self.wall, self.btn_save]
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
         for i, p in enumerate(panels):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 
-from PySide6.QtCore import QModelIndex, QObject, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,14 +46,28 @@ def leave_on_tab(root: QWidget) -> None:
         views.append(root)
     for v in views:
         v.setTabKeyNavigation(False)
-        if not v.currentIndex().isValid():
-            start_above_rows(v)
+        v.installEventFilter(_FIRST_DOWN)
 
 
 def start_above_rows(view: QAbstractItemView) -> None:
-    """No current row until the referee moves (a refilled table starts over): Qt keeps an
-    explicitly empty current index when the view takes the focus, so Down goes to row 1."""
+    """No current row until the referee moves: Qt keeps an explicitly empty current index
+    when the view takes the focus, so Down goes to row 1."""
     view.setCurrentIndex(QModelIndex())
+
+
+class _FirstDown(QObject):
+    """On taking the focus with nothing selected, a view has no current row (Qt would make
+    the first cell current without selecting it, and the first Down went to row 2)."""
+
+    def eventFilter(self, obj: QObject, e: QEvent) -> bool:
+        if e.type() == QEvent.Type.FocusIn and isinstance(obj, QAbstractItemView):
+            sel = obj.selectionModel()
+            if sel is not None and not sel.hasSelection():
+                start_above_rows(obj)
+        return False
+
+
+_FIRST_DOWN = _FirstDown()
 
 
 def submit_on_ctrl_enter(dialog: QDialog, submit: Callable[[], object] | None = None) -> None:
@@ -92,13 +106,15 @@ def plain(text: str) -> str:
 
 
 def with_mnemonic(text: str, letter: str) -> str:
-    """``text`` with ``letter`` underlined: in place when the text has that letter (``&Save
-    hand``), else after it as ``(&S)`` before a closing "…" (``作废本局(&D)…``). A text that
-    already has a mnemonic keeps it."""
+    """``text`` with ``letter`` underlined: in place when the text's Latin start has that
+    letter (``&Save hand``), else after it as ``(&S)`` before a closing "…"
+    (``作废本局(&D)…``). A text that already has a mnemonic keeps it."""
     if not letter or _MNEMONIC.search(text):
         return text
-    i = text.lower().find(letter.lower())
-    if i >= 0 and not _CJK.search(text):
+    cjk = _CJK.search(text)
+    latin = text[:cjk.start()] if cjk else text  # "Player statement — 李伟": its Latin part
+    i = latin.lower().find(letter.lower())
+    if i >= 0:
         return text[:i] + "&" + text[i:]
     tail = "…" if text.endswith("…") else ""
     body = text[:-1] if tail else text
@@ -113,7 +129,8 @@ def mnemonic_of(text: str) -> str:
 
 class ViewCycle(QObject):
     """Ctrl+Tab / Ctrl+Shift+Tab on a window's tabs: the next or previous view, the focus
-    where it was last on that view, else on the view's ``home`` widget."""
+    where it was last on that view, else on the view's ``home`` widget (by default its
+    ``table``)."""
 
     def __init__(self, tabs: QTabWidget, home: Mapping[QWidget, Callable[[], QWidget | None]]
                  ) -> None:
@@ -137,7 +154,7 @@ class ViewCycle(QObject):
         if target is None or not isValid(target) or not target.isVisible() \
                 or not target.isEnabled():
             make = self.home.get(page)
-            target = make() if make is not None else None
+            target = make() if make is not None else getattr(page, "table", None)
         if target is None or not target.isVisible():
             target = page
         target.setFocus(Qt.FocusReason.TabFocusReason)

@@ -126,13 +126,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
         self.event_admin = EventAdmin(self)
-        #: Ctrl+Tab / Ctrl+Shift+Tab; each view's first place for the focus
-        self.view_cycle = ViewCycle(self.tabs, {
-            self.entry: self.entry.first_field, self.trace: lambda: self.trace.payments,
-            self.standings: lambda: self.standings.table,
-            self.seating: lambda: self.seating.table,
-            self.players: lambda: self.players.table,
-            self.progress: lambda: self.progress.table})
+        #: Ctrl+Tab / Ctrl+Shift+Tab (a view's focus starts in its table, if it has one)
+        self.view_cycle = ViewCycle(self.tabs, {self.entry: self.entry.first_field,
+                                                self.trace: lambda: self.trace.payments})
         self.menus = WindowMenus(self, self.session, self.event_admin, self.blind,
                                  self.projector)
         self.navigator.hand_selected.connect(self._nav_hand)
@@ -170,14 +166,10 @@ class MainWindow(QMainWindow):
         return dlg.reason() if self.run_dialog(dlg) else None
 
     def reason_given(self, reason: str | None) -> bool:
-        """A reason typed and confirmed. Cancelled (None, Esc) is not an error; confirmed
-        empty is said once."""
-        if reason is None:
-            return False
-        if not reason.strip():
+        """A reason typed and confirmed; cancelled (Esc) is no error, confirmed empty is."""
+        if reason is not None and not reason.strip():
             self.message(tr("reason_required"))
-            return False
-        return True
+        return bool(reason and reason.strip())
 
     def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
         dlg = ReasonDialog(title, prompt, summary, self)
@@ -383,7 +375,7 @@ class MainWindow(QMainWindow):
     def update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
-            if self.amending():
+            if self.amending() and self.isVisible():  # a closed window's file is closed
                 self.impact_timer.start()
             elif self.entry.impact.isVisible():
                 self.show_impact()  # back to the saved hand: the summary goes

@@ -67,6 +67,39 @@ class SubmitDialog(QDialog):
         assert isinstance(lay, QVBoxLayout)
         lay.insertWidget(lay.count() - 1, note)
 
+    def fields(self) -> list[QWidget]:
+        """The form's fields that take the focus, top to bottom."""
+        out: list[QWidget] = []
+
+        def walk(item: Any) -> None:
+            if item is None:
+                return
+            w = item.widget()
+            if w is not None:
+                if w.focusPolicy() & Qt.FocusPolicy.TabFocus and not w.isHidden():
+                    out.append(w)
+                return
+            lay = item.layout()
+            if lay is not None:
+                for i in range(lay.count()):
+                    walk(lay.itemAt(i))
+
+        for row in range(self.form.rowCount()):
+            for role in (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole,
+                         QFormLayout.ItemRole.SpanningRole):
+                walk(self.form.itemAt(row, role))
+        return out
+
+    def showEvent(self, event: Any) -> None:
+        """Tab goes down the fields, then OK and Cancel; the first field has the focus
+        (the buttons, made first, were first in the chain: the focus started on one)."""
+        super().showEvent(event)
+        chain = self.fields() + [b for b in self.buttons.buttons() if b.isVisible()]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        if chain:
+            chain[0].setFocus(Qt.FocusReason.TabFocusReason)
+
     def accept(self) -> None:
         try:
             self.outcome = self._submit(self)

@@ -109,7 +109,8 @@ class WindowMenus:
         self.act_projector = act("F11", projector.open, "act_projector")
         self.act_projector_settings = act(None, projector.settings,
                                           "act_projector_settings")
-        self.act_quit = act(QKeySequence.StandardKey.Quit, win.close, "act_quit")
+        self.act_quit = act("Ctrl+Q", win.close, "act_quit")  # the platform's Quit is
+        # empty on some desktops (Windows, offscreen): Ctrl+Q everywhere
         self.act_open = act(QKeySequence.StandardKey.Open, win.open_database, "act_open")
         self.act_new_tournament = act(None, admin.new_tournament, "act_new_tournament")
         self.act_import_bundle = act(None, admin.import_bundle, "act_import_bundle")

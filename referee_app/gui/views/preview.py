@@ -24,7 +24,7 @@ from ..controllers.entry import Evaluation
 from ..i18n import bonus_name, both, reason_text, seat_name, tr
 from ..messages import shown_problem
 from .colours import GREEN, RED, brush
-from .wraplist import WrapList
+from .wraplist import WrapList, WrappedRows
 
 STALE = "#9a9a9a"  # what rests on a seat's last readable tiles
 
@@ -54,7 +54,7 @@ class PreviewPanel(QWidget):
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             t.verticalHeader().setDefaultSectionSize(22)
         self.wins.setMaximumHeight(120)
-        self.wins.setWordWrap(True)
+        self.wins_rows = WrappedRows(self.wins)  # a long pattern wraps, never "…"
         for table, stretch in ((self.wins, 2), (self.payments, 4)):
             header = table.horizontalHeader()
             for c in range(table.columnCount()):
@@ -193,7 +193,7 @@ class PreviewPanel(QWidget):
                 if dim:
                     item.setForeground(brush(STALE))
                 self.wins.setItem(r, c, item)
-        self.wins.resizeRowsToContents()
+        self.wins_rows.fit()
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,

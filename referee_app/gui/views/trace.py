@@ -188,6 +188,8 @@ class TraceView(QWidget):
         self.wins.relayout()
         pays = s.get("payments", [])
         paid = data.payments if data is not None else ()
+        self.payments.clearSelection()  # another hand: the first Down is its payment 1
+        start_above_rows(self.payments)
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p["from"]), seat_name(p["to"]), str(p["chips"]), p["clause"],
@@ -198,7 +200,6 @@ class TraceView(QWidget):
                 if c == 2:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 self.payments.setItem(r, c, item)
-        start_above_rows(self.payments)  # another hand: the first Down selects payment 1
         self.payments.resizeColumnsToContents()
         self.payments.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
         self.lines.clear()

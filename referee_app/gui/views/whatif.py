@@ -52,7 +52,6 @@ class WhatIfPanel(QGroupBox):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.setMaximumHeight(150)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.btn_record = QPushButton()
@@ -129,6 +128,10 @@ class WhatIfPanel(QGroupBox):
                 if c == 3:
                     it.setForeground(chips_brush(d))
                 self.table.setItem(r, c, it)
+        # every seat's row in view: the clause text above gives up the room
+        self.table.setFixedHeight(self.table.horizontalHeader().height()
+                                  + self.table.verticalHeader().length()
+                                  + 2 * self.table.frameWidth())
 
     def _record(self) -> None:
         if self.current is not None:
