@@ -116,15 +116,16 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         desk.close()
 
 
-def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
-    """An ``exec_dialog`` replacement that operates the dialog by keyboard, then Enter."""
-
+def _operate(qtbot, actions: Callable[[QDialog], None], enter: bool) -> Callable[[QDialog], bool]:
     def run(dlg: QDialog) -> bool:
         dlg.show()
         dlg.activateWindow()
         qtbot.waitUntil(dlg.isActiveWindow, timeout=3000)
         actions(dlg)
-        qtbot.keyClick(dlg, Qt.Key.Key_Return)
+        if enter:
+            qtbot.keyClick(dlg, Qt.Key.Key_Return)
+        else:
+            qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=3000)
         # a window manager hands activation back to the main window; offscreen Qt does not
         main = dlg.parentWidget().window() if dlg.parentWidget() else None
         if main is not None:
@@ -135,24 +136,16 @@ def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog
     return run
 
 
+def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
+    """An ``exec_dialog`` replacement that operates the dialog by keyboard, then Enter."""
+    return _operate(qtbot, actions, enter=True)
+
+
 def keys_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
     """A ``run_dialog`` replacement that shows the dialog and operates it by the keys of
     ``actions`` alone (which must end it: Enter, Esc, Ctrl+Enter, an Alt+letter); a dialog
     still open after them fails the test."""
-
-    def run(dlg: QDialog) -> bool:
-        dlg.show()
-        dlg.activateWindow()
-        qtbot.waitUntil(dlg.isActiveWindow, timeout=3000)
-        actions(dlg)
-        qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=3000)
-        main = dlg.parentWidget().window() if dlg.parentWidget() else None
-        if main is not None:
-            main.activateWindow()
-            qtbot.waitUntil(main.isActiveWindow, timeout=3000)
-        return dlg.result() == QDialog.DialogCode.Accepted
-
-    return run
+    return _operate(qtbot, actions, enter=False)
 
 
 # --------------------------------------------------------------------------- typing the spec example

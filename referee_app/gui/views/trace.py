@@ -70,6 +70,16 @@ def clause_of_line(line: str) -> str:
     return line.split(" ", 1)[0] if line else ""
 
 
+def _split(orientation: Qt.Orientation, *parts: tuple[QWidget, int]) -> QSplitter:
+    """A splitter of (widget, stretch) parts, none of which collapses to nothing."""
+    split = QSplitter(orientation)
+    for i, (w, stretch) in enumerate(parts):
+        split.addWidget(w)
+        split.setStretchFactor(i, stretch)
+    split.setChildrenCollapsible(False)
+    return split
+
+
 class TraceView(QWidget):
     """The rule-trace tab (also used inside the history dialog)."""
 
@@ -114,30 +124,15 @@ class TraceView(QWidget):
 
         # left: what the hand paid, as tall as the window allows (the payments and the
         # trace lines share it); right: the clause read out at a dispute, and what-if
-        lower = QSplitter(Qt.Orientation.Vertical)
-        lower.addWidget(self.box_pay)
-        lower.addWidget(self.box_lines)
-        lower.setStretchFactor(0, 1)
-        lower.setStretchFactor(1, 1)
-        lower.setChildrenCollapsible(False)
+        lower = _split(Qt.Orientation.Vertical, (self.box_pay, 1), (self.box_lines, 1))
         left = QWidget()
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addWidget(self.box_wins)  # as tall as its lines
         left_lay.addWidget(lower, 1)
         self.whatif = WhatIfPanel()
-        right = QSplitter(Qt.Orientation.Vertical)
-        right.addWidget(self.box_clause)
-        right.addWidget(self.whatif)
-        right.setStretchFactor(0, 1)
-        right.setStretchFactor(1, 0)
-        right.setChildrenCollapsible(False)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(right)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
+        right = _split(Qt.Orientation.Vertical, (self.box_clause, 1), (self.whatif, 0))
+        split = _split(Qt.Orientation.Horizontal, (left, 3), (right, 2))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.title)
