@@ -177,6 +177,8 @@ class PreviewPanel(QWidget):
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
         pays = s.payments if s is not None and s.ok else ()
+        wins_before = [[self.wins.item(r, 2).text() if self.wins.item(r, 2) else ""]
+                       for r in range(self.wins.rowCount())]
         self.wins.setRowCount(len(wins))
         for r, w in enumerate(wins):
             sc = w.score
@@ -193,7 +195,8 @@ class PreviewPanel(QWidget):
                 if dim:
                     item.setForeground(brush(STALE))
                 self.wins.setItem(r, c, item)
-        self.wins_rows.fit()
+        if wins_before != [[self.wins.item(r, 2).text()] for r in range(len(wins))]:
+            self.wins_rows.fit()  # only a changed pattern can change a row's lines
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,

@@ -45,9 +45,10 @@ def tiles_or_none(text: str) -> tuple[Any, ...] | None:
 
 
 class MessageLine(QLabel):
-    """A seat's problems under its tiles: room for two lines is always there (the panel
-    keeps its size while a typo comes and goes), and a longer message gets the lines it
-    needs instead of being cut at the top and bottom (issue 25)."""
+    """A seat's problems under its tiles. Room for two lines is always there; a longer
+    message gets the lines it needs instead of being cut at the top and bottom (issue 25),
+    and keeps that room while the hand is in the form: a typo that comes and goes does not
+    make the form jump (nor re-lay out the whole tab on each keystroke)."""
 
     MIN_LINES = 2
 
@@ -56,22 +57,30 @@ class MessageLine(QLabel):
         self.setStyleSheet("color: #b3261e")
         self.setWordWrap(True)
         self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._room = 0
         self._fit()
 
     def setText(self, text: str) -> None:
         super().setText(text)
         self._fit()
 
+    def forget_room(self) -> None:
+        """Another hand: back to two lines."""
+        self._room = 0
+        self._fit()
+
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
-        self._fit()
+        if event.oldSize().width() != event.size().width():
+            self._room = 0  # other widths, other line counts
+            self._fit()
 
     def _fit(self) -> None:
         least = self.MIN_LINES * self.fontMetrics().lineSpacing() + 4
         need = self.heightForWidth(self.width()) if self.text() and self.width() > 0 else 0
-        height = max(least, need)
-        if height != self.height() or self.minimumHeight() != height:
-            self.setFixedHeight(height)
+        self._room = max(least, need, self._room)
+        if self.minimumHeight() != self._room or self.maximumHeight() != self._room:
+            self.setFixedHeight(self._room)
 
 
 class SeatPanel(QGroupBox):
@@ -146,6 +155,7 @@ class SeatPanel(QGroupBox):
         """Another hand: forget the last good tiles of the previous one."""
         self.last_good = {"concealed": (), "pongs": ()}
         self.last_good_text = {"concealed": "", "pongs": ""}
+        self.message.forget_room()
 
     def unreadable(self) -> list[str]:
         """The fields ("concealed", "pongs") whose text cannot be read as tiles now."""

@@ -25,12 +25,21 @@ from .keyboard import plain
 class DeskStyle(QProxyStyle):
     """The application's style with whole group box titles."""
 
+    def __init__(self, key: str) -> None:
+        super().__init__(key)
+        #: (title, font) -> the title's advance: a seat panel is repainted on each keystroke
+        self._advance: dict[tuple[str, str], int] = {}
+
     def subControlRect(self, cc: QStyle.ComplexControl, opt: QStyleOptionComplex,
                        sc: QStyle.SubControl, widget: QWidget | None = None) -> Any:
         r = super().subControlRect(cc, opt, sc, widget)
-        if cc == QStyle.ComplexControl.CC_GroupBox and sc == QStyle.SubControl.SC_GroupBoxLabel \
+        if sc == QStyle.SubControl.SC_GroupBoxLabel and cc == QStyle.ComplexControl.CC_GroupBox \
                 and isinstance(opt, QStyleOptionGroupBox) and opt.text:
-            need = opt.fontMetrics.horizontalAdvance(plain(opt.text)) + 2
+            key = (opt.text, widget.font().key() if widget is not None else "")
+            need = self._advance.get(key)
+            if need is None:
+                need = self._advance[key] = \
+                    opt.fontMetrics.horizontalAdvance(plain(opt.text)) + 2
             if r.width() < need:
                 r.setWidth(need)
         return r
