@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import gui_helpers
 import pytest
 from gui_helpers import cut_texts
 from PySide6.QtWidgets import QApplication, QGroupBox, QLabel, QPushButton, QVBoxLayout, QWidget
 
+desk_window = gui_helpers.desk_window
 SIZES = ((1280, 800), (1920, 1080))
 #: the hand of docs/gui.md's "An invalid hand": E one tile short, W kongs its own discard
 INVALID = {"format": "sichuan-hand/1", "ruleset": "ottawa-2009", "dealer": "E",
@@ -131,3 +133,37 @@ def test_no_text_is_cut(qtbot, demo_db, lang, size) -> None:
             win.impact_timer.stop()
             win.faults.follower.stop()
         desk.close()
+
+
+def test_a_seat_keeps_the_room_its_message_needed(qtbot, desk_window) -> None:
+    """A long problem gets its lines (not cut at the top and bottom); while the hand is in
+    the form the panel keeps that room, so a typo that comes and goes does not make the
+    form jump; another hand starts again with two lines."""
+    from gui_keys import Keyboard
+    from PySide6.QtCore import Qt
+
+    from referee_app.gui.controllers.entry import EntryForm
+
+    win, _ = desk_window()
+    win.resize(1280, 800)
+    win.navigator.select_key(("table", 1, 1))
+    panel = win.entry.panels["E"]
+    two_lines = panel.message.height()
+    win.entry.load(EntryForm.from_record(INVALID, win.desk.rules()), "", "")
+    _settle()
+    grown = panel.message.height()
+    assert grown > two_lines and cut_texts(panel) == []
+    heights = set()
+    field = panel.concealed
+    field.setFocus()
+    field.end(False)
+    kb = Keyboard()
+    for key in (Qt.Key.Key_9, Qt.Key.Key_M, Qt.Key.Key_Backspace, Qt.Key.Key_Backspace) * 2:
+        kb.key(key)
+        _settle()
+        heights.add(panel.height())
+        assert cut_texts(panel) == []
+    assert len(heights) == 1
+    win.navigator.select_key(("table", 1, 1))  # a new hand: two lines again
+    _settle()
+    assert panel.message.height() == two_lines

@@ -65,9 +65,9 @@ class MessageLine(QLabel):
         self._fit()
 
     def forget_room(self) -> None:
-        """Another hand: back to two lines."""
+        """Another hand: no message yet, back to two lines."""
         self._room = 0
-        self._fit()
+        self.setText("")
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
