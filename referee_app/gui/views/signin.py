@@ -101,12 +101,12 @@ class AddRefereeDialog(QDialog):
         form.addRow(tr("PIN"), self.pin)
         form.addRow(tr("PIN again"), self.pin2)
         form.addRow("", self.head)
-        buttons = _buttons(self, "")
-        note = cannot_be_undone(buttons, tr("Add referee"), "A")  # a referee stays registered
+        buttons = _buttons(self, tr("Add referee"))
         lay = QVBoxLayout(self)
         lay.addWidget(self.note)
         lay.addLayout(form)
-        lay.addWidget(note)
+        if first:  # from now on every change needs a PIN, and the last head referee stays
+            lay.addWidget(cannot_be_undone(buttons, tr("Add referee"), "A"))
         lay.addWidget(buttons)
 
     def values(self) -> dict[str, object]:
