@@ -108,7 +108,7 @@ def test_new_tournament_is_created_and_opened(fresh):
     assert win.seating.table.rowCount() == 0
     assert win.seating.btn_seat.text() == "Seat round 1…"
     texts = [a.text() for a in win.menus.menu_file.actions() if a.text()]
-    assert texts[:2] == ["&New tournament…", "Open database…"]
+    assert texts[:2] == ["&New tournament…", "&Open database…"]
     assert {"&Import bundle…", "&Export bundle…"} <= set(texts)
     from referee_app.gui.i18n import LANG
 

@@ -40,6 +40,7 @@ from ..messages import exception_text, field_words
 from .banner import BannerArea
 from .blind import BlindVerify
 from .conflict import ConflictDialog
+from .keyboard import with_mnemonic
 from .menus import WindowMenus
 from .session import DeskSession
 
@@ -141,8 +142,8 @@ class DeskFaults(QObject):
         self.banners.clear(kind)
 
     def retranslate(self, *_args: object) -> None:
-        self.act_load_record.setText(tr("Load hand record…"))
-        self.act_paste_record.setText(tr("Paste hand record"))
+        self.act_load_record.setText(with_mnemonic(tr("Load hand record…"), "L"))
+        self.act_paste_record.setText(with_mnemonic(tr("Paste hand record"), "A"))
         for kind, make in list(self._banner_makers.items()):
             self._banner(kind, make)
 

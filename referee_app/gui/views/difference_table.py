@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..messages import field_words, line_text
+from .keyboard import leave_on_tab
 
 
 def difference_table(differences: Sequence[Any], headers: Sequence[str],
@@ -35,6 +36,7 @@ def difference_table(differences: Sequence[Any], headers: Sequence[str],
                                   line_text(d.second) if d.second else "—")):
             table.setItem(r, c, QTableWidgetItem(text))
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    leave_on_tab(table)
     return table
 
 

@@ -24,7 +24,7 @@ from ..controllers.entry import Evaluation
 from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr
 from ..messages import shown_problem
 from .colours import GREEN, RED, brush
-from .wraplist import WrapList
+from .wraplist import WrapList, WrappedRows
 
 STALE = "#9a9a9a"  # what rests on a seat's last readable tiles
 
@@ -54,7 +54,7 @@ class PreviewPanel(QWidget):
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             t.verticalHeader().setDefaultSectionSize(22)
         self.wins.setMaximumHeight(120)
-        self.wins.setWordWrap(True)
+        self.wins_rows = WrappedRows(self.wins)  # a long pattern wraps, never "…"
         for table, stretch in ((self.wins, 2), (self.payments, 4)):
             header = table.horizontalHeader()
             for c in range(table.columnCount()):
@@ -178,6 +178,8 @@ class PreviewPanel(QWidget):
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
         pays = s.payments if s is not None and s.ok else ()
+        wins_before = [[self.wins.item(r, 2).text() if self.wins.item(r, 2) else ""]
+                       for r in range(self.wins.rowCount())]
         self.wins.setRowCount(len(wins))
         for r, w in enumerate(wins):
             sc = w.score
@@ -194,7 +196,8 @@ class PreviewPanel(QWidget):
                 if dim:
                     item.setForeground(brush(STALE))
                 self.wins.setItem(r, c, item)
-        self.wins.resizeRowsToContents()
+        if wins_before != [[self.wins.item(r, 2).text()] for r in range(len(wins))]:
+            self.wins_rows.fit()  # only a changed pattern can change a row's lines
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,

@@ -19,6 +19,7 @@ from referee_app.core import RecordError
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
 from ..messages import exception_text
+from .keyboard import with_mnemonic
 from .report_preview import ReportPreviewDialog
 from .session import DeskSession, HeadCancelled
 
@@ -53,6 +54,10 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("seating", "seating"),
     ("slips", "slips"),
 )
+#: each entry's underlined letter, the same in both languages (Print preview: P,
+#: template folder: M)
+LETTERS = {"standings_all": "A", "standings_round": "R", "table": "T", "player": "L",
+           "hand": "H", "seating": "S", "slips": "B"}
 
 
 class ReportMenu(QObject):
@@ -135,11 +140,12 @@ class ReportMenu(QObject):
 
     def retranslate(self, *_args: object) -> None:
         self.menu.setTitle(tr("Reports"))
-        self.act_preview.setText(tr("Print preview…"))
-        self.act_templates.setText(tr("report_templates"))
+        self.act_preview.setText(with_mnemonic(tr("Print preview…"), "P"))
+        self.act_preview.setIconText(tr("Print preview…").rstrip("…"))  # on the toolbar
+        self.act_templates.setText(with_mnemonic(tr("report_templates"), "M"))
         sel = self.selection()
         for key, a in self.actions.items():
-            a.setText(self.label(key, sel))
+            a.setText(with_mnemonic(self.label(key, sel), LETTERS[key]))
 
     # ------------------------------------------------------------------ opening
 

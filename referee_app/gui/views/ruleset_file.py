@@ -26,6 +26,7 @@ from referee_app.core import RecordError
 from ..i18n import tr
 from ..messages import exception_text
 from .colours import RED
+from .keyboard import leave_on_tab
 
 
 def refused_text(path: str, e: RecordError) -> str:
@@ -61,6 +62,7 @@ class RulesetFilePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(160)
         self.table.setWordWrap(False)
+        leave_on_tab(self.table)
         row = QHBoxLayout()
         row.addWidget(self.button)
         row.addWidget(self.message, 1)

@@ -161,6 +161,10 @@ class DeskSession(QObject):
                 self.show_referee()
                 return False
             name, pin = got
+            if not name or (names and name not in names):  # never said back: it may be a PIN
+                self.win.message(tr("signin_pick_name"))
+                default = ""
+                continue
             try:
                 self.desk.sign_in(name, pin)
             except (AuthError, ValueError) as e:
