@@ -145,10 +145,11 @@ class StandingsView(QWidget):
             cells += [_num(row.per_round.get(n, 0), signed=True) for n in rounds]
             for c, item in enumerate(cells):
                 self.table.setItem(r, c, item)
+        # every column as wide as its title and figures (no header cut at 1280 px); the
+        # last one takes what is left, and a narrow window scrolls sideways
         header = self.table.horizontalHeader()
-        for c in range(self.table.columnCount()):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents if c < 2
-                                        else QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
         self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
 
     def chips_by_player(self) -> dict[str, int]:
