@@ -33,7 +33,8 @@ from referee_app.core.errors import message
 
 from .errors import DamagedError, ReadOnlyError, fault_from
 
-SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
+#: 2: the hash chain, frozen settlement settings, referees; 3: a player's team
+SCHEMA_VERSION = 3
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -48,7 +49,8 @@ TABLES: dict[str, str] = {
     name_latin TEXT NOT NULL DEFAULT '',
     club TEXT NOT NULL DEFAULT '',
     status TEXT NOT NULL DEFAULT 'active',
-    registered_at TEXT NOT NULL
+    registered_at TEXT NOT NULL,
+    team TEXT NOT NULL DEFAULT ''
 )""",
     "rounds": """CREATE TABLE rounds (
     number INTEGER PRIMARY KEY,

@@ -162,3 +162,14 @@ def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
             **base, "cap_fan": meta.get("cap_fan"),
             "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
     return out
+
+
+# --------------------------------------------------------------------------- schema 3
+
+@upgrades_to(3)
+def player_teams(db: Database) -> None:
+    """Schema 2 -> 3: a player's team (``players.team``, "" for none). Every player is in no
+    team until one is given, which is what the chain's older entries replay to (a column
+    their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
+    the chain gets no entry."""
+    db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")

@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from referee_app.core.teams import team_pairs
+
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import lookup_int
@@ -29,8 +31,8 @@ class RoundSeats:
         """A round's seating (empty when the round is not seated)."""
         number = lookup_int(number, "round")
         rows = self.db.execute(
-            "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
-            "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
+            "SELECT s.table_no, s.seat, s.player_id, p.name, p.team, p.status FROM seats s "
+            "JOIN players p ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
         seats = self.store.seats()
         order = {s: i for i, s in enumerate(seats)}
         rows.sort(key=lambda r: (r[0], order.get(r[1], 99)))
@@ -42,8 +44,24 @@ class RoundSeats:
         tables: dict[int, list[int]] = defaultdict(list)
         for a in assignments:
             tables[a.table].append(a.player_id)
+        teams = {r[2]: r[4] for r in rows if r[4]}
         return Seating(number, seats, assignments, byes,
-                       seating_mod.repeat_pairs(list(tables.values()), met))
+                       seating_mod.repeat_pairs(list(tables.values()), met),
+                       team_pairs(tables.values(), teams), self._absent(number, rows, byes))
+
+    def _absent(self, number: int, rows: Sequence[Sequence[Any]], byes: Sequence[str]
+                ) -> tuple[str, ...]:
+        """Who is absent for round ``number`` as it stands: the players absent now who are
+        not seated (nor on a bye) in it, and, while no hand of it counts, the seated ones
+        (their seats are to be refilled: ``round reseat``). By player id."""
+        absent = {pid: name for pid, name in self.db.execute(
+            "SELECT id, name FROM players WHERE status=?", (PlayerStatus.ABSENT.value,))}
+        if not absent:
+            return ()
+        seated = {r[2] for r in rows}
+        live = bool(seated & set(absent)) and self.has_live_hands(number)
+        return tuple(name for pid, name in sorted(absent.items())
+                     if name not in byes and (pid not in seated or not live))
 
     def met_before(self, before_round: int) -> tuple[Counter[tuple[int, int]],
                                                       dict[int, Counter[str]]]:
@@ -113,3 +131,10 @@ class RoundSeats:
         p = self.players.get(pid)
         if p.status is PlayerStatus.WITHDRAWN:
             raise SeatingError.of(field, "player_withdrawn", name=p.name)
+        if p.status is PlayerStatus.ABSENT:
+            raise SeatingError.of(field, "player_absent", name=p.name)
+
+    def teams(self) -> dict[int, str]:
+        """Each player's team (player id → team name), for players in one."""
+        return {pid: team for pid, team in self.db.execute(
+            "SELECT id, team FROM players WHERE team<>''")}

@@ -21,11 +21,13 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
+#: every step an upgrade from schema 1 records
+STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
     "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -95,7 +97,7 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
                             + '","stake":1,"cap_fan":null}'}
         assert t.record.verify().entries == 1
         bundle = t.export_bundle()
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
     # the bundle of an upgraded file imports to the same record, without the table
     again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
                                      backup_every=0)
@@ -110,7 +112,7 @@ def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     with Tournament.open(schema_1, backup_every=0) as t:
         assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
 
 
 def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
@@ -135,7 +137,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     for d in desks:
         d.join(60)
     assert results == [["event.migrate"], ["event.migrate"]]
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
 
 
 def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
@@ -165,7 +167,7 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
         migrations.MIGRATIONS.apply(current.db)
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-    assert _applied(current.path) == [("referee-desk", "schema-2")]
+    assert _applied(current.path) == STEPS
     assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)
@@ -202,3 +204,44 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")
+
+
+# --------------------------------------------------------------------------- teams (schema 3)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+
+
+@pytest.fixture
+def before_teams(tmp_path: Path) -> Path:
+    """A file from before teams: the demo bundle's chain was written by code that had no
+    team column (its player rows lack the key), the column dropped and the version set back."""
+    path = tmp_path / "before-teams.sqlite"
+    Tournament.import_bundle(DEMO, path, backup_every=0).close()
+    conn = sqlite3.connect(path)
+    conn.executescript("ALTER TABLE players DROP COLUMN team; PRAGMA user_version=2;")
+    conn.close()
+    return path
+
+
+def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Path) -> None:
+    entries = sqlite3.connect(before_teams).execute(
+        "SELECT entry FROM chain WHERE entry LIKE '%\"players\",\"I\"%'").fetchall()
+    assert entries and not any('"team"' in e for (e,) in entries)  # really written before
+    with Tournament.open(before_teams, backup_every=0) as t:
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        n = len(t.record.log())
+        assert {p.team for p in t.players.list()} == {""}
+        assert t.record.verify().entries == n  # older rows replay with the column's default
+        bundle = t.export_bundle()
+        # nobody in a team: the bundle is the one the code before wrote
+        assert all("team" not in p for p in bundle["players"])
+        name = t.players.list()[0].name
+        t.players.update(name, team="川军", referee="赵建国")
+        assert t.players.get(name).team == "川军"
+        assert t.record.verify().entries == n + 1
+        again = t.export_bundle()
+    assert [p.get("team") for p in again["players"]][0] == "川军"
+    with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),
+                                  backup_every=0) as copy:
+        assert copy.players.get(name).team == "川军"
+        assert copy.export_bundle() == again
