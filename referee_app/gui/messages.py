@@ -295,6 +295,12 @@ def _(m):
             f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 已退赛")
 
 
+@message_rule(rf"table (\d+) {_S}: (.+) is absent")
+def _(m):
+    return (f"table {m[1]} {_s(m, 2)}: {m[3]} is absent",
+            f"第{m[1]}桌 {_s(m, 2)}：{m[3]} 缺席")
+
+
 def impact_text(imp: object) -> str:
     """An :class:`~referee_app.storage.impact.AmendImpact` in the referee's words."""
     from .i18n import tr

@@ -93,6 +93,38 @@ class StandingsData:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamStandingRow:
+    """One team's line: its members' standings added up (as ``standings --teams``)."""
+
+    rank: int
+    team: str
+    chips: int
+    members: tuple[str, ...] = ()
+    tied: bool = False
+    hands: int = 0
+    wins: int = 0
+    self_drawn: int = 0
+    discards_paid: int = 0
+    flower_pigs: int = 0
+    largest_fan: int = 0
+    penalties: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStandingsData:
+    """The team standings for the wall, in the scope and state of the players' standings."""
+
+    meta: ReportMeta
+    rows: tuple[TeamStandingRow, ...]
+    round: int | None = None  # None: overall (or ``only_round``); N: after round N
+    tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
+    final: bool = False
+    unverified: int = 0
+    only_round: int | None = None
+    verified_only: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class SeatDetail:
     """One seat's line of the 详细结算单 (seed 003) for one hand."""
 
@@ -240,6 +272,8 @@ class SeatedPlayer:
     player_id: str = ""
     club: str = ""
     sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
+    team: str = ""
+    absent: bool = False  # seated, but checked in as absent (the round is to re-seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -255,6 +289,10 @@ class SeatingData:
     round: int
     tables: tuple[SeatingTable, ...]
     seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
+    #: players not at a table this round: on a bye, or absent (each as a SeatedPlayer
+    #: without a seat), listed by name so each finds where they stand
+    byes: tuple[SeatedPlayer, ...] = ()
+    absent: tuple[SeatedPlayer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -255,6 +255,21 @@ async def standings(request: Request) -> JSONResponse:
     return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
 
 
+async def team_standings(request: Request) -> JSONResponse:
+    """``standings --teams --json``: each team's members added up, ranked ([] without
+    teams); provisional as the players' standings say it, in the same header."""
+    rnd, through = query_int(request, "round"), query_int(request, "through")
+    state = state_of(request)
+
+    def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
+        rows = to_json(t.standings.teams(rnd, through_round=through))
+        return rows, t.standings.provisional(rnd, through_round=through)
+
+    rows, waiting = await run_in_threadpool(lambda: state.memo(
+        ("team-standings-json", rnd, through), rows_and_waiting))
+    return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
+
+
 async def hands(request: Request) -> JSONResponse:
     rnd, table = query_int(request, "round"), query_int(request, "table")
     status = request.query_params.get("status") or None
@@ -473,7 +488,8 @@ def serve(op: Operation) -> Callable[[Request], Any]:
 #: the endpoints that need more than :func:`serve` (validation, memos, writes)
 HANDLERS: dict[str, Callable[[Request], Any]] = {
     "sign_in": sign_in, "sign_out": sign_out, "tournament": tournament, "ruleset": ruleset,
-    "seating": seating, "progress": progress, "standings": standings, "hands": hands,
+    "seating": seating, "progress": progress, "standings": standings,
+    "team_standings": team_standings, "hands": hands,
     "add_hand": add_hand, "next_hand": next_hand, "amend_hand": amend_hand,
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),

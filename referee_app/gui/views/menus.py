@@ -105,6 +105,10 @@ class WindowMenus:
         self.act_new_tournament = act(None, admin.new_tournament, "act_new_tournament")
         self.act_import_bundle = act(None, admin.import_bundle, "act_import_bundle")
         self.act_export_bundle = act(None, admin.export_bundle, "act_export_bundle")
+        self.act_checkin = act("Ctrl+Shift+K", admin.check_in, "act_checkin")
+        self.act_add_player = act(None, admin.add_player, "act_add_player")
+        self.act_edit_player = act(None, admin.edit_player, "act_edit_player")
+        self.act_import_players = act(None, admin.import_players, "act_import_players")
         self.act_lang = QActionGroup(parent)
         self.act_zh = QAction("中文", parent, checkable=True)
         self.act_en = QAction("English", parent, checkable=True)
@@ -130,6 +134,11 @@ class WindowMenus:
                   self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
                   self.act_penalties):
             self.menu_hand.addAction(a)
+        self.menu_players = mb.addMenu("")
+        self.menu_players.setObjectName("menu_players")
+        for a in (self.act_checkin, self.act_add_player, self.act_edit_player,
+                  self.act_import_players):
+            self.menu_players.addAction(a)
         self.menu_view = mb.addMenu("")
         self.menu_view.addAction(self.act_goto)
         self.menu_view.addAction(self.act_find)
@@ -185,6 +194,11 @@ class WindowMenus:
         self.act_new_tournament.setText(tr("New tournament…"))
         self.act_import_bundle.setText(tr("Import bundle…"))
         self.act_export_bundle.setText(tr("Export bundle…"))
+        self.act_checkin.setText(tr("Check-in…"))
+        self.act_add_player.setText(tr("Add player…"))
+        self.act_edit_player.setText(tr("Edit player…"))
+        self.act_import_players.setText(tr("Import players CSV…"))
+        self.menu_players.setTitle(tr("players_menu"))
         self.menu_file.setTitle(tr("File"))
         self.menu_hand.setTitle(tr("Hand"))
         self.menu_view.setTitle(tr("View"))

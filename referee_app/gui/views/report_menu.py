@@ -51,6 +51,7 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("hand", "hand"),
     ("seating", "seating"),
     ("slips", "slips"),
+    ("teams", "teams"),
 )
 
 
@@ -168,6 +169,9 @@ class ReportMenu(QObject):
         detail: the player's statement)."""
         w = self.win
         tab = w.tabs.currentWidget()
+        if tab is w.standings and w.standings.showing_teams():  # the team view, as filtered
+            only, rnd = w.standings.selected_scope()
+            return self.preview(ctl.standings_request(only, rnd, "teams"), tr("report_teams"))
         if tab is w.standings:  # exactly what the filter shows
             only, rnd = w.standings.selected_scope()
             if only is not None:
