@@ -1,8 +1,9 @@
 """Live results pages: read-only, no sign-in, phone-first, 中文 / English.
 
-``/`` standings, ``/player/{id}`` a player's hands with each hand's trace in words,
-``/seating`` with find-your-seat, ``/progress`` hands per table, ``/projector`` paged
-standings for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
+``/`` standings, ``/teams`` the team standings of a team event, ``/player/{id}`` a
+player's hands with each hand's trace in words, ``/seating`` with find-your-seat (absent
+players said so), ``/progress`` hands per table, ``/projector`` paged standings (and team
+standings) for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
 and swaps in its fresh content within a second of a write. Templates are Jinja2 with
 autoescaping: a player's name is always text, never markup. No PIN or token appears here.
 """
@@ -64,7 +65,9 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
         t = state.tournament()
         rounds = state.memo("rounds", lambda t: t.rounds.list())
         ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record.digest()[0],
-               "rounds": rounds, "current_round": max(
+               "rounds": rounds, "has_teams": state.memo(
+                   "has-teams", lambda t: any(p.team for p in t.players.list())),
+               "current_round": max(
                    (r.number for r in rounds if r.hands),
                    default=(rounds[0].number if rounds else None))}
         ctx.update(build(t, ctx, state))
@@ -98,6 +101,21 @@ async def standings_page(request: Request) -> Response:
                 "round": rnd, "current": cur}
 
     return await _render(request, "standings.html", build)
+
+
+async def teams_page(request: Request) -> Response:
+    """The team standings (``standings --teams``): a team's row is its members' standings
+    added up; each member links to their page. Overall or one round."""
+    rnd = _int_param(request, "round")
+
+    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
+        ids = state.memo("player-ids", lambda t: {p.name: p.id for p in t.players.list()})
+        return {"rows": state.memo(("teams", rnd), lambda t: t.standings.teams(rnd)),
+                "provisional": state.memo(("provisional", rnd),
+                                          lambda t: t.standings.provisional(rnd)),
+                "round": rnd, "ids": ids}
+
+    return await _render(request, "teams.html", build)
 
 
 def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
@@ -169,14 +187,24 @@ async def seating_page(request: Request) -> Response:
             return {"seating": None, "round": n, "found": []}
         s = state.memo(("seating", n), lambda t: t.rounds.seating(n))
         latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players.list()})
-        found = []
+        found: list[tuple[str, int | None, str | None]] = []
         if query:
             ql = query.casefold()
+
+            def hit(name: str) -> bool:
+                return ql in name.casefold() or ql in latin.get(name, "").casefold()
+
             for table, row in s.tables.items():
                 for seat, name in row.items():
-                    if ql in name.casefold() or ql in latin.get(name, "").casefold():
+                    if hit(name):
                         found.append((name, table, seat))
-        return {"seating": s, "round": n, "found": found, "latin": latin}
+            seated = {f[0] for f in found}
+            # not at a table this round: on a bye, or absent (said, not "not found")
+            found += [(name, None, "bye") for name in s.byes if hit(name)]
+            found += [(name, None, "absent") for name in s.absent
+                      if hit(name) and name not in seated]
+        return {"seating": s, "round": n, "found": found, "latin": latin,
+                "absent": set(s.absent)}
 
     return await _render(request, "seating.html", build, query=query)
 
@@ -197,7 +225,10 @@ async def projector_page(request: Request) -> Response:
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
         rows = state.memo(("standings", None), lambda t: t.standings.table(None))
         pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
-        return {"pages": pages or [[]]}
+        teams = state.memo(("teams", None), lambda t: t.standings.teams(None))
+        # a team event's team standings turn with the players' pages
+        team_pages = [teams[i:i + PROJECTOR_ROWS] for i in range(0, len(teams), PROJECTOR_ROWS)]
+        return {"pages": pages or [[]], "team_pages": team_pages}
 
     return await _render(request, "projector.html", build)
 
@@ -215,6 +246,7 @@ async def qr_png(request: Request) -> Response:
 def page_routes() -> list[Route | Mount]:
     return [
         Route("/", standings_page),
+        Route("/teams", teams_page),
         Route("/player/{player_id}", player_page),
         Route("/seating", seating_page),
         Route("/progress", progress_page),
