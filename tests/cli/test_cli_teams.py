@@ -79,7 +79,7 @@ def test_round_plan_and_seat_say_how_many_team_mates_share_a_table(event: Path) 
         for names in rnd["tables"].values():
             assert len({team[n] for n in names.values()}) == 4  # one of each team a table
     text = run("round", "show", "2", "--db", str(event)).output
-    assert "team-mates at one table: 0" in text
+    assert "Team-mates at one table: 0" in text
     r = run("round", "plan", "--rounds", "5", "--seed", "3", "--fresh", "--db", str(event))
     assert "team-mates at one table: 0 (least possible 0)" in r.output
     r = run("--lang", "zh", "round", "show", "1", "--db", str(event))

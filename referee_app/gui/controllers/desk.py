@@ -449,14 +449,15 @@ class Desk:
     def swap_candidates(self, round_no: int, table: int, seat: str
                         ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
         """Who sits in the seat ("—" when empty), and who may be put there: every other
-        player not withdrawn, with their (table, seat) this round (None when not seated)
-        and whether they have the bye."""
+        player not withdrawn nor absent, with their (table, seat) this round (None when not
+        seated) and whether they have the bye."""
         seating = self.seating(round_no)
         current = seating.tables.get(table, {}).get(seat, "—")
         byes = set(seating.byes)
         return current, [(p.name, seating.table_of(p.name), p.name in byes)
                          for p in self.players()
-                         if p.name != current and p.status.value != "withdrawn"]
+                         if p.name != current and p.status.value not in ("withdrawn",
+                                                                          "absent")]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
         return self.t.rounds.set_seat(round_no, table, seat, player, referee=self.referee)
