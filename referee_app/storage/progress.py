@@ -67,21 +67,28 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
     for h in t.hands.list(round=round_no):
         by_table.setdefault(h.table, []).append(h)
-    tables = []
-    for tbl in sorted(by_table):
-        hs = by_table[tbl]
-        numbers = {h.hand_no for h in hs}
-        last = max(numbers, default=0)
-        tables.append(TableProgress(
-            table=tbl,
-            players=dict(seating.tables.get(tbl, {})),
-            hands=len(hs),
-            entered=sum(1 for h in hs if h.status.value == "entered"),
-            verified=sum(1 for h in hs if h.status.value == "verified"),
-            overridden=sum(1 for h in hs if h.override),
-            void=sum(1 for h in hs if h.void),
-            amended=sum(1 for h in hs if h.amended),
-            last_hand=last,
-            last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
-            gaps=tuple(n for n in range(1, last) if n not in numbers)))
-    return RoundProgress(round_no, tuple(tables))
+    return RoundProgress(round_no, tuple(_table(tbl, seating.tables.get(tbl, {}), by_table[tbl])
+                                         for tbl in sorted(by_table)))
+
+
+def table_progress(t: Tournament, round_no: int, table: int) -> TableProgress:
+    """One table of :func:`round_progress` (what a save at that table changes of it)."""
+    seating = t.rounds.seating(round_no)
+    return _table(table, seating.tables.get(table, {}), t.hands.list(round=round_no, table=table))
+
+
+def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
+    numbers = {h.hand_no for h in hs}
+    last = max(numbers, default=0)
+    return TableProgress(
+        table=tbl,
+        players=dict(players),
+        hands=len(hs),
+        entered=sum(1 for h in hs if h.status.value == "entered"),
+        verified=sum(1 for h in hs if h.status.value == "verified"),
+        overridden=sum(1 for h in hs if h.override),
+        void=sum(1 for h in hs if h.void),
+        amended=sum(1 for h in hs if h.amended),
+        last_hand=last,
+        last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
+        gaps=tuple(n for n in range(1, last) if n not in numbers))
