@@ -59,9 +59,7 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
         if waiting:
             click.echo(say("standings.provisional", n=waiting))
         rounds = sorted({n for r in rows for n in r.per_round}) if round_no is None else []
-        header = [say(f"standings.col.{c}") for c in (
-            "rank", "player", "chips", "hands", "wins", "self", "dealt", "pigs", "max", "pen")]
-        header += [say("standings.col.round", round=n) for n in rounds]
+        header = _header("player", rounds)
         lines = table(header, [(f"{r.rank}=" if r.tied else r.rank, r.player, r.chips, r.hands,
                                 r.wins, r.self_drawn, r.discards_paid, r.flower_pigs,
                                 r.largest_win_fan, r.penalties,
@@ -93,10 +91,7 @@ def _team_standings(t: Any, round_no: int | None, through: int | None, as_json: 
     if waiting:
         click.echo(say("standings.provisional", n=waiting))
     rounds = sorted({n for r in rows for n in r.per_round}) if round_no is None else []
-    header = [say(f"standings.col.{c}") for c in (
-        "rank", "team", "chips", "hands", "wins", "self", "dealt", "pigs", "max", "pen")]
-    header += [say("standings.col.round", round=n) for n in rounds]
-    header.append(say("standings.col.members"))
+    header = [*_header("team", rounds), say("standings.col.members")]
     cols = ("chips", "hands", "wins", "self_drawn", "discards_paid", "flower_pigs",
             "largest_win_fan", "penalties")
     lines = table(header, [(f"{r.rank}=" if r.tied else r.rank, r.team,
@@ -108,6 +103,14 @@ def _team_standings(t: Any, round_no: int | None, through: int | None, as_json: 
     for line in lines:
         click.echo(line)
     click.echo(say("standings.teams_columns"))
+
+
+def _header(who: str, rounds: list[int]) -> list[str]:
+    """The columns of a leaderboard's text: rank, ``who`` (player or team), the figures and
+    one per round."""
+    return [say(f"standings.col.{c}") for c in (
+        "rank", who, "chips", "hands", "wins", "self", "dealt", "pigs", "max", "pen")] + [
+        say("standings.col.round", round=n) for n in rounds]
 
 
 def _scope(round_no: int | None, through: int | None) -> str:

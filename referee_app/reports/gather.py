@@ -32,7 +32,6 @@ from .model import (
     StandingRow,
     StandingsData,
     TableSheetData,
-    TeamStandingRow,
     TeamStandingsData,
     VersionLine,
 )
@@ -145,8 +144,8 @@ def team_standings(t: Tournament, generated_at: datetime, *, round: int | None =
     rows = t.standings.teams(round, through_round=through)
     if not rows:
         raise ReportDataError.of("teams", "no_teams")
-    out = tuple(TeamStandingRow(
-        rank=r.rank, team=r.team, chips=r.chips, members=r.members, tied=r.tied,
+    out = tuple(StandingRow(
+        rank=r.rank, name=r.team, chips=r.chips, members=r.members, tied=r.tied,
         hands=r.totals["hands"], wins=r.totals["wins"], self_drawn=r.totals["self_drawn"],
         discards_paid=r.totals["discards_paid"], flower_pigs=r.totals["flower_pigs"],
         largest_fan=r.totals["largest_win_fan"], penalties=r.totals["penalties"])

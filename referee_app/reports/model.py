@@ -68,6 +68,7 @@ class StandingRow:
     flower_pigs: int = 0
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+    members: tuple[str, ...] = ()  # a team's line (``name`` the team): its members
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
 
     @property
@@ -93,29 +94,12 @@ class StandingsData:
 
 
 @dataclass(frozen=True, slots=True)
-class TeamStandingRow:
-    """One team's line: its members' standings added up (as ``standings --teams``)."""
-
-    rank: int
-    team: str
-    chips: int
-    members: tuple[str, ...] = ()
-    tied: bool = False
-    hands: int = 0
-    wins: int = 0
-    self_drawn: int = 0
-    discards_paid: int = 0
-    flower_pigs: int = 0
-    largest_fan: int = 0
-    penalties: int = 0
-
-
-@dataclass(frozen=True, slots=True)
 class TeamStandingsData:
-    """The team standings for the wall, in the scope and state of the players' standings."""
+    """The team standings for the wall, in the scope and state of the players' standings:
+    each row a team's (``name``) with its ``members`` and their figures added up."""
 
     meta: ReportMeta
-    rows: tuple[TeamStandingRow, ...]
+    rows: tuple[StandingRow, ...]
     round: int | None = None  # None: overall (or ``only_round``); N: after round N
     tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
     final: bool = False

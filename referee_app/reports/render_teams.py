@@ -8,15 +8,17 @@ from pathlib import Path
 from reportlab.platypus import Spacer
 
 from .base import build_pdf, frame_width, grid_table, scaled_widths, signature_lines, signed, styles
-from .model import TeamStandingRow, TeamStandingsData
+from .model import StandingRow, TeamStandingsData
 from .qr import results_block
 from .render_standings import heading, subtitle
 from .template import Template
 
 
-def _cell(name: str, row: TeamStandingRow, t: Template) -> str:
+def _cell(name: str, row: StandingRow, t: Template) -> str:
     if name == "rank":
         return f"={row.rank}" if row.tied else str(row.rank)
+    if name == "team":
+        return row.name
     if name == "members":
         return (", " if t.language == "en" else "、").join(row.members)
     if name == "players":

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -266,27 +266,29 @@ async def progress(request: Request) -> Response:
     return await shared(request, ("progress", n), get)
 
 
-async def standings(request: Request) -> Response:
+def _leaderboard(request: Request, kind: str,
+                 rows_of: Callable[[Results, Tournament, int | None, int | None], Any]
+                 ) -> Awaitable[Response]:
+    """A leaderboard's rows (``?round=N`` or ``?through=N``) as their ``--json`` prints
+    them, shared by every asker of a revision; provisional standings say so in a header
+    (hands still to verify when only verified hands count)."""
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    # the body stays the rows of `standings --json`; provisional standings say so in a
-    # header (hands still to verify when only verified hands count)
-    return await shared(request, ("standings", rnd, through),
-                        lambda results, t: [results.json_of(r, to_json)
-                                            for r in results.standings(t, rnd, through)],
-                        lambda results, t: {"X-Provisional-Hands": str(
-                            results.provisional(t, rnd, through))})
+    return shared(request, (kind, rnd, through),
+                  lambda results, t: [results.json_of(r, to_json)
+                                      for r in rows_of(results, t, rnd, through)],
+                  lambda results, t: {"X-Provisional-Hands": str(
+                      results.provisional(t, rnd, through))})
+
+
+async def standings(request: Request) -> Response:
+    """The rows of ``standings --json``."""
+    return await _leaderboard(request, "standings", Results.standings)
 
 
 async def team_standings(request: Request) -> Response:
     """``standings --teams --json``: each team's members added up, ranked ([] without
-    teams); provisional as the players' standings say it, in the same header. Made by the
-    results worker and kept as the standings are (``results.py``)."""
-    rnd, through = query_int(request, "round"), query_int(request, "through")
-    return await shared(request, ("team-standings", rnd, through),
-                        lambda results, t: [results.json_of(r, to_json)
-                                            for r in results.teams(t, rnd, through)],
-                        lambda results, t: {"X-Provisional-Hands": str(
-                            results.provisional(t, rnd, through))})
+    teams), kept by the results worker as the standings are (``results.py``)."""
+    return await _leaderboard(request, "team-standings", Results.teams)
 
 
 async def hands(request: Request) -> JSONResponse:

@@ -321,6 +321,26 @@ class ProjectorWindow(QWidget):
             tr("proj_progress", n=prog.round, v=prog.verified, h=prog.hands),
             tr("updated", t=self._updated), tr("proj_page", p=self.page + 1, n=self.pages())]))
 
+    def _ranked_rows(self, rows: list[tuple[int, bool, str, int, int, int]],
+                     previous: Mapping[str, int]) -> None:
+        """A page of a leaderboard (players' or teams'): rank (``=`` when shared), name,
+        chips (green/red), wins, hands and ▲▼ since ``previous``."""
+        self.table.setRowCount(len(rows))
+        for r, (rank, tied, name, chips, wins, hands) in enumerate(rows):
+            move, colour = rank_move(name, rank, previous)
+            cells = [f"{rank}{'=' if tied else ''}", name, f"{chips:+d}", str(wins),
+                     str(hands), move]
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
+                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
+                if c == 2:
+                    item.setForeground(chips_brush(chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
+                if c == 5:
+                    item.setForeground(brush(colour))
+                self.table.setItem(r, c, item)
+        self._fit_names()
+
     def _show_team_page(self) -> None:
         """The team standings: rank, team, chips, wins, hands and ▲▼ since the round
         before, as the players' page shows them."""
@@ -329,22 +349,10 @@ class ProjectorWindow(QWidget):
         self.table.setHorizontalHeaderLabels([tr("Rank"), tr("team_col"), tr("Chips"),
                                               tr("Wins"), tr("Hands"), tr("proj_move")])
         start = (self.page - self.standings_pages()) * self.per_page
-        shown = list(d.teams)[start:start + self.per_page]
-        self.table.setRowCount(len(shown))
-        for r, row in enumerate(shown):
-            move, colour = rank_move(row.team, row.rank, d.team_previous)
-            cells = [f"{row.rank}{'=' if row.tied else ''}", row.team, f"{row.chips:+d}",
-                     str(row.totals.get("wins", 0)), str(row.totals.get("hands", 0)), move]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
-                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
-                if c == 2:
-                    item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
-                if c == 5:
-                    item.setForeground(brush(colour))
-                self.table.setItem(r, c, item)
-        self._fit_names()
+        self._ranked_rows([(row.rank, row.tied, row.team, row.chips,
+                            int(row.totals.get("wins", 0)), int(row.totals.get("hands", 0)))
+                           for row in list(d.teams)[start:start + self.per_page]],
+                          d.team_previous)
         parts = [tr("proj_after", n=d.after_round)] if d.after_round is not None else []
         parts.append(tr("updated", t=self._updated))
         parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
@@ -362,22 +370,8 @@ class ProjectorWindow(QWidget):
         self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
                                               tr("Wins"), tr("Hands"), tr("proj_move")])
         start = self.page * self.per_page
-        shown = list(d.rows)[start:start + self.per_page]
-        self.table.setRowCount(len(shown))
-        for r, row in enumerate(shown):
-            move, colour = rank_move(row.player, row.rank, d.previous)
-            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player, f"{row.chips:+d}",
-                     str(row.wins), str(row.hands), move]
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
-                    Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
-                if c == 2:
-                    item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
-                if c == 5:
-                    item.setForeground(brush(colour))
-                self.table.setItem(r, c, item)
-        self._fit_names()
+        self._ranked_rows([(row.rank, row.tied, row.player, row.chips, row.wins, row.hands)
+                           for row in list(d.rows)[start:start + self.per_page]], d.previous)
         parts = []
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))
