@@ -53,12 +53,12 @@ def _has_teams(t: Any) -> bool:
     return any(p.team for p in t.players.list())
 
 
-def seating_json(s: Seating) -> dict[str, Any]:
-    """A round's seating as ``round seat/show --json`` print it (team-mate pairs and absent
-    players only in a team event / when someone is absent)."""
+def seating_json(s: Seating, teams: bool = False) -> dict[str, Any]:
+    """A round's seating as ``round seat/show --json`` print it (team-mate pairs only in a
+    team event, ``teams``; absent players only when someone is absent)."""
     return {"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
             "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
-            **({"team_pairs": s.team_pairs} if s.team_pairs else {}),
+            **({"team_pairs": s.team_pairs} if teams or s.team_pairs else {}),
             **({"absent": list(s.absent)} if s.absent else {})}
 
 
@@ -100,7 +100,7 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
             s = t.rounds.seat(number, seed=seed, fill=fill, referee=referee,
                              replace_existing=replace, use_plan=False)
         if as_json:
-            echo_json({**seating_json(s), "from_plan": changed is not None,
+            echo_json({**seating_json(s, _has_teams(t)), "from_plan": changed is not None,
                        "changed": changed or []})
             return
         click.echo(seating_text(s, _has_teams(t)))
@@ -192,7 +192,7 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
         if not s.assignments:
             raise StorageError.of("round", "round_not_seated_yet", round=number)
         if as_json:
-            echo_json(seating_json(s))
+            echo_json(seating_json(s, _has_teams(t)))
             return
         click.echo(seating_text(s, _has_teams(t)))
         for tbl in s.tables:

@@ -78,6 +78,8 @@ def test_round_plan_and_seat_say_how_many_team_mates_share_a_table(event: Path) 
     for rnd in data["rounds"]:
         for names in rnd["tables"].values():
             assert len({team[n] for n in names.values()}) == 4  # one of each team a table
+    assert json.loads(run("round", "show", "2", "--json", "--db", str(event)).output)[
+        "team_pairs"] == 0  # said in a team event, 0 included
     text = run("round", "show", "2", "--db", str(event)).output
     assert "Team-mates at one table: 0" in text
     r = run("round", "plan", "--rounds", "5", "--seed", "3", "--fresh", "--db", str(event))
