@@ -54,7 +54,7 @@ SHAPES: dict[type, Shape] = {
     # a team's sums beside its name, as a player's row carries its figures
     TeamRow: Shape(flatten="totals"),
     SeatAssignment: Shape(omit=("round",)),
-    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only",),
+    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only", "self_verify"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 
