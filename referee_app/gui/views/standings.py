@@ -154,13 +154,7 @@ class StandingsView(QWidget):
     def set_rows(self, rows: Sequence[Any]) -> None:
         """Show StandingRow values (rank order as given), with one column per round."""
         self._rows = list(rows)
-        rounds = sorted({r for row in self._rows for r in row.per_round})
-        self.table.setColumnCount(len(_COLUMNS) + len(rounds))
-        self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS]
-                                             + [tr("round_n", n=r) for r in rounds])
-        self.table.setRowCount(len(self._rows))
-        bold = QFont(self.table.font())
-        bold.setBold(True)
+        rounds, bold = self._begin(_COLUMNS, self._rows)
         for r, row in enumerate(self._rows):
             rank = QTableWidgetItem(f"{row.rank}{'=' if row.tied else ''}")
             rank.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -175,23 +169,33 @@ class StandingsView(QWidget):
             cells += [_num(row.per_round.get(n, 0), signed=True) for n in rounds]
             for c, item in enumerate(cells):
                 self.table.setItem(r, c, item)
+        self._end(2)
+
+    def _begin(self, columns: Sequence[str], rows: Sequence[Any]) -> tuple[list[int], QFont]:
+        """Columns for ``rows`` (``columns`` then one per round they have), as many table
+        rows; returns the rounds and the bold font of the chips."""
+        rounds = sorted({r for row in rows for r in row.per_round})
+        self.table.setColumnCount(len(columns) + len(rounds))
+        self.table.setHorizontalHeaderLabels([tr(c) for c in columns]
+                                             + [tr("round_n", n=r) for r in rounds])
+        self.table.setRowCount(len(rows))
+        bold = QFont(self.table.font())
+        bold.setBold(True)
+        return rounds, bold
+
+    def _end(self, fitted: int) -> None:
+        """The first ``fitted`` columns as wide as their text, the others share the rest."""
         header = self.table.horizontalHeader()
         for c in range(self.table.columnCount()):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents if c < 2
-                                        else QHeaderView.ResizeMode.Stretch)
+            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents
+                                        if c < fitted else QHeaderView.ResizeMode.Stretch)
         self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
 
     def set_team_rows(self, rows: Sequence[Any]) -> None:
         """Show TeamRow values (rank order as given): the team, its members, the summed
         figures and a column per round."""
         self._team_rows = list(rows)
-        rounds = sorted({r for row in self._team_rows for r in row.per_round})
-        self.table.setColumnCount(len(_TEAM_COLUMNS) + len(rounds))
-        self.table.setHorizontalHeaderLabels([tr(c) for c in _TEAM_COLUMNS]
-                                             + [tr("round_n", n=r) for r in rounds])
-        self.table.setRowCount(len(self._team_rows))
-        bold = QFont(self.table.font())
-        bold.setBold(True)
+        rounds, bold = self._begin(_TEAM_COLUMNS, self._team_rows)
         sep = "、" if LANG.code == "zh" else ", "
         for r, row in enumerate(self._team_rows):
             rank = QTableWidgetItem(f"{row.rank}{'=' if row.tied else ''}")
@@ -211,11 +215,7 @@ class StandingsView(QWidget):
             cells += [_num(row.per_round.get(n, 0), signed=True) for n in rounds]
             for c, item in enumerate(cells):
                 self.table.setItem(r, c, item)
-        header = self.table.horizontalHeader()
-        for c in range(self.table.columnCount()):
-            header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents if c < 3
-                                        else QHeaderView.ResizeMode.Stretch)
-        self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
+        self._end(3)
 
     def chips_by_team(self) -> dict[str, int]:
         """The team view as shown, read back from the cells (tests compare it)."""
