@@ -231,8 +231,23 @@ def test_changes_long_poll_sees_cli_writes_within_a_second(
     assert [(h["hand_no"], h["entered_by"]) for h in listed] == [(1, "李")]
 
 
-def test_results_pages(served: tuple[ServerProcess, Path]) -> None:
-    s, db = served
+def test_results_pages(tmp_path: Path) -> None:
+    """On a server of its own with one hand saved (it used to read the hands earlier tests of
+    this module saved, and failed when run alone or on another worker)."""
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db).start()
+    try:
+        token = sign_in(s.url, *DESKS[0])
+        rec = with_win(records(db, 1, 4))
+        r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
+                                                   "record": rec}, headers=auth(token))
+        assert r.status_code == 201, r.text
+        check_results_pages(s)
+    finally:
+        s.stop()
+
+
+def check_results_pages(s: ServerProcess) -> None:
     standings = httpx.get(s.url + "/api/standings").json()
     top = standings[0]
     zh = httpx.get(s.url + "/?lang=zh").text
