@@ -232,8 +232,19 @@ def _side_file_keys(path: Path) -> list[tuple[str, str, int, int, int]]:
 
 # --------------------------------------------------------------------------- schema 4
 
-#: the tables schema 4 added, as it created them
-SCHEMA_4_TABLES = {
+@upgrades_to(4)
+def player_teams(db: Database) -> None:
+    """Schema 3 -> 4: a player's team (``players.team``, "" for none). Every player is in no
+    team until one is given, which is what the chain's older entries replay to (a column
+    their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
+    the chain gets no entry."""
+    db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")
+
+
+# --------------------------------------------------------------------------- schema 5
+
+#: the tables schema 5 added, as it created them
+SCHEMA_5_TABLES = {
     "pins": """CREATE TABLE pins (
     name TEXT PRIMARY KEY,
     hash TEXT NOT NULL,
@@ -242,9 +253,9 @@ SCHEMA_4_TABLES = {
 }
 
 
-@upgrades_to(4)
+@upgrades_to(5)
 def secrets_out_of_the_record(db: Database) -> None:
-    """Schema 3 -> 4: PIN hashes leave the record, heads can be signed.
+    """Schema 4 -> 5: PIN hashes leave the record, heads can be signed.
 
     * every referee's PIN hash moves to the ``pins`` table (outside the record: never in
       the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
@@ -257,12 +268,12 @@ def secrets_out_of_the_record(db: Database) -> None:
       replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
       this upgrade's entry lists the SHA-256 of each (``redacted``), which checks them.
 
-    The upgrade's own entry (``event.migrate``, ``from_schema`` 3) says so in the chain; a
+    The upgrade's own entry (``event.migrate``, ``from_schema`` 4) says so in the chain; a
     file whose referees had no PINs gets none (nothing in its record changed)."""
     if "sig" not in chain.columns(db.conn, "chain"):
         db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
     db.execute("CREATE INDEX IF NOT EXISTS chain_action ON chain(action)")
-    db.execute(SCHEMA_4_TABLES["pins"])
+    db.execute(SCHEMA_5_TABLES["pins"])
     db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
     moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
     db.execute("ALTER TABLE referees DROP COLUMN pin")
@@ -270,5 +281,5 @@ def secrets_out_of_the_record(db: Database) -> None:
     if not moved and not redacted:  # no referee had a PIN: the record itself is unchanged
         return
     chain.append(db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
-                 detail={"from_schema": 3, "pins_moved_out": moved, "redacted": redacted},
+                 detail={"from_schema": 4, "pins_moved_out": moved, "redacted": redacted},
                  rows=[])

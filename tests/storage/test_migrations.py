@@ -27,7 +27,7 @@ TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
     "DROP TABLE auth_failures; DROP TABLE hand_keys; DROP TABLE pins; "
     "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
-    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -41,7 +41,12 @@ TO_SCHEMA_2 = (
     "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
     "DROP TABLE pins; DROP INDEX chain_action; "
     "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; "
+    "ALTER TABLE players DROP COLUMN team; "
     "PRAGMA user_version=2;")
+#: what a schema-4 file lacked: the PINs outside the record and the chain's index (as
+#: TO_SCHEMA_2, it keeps the current file's signatures)
+UNDO_SCHEMA_5 = ("DROP TABLE pins; DROP INDEX chain_action; "
+                 "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; ")
 
 
 #: every step, as ``_sqlite_migrations`` records them once applied
@@ -252,3 +257,47 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")
+
+
+# --------------------------------------------------------------------------- teams (schema 4)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+
+
+@pytest.fixture
+def before_teams(tmp_path: Path) -> Path:
+    """A file from before teams: the demo bundle's chain was written by code that had no
+    team column (its player rows lack the key), the column dropped and the version set back."""
+    path = tmp_path / "before-teams.sqlite"
+    Tournament.import_bundle(DEMO, path, backup_every=0).close()
+    conn = sqlite3.connect(path)
+    conn.executescript(UNDO_SCHEMA_5 + "ALTER TABLE players DROP COLUMN team; "
+                       "PRAGMA user_version=3;")
+    conn.close()
+    return path
+
+
+def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Path) -> None:
+    entries = sqlite3.connect(before_teams).execute(
+        "SELECT entry FROM chain WHERE entry LIKE '%\"players\",\"I\"%'").fetchall()
+    assert entries and not any('"team"' in e for (e,) in entries)  # really written before
+    with Tournament.open(before_teams, backup_every=0) as t:
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        n = len(t.record.log())
+        assert {p.team for p in t.players.list()} == {""}
+        assert t.record.verify().entries == n  # older rows replay with the column's default
+        bundle = t.export_bundle()
+        # nobody in a team: the bundle is the one the code before wrote
+        assert all("team" not in p for p in bundle["players"])
+        name = t.players.list()[0].name
+        t.players.update(name, team="川军", referee="赵建国")
+        assert t.players.get(name).team == "川军"
+        # the demo is unsigned: its first write starts signing (its own entry) before its own
+        assert [e["action"] for e in t.record.log()[n:]] == ["record.key", "players.update"]
+        assert t.record.verify().entries == n + 2
+        again = t.export_bundle()
+    assert [p.get("team") for p in again["players"]][0] == "川军"
+    with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),
+                                  backup_every=0) as copy:
+        assert copy.players.get(name).team == "川军"
+        assert copy.export_bundle() == again

@@ -147,11 +147,7 @@ class MainWindow(QMainWindow):
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
-        self.players.add_requested.connect(self.event_admin.add_player)
-        self.players.import_requested.connect(self.event_admin.import_players)
-        self.players.status_requested.connect(self.event_admin.set_player_status)
-        self.seating.seat_round_requested.connect(self.event_admin.seat_round)
-        self.seating.swap_requested.connect(self.event_admin.swap_seat)
+        self.event_admin.wire()  # the Players and Seating tabs' buttons
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
@@ -293,10 +289,10 @@ class MainWindow(QMainWindow):
         else:
             self.seating.show_empty()
         players = self.desk.players()
-        self.players.set_players([p.name for p in players])
+        self.players.show_players(players)
         self.jump_bar.set_player_names([p.name for p in players]
                                        + [p.name_latin for p in players if p.name_latin])
-        self.players.set_statuses({p.name: p.status.value for p in players})
+        self.standings.set_has_teams(any(p.team for p in players))
         self.refresh_standings()
         self.session.update_record_digest()
         self.progress.set_rounds(rounds)
@@ -330,7 +326,10 @@ class MainWindow(QMainWindow):
 
     def refresh_standings(self, *_args: object) -> None:
         only, through = self.standings.selected_scope()
-        self.standings.set_rows(self.desk.standings(only, through=through))
+        if self.standings.showing_teams():  # the team view (a team event)
+            self.standings.set_team_rows(self.desk.team_standings(only, through=through))
+        else:
+            self.standings.set_rows(self.desk.standings(only, through=through))
         self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
