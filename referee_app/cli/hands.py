@@ -8,7 +8,8 @@ from typing import Any
 import click
 
 from referee_app.cli.common import ID, NUMBER, parse_totals
-from referee_app.storage import HandInfo
+from referee_app.core.display import pad, when
+from referee_app.storage import HandInfo, HandStatus, HandVersion, VersionAction
 
 from .desk_checks import amend_dry_run, verify_record
 from .options import (
@@ -120,7 +121,7 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             return
         click.echo(f"hand {hand_id} ({h.label}), {len(vs)} version(s)")
         for v in vs:
-            click.echo(f"  v{v.version} {v.action.value:<9} {v.status.value:<8} {v.at[:19]} "
+            click.echo(f"  v{v.version} {pad(_what(v), 10)} {when(v.at)} "
                        f"by {v.referee or '-'}" + (f"  reason: {v.reason}" if v.reason else "")
                        + (f"  OVERRIDE: {v.override_reason}" if v.override_reason else ""))
             click.echo("     totals: " + "  ".join(f"{s} {c:+d}" for s, c in v.totals.items())
@@ -128,6 +129,14 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
                           if v.version > 1 else ""))
             for line in v.changes:
                 click.echo(f"     {line}")
+
+
+def _what(v: HandVersion) -> str:
+    """What a version did, in one word: entered, amended, verified, unverified, voided,
+    restored (a status change says the status it set)."""
+    if v.action is VersionAction.STATUS:
+        return "verified" if v.status is HandStatus.VERIFIED else "unverified"
+    return v.action.value
 
 
 def _hand_json(h: HandInfo) -> dict[str, Any]:

@@ -10,7 +10,6 @@ import json
 import os
 import sqlite3
 import sys
-import unicodedata
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +19,7 @@ import click
 
 from referee_app.cli.common import load_json_input, require_object
 from referee_app.core import RecordError
+from referee_app.core.i18n import text
 from referee_app.storage import (
     HandInfo,
     HandRuleError,
@@ -156,13 +156,13 @@ def read_json(path: str, what: str) -> Any:
     return require_object(load_json_input(path))
 
 
-def text_width(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+#: the language of the command line's catalogue texts (:func:`say`)
+CLI_LANG = "en"
 
 
-def pad(text: str, width: int) -> str:
-    """Left-align allowing for double-width Chinese characters (terminal columns)."""
-    return text + " " * max(0, width - text_width(text))
+def say(key: str, **fields: object) -> str:
+    """The command line's text ``cli.<key>`` of the catalogue, filled in (docs/i18n.md)."""
+    return text("cli." + key, CLI_LANG, **fields)
 
 
 def echo_json(obj: Any) -> None:

@@ -7,11 +7,13 @@ from pathlib import Path
 import click
 
 from referee_app.cli.common import CHIPS, ID, NUMBER
+from referee_app.core.display import table as text_table
 
 from .options import (
     db_option,
     handle_errors,
     open_db,
+    say,
 )
 
 
@@ -26,7 +28,8 @@ def penalty() -> None:
               help="Chips each named player loses (negative: a credit).")
 @click.option("--reason", required=True)
 @click.option("--clause", default=None, help="Rule clause cited, e.g. §2.4")
-@click.option("--round", "round_no", type=NUMBER, default=None)
+@click.option("--round", "round_no", type=NUMBER, default=None,
+              help="The round it counts in (default: the round in play, 'round list').")
 @click.option("--zero-sum", is_flag=True,
               help="Pay the chips to each tablemate in --round instead of a deduction.")
 @click.option("--referee", default="")
@@ -40,6 +43,8 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
                           zero_sum=zero_sum, round=round_no)
         click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
                    + f" ({p.reason})")
+        click.echo(say("penalty_round", n=p.round) if round_no is not None
+                   else say("penalty_round_in_play", n=p.round))
 
 
 @penalty.command("list")
@@ -48,10 +53,14 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
 def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
+        rows: list[list[object]] = [["#", say("col_round"), say("col_clause"), say("col_by"),
+                                     say("col_reason"), say("col_chips")]]
         for p in t.penalties.list():
-            click.echo(f"#{p.id:<3} round {p.round or '-'} {p.clause or '':<6} "
-                       + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
-                       + f"  {p.reason}  by {p.referee or '-'}" + ("  [void]" if p.void else ""))
+            rows.append([p.id, p.round or "-", p.clause or "", p.referee or "-",
+                         p.reason + (" " + say("void_mark") if p.void else ""),
+                         ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())])
+        for line in text_table(rows, ">>"):
+            click.echo(line)
 
 
 @penalty.command("void")

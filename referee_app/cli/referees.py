@@ -10,7 +10,18 @@ from pathlib import Path
 
 import click
 
-from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
+from referee_app.core.display import table as text_table
+from referee_app.core.display import when
+
+from .options import (
+    db_option,
+    echo_json,
+    handle_errors,
+    open_db,
+    read_pin,
+    referee_option,
+    say,
+)
 
 
 @click.group()
@@ -48,8 +59,12 @@ def referee_list(as_json: bool, db: Path) -> None:
         if not refs:
             click.echo("no referees: changes need no PIN (add the first with "
                        "'referee-app referee add NAME --head')")
-        for r in refs:
-            click.echo(f"{r.name}{'  (head)' if r.head else ''}  added {r.added_at}")
+        rows: list[list[object]] = [[say("col_referee"), say("col_role"), say("col_added")]]
+        rows += [[r.name, say("role_head") if r.head else say("role_referee"),
+                  when(r.added_at)] for r in refs]
+        if refs:
+            for line in text_table(rows):
+                click.echo(line)
 
 
 @referee.command("pin")

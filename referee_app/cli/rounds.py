@@ -9,7 +9,10 @@ from pathlib import Path
 import click
 
 from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
-from referee_app.storage import StorageError
+from referee_app.core.display import table as text_table
+from referee_app.core.display import when
+from referee_app.storage import RoundState, StorageError
+from referee_app.storage.round_state import MAX_MINUTES
 
 from .options import (
     db_option,
@@ -17,9 +20,11 @@ from .options import (
     handle_errors,
     open_db,
     referee_option,
+    say,
 )
 
 SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
+MINUTES = BoundedInt(1, MAX_MINUTES, f"a number of minutes (1-{MAX_MINUTES})")
 
 
 @click.group("round")
@@ -179,11 +184,96 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
         return
     click.echo(f"round {p.round}: {p.hands} hands, {p.verified} verified, "
                f"{p.unverified} not yet verified")
-    click.echo(f"{'table':>5}  {'hands':>5}  {'entered':>7}  {'verified':>8}  "
-               f"{'override':>8}  {'void':>4}  {'last':>4}  {'last entry':<19}  gaps  players")
+    rows: list[list[object]] = [["table", "hands", "entered", "verified", "override", "void",
+                                 "last", "last entry", "gaps", "players"]]
     for tp in p.tables:
-        gaps = ",".join(map(str, tp.gaps)) or "-"
-        click.echo(f"{tp.table:>5}  {tp.hands:>5}  {tp.entered:>7}  {tp.verified:>8}  "
-                   f"{tp.overridden:>8}  {tp.void:>4}  {tp.last_hand:>4}  "
-                   f"{(tp.last_entry_at or '-')[:19]:<19}  {gaps:<4}  "
-                   + " ".join(tp.players.values()))
+        rows.append([tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
+                     tp.last_hand, when(tp.last_entry_at) if tp.last_entry_at else "-",
+                     ",".join(map(str, tp.gaps)) or "-", " ".join(tp.players.values())])
+    for line in text_table(rows, ">>>>>>><<<"):
+        click.echo(line)
+
+
+def clock_text(state: RoundState, *, started: bool = True) -> str:
+    """``started 14:05 by 赵; ends 15:35 (90 minutes + 10 added), 42 min left``."""
+    parts = []
+    if state.started_at and started:
+        parts.append(say("round_started", at=when(state.started_at, seconds=False, day=False),
+                         by=state.started_by or "-"))
+    if state.ends_at is not None:
+        given = say("round_minutes_added", n=state.minutes, added=state.added) if state.added \
+            else say("round_minutes", n=state.minutes)
+        left = state.seconds_left() or 0
+        parts.append(say("round_ends", at=when(state.ends_at, seconds=False, day=False),
+                         given=given)
+                     + ", " + (say("round_left", m=-(-left // 60)) if left
+                               else say("round_time_up")))
+    elif state.started_at:
+        parts.append(say("round_untimed"))
+    return "; ".join(parts)
+
+
+def in_play_text(state: RoundState) -> str:
+    """One line: which round is in play, why, and its clock."""
+    head = say(f"round_in_play_{state.source.value}", n=state.round)
+    clock = clock_text(state)
+    return f"{head} ({clock})" if clock else head
+
+
+@round_.command("start")
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.option("--minutes", type=MINUTES, default=None,
+              help="The round's time from now: the phones, the projector and the desk count "
+                   "down to its end (given again: the time is set anew from now).")
+@click.option("--extend", type=MINUTES, default=None,
+              help="Minutes added to the clock of a round already started with --minutes.")
+@click.option("--json", "as_json", is_flag=True, help="The round's state as JSON.")
+@referee_option
+@db_option
+@handle_errors
+def round_start(number: int, minutes: int | None, extend: int | None, as_json: bool,
+                referee: str, db: Path) -> None:
+    """Make round NUMBER the round in play (head referee; recorded): the phones' seating,
+    progress and projector, the desk and new penalties follow it. Without any start, the
+    round in play is the latest round with a hand, else round 1."""
+    with open_db(db, referee) as t:
+        state = t.rounds.start(number, minutes=minutes, extend=extend, referee=referee)
+    if as_json:
+        echo_json(state_json(state))
+        return
+    if extend is not None:
+        click.echo(say("round_extended", n=state.round, m=extend) + " "
+                   + clock_text(state, started=False))
+    else:
+        click.echo(in_play_text(state))
+
+
+def state_json(state: RoundState) -> dict[str, object]:
+    """The round's state as ``/api/tournament`` carries it (``round_in_play``)."""
+    from referee_app.storage.wire import to_json
+
+    return {**to_json(state), "seconds_left": state.seconds_left()}
+
+
+@round_.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@db_option
+@handle_errors
+def round_list(as_json: bool, db: Path) -> None:
+    """The seated rounds (tables, players, byes, hands) and the round in play."""
+    with open_db(db) as t:
+        rounds = t.rounds.list()
+        playing = t.rounds.in_play()
+    if as_json:
+        from referee_app.storage.wire import to_json
+
+        echo_json({"rounds": to_json(rounds), "in_play": state_json(playing)})
+        return
+    rows: list[list[object]] = [[say("col_round"), say("col_tables"), say("col_players"),
+                                 say("col_byes"), say("col_hands"), ""]]
+    for r in rounds:
+        rows.append([r.number, r.tables, r.players, len(r.byes), r.hands,
+                     say("round_in_play_mark") if r.number == playing.round else ""])
+    for line in text_table(rows, ">>>>><"):
+        click.echo(line)
+    click.echo(in_play_text(playing))

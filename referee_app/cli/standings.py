@@ -7,13 +7,13 @@ from pathlib import Path
 import click
 
 from referee_app.cli.common import NUMBER
+from referee_app.core.display import pad
 
 from .options import (
     db_option,
     echo_json,
     handle_errors,
     open_db,
-    pad,
 )
 
 

@@ -46,9 +46,14 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
                                         "rounds ORDER BY number").fetchall():
         s = t.rounds.seating(n)
-        rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
-                       "tables": {str(k): v for k, v in s.tables.items()},
-                       "byes": list(s.byes)})
+        entry = {"number": n, "seed": seed, "created_at": at, "created_by": by,
+                 "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes)}
+        state = t.rounds.state(n)
+        if state is not None:  # started (round start): only then, as bundles before had none
+            entry["state"] = {"in_play": state.in_play, "started_at": state.started_at,
+                              "started_by": state.started_by, "ends_at": state.ends_at,
+                              "minutes": state.minutes, "added": state.added}
+        rounds.append(entry)
     hands = []
     settings = {(h, v): json.loads(st) for h, v, st in t.db.execute(
         "SELECT hand_id, version, settings FROM hand_versions")}

@@ -33,9 +33,23 @@ from referee_app.core.errors import message
 
 from .errors import DamagedError, ReadOnlyError, fault_from
 
-SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
+SCHEMA_VERSION = 3  # 2: the hash chain, frozen settlement settings, referees; 3: round_state
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
+
+#: a round's state once ``round start`` was given for it (schema 3): whether it is the round
+#: in play, when it started and, when timed, when its time is up (UTC ISO 8601) with the
+#: minutes given and added since. One row per round, changed in place (each change is a
+#: chain entry); later states of a round (a stage, check-in) are columns of this table.
+ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
 
 #: the current schema's tables (name: statement), in the order a new file creates them. An
 #: older file gets there through :mod:`.migrations`, whose steps keep their own statements
@@ -64,6 +78,7 @@ TABLES: dict[str, str] = {
     PRIMARY KEY (round, table_no, seat),
     UNIQUE (round, player_id)
 )""",
+    "round_state": ROUND_STATE,
     "byes": """CREATE TABLE byes (
     round INTEGER NOT NULL REFERENCES rounds(number),
     player_id INTEGER NOT NULL REFERENCES players(id),

@@ -7,8 +7,9 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
 (name and time). Rules that keep the file trustworthy:
 
 * A current file is never written on opening: :func:`upgrade` is called only below
-  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too, and files made before
-  the steps were recorded (every schema-2 file: no ``_sqlite_migrations``) open unchanged.
+  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too. Files made before the
+  steps were recorded (schema 2 made new: no ``_sqlite_migrations``) get the table with
+  their next upgrade, the steps they already had recorded as no-ops.
 * One ``BEGIN IMMEDIATE`` transaction holds the whole upgrade: a second desk opening the
   file at the same moment waits for the lock, then finds it current (sqlite-utils' own
   ``apply`` creates its table outside any transaction and takes the write lock only at
@@ -162,3 +163,25 @@ def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
             **base, "cap_fan": meta.get("cap_fan"),
             "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
     return out
+
+
+# --------------------------------------------------------------------------- schema 3
+
+#: the table schema 3 added, as it created it
+SCHEMA_3_ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
+
+
+@upgrades_to(3)
+def round_state(db: Database) -> None:
+    """Schema 2 -> 3: the state of each started round (``round start``: the round in play,
+    its start and end). Empty until a round is started, so the record is unchanged and the
+    chain gets no entry."""
+    db.execute(SCHEMA_3_ROUND_STATE)

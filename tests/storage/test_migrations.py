@@ -22,8 +22,9 @@ from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
+TO_SCHEMA_2 = "DROP TABLE round_state; PRAGMA user_version=2;"
 TO_SCHEMA_1 = (
-    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
+    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
     "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
     "ALTER TABLE hand_versions DROP COLUMN settings; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
@@ -51,6 +52,18 @@ def schema_1(current: Tournament, tmp_path: Path) -> Path:
     old.write_bytes(current.path.read_bytes())
     conn = sqlite3.connect(old)
     conn.executescript(TO_SCHEMA_1)
+    conn.close()
+    return old
+
+
+@pytest.fixture
+def schema_2(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 2 stored it: no round_state (and, made new at schema 2, no
+    migrations table)."""
+    old = tmp_path / "old2.sqlite"
+    old.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(old)
+    conn.executescript(TO_SCHEMA_2)
     conn.close()
     return old
 
@@ -95,7 +108,7 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
                             + '","stake":1,"cap_fan":null}'}
         assert t.record.verify().entries == 1
         bundle = t.export_bundle()
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
     # the bundle of an upgraded file imports to the same record, without the table
     again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
                                      backup_every=0)
@@ -104,13 +117,29 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
         assert "_sqlite_migrations" not in again.db.table_names()
 
 
+def test_a_schema_2_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_2: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    with Tournament.open(schema_2, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.record.log() == log  # an empty table: nothing for the chain
+        assert t.record.verify().entries == len(log)
+        assert t.export_bundle() == bundle
+        assert t.rounds.in_play().round == 1
+        t.rounds.start(1, minutes=60)
+        assert t.record.verify().entries == len(log) + 1
+    assert _applied(schema_2) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+
+
 def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     Tournament.open(schema_1, backup_every=0).close()
     before = hashlib.sha256(schema_1.read_bytes()).hexdigest()
     with Tournament.open(schema_1, backup_every=0) as t:
         assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
 
 
 def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
@@ -135,7 +164,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     for d in desks:
         d.join(60)
     assert results == [["event.migrate"], ["event.migrate"]]
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
 
 
 def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
@@ -165,7 +194,7 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
         migrations.MIGRATIONS.apply(current.db)
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-    assert _applied(current.path) == [("referee-desk", "schema-2")]
+    assert _applied(current.path) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
     assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)

@@ -313,8 +313,14 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
     t.penalties.void(p.id, reason="the clock was wrong")
     assert t.penalties.get(p.id).void
     assert sum(r.chips for r in t.standings.table()) == 0
-    with pytest.raises(PenaltyError, match="round"):
-        t.penalties.add([seated["E"]], 4, "x", zero_sum=True)
+    # no round: the round in play (round 1 here), said by the penalty itself
+    assert t.penalties.add([seated["E"]], 4, "x", zero_sum=True).round == 1
+    t.rounds.seat(2, seed=5)
+    t.rounds.start(2)
+    z2 = t.penalties.add([seated["E"]], 1, "x", zero_sum=True)
+    table2 = next(row for row in t.rounds.seating(2).tables.values()
+                  if seated["E"] in row.values())
+    assert z2.round == 2 and set(z2.entries) == set(table2.values())
     with pytest.raises(PenaltyError, match="chips"):
         t.penalties.add([seated["E"]], 0, "x")
     with pytest.raises(UnknownPlayerError):
