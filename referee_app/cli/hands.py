@@ -36,9 +36,11 @@ def hand() -> None:
 @click.option("--hand", "hand_no", type=NUMBER, required=True, help="Hand number at the table.")
 @click.option("--referee", default="", help="Who entered the hand.")
 @click.option("--override-reason", default=None,
-              help="Head referee only: record a rule-breaking hand anyway, with this reason.")
+              help="Head referee only: record a rule-breaking hand anyway, with this reason "
+                   "and --totals.")
 @click.option("--totals", default=None,
-              help="With --override-reason: the chips to count, e.g. E=4,S=-4,W=0,N=0.")
+              help="With --override-reason (required with it): every seat's chips as ruled, "
+                   "summing to 0, e.g. E=4,S=-4,W=0,N=0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved hand as JSON.")
 @db_option
 @handle_errors
@@ -73,8 +75,10 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
 @click.argument("record", metavar="RECORD.json")
 @click.option("--reason", required=True, help="Why the hand is corrected (required).")
 @click.option("--referee", default="")
-@click.option("--override-reason", default=None)
-@click.option("--totals", default=None)
+@click.option("--override-reason", default=None,
+              help="Head referee only: the corrected record breaks a rule; with --totals.")
+@click.option("--totals", default=None,
+              help="With --override-reason: every seat's chips as ruled, summing to 0.")
 @db_option
 @click.option("--dry-run", is_flag=True, default=False,
               help="Print what the amendment would change (each seat's total, every rank) "

@@ -84,7 +84,7 @@ def handle_errors(f: F) -> F:
             click.echo(f"error: {e.field}: the record breaks the rules:", err=True)
             for v in e.violations:
                 click.echo(f"  {v.clause:<7} {v.seat or '-':<2} {v.message}", err=True)
-            click.echo("  (a head referee may record it with --override-reason TEXT)", err=True)
+            click.echo("  " + say("override_hint"), err=True)
             sys.exit(EXIT_RULES)
         except StorageFault as e:
             fail(str(e), EXIT_FAULT)

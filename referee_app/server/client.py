@@ -314,10 +314,12 @@ class DeskClient:
                 return None
         return self._ruleset
 
-    def check(self, record: dict[str, Any], override_reason: str | None = None) -> None:
+    def check(self, record: dict[str, Any], override_reason: str | None = None,
+              override_totals: dict[str, int] | None = None) -> None:
         """Validate a record against the tournament's own rules here, before it is queued:
         RecordError for an unreadable record, HandRuleError for one that breaks the rules
-        (unless a head referee's ``override_reason`` goes with it)."""
+        (unless a head referee's ``override_reason`` goes with it, with every seat's chips
+        in ``override_totals``: the server refuses an override without them)."""
         info = self.cached_ruleset()
         if info is None:
             raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
@@ -345,7 +347,7 @@ class DeskClient:
                                "DeskClient(..., outbox=FOLDER)")
         if not self.signed_in and self.reauth is None:
             raise AuthError("referee", "sign in with your name and PIN first")
-        self.check(record, override_reason)
+        self.check(record, override_reason, override_totals)
         with self._send_lock:
             waiting = self.outbox.waiting()
         if waiting:

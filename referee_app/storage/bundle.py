@@ -446,7 +446,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:
-                totals = t.hands.check_override(s, seats, orr, ot)
+                totals = t.hands.check_override(s, seats, orr, ot, legacy=True)
             except StorageError as e:
                 raise BundleError.like(f"{vpath}.record", e) from None
             t.hands.insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),

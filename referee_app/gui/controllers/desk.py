@@ -332,20 +332,25 @@ class Desk:
     # ------------------------------------------------------------------ writing
 
     def add_hand(self, form: EntryForm, round_no: int, table: int, hand_no: int,
-                 override_reason: str | None = None, referee: str | None = None) -> HandInfo:
-        """``referee``: who signs this save (the head referee's name for an override)."""
+                 override_reason: str | None = None, referee: str | None = None,
+                 override_totals: dict[str, int] | None = None) -> HandInfo:
+        """``referee``: who signs this save (the head referee's name for an override, which
+        gives every seat's chips in ``override_totals``)."""
         return self.t.hands.add(form.to_record_dict(), round=round_no, table=table,
                                hand_no=hand_no, referee=referee or self.referee,
-                               override_reason=override_reason)
+                               override_reason=override_reason,
+                               override_totals=override_totals)
 
     def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
                    override_reason: str | None = None, referee: str | None = None,
-                   expected_version: int | None = None) -> HandInfo:
+                   expected_version: int | None = None,
+                   override_totals: dict[str, int] | None = None) -> HandInfo:
         """``expected_version``: the version shown in the form; a newer one saved by another
         desk meanwhile refuses the save (``HandChangedError``) instead of overwriting it."""
         return self.t.hands.amend(hand_id, form.to_record_dict(), reason=reason,
                                  referee=referee or self.referee, override_reason=override_reason,
-                                 expected_version=expected_version)
+                                 expected_version=expected_version,
+                                 override_totals=override_totals)
 
     @property
     def templates(self) -> str:

@@ -45,6 +45,7 @@ from .event_admin import EventAdmin
 from .jump_bar import JumpBar
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
+from .override_dialog import OverrideDialog
 from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
@@ -80,6 +81,9 @@ class MainWindow(QMainWindow):
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
         #: a required reason with a summary of what it changes (multi-line dialog)
         self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
+        #: the head referee's override: (reason, every seat's chips summing to 0) or None
+        self.ask_override: Callable[[dict[str, str]], tuple[str, dict[str, int]] | None] = \
+            self._override_dialog
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -162,6 +166,10 @@ class MainWindow(QMainWindow):
     def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
         dlg = ReasonDialog(title, prompt, summary, self)
         return dlg.reason() if self.run_dialog(dlg) else None
+
+    def _override_dialog(self, players: dict[str, str]) -> tuple[str, dict[str, int]] | None:
+        dlg = OverrideDialog(players, self)
+        return dlg.ruling() if self.run_dialog(dlg) else None
 
     def _confirm_discard_dialog(self) -> bool:
         return confirm_destructive(self, tr("discard_prompt"), tr("Discard changes"))
@@ -482,12 +490,15 @@ class MainWindow(QMainWindow):
             return self.blind.save()
         r, t, n, hid = self.context
         override = None
+        totals = None
         signer = None
         if not ev.ok:
-            override = self.ask_text(tr("override_title"), tr("override_prompt"))
-            if not override or not override.strip():
-                self.message(tr("reason_required"))
+            ruling = self.ask_override({seat: si.player or "" for seat, si in
+                                          self.entry.form.seats.items()})
+            if ruling is None or not ruling[0].strip():
+                self.message(tr("override_not_saved"))
                 return False
+            override, totals = ruling
             ok, signer = self._head_by_name()
             if not ok:
                 return False
@@ -500,7 +511,8 @@ class MainWindow(QMainWindow):
                 signer = head_signer or signer
                 if hid is None:
                     h = self.faults.retrying(lambda: self.desk.add_hand(
-                        form, r, t, n, override_reason=override, referee=signer))
+                        form, r, t, n, override_reason=override, referee=signer,
+                        override_totals=totals))
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                              self.impact_summary())
@@ -510,7 +522,7 @@ class MainWindow(QMainWindow):
                     seen = self.shown.version if self.shown is not None else None
                     h = self.faults.retrying(lambda: self.desk.amend_hand(
                         hid, form, reason, override_reason=override, referee=signer,
-                        expected_version=seen))
+                        expected_version=seen, override_totals=totals))
         except HandChangedError as e:
             self.faults.hand_changed_on_save(e)
             return False

@@ -1,0 +1,82 @@
+"""The head referee's override of a hand that breaks a rule: the reason and the chips the
+ruling counts for every seat, which must sum to 0 (an override without them would count 0
+for everyone). OK stays off until both are given; Ctrl+Enter submits."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from PySide6.QtGui import QKeySequence, QShortcut
+from PySide6.QtWidgets import (
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from referee_app.storage.checks import MAX_CHIPS
+
+from ..i18n import seat_name, tr
+
+
+class OverrideDialog(QDialog):
+    """Reason and per-seat chips; :meth:`ruling` gives ``(reason, {seat: chips})``."""
+
+    def __init__(self, players: Mapping[str, str], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("override_dialog")
+        self.setWindowTitle(tr("override_title"))
+        lay = QVBoxLayout(self)
+        prompt = QLabel(tr("override_totals_prompt"))
+        prompt.setWordWrap(True)
+        lay.addWidget(prompt)
+        form = QFormLayout()
+        self.reason = QLineEdit()
+        self.reason.setObjectName("override_reason")
+        form.addRow(tr("override_reason_label"), self.reason)
+        self.chips: dict[str, QSpinBox] = {}
+        for seat, player in players.items():
+            box = QSpinBox()
+            box.setObjectName(f"override_chips_{seat}")
+            box.setRange(-MAX_CHIPS, MAX_CHIPS)
+            box.setSuffix(" " + tr("chips_unit"))
+            box.valueChanged.connect(self._check)
+            self.chips[seat] = box
+            form.addRow(f"{seat_name(seat)} {player}".strip(), box)
+        lay.addLayout(form)
+        self.sum_label = QLabel()
+        self.sum_label.setObjectName("override_sum")
+        lay.addWidget(self.sum_label)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
+                                        | QDialogButtonBox.StandardButton.Cancel)
+        self.ok = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
+        self.ok.setText(tr("OK") + " (Ctrl+Enter)")
+        self.buttons.button(QDialogButtonBox.StandardButton.Cancel).setText(tr("Cancel"))
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        lay.addWidget(self.buttons)
+        for seq in ("Ctrl+Return", "Ctrl+Enter"):
+            QShortcut(QKeySequence(seq), self).activated.connect(self._submit)
+        self.reason.textChanged.connect(self._check)
+        self._check()
+
+    def total(self) -> int:
+        return sum(b.value() for b in self.chips.values())
+
+    def _check(self, *_args: object) -> None:
+        total = self.total()
+        self.sum_label.setText(tr("override_sum", n=f"{total:+d}") if total
+                               else tr("override_sum_ok"))
+        self.sum_label.setStyleSheet("color: #b3261e" if total else "color: #1b7a3a")
+        self.ok.setEnabled(bool(self.reason.text().strip()) and total == 0)
+
+    def _submit(self) -> None:
+        if self.ok.isEnabled():
+            self.accept()
+
+    def ruling(self) -> tuple[str, dict[str, int]]:
+        return self.reason.text().strip(), {s: b.value() for s, b in self.chips.items()}
