@@ -73,3 +73,10 @@ def when(at: str, *, seconds: bool = True, day: bool = True) -> str:
     if t.tzinfo is not None:
         t = t.astimezone()
     return t.strftime(("%Y-%m-%d " if day else "") + ("%H:%M:%S" if seconds else "%H:%M"))
+
+
+def duration(seconds: int) -> str:
+    """Time left on a clock: ``42:10``, ``1:05:09`` (hours only when there are any)."""
+    seconds = max(0, int(seconds))
+    h, m, s = seconds // 3600, seconds // 60 % 60, seconds % 60
+    return f"{h}:{m:02d}:{s:02d}" if h else f"{m}:{s:02d}"

@@ -21,6 +21,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from referee_app.core import HandRecord
+from referee_app.core.display import when
 from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.settle import as_stored
 from referee_app.core.wording import reason_text, step_text
@@ -32,9 +33,6 @@ from .state import ServerState, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
-
-#: rows on one projector page (1080p, large type)
-PROJECTOR_ROWS = 16
 
 #: the pages' words are the catalogue's ``page.<key>`` (referee_app/locale)
 PAGE_PREFIX = "page."
@@ -63,10 +61,12 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
     def gather() -> dict[str, Any]:
         t = state.tournament()
         rounds = state.memo("rounds", lambda t: t.rounds.list())
+        in_play = state.memo("in_play", lambda t: t.rounds.in_play())
+        seated = {r.number for r in rounds}
         ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record.digest()[0],
-               "rounds": rounds, "current_round": max(
-                   (r.number for r in rounds if r.hands),
-                   default=(rounds[0].number if rounds else None))}
+               "rounds": rounds, "in_play": in_play if in_play.round in seated else None,
+               "current_round": in_play.round if in_play.round in seated
+               else (rounds[0].number if rounds else None)}
         ctx.update(build(t, ctx, state))
         return ctx
 
@@ -82,6 +82,7 @@ def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
             **ctx, **extra, "lang": lang, "t": tx, "switch_url": switch,
             "lq": f"?lang={lang}", "seat_name": (
                 lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s),
+            "clock_time": lambda at: when(at, seconds=False, day=False),
             "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
             headers={"Cache-Control": "no-store"})
 
@@ -164,7 +165,7 @@ async def seating_page(request: Request) -> Response:
     query = request.query_params.get("q", "").strip()[:50]
 
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        n = rnd or (max(r.number for r in ctx["rounds"]) if ctx["rounds"] else None)
+        n = rnd or ctx["current_round"]
         if n is None or n not in {r.number for r in ctx["rounds"]}:
             return {"seating": None, "round": n, "found": []}
         s = state.memo(("seating", n), lambda t: t.rounds.seating(n))
@@ -194,10 +195,10 @@ async def progress_page(request: Request) -> Response:
 
 
 async def projector_page(request: Request) -> Response:
+    """Every row in one table: ``live.js`` pages it by what fits the screen (any size),
+    the page counter always in view."""
     def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        rows = state.memo(("standings", None), lambda t: t.standings.table(None))
-        pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
-        return {"pages": pages or [[]]}
+        return {"rows": state.memo(("standings", None), lambda t: t.standings.table(None))}
 
     return await _render(request, "projector.html", build)
 

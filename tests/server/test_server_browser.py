@@ -9,6 +9,7 @@ and 4: no websocket library needed)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -154,6 +155,62 @@ def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
         print(f"the open page showed the new hand {took * 1000:.0f} ms after the save")
         assert browser.js(text) != before, "the open page never showed the new hand"
         assert took < 1.0, f"the page updated {took:.2f} s after the save"
+    finally:
+        browser.close()
+        s.stop()
+
+
+def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -> None:
+    """Issue 25: at 1280×720, 1920×1080, 1920×1500 and 3840×2160 every shown row and the
+    page counter are inside the window, the pages together show every player once, and
+    the round in play's clock counts down (screenshots left in the test's folder)."""
+    from referee_app.storage import Tournament
+
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_path(), db)
+    with Tournament.open(db, backup_every=0) as t:
+        t.rounds.start(4, minutes=90)
+        players = len(t.standings.table())
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+    check = """(() => {
+        const rows = [...document.querySelectorAll('#projector-rows tbody tr')];
+        const shown = rows.filter(r => !r.hidden);
+        const last = shown[shown.length - 1].getBoundingClientRect();
+        const counter = document.querySelector('.pageno').getBoundingClientRect();
+        return {bottom: last.bottom, counterBottom: counter.bottom, counterTop: counter.top,
+                height: window.innerHeight, width: window.innerWidth,
+                counter: document.querySelector('.pageno').textContent,
+                names: shown.map(r => r.cells[1].textContent),
+                clock: document.querySelector('.clock').textContent,
+                pages: window.projectorPages()};
+    })()"""
+    try:
+        browser.open(s.url + "/projector?lang=en")
+        end = time.monotonic() + 30
+        while not browser.js("window.projectorPages && window.projectorPages().length") \
+                and time.monotonic() < end:
+            time.sleep(0.1)
+        for w, h in ((1280, 720), (1920, 1080), (1920, 1500), (3840, 2160)):
+            browser.call("Emulation.setDeviceMetricsOverride",
+                         {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+            browser.js("window.dispatchEvent(new Event('resize'))")
+            time.sleep(0.3)
+            first = browser.js(check)
+            assert (first["width"], first["height"]) == (w, h)
+            names: list[str] = []
+            for p in range(len(first["pages"])):
+                got = browser.js(check)
+                assert got["bottom"] <= h and got["counterBottom"] <= h, (w, h, p, got)
+                assert got["bottom"] <= got["counterTop"], (w, h, p, got)
+                assert got["counter"] == f"Page {p + 1}/{len(first['pages'])}"
+                names += got["names"]
+                browser.js("window.projectorTurn()")
+            assert len(names) == len(set(names)) == players, (w, h)
+            assert first["clock"].startswith("Round 4 · 1:") and first["clock"].endswith(" left")
+            shot = browser.call("Page.captureScreenshot", {"format": "png"})["data"]
+            (tmp_path / f"projector-{w}x{h}.png").write_bytes(base64.b64decode(shot))
+        print(f"projector screenshots in {tmp_path}")
     finally:
         browser.close()
         s.stop()

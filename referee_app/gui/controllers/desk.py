@@ -25,6 +25,7 @@ from referee_app.storage.models import (
     Player,
     PlayerStatement,
     Referee,
+    RoundState,
     Seating,
     StandingRow,
 )
@@ -265,19 +266,23 @@ class Desk:
 
     def projector_data(self, title: str) -> ProjectorData:
         """The projector's standings: through the last round with a hand, with each
-        player's rank after the round before (for ▲▼), and that round's progress."""
+        player's rank after the round before (for ▲▼); the round in play's progress and
+        clock."""
         rounds = self.rounds()
         n = next((r for r in reversed(rounds) if self.t.hands.list(round=r)), None)
-        playing = n if n is not None else (rounds[0] if rounds else None)
+        state = self.in_play() if rounds else None
+        clock = state if state is not None and state.round in rounds else None
+        playing = clock.round if clock is not None else n if n is not None else \
+            (rounds[0] if rounds else None)
         progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
             return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
-                                 progress=progress, event=self.title)
+                                 progress=progress, event=self.title, clock=clock)
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
-                             progress=progress, event=self.title)
+                             progress=progress, event=self.title, clock=clock)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses
@@ -418,6 +423,17 @@ class Desk:
         """Active and late players (the ones the store seats): the seat-round form asks
         byes or substitutes only when they do not fill tables of the ruleset's size."""
         return sum(1 for p in self.t.players.list() if p.status.value in ("active", "late"))
+
+    def in_play(self) -> RoundState:
+        """The round in play (``round start``; else the latest round with a hand, else 1)."""
+        return self.t.rounds.in_play()
+
+    def start_round(self, round_no: int, minutes: int | None = None,
+                    extend: int | None = None, referee: str | None = None) -> RoundState:
+        """The head referee's ``round start``: round ``round_no`` in play, its clock set to
+        ``minutes`` from now or ``extend`` minutes added."""
+        return self.t.rounds.start(round_no, minutes=minutes, extend=extend,
+                                   referee=referee or self.referee)
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
         return self.t.rounds.seat(round_no, seed=seed, fill=fill, referee=self.referee)

@@ -19,3 +19,4 @@ class ProjectorData:
     provisional: int = 0  # unverified hands left out (only verified hands count); 0: none
     progress: Any = None  # RoundProgress of the round in play (the projector's progress page)
     event: str = ""  # the tournament's name (the progress page's title)
+    clock: Any = None  # RoundState of the round in play (its clock counts down on screen)

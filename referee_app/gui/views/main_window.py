@@ -45,10 +45,11 @@ from .event_admin import EventAdmin
 from .jump_bar import JumpBar
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
-from .override_dialog import OverrideDialog
+from .override_dialog import Ruling, ask_override
 from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
+from .round_clock import RoundClock
 from .session import DeskSession, HeadCancelled
 from .standings import StandingsView
 from .tab_guard import TabLayoutGuard
@@ -82,8 +83,8 @@ class MainWindow(QMainWindow):
         #: a required reason with a summary of what it changes (multi-line dialog)
         self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
         #: the head referee's override: (reason, every seat's chips summing to 0) or None
-        self.ask_override: Callable[[dict[str, str]], tuple[str, dict[str, int]] | None] = \
-            self._override_dialog
+        self.ask_override: Callable[[dict[str, str]], Ruling | None] = \
+            lambda players: ask_override(self, players)
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -127,6 +128,7 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
+        self.round_clock = RoundClock(self, self.session)
         self.event_admin = EventAdmin(self)
         self.menus = WindowMenus(self, self.session, self.event_admin, self.blind,
                                  self.projector)
@@ -150,6 +152,7 @@ class MainWindow(QMainWindow):
         self.players.import_requested.connect(self.event_admin.import_players)
         self.players.status_requested.connect(self.event_admin.set_player_status)
         self.seating.seat_round_requested.connect(self.event_admin.seat_round)
+        self.seating.start_round_requested.connect(self.round_clock.start)
         self.seating.swap_requested.connect(self.event_admin.swap_seat)
         LANG.changed.connect(self.retranslate)
         self.retranslate()
@@ -166,10 +169,6 @@ class MainWindow(QMainWindow):
     def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
         dlg = ReasonDialog(title, prompt, summary, self)
         return dlg.reason() if self.run_dialog(dlg) else None
-
-    def _override_dialog(self, players: dict[str, str]) -> tuple[str, dict[str, int]] | None:
-        dlg = OverrideDialog(players, self)
-        return dlg.ruling() if self.run_dialog(dlg) else None
 
     def _confirm_discard_dialog(self) -> bool:
         return confirm_destructive(self, tr("discard_prompt"), tr("Discard changes"))
@@ -211,7 +210,9 @@ class MainWindow(QMainWindow):
         self.jump_bar.close_bar()
         self.show_player(p.name)
         rounds = self.desk.rounds()
-        r = self.context[0] if self.context else (rounds[-1] if rounds else None)
+        playing = self.round_clock.state.round if self.round_clock.state else None
+        r = self.context[0] if self.context else (playing if playing in rounds else
+                                                   rounds[-1] if rounds else None)
         where = ""
         if r is not None:
             at = self.desk.seating(r).table_of(p.name)
@@ -279,10 +280,12 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         """Re-read everything from the store (after a save, or on start)."""
         rounds = self.desk.rounds()
+        self.round_clock.refresh()  # the round in play: the views' default round
+        playing = self.round_clock.state.round if self.round_clock.state else None
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hand_index())
+                                self.desk.hand_index(), in_play=playing)
         self.standings.set_rounds(rounds)
-        self.seating.set_rounds(rounds)
+        self.seating.set_rounds(rounds, prefer=playing)
         self.seating.set_next_round(self.desk.next_round())
         if rounds:
             self._seating_round(self.seating.current_round() or rounds[0])
@@ -295,7 +298,7 @@ class MainWindow(QMainWindow):
         self.players.set_statuses({p.name: p.status.value for p in players})
         self.refresh_standings()
         self.session.update_record_digest()
-        self.progress.set_rounds(rounds)
+        self.progress.set_rounds(rounds, prefer=playing)
         if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
             self.refresh_progress()
         if self.players.current_player() and self.tabs.currentWidget() is self.players:
@@ -493,8 +496,7 @@ class MainWindow(QMainWindow):
         totals = None
         signer = None
         if not ev.ok:
-            ruling = self.ask_override({seat: si.player or "" for seat, si in
-                                          self.entry.form.seats.items()})
+            ruling = self.ask_override(self.entry.form.players())
             if ruling is None or not ruling[0].strip():
                 self.message(tr("override_not_saved"))
                 return False

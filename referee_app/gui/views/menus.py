@@ -27,6 +27,7 @@ class MenusHost(ReportHost, Protocol):
     the window that holds it."""
 
     jump_bar: Any
+    round_clock: Any
 
     def save(self) -> bool: ...
 
@@ -87,6 +88,7 @@ class WindowMenus:
         self.act_history = act("Ctrl+H", win.show_history, "act_history")
         # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
         self.act_penalties = act("Ctrl+Shift+P", win.show_penalties, "act_penalties")
+        self.act_start_round = act(None, win.round_clock.start, "act_start_round")
         self.act_verify = act("Ctrl+Shift+V", win.verify_hand, "act_verify")
         self.act_void = act(None, win.void_hand, "act_void")
         self.act_restore = act(None, win.restore_hand, "act_restore")
@@ -130,6 +132,8 @@ class WindowMenus:
                   self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
                   self.act_penalties):
             self.menu_hand.addAction(a)
+        self.menu_hand.addSeparator()
+        self.menu_hand.addAction(self.act_start_round)
         self.menu_view = mb.addMenu("")
         self.menu_view.addAction(self.act_goto)
         self.menu_view.addAction(self.act_find)
@@ -169,6 +173,7 @@ class WindowMenus:
         self.act_redo.setText(tr("Redo"))
         self.act_history.setText(tr("History…"))
         self.act_penalties.setText(tr("Penalties…"))
+        self.act_start_round.setText(tr("Start round…"))
         self.act_verify.setText(tr("Mark verified"))
         self.act_void.setText(tr("Void hand…"))
         self.act_restore.setText(tr("Restore hand…"))

@@ -5,6 +5,7 @@ for everyone). OK stays off until both are given; Ctrl+Enter submits."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from PySide6.QtGui import QKeySequence, QShortcut
 from PySide6.QtWidgets import (
@@ -21,6 +22,15 @@ from PySide6.QtWidgets import (
 from referee_app.storage.checks import MAX_CHIPS
 
 from ..i18n import seat_name, tr
+
+#: an override as the head referee gives it: the reason and every seat's chips
+Ruling = tuple[str, dict[str, int]]
+
+
+def ask_override(win: Any, players: Mapping[str, str]) -> Ruling | None:
+    """The dialog over ``win`` (run by its ``run_dialog``); None when cancelled."""
+    dlg = OverrideDialog(players, win)
+    return dlg.ruling() if win.run_dialog(dlg) else None
 
 
 class OverrideDialog(QDialog):
@@ -78,5 +88,5 @@ class OverrideDialog(QDialog):
         if self.ok.isEnabled():
             self.accept()
 
-    def ruling(self) -> tuple[str, dict[str, int]]:
+    def ruling(self) -> Ruling:
         return self.reason.text().strip(), {s: b.value() for s, b in self.chips.items()}
