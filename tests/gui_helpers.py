@@ -100,6 +100,8 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         win.ask_override = lambda players: win.ask_text("override", ", ".join(players))
         win.show_message = lambda text: None
         win.confirm_discard = lambda: True
+        win.dealer_warnings = []  # the dealer warnings shown before saving; saved anyway
+        win.confirm_dealer = lambda text: win.dealer_warnings.append(text) or True
         qtbot.addWidget(win)
         win.show()
         win.activateWindow()

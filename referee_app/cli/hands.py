@@ -2,23 +2,33 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from referee_app.cli.common import ID, NUMBER, parse_totals
+from referee_app.cli.common import EXIT_BAD_INPUT, ID, NUMBER, parse_totals
 from referee_app.core.display import pad, when
-from referee_app.storage import HandInfo, HandStatus, HandVersion, VersionAction
+from referee_app.storage import (
+    HandInfo,
+    HandStatus,
+    HandVersion,
+    StorageError,
+    StorageFault,
+    VersionAction,
+)
 
 from .desk_checks import amend_dry_run, verify_record
 from .options import (
     db_option,
     echo_json,
+    fail,
     hand_line,
     handle_errors,
     open_db,
     read_json,
+    say,
 )
 
 
@@ -57,9 +67,6 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
         if hand_no > expected_no:
             notes.append(f"note: hand(s) {expected_no}-{hand_no - 1} of table {table} are not "
                          "entered yet")
-        if hand_no == expected_no and h.dealer != suggested:
-            notes.append(f"note: the record's dealer is {h.dealer}; the rules suggested "
-                         f"{suggested}")
         for n in notes:
             click.echo(n, err=True)
         if as_json:
@@ -68,6 +75,9 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
             click.echo(f"saved hand id {h.id}")
             click.echo(hand_line(h, t.info.seats))
             click.echo(f"next dealer at table {table}: {t.hands.next_dealer(round_no, table)}")
+        if hand_no == expected_no and h.dealer != suggested:  # saved, but look at it
+            click.echo(say("dealer_warning", dealer=h.dealer, suggested=suggested,
+                           id=h.id), err=as_json)
 
 
 @hand.command("amend")
@@ -224,16 +234,31 @@ def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
 
 
 @hand.command("verify")
-@click.argument("hand_id", type=ID, metavar="HAND_ID")
+@click.argument("hand_id", type=ID, metavar="[HAND_ID]", required=False)
+@click.option("--round", "round_no", type=NUMBER, default=None,
+              help="Instead of HAND_ID: every hand of round N not yet verified.")
+@click.option("--table", type=NUMBER, default=None, help="With --round: only this table.")
 @click.option("--referee", default="")
 @db_option
 @click.option("--record", default=None, metavar="FILE",
               help="Blind double entry: compare FILE (the slip keyed again) with the saved "
                    "hand; verified only if they match (exit 1 lists the differences).")
-def hand_verify(hand_id: int, referee: str, db: Path, record: str | None) -> None:
-    """Mark HAND_ID verified (a second referee checked it)."""
+def hand_verify(hand_id: int | None, round_no: int | None, table: int | None, referee: str,
+                db: Path, record: str | None) -> None:
+    """Mark HAND_ID verified (a second referee checked it), or every hand of a round
+    (--round N) or of one of its tables (--round N --table T): each hand is verified as
+    HAND_ID would be; one that cannot be is named, and the others are verified."""
+    if table is not None and round_no is None:
+        fail(say("verify_table_needs_round"), EXIT_BAD_INPUT)
+    if (hand_id is None) == (round_no is None):
+        fail(say("verify_which"), EXIT_BAD_INPUT)
     if record is not None:
+        if hand_id is None:
+            fail(say("verify_record_one_hand"), EXIT_BAD_INPUT)
         verify_record(hand_id, record, referee, db)
+        return
+    if hand_id is None:
+        _verify_round(round_no or 0, table, referee, db)
         return
     _mark_verified(hand_id, referee, db)
 
@@ -243,5 +268,33 @@ def _mark_verified(hand_id: int, referee: str, db: Path) -> None:
     with open_db(db, referee) as t:
         h = t.hands.set_status(hand_id, "verified", referee=referee)
         click.echo(hand_line(h, t.info.seats))
+
+
+@handle_errors
+def _verify_round(round_no: int, table: int | None, referee: str, db: Path) -> None:
+    """Every entered hand of the round (or table) verified one by one, as ``hand verify
+    HAND_ID``; a hand the store refuses is named on stderr (exit 2) and the rest go on."""
+    with open_db(db, referee) as t:
+        if round_no not in {r.number for r in t.rounds.list()}:
+            raise StorageError.of("round", "round_not_seated_yet", round=round_no)
+        waiting = [h for h in t.hands.list(round=round_no, table=table)
+                   if h.status is HandStatus.ENTERED]
+        refused = 0
+        for h in waiting:
+            try:
+                done = t.hands.set_status(h.id, "verified", referee=referee)
+            except StorageFault:
+                raise
+            except StorageError as e:
+                refused += 1
+                click.echo(f"error: {h.label} (#{h.id}): {e}", err=True)
+                continue
+            click.echo(hand_line(done, t.info.seats))
+    where = (say("verify_where_table", round=round_no, table=table) if table is not None
+             else say("verify_where_round", round=round_no))
+    click.echo(say("verify_done", n=len(waiting) - refused, where=where)
+               + (" " + say("verify_refused", n=refused) if refused else ""))
+    if refused:
+        sys.exit(EXIT_BAD_INPUT)
 
 

@@ -69,6 +69,7 @@ class StandingRow:
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
+    overrides: int = 0  # hands counted as the head referee ruled (※, the legend says how)
 
     @property
     def is_penalised(self) -> bool:

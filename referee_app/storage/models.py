@@ -295,7 +295,8 @@ class PlayerStatement:
 
 @dataclass(frozen=True, slots=True)
 class RoundInfo:
-    """A seated round: its tables, players, byes and hands entered so far."""
+    """A seated round: its tables, players, byes and hands that count so far (entered or
+    verified, overrides included, void ones left out: as the standings count them)."""
 
     number: int
     tables: int

@@ -41,7 +41,7 @@ class Rounds:
         out = []
         for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number").fetchall():
             s = self.seating(n)
-            hands = self.db["hands"].count_where("round=?", [n])
+            hands = self.db["hands"].count_where("round=? AND status<>'void'", [n])
             out.append(RoundInfo(n, len(s.tables), len(s.assignments), s.byes, hands))
         return out
 

@@ -322,6 +322,16 @@ class Desk:
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
+    def dealer_warning(self, form: EntryForm, round_no: int, table: int, hand_no: int
+                       ) -> tuple[str, str] | None:
+        """(the form's dealer, the rules' suggestion) when a new hand, the table's next,
+        names another dealer than the ruleset's rule for it (first winner, ...); None
+        when they agree (the CLI says the same after ``hand add``)."""
+        if hand_no != self.t.hands.next_no(round_no, table):
+            return None
+        suggested = self.t.hands.next_dealer(round_no, table)
+        return None if form.dealer == suggested else (form.dealer, suggested)
+
     def blind_form(self, hand: HandInfo) -> EntryForm:
         """The blind second entry of a saved hand: its seating and place, nothing else (the
         saved version stays hidden from the second referee)."""

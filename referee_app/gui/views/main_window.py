@@ -80,6 +80,9 @@ class MainWindow(QMainWindow):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a dealer other than the rules' suggestion, said before saving: save anyway?
+        self.confirm_dealer: Callable[[str], bool] = \
+            lambda text: confirm_destructive(self, text, tr("Save anyway"))
         #: a required reason with a summary of what it changes (multi-line dialog)
         self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
         #: the head referee's override: (reason, every seat's chips summing to 0) or None
@@ -492,16 +495,19 @@ class MainWindow(QMainWindow):
         if self.blind.hand_id is not None:
             return self.blind.save()
         r, t, n, hid = self.context
-        override = None
-        totals = None
-        signer = None
+        odd = self.desk.dealer_warning(self.entry.form, r, t, n) if hid is None else None
+        if odd and not self.confirm_dealer(tr("dealer_warning", dealer=seat_name(odd[0]),
+                                              suggested=seat_name(odd[1]))):
+            self.message(tr("dealer_not_saved"), error=False)
+            return False
+        override = totals = signer = None
         if not ev.ok:
             ruling = self.ask_override(self.entry.form.players())
             if ruling is None or not ruling[0].strip():
                 self.message(tr("override_not_saved"))
                 return False
             override, totals = ruling
-            ok, signer = self._head_by_name()
+            ok, signer = self.session.head_by_name()
             if not ok:
                 return False
         verified = self.shown is not None and self.shown.status.value == "verified"
@@ -542,18 +548,6 @@ class MainWindow(QMainWindow):
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
         return True
 
-    def _head_by_name(self) -> tuple[bool, str | None]:
-        """A tournament without referees (no PINs): the head referee's name signs an
-        override made at another referee's desk. (False, None) when none was given."""
-        head = self.desk.head_referee
-        if self.desk.has_referees() or not head or self.desk.referee == head:
-            return True, None
-        name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-        if not name or not name.strip():
-            self.message(tr("reason_required"))
-            return False, None
-        return True, name.strip()
-
     def record_ruling(self, w: Any) -> bool:
         """What-if → Record as override…: the head referee makes the alternative the
         ruling (a reason is required; the head referee signs when one is named)."""
@@ -569,7 +563,7 @@ class MainWindow(QMainWindow):
         if not reason or not reason.strip():
             self.message(tr("reason_required"))
             return False
-        ok, signer = self._head_by_name()
+        ok, signer = self.session.head_by_name()
         if not ok:
             return False
         try:

@@ -40,6 +40,7 @@ class OverrideDialog(QDialog):
         super().__init__(parent)
         self.setObjectName("override_dialog")
         self.setWindowTitle(tr("override_title"))
+        self.setMinimumWidth(480)
         lay = QVBoxLayout(self)
         prompt = QLabel(tr("override_totals_prompt"))
         prompt.setWordWrap(True)

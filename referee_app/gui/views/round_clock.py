@@ -40,7 +40,7 @@ class StartRoundDialog(SubmitDialog):
                  on_error: Any, parent: QWidget | None = None) -> None:
         super().__init__(tr("Start round"), submit, on_error, parent)
         self.setObjectName("start_round_dialog")
-        self.resize(440, 0)
+        self.setMinimumWidth(460)
         self.round = QComboBox()
         self.round.setObjectName("sr_round")
         for r in rounds:
@@ -84,6 +84,7 @@ class RoundClock:
         self.state: RoundState | None = None
         self.label = QLabel()
         self.label.setObjectName("round_clock")
+        self.label.setContentsMargins(16, 0, 0, 0)
         win.statusBar().addPermanentWidget(self.label)
         self.timer = QTimer(win)
         self.timer.setInterval(1000)
