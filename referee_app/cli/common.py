@@ -128,6 +128,18 @@ def parse_totals(text: str | None, seats: tuple[str, ...] | None = None,
 
 # --------------------------------------------------------------------------- text
 
+#: the language of the command line's catalogue texts (:func:`say`)
+CLI_LANG = "en"
+
+
+def say(key: str, **fields: object) -> str:
+    """The command line's text ``cli.<key>`` of the catalogue, filled in (docs/i18n.md;
+    the catalogue is read only when a text is said)."""
+    from referee_app.core.i18n import text
+
+    return text("cli." + key, CLI_LANG, **fields)
+
+
 
 def check_text(value: str | None, field: str, *, control: bool = True) -> str | None:
     """``value`` unchanged, or InputError when it holds a control character (names,
@@ -225,6 +237,6 @@ __all__ = [
     "EXIT_RULES", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "STAKE",
     "BoundedInt", "InputError", "check_int", "check_text", "display_name", "echo_warnings",
     "load_json_input", "parse_totals", "read_input", "read_record", "require_object",
-    "text_option",
+    "say", "text_option",
 ]
 

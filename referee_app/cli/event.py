@@ -179,6 +179,10 @@ def event_info(db: Path) -> None:
         for r in t.rounds.list():
             click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
                        + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
+        if t.rounds.list():
+            from .rounds import in_play_text
+
+            click.echo("  " + in_play_text(t.rounds.in_play()))
 
 
 @event.command("import")

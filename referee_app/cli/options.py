@@ -17,9 +17,8 @@ from typing import Any, TypeVar
 
 import click
 
-from referee_app.cli.common import load_json_input, require_object
+from referee_app.cli.common import load_json_input, require_object, say
 from referee_app.core import RecordError
-from referee_app.core.i18n import text
 from referee_app.storage import (
     HandInfo,
     HandRuleError,
@@ -156,13 +155,6 @@ def read_json(path: str, what: str) -> Any:
     return require_object(load_json_input(path))
 
 
-#: the language of the command line's catalogue texts (:func:`say`)
-CLI_LANG = "en"
-
-
-def say(key: str, **fields: object) -> str:
-    """The command line's text ``cli.<key>`` of the catalogue, filled in (docs/i18n.md)."""
-    return text("cli." + key, CLI_LANG, **fields)
 
 
 def echo_json(obj: Any) -> None:

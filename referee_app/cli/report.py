@@ -20,9 +20,10 @@ import click
 
 from referee_app.core.errors import FieldError
 
-from .common import ID, NUMBER, BoundedInt
+from .common import ID, NUMBER, BoundedInt, say
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
+IN_PLAY_HELP = "The round (default: the round in play, as 'referee-app round list' says)."
 #: slips per table: a pad's worth at most
 SLIPS = BoundedInt(1, 200, "a number of slips (1-200)")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -78,6 +79,7 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
     from referee_app.reports.template import TemplateError, load_template
     from referee_app.storage import StorageError, StorageFault, Tournament
 
+    in_play: int | None = None
     try:
         if template is not None or templates is not None:
             load_template(report, template, folder=templates)  # a bad file: before the db
@@ -87,6 +89,9 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
             tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
+            if "round" in params and params["round"] is None and report != "standings":
+                params["round"] = t.rounds.in_play().round  # the printed "current round"
+                in_play = params["round"]
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
         write_atomic(output, data)
     except StorageFault as e:
@@ -104,7 +109,8 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
 
         click.echo(f"error: {fault_from(e, db)}", err=True)
         sys.exit(EXIT_FAULT)
-    click.echo(f"wrote {output} ({len(data):,} bytes)")
+    click.echo(f"wrote {output} ({len(data):,} bytes)"
+               + (f" — {say('report_round_in_play', n=in_play)}" if in_play else ""))
 
 
 def _player_ref(t: Any, text: str) -> str | int:
@@ -128,11 +134,13 @@ def report() -> None:
 
     \b
     referee-app report standings [--round N | --through N] -o standings.pdf
-    referee-app report table --round N [--table T] -o tables.pdf
+    referee-app report table [--round N] [--table T] -o tables.pdf
     referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
     referee-app report hand HAND_ID -o ruling.pdf
-    referee-app report seating --round N -o seating.pdf
-    referee-app report slips --round N [--table T] [--count K] -o slips.pdf
+    referee-app report seating [--round N] -o seating.pdf
+    referee-app report slips [--round N] [--table T] [--count K] -o slips.pdf
+
+    Without --round, table, seating and slips print the round in play.
     """
 
 
@@ -148,7 +156,7 @@ def standings(round_: int | None, through: int | None, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @click.option("--table", type=NUMBER, default=None,
               help="Only this table (default: every table of the round).")
 @common
@@ -174,7 +182,7 @@ def hand(hand_id: int, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @common
 def seating(round_: int, **kw: Any) -> None:
     """Seating chart of a round, and one table card per table."""
@@ -182,7 +190,7 @@ def seating(round_: int, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @click.option("--table", type=NUMBER, default=None,
               help="Only this table (default: every table of the round).")
 @click.option("--count", type=SLIPS, default=8, show_default=True,
