@@ -27,7 +27,8 @@ PKG = Path(__file__).resolve().parent.parent / "referee_app"
 LOCALE = PKG / "locale"
 #: folder -> (functions and methods whose first argument is a key, prefix of its key)
 SOURCES = {"gui": ({"tr"}, ""),
-           "reports": ({"label", "_short", "default_label"}, "report.label.")}
+           "reports": ({"label", "_short", "default_label"}, "report.label."),
+           "cli": ({"say"}, "cli.")}
 PAGE_WORD = re.compile(r"\bt\.(\w+)|fmt\('(\w+)'")
 
 

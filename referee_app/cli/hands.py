@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from referee_app.cli.common import EXIT_BAD_INPUT, ID, NUMBER, parse_totals
+from referee_app.core import dealer_by_rule
 from referee_app.core.display import pad, when
 from referee_app.storage import (
     HandInfo,
@@ -75,7 +76,8 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
             click.echo(f"saved hand id {h.id}")
             click.echo(hand_line(h, t.info.seats))
             click.echo(f"next dealer at table {table}: {t.hands.next_dealer(round_no, table)}")
-        if hand_no == expected_no and h.dealer != suggested:  # saved, but look at it
+        if hand_no == expected_no and h.dealer != suggested and \
+                dealer_by_rule(t.ruleset(), hand_no):  # saved, but worth a look
             click.echo(say("dealer_warning", dealer=h.dealer, suggested=suggested,
                            id=h.id), err=as_json)
 

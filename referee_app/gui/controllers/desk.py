@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee_app.core import Ruleset, get_ruleset, ruleset_ids
+from referee_app.core import Ruleset, dealer_by_rule, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
@@ -327,7 +327,8 @@ class Desk:
         """(the form's dealer, the rules' suggestion) when a new hand, the table's next,
         names another dealer than the ruleset's rule for it (first winner, ...); None
         when they agree (the CLI says the same after ``hand add``)."""
-        if hand_no != self.t.hands.next_no(round_no, table):
+        if not dealer_by_rule(self.rules(), hand_no) or \
+                hand_no != self.t.hands.next_no(round_no, table):
             return None
         suggested = self.t.hands.next_dealer(round_no, table)
         return None if form.dealer == suggested else (form.dealer, suggested)
