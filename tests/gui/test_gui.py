@@ -224,8 +224,10 @@ def test_penalty_dialog_changes_standings(qtbot, desk_window):
                      .index(seating["W"])).setSelected(True)
     dlg.chips.setValue(5)
     qtbot.keyClicks(dlg.reason, "late arrival")
+    assert dlg.round.currentData() == 1  # the round in play
     assert dlg.submit()
     assert dlg.table.rowCount() == 1
+    assert dlg.message.text() == "✔ recorded; it counts in round 1"
     assert win.standings.chips_by_player()[seating["W"]] == -5
 
 

@@ -110,3 +110,11 @@ def test_provisional_only_where_only_verified_hands_count(t) -> None:
     printed = text(api.generate("standings", t, generated_at=WHEN))
     assert re.search(r"PROVISIONAL: 2 hand\(s\)", printed)
     assert t.standings.provisional() == 2
+
+
+def test_a_void_hands_ruling_sheet_prints_no_payments(t) -> None:
+    void = t.hands.find(1, 1, 3)
+    printed = text(api.generate("hand", t, generated_at=WHEN, hand_id=void.id))
+    assert "Void: this hand counts nothing" in printed and "Payments" not in printed
+    counted = text(api.generate("hand", t, generated_at=WHEN, hand_id=t.hands.find(1, 1, 1).id))
+    assert "Payments" in counted

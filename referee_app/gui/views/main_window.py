@@ -663,7 +663,7 @@ class MainWindow(QMainWindow):
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
-                              self.desk.penalties, add, self)
+                              self.desk.penalties, add, self, self.desk.in_play().round)
         dlg.show()
         return dlg
 
