@@ -45,27 +45,26 @@ def current(make_tournament, record_for) -> Tournament:
     return t
 
 
+def _older(current: Tournament, path: Path, script: str) -> Path:
+    """A copy of ``current`` taken back to an older schema by ``script``."""
+    path.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(path)
+    conn.executescript(script)
+    conn.close()
+    return path
+
+
 @pytest.fixture
 def schema_1(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 1 stored it: no chain, no settings column, a log table."""
-    old = tmp_path / "old.sqlite"
-    old.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.executescript(TO_SCHEMA_1)
-    conn.close()
-    return old
+    return _older(current, tmp_path / "old.sqlite", TO_SCHEMA_1)
 
 
 @pytest.fixture
 def schema_2(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 2 stored it: no round_state (and, made new at schema 2, no
     migrations table)."""
-    old = tmp_path / "old2.sqlite"
-    old.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.executescript(TO_SCHEMA_2)
-    conn.close()
-    return old
+    return _older(current, tmp_path / "old2.sqlite", TO_SCHEMA_2)
 
 
 def _shape(conn: sqlite3.Connection) -> dict[str, Any]:
