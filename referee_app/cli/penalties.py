@@ -7,14 +7,19 @@ from pathlib import Path
 import click
 
 from referee_app.cli.common import CHIPS, ID, NUMBER
-from referee_app.core.display import table as text_table
 
+from .lang import say
+from .layout import table as text_table
 from .options import (
     db_option,
     handle_errors,
     open_db,
-    say,
+    where,
 )
+
+
+def _entries(entries: dict[str, int]) -> str:
+    return say("list_sep").join(f"{n} {c:+d}" for n, c in entries.items())
 
 
 @click.group()
@@ -41,10 +46,9 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
     with open_db(db, referee) as t:
         p = t.penalties.add(list(players), chips, reason, clause=clause, referee=referee,
                           zero_sum=zero_sum, round=round_no)
-        click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
-                   + f" ({p.reason})")
-        click.echo(say("penalty_round", n=p.round) if round_no is not None
-                   else say("penalty_round_in_play", n=p.round))
+        click.echo(say("penalty.added", id=p.id, entries=_entries(p.entries), reason=p.reason))
+        click.echo(say("penalty.round", n=p.round) if round_no is not None
+                   else say("penalty.round_in_play", n=p.round))
 
 
 @penalty.command("list")
@@ -53,13 +57,12 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
 def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
-        rows: list[list[object]] = [["#", say("col_round"), say("col_clause"), say("col_by"),
-                                     say("col_reason"), say("col_chips")]]
-        for p in t.penalties.list():
-            rows.append([p.id, p.round or "-", p.clause or "", p.referee or "-",
-                         p.reason + (" " + say("void_mark") if p.void else ""),
-                         ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())])
-        for line in text_table(rows, ">>"):
+        header = ["#", say("col.round"), say("col.clause"), say("col.by"), say("col.reason"),
+                  say("col.chips")]
+        rows = [(p.id, where(p.round) if p.round else "-", p.clause or "", p.referee or "-",
+                 p.reason + (say("marks", marks=say("penalty.void_mark")) if p.void else ""),
+                 _entries(p.entries)) for p in t.penalties.list()]
+        for line in text_table(header, rows, "rlllll"):
             click.echo(line)
 
 
@@ -73,4 +76,4 @@ def penalty_void(penalty_id: int, reason: str, referee: str, db: Path) -> None:
     """Cancel a penalty (it stays listed as void)."""
     with open_db(db, referee) as t:
         p = t.penalties.void(penalty_id, reason=reason, referee=referee)
-        click.echo(f"penalty {p.id} void: {p.void_reason}")
+        click.echo(say("penalty.voided", id=p.id, reason=p.void_reason))

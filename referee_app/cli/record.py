@@ -7,12 +7,13 @@ from pathlib import Path
 
 import click
 
-from referee_app.core.display import table as text_table
 from referee_app.core.display import when
 from referee_app.storage import RecordIntegrityError
 
 from .common import ID
-from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db, say
+from .lang import error_text, say, term
+from .layout import table as text_table
+from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
 @click.command()
@@ -25,15 +26,16 @@ def verify(db: Path) -> None:
     every settlement re-settled under its stored settings.
 
     Last line: ``ok ENTRIES DIGEST`` (exit 0), or the first entry that does not hold
-    (exit 1)."""
+    (exit 1), in the same words in every language (scripts read it)."""
     with open_db(db) as t:
         try:
             rep = t.record.verify()
         except RecordIntegrityError as e:
-            click.echo(f"error: {e.problem}", err=True)
+            click.echo(error_text(e), err=True)
+            # the last line is the same in every language: scripts read it
             click.echo(f"FAILED {'entry ' + str(e.seq) if e.seq else e.field}")
             sys.exit(EXIT_RULES)
-        click.echo(f"{rep.versions} hand versions re-settled under their stored settings")
+        click.echo(say("verify.resettled", n=rep.versions))
         click.echo(f"ok {rep.entries} {rep.short}")
 
 
@@ -50,13 +52,14 @@ def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> No
         if as_json:
             echo_json(entries)
             return
-        rows: list[list[object]] = [["#", say("col_when"), say("col_by"), say("col_action"),
-                                     say("col_detail")]]
+        rows = []
         for e in entries:
             brief = ", ".join(f"{k}={_brief(v)}" for k, v in e["detail"].items()
                               if k != "log" and v not in (None, "", [], {}))
-            rows.append([e["id"], when(e["at"]), e["referee"] or "-", e["action"], brief])
-        for line in text_table(rows, ">"):
+            rows.append((e["id"], when(e["at"]), e["referee"] or "-",
+                         term("log_", e["action"]), brief))
+        header = ["#", say("col.when"), say("col.by"), say("col.action"), say("col.detail")]
+        for line in text_table(header, rows, "rllll"):
             click.echo(line)
 
 

@@ -9,22 +9,40 @@ from pathlib import Path
 import click
 
 from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
-from referee_app.core.display import table as text_table
 from referee_app.core.display import when
 from referee_app.storage import RoundState, StorageError
+from referee_app.storage.models import Seating
 from referee_app.storage.round_state import MAX_MINUTES
 
+from .lang import say, seat, word
+from .layout import table as text_table
 from .options import (
     db_option,
     echo_json,
     handle_errors,
     open_db,
     referee_option,
-    say,
 )
 
-SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
-MINUTES = BoundedInt(1, MAX_MINUTES, f"a number of minutes (1-{MAX_MINUTES})")
+SEED = BoundedInt(-MAX_INT64, MAX_INT64, "whole")
+MINUTES = BoundedInt(1, MAX_MINUTES, "minutes")
+
+
+def seating_text(s: Seating) -> str:
+    """A round's seating as a referee reads it out: one line per table, the byes and how
+    many pairs meet again."""
+    lines = [say("round.seating", round=s.round)]
+    for t, row in s.tables.items():
+        lines.append("  " + say("round.table", table=t) + "  ".join(
+            f"{seat(x)} {row.get(x, '-')}" for x in s.seats))
+    if s.byes:
+        lines.append("  " + word("byes", names=say("list_sep").join(s.byes)))
+    lines.append("  " + word("repeat_pairs", n=s.repeat_pairs))
+    return "\n".join(lines)
+
+
+def _names(names: list[str]) -> str:
+    return say("list_sep").join(names)
 
 
 @click.group("round")
@@ -65,10 +83,11 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
                         "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
                         "from_plan": changed is not None, "changed": changed or []})
             return
-        click.echo(s.render())
+        click.echo(seating_text(s))
         if changed is not None:
-            click.echo(f"  from the stored plan; changed seats: {len(changed)}"
-                       + (f" ({', '.join(changed)})" if changed else ""))
+            click.echo("  " + say("round.from_plan", n=len(changed),
+                                  names=say("round.names", names=_names(changed))
+                                  if changed else ""))
 
 
 @round_.command("plan")
@@ -104,10 +123,12 @@ def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_j
                                "byes": list(s.byes)} for s in seatings]})
         return
     for s in seatings:
-        click.echo(s.render())
-    click.echo(f"Plan (seed {plan.seed}, {plan.method}), whole event:")
-    for line in f.lines():
-        click.echo(f"  {line}")
+        click.echo(seating_text(s))
+    click.echo(say("round.plan", seed=plan.seed, method=plan.method))
+    click.echo("  " + say("round.plan.repeats", n=f.repeats, bound=f.bound))
+    click.echo("  " + say("round.plan.wind_spread", n=f.wind_spread))
+    click.echo("  " + say("round.plan.same_seat", n=f.same_seat_same_table))
+    click.echo("  " + say("round.plan.max_meetings", n=f.max_meetings))
 
 
 @round_.command("reseat")
@@ -122,11 +143,12 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
     possible from its planned seating."""
     with open_db(db, referee) as t:
         r, s = t.plan.reseat(number, fill=fill, referee=referee)
-        click.echo(s.render())
+        click.echo(seating_text(s))
         names = {p.id: p.name for p in t.players.list()}
-    click.echo(f"  changed seats: {len(r.changed)}"
-               + (f" ({', '.join(names[p] for p in r.changed)})" if r.changed else "")
-               + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
+    click.echo("  " + say("round.changed", n=len(r.changed),
+                          names=say("round.names", names=_names([names[p] for p in r.changed]))
+                          if r.changed else "")
+               + (say("round.dissolved", tables=_names([str(x) for x in r.dissolved]))
                   if r.dissolved else ""))
 
 
@@ -140,17 +162,17 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
     with open_db(db) as t:
         s = t.rounds.seating(number)
         if not s.assignments:
-            raise StorageError("round", f"round {number} is not seated")
+            raise StorageError.of("round", "round_not_seated_yet", round=number)
         if as_json:
             echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
                         "byes": list(s.byes), "repeat_pairs": s.repeat_pairs})
             return
-        click.echo(s.render())
+        click.echo(seating_text(s))
         for tbl in s.tables:
-            click.echo(f"  table {tbl}: next hand {t.hands.next_no(number, tbl)}, "
-                       f"dealer {t.hands.next_dealer(number, tbl)}")
+            click.echo("  " + say("round.next", table=tbl, hand=t.hands.next_no(number, tbl),
+                                  seat=seat(t.hands.next_dealer(number, tbl))))
         for p in t.rounds.problems(number):
-            click.echo(f"  problem: {p}")
+            click.echo("  " + say("round.problem", problem=p))
 
 
 @round_.command("set-seat")
@@ -165,7 +187,8 @@ def round_set_seat(number: int, table: int, seat: str, player: str, referee: str
                    db: Path) -> None:
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
     with open_db(db, referee) as t:
-        click.echo(t.rounds.set_seat(number, table, seat, player, referee=referee).render())
+        click.echo(seating_text(t.rounds.set_seat(number, table, seat, player,
+                                                  referee=referee)))
 
 
 @round_.command("progress")
@@ -182,15 +205,15 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
     if as_json:
         click.echo(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(f"round {p.round}: {p.hands} hands, {p.verified} verified, "
-               f"{p.unverified} not yet verified")
-    rows: list[list[object]] = [["table", "hands", "entered", "verified", "override", "void",
-                                 "last", "last entry", "gaps", "players"]]
-    for tp in p.tables:
-        rows.append([tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
-                     tp.last_hand, when(tp.last_entry_at) if tp.last_entry_at else "-",
-                     ",".join(map(str, tp.gaps)) or "-", " ".join(tp.players.values())])
-    for line in text_table(rows, ">>>>>>><<<"):
+    click.echo(say("round.progress", round=p.round, hands=p.hands, verified=p.verified,
+                   left=p.unverified))
+    header = [say(f"col.{c}") for c in ("table", "hands", "entered", "verified", "override",
+                                        "void", "last", "last_entry", "gaps", "players")]
+    rows = [(tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
+             tp.last_hand, when(tp.last_entry_at) if tp.last_entry_at else "-",
+             ",".join(map(str, tp.gaps)) or "-", " ".join(tp.players.values()))
+            for tp in p.tables]
+    for line in text_table(header, rows, "rrrrrrrlll", (5, 5, 7, 8, 8, 4, 4, 19, 4)):
         click.echo(line)
 
 
@@ -198,26 +221,34 @@ def clock_text(state: RoundState, *, started: bool = True) -> str:
     """``started 14:05 by 赵; ends 15:35 (90 minutes + 10 added), 42 min left``."""
     parts = []
     if state.started_at and started:
-        parts.append(say("round_started", at=when(state.started_at, seconds=False, day=False),
+        parts.append(say("round.started", at=when(state.started_at, seconds=False, day=False),
                          by=state.started_by or "-"))
     if state.ends_at is not None:
-        given = say("round_minutes_added", n=state.minutes, added=state.added) if state.added \
-            else say("round_minutes", n=state.minutes)
+        given = say("round.minutes_added", n=state.minutes, added=state.added) if state.added \
+            else say("round.minutes", n=state.minutes)
         left = state.seconds_left() or 0
-        parts.append(say("round_ends", at=when(state.ends_at, seconds=False, day=False),
+        parts.append(say("round.ends", at=when(state.ends_at, seconds=False, day=False),
                          given=given)
-                     + ", " + (say("round_left", m=-(-left // 60)) if left
-                               else say("round_time_up")))
+                     + say("list_sep") + (say("round.left", m=-(-left // 60)) if left
+                                          else say("round.time_up")))
     elif state.started_at:
-        parts.append(say("round_untimed"))
-    return "; ".join(parts)
+        parts.append(say("round.untimed"))
+    return say("round.clock_sep").join(parts)
 
 
 def in_play_text(state: RoundState) -> str:
     """One line: which round is in play, why, and its clock."""
-    head = say(f"round_in_play_{state.source.value}", n=state.round)
+    head = say(f"round.in_play.{state.source.value}", n=state.round)
     clock = clock_text(state)
-    return f"{head} ({clock})" if clock else head
+    return say("round.in_play_clock", line=head, clock=clock) if clock else head
+
+
+def state_json(state: RoundState) -> dict[str, object]:
+    """The round's state as ``/api/tournament`` carries it (``round_in_play``), with the
+    seconds left now."""
+    from referee_app.storage.wire import to_json
+
+    return {**to_json(state), "seconds_left": state.seconds_left()}
 
 
 @round_.command("start")
@@ -242,17 +273,10 @@ def round_start(number: int, minutes: int | None, extend: int | None, as_json: b
         echo_json(state_json(state))
         return
     if extend is not None:
-        click.echo(say("round_extended", n=state.round, m=extend) + " "
-                   + clock_text(state, started=False))
+        click.echo(say("round.extended", n=state.round, m=extend,
+                       clock=clock_text(state, started=False)))
     else:
         click.echo(in_play_text(state))
-
-
-def state_json(state: RoundState) -> dict[str, object]:
-    """The round's state as ``/api/tournament`` carries it (``round_in_play``)."""
-    from referee_app.storage.wire import to_json
-
-    return {**to_json(state), "seconds_left": state.seconds_left()}
 
 
 @round_.command("list")
@@ -260,7 +284,7 @@ def state_json(state: RoundState) -> dict[str, object]:
 @db_option
 @handle_errors
 def round_list(as_json: bool, db: Path) -> None:
-    """The seated rounds (tables, players, byes, hands) and the round in play."""
+    """The seated rounds (tables, players, byes, hands that count) and the round in play."""
     with open_db(db) as t:
         rounds = t.rounds.list()
         playing = t.rounds.in_play()
@@ -269,11 +293,10 @@ def round_list(as_json: bool, db: Path) -> None:
 
         echo_json({"rounds": to_json(rounds), "in_play": state_json(playing)})
         return
-    rows: list[list[object]] = [[say("col_round"), say("col_tables"), say("col_players"),
-                                 say("col_byes"), say("col_hands"), ""]]
-    for r in rounds:
-        rows.append([r.number, r.tables, r.players, len(r.byes), r.hands,
-                     say("round_in_play_mark") if r.number == playing.round else ""])
-    for line in text_table(rows, ">>>>><"):
+    header = [say(f"col.{c}") for c in ("round", "tables", "players", "byes", "hands")] + [""]
+    rows = [(r.number, r.tables, r.players, len(r.byes), r.hands,
+             say("round.in_play_mark") if r.number == playing.round else "")
+            for r in rounds]
+    for line in text_table(header, rows, "rrrrrl"):
         click.echo(line)
     click.echo(in_play_text(playing))

@@ -1,15 +1,14 @@
-"""Text as a terminal shows it: columns aligned by display width, times a referee reads.
+"""Text as people read it: its display width, stored times, the time left on a clock.
 
 A Chinese character takes two terminal columns (``unicodedata.east_asian_width`` W or F),
-a combining mark none, so ``f"{name:<16}"`` slips after a 3-character name. Every table
-the command line prints pads its cells with :func:`pad` (and :func:`row` for a whole
-line); times stored as UTC ISO 8601 with microseconds are printed with :func:`when`.
-"""
+a combining mark none, so ``f"{name:<16}"`` slips after a 3-character name: the command
+line's tables (``cli/layout.py``) pad by :func:`width`. Times stored as UTC ISO 8601 with
+microseconds are shown with :func:`when` (the command line, the pages), a round's clock
+with :func:`duration` (the desk)."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Sequence
 from datetime import datetime
 
 
@@ -24,41 +23,6 @@ def width(text: str) -> int:
             continue
         n += 2 if unicodedata.east_asian_width(c) in "WF" else 1
     return n
-
-
-def pad(text: object, columns: int, align: str = "<") -> str:
-    """``text`` padded with spaces to ``columns`` terminal columns: ``<`` left, ``>``
-    right, ``^`` centred (never cut: a longer text is returned whole)."""
-    s = str(text)
-    gap = max(0, columns - width(s))
-    if align == ">":
-        return " " * gap + s
-    if align == "^":
-        return " " * (gap // 2) + s + " " * (gap - gap // 2)
-    return s + " " * gap
-
-
-def row(cells: Sequence[object], columns: Sequence[int], aligns: str = "",
-        sep: str = "  ") -> str:
-    """One line of a table: each cell padded to its column (``aligns``: one of ``<>^`` per
-    column, left by default); the last cell is not padded on the right."""
-    out = []
-    last = len(cells) - 1
-    for i, cell in enumerate(cells):
-        a = aligns[i] if i < len(aligns) else "<"
-        text = str(cell)
-        out.append(text if i == last and a == "<" else pad(text, columns[i], a))
-    return sep.join(out)
-
-
-def table(rows: Sequence[Sequence[object]], aligns: str = "", sep: str = "  ") -> list[str]:
-    """Lines of a table whose columns are as wide as their widest cell (the first row is
-    usually the header)."""
-    if not rows:
-        return []
-    n = max(len(r) for r in rows)
-    cols = [max((width(str(r[i])) for r in rows if i < len(r)), default=0) for i in range(n)]
-    return [row(r, cols, aligns, sep).rstrip() for r in rows]
 
 
 def when(at: str, *, seconds: bool = True, day: bool = True) -> str:

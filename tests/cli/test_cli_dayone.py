@@ -14,7 +14,8 @@ from click.testing import CliRunner
 from examples import spec_example
 
 from referee_app.cli import main
-from referee_app.core.display import pad, row, table, when, width
+from referee_app.cli.layout import pad, rpad, table
+from referee_app.core.display import duration, when, width
 from referee_app.core.i18n import known
 from referee_app.storage import InPlay, Tournament
 
@@ -98,8 +99,8 @@ def test_only_the_head_referee_starts_a_round(db: Path) -> None:
 
 def test_the_in_play_texts_exist_in_both_languages() -> None:
     for source in InPlay:
-        assert known(f"cli.round_in_play_{source.value}", "en")
-        assert known(f"cli.round_in_play_{source.value}", "zh")
+        assert known(f"cli.round.in_play.{source.value}", "en")
+        assert known(f"cli.round.in_play.{source.value}", "zh")
 
 
 # --------------------------------------------------------------------------- overrides
@@ -138,7 +139,7 @@ def test_a_penalty_without_a_round_counts_in_the_round_in_play(db: Path) -> None
     assert through["李伟"]["chips"] == -10  # --through counts it
     listed = run("penalty", "list", "--db", str(db)).output.splitlines()
     assert listed[0].split() == ["#", "round", "clause", "by", "reason", "chips"]
-    assert listed[1].split()[:2] == ["1", "2"] and "李伟 -10" in listed[1]
+    assert listed[1].split()[:2] == ["1", "R2"] and "李伟 -10" in listed[1]
 
 
 # --------------------------------------------------------------------------- verifying a round
@@ -197,11 +198,11 @@ def test_a_dealer_other_than_the_rules_is_a_warning_on_stdout(db: Path, tmp_path
 def test_display_width_pads_chinese_by_columns() -> None:
     assert width("李伟") == 4 and width("Li Wei") == 6 and width("é") == 1
     assert width("e\u0301") == 1  # a combining accent takes no column
-    assert pad("欧阳娜娜", 10) == "欧阳娜娜  " and pad("7", 3, ">") == "  7"
+    assert pad("欧阳娜娜", 10) == "欧阳娜娜  " and rpad("7", 3) == "  7"
     assert pad("toolongname", 4) == "toolongname"  # never cut
-    assert row(["李伟", 3], [6, 4], "<>") == "李伟" + " " * 7 + "3"
-    lines = table([["player", "chips"], ["欧阳娜娜", "+12"], ["Li Wei", "-3"]], "<>")
+    lines = table(["player", "chips"], [["欧阳娜娜", "+12"], ["Li Wei", "-3"]], "lr")
     assert len({width(line) for line in lines}) == 1  # every line ends at the same column
+    assert duration(42 * 60 + 10) == "42:10" and duration(3909) == "1:05:09"
 
 
 def test_the_log_names_players_aligns_columns_and_reads_times(db: Path) -> None:
