@@ -229,8 +229,8 @@ def clock_text(state: RoundState, *, started: bool = True) -> str:
         left = state.seconds_left() or 0
         parts.append(say("round.ends", at=when(state.ends_at, seconds=False, day=False),
                          given=given)
-                     + say("list_sep") + (say("round.left", m=-(-left // 60)) if left
-                                          else say("round.time_up")))
+                     + say("round.clock_sep") + (say("round.left", m=-(-left // 60))
+                                                  if left else say("round.time_up")))
     elif state.started_at:
         parts.append(say("round.untimed"))
     return say("round.clock_sep").join(parts)

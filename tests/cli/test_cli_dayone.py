@@ -63,10 +63,10 @@ def test_round_start_list_and_extend(db: Path) -> None:
     r = run("round", "start", "2", "--minutes", "90", "--referee", "赵", "--db", str(db))
     assert r.exit_code == 0, r.output
     assert re.match(r"round 2 is in play \(started \d\d:\d\d by 赵; ends \d\d:\d\d "
-                    r"\(90 minutes\), 90 min left\)", r.output), r.output
+                    r"\(90 minutes\); 90 min left\)", r.output), r.output
     r = run("round", "start", "2", "--extend", "15", "--referee", "赵", "--db", str(db))
     assert r.exit_code == 0 and "round 2: 15 minutes added;" in r.output
-    assert "(90 minutes + 15 added), 105 min left" in r.output
+    assert "(90 minutes + 15 added); 105 min left" in r.output
     listed = run("round", "list", "--db", str(db)).output.splitlines()
     assert listed[0].split() == ["round", "tables", "players", "byes", "hands"]
     assert listed[2].endswith("in play") and not listed[1].endswith("in play")
