@@ -327,10 +327,13 @@ class Desk:
         """(the form's dealer, the rules' suggestion) when a new hand, the table's next,
         names another dealer than the ruleset's rule for it (first winner, ...); None
         when they agree (the CLI says the same after ``hand add``)."""
-        if not dealer_by_rule(self.rules(), hand_no) or \
-                hand_no != self.t.hands.next_no(round_no, table):
+        try:
+            if not dealer_by_rule(self.rules(), hand_no) or \
+                    hand_no != self.t.hands.next_no(round_no, table):
+                return None
+            suggested = self.t.hands.next_dealer(round_no, table)
+        except (ValueError, OSError):  # a server desk that cannot ask: nothing to compare
             return None
-        suggested = self.t.hands.next_dealer(round_no, table)
         return None if form.dealer == suggested else (form.dealer, suggested)
 
     def blind_form(self, hand: HandInfo) -> EntryForm:
