@@ -11,33 +11,41 @@ served by :func:`serve`, the rest by :data:`HANDLERS`; answers are ``storage/wir
 
 from __future__ import annotations
 
+import json
+import math
+import re
 import time
 from collections.abc import Callable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee_app.core import HandRecord, RecordError
 from referee_app.core.jsonin import json_kind, parse_json
 from referee_app.storage import (
     AuthError,
-    DuplicateHandError,
     HandInfo,
     StorageError,
     Tournament,
     ruleset_store,
 )
+from referee_app.storage.checks import MAX_HAND_NO, MAX_TABLE_NO
+from referee_app.storage.hands import MAX_KEY
 from referee_app.storage.operations import ENDPOINTS, OPERATIONS, Operation
-from referee_app.storage.progress import round_progress
+from referee_app.storage.progress import TableProgress
 from referee_app.storage.wire import to_json
 
 from .auth import Session
-from .state import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
+from .results import Results
+from .state import READ_ONLY_PROBLEM, ApiError, Rendered, ServerState, state_of
+
+JSON = "application/json"
 
 MAX_ID = 2 ** 63 - 1
+#: the longest a long-poll of /api/changes waits (seconds)
+MAX_WAIT = 60
 
 
 # --------------------------------------------------------------------------- JSON shapes
@@ -64,12 +72,17 @@ def tournament_json(t: Tournament) -> dict[str, Any]:
 # --------------------------------------------------------------------------- input
 
 
+#: query numbers with a smaller range than any id (storage/checks.py)
+QUERY_MAX = {"table": MAX_TABLE_NO, "hand_no": MAX_HAND_NO}
+
+
 def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= MAX_ID:
-        raise ApiError(400, name, f"expected a whole number >= 1, got {raw[:40]!r}")
+    top = QUERY_MAX.get(name, MAX_ID)
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= top:
+        raise ApiError.of(400, name, "bad_count", max=top, got=repr(raw[:40]))
     return int(raw)
 
 
@@ -141,23 +154,70 @@ def session_of(request: Request) -> Session:
 
 async def read(request: Request, fn: Callable[[Tournament], Any], status: int = 200
                ) -> JSONResponse:
+    """A read of its own (not shared by other clients) on Starlette's threads."""
     state = state_of(request)
-    return JSONResponse(await run_in_threadpool(lambda: fn(state.tournament())),
-                        status_code=status)
+    return JSONResponse(await state.read(lambda: fn(state.tournament())), status_code=status)
+
+
+async def shared(request: Request, key: Any, fn: Callable[[Results, Tournament], Any],
+                 headers: Callable[[Results, Tournament], dict[str, str]] | None = None
+                 ) -> Response:
+    """A read many clients make (standings, progress, seating, the tournament): made once
+    per revision by the results worker, kept until the next save (``state.answer``)."""
+    state = state_of(request)
+
+    def make(results: Results, t: Tournament) -> Rendered:
+        body = json.dumps(fn(results, t), ensure_ascii=False, separators=(",", ":"))
+        return Rendered(results.revision, 200, body.encode("utf-8"), media_type=JSON,
+                        headers=tuple((headers(results, t) if headers else {}).items()))
+
+    return await state.answer(("api", key), make)
 
 
 async def authorize(request: Request) -> Session:
-    """Before reading a write's body: read-only tournaments 403, a missing token 401."""
+    """Before reading a write's body: read-only tournaments 403, a missing token 401. The
+    change watch knows the tournament has referees (it looks five times a second); only
+    while it says none is the file asked (the first referee may have just been added)."""
     state = state_of(request)
-    if not await run_in_threadpool(lambda: state.tournament().referees.required()):
-        raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+    if state.watch.revision < 0 or state.watch.read_only:
+        if not await state.read(lambda: state.tournament().referees.required()):
+            raise ApiError(403, "referee", READ_ONLY_PROBLEM)
     return session_of(request)
+
+
+def check_session(state: ServerState, t: Tournament, session: Session) -> None:
+    """401 when ``session`` was ended meanwhile: its referee's PIN changed, or the referee
+    was removed, after the sign-in — by this server or on the head desk's file."""
+    state.sessions.sync(t.referees.changed_since)
+    if not state.sessions.alive(session):
+        raise ApiError.of(401, "token", "session_ended", name=session.referee,
+                          headers={"WWW-Authenticate": "Bearer"})
 
 
 async def write(request: Request, session: Session, fn: Callable[[Tournament, str], Any]
                 ) -> Any:
-    """Run a change as the session's referee (one write at a time, see ServerState.write)."""
-    return await run_in_threadpool(state_of(request).write, session, fn)
+    """Run a change as the session's referee on the writer (one write at a time, see
+    ServerState.write; 503 when too many wait), once the session is known to stand
+    (:func:`check_session`, on the writer)."""
+    state = state_of(request)
+
+    def checked(t: Tournament, who: str) -> Any:
+        check_session(state, t, session)
+        return fn(t, who)
+
+    return await state.submit_write(session, checked)
+
+
+async def read_as(request: Request, session: Session, fn: Callable[[Tournament], Any]
+                  ) -> JSONResponse:
+    """:func:`read` for a signed-in referee's read (the whole log, the record check)."""
+    state = state_of(request)
+
+    def checked(t: Tournament) -> Any:
+        check_session(state, t, session)
+        return fn(t)
+
+    return await read(request, checked)
 
 
 # --------------------------------------------------------------------------- session
@@ -165,31 +225,37 @@ async def write(request: Request, session: Session, fn: Callable[[Tournament, st
 
 async def sign_in(request: Request) -> JSONResponse:
     state = state_of(request)
+    # the connection's address (a proxy's X-Forwarded-For only with serve --behind-proxy)
     client = request.client.host if request.client else "?"
     wait = state.sign_in_limiter.hit(client)
     if wait:
-        raise ApiError(429, "referee", f"too many sign-in attempts from this address; wait "
-                       f"{int(wait) + 1} s", headers={"Retry-After": str(int(wait) + 1)})
+        raise ApiError.of(429, "referee", "too_many_attempts", wait=int(wait) + 1,
+                          headers={"Retry-After": str(int(wait) + 1)})
     data = await body_object(request)
     name = field(data, "referee", str)
     pin = field(data, "pin", str)
 
-    def check() -> tuple[str, bool]:
+    def check() -> tuple[str, bool, int]:
         t = state.tournament()
         if not t.referees.required():
             raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+        # the revision before the PIN is checked: a PIN change after it ends the session
+        since = t.record.digest()[0]
         # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
         # the failures and lock-outs it writes are ordered by SQLite itself
         try:
-            r = t.referees.sign_in(name, pin)
+            r = t.referees.sign_in(name, pin, client=client)
         except AuthError as e:
-            raise ApiError(401, e.field, e.problem) from None
+            locked = e.code == "referee_locked"
+            headers = {"Retry-After": str(e.params.get("wait", 60))} if locked else None
+            raise ApiError(429 if locked else 401, e.field, e.problem, headers,
+                           code=e.code, params=e.params) from None
         finally:
             t.referees.sign_out()
-        return r.name, r.head
+        return r.name, r.head, since
 
-    who, head = await run_in_threadpool(check)
-    token, s = state.sessions.issue(who, head)
+    who, head, since = await state.read(check)
+    token, s = state.sessions.issue(who, head, since)
     return JSONResponse({"token": token, "referee": who, "head": head,
                          "expires_in": int(s.expires - time.time())},
                         status_code=201)
@@ -203,60 +269,60 @@ async def sign_out(request: Request) -> JSONResponse:
 # --------------------------------------------------------------------------- reads
 
 
-async def tournament(request: Request) -> JSONResponse:
-    state = state_of(request)
-    return await read(request, lambda t: state.memo("tournament-json", tournament_json))
+async def tournament(request: Request) -> Response:
+    return await shared(request, "tournament", lambda results, t: tournament_json(t))
 
 
-def _seated(t: Tournament, n: int) -> None:
-    if n not in {r.number for r in t.rounds.list()}:
+def _seated(results: Results, t: Tournament, n: int) -> None:
+    if not results.seated(t, n):
         raise ApiError(404, "round", f"round {n} is not seated yet")
 
 
-async def ruleset(request: Request) -> JSONResponse:
+async def ruleset(request: Request) -> Response:
     """The tournament's own ruleset (shipped or a club's file) and its cap and stake: a desk
     checks hands with exactly these while the server cannot be reached."""
-    state = state_of(request)
-
-    def get(t: Tournament) -> dict[str, Any]:
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
         st = t.settings()
         return {"ruleset": st["ruleset"], "digest": st["ruleset_digest"],
                 "cap_fan": st.get("cap_fan"), "stake": st.get("stake"),
                 "document": ruleset_store.snapshot(t.ruleset())}
 
-    return await read(request, lambda t: state.memo("ruleset-json", get))
+    return await shared(request, "ruleset", get)
 
 
-async def seating(request: Request) -> JSONResponse:
+async def seating(request: Request) -> Response:
     n = path_int(request, "round")
 
-    def get(t: Tournament) -> dict[str, Any]:
-        _seated(t, n)
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
+        _seated(results, t, n)
         return to_json(t.rounds.seating(n))  # type: ignore[no-any-return]
 
-    state = state_of(request)
-    return await read(request, lambda t: state.memo(("seating-json", n), get))
+    return await shared(request, ("seating", n), get)
 
 
-async def progress(request: Request) -> JSONResponse:
+async def progress(request: Request) -> Response:
     n = path_int(request, "round")
-    state = state_of(request)
-    return await read(request, lambda t: state.memo(
-        ("progress-json", n), lambda t: (_seated(t, n), round_progress(t, n).to_dict())[1]))
+
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
+        _seated(results, t, n)
+        prog = results.progress(t, n)
+        # RoundProgress.to_dict's keys, each table's converted once (kept while unchanged)
+        return {"round": prog.round, "hands": prog.hands, "verified": prog.verified,
+                "unverified": prog.unverified,
+                "tables": [results.json_of(tp, TableProgress.to_dict) for tp in prog.tables]}
+
+    return await shared(request, ("progress", n), get)
 
 
-async def standings(request: Request) -> JSONResponse:
+async def standings(request: Request) -> Response:
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    state = state_of(request)
-    def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
-        rows = to_json(t.standings.table(rnd, through_round=through))
-        return rows, t.standings.provisional(rnd, through_round=through)
-
-    rows, waiting = await run_in_threadpool(lambda: state.memo(
-        ("standings-json", rnd, through), rows_and_waiting))
     # the body stays the rows of `standings --json`; provisional standings say so in a
     # header (hands still to verify when only verified hands count)
-    return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
+    return await shared(request, ("standings", rnd, through),
+                        lambda results, t: [results.json_of(r, to_json)
+                                            for r in results.standings(t, rnd, through)],
+                        lambda results, t: {"X-Provisional-Hands": str(
+                            results.provisional(t, rnd, through))})
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -294,10 +360,13 @@ async def log(request: Request) -> JSONResponse:
     if who is not None and len(who) > 200:
         raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
     state = state_of(request)
-    if hid is None and await run_in_threadpool(lambda: state.tournament().referees.required()):
-        session_of(request)
-    return await read(request, lambda t: [
-        {**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)])
+
+    def entries(t: Tournament) -> list[dict[str, Any]]:
+        return [{**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)]
+
+    if hid is None and await state.read(lambda: state.tournament().referees.required()):
+        return await read_as(request, session_of(request), entries)
+    return await read(request, entries)
 
 
 async def next_hand(request: Request) -> JSONResponse:
@@ -311,28 +380,31 @@ async def next_hand(request: Request) -> JSONResponse:
 
 async def record(request: Request) -> JSONResponse:
     """``verify`` over the API (a signed-in referee: it reads the whole record)."""
-    session_of(request)
+    session = session_of(request)
 
     def check(t: Tournament) -> dict[str, Any]:
         rep = t.record.verify()
         return {"ok": True, "entries": rep.entries, "versions": rep.versions,
                 "digest": rep.short}
 
-    return await read(request, check)
+    return await read_as(request, session, check)
 
 
 async def changes(request: Request) -> JSONResponse:
     """Long-poll: answers as soon as the record's revision differs from ``since`` (or after
-    ``timeout`` seconds, at most 60, with the same revision)."""
+    ``timeout`` seconds: a finite number 0-60, else 400, like a ``since`` that is no
+    revision number)."""
     since = request.query_params.get("since", "-1")
     raw_timeout = request.query_params.get("timeout", "25")
+    if not re.fullmatch(r"-1|\d{1,18}", since):
+        raise ApiError.of(400, "since", "bad_revision", got=since[:40])
     try:
-        since_n = int(since)
-        timeout = min(max(float(raw_timeout), 0.0), 60.0)
+        timeout = float(raw_timeout) if len(raw_timeout) <= 20 else math.nan
     except ValueError:
-        raise ApiError(400, "since", "expected a revision number (and timeout in seconds)") \
-            from None
-    rev = await state_of(request).watch.wait_change(since_n, timeout)
+        timeout = math.nan
+    if not 0 <= timeout <= MAX_WAIT:  # nan and inf too
+        raise ApiError.of(400, "timeout", "bad_wait", max=MAX_WAIT, got=raw_timeout[:40])
+    rev = await state_of(request).watch.wait_change(int(since), timeout)
     return JSONResponse({"revision": rev})
 
 
@@ -363,29 +435,24 @@ async def add_hand(request: Request) -> JSONResponse:
     rec = field(data, "record", dict)
     override = field(data, "override_reason", str, required=False)
     totals = totals_field(data)
-    key = request.headers.get("idempotency-key", "")[:200]
-    state = state_of(request)
+    key = request.headers.get("idempotency-key", "").strip()[:MAX_KEY]
 
     def save(t: Tournament, referee: str) -> tuple[HandInfo, bool]:
-        tried = state.keys.get(key) if key else None
-        if tried is not None and tried != (referee, rnd, table, hand_no):
+        # the key is saved with the hand, in its transaction (Hands.add): found, the hand
+        # it sent is saved, whatever crashed since — answer as then, never as a conflict
+        sent = t.hands.by_key(key) if key else None
+        if sent is None:
+            return t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
+                               override_reason=override, override_totals=totals,
+                               key=key or None), False
+        first = t.hands.history(sent.hand_id)[0]  # as that send saved it
+        if ((sent.referee, sent.round, sent.table, sent.hand_no) != (referee, rnd, table,
+                                                                    hand_no)
+                or (first.override_reason or None) != (override or None)
+                or _content(first.record) != _content(rec)):
             raise ApiError(409, "idempotency_key", "this key was sent before with another "
                            "hand or by another referee; send the hand with a new key")
-        if key and tried is None:
-            state.keys.add(key, referee, rnd, table, hand_no)  # before saving: see KeyLog
-        try:
-            h = t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
-                           override_reason=override, override_totals=totals)
-        except DuplicateHandError:
-            # a resend of an attempt made before (its reply was lost, perhaps in a crash):
-            # if that attempt saved this very hand, answer as then instead of a conflict
-            same = t.hands.find(rnd, table, hand_no) if tried is not None else None
-            if (same is not None and same.entered_by == referee
-                    and (same.override_reason or None) == (override or None)
-                    and _content(t.hands.history(same.id)[0].record) == _content(rec)):
-                return same, True
-            raise
-        return h, False
+        return t.hands.get(sent.hand_id), True
 
     h, replayed = await write(request, session, save)
     return _saved(h, 200 if replayed else 201, replayed)

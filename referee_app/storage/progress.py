@@ -13,6 +13,21 @@ from typing import Any
 from .errors import StorageError
 from .tournament import Tournament
 
+#: runs of missing hand numbers a listing shows before "…"
+GAPS_SHOWN = 12
+
+
+def gap_runs(numbers: set[int]) -> tuple[tuple[int, int], ...]:
+    """The runs of whole numbers from 1 up to ``max(numbers)`` not in ``numbers``, as
+    (first, last): computed from the numbers present (a few per table), never by counting
+    through the missing ones."""
+    out, prev = [], 0
+    for n in sorted(numbers):
+        if n > prev + 1:
+            out.append((prev + 1, n - 1))
+        prev = n
+    return tuple(out)
+
 
 @dataclass(frozen=True)
 class TableProgress:
@@ -26,14 +41,26 @@ class TableProgress:
     amended: int
     last_hand: int  # the highest hand number stored (0: none)
     last_entry_at: str  # when the newest hand version was saved ("" if none)
-    gaps: tuple[int, ...] = ()  # hand numbers below last_hand with no hand
+    #: the runs of hand numbers below last_hand with no hand, as (first, last): a run is
+    #: one pair however long (a hand saved as number 2^63-1 leaves one run, not 2^63 numbers)
+    gaps: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def missing(self) -> int:
+        """How many hand numbers below ``last_hand`` have no hand."""
+        return sum(b - a + 1 for a, b in self.gaps)
+
+    def gap_text(self, most: int = GAPS_SHOWN) -> str:
+        """The gaps as a referee reads them: ``3, 5-9`` (the first ``most`` runs, then …)."""
+        runs = [str(a) if a == b else f"{a}-{b}" for a, b in self.gaps[:most]]
+        return ", ".join(runs) + (", …" if len(self.gaps) > most else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "players": dict(self.players), "hands": self.hands,
                 "entered": self.entered, "verified": self.verified,
                 "overridden": self.overridden, "void": self.void, "amended": self.amended,
                 "last_hand": self.last_hand, "last_entry_at": self.last_entry_at,
-                "gaps": list(self.gaps)}
+                "gaps": [list(g) for g in self.gaps], "missing": self.missing}
 
 
 @dataclass(frozen=True)
@@ -67,21 +94,28 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
     for h in t.hands.list(round=round_no):
         by_table.setdefault(h.table, []).append(h)
-    tables = []
-    for tbl in sorted(by_table):
-        hs = by_table[tbl]
-        numbers = {h.hand_no for h in hs}
-        last = max(numbers, default=0)
-        tables.append(TableProgress(
-            table=tbl,
-            players=dict(seating.tables.get(tbl, {})),
-            hands=len(hs),
-            entered=sum(1 for h in hs if h.status.value == "entered"),
-            verified=sum(1 for h in hs if h.status.value == "verified"),
-            overridden=sum(1 for h in hs if h.override),
-            void=sum(1 for h in hs if h.void),
-            amended=sum(1 for h in hs if h.amended),
-            last_hand=last,
-            last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
-            gaps=tuple(n for n in range(1, last) if n not in numbers)))
-    return RoundProgress(round_no, tuple(tables))
+    return RoundProgress(round_no, tuple(_table(tbl, seating.tables.get(tbl, {}), by_table[tbl])
+                                         for tbl in sorted(by_table)))
+
+
+def table_progress(t: Tournament, round_no: int, table: int) -> TableProgress:
+    """One table of :func:`round_progress` (what a save at that table changes of it)."""
+    seating = t.rounds.seating(round_no)
+    return _table(table, seating.tables.get(table, {}), t.hands.list(round=round_no, table=table))
+
+
+def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
+    numbers = {h.hand_no for h in hs}
+    last = max(numbers, default=0)
+    return TableProgress(
+        table=tbl,
+        players=dict(players),
+        hands=len(hs),
+        entered=sum(1 for h in hs if h.status.value == "entered"),
+        verified=sum(1 for h in hs if h.status.value == "verified"),
+        overridden=sum(1 for h in hs if h.override),
+        void=sum(1 for h in hs if h.void),
+        amended=sum(1 for h in hs if h.amended),
+        last_hand=last,
+        last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
+        gaps=gap_runs(numbers))

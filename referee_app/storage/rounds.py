@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from . import db as dbm
 from . import round_state
 from . import seating as seating_mod
-from .checks import PlayerRef, lookup_int, positive_int
+from .checks import PlayerRef, lookup_int, positive_int, table_int
 from .errors import (
     SeatingError,
     StorageError,
@@ -38,11 +38,18 @@ class Rounds:
         self.plan = plan
 
     def list(self) -> list[RoundInfo]:
-        out = []
-        for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number").fetchall():
-            s = self.seating(n)
-            hands = self.db["hands"].count_where("round=? AND status<>'void'", [n])
-            out.append(RoundInfo(n, len(s.tables), len(s.assignments), s.byes, hands))
+        """The seated rounds with their tables, players, byes and the hands that count so
+        far, void ones left out (the seatings as kept by :meth:`seating`, the hands counted
+        in one query)."""
+        with dbm.read_transaction(self.db):
+            numbers = [n for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number")]
+            hands = dict(self.db.execute("SELECT round, COUNT(*) FROM hands WHERE "
+                                         "status<>'void' GROUP BY round").fetchall())
+            out = []
+            for n in numbers:
+                s = self.seating(n)
+                out.append(RoundInfo(n, self.seats.tables(n), len(s.assignments), s.byes,
+                                     hands.get(n, 0)))
         return out
 
     def seat(self, number: int, *, seed: int | None = None, fill: str | None = None,
@@ -128,7 +135,7 @@ class Rounds:
         rows: list[tuple[int, str, int]] = []
         where: dict[int, tuple[int, str]] = {}
         for t in sorted(tables):
-            positive_int(t, "table")
+            table_int(t, f"table {t}")
             row = tables[t]
             for s in row:
                 if s not in seats:
@@ -160,7 +167,7 @@ class Rounds:
         the previous occupant takes the bye."""
         referee = self.store.authorize(referee, action="changing a seat")
         number = positive_int(number, "round")
-        table = positive_int(table, "table")
+        table = table_int(table)
         seats = self.store.seats()
         if seat not in seats:
             raise SeatingError.of("seat", "unknown_seat", got=seat, seats=list(seats))

@@ -61,6 +61,9 @@ class Store:
         #: the row-capturing triggers are created at the first save (:meth:`write`), so a
         #: command that only reads (standings, a listing) never pays for their 39 statements
         self._capturing = False
+        #: a save is in progress on this connection: what it wrote is not in the chain yet,
+        #: so caches checked against the chain (``changes.py``) must not be trusted meanwhile
+        self.writing = False
 
     def close(self) -> None:
         """Back up (if anything changed) and close the file."""
@@ -152,7 +155,12 @@ class Store:
             raise AuthError.of("referee", "needs_referee", action=action)
         if referee and referee != who.name:
             raise AuthError.of("referee", "signed_in_as_other", name=who.name, referee=referee)
-        if head and not who.head:
+        # as the file says now: removed meanwhile (by another desk), no change is theirs
+        row = self.db.execute("SELECT head FROM referees WHERE name=?", (who.name,)).fetchone()
+        if row is None:
+            self.signed_in = None
+            raise AuthError.of("referee", "referee_removed", name=who.name)
+        if head and not row[0]:
             raise AuthError.of("referee", "needs_head", action=action, name=who.name)
         return who.name
 
@@ -165,7 +173,7 @@ class Store:
             chain.install_capture(conn)
             # created inside an outer transaction, they would go with its rollback: again then
             self._capturing = not conn.in_transaction
-        with dbm.write_transaction(self.db, self.path, self.read_only):
+        with dbm.write_transaction(self.db, self.path, self.read_only), self._writing():
             self.check_same_file()  # under the write lock: never into a file moved aside
             chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None
@@ -179,6 +187,14 @@ class Store:
             self._pending = None
             chain.append(self.db.conn, referee=referee, action=action, detail=detail, at=at,
                          rows=rows)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
 
     def note(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
         """Name the save in progress (who, what, when); written as its chain entry."""
@@ -202,7 +218,8 @@ class Store:
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
             templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
-            verified_only=bool(meta.get("verified_only", False)))
+            verified_only=bool(meta.get("verified_only", False)),
+            self_verify=bool(meta.get("self_verify", False)))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

@@ -5,6 +5,7 @@ migrations table."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -22,15 +23,24 @@ from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
-TO_SCHEMA_2 = "DROP TABLE round_state; PRAGMA user_version=2;"
 TO_SCHEMA_1 = (
-    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-    "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
+    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
+    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
+    "DELETE FROM meta WHERE key='ruleset_digest'; "
     "ALTER TABLE hand_versions DROP COLUMN settings; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
     "PRAGMA user_version=1;")
+#: what a schema-2 file lacked: the keys table, the client address of a sign-in failure
+TO_SCHEMA_2 = (
+    "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
+    "PRAGMA user_version=2;")
+#: what a schema-3 file lacked: the state of the rounds started (round start)
+TO_SCHEMA_3 = "DROP TABLE round_state; PRAGMA user_version=3;"
+ALL_STEPS = [("referee-desk", "schema-2"), ("referee-desk", "schema-3"),
+             ("referee-desk", "schema-4")]
 
 
 @pytest.fixture
@@ -45,26 +55,19 @@ def current(make_tournament, record_for) -> Tournament:
     return t
 
 
-def _older(current: Tournament, path: Path, script: str) -> Path:
-    """A copy of ``current`` taken back to an older schema by ``script``."""
-    path.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(path)
+def _older(current: Tournament, old: Path, script: str) -> Path:
+    """A copy of ``current`` at ``old`` taken back to an older schema by ``script``."""
+    old.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(old)
     conn.executescript(script)
     conn.close()
-    return path
+    return old
 
 
 @pytest.fixture
 def schema_1(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 1 stored it: no chain, no settings column, a log table."""
     return _older(current, tmp_path / "old.sqlite", TO_SCHEMA_1)
-
-
-@pytest.fixture
-def schema_2(current: Tournament, tmp_path: Path) -> Path:
-    """A file the way schema 2 stored it: no round_state (and, made new at schema 2, no
-    migrations table)."""
-    return _older(current, tmp_path / "old2.sqlite", TO_SCHEMA_2)
 
 
 def _shape(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -107,7 +110,7 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
                             + '","stake":1,"cap_fan":null}'}
         assert t.record.verify().entries == 1
         bundle = t.export_bundle()
-    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+    assert _applied(schema_1) == ALL_STEPS
     # the bundle of an upgraded file imports to the same record, without the table
     again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
                                      backup_every=0)
@@ -116,29 +119,13 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
         assert "_sqlite_migrations" not in again.db.table_names()
 
 
-def test_a_schema_2_file_gets_round_state_and_keeps_its_record(current: Tournament,
-                                                                schema_2: Path) -> None:
-    fresh = _shape(current.db.conn)
-    log = current.record.log()
-    bundle = current.export_bundle()
-    with Tournament.open(schema_2, backup_every=0) as t:
-        assert _shape(t.db.conn) == fresh
-        assert t.record.log() == log  # an empty table: nothing for the chain
-        assert t.record.verify().entries == len(log)
-        assert t.export_bundle() == bundle
-        assert t.rounds.in_play().round == 1
-        t.rounds.start(1, minutes=60)
-        assert t.record.verify().entries == len(log) + 1
-    assert _applied(schema_2) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
-
-
 def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     Tournament.open(schema_1, backup_every=0).close()
     before = hashlib.sha256(schema_1.read_bytes()).hexdigest()
     with Tournament.open(schema_1, backup_every=0) as t:
         assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
-    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+    assert _applied(schema_1) == ALL_STEPS
 
 
 def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
@@ -163,7 +150,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     for d in desks:
         d.join(60)
     assert results == [["event.migrate"], ["event.migrate"]]
-    assert _applied(schema_1) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+    assert _applied(schema_1) == ALL_STEPS
 
 
 def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
@@ -193,10 +180,40 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
         migrations.MIGRATIONS.apply(current.db)
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-    assert _applied(current.path) == [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+    assert _applied(current.path) == ALL_STEPS
     assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)
+
+
+@pytest.fixture
+def schema_2(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 2 stored it: idempotency keys beside it, failures by name."""
+    return _older(current, tmp_path / "two.sqlite", TO_SCHEMA_2)
+
+
+def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
+                                                             schema_2: Path) -> None:
+    """The old server's ``<db>.keys``: the key of a saved hand comes in with that hand; a key
+    whose hand never got saved, another referee's, and a line torn by a crash do not."""
+    saved = {(h.table, h.hand_no): h for h in current.hands.list()}
+    lines = [{"key": "k-saved", "referee": "赵", "round": 1, "table": 1, "hand_no": 2},
+             {"key": "k-never-saved", "referee": "赵", "round": 1, "table": 1, "hand_no": 3},
+             {"key": "k-other-referee", "referee": "钱", "round": 1, "table": 2, "hand_no": 1},
+             {"key": "k-huge", "referee": "赵", "round": 1, "table": 1, "hand_no": 2**70}]
+    text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in lines)
+    Path(f"{schema_2}.keys").write_text(text + '{"key": "k-torn", "ref', encoding="utf-8")
+    fresh = _shape(current.db.conn)
+    with Tournament.open(schema_2, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
+        keys = t.db.execute("SELECT key, hand_id, referee, round, table_no, hand_no FROM "
+                            "hand_keys").fetchall()
+        assert keys == [("k-saved", saved[(1, 2)].id, "赵", 1, 1, 2)]
+        assert t.hands.by_key("k-saved").hand_id == saved[(1, 2)].id
+        assert t.hands.by_key("k-never-saved") is None
+        assert t.record.verify().entries == len(current.record.log())  # the record as it was
+    assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
 
 
 def _mount_tmpfs(where: Path) -> bool:
@@ -219,6 +236,29 @@ def read_only_medium(tmp_path: Path) -> Iterator[Path]:
 
 def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+
+
+@pytest.fixture
+def schema_3(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 3 stored it: no round_state (and, made new at schema 3, no
+    migrations table)."""
+    return _older(current, tmp_path / "three.sqlite", TO_SCHEMA_3)
+
+
+def test_a_schema_3_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_3: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    with Tournament.open(schema_3, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.record.log() == log  # an empty table: nothing for the chain
+        assert t.record.verify().entries == len(log)
+        assert t.export_bundle() == bundle
+        assert t.rounds.in_play().round == 1
+        t.rounds.start(1, minutes=60)
+        assert t.record.verify().entries == len(log) + 1
+    assert _applied(schema_3) == ALL_STEPS
 
 
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
