@@ -139,7 +139,8 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             return
         click.echo(say("hand.history", id=hand_id, where=where(h.round, h.table, h.hand_no),
                        n=len(vs)))
-        for before, v in zip([None, *vs], vs, strict=False):
+        paid = _payments_as_data(vs, t.rules())
+        for i, (before, v) in enumerate(zip([None, *vs], vs, strict=False)):
             click.echo(f"  v{v.version} {pad(_what(v), 10)} {when(v.at)} "
                        + say("hand.by", referee=v.referee or "-")
                        + (say("hand.reason", reason=v.reason) if v.reason else "")
@@ -148,7 +149,8 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             click.echo("     " + say("hand.totals", totals=_chips(v.totals))
                        + (say("hand.totals_change", change=_chips(v.diff))
                           if v.version > 1 else ""))
-            for c in change_items(before, v) if before is not None else ():
+            both = (paid[i - 1], paid[i]) if i and None not in paid[i - 1:i + 1] else None
+            for c in change_items(before, v, both) if before is not None else ():
                 click.echo(f"     {change_text(c, lang())}")
 
 
@@ -159,6 +161,23 @@ def _what(v: HandVersion) -> str:
         return term("status_", "verified") if v.status is HandStatus.VERIFIED \
             else say("hand.unverified")
     return term("action_", v.action.value)
+
+
+def _payments_as_data(vs: list[Any], rules: Any) -> list[tuple[Any, ...] | None]:
+    """Each version's payments as data (its settlement settled again, when that is exactly
+    what was stored), so that their reasons are said in the reader's language; None for a
+    version stored otherwise (an older engine, an override), whose stored words are shown."""
+    from referee_app.core import HandRecord
+    from referee_app.core.settle import as_stored
+
+    out: list[tuple[Any, ...] | None] = []
+    for v in vs:
+        try:
+            s = as_stored(v.settlement, HandRecord.from_dict(v.record, rules), rules)
+        except ValueError:
+            s = None
+        out.append(s.payments if s is not None else None)
+    return out
 
 
 def _chips(by_seat: dict[str, int]) -> str:

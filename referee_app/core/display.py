@@ -12,6 +12,12 @@ import unicodedata
 from datetime import datetime
 
 
+def wide(text: str) -> bool:
+    """Whether ``text`` holds a wide (中文, full-width) character: such text is wrapped
+    by width and where no space is."""
+    return not text.isascii() and any(unicodedata.east_asian_width(c) in "WF" for c in text)
+
+
 def width(text: str) -> int:
     """Terminal columns of ``text``: 2 for wide and full-width characters, 0 for
     combining marks and zero-width characters, 1 otherwise."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
@@ -20,7 +21,7 @@ from .base import (
     signed,
     styles,
 )
-from .model import StandingRow, StandingsData
+from .model import StandingRow, StandingsData, TeamStandingsData
 from .qr import results_block
 from .template import STANDINGS_COLUMNS, Template
 
@@ -44,7 +45,7 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
         v = getattr(row, name)
         return signed(v) if (v or name == "chips") else ""
     if name == "status":
-        return row.status
+        return t.term("pstatus_", row.status)
     return str(getattr(row, name))
 
 
@@ -52,7 +53,7 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
 _KEY_ALIASES = {"largest_win_fan": "largest_fan"}
 
 
-def _tie_break_name(key: str, t: Template) -> str:
+def tie_break_name(key: str, t: Template) -> str:
     """"-discards_paid" reads "fewer 点炮 Discards paid" (a leading - means fewer is better)."""
     fewer = key.startswith("-")
     name = _KEY_ALIASES.get(key.lstrip("-"), key.lstrip("-"))
@@ -63,30 +64,42 @@ def _tie_break_name(key: str, t: Template) -> str:
     return t.join(zh, en)
 
 
-def subtitle(data: StandingsData, t: Template) -> str:
+def subtitle(data: StandingsData | TeamStandingsData, t: Template) -> str:
     if data.only_round is not None:
         return t.label("round_only", n=data.only_round)
     return (t.label("overall") if data.round is None
             else t.label("after_round", n=data.round))
 
 
-def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
-    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
-    st = styles(t)
-    sub = subtitle(data, t)
-    story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
-    if data.verified_only:  # as the text, the pages and the desk: only then provisional
+def heading(data: StandingsData | TeamStandingsData, t: Template, st: Any,
+            note: str = "") -> list[Flowable]:
+    """Title, scope, FINAL or PROVISIONAL (only when only verified hands count, as the
+    text, the pages and the desk say it), the template's header, ``note`` and the
+    tie-break order: the top of the players' and the teams' standings alike."""
+    story: list[Flowable] = [Paragraph(esc(t.title), st.title),
+                             Paragraph(esc(subtitle(data, t)), st.h3)]
+    if data.verified_only:
         state = (t.label("final") if data.final
                  else t.label("provisional_uncounted", n=data.unverified))
         colour = "#1b5e20" if data.final else MARK_HEX
         story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
+    if note:
+        story.append(Paragraph(esc(note), st.small))
     if t.option("show_tie_break") and data.tie_break:
-        names = [_tie_break_name(key, t) for key in data.tie_break]
+        names = [tie_break_name(key, t) for key in data.tie_break]
         story.append(Paragraph(f"{esc(t.label('tie_break'))}: {esc(' > '.join(names))}; "
                                f"={esc(t.label('tied'))}", st.small))
     story.append(Spacer(1, 2))
+    return story
+
+
+def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
+    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
+    st = styles(t)
+    sub = subtitle(data, t)
+    story = heading(data, t, st)
 
     cols = t.column_specs()
     widths = scaled_widths([c.width for _, c, _ in cols], frame_width(t))
@@ -111,7 +124,7 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     if t.option("list_penalties") and data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,
-                 p.reason, p.referee] for p in data.penalties]
+                 t.said(p.reason), p.referee] for p in data.penalties]
         head = [t.label("player", "\n"), t.label("round_no", "\n"),
                 t.label("chips", "\n"), t.label("clause", "\n"),
                 t.label("reason", "\n"), t.label("referee", "\n")]

@@ -232,8 +232,19 @@ def _side_file_keys(path: Path) -> list[tuple[str, str, int, int, int]]:
 
 # --------------------------------------------------------------------------- schema 4
 
-#: the table schema 4 added, as it created it
-SCHEMA_4_ROUND_STATE = """CREATE TABLE round_state (
+@upgrades_to(4)
+def player_teams(db: Database) -> None:
+    """Schema 3 -> 4: a player's team (``players.team``, "" for none). Every player is in no
+    team until one is given, which is what the chain's older entries replay to (a column
+    their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
+    the chain gets no entry."""
+    db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")
+
+
+# --------------------------------------------------------------------------- schema 5
+
+#: the table schema 5 added, as it created it
+SCHEMA_5_ROUND_STATE = """CREATE TABLE round_state (
     round INTEGER PRIMARY KEY,
     in_play INTEGER NOT NULL DEFAULT 0,
     started_at TEXT NOT NULL,
@@ -244,9 +255,9 @@ SCHEMA_4_ROUND_STATE = """CREATE TABLE round_state (
 )"""
 
 
-@upgrades_to(4)
+@upgrades_to(5)
 def round_state(db: Database) -> None:
-    """Schema 3 -> 4: the state of each started round (``round start``: the round in play,
+    """Schema 4 -> 5: the state of each started round (``round start``: the round in play,
     its start and end). Empty until a round is started, so the record is unchanged and the
     chain gets no entry."""
-    db.execute(SCHEMA_4_ROUND_STATE)
+    db.execute(SCHEMA_5_ROUND_STATE)

@@ -27,7 +27,7 @@ TO_SCHEMA_1 = (
     "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
     "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
     "DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -36,11 +36,12 @@ TO_SCHEMA_1 = (
 TO_SCHEMA_2 = (
     "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
     "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
+    "ALTER TABLE players DROP COLUMN team; "
     "PRAGMA user_version=2;")
-#: what a schema-3 file lacked: the state of the rounds started (round start)
-TO_SCHEMA_3 = "DROP TABLE round_state; PRAGMA user_version=3;"
-ALL_STEPS = [("referee-desk", "schema-2"), ("referee-desk", "schema-3"),
-             ("referee-desk", "schema-4")]
+#: what a schema-4 file lacked: the state of the rounds started (round start)
+TO_SCHEMA_4 = "DROP TABLE round_state; PRAGMA user_version=4;"
+#: every step an upgrade from schema 1 records
+ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
 
 @pytest.fixture
@@ -239,18 +240,18 @@ def _remount_read_only(where: Path) -> None:
 
 
 @pytest.fixture
-def schema_3(current: Tournament, tmp_path: Path) -> Path:
-    """A file the way schema 3 stored it: no round_state (and, made new at schema 3, no
+def schema_4(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 4 stored it: no round_state (and, made new at schema 4, no
     migrations table)."""
-    return _older(current, tmp_path / "three.sqlite", TO_SCHEMA_3)
+    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4)
 
 
-def test_a_schema_3_file_gets_round_state_and_keeps_its_record(current: Tournament,
-                                                                schema_3: Path) -> None:
+def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_4: Path) -> None:
     fresh = _shape(current.db.conn)
     log = current.record.log()
     bundle = current.export_bundle()
-    with Tournament.open(schema_3, backup_every=0) as t:
+    with Tournament.open(schema_4, backup_every=0) as t:
         assert _shape(t.db.conn) == fresh
         assert t.record.log() == log  # an empty table: nothing for the chain
         assert t.record.verify().entries == len(log)
@@ -258,7 +259,7 @@ def test_a_schema_3_file_gets_round_state_and_keeps_its_record(current: Tourname
         assert t.rounds.in_play().round == 1
         t.rounds.start(1, minutes=60)
         assert t.record.verify().entries == len(log) + 1
-    assert _applied(schema_3) == ALL_STEPS
+    assert _applied(schema_4) == ALL_STEPS
 
 
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
@@ -270,3 +271,45 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")
+
+
+# --------------------------------------------------------------------------- teams (schema 4)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+
+
+@pytest.fixture
+def before_teams(tmp_path: Path) -> Path:
+    """A file from before teams: the demo bundle's chain was written by code that had no
+    team column (its player rows lack the key), the column dropped and the version set back."""
+    path = tmp_path / "before-teams.sqlite"
+    Tournament.import_bundle(DEMO, path, backup_every=0).close()
+    conn = sqlite3.connect(path)
+    conn.executescript("DROP TABLE round_state; ALTER TABLE players DROP COLUMN team; "
+                       "PRAGMA user_version=3;")
+    conn.close()
+    return path
+
+
+def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Path) -> None:
+    entries = sqlite3.connect(before_teams).execute(
+        "SELECT entry FROM chain WHERE entry LIKE '%\"players\",\"I\"%'").fetchall()
+    assert entries and not any('"team"' in e for (e,) in entries)  # really written before
+    with Tournament.open(before_teams, backup_every=0) as t:
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        n = len(t.record.log())
+        assert {p.team for p in t.players.list()} == {""}
+        assert t.record.verify().entries == n  # older rows replay with the column's default
+        bundle = t.export_bundle()
+        # nobody in a team: the bundle is the one the code before wrote
+        assert all("team" not in p for p in bundle["players"])
+        name = t.players.list()[0].name
+        t.players.update(name, team="川军", referee="赵建国")
+        assert t.players.get(name).team == "川军"
+        assert t.record.verify().entries == n + 1
+        again = t.export_bundle()
+    assert [p.get("team") for p in again["players"]][0] == "川军"
+    with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),
+                                  backup_every=0) as copy:
+        assert copy.players.get(name).team == "川军"
+        assert copy.export_bundle() == again

@@ -27,6 +27,29 @@ from ..i18n import seat_name, tr
 Ruling = tuple[str, dict[str, int]]
 
 
+def before_save(win: Any, breaks_rules: bool, where: tuple[int, int, int, int | None]
+                ) -> tuple[bool, str | None, dict[str, int] | None, str | None]:
+    """What the desk asks before saving a hand at ``where`` (round, table, number, id):
+    for a new hand whose dealer is not the one the rules suggest, save anyway?; for a
+    record that breaks the rules, the head referee's override (reason and every seat's
+    chips) and, at a desk without PINs, the head referee's name. ``(go on, override
+    reason, chips, signer)``; go on is False when the referee cancelled."""
+    r, t, n, hid = where
+    odd = win.desk.dealer_warning(win.entry.form, r, t, n) if hid is None else None
+    if odd and not win.confirm_dealer(tr("dealer_warning", dealer=seat_name(odd[0]),
+                                         suggested=seat_name(odd[1]))):
+        win.message(tr("dealer_not_saved"), error=False)
+        return False, None, None, None
+    if not breaks_rules:
+        return True, None, None, None
+    ruling = win.ask_override(win.entry.form.players())
+    if ruling is None or not ruling[0].strip():
+        win.message(tr("override_not_saved"))
+        return False, None, None, None
+    ok, signer = win.session.head_by_name()
+    return ok, ruling[0], ruling[1], signer
+
+
 def ask_override(win: Any, players: Mapping[str, str]) -> Ruling | None:
     """The dialog over ``win`` (run by its ``run_dialog``); None when cancelled."""
     dlg = OverrideDialog(players, win)

@@ -61,8 +61,11 @@
   function fitRows() {
     var table = document.getElementById("projector-rows");
     if (!table || !table.tBodies.length) return;
-    var rows = Array.prototype.slice.call(table.tBodies[0].rows);
-    rows.forEach(function (r) { r.hidden = false; });
+    if (table.tHead) table.tHead.hidden = false;
+    var rows = [];
+    Array.prototype.forEach.call(table.tBodies, function (b) {
+      Array.prototype.forEach.call(b.rows, function (r) { r.hidden = false; rows.push(r); });
+    });
     var counter = document.querySelector(".pageno");
     var bottom = window.innerHeight - (counter ? counter.offsetHeight : 0) -
         window.innerHeight * 0.015;
@@ -71,7 +74,9 @@
     var cur = [], y = top;
     rows.forEach(function (r) {
       var h = r.getBoundingClientRect().height;
-      if (cur.length && y + h > bottom) { pages.push(cur); cur = []; y = top; }
+      // a body after the first (a team event's team standings) starts a page of its own
+      var first = r === r.parentNode.rows[0] && r.parentNode !== table.tBodies[0];
+      if (cur.length && (first || y + h > bottom)) { pages.push(cur); cur = []; y = top; }
       cur.push(r);
       y += h;
     });
@@ -83,6 +88,11 @@
     if (!pages.length) return;
     page = page % pages.length;
     pages.forEach(function (p, i) { p.forEach(function (r) { r.hidden = i !== page; }); });
+    // the players' column heads over the players' rows only (the team rows bring their own)
+    var table = document.getElementById("projector-rows");
+    if (table && table.tHead && pages[page].length) {
+      table.tHead.hidden = pages[page][0].parentNode !== table.tBodies[0];
+    }
     var counter = document.querySelector(".pageno");
     if (counter && counter.getAttribute("data-fmt")) {
       counter.textContent = counter.getAttribute("data-fmt")
