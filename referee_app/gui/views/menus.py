@@ -197,7 +197,7 @@ class WindowMenus:
                 (self.act_save, "Save hand", "S"), (self.act_next, "Next hand", "N"),
                 (self.act_undo, "Undo", "U"), (self.act_redo, "Redo", "R"),
                 (self.act_history, "History…", "H"), (self.act_penalties, "Penalties…", "P"),
-                (self.act_start_round, "Start round…", "A"),
+                (self.act_start_round, "Start round…", "O"),
                 (self.act_verify, "Mark verified", "V"), (self.act_void, "Void hand…", "D"),
                 (self.act_restore, "Restore hand…", "T"),
                 (self.act_verify_blind, "Verify blind…", "B"),
