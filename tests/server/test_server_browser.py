@@ -214,3 +214,54 @@ def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -
     finally:
         browser.close()
         s.stop()
+
+
+def test_the_projectors_team_standings_start_a_page_of_their_own(tmp_path: Path) -> None:
+    """A team event: the players' rows fill their pages, then the team rows begin a page
+    of their own under the teams' column heads (the players' heads hidden there); every
+    player and every team is shown once."""
+    from referee_app.storage import Tournament
+
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_path(), db)
+    with Tournament.open(db, backup_every=0) as t:
+        names = [p.name for p in t.players.list()]
+        head = t.referees.list()[0].name if t.referees.list() else ""
+        for i, name in enumerate(names):
+            t.players.update(name, team=("川军", "蓉城", "渝州")[i % 3], referee=head)
+        players = len(t.standings.table())
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+    look = """(() => {
+        const t = document.getElementById('projector-rows');
+        const shown = [...t.querySelectorAll('tbody tr')].filter(r => !r.hidden);
+        return {head: !t.tHead.hidden, team: shown[0].parentNode.classList.contains('teams'),
+                names: shown.filter(r => r.cells[0].tagName === 'TD')
+                            .map(r => r.cells[1].textContent),
+                pages: window.projectorPages()};
+    })()"""
+    try:
+        browser.open(s.url + "/projector?lang=zh")
+        end = time.monotonic() + 30
+        while not browser.js("window.projectorPages && window.projectorPages().length") \
+                and time.monotonic() < end:
+            time.sleep(0.1)
+        browser.call("Emulation.setDeviceMetricsOverride",
+                     {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
+        browser.js("window.dispatchEvent(new Event('resize'))")
+        time.sleep(0.3)
+        seen: list[tuple[bool, bool, list[str]]] = []
+        for _ in range(len(browser.js(look)["pages"])):
+            got = browser.js(look)
+            seen.append((got["team"], got["head"], got["names"]))
+            browser.js("window.projectorTurn()")
+    finally:
+        browser.close()
+        s.stop()
+    player_pages = [names for team, _, names in seen if not team]
+    team_pages = [names for team, _, names in seen if team]
+    assert all(head for team, head, _ in seen if not team)  # the players' heads
+    assert not any(head for team, head, _ in seen if team)  # the teams bring their own
+    assert sum(map(len, player_pages)) == players and len(team_pages) == 1
+    assert sorted(team_pages[0]) == sorted(["川军", "蓉城", "渝州"])
+    assert [team for team, _, _ in seen] == sorted(team for team, _, _ in seen)  # teams last
