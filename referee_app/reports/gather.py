@@ -223,7 +223,7 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
                      ) -> PlayerStatementData:
     """个人结算单 of one player (by id, ``#id`` or name): per opponent and per hand."""
     p = t.players.get(player)
-    hands = [h for h in t.hands.list() if p.name in h.players.values()]
+    hands = t.hands.list(player=p.id)
     per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
     lines = []
     for h in hands:

@@ -16,7 +16,7 @@ import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from referee_app.core import HandRecord, RecordError, settle
 from referee_app.core.errors import nested
@@ -49,21 +49,24 @@ def bundle_sections(t: Any) -> dict[str, Any]:
         rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
                        "tables": {str(k): v for k, v in s.tables.items()},
                        "byes": list(s.byes)})
-    hands = []
-    settings = {(h, v): json.loads(st) for h, v, st in t.db.execute(
-        "SELECT hand_id, version, settings FROM hand_versions")}
-    for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM hands "
-                                           "ORDER BY id").fetchall():
-        versions = []
-        for v in t.hands.versions(hid):
-            versions.append({"version": v.version, "action": v.action.value,
-                             "status": v.status.value, "referee": v.referee, "at": v.at,
-                             "reason": v.reason, "override_reason": v.override_reason,
-                             "override_totals": v.override_totals, "record": v.record,
-                             "settlement": v.settlement,
-                             "settings": settings[(hid, v.version)]})
-        hands.append({"id": hid, "round": rnd, "table": tbl, "hand_no": hno,
-                      "versions": versions})
+    hands = [{"id": hid, "round": rnd, "table": tbl, "hand_no": hno, "versions": []}
+             for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM "
+                                                    "hands ORDER BY id")]
+    by_id = {h["id"]: h["versions"] for h in hands}
+    loads = json.loads
+    # every version in one query (a query per hand, as ``t.hands.versions`` makes, cost a
+    # third of an export); the fields as ``t.hands.versions`` gives them, in that order
+    for (hid, version, action, status, referee, at, reason, override_reason, override_totals,
+         record, settlement, settings) in dbm.fetch_all(
+            t.db.conn, "SELECT hand_id, version, action, status, referee, at, reason, "
+            "override_reason, override_totals, record, settlement, settings FROM hand_versions "
+            "ORDER BY hand_id, version"):
+        by_id[hid].append({"version": version, "action": VersionAction(action).value,
+                           "status": HandStatus(status).value, "referee": referee, "at": at,
+                           "reason": reason, "override_reason": override_reason,
+                           "override_totals": loads(override_totals) if override_totals
+                           else None, "record": loads(record),
+                           "settlement": loads(settlement), "settings": loads(settings)})
     penalties = []
     for p in t.penalties.list():
         void = None
@@ -84,18 +87,43 @@ def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
     the whole chain (each entry with its hash) and its head."""
     with dbm.read_transaction(t.db):
         sections = bundle_sections(t)
-        entries = [{**json.loads(text), "hash": h} for text, h in t.db.execute(
-            "SELECT entry, hash FROM chain ORDER BY seq")]
+        entries = [{**json.loads(text), "hash": h} for text, h in dbm.fetch_all(
+            t.db.conn, "SELECT entry, hash FROM chain ORDER BY seq")]
         n, digest = chain.head(t.db.conn)
     bundle = {"format": BUNDLE_FORMAT, **sections, "chain": entries,
               "head": {"entries": n, "digest": digest}}
     if path is not None:
         path = Path(path)
         with atomic_file(path) as f:
-            json.dump(bundle, f, ensure_ascii=False, indent=1)
-            f.write("\n")
+            write_json(bundle, f)
         _fsync(path.parent)
     return bundle
+
+
+def write_json(doc: Mapping[str, Any], f: IO[str]) -> None:
+    """``doc`` as JSON text, one line per element of its lists (a player, a round, a hand
+    with its versions, a penalty, a chain entry): readable and diffable line by line, and
+    written by the json module's C encoder — ``indent=`` takes its pure-Python one, which
+    spent 6 of 7 seconds of exporting 2,000 hands."""
+    dumps = json.JSONEncoder(ensure_ascii=False).encode
+    f.write("{")
+    for i, (key, value) in enumerate(doc.items()):
+        f.write(f'{"," if i else ""}\n {dumps(key)}: ')
+        if isinstance(value, list) and value:
+            f.write("[\n  ")
+            f.write(",\n  ".join(map(dumps, value)))
+            f.write("\n ]")
+        else:
+            f.write(dumps(value))
+    f.write("\n}\n")
+
+
+def same_json(a: Any, b: Any, path: str) -> str | None:
+    """:func:`first_difference`, told at once when ``a`` and ``b`` have the same canonical
+    text (the usual case: one C-encoded comparison instead of a walk of every value)."""
+    if chain.canonical(a) == chain.canonical(b):
+        return None
+    return first_difference(a, b, path)
 
 
 def first_difference(a: Any, b: Any, path: str) -> str | None:
@@ -254,7 +282,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
         with dbm.read_transaction(t.db):
             rebuilt = bundle_sections(t)
         for key in SECTIONS:
-            d = first_difference(data.get(key), rebuilt[key], key)
+            d = same_json(data.get(key), rebuilt[key], key)
             if d is not None:
                 raise BundleError.of(d, "section_edited")
         return t

@@ -473,9 +473,18 @@ class Hands:
         return rows[0] if rows else None
 
     def list(self, *, round: int | None = None, table: int | None = None,
-              status: HandStatus | str | None = None) -> list[HandInfo]:
-        """Current versions, ordered by round, table, hand number (void ones included)."""
-        conds, params = [], []
+              status: HandStatus | str | None = None, player: int | None = None
+              ) -> list[HandInfo]:
+        """Current versions, ordered by round, table, hand number (void ones included).
+        ``player`` (an id): only the hands whose current version seats that player — read
+        through the player index, so one player's statement costs their hands, not all."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if player is not None:
+            conds.append("h.id IN (SELECT hs.hand_id FROM hand_seats hs JOIN hands c ON "
+                         "c.id=hs.hand_id AND hs.version=c.current_version "
+                         "WHERE hs.player_id=?)")
+            params.append(lookup_int(player, "player"))
         if round is not None:
             conds.append("h.round=?")
             params.append(lookup_int(round, "round"))

@@ -294,6 +294,11 @@ def test_hands_listing_and_filters(make_tournament, record_for) -> None:
     t.hands.void(ids[0], reason="x")
     assert [h.id for h in t.hands.list(status="void")] == [ids[0]]
     assert t.hands.next_no(1, 1) == 3 and t.hands.next_no(1, 4) == 3
+    t.hands.amend(ids[5], record_for(t, 1, 3, seed=7), reason="y")
+    for p in t.players.list():  # one player's hands, through the player index
+        mine = t.hands.list(player=p.id)
+        assert mine == [h for h in t.hands.list() if p.name in h.players.values()]
+        assert len(mine) == 4 and t.hands.list(player=p.id, round=2) == mine[2:]
 
 
 # --------------------------------------------------------------------------- penalties
@@ -453,7 +458,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
         f.write("partial,")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(bundle.json, "dump", lambda obj, f, **kw: full(f))
+    monkeypatch.setattr(bundle, "write_json", lambda obj, f: full(f))
     monkeypatch.setattr(csv_io, "_guarded_writer", full)
     with pytest.raises(OSError, match="No space"):
         if export == "bundle":
