@@ -1,8 +1,9 @@
-"""``referee-app backup``: list the automatic backups and restore one safely.
+"""``referee-app backup``: list the automatic backup points and restore one safely.
 
 Never copy database files by hand: a copied-in backup beside the old ``-wal`` gets stale
-changes replayed into it. ``backup restore`` checks the backup, moves the current file and
-its ``-wal``/``-shm`` aside (kept) and writes the backup in with SQLite's backup API.
+changes replayed into it. ``backup restore`` rebuilds the point from its backup log,
+checks it, moves the current file and its ``-wal``/``-shm`` aside (kept) and puts the
+checked file in place.
 """
 
 from __future__ import annotations
@@ -29,17 +30,18 @@ def backup() -> None:
 @db_option
 @handle_errors
 def backup_list(as_json: bool, db: Path) -> None:
-    """Every kept backup of --db, newest first: number, time, round, hands, digest."""
+    """The backup points of --db, newest first (the newest 20 and each round's last):
+    number, time, round, hands, record digest."""
     infos = Tournament.backup_list(db)
     if as_json:
         echo_json([{"number": b.number, "file": str(b.path), "at": b.at, "round": b.round,
-                    "hands": b.hands, "digest": b.digest, "bytes": b.size,
-                    "problem": b.problem} for b in infos])
+                    "hands": b.hands, "entries": b.entries, "digest": b.digest,
+                    "bytes": b.size, "problem": b.problem} for b in infos])
         return
     if not infos:
-        click.echo(f"no backups of {db} yet (one is written at the first change, then every "
-                   "25 changes and at least every ten minutes of changes; 'referee-app event "
-                   "backup' writes one now)")
+        click.echo(f"no backups of {db} yet (a point is written at the first change, then "
+                   "every 25 changes, a minute after the last one and when the file is "
+                   "closed; 'referee-app event backup' writes one now)")
         return
     click.echo(f"{'#':>3}  {'taken':<23} {'round':>5} {'hands':>6}  digest / file")
     for b in infos:

@@ -10,6 +10,7 @@ import click
 from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament
+from referee_app.storage.backup_files import folder_size
 
 from .options import (
     db_option,
@@ -214,10 +215,13 @@ def event_export(bundle: str, db: Path) -> None:
 @db_option
 @handle_errors
 def event_backup(db: Path) -> None:
-    """Write a backup copy now (SQLite backup API) and list the kept backups."""
+    """Write a backup point now (what changed since the last one) and say where."""
     with open_db(db) as t:
         p = t.backups.write()
-        click.echo(f"backup written: {p}")
-        click.echo(f"{len(t.backups.paths())} backups kept in {p.parent}")
+        entries, digest = t.record.digest()
+        click.echo(f"backup point written: {p} (record entry {entries}, {digest})")
+        click.echo(f"{folder_size(t.path) / 1e6:.1f} MB of backups in {p.parent} "
+                   f"(the database: {t.store.size() / 1e6:.1f} MB); "
+                   "'referee-app backup list' shows them")
 
 
