@@ -268,8 +268,11 @@ def append_point(conn: sqlite3.Connection, folder: Path, stem: str, *, read_only
             final = hi >= n
             changed = {k: {"columns": v[1], "rows": v[2]} for k, v in state.items()
                        if final and (last is None or last.tables.get(k) != v[0])}
+            # a long first point (a record shipped whole) favours speed: it is written in
+            # the save that finds no log, once
             data = zlib.compress(chain.canonical(
-                {"chain": {"columns": cols, "rows": rows}, "tables": changed}).encode("utf-8"))
+                {"chain": {"columns": cols, "rows": rows}, "tables": changed}).encode("utf-8"),
+                6 if len(rows) <= 100 else 1)
             head = {"format": FORMAT, "at": at, "from": lo, "entries": hi if not final else n,
                     "digest": digest if final else _hash_at(conn, hi), "round": int(rnd),
                     "hands": hands, "part": not final, "tables": tables,

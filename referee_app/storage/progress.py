@@ -7,7 +7,8 @@ Built only from :class:`~referee_app.storage.tournament.Tournament`'s public rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import StorageError
@@ -58,6 +59,12 @@ class RoundProgress:
         return {"round": self.round, "hands": self.hands, "verified": self.verified,
                 "unverified": self.unverified, "tables": [t.to_dict() for t in self.tables]}
 
+    def with_tables(self, tables: Sequence[TableProgress]) -> RoundProgress:
+        """This round with the rows of ``tables`` replaced (after saves at those tables)."""
+        new = {tp.table: tp for tp in tables}
+        return replace(self, tables=tuple(new.pop(tp.table, tp) for tp in self.tables)
+                       + tuple(sorted(new.values(), key=lambda tp: tp.table)))
+
 
 def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     """The progress of round ``round_no`` (a StorageError names it if it is not seated)."""
@@ -67,21 +74,29 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
     for h in t.hands.list(round=round_no):
         by_table.setdefault(h.table, []).append(h)
-    tables = []
-    for tbl in sorted(by_table):
-        hs = by_table[tbl]
-        numbers = {h.hand_no for h in hs}
-        last = max(numbers, default=0)
-        tables.append(TableProgress(
-            table=tbl,
-            players=dict(seating.tables.get(tbl, {})),
-            hands=len(hs),
-            entered=sum(1 for h in hs if h.status.value == "entered"),
-            verified=sum(1 for h in hs if h.status.value == "verified"),
-            overridden=sum(1 for h in hs if h.override),
-            void=sum(1 for h in hs if h.void),
-            amended=sum(1 for h in hs if h.amended),
-            last_hand=last,
-            last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
-            gaps=tuple(n for n in range(1, last) if n not in numbers)))
-    return RoundProgress(round_no, tuple(tables))
+    return RoundProgress(round_no, tuple(_table(tbl, seating.tables.get(tbl, {}), by_table[tbl])
+                                         for tbl in sorted(by_table)))
+
+
+def table_progress(t: Tournament, round_no: int, table: int, players: Mapping[str, str]
+                   ) -> TableProgress:
+    """One table's row of :func:`round_progress` (``players``: its seating), read from that
+    table's hands only: what a desk shows again after a save at that table."""
+    return _table(table, players, t.hands.list(round=round_no, table=table))
+
+
+def _table(table: int, players: Mapping[str, str], hs: Sequence[Any]) -> TableProgress:
+    numbers = {h.hand_no for h in hs}
+    last = max(numbers, default=0)
+    return TableProgress(
+        table=table,
+        players=dict(players),
+        hands=len(hs),
+        entered=sum(1 for h in hs if h.status.value == "entered"),
+        verified=sum(1 for h in hs if h.status.value == "verified"),
+        overridden=sum(1 for h in hs if h.override),
+        void=sum(1 for h in hs if h.void),
+        amended=sum(1 for h in hs if h.amended),
+        last_hand=last,
+        last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
+        gaps=tuple(n for n in range(1, last) if n not in numbers))

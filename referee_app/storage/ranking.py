@@ -84,6 +84,12 @@ def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
                          discards_paid=a.discards_paid, flower_pigs=a.flower_pigs,
                          largest_win_fan=a.largest_win_fan, penalties=a.penalties,
                          per_round=dict(sorted(a.per_round.items()))))
+    return rank(rows, tie_break)
+
+
+def rank(rows: list[dict[str, Any]], tie_break: Sequence[str]) -> list[StandingRow]:
+    """Each player's figures (a :class:`StandingRow`'s fields but rank and tied) sorted by
+    the tie-break order, then by name; players equal on every key share a rank."""
     rows.sort(key=lambda r: (sort_key(r, tie_break), r["player"]))
     out: list[StandingRow] = []
     prev_key: tuple[int, ...] | None = None
@@ -96,3 +102,15 @@ def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
         tied = (i > 0 and keys[i - 1] == keys[i]) or (i + 1 < len(rows) and keys[i + 1] == keys[i])
         out.append(StandingRow(rank=rank, tied=tied, **r))
     return out
+
+
+_FIGURES = tuple(f for f in StandingRow.__dataclass_fields__ if f not in ("rank", "tied"))
+
+
+def replace_players(table: Sequence[StandingRow], fresh: Sequence[StandingRow],
+                    tie_break: Sequence[str]) -> list[StandingRow]:
+    """``table`` with the rows of ``fresh``'s players replaced by them and everyone ranked
+    again: the table :func:`compute` gives when only those players' figures changed."""
+    by_id = {r.player_id: r for r in fresh}
+    return rank([{f: getattr(by_id.get(r.player_id, r), f) for f in _FIGURES}
+                 for r in table], tie_break)

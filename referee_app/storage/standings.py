@@ -4,21 +4,23 @@ itself is pure, in :mod:`.ranking`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import Any
 
 from . import csv_io
 from . import db as dbm
 from .checks import PlayerRef, lookup_int
 from .models import (
     Penalty,
+    Player,
     PlayerStatement,
     StandingRow,
     StatementLine,
 )
 from .penalties import Penalties
 from .players import Players
-from .ranking import compute
+from .ranking import compute, replace_players
 from .store import Store
 
 
@@ -58,21 +60,48 @@ class Standings:
             if value is not None:
                 lookup_int(value, field)
         with dbm.read_transaction(self.db):
-            players = self.players.list()
-            hand_rows = self.db.execute(
-                "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
-                "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
-                "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
-                "hs.version=h.current_version "
-                + ("WHERE h.status='verified' " if self.store.info.verified_only else "")
-                + "GROUP BY hs.player_id, h.round").fetchall()
-            pen_rows = self.db.execute(
-                "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
-                "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
-                "WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round").fetchall()
+            players, hand_rows, pen_rows = self._figures(None)
             tie_break = self.store.info.tie_break
         return compute(players, hand_rows, pen_rows, tie_break, round=round,
                        through_round=through_round, include_substitutes=include_substitutes)
+
+    def updated(self, table: Sequence[StandingRow], player_ids: Iterable[int],
+                round: int | None = None, *, through_round: int | None = None,
+                include_substitutes: bool = False) -> list[StandingRow]:
+        """``table`` (a :meth:`table` of the same scope) after saves that changed only the
+        hands or penalties of ``player_ids``: their figures read again, everyone ranked
+        again — what :meth:`table` now gives, read from those players' hands only (a desk
+        refreshing after a save at one table of a 1,000-player event)."""
+        ids = sorted(set(player_ids))
+        with dbm.read_transaction(self.db):
+            players, hand_rows, pen_rows = self._figures(ids)
+            tie_break = self.store.info.tie_break
+        fresh = compute(players, hand_rows, pen_rows, tie_break, round=round,
+                        through_round=through_round, include_substitutes=include_substitutes)
+        return replace_players(table, fresh, tie_break)
+
+    def _figures(self, ids: Sequence[int] | None
+                 ) -> tuple[list[Player], list[Any], list[Any]]:
+        """The players (``ids``; None: all) and their hand and penalty figures by round."""
+        where, params = "", list(ids or ())
+        if ids is not None:
+            where = f" AND hs.player_id IN ({','.join('?' * len(ids))})"
+            players = [self.players.get(i) for i in ids]
+        else:
+            players = self.players.list()
+        hand_rows = self.db.execute(
+            "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
+            "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
+            "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
+            "hs.version=h.current_version WHERE 1"
+            + (" AND h.status='verified'" if self.store.info.verified_only else "")
+            + where + " GROUP BY hs.player_id, h.round", params).fetchall()
+        pen_rows = self.db.execute(
+            "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
+            "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
+            "WHERE v.penalty_id IS NULL" + where.replace("hs.", "e.")
+            + " GROUP BY e.player_id, p.round", params).fetchall()
+        return players, hand_rows, pen_rows
 
     def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current

@@ -11,7 +11,7 @@ toolbar) and ``faults`` (banners, read-only, other writers, loaded records).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -269,7 +269,9 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        """Re-read everything from the store (after a save, or on start)."""
+        """Re-read everything from the store (on start, or after a change that reshaped the
+        tournament: players, rounds, settings)."""
+        self.desk.mark_shown()
         rounds = self.desk.rounds()
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
                                 self.desk.hand_index())
@@ -296,6 +298,29 @@ class MainWindow(QMainWindow):
             self._statement_stale = True  # read when the player tab is opened
         self.update_title()
 
+    def refresh(self) -> None:
+        """Show again what changed since the window last looked — a save here, or another
+        desk's: the changed hands' rows in the navigator, their players' standings, their
+        tables' progress, the statement of a player concerned. Everything is read again
+        when a change reshaped the tournament (players, rounds, settings) or the backend
+        cannot say what changed (a server desk)."""
+        ch = self.desk.changes()
+        if ch is None or ch.everything:
+            self.reload()
+            return
+        if not ch.none:
+            if not self.navigator.update_hands(self.desk.hand_summaries(ch.hands)):
+                self.reload()
+                return
+            self.refresh_standings(players=None if ch.penalties else ch.players)
+            if self.tabs.currentWidget() is self.progress:
+                self.refresh_progress(tables=ch.tables)
+            player = self.players.current_player()
+            if player and (ch.penalties or self.desk.player_id(player) in ch.players):
+                self._player_changed(player)  # now if it is on screen, else when it is
+        self.session.update_record_digest()
+        self.update_title()
+
     def sync_rules(self) -> bool:
         """A settings change (here or by the CLI) reaches the open form at once: it is
         settled again under the tournament's current cap and stake, so its preview stays
@@ -311,14 +336,30 @@ class MainWindow(QMainWindow):
         self.entry.refresh()
         return True
 
-    def refresh_progress(self, *_args: object) -> None:
+    def refresh_progress(self, *_args: object,
+                         tables: Collection[tuple[int, int]] | None = None) -> None:
+        """The shown round's progress; ``tables`` (round, table): only those rows changed."""
         r = self.progress.current_round()
-        if r is not None:
-            self.progress.show_progress(self.desk.round_progress(r))
+        if r is None:
+            return
+        shown = self.progress.progress
+        if tables is not None and shown is not None and shown.round == r:
+            mine = [t for rnd, t in tables if rnd == r]
+            if mine:
+                self.progress.show_progress(self.desk.progress_updated(shown, mine))
+            return
+        self.progress.show_progress(self.desk.round_progress(r))
 
-    def refresh_standings(self, *_args: object) -> None:
+    def refresh_standings(self, *_args: object, players: Collection[int] | None = None
+                          ) -> None:
+        """The standings of the scope shown; ``players``: only their figures changed."""
         only, through = self.standings.selected_scope()
-        self.standings.set_rows(self.desk.standings(only, through=through))
+        rows = self.standings.rows
+        if players is not None and rows:
+            self.standings.set_rows(self.desk.standings_updated(rows, players, only,
+                                                                through=through))
+        else:
+            self.standings.set_rows(self.desk.standings(only, through=through))
         self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
@@ -522,7 +563,7 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
@@ -574,7 +615,7 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.entry.undo_stack.setClean()
-        self.reload()
+        self.refresh()
         self.open_hand(h.id)
         self.message(tr("whatif_saved", v=h.version), error=False)
         return True
@@ -604,7 +645,7 @@ class MainWindow(QMainWindow):
         except ValueError as e:
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         return True
@@ -651,7 +692,7 @@ class MainWindow(QMainWindow):
                     p = self.desk.add_penalty(*args, referee=signer, **kwargs)
             except HeadCancelled:
                 raise ValueError(tr("head_cancelled", what=tr("head_penalty"))) from None
-            self.reload()
+            self.refresh()
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
