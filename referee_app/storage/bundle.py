@@ -233,11 +233,14 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
     entries_in = _get(data, "chain", "", list)
     head = _get(data, "head", "", dict)
 
+    bodies: list[str] = []  # each entry's canonical text: hashed, then stored as it is
+
     def texts() -> Any:
         for i, e in enumerate(entries_in):
             if not isinstance(e, dict) or not isinstance(e.get("hash"), str):
                 raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
-            yield chain.canonical({k: v for k, v in e.items() if k != "hash"}), e["hash"]
+            bodies.append(chain.canonical({k: v for k, v in e.items() if k != "hash"}))
+            yield bodies[-1], e["hash"]
 
     try:
         entries = list(chain.read_entries(texts()))
@@ -261,11 +264,10 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             except chain.ChainError as e:
                 raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
                           params=e.params) from None
-            for e, raw in zip(entries, entries_in, strict=True):
-                body = chain.canonical({k: v for k, v in raw.items() if k != "hash"})
-                db.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) "
-                           "VALUES (?,?,?,?,?,?)", (e.seq, e.at, e.referee, e.action, body,
-                                                    e.hash))
+            db.conn.executemany(
+                "INSERT INTO chain(seq, at, referee, action, entry, hash) VALUES (?,?,?,?,?,?)",
+                ((e.seq, e.at, e.referee, e.action, body, e.hash)
+                 for e, body in zip(entries, bodies, strict=True)))
             db.execute("INSERT INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
                        (len(entries), last))
         t = cls(tmp, db, backup_every=0)

@@ -126,6 +126,9 @@ class ProgressView(QWidget):
                 self.table.setItem(r, c, item)
         if same:
             return
+        # sized to the contents once per round shown (in ResizeToContents mode the header
+        # reads all 250 rows again after each cell written: 3 ms a cell)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        self.table.resizeColumnsToContents()
         header.setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
