@@ -219,9 +219,14 @@ def event_backup(db: Path) -> None:
     with open_db(db) as t:
         p = t.backups.write()
         entries, digest = t.record.digest()
-        click.echo(f"backup point written: {p} (record entry {entries}, {digest})")
-        click.echo(f"{folder_size(t.path) / 1e6:.1f} MB of backups in {p.parent} "
-                   f"(the database: {t.store.size() / 1e6:.1f} MB); "
-                   "'referee-app backup list' shows them")
+        said = "backup point written" if t.backups.written else \
+            "nothing changed since the newest backup point"
+        click.echo(f"{said}: {p} (record entry {entries}, {digest})")
+        click.echo(f"{_size(folder_size(t.path))} of backups in {p.parent} (the database: "
+                   f"{_size(t.store.size())}); 'referee-app backup list' shows them")
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 
