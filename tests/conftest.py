@@ -5,6 +5,9 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the command line speaks the locale's language unless told (docs/i18n.md): the tests read
+# its English unless a test chooses (tests/cli/test_cli_lang.py)
+os.environ["REFEREE_LANG"] = "en"
 
 
 # --------------------------------------------------------------------------- storage fixtures

@@ -147,9 +147,10 @@ SAMPLES: list[tuple[Callable[[], Any], type[FieldError], str, str]] = [
      "players: a player is listed twice", "players"),
     (lambda: template_from_dict("standings", {"paper": "A5"}), TemplateError,
      "paper: unknown paper size 'A5' (use A4 or Letter)", "paper"),
-    (lambda: check_int("1.5", 1, 10, "a round", "round"), InputError,
-     "round: expected a round, got '1.5'", "round"),
-    (lambda: check_int("x", 1, 10, "a round"), InputError, "expected a round, got 'x'", ""),
+    (lambda: check_int("1.5", 1, 10, "number", "round"), InputError,
+     "round: expected a whole number >= 1, got '1.5'", "round"),
+    (lambda: check_int("x", 1, 10, "id"), InputError,
+     "expected an id (a whole number >= 1), got 'x'", ""),
 ]
 
 

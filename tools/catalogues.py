@@ -10,6 +10,12 @@
 It also keeps a ``#. en: …`` comment with the English text on each entry of the other
 languages, for their translator. ``--check`` changes nothing and exits 1 when a key is
 missing, an English note is stale or a ``.mo`` is stale.
+
+Two families take their English from elsewhere than the English catalogue: the command
+line's help (``cli.help.*``, ``cli.opt.*``, ``cli.epilog.*``), written beside each command
+and option in the code, and click's own words (``click.<English>``), click's source. Both
+are copied into the English catalogue (a help text that changed marks its 中文 entry fuzzy,
+for the translator to look at again; one no longer in the code is removed).
 """
 
 from __future__ import annotations
@@ -27,7 +33,10 @@ PKG = Path(__file__).resolve().parent.parent / "referee_app"
 LOCALE = PKG / "locale"
 #: folder -> (functions and methods whose first argument is a key, prefix of its key)
 SOURCES = {"gui": ({"tr"}, ""),
-           "reports": ({"label", "_short", "default_label"}, "report.label.")}
+           "reports": ({"label", "_short", "default_label"}, "report.label."),
+           "cli": ({"say"}, "cli.")}
+#: the key prefixes whose English is the code's (the CLI's help) or click's own
+CODE_ENGLISH = ("cli.help.", "cli.opt.", "cli.epilog.", "click.")
 PAGE_WORD = re.compile(r"\bt\.(\w+)|fmt\('(\w+)'")
 
 
@@ -58,6 +67,80 @@ def used_keys() -> dict[str, str]:
         for m in PAGE_WORD.finditer(html.read_text(encoding="utf-8")):
             out.setdefault("page." + (m[1] or m[2]), str(html.relative_to(PKG.parent)))
     return out
+
+
+def help_texts() -> dict[str, str]:
+    """Key -> English of every help text of the command line, as the code words it."""
+    sys.path.insert(0, str(PKG.parent))
+    from referee_app.cli import main as cli_main
+    from referee_app.cli.helptext import help_entries
+
+    return help_entries(cli_main)
+
+
+def click_texts() -> dict[str, str]:
+    """``click.<English>`` -> English of every text click translates through gettext
+    (``_("…")`` and both forms of ``ngettext("…", "…", n)`` in its modules)."""
+    import click
+
+    from referee_app.cli.lang import CLICK_INDIRECT, CLICK_MODULES, CLICK_PREFIX
+
+    out: dict[str, str] = {CLICK_PREFIX + s: s for s in CLICK_INDIRECT}
+    folder = Path(click.__file__).parent
+    for name in CLICK_MODULES:
+        path = folder / f"{name}.py"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) in (
+                    "_", "ngettext"):
+                for arg in node.args[:2]:
+                    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                        out[CLICK_PREFIX + arg.value] = arg.value
+    return out
+
+
+def code_english() -> dict[str, str]:
+    return {**help_texts(), **click_texts()}
+
+
+def sync_code_english(texts: dict[str, str], write: bool) -> list[str]:
+    """The English catalogue's entries of :data:`CODE_ENGLISH` made the code's: added,
+    reworded (the other languages' entry then marked fuzzy) or removed; the 中文 entry of a
+    new key added empty. The keys that were not in step."""
+    changed: list[str] = []
+    reworded: set[str] = set()
+    gone: set[str] = set()
+    for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
+        with po.open("rb") as f:
+            catalog = read_po(f)
+        english = po.parts[-3] == "en"
+        dirty = False
+        for m in list(catalog):
+            if m.id and m.id.startswith(CODE_ENGLISH) and m.id not in texts:
+                catalog.delete(m.id)
+                gone.add(m.id)
+                dirty = True
+        for key, words in texts.items():
+            m = catalog.get(key)
+            if m is None:
+                catalog.add(key, words if english else "",
+                            auto_comments=["command line" if key.startswith("cli.")
+                                           else "click's own words"])
+                changed.append(f"{po.parts[-3]}: new {key!r}")
+                dirty = True
+            elif english and m.string != words:
+                m.string = words
+                reworded.add(key)
+                changed.append(f"en: reworded {key!r}")
+                dirty = True
+            elif not english and key in reworded and not m.fuzzy:
+                m.flags.add("fuzzy")
+                changed.append(f"{po.parts[-3]}: {key!r} marked fuzzy (the English changed)")
+                dirty = True
+        if dirty and write:
+            with po.open("wb") as f:
+                write_po(f, catalog, width=100, sort_output=False, include_previous=False)
+    changed += [f"removed {k!r} (no longer in the code)" for k in sorted(gone)]
+    return changed
 
 
 def compiled(po: Path) -> bytes:
@@ -119,7 +202,7 @@ def sync_english_notes(write: bool) -> list[str]:
 def main(argv: list[str]) -> int:
     check = "--check" in argv
     keys = used_keys()
-    problems = []
+    problems = sync_code_english(code_english(), write=not check)
     for po in sorted(LOCALE.glob("*/LC_MESSAGES/*.po")):
         lang = po.parts[-3]
         for k in add_missing(po, keys, write=not check):

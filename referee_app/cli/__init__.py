@@ -8,6 +8,9 @@ Every failure ends in one line on stderr and a documented exit code (:data:`EXIT
 click's usage errors become ``error: …`` with exit 2, an operating-system fault exit 3,
 and anything unexpected one line asking for a report (exit 3; ``REFEREE_APP_DEBUG=1``
 shows the traceback) — never a traceback by default.
+
+Everything is printed in the run's language (``--lang``, ``REFEREE_LANG`` or the locale;
+:mod:`referee_app.cli.lang`), the help too (:mod:`referee_app.cli.helptext`).
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ import sys
 from typing import Any, NoReturn
 
 import click
+from click.core import ParameterSource
+
+from . import lang as cli_lang
+from .helptext import HelpContext, speak_help
 
 #: command name -> "module:attribute" (imported only when the command is used)
 COMMANDS: dict[str, str] = {
@@ -72,34 +79,37 @@ class LazyGroup(click.Group):
              complete_var: str | None = None, standalone_mode: bool = True,
              **extra: Any) -> Any:
         """click's main, with every error as one line and the documented exit codes."""
+        argv = list(sys.argv[1:] if args is None else args)
+        cli_lang.set_lang(*cli_lang.chosen(argv))  # before click: its errors in it too
         if not standalone_mode:
             return super().main(args, prog_name, complete_var, False, **extra)
+        say = cli_lang.say
         try:
             rv = super().main(args, prog_name, complete_var, False, **extra)
+        except click.exceptions.NoArgsIsHelpError as e:  # a group without its command
+            e.show()  # its help, as click shows it (not an "error:" line)
+            sys.exit(2)
         except click.UsageError as e:
             where = e.ctx.command_path if e.ctx is not None else "referee-app"
-            click.echo(f"error: {e.format_message()} (see '{where} --help')", err=True)
+            _error(say("usage_error", problem=e.format_message(), where=where))
             sys.exit(2)
         except click.ClickException as e:
-            click.echo(f"error: {e.format_message()}", err=True)
+            _error(e.format_message())
             sys.exit(2)
         except click.Abort:
-            click.echo("error: aborted", err=True)
+            _error(say("aborted"))
             sys.exit(2)
         except OSError as e:  # a fault of the machine, not of the input
             what = f" ({e.filename})" if getattr(e, "filename", None) else ""
-            click.echo(f"error: {e.strerror or e}{what}; check the disk and the file's "
-                       "permissions, then retry", err=True)
+            _error(say("os_fault", problem=f"{e.strerror or e}{what}"))
             sys.exit(3)
         except MemoryError:
-            click.echo("error: out of memory; close other programs and retry", err=True)
+            _error(say("out_of_memory"))
             sys.exit(3)
         except Exception as e:
             if os.environ.get("REFEREE_APP_DEBUG"):
                 raise
-            click.echo(f"error: internal error ({type(e).__name__}: {str(e)[:200]}); please "
-                       "report it with the command line (REFEREE_APP_DEBUG=1 shows the "
-                       "details)", err=True)
+            _error(say("internal_error", problem=f"{type(e).__name__}: {str(e)[:200]}"))
             sys.exit(3)
         sys.exit(rv if isinstance(rv, int) else 0)
 
@@ -120,12 +130,50 @@ class LazyGroup(click.Group):
         target = COMMANDS.get(cmd_name)
         if target is None:
             return None
-        return _load(target)
+        return speak_help(_load(target))
+
+
+def _error(problem: str) -> None:
+    click.echo(cli_lang.error_line(problem), err=True)
+
+
+def _lang_option(ctx: click.Context, param: click.Parameter, value: str | None) -> str:
+    """The language of this run: as given, else the locale's (set again once parsed: the
+    early look in :meth:`LazyGroup.main` only finds ``--lang`` before the command)."""
+    if value is None:
+        cli_lang.set_lang(cli_lang.locale_lang())
+    elif value in cli_lang.LANGS:
+        cli_lang.set_lang(value, True)
+    else:
+        where = ("--lang" if ctx.get_parameter_source("lang") is not ParameterSource.ENVIRONMENT
+                 else cli_lang.ENV)
+        raise click.BadParameter(cli_lang.say("bad_lang", got=value), ctx, param, where)
+    return cli_lang.lang()
+
+
+def _version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: click's own words for it, in the run's language."""
+    if not value or ctx.resilient_parsing:
+        return
+    from importlib.metadata import version
+
+    click.echo(cli_lang.click_text("%(prog)s, version %(version)s")
+               % {"prog": ctx.find_root().info_name, "version": version("referee-app")})
+    ctx.exit()
+
+
+LazyGroup.context_class = HelpContext
 
 
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]},
              epilog=EXIT_HELP)
-@click.version_option(package_name="referee-app")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_version, help="Show the version and exit.")
+@click.option("--lang", envvar=cli_lang.ENV, is_eager=True,
+              expose_value=False, callback=_lang_option, metavar="zh|en",
+              help="Language of everything printed: zh (中文) or en (English). Default: "
+                   "REFEREE_LANG, else the locale (中文 when it is Chinese). Options, "
+                   "commands, JSON keys and exit codes are the same in both.")
 def main() -> None:
     """Referee Desk: validate, settle and report Sichuan mahjong (血战到底) tournament hands."""
 

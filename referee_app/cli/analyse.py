@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Sequence
 
 import click
 
 from referee_app.cli.common import EXIT_BAD_INPUT, EXIT_RULES
-from referee_app.core import DEFAULT_RULESET, TileParseError, UnknownRulesetError
+from referee_app.core import DEFAULT_RULESET, RuleViolation
 from referee_app.core.explain import analyse_ready, analyse_win
+
+from .lang import exception_text, say, term, violation_data
+from .layout import pad
 
 
 @click.command()
@@ -38,32 +42,41 @@ def analyse(tiles: str, winning_tile: str | None, pongs: tuple[str, ...],
         n = len(parse_indices(tiles)) + 3 * (len(pongs) + len(kongs))
         if n == 13 and winning_tile is None:
             r = analyse_ready(tiles, pongs=pongs, kongs=kongs, ruleset=ruleset)
-            if r.problems:
-                click.echo(f"{tiles}: impossible hand — " + "; ".join(r.problems))
+            if r.violations:
+                click.echo(say("analyse.impossible", tiles=tiles,
+                               problems=_problems(r.violations)))
                 sys.exit(EXIT_RULES)
             if r.flower_pig:
-                click.echo("holds all three suits: a flower pig at the wall's end")
+                click.echo(say("analyse.flower_pig"))
             if not r.ready:
-                click.echo(f"{tiles}: not ready")
+                click.echo(say("analyse.not_ready", tiles=tiles))
                 return
-            click.echo(f"{tiles}: ready on {' '.join(w.tile for w in r.waits)}; "
-                       f"maximum {r.max_fan} fan")
+            click.echo(say("analyse.ready", tiles=tiles, waits=" ".join(w.tile for w in r.waits),
+                           fan=r.max_fan))
             for w in r.waits:
-                click.echo(f"  {w.tile}: {w.pattern}, {w.fan} fan")
+                click.echo("  " + say("analyse.wait", tile=w.tile, pattern=w.pattern, fan=w.fan))
             return
         a = analyse_win(tiles, winning_tile, pongs=pongs, kongs=kongs, ruleset=ruleset)
-    except (TileParseError, UnknownRulesetError, ValueError) as e:
-        click.echo(f"error: {e}", err=True)
+    except ValueError as e:  # bad notation, an unknown ruleset
+        click.echo(exception_text(e), err=True)
         sys.exit(EXIT_BAD_INPUT)
     if a.impossible:
-        click.echo(f"{a.tiles}: impossible hand — " + "; ".join(a.problems))
+        click.echo(say("analyse.impossible", tiles=a.tiles, problems=_problems(a.violations)))
         sys.exit(EXIT_RULES)
     if not a.legal:
-        click.echo(f"{a.tiles}: not a legal win — " + "; ".join(a.problems))
+        click.echo(say("analyse.not_legal", tiles=a.tiles, problems=_problems(a.violations)))
     for v in a.readings:
-        click.echo(f"  {' '.join(v.groups):<28} {', '.join(v.features):<32} "
+        features = say("list_sep").join(term("cli.feature.", f) for f in v.features)
+        click.echo(f"  {pad(' '.join(v.groups), 28)} {pad(features, 32)} "
                    f"{v.pattern} ({v.pattern_clause}) {v.fan}")
     if a.best is not None and a.legal:
         b = a.best
         bonus = "".join(f" + {x.name} {x.fan}" for x in b.bonuses)
-        click.echo(f"best: {b.pattern} ({b.pattern_clause}) {b.pattern_fan}{bonus} = {b.fan} fan")
+        click.echo(say("analyse.best", pattern=b.pattern, clause=b.pattern_clause,
+                       pattern_fan=b.pattern_fan, bonus=bonus, fan=b.fan))
+
+
+def _problems(violations: Sequence[RuleViolation]) -> str:
+    """The rules a hand breaks, each with its clause, in the reader's language."""
+    return say("problem_sep").join(f"{v.clause} {violation_data(v)['message']}"
+                                   for v in violations)

@@ -15,6 +15,8 @@ import click
 from referee_app.storage import Tournament
 
 from .common import MAX_INT64, BoundedInt
+from .lang import say
+from .layout import table
 from .options import db_option, echo_json, handle_errors, read_pin
 
 
@@ -39,22 +41,20 @@ def backup_list(as_json: bool, db: Path) -> None:
                     "bytes": b.size, "problem": b.problem} for b in infos])
         return
     if not infos:
-        click.echo(f"no backups of {db} yet (a point is written at the first change, then "
-                   "every 25 changes, a minute after the last one and when the file is "
-                   "closed; 'referee-app event backup' writes one now)")
+        click.echo(say("backup.none", path=db))
         return
-    click.echo(f"{'#':>3}  {'taken':<23} {'round':>5} {'hands':>6}  digest / file")
-    for b in infos:
-        hands = "?" if b.hands is None else str(b.hands)
-        rnd = "-" if b.round is None else str(b.round)
-        tail = b.problem or (b.digest[:12] if b.digest else b.path.name)
-        click.echo(f"{b.number:>3}  {b.at:<23} {rnd:>5} {hands:>6}  {tail}")
-    click.echo(f"restore one with: referee-app backup restore NUMBER --db {db} "
-               "--referee HEAD_REFEREE")
+    rows = [(b.number, b.at, "-" if b.round is None else b.round,
+             "?" if b.hands is None else b.hands,
+             b.problem or (b.digest[:12] if b.digest else b.path.name)) for b in infos]
+    for line in table(["#", say("backup.col.taken"), say("backup.col.round"),
+                       say("backup.col.hands"), say("backup.col.digest")], rows, "rlrrl",
+                      (3, 23, 5, 6)):
+        click.echo(line)
+    click.echo(say("backup.restore_with", path=db))
 
 
 @backup.command("restore")
-@click.argument("number", type=BoundedInt(1, MAX_INT64, "a backup number (see 'backup list')"), metavar="NUMBER")
+@click.argument("number", type=BoundedInt(1, MAX_INT64, "backup_number"), metavar="NUMBER")
 @click.option("--referee", default="",
               help="The head referee (required when the tournament names one; with referees "
                    "the PIN is asked, or read from REFEREE_PIN).")
@@ -64,8 +64,9 @@ def backup_restore(number: int, referee: str, db: Path) -> None:
     """Put backup NUMBER (from 'backup list') in place of --db after checking it."""
     info, aside = Tournament.restore_backup(
         db, number, referee=referee,
-        pin=lambda: read_pin(f"PIN for {referee.strip() or 'the head referee'}", "REFEREE_PIN"))
+        pin=lambda: read_pin(say("pin_for", name=referee.strip() or say("the_head_referee")),
+                             "REFEREE_PIN"))
     hands = "?" if info.hands is None else info.hands
-    click.echo(f"restored backup {info.number} ({info.at}, {hands} hands) into {db}")
+    click.echo(say("backup.restored", number=info.number, at=info.at, hands=hands, path=db))
     if aside != db:
-        click.echo(f"the previous file is kept as {aside}")
+        click.echo(say("backup.kept_aside", path=aside))

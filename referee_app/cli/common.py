@@ -14,10 +14,12 @@ from typing import Any
 
 import click
 
-from referee_app.core.errors import RecordError
+from referee_app.core.errors import RecordError, message
 from referee_app.core.jsonin import json_kind, parse_json, text_problem
-from referee_app.core.record import HandRecord, load_record, record_warnings
+from referee_app.core.record import HandRecord, load_record, unknown_fields
 from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE, Ruleset
+
+from .lang import problem, say, warning_line
 
 #: The exit codes of every command (README "Exit codes").
 EXIT_OK, EXIT_RULES, EXIT_BAD_INPUT, EXIT_FAULT = 0, 1, 2, 3
@@ -47,12 +49,14 @@ class BoundedInt(click.ParamType):
     """A whole number within [low, high], with a message naming the range.
 
     Refuses what ``int()`` would take loosely or crash on: fractions, ``1e3``, booleans,
-    and 20-digit or 5000-digit numbers (no OverflowError reaches SQLite).
+    and 20-digit or 5000-digit numbers (no OverflowError reaches SQLite). ``what`` names
+    the number in the message: the catalogue's ``error.expect.<what>`` ("an id (a whole
+    number >= 1)").
     """
 
     name = "integer"
 
-    def __init__(self, low: int, high: int, what: str = "a whole number") -> None:
+    def __init__(self, low: int, high: int, what: str = "number") -> None:
         self.low, self.high, self.what = low, high, what
 
     def convert(self, value: Any, param: click.Parameter | None,
@@ -60,7 +64,7 @@ class BoundedInt(click.ParamType):
         try:
             return check_int(value, self.low, self.high, self.what)
         except InputError as e:
-            self.fail(e.problem, param, ctx)
+            self.fail(problem(e), param, ctx)
 
     def get_metavar(self, param: click.Parameter, *args: Any, **kwargs: Any) -> str:
         return "INTEGER"
@@ -73,33 +77,37 @@ def _grouped(n: int) -> str:
     return f"{n:,}" if abs(n) < 10**7 else ("2^63-1" if n == MAX_INT64 else str(n))
 
 
-def check_int(value: Any, low: int, high: int, what: str = "a whole number",
+def check_int(value: Any, low: int, high: int, what: str = "number",
               field: str = "") -> int:
-    """``value`` (an int or its text) as an int within [low, high]; InputError otherwise."""
+    """``value`` (an int or its text) as an int within [low, high]; InputError otherwise
+    (``what``: the number's kind, ``error.expect.<what>``)."""
+    expected = message(f"expect.{what}")
     if isinstance(value, bool):
-        raise InputError(field, f"expected {what}, got {json_kind(value)}")
+        raise InputError.of(field, "expected_number", what=expected, got=json_kind(value))
     if isinstance(value, int):
         n = value
     else:
         text = str(value).strip()
         digits = text.lstrip("+-")
         if not digits.isdigit() or not digits.isascii() or text.count("-") + text.count("+") > 1:
-            raise InputError(field, f"expected {what}, got {value!r}"[:200])
+            raise InputError.of(field, "expected_number", what=expected,
+                                got=repr(value)[:160])
         if len(digits) > 30:  # far outside any range here; int() would cost or refuse
-            raise InputError(field, f"{text[:12]}… ({len(digits)} digits) is out of range "
-                             f"{_grouped(low)}…{_grouped(high)}")
+            raise InputError.of(field, "number_too_long", start=text[:12],
+                                digits=len(digits), low=_grouped(low), high=_grouped(high))
         n = int(text)
     if not low <= n <= high:
-        raise InputError(field, f"{n} is out of range {_grouped(low)}…{_grouped(high)}")
+        raise InputError.of(field, "out_of_range", n=n, low=_grouped(low),
+                            high=_grouped(high))
     return n
 
 
 #: click types for the numbers the issue names (use ``type=ID`` etc.)
-ID = BoundedInt(1, MAX_INT64, "an id (a whole number >= 1)")
-NUMBER = BoundedInt(1, MAX_INT64, "a whole number >= 1")  # round, table, hand number
-CHIPS = BoundedInt(-MAX_CHIPS, MAX_CHIPS, "a whole number of chips")
-STAKE = BoundedInt(1, MAX_STAKE, "a whole number of chips per unit")
-CAP_FAN = BoundedInt(1, MAX_CAP_FAN, "a cap on total fan (a whole number >= 1)")
+ID = BoundedInt(1, MAX_INT64, "id")
+NUMBER = BoundedInt(1, MAX_INT64, "number")  # round, table, hand number
+CHIPS = BoundedInt(-MAX_CHIPS, MAX_CHIPS, "chips")
+STAKE = BoundedInt(1, MAX_STAKE, "stake")
+CAP_FAN = BoundedInt(1, MAX_CAP_FAN, "cap_fan")
 
 
 def parse_totals(text: str | None, seats: tuple[str, ...] | None = None,
@@ -116,13 +124,12 @@ def parse_totals(text: str | None, seats: tuple[str, ...] | None = None,
         seat, eq, v = part.partition("=")
         seat = seat.strip()
         if not eq or not seat:
-            raise InputError(field, f"expected SEAT=CHIPS,..., got {part.strip()!r}")
+            raise InputError.of(field, "bad_totals", got=part.strip())
         if seats is not None and seat not in seats:
-            raise InputError(field, f"unknown seat {seat!r} (seats are {', '.join(seats)})")
+            raise InputError.of(field, "unknown_seat", got=seat, seats=", ".join(seats))
         if seat in out:
-            raise InputError(field, f"seat {seat} is given twice")
-        out[seat] = check_int(v, -MAX_CHIPS, MAX_CHIPS, "a whole number of chips",
-                              f"{field} {seat}")
+            raise InputError.of(field, "seat_given_twice", seat=seat)
+        out[seat] = check_int(v, -MAX_CHIPS, MAX_CHIPS, "chips", f"{field} {seat}")
     return out
 
 
@@ -166,7 +173,7 @@ def read_input(path: str) -> bytes:
     """The bytes of FILE, or of stdin for ``-``; InputError naming the file otherwise."""
     if path == "-":
         if sys.stdin is None:
-            raise InputError("", "stdin is closed; give a FILE or pipe the record in")
+            raise InputError.of("", "stdin_closed")
         stream = getattr(sys.stdin, "buffer", None)
         if stream is not None:
             return stream.read()
@@ -176,11 +183,12 @@ def read_input(path: str) -> bytes:
         with open(path, "rb") as f:
             return f.read()
     except IsADirectoryError:
-        raise InputError("", f"cannot read {path}: it is a directory, not a file") from None
+        raise InputError.of("", "input_is_folder", path=path) from None
     except FileNotFoundError:
-        raise InputError("", f"cannot read {path}: no such file") from None
+        raise InputError.of("", "no_such_input", path=path) from None
     except OSError as e:
-        raise InputError("", f"cannot read {path}: {e.strerror or e}") from None
+        raise InputError.of("", "file_unreadable_os", source=path,
+                            detail=str(e.strerror or e)) from None
 
 
 def load_json_input(path: str) -> Any:
@@ -195,20 +203,22 @@ def load_json_input(path: str) -> Any:
     except InputError:
         raise
     except RecordError as e:
-        raise InputError(e.field, e.problem) from None
+        raise InputError.like(e.field, e) from None
 
 
-def require_object(data: Any, what: str = "a hand record") -> dict[str, Any]:
-    """``data`` if it is a JSON object, else the one message every command uses."""
+def require_object(data: Any) -> dict[str, Any]:
+    """``data`` if it is a JSON object (a hand record), else the one message every
+    command uses."""
     if not isinstance(data, dict):
-        raise InputError("", f"{what} is a JSON object, got {json_kind(data)}")
+        raise InputError.of("", "record_not_object", got=json_kind(data))
     return data
 
 
-def echo_warnings(lines: list[str], prefix: str = "") -> None:
-    """Warnings (unknown fields kept or ignored) on stderr, one line each."""
-    for line in lines:
-        click.echo(f"warning: {prefix}{line}", err=True)
+def echo_warnings(data: Any, prefix: str = "") -> None:
+    """The record's unknown fields (kept or ignored) on stderr, one warning each."""
+    for path, kept in unknown_fields(data):
+        what = say("unknown_field_kept" if kept else "unknown_field_ignored", field=path)
+        click.echo(warning_line(f"{prefix}{what}"), err=True)
 
 
 def read_record(raw: bytes, source: str, warn_prefix: str = "",
@@ -216,7 +226,7 @@ def read_record(raw: bytes, source: str, warn_prefix: str = "",
     """Parse and read one record (RecordError otherwise); unknown fields warned on stderr."""
     data = parse_json(raw, source)
     record = load_record(data, club)
-    echo_warnings(record_warnings(data), warn_prefix)
+    echo_warnings(data, warn_prefix)
     return record
 
 

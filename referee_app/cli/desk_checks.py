@@ -18,6 +18,8 @@ from referee_app.core.errors import RecordError
 from referee_app.storage import StorageError, Tournament
 
 from .common import load_json_input, require_object
+from .lang import exception_text, field_words, say, seat, violation_data
+from .layout import table
 
 
 def _read(path: str, what: str) -> Any:
@@ -26,11 +28,11 @@ def _read(path: str, what: str) -> Any:
     try:
         return require_object(load_json_input(path))
     except RecordError as e:
-        raise StorageError(what, e.problem) from None
+        raise StorageError.like(what, e) from None
 
 
 def _refused(e: Exception) -> NoReturn:
-    click.echo(f"error: {e}", err=True)
+    click.echo(exception_text(e), err=True)
     sys.exit(2)
 
 
@@ -45,10 +47,31 @@ def amend_dry_run(hand_id: int, record: str, reason: str, db: Path) -> NoReturn:
             imp = amend_impact(t, hand_id, data)
     except (StorageError, ValueError) as e:
         _refused(e)
-    for line in imp.lines():
+    for line in impact_lines(imp):
         click.echo(line)
-    click.echo(f"(dry run: nothing was written; reason would be {reason!r})")
+    click.echo(say("impact.dry_run", reason=reason))
     sys.exit(0 if imp.totals_after is not None else 1)
+
+
+def impact_lines(imp: Any) -> list[str]:
+    """An amendment's impact (:class:`~referee_app.storage.impact.AmendImpact`) as lines:
+    the versions, each seat's total before and after, every rank that changes."""
+    out = [say("impact.head", id=imp.hand_id, a=imp.version_from, b=imp.version_to)]
+    if imp.totals_after is None:
+        problems = [f"{v.clause} {violation_data(v)['message']}" for v in imp.violations]
+        out.append(say("impact.breaks", problems=say("problem_sep").join(
+            problems or imp.errors)))
+        return out
+    out.append(say("impact.totals", totals=say("list_sep").join(
+        f"{seat(s)} {imp.totals_before.get(s, 0):+d} -> {imp.totals_after.get(s, 0):+d} "
+        f"({d:+d})" for s, d in imp.seat_changes.items())))
+    if imp.rank_changes:
+        out += [say("impact.rank", player=r.player, a=r.rank_before, b=r.rank_after,
+                    chips_a=f"{r.chips_before:+d}", chips_b=f"{r.chips_after:+d}")
+                for r in imp.rank_changes]
+    else:
+        out.append(say("impact.no_rank"))
+    return out
 
 
 def verify_record(hand_id: int, record: str, referee: str, db: Path) -> None:
@@ -62,14 +85,13 @@ def verify_record(hand_id: int, record: str, referee: str, db: Path) -> None:
     except (StorageError, ValueError) as e:
         _refused(e)
     if res.verified:
-        click.echo(f"hand {res.hand_id} verified: the second entry matches")
+        click.echo(say("verify.matches", id=res.hand_id))
         return
-    click.echo(f"hand {res.hand_id} NOT verified: the entries differ in "
-               f"{len(res.differences)} field(s):")
-    width = max(len(d.field) for d in res.differences)
-    click.echo(f"  {'field':<{width}}  {'first entry':<24}  second entry")
-    for d in res.differences:
-        click.echo(f"  {d.field:<{width}}  {d.first or '—':<24}  {d.second or '—'}")
-    click.echo("  (the head referee resolves it: keep the first entry with 'hand verify ID', "
-               "or correct it with 'hand amend ID FILE --reason R')")
+    click.echo(say("verify.differ", id=res.hand_id, n=len(res.differences)))
+    for line in table([say("col.field"), say("col.first_entry"), say("col.second_entry")],
+                      [(field_words(d.field), d.first or "—", d.second or "—")
+                       for d in res.differences],
+                      "lll", (0, 24), indent="  "):
+        click.echo(line)
+    click.echo(say("verify.resolve"))
     sys.exit(1)

@@ -12,12 +12,14 @@ from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament
 from referee_app.storage.backup_files import folder_size
 
+from .lang import lang, say, seat
 from .options import (
     db_option,
     handle_errors,
     open_db,
     read_pin,
     referee_option,
+    tie_break_text,
 )
 
 
@@ -68,21 +70,25 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
     if tie_break:
         kw["tie_break"] = _split(tie_break)
     if head_referee.strip():
-        kw["head_pin"] = read_pin(f"new PIN for {head_referee.strip()}", "NEW_REFEREE_PIN",
-                                  confirm=True)
+        kw["head_pin"] = read_pin(say("new_pin_for", name=head_referee.strip()),
+                                  "NEW_REFEREE_PIN", confirm=True)
     with Tournament.create(db, name, ruleset=rules, venue=venue, start_date=start_date,
                            end_date=end_date, head_referee=head_referee,
                            referees=_split(referees), stake=stake, cap_fan=cap_fan,
                            verified_only=verified_only, **kw) as t:
         i = t.info
-        cap = f", cap {i.cap_fan} fan" if i.cap_fan is not None else ""
-        click.echo(f"created {i.name!r} ({i.ruleset}, {i.table_size} seats a table{cap}"
-                   f"{', only verified hands count' if i.verified_only else ''}) in {db}")
+        cap = say("event.with_cap", n=i.cap_fan) if i.cap_fan is not None else ""
+        only = say("event.with_verified_only") if i.verified_only else ""
+        click.echo(say("event.created", name=i.name, ruleset=i.ruleset, seats=i.table_size,
+                       cap=cap, verified=only, path=db))
 
 
 def _counted(verified_only: bool) -> str:
-    return ("only verified hands (standings provisional until every hand is verified)"
-            if verified_only else "every saved hand")
+    return say("event.counted_verified" if verified_only else "event.counted_all")
+
+
+def _names(names: list[str] | tuple[str, ...]) -> str:
+    return say("list_sep").join(names) or "-"
 
 
 def _split(text: str | None) -> list[str]:
@@ -138,24 +144,21 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
     if tie_break is not None:
         fields["tie_break"] = _split(tie_break)
     if not fields and not resettle:
-        raise StorageError("options", "nothing to change (see --help)")
+        raise StorageError.of("options", "nothing_to_change")
     with open_db(db, referee) as t:
         i = t.update_info(referee=referee, **fields) if fields else t.info
-        click.echo(f"{i.name}: venue {i.venue or '-'}, {i.start_date or '-'} .. "
-                   f"{i.end_date or '-'}, stake {i.stake}, referees "
-                   f"{', '.join(i.referees) or '-'} (head {i.head_referee or '-'}), "
-                   f"tie-break {', '.join(i.tie_break)}, templates {i.templates or '-'}, "
-                   f"counted: {_counted(i.verified_only)}, "
-                   f"results {i.results_url or '-'}")
+        click.echo(say("event.settings", name=i.name, venue=i.venue or "-",
+                       start=i.start_date or "-", end=i.end_date or "-", stake=i.stake,
+                       referees=_names(i.referees), head=i.head_referee or "-",
+                       tie_break=tie_break_text(i.tie_break), templates=i.templates or "-",
+                       counted=_counted(i.verified_only), results=i.results_url or "-"))
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
-            click.echo(f"re-settled {len(done)} saved hand(s) under the new settings: "
-                       + (", ".join(f"#{h.id} v{h.version}" for h in done) or "none"))
+            click.echo(say("event.resettled", n=len(done), hands=_names(
+                [f"#{h.id} v{h.version}" for h in done])))
         elif differ:
-            click.echo(f"{len(differ)} saved hand(s) would settle differently under these "
-                       "settings; they keep their saved settlement (--resettle writes new "
-                       "versions)")
+            click.echo(say("event.would_differ", n=len(differ)))
 
 
 @event.command("info")
@@ -165,21 +168,24 @@ def event_info(db: Path) -> None:
     """Show the tournament's details, rounds and counts."""
     with open_db(db) as t:
         i = t.info
-        cap = f"{i.cap_fan} fan" if i.cap_fan is not None else "the ruleset's"
+        cap = say("event.cap_fan", n=i.cap_fan) if i.cap_fan is not None else \
+            say("event.cap_ruleset")
         n, digest = t.record.digest()
-        click.echo(f"{i.name}\n  ruleset: {i.ruleset} ({t.ruleset().name}; stored, "
-                   f"{t.settings()['ruleset_digest'][:12]})  record: {n} entries, {digest}")
-        click.echo(f"  seats: {' '.join(i.seats)}  "
-                   f"stake: {i.stake}  cap: {cap}\n  venue: {i.venue or '-'}  dates: "
-                   f"{i.start_date or '-'} .. {i.end_date or '-'}\n  tie-break: "
-                   f"{', '.join(i.tie_break)}\n  referees: {', '.join(i.referees) or '-'} "
-                   f"(head: {i.head_referee or '-'})\n  templates: {i.templates or '-'}"
-                   f"\n  counted: {_counted(i.verified_only)}"
-                   f"\n  results: {i.results_url or '-'}"
-                   f"\n  players: {len(t.players.list())}")
+        rules = t.ruleset()
+        click.echo(say("event.info", name=i.name, ruleset=i.ruleset,
+                       ruleset_name=(rules.name_zh or rules.name) if lang() == "zh"
+                       else rules.name, digest=t.settings()["ruleset_digest"][:12],
+                       entries=n, record=digest, seats=" ".join(seat(x) for x in i.seats),
+                       stake=i.stake, cap=cap, venue=i.venue or "-",
+                       start=i.start_date or "-", end=i.end_date or "-",
+                       tie_break=tie_break_text(i.tie_break), referees=_names(i.referees),
+                       head=i.head_referee or "-", templates=i.templates or "-",
+                       counted=_counted(i.verified_only), results=i.results_url or "-",
+                       players=len(t.players.list())))
         for r in t.rounds.list():
-            click.echo(f"  round {r.number}: {r.tables} tables, {r.hands} hands"
-                       + (f", byes: {', '.join(r.byes)}" if r.byes else ""))
+            byes = say("event.byes", names=_names(r.byes)) if r.byes else ""
+            click.echo("  " + say("event.round", round=r.number, tables=r.tables,
+                                  hands=r.hands, byes=byes))
 
 
 @event.command("import")
@@ -194,9 +200,9 @@ def event_import(bundle: str, legacy: bool, db: Path) -> None:
     settlement under its stored settings, seating, penalties); all or nothing."""
     with Tournament.import_bundle(bundle, db, legacy=legacy) as t:
         n, digest = t.record.digest()
-        click.echo(f"imported {t.info.name!r}: {len(t.players.list())} players, "
-                   f"{len(t.rounds.list())} rounds, {len(t.hands.list())} hands, "
-                   f"{len(t.penalties.list())} penalties into {db} (record {n} entries, {digest})")
+        click.echo(say("event.imported", name=t.info.name, players=len(t.players.list()),
+                       rounds=len(t.rounds.list()), hands=len(t.hands.list()),
+                       penalties=len(t.penalties.list()), path=db, entries=n, record=digest))
 
 
 @event.command("export")
@@ -207,8 +213,9 @@ def event_export(bundle: str, db: Path) -> None:
     """Write the whole tournament to BUNDLE.json (lossless; re-import with 'event import')."""
     with open_db(db) as t:
         b = t.export_bundle(bundle)
-        click.echo(f"wrote {bundle}: {len(b['players'])} players, {len(b['rounds'])} rounds, "
-                   f"{len(b['hands'])} hands, {len(b['penalties'])} penalties")
+        click.echo(say("event.exported", path=bundle, players=len(b["players"]),
+                       rounds=len(b["rounds"]), hands=len(b["hands"]),
+                       penalties=len(b["penalties"])))
 
 
 @event.command("backup")
@@ -219,11 +226,10 @@ def event_backup(db: Path) -> None:
     with open_db(db) as t:
         p = t.backups.write()
         entries, digest = t.record.digest()
-        said = "backup point written" if t.backups.written else \
-            "nothing changed since the newest backup point"
-        click.echo(f"{said}: {p} (record entry {entries}, {digest})")
-        click.echo(f"{_size(folder_size(t.path))} of backups in {p.parent} (the database: "
-                   f"{_size(t.store.size())}); 'referee-app backup list' shows them")
+        click.echo(say("event.backup_written" if t.backups.written else
+                       "event.backup_unchanged", path=p, entries=entries, digest=digest))
+        click.echo(say("event.backups_kept", size=_size(folder_size(t.path)), folder=p.parent,
+                       db=_size(t.store.size())))
 
 
 def _size(n: int) -> str:

@@ -8,12 +8,15 @@ import click
 
 from referee_app.gui.app import MAX_LOCK_MINUTES, VIEWS  # plain names: loads no Qt
 
+from . import lang as cli_lang
+from .lang import error_line, say
+
 
 def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
     """``nan`` passes click's range check (every comparison with it is false) and would be
     kept as the desk's setting, breaking its idle timer at every start: refused."""
     if value is not None and value != value:
-        raise click.BadParameter(f"expected minutes 0-{MAX_LOCK_MINUTES}, got nan", ctx, param)
+        raise click.BadParameter(say("gui.bad_minutes", max=MAX_LOCK_MINUTES), ctx, param)
     return value
 
 
@@ -26,8 +29,10 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--view", type=click.Choice(list(VIEWS)),
               default="entry", show_default=True,
               help="What the screenshot shows: a tab, the history dialog or the projector.")
-@click.option("--lang", type=click.Choice(["zh", "en"]), default="zh", show_default=True,
-              help="Interface language (中文 / English); switchable in the window.")
+@click.option("--lang", type=click.Choice(["zh", "en"]), default=None,
+              help="Interface language (中文 / English); switchable in the window. Default: "
+                   "the command line's when chosen ('referee-app --lang', REFEREE_LANG), "
+                   "else 中文.")
 @click.option("--referee", default="", help="Referee name recorded on saved hands (in a "
               "tournament with referees: the name offered at sign-in; the PIN is asked).")
 @click.option("--lock-minutes", type=click.FloatRange(min=0, max=MAX_LOCK_MINUTES),
@@ -48,7 +53,7 @@ def _finite(ctx: click.Context, param: click.Parameter, value: float | None) -> 
               help="With an https --server using a self-signed certificate: its cert.pem.")
 @click.option("--exit-when-ready", is_flag=True, hidden=True,
               help="Print 'ready' and quit once the window is up (launch benchmark).")
-def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str,
+def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: str | None,
         referee: str, lock_minutes: float | None, size: str, record: Path | None,
         server: str, outbox: Path | None, server_cert: Path | None,
         exit_when_ready: bool) -> None:
@@ -57,6 +62,8 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
     Hand entry with live validation, the rule trace of every settlement, standings."""
     from referee_app.gui.app import GuiError, LaunchOptions, run
 
+    if lang is None:
+        lang = cli_lang.lang() if cli_lang.explicit() else "zh"
     try:
         w, _, h = size.lower().partition("x")
         dims = (int(w), int(h))
@@ -64,10 +71,10 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
             raise ValueError
     except ValueError:
         raise click.exceptions.Exit(
-            _fail("size", f"expected WIDTHxHEIGHT (>= 200), got {size!r}")) from None
+            _fail("size", say("gui.bad_size", got=size))) from None
     if screenshot is not None and screenshot.parent and not screenshot.parent.exists():
-        raise click.exceptions.Exit(_fail("screenshot", f"directory {screenshot.parent} does not "
-                                          "exist"))
+        raise click.exceptions.Exit(_fail("screenshot", say("gui.no_folder",
+                                                            folder=screenshot.parent)))
     try:
         code = run(LaunchOptions(db=db, demo=demo, screenshot=screenshot, view=view, lang=lang,
                                  referee=referee, size=dims, lock_minutes=lock_minutes,
@@ -80,19 +87,20 @@ def gui(db: Path | None, demo: bool, screenshot: Path | None, view: str, lang: s
         # a server that does not answer is a fault (3) too
         fault = isinstance(e.__context__, StorageFault) or \
             type(e.__context__).__name__ == "ServerUnreachable"
-        raise click.exceptions.Exit(_fail(e.field, e.problem, 3 if fault else 2)) from None
+        raise click.exceptions.Exit(_fail(e.field, cli_lang.problem(e), 3 if fault else 2)) \
+            from None
     except ValueError as e:  # StorageError while the window first reads the file
         from referee_app.storage.errors import StorageError, StorageFault
 
         if not isinstance(e, StorageError):
             raise
         code = 3 if isinstance(e, StorageFault) else 2
-        raise click.exceptions.Exit(_fail(e.field or "db", e.problem, code)) from None
+        raise click.exceptions.Exit(_fail(e.field or "db", cli_lang.problem(e), code)) from None
     if screenshot is not None:
-        click.echo(f"wrote {screenshot}")
+        click.echo(say("wrote", path=screenshot))
     raise click.exceptions.Exit(code)
 
 
 def _fail(field: str, problem: str, code: int = 2) -> int:
-    click.echo(f"error: {field}: {problem}", err=True)
+    click.echo(error_line(problem, field), err=True)
     return code

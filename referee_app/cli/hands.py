@@ -9,8 +9,11 @@ import click
 
 from referee_app.cli.common import ID, NUMBER, parse_totals
 from referee_app.storage import HandInfo
+from referee_app.storage.hand_queries import change_items, change_text
 
 from .desk_checks import amend_dry_run, verify_record
+from .lang import lang, say, seat, term, violation_data
+from .layout import pad
 from .options import (
     db_option,
     echo_json,
@@ -18,6 +21,7 @@ from .options import (
     handle_errors,
     open_db,
     read_json,
+    where,
 )
 
 
@@ -44,7 +48,7 @@ def hand() -> None:
 def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
              override_reason: str | None, totals: str | None, as_json: bool, db: Path) -> None:
     """Validate, settle and save the hand in RECORD.json (- for stdin)."""
-    data = read_json(record, "RECORD")
+    data = read_json(record)
     with open_db(db, referee) as t:
         expected_no = t.hands.next_no(round_no, table)
         suggested = t.hands.next_dealer(round_no, table)
@@ -52,19 +56,18 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
                        override_reason=override_reason, override_totals=parse_totals(totals))
         notes = []
         if hand_no > expected_no:
-            notes.append(f"note: hand(s) {expected_no}-{hand_no - 1} of table {table} are not "
-                         "entered yet")
+            notes.append(say("hand.note_gap", first=expected_no, last=hand_no - 1, table=table))
         if hand_no == expected_no and h.dealer != suggested:
-            notes.append(f"note: the record's dealer is {h.dealer}; the rules suggested "
-                         f"{suggested}")
+            notes.append(say("hand.note_dealer", dealer=seat(h.dealer), suggested=seat(suggested)))
         for n in notes:
             click.echo(n, err=True)
         if as_json:
             echo_json(_hand_json(h))
         else:
-            click.echo(f"saved hand id {h.id}")
+            click.echo(say("hand.saved", id=h.id))
             click.echo(hand_line(h, t.info.seats))
-            click.echo(f"next dealer at table {table}: {t.hands.next_dealer(round_no, table)}")
+            click.echo(say("hand.next_dealer", table=table,
+                           seat=seat(t.hands.next_dealer(round_no, table))))
 
 
 @hand.command("amend")
@@ -90,14 +93,14 @@ def hand_amend(hand_id: int, record: str, reason: str, referee: str,
 @handle_errors
 def _amend(hand_id: int, record: str, reason: str, referee: str,
            override_reason: str | None, totals: str | None, db: Path) -> None:
-    data = read_json(record, "RECORD")
+    data = read_json(record)
     with open_db(db, referee) as t:
         h = t.hands.amend(hand_id, data, reason=reason, referee=referee,
                          override_reason=override_reason, override_totals=parse_totals(totals))
         v = t.hands.history(hand_id)[-1]
-        click.echo(f"hand {h.id} amended: version {h.version}")
+        click.echo(say("hand.amended", id=h.id, version=h.version))
         click.echo(hand_line(h, t.info.seats))
-        click.echo("change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items()))
+        click.echo(say("hand.change", change=_chips(v.diff)))
 
 
 @hand.command("history")
@@ -118,16 +121,25 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
                          "record": v.record}
                         for v in vs])
             return
-        click.echo(f"hand {hand_id} ({h.label}), {len(vs)} version(s)")
-        for v in vs:
-            click.echo(f"  v{v.version} {v.action.value:<9} {v.status.value:<8} {v.at[:19]} "
-                       f"by {v.referee or '-'}" + (f"  reason: {v.reason}" if v.reason else "")
-                       + (f"  OVERRIDE: {v.override_reason}" if v.override_reason else ""))
-            click.echo("     totals: " + "  ".join(f"{s} {c:+d}" for s, c in v.totals.items())
-                       + ("   change: " + "  ".join(f"{s} {d:+d}" for s, d in v.diff.items())
+        click.echo(say("hand.history", id=hand_id, where=where(h.round, h.table, h.hand_no),
+                       n=len(vs)))
+        for before, v in zip([None, *vs], vs, strict=False):
+            click.echo(f"  v{v.version} {pad(term('action_', v.action.value), 9)} "
+                       f"{pad(term('status_', v.status.value), 8)} {v.at[:19]} "
+                       + say("hand.by", referee=v.referee or "-")
+                       + (say("hand.reason", reason=v.reason) if v.reason else "")
+                       + (say("hand.override", reason=v.override_reason)
+                          if v.override_reason else ""))
+            click.echo("     " + say("hand.totals", totals=_chips(v.totals))
+                       + (say("hand.totals_change", change=_chips(v.diff))
                           if v.version > 1 else ""))
-            for line in v.changes:
-                click.echo(f"     {line}")
+            for c in change_items(before, v) if before is not None else ():
+                click.echo(f"     {change_text(c, lang())}")
+
+
+def _chips(by_seat: dict[str, int]) -> str:
+    """``E +4  S -4`` (``东 +4  南 -4``)."""
+    return "  ".join(f"{seat(s)} {c:+d}" for s, c in by_seat.items())
 
 
 def _hand_json(h: HandInfo) -> dict[str, Any]:
@@ -146,18 +158,31 @@ def _hand_json(h: HandInfo) -> dict[str, Any]:
 def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
     """Show the current version of HAND_ID with the settlement it was saved with (never
     settled again: a later change of cap or ruleset data does not touch it)."""
-    from referee_app.cli.score import render_text
+    from referee_app.core import HandRecord
+    from referee_app.core.settle import as_stored
     from referee_app.reports.detail import settlement_from_dict
+
+    from .settlement import render_text
 
     with open_db(db) as t:
         h = t.hands.get(hand_id)
+        # the stored settlement, as data when today's engine writes it so (its words then
+        # in the reader's language), else as stored
+        rules = t.rules()
+        try:
+            s = as_stored(h.settlement, HandRecord.from_dict(h.record, rules), rules)
+        except ValueError:
+            s = None
+        s = s or settlement_from_dict(h.settlement)
         if as_json:
-            echo_json(_hand_json(h))
+            # the stored document as kept; beside it the rules an overridden hand breaks,
+            # each with its code (empty for one known only by its stored words)
+            echo_json({**_hand_json(h), "violations": [violation_data(v) for v in s.errors]})
             return
         click.echo(hand_line(h, t.info.seats))
         if h.override_reason:
-            click.echo(f"OVERRIDE by head referee: {h.override_reason}")
-        click.echo(render_text(settlement_from_dict(h.settlement)))
+            click.echo(say("hand.override_by_head", reason=h.override_reason))
+        click.echo(render_text(s))
 
 
 @hand.command("list")
@@ -181,7 +206,7 @@ def hand_list(round_no: int | None, table: int | None, as_json: bool, csv_path: 
             return
         for h in hs:
             click.echo(hand_line(h, t.info.seats))
-        click.echo(f"{len(hs)} hand(s)")
+        click.echo(say("hand.count", n=len(hs)))
 
 
 @hand.command("void")

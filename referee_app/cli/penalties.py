@@ -8,11 +8,17 @@ import click
 
 from referee_app.cli.common import CHIPS, ID, NUMBER
 
+from .lang import say
 from .options import (
     db_option,
     handle_errors,
     open_db,
+    where,
 )
+
+
+def _entries(entries: dict[str, int]) -> str:
+    return say("list_sep").join(f"{n} {c:+d}" for n, c in entries.items())
 
 
 @click.group()
@@ -38,8 +44,7 @@ def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str |
     with open_db(db, referee) as t:
         p = t.penalties.add(list(players), chips, reason, clause=clause, referee=referee,
                           zero_sum=zero_sum, round=round_no)
-        click.echo(f"penalty {p.id}: " + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
-                   + f" ({p.reason})")
+        click.echo(say("penalty.added", id=p.id, entries=_entries(p.entries), reason=p.reason))
 
 
 @penalty.command("list")
@@ -49,9 +54,10 @@ def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
         for p in t.penalties.list():
-            click.echo(f"#{p.id:<3} round {p.round or '-'} {p.clause or '':<6} "
-                       + ", ".join(f"{n} {c:+d}" for n, c in p.entries.items())
-                       + f"  {p.reason}  by {p.referee or '-'}" + ("  [void]" if p.void else ""))
+            click.echo(f"#{p.id:<3} {where(p.round) if p.round else '-'} {p.clause or '':<6} "
+                       + _entries(p.entries) + f"  {p.reason}  "
+                       + say("hand.by", referee=p.referee or "-")
+                       + (say("marks", marks=say("penalty.void_mark")) if p.void else ""))
 
 
 @penalty.command("void")
@@ -64,4 +70,4 @@ def penalty_void(penalty_id: int, reason: str, referee: str, db: Path) -> None:
     """Cancel a penalty (it stays listed as void)."""
     with open_db(db, referee) as t:
         p = t.penalties.void(penalty_id, reason=reason, referee=referee)
-        click.echo(f"penalty {p.id} void: {p.void_reason}")
+        click.echo(say("penalty.voided", id=p.id, reason=p.void_reason))

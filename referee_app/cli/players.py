@@ -6,13 +6,15 @@ from pathlib import Path
 
 import click
 
+from .lang import say, seat, term
+from .layout import pad
 from .options import (
     db_option,
     echo_json,
     handle_errors,
     open_db,
-    pad,
     referee_option,
+    where,
 )
 
 
@@ -32,7 +34,7 @@ def players_import(csv_file: str, skip_existing: bool, referee: str, db: Path) -
     """Register players from a CSV with a header: name[,name_latin,club,status]."""
     with open_db(db, referee) as t:
         added = t.players.import_csv(csv_file, referee=referee, skip_existing=skip_existing)
-        click.echo(f"registered {len(added)} players ({len(t.players.list())} in total)")
+        click.echo(say("players.imported", n=len(added), total=len(t.players.list())))
 
 
 @players.command("add")
@@ -48,7 +50,7 @@ def players_add(name: str, latin: str, club: str, status: str, referee: str, db:
     """Register one player NAME (the name hand records use)."""
     with open_db(db, referee) as t:
         p = t.players.add(name, name_latin=latin, club=club, status=status, referee=referee)
-        click.echo(f"registered #{p.id} {p.display}")
+        click.echo(say("players.added", id=p.id, name=p.display))
 
 
 @players.command("list")
@@ -64,7 +66,8 @@ def players_list(as_json: bool, db: Path) -> None:
                          "club": p.club, "status": p.status.value} for p in ps])
             return
         for p in ps:
-            click.echo(f"#{p.id:<4} {pad(p.display, 28)} {pad(p.club, 16)} {p.status.value}")
+            click.echo(f"#{p.id:<4} {pad(p.display, 28)} {pad(p.club, 16)} "
+                       f"{term('pstatus_', p.status.value)}")
 
 
 @players.command("statement")
@@ -84,13 +87,15 @@ def players_statement(player: str, as_json: bool, db: Path) -> None:
             return
         click.echo(f"{st.player.display} — {st.player.club or '-'}")
         for ln in st.lines:
-            where = (f"R{ln.round} T{ln.table} H{ln.hand_no} {ln.seat}" if ln.hand_id
-                     else f"R{ln.round or '-'} penalty")
-            flags = f"  [{', '.join(ln.flags)}]" if ln.flags and ln.hand_id else ""
-            click.echo(f"  {where:<16}{ln.chips:>+6}{flags}")
+            at = (f"{where(ln.round, ln.table, ln.hand_no)} {seat(ln.seat)}" if ln.hand_id
+                  else say("players.penalty_at", at=where(ln.round) if ln.round else "-"))
+            flags = say("marks", marks=say("list_sep").join(term("status_", f)
+                                                           for f in ln.flags)) \
+                if ln.flags and ln.hand_id else ""
+            click.echo(f"  {pad(at, 16)}{ln.chips:>+6}{flags}")
             for d in ln.detail:
                 click.echo(f"      {d}")
-        click.echo(f"  total {st.total:+d}")
+        click.echo("  " + say("players.total", total=f"{st.total:+d}"))
 
 
 @players.command("status")
@@ -104,6 +109,6 @@ def players_status(player: str, status: str, reason: str, referee: str, db: Path
     """Set PLAYER's STATUS (a withdrawn player keeps results and is not seated again)."""
     with open_db(db, referee) as t:
         p = t.players.set_status(player, status, referee=referee, reason=reason)
-        click.echo(f"#{p.id} {p.display}: {p.status.value}")
+        click.echo(f"#{p.id} {p.display}: {term('pstatus_', p.status.value)}")
 
 

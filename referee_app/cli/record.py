@@ -10,6 +10,8 @@ import click
 from referee_app.storage import RecordIntegrityError
 
 from .common import ID
+from .lang import error_text, say, term
+from .layout import pad
 from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
@@ -23,15 +25,16 @@ def verify(db: Path) -> None:
     every settlement re-settled under its stored settings.
 
     Last line: ``ok ENTRIES DIGEST`` (exit 0), or the first entry that does not hold
-    (exit 1)."""
+    (exit 1), in the same words in every language (scripts read it)."""
     with open_db(db) as t:
         try:
             rep = t.record.verify()
         except RecordIntegrityError as e:
-            click.echo(f"error: {e.problem}", err=True)
+            click.echo(error_text(e), err=True)
+            # the last line is the same in every language: scripts read it
             click.echo(f"FAILED {'entry ' + str(e.seq) if e.seq else e.field}")
             sys.exit(EXIT_RULES)
-        click.echo(f"{rep.versions} hand versions re-settled under their stored settings")
+        click.echo(say("verify.resettled", n=rep.versions))
         click.echo(f"ok {rep.entries} {rep.short}")
 
 
@@ -53,4 +56,5 @@ def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> No
             brief = ", ".join(f"{k}={v}" for k, v in d.items()
                               if k != "log" and v not in (None, "", [], {}))
             click.echo(f"{e['id']:>5}  {e['at'][:19].replace('T', ' ')}  "
-                       f"{e['referee'] or '-':<8} {e['action']:<20} {brief}")
+                       f"{pad(e['referee'] or '-', 8)} {pad(term('log_', e['action']), 20)} "
+                       f"{brief}")

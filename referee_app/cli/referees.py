@@ -10,6 +10,7 @@ from pathlib import Path
 
 import click
 
+from .lang import say
 from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
 
 
@@ -29,9 +30,9 @@ def referee_add(name: str, head: bool, referee: str, db: Path) -> None:
     """Register referee NAME with a PIN. Adding the tournament's first referee (who must be
     --head) turns PINs on: from then on every change needs a referee's PIN."""
     with open_db(db, referee) as t:
-        pin = read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN", confirm=True)
+        pin = read_pin(say("new_pin_for", name=name.strip()), "NEW_REFEREE_PIN", confirm=True)
         r = t.referees.add(name, pin=pin, head=head, referee=referee)
-        click.echo(f"added {'head ' if r.head else ''}referee {r.name}")
+        click.echo(say("referee.added_head" if r.head else "referee.added", name=r.name))
 
 
 @referee.command("list")
@@ -46,10 +47,10 @@ def referee_list(as_json: bool, db: Path) -> None:
             echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at} for r in refs])
             return
         if not refs:
-            click.echo("no referees: changes need no PIN (add the first with "
-                       "'referee-app referee add NAME --head')")
+            click.echo(say("referee.none"))
         for r in refs:
-            click.echo(f"{r.name}{'  (head)' if r.head else ''}  added {r.added_at}")
+            click.echo(say("referee.line_head" if r.head else "referee.line", name=r.name,
+                           at=r.added_at))
 
 
 @referee.command("pin")
@@ -60,6 +61,7 @@ def referee_list(as_json: bool, db: Path) -> None:
 def referee_pin(name: str, referee: str, db: Path) -> None:
     """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee."""
     with open_db(db, referee or name) as t:
-        t.referees.change_pin(name, read_pin(f"new PIN for {name.strip()}", "NEW_REFEREE_PIN",
-                                    confirm=True), referee=referee or name)
-        click.echo(f"PIN changed for {name.strip()}")
+        t.referees.change_pin(name, read_pin(say("new_pin_for", name=name.strip()),
+                                             "NEW_REFEREE_PIN", confirm=True),
+                              referee=referee or name)
+        click.echo(say("referee.pin_changed", name=name.strip()))

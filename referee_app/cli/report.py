@@ -21,10 +21,11 @@ import click
 from referee_app.core.errors import FieldError
 
 from .common import ID, NUMBER, BoundedInt
+from .lang import error_text, exception_text, say
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
 #: slips per table: a pad's worth at most
-SLIPS = BoundedInt(1, 200, "a number of slips (1-200)")
+SLIPS = BoundedInt(1, 200, "slips")
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -47,7 +48,7 @@ def _parse_time(ctx: click.Context, param: click.Parameter, value: str | None
     try:
         when = datetime.fromisoformat(value)
     except ValueError:
-        raise click.BadParameter(f"{value!r} is not an ISO time like 2026-11-29T20:00") from None
+        raise click.BadParameter(say("report.bad_time", got=value)) from None
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
@@ -82,7 +83,7 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
         if template is not None or templates is not None:
             load_template(report, template, folder=templates)  # a bad file: before the db
         if not output.parent.is_dir():
-            raise OutputError("output", f"directory does not exist: {output.parent}")
+            raise OutputError.of("output", "no_output_folder", folder=str(output.parent))
         with Tournament.open(db) as t:
             tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
@@ -90,21 +91,22 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
         write_atomic(output, data)
     except StorageFault as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(error_text(e), err=True)
         sys.exit(EXIT_FAULT)
     except (TemplateError, StorageError, RecordError, ValueError) as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(exception_text(e), err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as e:
-        click.echo(f"error: output: cannot write {output}: {e.strerror}", err=True)
+        click.echo(error_text(OutputError.of("output", "output_unwritable", path=str(output),
+                                             detail=str(e.strerror or e))), err=True)
         sys.exit(EXIT_FAULT if e.errno in (errno.ENOSPC, errno.EROFS, errno.EIO) else
                  EXIT_BAD_INPUT)
     except sqlite3.Error as e:
         from referee_app.storage.errors import fault_from
 
-        click.echo(f"error: {fault_from(e, db)}", err=True)
+        click.echo(error_text(fault_from(e, db)), err=True)
         sys.exit(EXIT_FAULT)
-    click.echo(f"wrote {output} ({len(data):,} bytes)")
+    click.echo(say("report.wrote", path=output, size=len(data)))
 
 
 def _player_ref(t: Any, text: str) -> str | int:

@@ -10,7 +10,10 @@ import click
 
 from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
 from referee_app.storage import StorageError
+from referee_app.storage.models import Seating
 
+from .lang import say, seat, word
+from .layout import table as text_table
 from .options import (
     db_option,
     echo_json,
@@ -19,7 +22,24 @@ from .options import (
     referee_option,
 )
 
-SEED = BoundedInt(-MAX_INT64, MAX_INT64, "a whole number")
+SEED = BoundedInt(-MAX_INT64, MAX_INT64, "whole")
+
+
+def seating_text(s: Seating) -> str:
+    """A round's seating as a referee reads it out: one line per table, the byes and how
+    many pairs meet again."""
+    lines = [say("round.seating", round=s.round)]
+    for t, row in s.tables.items():
+        lines.append("  " + say("round.table", table=t) + "  ".join(
+            f"{seat(x)} {row.get(x, '-')}" for x in s.seats))
+    if s.byes:
+        lines.append("  " + word("byes", names=say("list_sep").join(s.byes)))
+    lines.append("  " + word("repeat_pairs", n=s.repeat_pairs))
+    return "\n".join(lines)
+
+
+def _names(names: list[str]) -> str:
+    return say("list_sep").join(names)
 
 
 @click.group("round")
@@ -60,10 +80,11 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
                         "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
                         "from_plan": changed is not None, "changed": changed or []})
             return
-        click.echo(s.render())
+        click.echo(seating_text(s))
         if changed is not None:
-            click.echo(f"  from the stored plan; changed seats: {len(changed)}"
-                       + (f" ({', '.join(changed)})" if changed else ""))
+            click.echo("  " + say("round.from_plan", n=len(changed),
+                                  names=say("round.names", names=_names(changed))
+                                  if changed else ""))
 
 
 @round_.command("plan")
@@ -99,10 +120,12 @@ def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_j
                                "byes": list(s.byes)} for s in seatings]})
         return
     for s in seatings:
-        click.echo(s.render())
-    click.echo(f"Plan (seed {plan.seed}, {plan.method}), whole event:")
-    for line in f.lines():
-        click.echo(f"  {line}")
+        click.echo(seating_text(s))
+    click.echo(say("round.plan", seed=plan.seed, method=plan.method))
+    click.echo("  " + say("round.plan.repeats", n=f.repeats, bound=f.bound))
+    click.echo("  " + say("round.plan.wind_spread", n=f.wind_spread))
+    click.echo("  " + say("round.plan.same_seat", n=f.same_seat_same_table))
+    click.echo("  " + say("round.plan.max_meetings", n=f.max_meetings))
 
 
 @round_.command("reseat")
@@ -117,11 +140,12 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
     possible from its planned seating."""
     with open_db(db, referee) as t:
         r, s = t.plan.reseat(number, fill=fill, referee=referee)
-        click.echo(s.render())
+        click.echo(seating_text(s))
         names = {p.id: p.name for p in t.players.list()}
-    click.echo(f"  changed seats: {len(r.changed)}"
-               + (f" ({', '.join(names[p] for p in r.changed)})" if r.changed else "")
-               + (f"; tables dissolved: {', '.join(map(str, r.dissolved))}"
+    click.echo("  " + say("round.changed", n=len(r.changed),
+                          names=say("round.names", names=_names([names[p] for p in r.changed]))
+                          if r.changed else "")
+               + (say("round.dissolved", tables=_names([str(x) for x in r.dissolved]))
                   if r.dissolved else ""))
 
 
@@ -135,17 +159,17 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
     with open_db(db) as t:
         s = t.rounds.seating(number)
         if not s.assignments:
-            raise StorageError("round", f"round {number} is not seated")
+            raise StorageError.of("round", "round_not_seated_yet", round=number)
         if as_json:
             echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
                         "byes": list(s.byes), "repeat_pairs": s.repeat_pairs})
             return
-        click.echo(s.render())
+        click.echo(seating_text(s))
         for tbl in s.tables:
-            click.echo(f"  table {tbl}: next hand {t.hands.next_no(number, tbl)}, "
-                       f"dealer {t.hands.next_dealer(number, tbl)}")
+            click.echo("  " + say("round.next", table=tbl, hand=t.hands.next_no(number, tbl),
+                                  seat=seat(t.hands.next_dealer(number, tbl))))
         for p in t.rounds.problems(number):
-            click.echo(f"  problem: {p}")
+            click.echo("  " + say("round.problem", problem=p))
 
 
 @round_.command("set-seat")
@@ -160,7 +184,8 @@ def round_set_seat(number: int, table: int, seat: str, player: str, referee: str
                    db: Path) -> None:
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
     with open_db(db, referee) as t:
-        click.echo(t.rounds.set_seat(number, table, seat, player, referee=referee).render())
+        click.echo(seating_text(t.rounds.set_seat(number, table, seat, player,
+                                                  referee=referee)))
 
 
 @round_.command("progress")
@@ -177,13 +202,13 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
     if as_json:
         click.echo(json.dumps(p.to_dict(), ensure_ascii=False, indent=2))
         return
-    click.echo(f"round {p.round}: {p.hands} hands, {p.verified} verified, "
-               f"{p.unverified} not yet verified")
-    click.echo(f"{'table':>5}  {'hands':>5}  {'entered':>7}  {'verified':>8}  "
-               f"{'override':>8}  {'void':>4}  {'last':>4}  {'last entry':<19}  gaps  players")
-    for tp in p.tables:
-        gaps = ",".join(map(str, tp.gaps)) or "-"
-        click.echo(f"{tp.table:>5}  {tp.hands:>5}  {tp.entered:>7}  {tp.verified:>8}  "
-                   f"{tp.overridden:>8}  {tp.void:>4}  {tp.last_hand:>4}  "
-                   f"{(tp.last_entry_at or '-')[:19]:<19}  {gaps:<4}  "
-                   + " ".join(tp.players.values()))
+    click.echo(say("round.progress", round=p.round, hands=p.hands, verified=p.verified,
+                   left=p.unverified))
+    header = [say(f"col.{c}") for c in ("table", "hands", "entered", "verified", "override",
+                                        "void", "last", "last_entry", "gaps", "players")]
+    rows = [(tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
+             tp.last_hand, (tp.last_entry_at or "-")[:19],
+             ",".join(map(str, tp.gaps)) or "-", " ".join(tp.players.values()))
+            for tp in p.tables]
+    for line in text_table(header, rows, "rrrrrrrlll", (5, 5, 7, 8, 8, 4, 4, 19, 4)):
+        click.echo(line)

@@ -24,11 +24,13 @@ from referee_app.core.ruleset_file import (
 )
 from referee_app.core.wording import reading_text
 
+from .lang import error_line, error_text, exception_text, lang, say
+
 EXIT_OK, EXIT_BAD_INPUT = 0, 2
 
 
-def _fail(message: str) -> NoReturn:
-    click.echo(f"error: {message}", err=True)
+def _fail(line: str) -> NoReturn:
+    click.echo(line, err=True)
     sys.exit(EXIT_BAD_INPUT)
 
 
@@ -39,7 +41,12 @@ def _load(ruleset: str | None, file: str | None) -> Ruleset:
             return ruleset_from_file(file)
         return get_ruleset(ruleset or "")
     except (UnknownRulesetError, RecordError) as e:
-        _fail(str(e))
+        _fail(exception_text(e))
+
+
+def _name(r: Ruleset) -> str:
+    """A ruleset's name in the reader's language."""
+    return (r.name_zh or r.name) if lang() == "zh" else r.name
 
 
 @click.group(invoke_without_command=True)
@@ -50,7 +57,8 @@ def rulesets(ctx: click.Context) -> None:
     See also 'rulesets export' and 'rulesets check'."""
     if ctx.invoked_subcommand is None:
         for r in list_rulesets():
-            click.echo(f"{r.id:<18} {len(r.seats)} seats  {r.name}  [seed {r.source}]")
+            click.echo(f"{r.id:<18} " + say("rules.listed", seats=len(r.seats), name=_name(r),
+                                            source=r.source))
 
 
 @rulesets.command("export")
@@ -70,8 +78,8 @@ def export(ruleset_id: str, output: str) -> None:
     try:
         Path(output).write_text(text, encoding="utf-8")
     except OSError as e:
-        _fail(f"cannot write {output!r}: {e.strerror}")
-    click.echo(f"wrote {output} ({ruleset_id})")
+        _fail(error_line(say("cannot_write", path=output, detail=e.strerror), "output"))
+    click.echo(say("rules.wrote", path=output, ruleset=ruleset_id))
 
 
 @rulesets.command("check")
@@ -86,15 +94,14 @@ def check(file: str) -> None:
         r = ruleset_from_file(file)
     except RecordError as e:
         errors = getattr(e, "errors", None) or [(e.field, e.problem)]
-        click.echo(f"error: {e}", err=True)
+        click.echo(error_text(e), err=True)
         if len(errors) > 1:
             for path, problem in errors:
                 click.echo(f"  {path}: {problem}" if path else f"  {problem}", err=True)
         sys.exit(EXIT_BAD_INPUT)
     near, diffs = nearest_shipped(r)
-    click.echo(f"ok: {r.id} — {r.name}\nsha256 {r.digest()}\nnearest shipped ruleset: {near} "
-               f"({len(diffs)} difference{'s' if len(diffs) != 1 else ''} besides identity; "
-               f"referee-app rules --file {file} --diff {near})")
+    click.echo(say("rules.checked", ruleset=r.id, name=_name(r), digest=r.digest(),
+                   nearest=near, n=len(diffs), file=file))
 
 
 @click.command()
@@ -113,34 +120,36 @@ def rules(ruleset: str | None, file: str | None, clause_id: str | None,
     ruleset file instead. --diff ottawa-2009 lists what differs from that ruleset.
     """
     if (ruleset is None) == (file is None):
-        _fail("give a shipped RULESET id or --file FILE (one of them)")
+        _fail(error_line(say("rules.one_of")))
     r = _load(ruleset, file)
     if diff_id is not None:
         base = _load(diff_id, None)
         diffs = diff_rulesets(base, r)
-        click.echo(f"{r.id} against {base.id}: {len(diffs)} difference"
-                   f"{'s' if len(diffs) != 1 else ''}")
+        click.echo(say("rules.against", ruleset=r.id, base=base.id, n=len(diffs)))
         for path, a, b in diffs:
             left, right = diff_texts(a, b)
             click.echo(f"  {path}: {left} -> {right}")
         return
     ids = [clause_id] if clause_id else list(r.clauses)
     if clause_id and clause_id not in r.clauses:
-        _fail(f"clause {clause_id!r} is not in {r.id}")
-    click.echo(f"{r.id} — {r.name}\nsource: {r.source}")
+        _fail(error_line(say("rules.no_clause", clause=clause_id, ruleset=r.id), "--clause"))
+    zh = lang() == "zh"
+    click.echo(f"{r.id} — {_name(r)}\n" + say("rules.source", source=r.source))
     if file is not None:
-        click.echo(f"file: {file} (sha256 {r.digest()})")
+        click.echo(say("rules.file", file=file, digest=r.digest()))
     click.echo("")
     for cid in ids:
         c = r.clause(cid)
-        click.echo(f"{cid} {c.title_zh} {c.title_en}".rstrip())
+        click.echo(f"{cid} {c.title_zh}{'' if zh else ' ' + c.title_en}".rstrip())
         if c.zh:
-            click.echo(f"  原文: {c.zh}")
-        if c.en:
-            click.echo(f"  English: {c.en}")
+            click.echo("  " + say("rules.original", text=c.zh))
+        if c.en and not zh:  # the English rendering is for the English reader
+            click.echo("  " + say("rules.english", text=c.en))
         if c.reading:
-            click.echo(f"  Reading: {c.reading}")
-            zh = reading_text(r.id, cid, c.reading, "zh")
-            if zh != c.reading:
-                click.echo(f"  解读: {zh}")
+            click.echo("  " + say("rules.reading", text=reading_text(r.id, cid, c.reading,
+                                                                      lang())))
+            if not zh and reading_text(r.id, cid, c.reading, "zh") != c.reading:
+                # the English reader is shown the 解读 too: what the Chinese desk shows
+                click.echo("  " + say("rules.reading_zh",
+                                      text=reading_text(r.id, cid, c.reading, "zh")))
         click.echo("")

@@ -22,49 +22,12 @@ from referee_app.cli.common import (
 from referee_app.core import HandRecord, RecordError, Ruleset, Settlement, get_ruleset, settle
 from referee_app.core.whatif import SWITCHES
 
+from .lang import error_data, error_text
+from .settlement import render_text, settlement_json
 from .whatif import show_what_if
 
 EXIT_UNREADABLE = EXIT_BAD_INPUT  # the name this module used before the shared codes
-
-
-def render_text(s: Settlement) -> str:
-    """The readable settlement a referee reads at the desk."""
-    lines: list[str] = [f"Ruleset: {s.ruleset}"]
-    if not s.ok:
-        lines.append("INVALID — the record breaks these rules:")
-        lines += [f"  {e.clause:<7} {e.seat or '-':<2} {e.message}" for e in s.errors]
-        return "\n".join(lines)
-    lines.append("")
-    lines.append("Wins")
-    if not s.wins:
-        lines.append("  (none)")
-    for w in s.wins:
-        how = f"on {w.from_seat}'s discard" if w.from_seat else "self-drawn"
-        bonus = ", ".join(f"{b.name} +{b.fan} ({b.clause})" for b in w.score.bonuses) or "-"
-        lines.append(f"  {w.order}. {w.seat} {w.tile} {how}: {w.pattern} ({w.score.pattern_clause}) "
-                     f"{w.score.pattern_fan} fan; bonus: {bonus}; total {w.fan} fan = "
-                     f"{w.chips} chip{'s' if w.chips != 1 else ''}")
-    if s.end_check is not None and s.end_check.applies:
-        ec = s.end_check
-        lines.append("")
-        lines.append("End check (wall exhausted)")
-        lines.append(f"  flower pigs: {', '.join(ec.flower_pigs) or '-'}; "
-                     f"相公: {', '.join(ec.xianggong) or '-'}")
-        for seat, r in ec.ready.items():
-            state = (f"ready on {' '.join(r.waits)}, max {r.max_fan} fan" if r.ready
-                     else "not ready")
-            lines.append(f"  {seat}: {state}")
-    lines.append("")
-    lines.append("Payments")
-    lines.append(f"  {'from':<5}{'to':<5}{'chips':>6}  {'clause':<7} reason")
-    for p in s.payments:
-        lines.append(f"  {p.payer:<5}{p.payee:<5}{p.chips:>6}  {p.clause:<7} {p.reason}")
-    lines.append("")
-    lines.append("Totals: " + "  ".join(f"{k} {v:+d}" for k, v in s.totals.items()))
-    lines.append("")
-    lines.append("Trace")
-    lines += [f"  {t}" for t in s.trace]
-    return "\n".join(lines)
+__all__ = ["render_text", "score", "settlement_json"]
 
 
 def _dump(d: dict[str, Any], *, compact: bool) -> str:
@@ -84,11 +47,10 @@ def _score_jsonl(raw: bytes, settings: dict[str, int | None], club: Ruleset | No
             s = _settle(read_record(line, f"line {n}", f"line {n}: ", club), settings, club)
         except RecordError as e:
             click.echo(_dump({"ok": False, "errors": [
-                {"clause": None, "seat": None, "field": e.field, "message": str(e)}],
-                "line": n}, compact=True))
+                {"clause": None, "seat": None, **error_data(e)}], "line": n}, compact=True))
             worst = max(worst, EXIT_BAD_INPUT)
             continue
-        click.echo(_dump(s.data(), compact=True))
+        click.echo(_dump(settlement_json(s), compact=True))
         worst = max(worst, EXIT_OK if s.ok else EXIT_RULES)
     return worst
 
@@ -100,7 +62,7 @@ def _settle(record: HandRecord, settings: dict[str, int | None],
     try:
         rules = (club or get_ruleset(record.ruleset)).with_settings(**settings)
     except ValueError as e:
-        raise RecordError("--cap-fan/--stake", str(e)) from None
+        raise RecordError("--cap-fan/--stake", str(e)) from None  # (checked by the options)
     return settle(record, rules)
 
 
@@ -146,7 +108,9 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
             sys.exit(_score_jsonl(raw, settings, club))
         s = _settle(read_record(raw, display_name(file), club=club), settings, club)
     except (InputError, RecordError) as e:
-        click.echo(f"error: {e}", err=True)
+        if as_json:
+            click.echo(_dump({"ok": False, "error": error_data(e)}, compact=False))
+        click.echo(error_text(e), err=True)
         sys.exit(EXIT_BAD_INPUT)
-    click.echo(_dump(s.data(), compact=False) if as_json else render_text(s))
+    click.echo(_dump(settlement_json(s), compact=False) if as_json else render_text(s))
     sys.exit(EXIT_OK if s.ok else EXIT_RULES)

@@ -10,9 +10,10 @@ from pathlib import Path
 import click
 
 from .common import BoundedInt
+from .lang import error_line, say, warning_line
 from .options import db_option, handle_errors
 
-PORT = BoundedInt(1, 65535, "a port number (1-65535)")
+PORT = BoundedInt(1, 65535, "port")
 
 
 def _loopback(host: str) -> bool:
@@ -47,7 +48,7 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     from referee_app.storage import Tournament
 
     if (cert is None) != (key_file is None):
-        raise click.UsageError("--cert and --key go together")
+        raise click.UsageError(say("serve.cert_and_key"))
     with Tournament.open(db, backup_every=0) as t:
         name, has_refs = t.info.name, t.referees.required()
         heads = [r.name for r in t.referees.list() if r.head]
@@ -57,18 +58,15 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
         shown = _lan_address() or "127.0.0.1"
         public_url = public_url or f"{scheme}://{shown}:{port}/"  # what phones can reach
     app = create_app(db, public_url=public_url)
-    click.echo(f"serving '{name}' ({db}) at {scheme}://{shown}:{port}/ — results /, "
-               f"projector /projector, API /api/")
+    click.echo(say("serve.serving", name=name, path=db, url=f"{scheme}://{shown}:{port}/"))
     if has_refs:
-        click.echo(f"writes need a referee's PIN (head referee: {', '.join(heads) or '-'})")
+        click.echo(say("serve.pins", heads=say("list_sep").join(heads) or "-"))
     else:
-        click.echo("READ-ONLY: this tournament has no referees, so desks cannot write; add a "
-                   "head referee (referee-app referee add NAME --head) to accept writes")
+        click.echo(say("serve.read_only"))
     if cert is None and not _loopback(host):
-        click.echo("warning: no TLS: PINs and tokens cross the network in clear text; use "
-                   "--cert/--key on any network you do not control", err=True)
+        click.echo(warning_line(say("serve.no_tls")), err=True)
     sock = _bind(host, port)
-    click.echo("stop with Ctrl-C")
+    click.echo(say("serve.stop"))
     config = uvicorn.Config(app, ssl_certfile=str(cert) if cert else None,
                             ssl_keyfile=str(key_file) if key_file else None,
                             log_level="warning", access_log=False, server_header=False,
@@ -100,7 +98,7 @@ def _bind(host: str, port: int) -> socket.socket:
         sock.listen(128)
         sock.set_inheritable(True)
     except OSError as e:
-        click.echo(f"error: --port: cannot listen on {host}:{port} ({e.strerror or e}); "
-                   "is another server running? choose another --port", err=True)
+        click.echo(error_line(say("serve.cannot_listen", host=host, port=port,
+                                  detail=e.strerror or e), "--port"), err=True)
         sys.exit(3)
     return sock

@@ -8,12 +8,14 @@ import click
 
 from referee_app.cli.common import NUMBER
 
+from .lang import say
+from .layout import table
 from .options import (
     db_option,
     echo_json,
     handle_errors,
     open_db,
-    pad,
+    tie_break_text,
 )
 
 
@@ -41,28 +43,27 @@ def standings(round_no: int | None, through: int | None, as_json: bool, csv_path
             echo_json([r.to_dict() for r in rows])
             waiting = t.standings.provisional(round_no, through_round=through)
             if waiting:  # stdout stays the rows; the warning goes where a person sees it
-                click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not "
-                           "yet verified are left out", err=True)
+                click.echo(say("standings.provisional", n=waiting), err=True)
             return
-        scope = (f"round {round_no}" if round_no else f"rounds 1-{through}" if through
-                 else "overall")
-        click.echo(f"{t.info.name} — standings ({scope}); tie-break: "
-                   f"{', '.join(t.info.tie_break)}")
+        scope = (say("standings.round", round=round_no) if round_no
+                 else say("standings.through", round=through) if through
+                 else say("standings.overall"))
+        click.echo(say("standings.head", name=t.info.name, scope=scope,
+                       tie_break=tie_break_text(t.info.tie_break)))
         waiting = t.standings.provisional(round_no, through_round=through)
         if waiting:
-            click.echo(f"PROVISIONAL: only verified hands count; {waiting} hand(s) not yet "
-                       "verified are left out")
+            click.echo(say("standings.provisional", n=waiting))
         rounds = sorted({n for r in rows for n in r.per_round}) if round_no is None else []
-        click.echo(f"{'rank':>4}  {'player':<16}{'chips':>7}{'hands':>6}{'wins':>5}"
-                   f"{'self':>5}{'dealt':>6}{'pigs':>5}{'max':>4}{'pen':>5}"
-                   + "".join(f"{'R' + str(n):>6}" for n in rounds))
-        for r in rows:
-            rank = f"{r.rank}=" if r.tied else str(r.rank)
-            click.echo(f"{rank:>4}  {pad(r.player, 16)}{r.chips:>7}{r.hands:>6}{r.wins:>5}"
-                       f"{r.self_drawn:>5}{r.discards_paid:>6}{r.flower_pigs:>5}"
-                       f"{r.largest_win_fan:>4}{r.penalties:>5}"
-                       + "".join(f"{r.per_round.get(n, 0):>6}" for n in rounds))
-        click.echo("columns: self = self-drawn wins, dealt = discards paid (点炮), pigs = flower "
-                   "pigs, max = largest win (fan), pen = penalties; '=' marks a shared rank")
+        header = [say(f"standings.col.{c}") for c in (
+            "rank", "player", "chips", "hands", "wins", "self", "dealt", "pigs", "max", "pen")]
+        header += [say("standings.col.round", round=n) for n in rounds]
+        lines = table(header, [(f"{r.rank}=" if r.tied else r.rank, r.player, r.chips, r.hands,
+                                r.wins, r.self_drawn, r.discards_paid, r.flower_pigs,
+                                r.largest_win_fan, r.penalties,
+                                *(r.per_round.get(n, 0) for n in rounds)) for r in rows],
+                      "rl" + "r" * (8 + len(rounds)), (4, 16, 5, 5, 4, 4, 5, 4, 3, 3), gap=" ")
+        for line in lines:
+            click.echo(line)
+        click.echo(say("standings.columns"))
 
 

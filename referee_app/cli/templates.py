@@ -25,13 +25,16 @@ def export(folder: Path, force: bool) -> None:
     'report ... --templates FOLDER' or 'event set --templates FOLDER'."""
     from referee_app.reports.template import TemplateError, export_templates
 
+    from .lang import error_line, error_text, say
+
     try:
         written = export_templates(folder, overwrite=force)
     except TemplateError as e:
-        click.echo(f"error: {e}", err=True)
+        click.echo(error_text(e), err=True)
         sys.exit(EXIT_BAD_INPUT)
     except OSError as e:
-        click.echo(f"error: templates: cannot write {folder}: {e.strerror}", err=True)
+        click.echo(error_line(say("cannot_write", path=str(folder), detail=e.strerror),
+                              "templates"), err=True)
         sys.exit(EXIT_BAD_INPUT)
-    click.echo(f"wrote {len(written)} templates to {folder}: "
-               + ", ".join(p.name for p in written))
+    click.echo(say("templates.wrote", n=len(written), folder=folder,
+                   files=say("list_sep").join(p.name for p in written)))

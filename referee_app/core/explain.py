@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 from .analysis import FEATURE_BITS, Hand, readings, suits_used, waits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
-from .ruleset import DEFAULT_RULESET, get_ruleset
+from .results import RuleViolation
+from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import HandScore, score_hand
 from .tiles import NUM_KINDS, TileParseError, parse_indices, tile_name
 
@@ -33,11 +34,17 @@ class WinAnalysis:
 
     tiles: str
     legal: bool
-    problems: tuple[str, ...]
+    #: the rules the tiles break, as data (clause, code, params; no seat)
+    violations: tuple[RuleViolation, ...]
     readings: tuple[ReadingView, ...]
     best: HandScore | None
     #: §1 fails (five copies of a tile, a suit not played): no table can hold these tiles
     impossible: bool = False
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """Each violation as an English line, ``"§2.4 the hand holds all three suits …"``."""
+        return tuple(f"{v.clause} {v.message}" for v in self.violations)
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +66,12 @@ class ReadyAnalysis:
     waits: tuple[WaitView, ...]
     max_fan: int
     #: §1 problems (five copies of a tile, a suit the ruleset does not play): not ready then
-    problems: tuple[str, ...] = ()
+    violations: tuple[RuleViolation, ...] = ()
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """Each violation as an English line."""
+        return tuple(f"{v.clause} {v.message}" for v in self.violations)
 
 
 def _counts(text: str) -> list[int]:
@@ -100,15 +112,14 @@ def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple
     impossible = bool(found)  # tiles that cannot all be on the table: no reading to show
     found.append(hand_size_problem(None, max(sum(c) - 1, 0), len(p), len(k)))
     found.append(suits_problem(None, suits_used(hand.all_counts()), rules))
-    problems = [f"{x.clause(rules)} {x.message}" for x in found if x is not None]
+    problems = [_violation(x, rules) for x in found if x is not None]
     views = []
     for r in () if impossible else readings(hand):
         sc = score_hand(rules, hand, {r.features})
         views.append(ReadingView(tuple(str(g) for g in r.groups), r.feature_names,
                                  sc.pattern, sc.pattern_clause, sc.pattern_fan))
     if not views and not impossible:
-        problems.append(f"{rules.vclause('legal_hand')} no reading as four sets and a pair, "
-                        "or seven pairs")
+        problems.append(_violation(Problem("legal_hand", "no_reading", ()), rules))
     best = score_hand(rules, hand, {r.features for r in readings(hand)},
                       kong_kinds=("concealed",) * len(k)) if views else None
     return WinAnalysis(concealed + (winning_tile or ""), not problems, tuple(problems),
@@ -124,7 +135,7 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
     held = _in_play(c, p, k)
     n = sum(c) + 3 * (len(p) + len(k))
     pig = suits_used(held) == 3
-    problems = tuple(f"{x.clause(rules)} {x.message}"
+    problems = tuple(_violation(x, rules)
                      for x in tile_count_problems(held, rules, in_hand=True))
     ws = waits(c, p, k, max_suits=rules.max_suits_in_win) if n == 13 and not problems else []
     views = []
@@ -135,6 +146,10 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
         views.append(WaitView(tile_name(w.tile), sc.fan, sc.pattern))
     return ReadyAnalysis(concealed, n, n != 13, pig, bool(views), tuple(views),
                          max((v.fan for v in views), default=0), problems)
+
+
+def _violation(p: Problem, rules: Ruleset) -> RuleViolation:
+    return RuleViolation(p.clause(rules), None, p.message, p.code, p.params)
 
 
 def _in_play(counts: list[int], pongs: tuple[int, ...], kongs: tuple[int, ...]) -> list[int]:

@@ -214,27 +214,29 @@ def _refuse_near_misses(d: dict[Any, Any], known: tuple[str, ...], prefix: str) 
             raise RecordError(f"{prefix}{k}", f"unknown field; did you mean {near!r}?")
 
 
-def record_warnings(data: Any) -> list[str]:
-    """Unknown keys of a readable record, one line each: the CLI prints them on stderr and
-    the GUI shows them. Top-level ones are kept (carried through untouched); keys inside a
-    seat or an event are ignored by the engine."""
+def unknown_fields(data: Any) -> list[tuple[str, bool]]:
+    """Unknown keys of a readable record, as (path, kept): top-level ones are kept (carried
+    through untouched); keys inside a seat or an event are ignored by the engine."""
     if not isinstance(data, dict):
         return []
-    out = [f"{k}: unknown field, kept with the record" for k in data
-           if k not in _TOP_KEYS]
+    out = [(str(k), True) for k in data if k not in _TOP_KEYS]
     seats = data.get("seats")
     if isinstance(seats, dict):
         for label, s in seats.items():
             if isinstance(s, dict):
-                out += [f"seats.{label}.{k}: unknown field, ignored" for k in s
-                        if k not in _SEAT_KEYS]
+                out += [(f"seats.{label}.{k}", False) for k in s if k not in _SEAT_KEYS]
     events = data.get("events")
     if isinstance(events, list):
         for i, e in enumerate(events):
             if isinstance(e, dict):
-                out += [f"events[{i}].{k}: unknown field, ignored" for k in e
-                        if k not in _EVENT_KEYS]
+                out += [(f"events[{i}].{k}", False) for k in e if k not in _EVENT_KEYS]
     return out
+
+
+def record_warnings(data: Any) -> list[str]:
+    """:func:`unknown_fields` as English lines (the GUI shows them)."""
+    return [f"{path}: unknown field, kept with the record" if kept
+            else f"{path}: unknown field, ignored" for path, kept in unknown_fields(data)]
 
 
 def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:

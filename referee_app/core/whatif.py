@@ -61,24 +61,23 @@ def parse_setting(text: str) -> tuple[str, Any]:
     name, sep, raw = text.partition("=")
     name, raw = name.strip(), raw.strip().lower()
     if not sep or name not in SWITCHES:
-        raise WhatIfError("what_if", f"expected SWITCH=VALUE with SWITCH one of "
-                          f"{', '.join(SWITCHES)}, got {text!r}")
+        raise WhatIfError.of("what_if", "bad_switch", switches=", ".join(SWITCHES), got=text)
     kind = SWITCHES[name].kind
     if kind is bool:
         if raw not in ("true", "false", "yes", "no", "1", "0", "on", "off"):
-            raise WhatIfError("what_if", f"{name} takes true or false, got {raw!r}")
+            raise WhatIfError.of("what_if", "switch_takes_bool", name=name, got=raw)
         return name, raw in ("true", "yes", "1", "on")
     if raw in ("none", "null", ""):
         return name, None
     if not raw.isdigit():
-        raise WhatIfError("what_if", f"{name} takes a whole number or none, got {raw!r}")
+        raise WhatIfError.of("what_if", "switch_takes_number", name=name, got=raw)
     return name, int(raw)
 
 
 def with_switch(rules: Ruleset, name: str, value: Any) -> Ruleset:
     """``rules`` with one switch set to ``value`` (the same object if nothing changes)."""
     if name not in SWITCHES:
-        raise WhatIfError("what_if", f"unknown switch {name!r}")
+        raise WhatIfError.of("what_if", "unknown_switch", name=name)
     if getattr(rules, name) == value:
         return rules
     if name == "cap_fan" and value is not None:

@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from typing import Any
 
-from .i18n import catalogue, keys_under, text
+from .i18n import catalogue, keys_under, known, text
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -55,6 +55,11 @@ def tile_word(lang: str) -> Namer:
     if lang == "zh":
         return lambda t: TILES[parse_indices(t)[0]].chinese
     return str
+
+
+def tiles_text(tiles: Iterable[str], lang: str) -> str:
+    """Tiles as the trace lists them: ``1p 4p`` / ``一筒、四筒``."""
+    return _TRACE_TILE_SEP.get(lang, " ").join(map(tile_word(lang), tiles))
 
 
 @cache
@@ -211,6 +216,40 @@ def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
     return reading
 
 
+#: a field's words: ``field.top.<path>`` for a whole path, ``field.<name>`` for a field
+#: inside a seat or an event of a hand record (the desk's words for the same fields)
+FIELD_PREFIX = "field."
+TOP_FIELD_PREFIX = "field.top."
+_SEAT_PATH = re.compile(r"^seats\.([A-Z])(?:\.(\w+))?(?:\[(\d+)\])?$")
+_EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
+
+
+def field_text(path: str, lang: str, seat: Namer | None = None) -> str | None:
+    """A field named in words: ``start_date`` → ``开始日期``, ``seats.S.concealed`` →
+    ``南的手牌`` / ``S concealed tiles``, ``events[2].tile`` → ``第 3 个事件的牌``; None when
+    the catalogue has no words for it (an option, a file: shown as it is)."""
+    if not path:
+        return None
+    if known(TOP_FIELD_PREFIX + path, lang):
+        return text(TOP_FIELD_PREFIX + path, lang)
+    name = seat or seat_word(lang)
+    if m := _SEAT_PATH.match(path):
+        if m[2] is None:
+            return name(m[1])
+        if not known(FIELD_PREFIX + m[2], lang):
+            return None
+        return text("field.at_seat", lang, seat=name(m[1]),
+                    field=text(FIELD_PREFIX + m[2], lang))
+    if m := _EVENT_PATH.match(path):
+        n = int(m[1]) + 1
+        if m[2] is None:
+            return text("field.event_n", lang, n=n)
+        if not known(FIELD_PREFIX + m[2], lang):
+            return None
+        return text("field.at_event", lang, n=n, field=text(FIELD_PREFIX + m[2], lang))
+    return None
+
+
 _FIELD_RE = {"t": r"(?P<t>[1-9][mps])", "r": r"(?P<r>[ESWN])", "a": r"(?P<a>[ESWN])",
              "b": r"(?P<b>[ESWN])", "x": r"(?P<x>\d+)", "y": r"(?P<y>\d+)",
              "fan": r"(?P<fan>\d+)", "reason": r"(?P<reason>.+)"}
@@ -246,5 +285,5 @@ def stored_reason(reason: str) -> tuple[str, Params] | None:
     return None
 
 
-__all__ = ["reading_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
+__all__ = ["field_text", "reading_text", "tiles_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
            "trace_key", "violation_text"]

@@ -1,4 +1,5 @@
-"""What one version of a hand changed against the one before, as lines a referee reads."""
+"""What one version of a hand changed against the one before, as data and as lines a
+referee reads (in either language: ``change.*`` in the catalogue)."""
 
 from __future__ import annotations
 
@@ -6,47 +7,99 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
+from referee_app.core.i18n import known, text
+from referee_app.core.wording import seat_word
+
 from .models import (
     HandVersion,
 )
 
+#: one change: its kind (``change.<kind>`` in the catalogue) and its values
+Change = tuple[str, dict[str, Any]]
 
-def describe_changes(prev: HandVersion, cur: HandVersion) -> tuple[str, ...]:
-    """What a new version changed, as lines a referee can read out: status, the record's
-    seats and events, and the payments (``-`` removed, ``+`` added, with clauses)."""
-    out: list[str] = []
+
+def change_items(prev: HandVersion, cur: HandVersion) -> list[Change]:
+    """What a new version changed: status, the record's seats and events, and the payments
+    (removed, then added, with clauses), and the override."""
+    out: list[Change] = []
     if prev.status is not cur.status:
-        out.append(f"status {prev.status.value} -> {cur.status.value}")
+        out.append(("status", {"a": prev.status.value, "b": cur.status.value}))
     a, b = prev.record, cur.record
     if a.get("dealer") != b.get("dealer"):
-        out.append(f"dealer {a.get('dealer')} -> {b.get('dealer')}")
+        out.append(("dealer", {"a": a.get("dealer"), "b": b.get("dealer")}))
     if a.get("wall_exhausted") != b.get("wall_exhausted"):
-        out.append(f"wall_exhausted {a.get('wall_exhausted')} -> {b.get('wall_exhausted')}")
+        out.append(("wall_exhausted", {"a": a.get("wall_exhausted"),
+                                       "b": b.get("wall_exhausted")}))
     for seat, sa in a.get("seats", {}).items():
         sb = b.get("seats", {}).get(seat, {})
         for key in ("concealed", "pongs"):
             if sa.get(key) != sb.get(key):
-                out.append(f"{seat} {key}: {sa.get(key)} -> {sb.get(key)}")
-
-    def ev_text(e: Mapping[str, Any]) -> str:
-        if e.get("type") == "kong":
-            frm = f" from {e['from']}" if e.get("from") else ""
-            return f"kong {e.get('seat')} {e.get('tile')} {e.get('kind')}{frm}"
-        frm = f" on {e['from']}'s discard" if e.get("from") else " self-drawn"
-        flags = f" [{', '.join(e['flags'])}]" if e.get("flags") else ""
-        return f"win {'+'.join(e.get('seats', []))} {e.get('tile')}{frm}{flags}"
-
-    def pay_text(p: Mapping[str, Any]) -> str:
-        return f"{p['clause']} {p['from']}->{p['to']} {p['chips']} ({p['reason']})"
-
-    for label, fa, fb in (("event", [ev_text(e) for e in a.get("events", [])],
-                           [ev_text(e) for e in b.get("events", [])]),
-                          ("payment", [pay_text(p) for p in prev.settlement.get("payments", [])],
-                           [pay_text(p) for p in cur.settlement.get("payments", [])])):
-        ca, cb = Counter(fa), Counter(fb)
-        removed, added = ca - cb, cb - ca
-        out += [f"- {label} {x}" for x in removed.elements()]
-        out += [f"+ {label} {x}" for x in added.elements()]
+                out.append(("tiles", {"s": seat, "field": key, "a": sa.get(key),
+                                      "b": sb.get(key)}))
+    for label, xs, ys in (("event", [_event(e) for e in a.get("events", [])],
+                           [_event(e) for e in b.get("events", [])]),
+                          ("payment", [_payment(p) for p in prev.settlement.get("payments", [])],
+                           [_payment(p) for p in cur.settlement.get("payments", [])])):
+        english = {change_text(x, "en"): x for x in xs + ys}
+        ca = Counter(change_text(x, "en") for x in xs)
+        cb = Counter(change_text(x, "en") for x in ys)
+        out += [(f"{label}_removed", {"item": english[k]}) for k in (ca - cb).elements()]
+        out += [(f"{label}_added", {"item": english[k]}) for k in (cb - ca).elements()]
     if (prev.override_reason or None) != (cur.override_reason or None):
-        out.append(f"override: {prev.override_reason or '-'} -> {cur.override_reason or '-'}")
-    return tuple(out)
+        out.append(("override", {"a": prev.override_reason or "-",
+                                 "b": cur.override_reason or "-"}))
+    return out
+
+
+def _event(e: Mapping[str, Any]) -> Change:
+    if e.get("type") == "kong":
+        return ("kong_from" if e.get("from") else "kong",
+                {"s": e.get("seat"), "t": e.get("tile"), "kind": e.get("kind"),
+                 "f": e.get("from")})
+    return ("win_on_discard" if e.get("from") else "win_self_drawn",
+            {"p": list(e.get("seats", [])), "t": e.get("tile"), "f": e.get("from"),
+             "flags": list(e.get("flags") or ())})
+
+
+def _payment(p: Mapping[str, Any]) -> Change:
+    return ("payment", {"clause": p["clause"], "f": p["from"], "s": p["to"],
+                        "n": p["chips"], "reason": p["reason"]})
+
+
+def change_text(change: Change, lang: str) -> str:
+    """One change as a line in ``lang`` (seats and statuses in its words; tiles, clauses and
+    a payment's stored reason as they are)."""
+    code, params = change
+    name = seat_word(lang)
+    sep = text("error.list_sep", lang)
+    fields: dict[str, Any] = {}
+    for k, v in params.items():
+        if k in ("s", "f") or (code == "dealer" and k in ("a", "b")):
+            fields[k] = name(v) if isinstance(v, str) else v
+        elif k == "p":
+            fields[k] = "+".join(name(x) for x in v)
+        elif code == "status" and k in ("a", "b"):
+            fields[k] = _word("status_", v, lang)
+        elif k == "field":
+            fields[k] = _word("field.", v, lang)
+        elif k == "kind":
+            fields[k] = _word("kong_kind.", str(v), lang)
+        elif k == "flags":
+            fields[k] = text("change.flags", lang, flags=sep.join(
+                _word("flag_", f, lang) for f in v)) if v else ""
+        elif k == "item":
+            fields[k] = change_text(v, lang)
+        else:
+            fields[k] = v
+    return text(f"change.{code}", lang, **fields)
+
+
+def _word(prefix: str, value: str, lang: str) -> str:
+    key = prefix + value
+    return text(key, lang) if known(key, lang) else value
+
+
+def describe_changes(prev: HandVersion, cur: HandVersion) -> tuple[str, ...]:
+    """What a new version changed, as English lines a referee can read out (kept with each
+    version: ``hand history --json``)."""
+    return tuple(change_text(c, "en") for c in change_items(prev, cur))

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee_app.core import HandRecord, settle
+from referee_app.core import HandRecord, RuleViolation, settle
 
 from .errors import StorageError
 from .ranking import compute
@@ -47,6 +47,9 @@ class AmendImpact:
     totals_after: dict[str, int] | None  # None: the new record breaks the rules
     rank_changes: tuple[RankChange, ...] = field(default_factory=tuple)
     errors: tuple[str, ...] = ()  # the engine's errors when the new record breaks the rules
+    #: the same as data (clause, seat, code, params), to show in any language; empty when
+    #: the record cannot be read at all (``errors`` then says why)
+    violations: tuple[RuleViolation, ...] = ()
 
     @property
     def seat_changes(self) -> dict[str, int]:
@@ -168,7 +171,7 @@ class ImpactModel:
         if not s.ok:
             errors = tuple(f"{v.clause} {v.message}" for v in s.errors)
             return AmendImpact(hand_id, h.version, h.version + 1, dict(h.players),
-                               dict(h.totals), None, (), errors)
+                               dict(h.totals), None, (), errors, s.errors)
         after_totals = {seat: (0 if h.void else int(v)) for seat, v in s.totals.items()}
         rows = dict(self.rows)
         rows[hand_id] = self._rows(record, s.to_dict(), after_totals, h)

@@ -125,7 +125,12 @@ def test_score_unreadable_exit_2(tmp_path: Path, content: str, field: str) -> No
                  ["score", str(write(tmp_path, content)), "--json"]):
         res = run(args)
         assert res.exit_code == 2
-        assert res.stdout == ""  # nothing written
+        if "--json" in args:  # no settlement: the error as JSON, its code beside the words
+            err = json.loads(res.stdout)["error"]
+            assert err["field"] == field and err["code"] and "params" in err
+            assert f"error: {field + ': ' if field else ''}{err['message']}" in res.stderr
+        else:
+            assert res.stdout == ""  # nothing written
         lines = res.stderr.strip().splitlines()
         assert len(lines) == 1 and lines[0].startswith("error: ")
         if field:
