@@ -308,7 +308,7 @@ def _continued(conn: sqlite3.Connection, log: Path | None, n: int
 def _append(log: Path, size: int, data: bytes) -> int:
     """Write ``data`` at ``size`` (cutting off a line a kill left unfinished) and fsync."""
     new = not log.exists()
-    fd = os.open(log, os.O_WRONLY | os.O_CREAT, 0o666)
+    fd = os.open(log, os.O_WRONLY | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o666)
     try:
         if not new and os.fstat(fd).st_size != size:
             os.ftruncate(fd, size)

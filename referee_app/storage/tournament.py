@@ -20,7 +20,7 @@ given; a part that needs another is given it too. The map::
     t.penalties add  void  get  list
     t.standings table  statement  provisional  unverified  seat_rows  export_csv
     t.record    log  digest  verify  integrity                      (the tamper-evident chain)
-    t.backups   write  paths  error
+    t.backups   write  paths  error  written
     t.store     the shared services (parts and bundle import use them; callers rarely do)
 
 Modules: players (``players.py``), rounds (``rounds.py``, stored seats in

@@ -11,7 +11,7 @@ toolbar) and ``faults`` (banners, read-only, other writers, loaded records).
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Callable, Collection
+from collections.abc import Callable
 from typing import Any
 
 from PySide6.QtCore import Qt, QTimer
@@ -49,6 +49,7 @@ from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
 from .session import DeskSession, HeadCancelled
+from .shown import ShownRecord
 from .standings import StandingsView
 from .tab_guard import TabLayoutGuard
 from .trace import TraceView
@@ -136,7 +137,7 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
-        self.seating.round_changed.connect(self._seating_round)
+        self.seating.round_changed.connect(self.show_seating_round)
         self.progress.round_changed.connect(self.refresh_progress)
         self.progress.table_activated.connect(
             lambda r, t: self.navigator.select_key(("table", r, t)))
@@ -147,6 +148,7 @@ class MainWindow(QMainWindow):
         self.players.status_requested.connect(self.event_admin.set_player_status)
         self.seating.seat_round_requested.connect(self.event_admin.seat_round)
         self.seating.swap_requested.connect(self.event_admin.swap_seat)
+        self.showing = ShownRecord(self)  # what the window shows, read again after a change
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
@@ -271,55 +273,12 @@ class MainWindow(QMainWindow):
     def reload(self) -> None:
         """Re-read everything from the store (on start, or after a change that reshaped the
         tournament: players, rounds, settings)."""
-        self.desk.mark_shown()
-        rounds = self.desk.rounds()
-        self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hand_index())
-        self.standings.set_rounds(rounds)
-        self.seating.set_rounds(rounds)
-        self.seating.set_next_round(self.desk.next_round())
-        if rounds:
-            self._seating_round(self.seating.current_round() or rounds[0])
-        else:
-            self.seating.show_empty()
-        players = self.desk.players()
-        self.players.set_players([p.name for p in players])
-        self.jump_bar.set_player_names([p.name for p in players]
-                                       + [p.name_latin for p in players if p.name_latin])
-        self.players.set_statuses({p.name: p.status.value for p in players})
-        self.refresh_standings()
-        self.session.update_record_digest()
-        self.progress.set_rounds(rounds)
-        if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
-            self.refresh_progress()
-        if self.players.current_player() and self.tabs.currentWidget() is self.players:
-            self.players.show_statement(self.desk.statement(self.players.current_player()))
-        else:
-            self._statement_stale = True  # read when the player tab is opened
-        self.update_title()
+        self.showing.reload()
 
     def refresh(self) -> None:
-        """Show again what changed since the window last looked — a save here, or another
-        desk's: the changed hands' rows in the navigator, their players' standings, their
-        tables' progress, the statement of a player concerned. Everything is read again
-        when a change reshaped the tournament (players, rounds, settings) or the backend
-        cannot say what changed (a server desk)."""
-        ch = self.desk.changes()
-        if ch is None or ch.everything:
-            self.reload()
-            return
-        if not ch.none:
-            if not self.navigator.update_hands(self.desk.hand_summaries(ch.hands)):
-                self.reload()
-                return
-            self.refresh_standings(players=None if ch.penalties else ch.players)
-            if self.tabs.currentWidget() is self.progress:
-                self.refresh_progress(tables=ch.tables)
-            player = self.players.current_player()
-            if player and (ch.penalties or self.desk.player_id(player) in ch.players):
-                self._player_changed(player)  # now if it is on screen, else when it is
-        self.session.update_record_digest()
-        self.update_title()
+        """Show again what changed since the window last looked (a save here or at another
+        desk): only the rows it changed (``views/shown.py``)."""
+        self.showing.refresh()
 
     def sync_rules(self) -> bool:
         """A settings change (here or by the CLI) reaches the open form at once: it is
@@ -336,34 +295,20 @@ class MainWindow(QMainWindow):
         self.entry.refresh()
         return True
 
-    def refresh_progress(self, *_args: object,
-                         tables: Collection[tuple[int, int]] | None = None) -> None:
-        """The shown round's progress; ``tables`` (round, table): only those rows changed."""
-        r = self.progress.current_round()
-        if r is None:
-            return
-        shown = self.progress.progress
-        if tables is not None and shown is not None and shown.round == r:
-            mine = [t for rnd, t in tables if rnd == r]
-            if mine:
-                self.progress.show_progress(self.desk.progress_updated(shown, mine))
-            return
-        self.progress.show_progress(self.desk.round_progress(r))
+    def refresh_progress(self, *_args: object) -> None:
+        self.showing.progress()
 
-    def refresh_standings(self, *_args: object, players: Collection[int] | None = None
-                          ) -> None:
-        """The standings of the scope shown; ``players``: only their figures changed."""
-        only, through = self.standings.selected_scope()
-        rows = self.standings.rows
-        if players is not None and rows:
-            self.standings.set_rows(self.desk.standings_updated(rows, players, only,
-                                                                through=through))
-        else:
-            self.standings.set_rows(self.desk.standings(only, through=through))
-        self.standings.set_provisional(self.desk.provisional(only, through=through))
+    def refresh_standings(self, *_args: object) -> None:
+        self.showing.standings()
 
-    def _seating_round(self, r: int) -> None:
+    def show_seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
+
+    def show_statement(self, name: str) -> None:
+        self.players.show_statement(self.desk.statement(name))
+
+    def mark_statement_stale(self) -> None:
+        self._statement_stale = True
 
     def _player_changed(self, name: str) -> None:
         """The statement is read when it can be seen (a 2,000-hand one takes ~0.1 s)."""
