@@ -217,3 +217,29 @@ def test_slips_drawn_from_forms_say_what_slips_laid_out_one_by_one_say(event) ->
 
     for x, y in zip(a, b, strict=True):
         assert words(x) == words(y)
+
+
+def test_a_players_statement_reads_their_hands_only_and_prints_the_same(event,
+                                                                        monkeypatch) -> None:
+    """``report player`` reads the player's hands through the player index; the PDF is
+    byte for byte the one made from every hand filtered by name (the code before)."""
+    from referee_app.reports import gather
+
+    read: list[dict] = []
+    real = event.hands.list
+
+    def counted(**kw):
+        out = real(**kw)
+        read.append({"kw": kw, "n": len(out)})
+        return out
+
+    for p in event.players.list():
+        monkeypatch.setattr(event.hands, "list", counted)
+        fast = gen(event, "player", player=p.id)
+        assert read and all(r["kw"].get("player") == p.id for r in read)  # never all hands
+        assert read[0]["n"] < len(real())
+        monkeypatch.setattr(gather, "_hands_of", lambda t, pid, name: [
+            h for h in real() if name in h.players.values()])
+        assert gen(event, "player", player=p.id) == fast
+        monkeypatch.undo()
+        read.clear()
