@@ -24,16 +24,21 @@ from __future__ import annotations
 import argparse
 import collections
 import multiprocessing as mp
+import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -95,6 +100,12 @@ class BackupWatch:
         return sum(self.seen.values())
 
 
+def py_spy() -> str:
+    """The py-spy beside this Python (a virtualenv's bin/), else the one on PATH."""
+    here = Path(sys.executable).with_name("py-spy")
+    return str(here) if here.exists() else (shutil.which("py-spy") or "py-spy")
+
+
 def rss_kib(pid: int) -> tuple[int, int]:
     """(VmRSS, VmHWM) of a process in KiB."""
     got = {}
@@ -151,16 +162,20 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
                                                         seconds, q))
                  for d in range(1, DESKS + 1)]
         t0 = time.perf_counter()
+        cpu0, load0 = cpu_threads(s.proc.pid), os.getloadavg()  # type: ignore[union-attr]
         for p in desks:
             p.start()
         spy = None
         if profile is not None:  # where the server's time goes (py-spy, sampled)
-            spy = subprocess.Popen(["py-spy", "record", "-p", str(s.proc.pid),  # type: ignore[union-attr]
+            spy = subprocess.Popen([py_spy(), "record", "-p", str(s.proc.pid),  # type: ignore[union-attr]
                                     "-o", str(profile), "-f", "raw", "-r", "50", "-d",
                                     str(int(seconds)), "--nonblocking"],
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = [q.get(timeout=seconds + 300) for _ in desks]
         wall = time.perf_counter() - t0
+        cpu1 = cpu_threads(s.proc.pid)  # type: ignore[union-attr]
+        cpu, queued = cpu_spent(cpu0, cpu1), cpu_spent(cpu0, cpu1, waited=True)
+        load1 = os.getloadavg()
         stop.set()
         results += [q.get(timeout=120) for _ in phones]
         for p in desks + phones:
@@ -172,11 +187,12 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
         s.stop()
         watch.stop.set()
     watch.look()
-    post = [x for kind, lat, _, _ in results if kind == "desk" for x in lat]
-    post_codes = [c for kind, _, cs, _ in results if kind == "desk" for c in cs]
-    sizes = [x for kind, _, _, sz in results if kind == "desk" for x in sz]
-    reads = [x for kind, lat, _, _ in results if kind == "phones" for x in lat]
-    read_codes = [c for kind, _, cs, _ in results if kind == "phones" for c in cs]
+    post = [x for kind, lat, _, _, _ in results if kind == "desk" for x in lat]
+    post_codes = [c for kind, _, cs, _, _ in results if kind == "desk" for c in cs]
+    sizes = [x for kind, _, _, sz, _ in results if kind == "desk" for x in sz]
+    reads = [x for kind, lat, _, _, _ in results if kind == "phones" for x in lat]
+    read_codes = [c for kind, _, cs, _, _ in results if kind == "phones" for c in cs]
+    generators = sum(cpu for *_, cpu in results)
     with Tournament.open(db, backup_every=0) as t:
         keys = [(h.table, h.hand_no) for h in t.hands.list(round=last) if h.hand_no > HANDS_BUILT
                 and h.table <= DESKS]
@@ -202,6 +218,12 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
           f"{ms(r95 / 1000)}, max {ms(max(reads))}    target p95 <= {read_goal} ms")
     print(f"  {(len(reads) + len(post)) / wall:.0f} req/s (pages and saves; long-polls not "
           f"counted); errors {errors}{which}    target: no error")
+    print(f"  server CPU {cpu:.1f} s in the {wall:.0f} s ({cpu / wall * 100:.0f}% of one core), "
+          f"{cpu / max(1, len(reads) + len(post)) * 1000:.1f} ms per page or save (long-polls "
+          f"included); the load generator {generators:.1f} s (desks and phones, from their "
+          f"start); load average {load0[0]:.1f} -> {load1[0]:.1f} (2 cores)")
+    print(f"  server threads runnable but waiting for a core: {queued:.1f} s in all (the "
+          "machine's other work; a thread waiting for a lock or the disk is not counted)")
     print(f"  server memory: {rss / 1024:.0f} MiB now, {hwm / 1024:.0f} MiB at most")
     print(f"  backups: {watch.total() / 1e6:.1f} MB written in {len(watch.seen)} files, "
           f"{backup_per_hand / 1e3:.0f} kB per saved hand = {backup_per_hand / hand_size:.0f}x "
@@ -213,6 +235,104 @@ def serve_under_load(tmp: Path, players: int, per_desk: int, readers: int, secon
     if post_goal is not None:
         ok = ok and p95 <= post_goal and r95 <= read_goal
     return ok
+
+
+def cpu_threads(pid: int) -> dict[str, tuple[int, int]]:
+    """Each thread of a process: (nanoseconds on a CPU, nanoseconds runnable but waiting
+    for one) so far (``/proc/PID/task/*/schedstat``; ``/proc/PID/stat`` counts in 10 ms
+    ticks)."""
+    out = {}
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            ran, waited = (task / "schedstat").read_text().split()[:2]
+            out[task.name] = (int(ran), int(waited))
+        except (FileNotFoundError, ProcessLookupError, ValueError):
+            continue
+    return out
+
+
+def cpu_spent(before: dict[str, tuple[int, int]], after: dict[str, tuple[int, int]],
+              only: set[str] | None = None, *, waited: bool = False) -> float:
+    """Seconds between two :func:`cpu_threads` readings, summed over threads (a new
+    thread's whole time; ``only``: just these threads): on a CPU, or (``waited``) runnable
+    but waiting for one — the time the machine's other work took from the server."""
+    k = 1 if waited else 0
+    return sum(t[k] - before.get(tid, (0, 0))[k] for tid, t in after.items()
+               if only is None or tid in only) / 1e9
+
+
+def costs(tmp: Path, players: int, n: int = 40) -> dict[str, float]:
+    """The server's CPU per request, each kind alone and one at a time (sequential, no
+    other load on the server): what a request costs the server whatever else the machine
+    runs, unlike the wall figures under load. Measured from the server process's CPU time
+    over ``n`` requests of each kind (/proc, 10 ms ticks: n x a few ms)."""
+    db = fresh_copy(players, tmp, name="costs.sqlite")
+    last, jobs = desk_jobs(db, n)
+    with Tournament.open(db, backup_every=0) as t:
+        # a player in the middle of the standings who is not at the tables saving hands
+        # (the page of one who is costs their statement again too, ~1 in 125 at 1,000)
+        playing = {a.player_id for a in t.rounds.seating(last).assignments
+                   if a.table <= DESKS}
+        rows = [r for r in t.standings.table() if r.player_id not in playing]
+        pid = rows[len(rows) // 2].player_id
+        latin = t.players.get(pid).name_latin
+    s = ServerProcess(db).start()
+    out: dict[str, float] = {}
+    try:
+        assert s.proc is not None
+        spid = s.proc.pid
+        work = iter([j for d in sorted(jobs) for j in jobs[d]])  # 8n hands
+        with httpx.Client(base_url=s.url, timeout=60) as c:
+            login = desk_login(1)
+            tok = c.post("/api/session", json={"referee": login[0], "pin": login[1]}
+                         ).json()["token"]
+            head = {"Authorization": f"Bearer {tok}"}
+
+            def post() -> None:
+                r = c.post("/api/hands", json=next(work),
+                           headers={**head, "Idempotency-Key": uuid.uuid4().hex})
+                assert r.status_code == 201, r.text
+
+            pages = {"/": "/", "/player/ID": f"/player/{pid}", "/progress": "/progress",
+                     "/seating?q=NAME": f"/seating?q={latin}"}
+            post()  # every long-lived thread started: the writer, the results worker, ...
+            for path in pages.values():
+                c.get(path)
+            # ... and the backup thread the first save starts gone (a full copy of the
+            # file, every 25 saves: another part of issue 23, not counted here)
+            end, alive = time.monotonic() + 120, 0
+            while time.monotonic() < end and alive != len(cpu_threads(spid)):
+                alive = len(cpu_threads(spid))
+                time.sleep(2)
+            threads = set(cpu_threads(spid))
+
+            def measure(label: str, fn: Any, after_save: bool = False) -> None:
+                for _ in range(3):
+                    fn()  # warm: the page's first rendering, the connection's first use
+                spent = 0.0
+                for _ in range(n):
+                    if after_save:
+                        post()
+                    a = cpu_threads(spid)
+                    fn()
+                    spent += cpu_spent(a, cpu_threads(spid), threads)
+                out[label] = spent / n
+
+            measure("POST /api/hands (one save)", post)
+            for label, path in pages.items():
+                measure(f"GET {label} after a save", lambda p=path: c.get(p), after_save=True)
+            for label, path in pages.items():
+                measure(f"GET {label} unchanged", lambda p=path: c.get(p))
+            measure("GET /api/changes (answered at once)",
+                    lambda: c.get("/api/changes", params={"since": -5, "timeout": 5}))
+            measure("GET /static/live.js", lambda: c.get("/static/live.js"))
+    finally:
+        s.stop()
+    print(f"server CPU per request, {players} players (one request at a time, mean of {n}; "
+          f"load average {os.getloadavg()[0]:.1f} on 2 cores, which these do not count):")
+    for k, v in out.items():
+        print(f"  {k}: {v * 1000:.1f} ms")
+    return out
 
 
 def tools(tmp: Path, players: int) -> bool:
@@ -253,6 +373,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hands", type=int, help="hands per desk (default 60, quick 25)")
     ap.add_argument("--seconds", type=float, help="the desks' time limit (default 40, quick 15)")
     ap.add_argument("--no-tools", action="store_true", help="the server run only")
+    ap.add_argument("--costs-only", action="store_true",
+                    help="only the server's CPU per request (no load run, no tools)")
     ap.add_argument("--profile", type=Path, help="sample the server with py-spy (pip install "
                     "py-spy) into this file (collapsed stacks, one per size: FILE.<players>)")
     args = ap.parse_args(argv)
@@ -262,6 +384,10 @@ def main(argv: list[str] | None = None) -> int:
     ok = True
     for n in sizes:
         event_file(n)  # built (and cached) before anything is timed
+        with tempfile.TemporaryDirectory() as d:
+            costs(Path(d), n)
+        if args.costs_only:
+            continue
         with tempfile.TemporaryDirectory() as d:
             spy = args.profile and args.profile.with_suffix(f".{n}")
             ok = serve_under_load(Path(d), n, per_desk, args.readers, seconds, 0.25,

@@ -4,9 +4,10 @@ reading the results pages, as at an event.
 * A desk (:func:`desk_process`, one process each) signs in and posts its table's hands one
   after the other, a pause between them, until it has posted them all or its time is up.
 * A phone (:func:`phones_process` runs ``n`` of them on one asyncio loop) behaves as the
-  pages' own ``live.js``: it loads its page, long-polls ``/api/changes`` and, as soon as the
-  revision moved, loads the page again (50 ms later), until told to stop or its time is up.
-  Only the page loads are timed, not the long-polls.
+  pages' own ``live.js``: it loads its page, waits until a second has passed since (plus up
+  to a quarter second at random; at least 50 ms), long-polls ``/api/changes`` and, as soon
+  as the revision moved past the one its page shows, loads the page again, until told to
+  stop or its time is up. Only the page loads are timed, not the long-polls.
 
 Everything stops by itself: each desk after ``count`` hands or ``seconds``, each phone at
 ``seconds`` or when the ``stop`` event is set (the desks are done).
@@ -29,7 +30,7 @@ REVISION = re.compile(rb'data-revision="(-?\d+)"')
 def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], pause: float,
                  seconds: float, q: Any) -> None:
     """Post ``jobs`` (POST /api/hands bodies) ``pause`` s apart (0.5-1.5x, seeded); put
-    ``(latencies, statuses, body bytes)`` on ``q``."""
+    ``("desk", latencies, statuses, body bytes, this process's CPU seconds)`` on ``q``."""
     rng = random.Random(login[0])
     lat: list[float] = []
     codes: list[int | str] = []
@@ -53,13 +54,18 @@ def desk_process(url: str, login: tuple[str, str], jobs: list[dict[str, Any]], p
             sizes.append(len(httpx.Request("POST", url, json=body["record"]).content))
             if pause:
                 time.sleep(rng.uniform(0.5, 1.5) * pause)
-    q.put(("desk", lat, codes, sizes))
+    q.put(("desk", lat, codes, sizes, time.process_time()))
+
+
+#: live.js: a page refreshes at most once a second, a quarter second at random on top
+EVERY, SPREAD = 1.0, 0.25
 
 
 async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                  lat: list[float], codes: list[int | str], opened: Any) -> None:
     rev = -1
     first = True
+    rng = random.Random(f"{path} {id(lat)} {time.monotonic_ns()}")
     while time.monotonic() < end and not stop.is_set():
         t0 = time.perf_counter()
         try:
@@ -76,7 +82,9 @@ async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                 opened.value += 1
         else:
             lat.append(time.perf_counter() - t0)
-        # the page's live.js: wait for the next revision
+        # the page's live.js: not again within a second, then wait for the next revision
+        await asyncio.sleep(max(0.05, EVERY - (time.perf_counter() - t0))
+                            + rng.uniform(0, SPREAD))
         while time.monotonic() < end and not stop.is_set():
             try:
                 r = await c.get("/api/changes", params={"since": rev, "timeout": 25})
@@ -84,7 +92,6 @@ async def _phone(c: httpx.AsyncClient, path: str, end: float, stop: Any,
                     break
             except (httpx.HTTPError, ValueError, KeyError):
                 await asyncio.sleep(1)
-        await asyncio.sleep(0.05)
 
 
 async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened: Any
@@ -92,11 +99,11 @@ async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened:
     lat: list[float] = []
     codes: list[int | str] = []
     end = time.monotonic() + seconds
-    # idle connections dropped before the server's 5 s keep-alive closes them: at 5 s both
-    # (httpx's default) a reused connection could be closed under the request (ReadError),
-    # which a browser retries unseen
+    # idle connections dropped well before the server's keep-alive (30 s) closes them: at
+    # the same time on both sides a reused connection could be closed under the request
+    # (ReadError), which a browser retries unseen
     limits = httpx.Limits(max_connections=len(paths), max_keepalive_connections=len(paths),
-                          keepalive_expiry=2.0)
+                          keepalive_expiry=15.0)
     async with httpx.AsyncClient(base_url=url, timeout=120, limits=limits) as c:
         tasks = [asyncio.create_task(_phone(c, p, end, stop, lat, codes, opened)) for p in paths]
         while not stop.is_set() and time.monotonic() < end and \
@@ -111,9 +118,10 @@ async def _phones(url: str, paths: list[str], seconds: float, stop: Any, opened:
 def phones_process(url: str, paths: list[str], seconds: float, stop: Any, opened: Any,
                    q: Any) -> None:
     """``len(paths)`` phones, each on its page (``opened`` counts those open); put
-    ``(latencies, statuses)`` of the loads after the first on ``q``."""
+    ``("phones", latencies, statuses, [], this process's CPU seconds)`` of the loads after
+    the first on ``q``."""
     lat, codes = asyncio.run(_phones(url, paths, seconds, stop, opened))
-    q.put(("phones", lat, codes, []))
+    q.put(("phones", lat, codes, [], time.process_time()))
 
 
 def phone_pages(n: int, players: list[tuple[int, str]], seed: int = 5) -> list[str]:

@@ -14,6 +14,10 @@ from .lang import error_line, say, warning_line
 from .options import db_option, handle_errors
 
 PORT = BoundedInt(1, 65535, "port")
+#: seconds an idle connection is kept open (uvicorn's default is 5): a results page asks
+#: again every second or more and long-polls up to 25 s, and a phone whose connection was
+#: closed just as it sent its next request sees an error where a browser would retry
+KEEP_ALIVE = 30
 
 
 def _loopback(host: str) -> bool:
@@ -70,7 +74,7 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     config = uvicorn.Config(app, ssl_certfile=str(cert) if cert else None,
                             ssl_keyfile=str(key_file) if key_file else None,
                             log_level="warning", access_log=False, server_header=False,
-                            timeout_graceful_shutdown=5)
+                            timeout_graceful_shutdown=5, timeout_keep_alive=KEEP_ALIVE)
     uvicorn.Server(config).run(sockets=[sock])
 
 

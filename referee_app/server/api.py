@@ -11,13 +11,13 @@ served by :func:`serve`, the rest by :data:`HANDLERS`; answers are ``storage/wir
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee_app.core import HandRecord, RecordError
@@ -31,11 +31,14 @@ from referee_app.storage import (
     ruleset_store,
 )
 from referee_app.storage.operations import ENDPOINTS, OPERATIONS, Operation
-from referee_app.storage.progress import round_progress
+from referee_app.storage.progress import TableProgress
 from referee_app.storage.wire import to_json
 
 from .auth import Session
-from .state import READ_ONLY_PROBLEM, ApiError, ServerState, state_of
+from .results import Results
+from .state import READ_ONLY_PROBLEM, ApiError, Rendered, ServerState, state_of
+
+JSON = "application/json"
 
 MAX_ID = 2 ** 63 - 1
 
@@ -137,23 +140,42 @@ def session_of(request: Request) -> Session:
 
 async def read(request: Request, fn: Callable[[Tournament], Any], status: int = 200
                ) -> JSONResponse:
+    """A read of its own (not shared by other clients) on Starlette's threads."""
     state = state_of(request)
-    return JSONResponse(await run_in_threadpool(lambda: fn(state.tournament())),
-                        status_code=status)
+    return JSONResponse(await state.read(lambda: fn(state.tournament())), status_code=status)
+
+
+async def shared(request: Request, key: Any, fn: Callable[[Results, Tournament], Any],
+                 headers: Callable[[Results, Tournament], dict[str, str]] | None = None
+                 ) -> Response:
+    """A read many clients make (standings, progress, seating, the tournament): made once
+    per revision by the results worker, kept until the next save (``state.answer``)."""
+    state = state_of(request)
+
+    def make(results: Results, t: Tournament) -> Rendered:
+        body = json.dumps(fn(results, t), ensure_ascii=False, separators=(",", ":"))
+        return Rendered(results.revision, 200, body.encode("utf-8"), media_type=JSON,
+                        headers=tuple((headers(results, t) if headers else {}).items()))
+
+    return await state.answer(("api", key), make)
 
 
 async def authorize(request: Request) -> Session:
-    """Before reading a write's body: read-only tournaments 403, a missing token 401."""
+    """Before reading a write's body: read-only tournaments 403, a missing token 401. The
+    change watch knows the tournament has referees (it looks five times a second); only
+    while it says none is the file asked (the first referee may have just been added)."""
     state = state_of(request)
-    if not await run_in_threadpool(lambda: state.tournament().referees.required()):
-        raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+    if state.watch.revision < 0 or state.watch.read_only:
+        if not await state.read(lambda: state.tournament().referees.required()):
+            raise ApiError(403, "referee", READ_ONLY_PROBLEM)
     return session_of(request)
 
 
 async def write(request: Request, session: Session, fn: Callable[[Tournament, str], Any]
                 ) -> Any:
-    """Run a change as the session's referee (one write at a time, see ServerState.write)."""
-    return await run_in_threadpool(state_of(request).write, session, fn)
+    """Run a change as the session's referee on the writer (one write at a time, see
+    ServerState.write; 503 when too many wait)."""
+    return await state_of(request).submit_write(session, fn)
 
 
 # --------------------------------------------------------------------------- session
@@ -184,7 +206,7 @@ async def sign_in(request: Request) -> JSONResponse:
             t.referees.sign_out()
         return r.name, r.head
 
-    who, head = await run_in_threadpool(check)
+    who, head = await state.read(check)
     token, s = state.sessions.issue(who, head)
     return JSONResponse({"token": token, "referee": who, "head": head,
                          "expires_in": int(s.expires - time.time())},
@@ -199,60 +221,60 @@ async def sign_out(request: Request) -> JSONResponse:
 # --------------------------------------------------------------------------- reads
 
 
-async def tournament(request: Request) -> JSONResponse:
-    state = state_of(request)
-    return await read(request, lambda t: state.memo("tournament-json", tournament_json))
+async def tournament(request: Request) -> Response:
+    return await shared(request, "tournament", lambda results, t: tournament_json(t))
 
 
-def _seated(t: Tournament, n: int) -> None:
-    if n not in {r.number for r in t.rounds.list()}:
+def _seated(results: Results, t: Tournament, n: int) -> None:
+    if not results.seated(t, n):
         raise ApiError(404, "round", f"round {n} is not seated yet")
 
 
-async def ruleset(request: Request) -> JSONResponse:
+async def ruleset(request: Request) -> Response:
     """The tournament's own ruleset (shipped or a club's file) and its cap and stake: a desk
     checks hands with exactly these while the server cannot be reached."""
-    state = state_of(request)
-
-    def get(t: Tournament) -> dict[str, Any]:
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
         st = t.settings()
         return {"ruleset": st["ruleset"], "digest": st["ruleset_digest"],
                 "cap_fan": st.get("cap_fan"), "stake": st.get("stake"),
                 "document": ruleset_store.snapshot(t.ruleset())}
 
-    return await read(request, lambda t: state.memo("ruleset-json", get))
+    return await shared(request, "ruleset", get)
 
 
-async def seating(request: Request) -> JSONResponse:
+async def seating(request: Request) -> Response:
     n = path_int(request, "round")
 
-    def get(t: Tournament) -> dict[str, Any]:
-        _seated(t, n)
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
+        _seated(results, t, n)
         return to_json(t.rounds.seating(n))  # type: ignore[no-any-return]
 
-    state = state_of(request)
-    return await read(request, lambda t: state.memo(("seating-json", n), get))
+    return await shared(request, ("seating", n), get)
 
 
-async def progress(request: Request) -> JSONResponse:
+async def progress(request: Request) -> Response:
     n = path_int(request, "round")
-    state = state_of(request)
-    return await read(request, lambda t: state.memo(
-        ("progress-json", n), lambda t: (_seated(t, n), round_progress(t, n).to_dict())[1]))
+
+    def get(results: Results, t: Tournament) -> dict[str, Any]:
+        _seated(results, t, n)
+        prog = results.progress(t, n)
+        # RoundProgress.to_dict's keys, each table's converted once (kept while unchanged)
+        return {"round": prog.round, "hands": prog.hands, "verified": prog.verified,
+                "unverified": prog.unverified,
+                "tables": [results.json_of(tp, TableProgress.to_dict) for tp in prog.tables]}
+
+    return await shared(request, ("progress", n), get)
 
 
-async def standings(request: Request) -> JSONResponse:
+async def standings(request: Request) -> Response:
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    state = state_of(request)
-    def rows_and_waiting(t: Tournament) -> tuple[list[dict[str, Any]], int]:
-        rows = to_json(t.standings.table(rnd, through_round=through))
-        return rows, t.standings.provisional(rnd, through_round=through)
-
-    rows, waiting = await run_in_threadpool(lambda: state.memo(
-        ("standings-json", rnd, through), rows_and_waiting))
     # the body stays the rows of `standings --json`; provisional standings say so in a
     # header (hands still to verify when only verified hands count)
-    return JSONResponse(rows, headers={"X-Provisional-Hands": str(waiting)})
+    return await shared(request, ("standings", rnd, through),
+                        lambda results, t: [results.json_of(r, to_json)
+                                            for r in results.standings(t, rnd, through)],
+                        lambda results, t: {"X-Provisional-Hands": str(
+                            results.provisional(t, rnd, through))})
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -290,7 +312,7 @@ async def log(request: Request) -> JSONResponse:
     if who is not None and len(who) > 200:
         raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
     state = state_of(request)
-    if hid is None and await run_in_threadpool(lambda: state.tournament().referees.required()):
+    if hid is None and await state.read(lambda: state.tournament().referees.required()):
         session_of(request)
     return await read(request, lambda t: [
         {**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)])

@@ -4,11 +4,11 @@
 the CLI, so every write goes through the same validation, chain and PIN rules; the server
 is never a second implementation of the rules.
 
-SQLite connections belong to one thread: each worker thread keeps its own
-:class:`Tournament` (opened on first use), and one process-wide lock lets one write run at
-a time (the database's own locking still orders the server against a CLI on the same
-file). Backups are the server's: every ``backup_every`` writes, in a background thread,
-and once more when the server stops.
+SQLite connections belong to one thread: each thread keeps its own :class:`Tournament`
+(opened on first use). Saves are made by one writer thread, pages and shared reads by one
+results worker, and neither waits for the other (``state.py``; the database's own locking
+still orders the server against a CLI on the same file). Backups are the server's: every
+``backup_every`` writes, in a background thread, and once more when the server stops.
 """
 
 from __future__ import annotations

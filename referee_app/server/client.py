@@ -10,8 +10,9 @@ handles a server exactly as it handles the local file. Unreachable server:
 
 **Offline outbox.** :meth:`DeskClient.add_hand` first checks the record against the
 tournament's rules (cached from the last contact), writes it to the outbox folder, then
-sends it. If the server cannot be reached the hand waits there (``queued=True``) and
-:meth:`flush` sends the waiting hands, oldest first, when the server is back. Every hand
+sends it. If the server cannot be reached — or answers 503, busy: overloaded, its file
+locked — the hand waits there (``queued=True``), never refused, and :meth:`flush` sends the
+waiting hands, oldest first, when the server is back (not before a 503's ``Retry-After``). Every hand
 carries an idempotency key, so a resend after a lost reply is never doubled. A hand number
 taken meanwhile comes back as a *conflict* (:meth:`conflicts`), kept until the referee
 renumbers it or drops it (:meth:`resolve`); nothing is ever silently lost.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -168,6 +170,9 @@ class DeskClient:
         self._token: str | None = None
         self._ruleset: dict[str, Any] | None = None
         self._send_lock = threading.Lock()
+        #: the server said it is busy (503): hands wait in the outbox until then
+        self._busy_until = 0.0
+        self._busy_problem = ""
 
     # ------------------------------------------------------------------ plumbing
 
@@ -354,6 +359,8 @@ class DeskClient:
                                     referee=self.referee or "", override_reason=override_reason,
                                     override_totals=override_totals)
         with self._send_lock:
+            if self.busy():  # the server asked for a pause: the hand waits, checked
+                return SaveResult(item.key, True, problem=self.busy())
             return self._send(item, interactive=True)
 
     def _send(self, item: OutboxItem, *, interactive: bool) -> SaveResult:
@@ -379,6 +386,7 @@ class DeskClient:
                               bool(data.get("replayed")))
         err = error_from(resp)
         if resp.status_code == 401 or isinstance(err, ServerUnreachable):
+            self._note_busy(resp, err.problem)
             return SaveResult(item.key, True, problem=err.problem)
         if interactive:
             self.outbox.move(item.key, "dropped")  # refused now: the referee sees why
@@ -387,6 +395,24 @@ class DeskClient:
         self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
                            code=err.code, params=dict(err.params), violations=viol)
         return SaveResult(item.key, True, problem=err.problem)
+
+    def _note_busy(self, resp: httpx.Response, problem: str) -> None:
+        """A 503 (the server overloaded, or its file busy) with ``Retry-After``: the hands
+        wait in the outbox and are not sent again before then (a busy server is not asked
+        again and again by every desk)."""
+        if resp.status_code != 503:
+            return
+        try:
+            wait = min(max(float(resp.headers.get("retry-after", "1")), 0.0), 60.0)
+        except ValueError:
+            wait = 1.0
+        self._busy_until = time.monotonic() + wait
+        self._busy_problem = problem
+
+    def busy(self) -> str:
+        """Why the hands wait now though the server answers (it said it is busy and when to
+        come back); empty once that time has come."""
+        return self._busy_problem if time.monotonic() < self._busy_until else ""
 
     def waiting(self) -> list[OutboxItem]:
         """Hands waiting to be sent ("3 hands waiting")."""
@@ -403,8 +429,11 @@ class DeskClient:
         if self.outbox is None:
             return FlushReport()
         sent: list[SaveResult] = []
-        problem = ""
+        problem = self.busy()
         with self._send_lock:
+            if problem:  # not before the time the server gave
+                return FlushReport([], self.outbox.conflicts(), len(self.outbox.waiting()),
+                                   problem)
             for item in self.outbox.waiting():
                 if item.referee and self.referee and item.referee != self.referee:
                     continue  # sent under the referee who saved it, when they sign in again

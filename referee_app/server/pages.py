@@ -9,10 +9,13 @@ autoescaping: a player's name is always text, never markup. No PIN or token appe
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Awaitable, Callable, Iterable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
+from markupsafe import Markup
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import Response
@@ -24,11 +27,12 @@ from referee_app.core import HandRecord
 from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.settle import as_stored
 from referee_app.core.wording import reason_text, step_text
-from referee_app.storage import StorageError, Tournament, UnknownPlayerError
-from referee_app.storage.progress import round_progress
+from referee_app.storage import HandInfo, Tournament
 
+from . import state as state_mod
 from .qr import results_qr_png
-from .state import ServerState, state_of
+from .results import Results
+from .state import Rendered, Renders, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -55,49 +59,101 @@ def _int_param(request: Request, name: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) else None
 
 
-def _render(request: Request, template: str, build: Any, **extra: Any) -> Any:
-    """Read what the page shows (in a worker thread) and render ``template``."""
+#: the query parameters a results page reads (the language, a round, a search, a hand)
+PAGE_PARAMS = frozenset({"lang", "round", "q", "hand"})
+
+#: a page's data: (the results, the worker's connection) -> the template's values
+Build = Callable[[Results, Tournament], dict[str, Any]]
+#: a long page's rows, each rendered once and kept: (the page's data, the template's helpers,
+#: the renderings kept) -> more template values
+Rows = Callable[[dict[str, Any], dict[str, Any], Renders], dict[str, Any]]
+
+
+def _page(request: Request, template: str, build: Build, rows: Rows | None = None,
+          **extra: Any) -> Awaitable[Response]:
+    """The page as rendered for the record now: from the page cache when its revision is
+    current, else by the results worker (``state.py``), which renders it again only when
+    its data changed since it was last rendered (the revision itself is spliced in)."""
     lang = _lang(request)
     state = state_of(request)
+    # the page as its own parameters make it (others are dropped: they would only make
+    # more copies of the same page to keep)
+    q = {k: v for k, v in request.query_params.items() if k in PAGE_PARAMS}
+    key = ("page", request.url.path, tuple(sorted(q.items())), lang)
+    q["lang"] = "en" if lang == "zh" else "zh"
+    switch = request.url.path + "?" + urlencode(q)
 
-    def gather() -> dict[str, Any]:
-        t = state.tournament()
-        rounds = state.memo("rounds", lambda t: t.rounds.list())
-        ctx = {"info": state.memo("info", lambda t: t.info), "revision": t.record.digest()[0],
-               "rounds": rounds, "current_round": max(
-                   (r.number for r in rounds if r.hands),
-                   default=(rounds[0].number if rounds else None))}
-        ctx.update(build(t, ctx, state))
-        return ctx
-
-    def run() -> Response:  # on a page thread: reading and rendering
-        ctx = gather()
-        tx = Texts(PAGE_PREFIX, lang)
-        other = "en" if lang == "zh" else "zh"
-        q = dict(request.query_params)
-        q["lang"] = other
-        switch = request.url.path + "?" + urlencode(q)
+    def make(results: Results, t: Tournament) -> Rendered:
+        # what the page shows, and only that: unchanged data is not rendered again
+        ctx = {"info": results.info(t), "numbers": results.round_numbers(t)}
+        ctx.update(build(results, t))
         status = ctx.pop("status", 200)
-        return templates.TemplateResponse(request, template, {
-            **ctx, **extra, "lang": lang, "t": tx, "switch_url": switch,
-            "lq": f"?lang={lang}", "seat_name": (
-                lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s),
-            "fmt": lambda key, **kw: tx[key].format(**kw)}, status_code=status,
-            headers={"Cache-Control": "no-store"})
 
-    return state.run_page(run)
+        def render() -> str:
+            helpers = _helpers(lang)
+            made = rows(ctx, helpers, state.renders) if rows else {}
+            return templates.env.get_template(template).render(
+                **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK)
+
+        return state.renders.page(key, results.revision, ctx, status, render)
+
+    return state.answer(key, make)
+
+
+#: stands for the revision in a rendered page (``<`` is escaped in any text a page shows,
+#: so only the template's own marker reads so): the revision is spliced in when served
+REVISION_MARK = Markup(state_mod.REVISION_MARK.decode())
+
+
+def _helpers(lang: str) -> dict[str, Any]:
+    """The words and formats every template uses, in ``lang``."""
+    tx = Texts(PAGE_PREFIX, lang)
+    return {"lang": lang, "t": tx, "lq": f"?lang={lang}",
+            "seat_name": lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s,
+            "fmt": lambda key, **kw: tx[key].format(**kw)}
+
+
+@functools.cache
+def _macro(name: str) -> Any:
+    """A row's macro from ``_rows.html`` (made once)."""
+    return getattr(templates.env.get_template("_rows.html").module, name)
+
+
+def _lines(parts: Iterable[str]) -> Markup:
+    """Rendered rows as one piece of the page (each already escaped when rendered)."""
+    return Markup("\n".join(parts))
+
+
+def _standing_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
+    """Each row rendered once for what it shows (a hand moves a few dozen rows of a
+    thousand), the page's rows joined."""
+    row, lq = _macro("standing_row"), h["lq"]
+    return {"rows_html": _lines(kept.rows(("standings", lq), ctx["rows"], lambda r: kept.fragment(
+        ("standing", lq, r.rank, r.tied, r.player_id, r.player, r.club, r.chips, r.hands,
+         r.wins), lambda: row(r, lq))))}
+
+
+def _progress_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
+    prog = ctx["progress"]
+    if prog is None:
+        return {"rows_html": Markup()}
+    row = _macro("progress_row")
+    return {"rows_html": _lines(kept.rows(("progress", h["lang"]), prog.tables, lambda tp:
+                                          kept.fragment(
+        ("progress", h["lang"], tp.table, tp.gaps, tp.hands, tp.verified, tp.void,
+         tp.last_hand), lambda: row(tp, h["t"], h["fmt"]))))}
 
 
 async def standings_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        cur = next((r for r in ctx["rounds"] if r.number == ctx["current_round"]), None)
-        return {"rows": state.memo(("standings", rnd), lambda t: t.standings.table(rnd)),
-                "provisional": state.memo(("provisional", rnd), lambda t: t.standings.provisional(rnd)),
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        cur = next((r for r in results.rounds(t) if r.number == results.current_round(t)),
+                   None)
+        return {"rows": results.standings(t, rnd), "provisional": results.provisional(t, rnd),
                 "round": rnd, "current": cur}
 
-    return await _render(request, "standings.html", build)
+    return await _page(request, "standings.html", build, _standing_rows)
 
 
 def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
@@ -120,86 +176,85 @@ def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
              for pay in pays])
 
 
+def _hand_view(t: Tournament, h: HandInfo, seat: str, lang: str
+               ) -> tuple[list[str], list[dict[str, Any]]]:
+    """A hand's trace and the payments involving ``seat``, in ``lang``."""
+    trace = list(h.settlement.get("trace", []))
+    pays = [pay for pay in h.settlement.get("payments", []) if seat in (pay["from"], pay["to"])]
+    if lang == "zh":
+        trace, pays = _in_chinese(h.settlement, h.record, t, trace, pays)
+    return trace, pays
+
+
 async def player_page(request: Request) -> Response:
     raw = str(request.path_params["player_id"])
     pid = int(raw) if raw.isdigit() and len(raw) < 10 else 0
     lang = _lang(request)
 
-    def page(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        try:
-            p = t.players.get(pid) if pid else None
-        except (UnknownPlayerError, StorageError):
-            p = None
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        p = results.player(t, pid) if pid else None
         if p is None:
             return {"player": None, "status": 404}
-        statement = state.memo(("statement", p.id), lambda t: t.standings.statement(p.id))
         hands = []
-        for line in statement.lines:
+        for line in results.statement(t, p.id).lines:
             if line.hand_id is None or line.seat is None:
                 continue
-            h = state.memo(("hand", line.hand_id), lambda t, i=line.hand_id: t.hands.get(i))
-            seat = line.seat
-            trace = list(h.settlement.get("trace", []))
-            pays = [pay for pay in h.settlement.get("payments", [])
-                    if seat in (pay["from"], pay["to"])]
-            if lang == "zh":
-                trace, pays = _in_chinese(h.settlement, h.record, t, trace, pays)
-            hands.append({"h": h, "seat": seat, "chips": line.chips, "trace": trace,
+            h = results.hand(t, line.hand_id)
+            trace, pays = results.view(("hand", h.id, h.version, line.seat, lang),
+                                       lambda h=h, s=line.seat: _hand_view(t, h, s, lang))
+            hands.append({"h": h, "seat": line.seat, "chips": line.chips, "trace": trace,
                           "payments": pays})
-        pens = [pen for pen in t.penalties.list(player=p.id)]
-        rows = state.memo(("standings", None), lambda t: t.standings.table(None))
-        standing = next((r for r in rows if r.player_id == p.id), None)
-        return {"player": p, "hands": hands, "penalties": pens, "standing": standing}
+        standing = next((r for r in results.standings(t) if r.player_id == p.id), None)
+        return {"player": p, "hands": hands, "penalties": results.penalties(t, p.id),
+                "standing": standing}
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        # the page's data once per revision (the player, their hands, penalties, rank), not
-        # the player and every penalty read again on each phone's reload
-        return state.memo(("player-page", pid, lang), lambda t: page(t, ctx, state))
+    open_hand = _int_param(request, "hand")
 
-    return await _render(request, "player.html", build, open_hand=_int_param(request, "hand"))
+    def blocks(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
+        block = _macro("hand_block")
+        return {"hands_html": _lines(
+            kept.fragment(("hand", lang, x["h"].id, x["h"].version, x["seat"], x["chips"],
+                           x["h"].id == open_hand),
+                          lambda x=x: block(x, open_hand, h["t"], h["fmt"], h["seat_name"]))
+            for x in ctx.get("hands", ()))}
+
+    return await _page(request, "player.html", build, blocks, open_hand=open_hand)
 
 
 async def seating_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
     query = request.query_params.get("q", "").strip()[:50]
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        n = rnd or (max(r.number for r in ctx["rounds"]) if ctx["rounds"] else None)
-        if n is None or n not in {r.number for r in ctx["rounds"]}:
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        rounds = results.rounds(t)
+        n = rnd or (max(r.number for r in rounds) if rounds else None)
+        if not results.seated(t, n):
             return {"seating": None, "round": n, "found": []}
-        s = state.memo(("seating", n), lambda t: t.rounds.seating(n))
-        latin = state.memo("latin", lambda t: {p.name: p.name_latin for p in t.players.list()})
-        found = []
-        if query:
-            ql = query.casefold()
-            for table, row in s.tables.items():
-                for seat, name in row.items():
-                    if ql in name.casefold() or ql in latin.get(name, "").casefold():
-                        found.append((name, table, seat))
-        return {"seating": s, "round": n, "found": found, "latin": latin}
+        assert n is not None
+        return {"seating": t.rounds.seating(n), "round": n, "latin": results.latin(t),
+                "found": results.found(t, n, query) if query else []}
 
-    return await _render(request, "seating.html", build, query=query)
+    return await _page(request, "seating.html", build, query=query)
 
 
 async def progress_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
 
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        n = rnd or ctx["current_round"]
-        ok = n is not None and n in {r.number for r in ctx["rounds"]}
-        prog = state.memo(("progress", n), lambda t: round_progress(t, n)) if ok else None
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        n = rnd or results.current_round(t)
+        prog = results.progress(t, n) if n is not None and results.seated(t, n) else None
         return {"progress": prog, "round": n}
 
-    return await _render(request, "progress.html", build)
+    return await _page(request, "progress.html", build, _progress_rows)
 
 
 async def projector_page(request: Request) -> Response:
-    def build(t: Tournament, ctx: dict[str, Any], state: ServerState) -> dict[str, Any]:
-        rows = state.memo(("standings", None), lambda t: t.standings.table(None))
-        pages = [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows), PROJECTOR_ROWS)]
-        return {"pages": pages or [[]]}
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        rows = results.standings(t)
+        return {"pages": [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows),
+                                                                    PROJECTOR_ROWS)] or [[]]}
 
-    return await _render(request, "projector.html", build)
+    return await _page(request, "projector.html", build)
 
 
 def _results_url(request: Request) -> str:

@@ -1,5 +1,6 @@
 """What the routes share: the server's state (the file, one connection per worker thread,
-sign-in tokens, the write lock, the change watch, idempotency keys, the per-revision memo)
+sign-in tokens, the writer, the results worker and its page cache, the change watch,
+idempotency keys)
 and the API's error shape ``{"error": {"field", "problem"}}`` (plus the failure's ``code``
 when the store or the record reader refused)."""
 
@@ -11,26 +12,45 @@ import json
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Hashable, Mapping
+from collections import OrderedDict
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 
 from referee_app.storage import StorageError, Tournament, backup_files
+from referee_app.storage import db as dbm
 from referee_app.storage.models import Referee
 
 from .auth import RateLimiter, Session, SessionStore
+from .results import Results
 
 #: how often the change watch looks at the record (seconds)
 WATCH_INTERVAL = 0.2
-#: threads that read and render the results pages: few and long-lived, so each opens its
-#: connection once (the pool Starlette runs other work on drops a thread idle for 10 s, and
-#: its replacement opened and checked the whole file again), and a crowd of phones cannot
-#: take every thread the desks' saves need
-PAGE_THREADS = 4
+#: saves waiting for the writer at most; one more is answered 503 with ``Retry-After`` (a
+#: desk keeps the hand in its outbox and sends it again) instead of waiting without end
+WRITE_QUEUE = 64
+#: pages and shared reads being made by the results worker at most (distinct ones: a
+#: hundred phones on the same page wait for the one being made); one more: 503
+PAGE_QUEUE = 512
+#: requests waiting for a page or a shared read at most, all pages together: 503 beyond
+PAGE_WAITING = 4000
+#: other reads (a hand, its history, the log) running or waiting at most: 503 beyond
+API_READS = 64
+#: what a 503 of an overloaded server asks the client to wait (seconds)
+RETRY_AFTER = "1"
+#: rendered pages and answers kept (per key: the last one rendered), and their bytes at
+#: most (a standings page of 1,000 players is 200 kB: a flood of distinct searches pushes
+#: out the oldest instead of filling the memory)
+KEEP_RENDERED = 4096
+KEEP_BYTES = 64 * 1024 * 1024
+#: rendered rows kept (a 1,000-player event's standings rows and players' hands, twice)
+KEEP_FRAGMENTS = 50_000
 
 
 class ApiError(Exception):
@@ -74,10 +94,12 @@ class ChangeWatch:
         self.revision = -1
         self.read_only = False
         self._event = asyncio.Event()
+        self._told = 0  # revisions told by this server's writer (see run)
+        self.digest: tuple[int, str] | None = None  # the record's (entries, short hash)
 
-    def read(self) -> tuple[int, bool]:
+    def read(self) -> tuple[tuple[int, str], bool]:
         t = self.state.tournament()
-        return t.record.digest()[0], not t.referees.required()
+        return t.record.digest(), not t.referees.required()
 
     def update(self, rev: int) -> None:
         if rev != self.revision:
@@ -85,11 +107,30 @@ class ChangeWatch:
             self._event.set()
             self._event = asyncio.Event()
 
+    def told(self, digest: tuple[int, str]) -> None:
+        """This server's writer saved the record up to ``digest`` (entries, short hash):
+        announced at once, not at the next look."""
+        self._told += 1
+        if digest[0] > self.revision:
+            self.digest = digest
+            self.update(digest[0])
+
     async def run(self) -> None:
         while True:
             with contextlib.suppress(sqlite3.Error, StorageError):
-                rev, self.read_only = await asyncio.to_thread(self.read)
-                self.update(rev)
+                told = self._told
+                digest, self.read_only = await asyncio.to_thread(self.read)
+                # a look that began before the writer told of a newer revision is older
+                # than what was told (the file replaced by an older backup: a later look)
+                if told == self._told or digest[0] >= self.revision:
+                    if self.digest is not None and (
+                            digest[0] < self.digest[0]
+                            or digest[0] == self.digest[0] and digest != self.digest):
+                        # another file (a backup restored): nothing made from the old one
+                        # may be served for it, even at the same or a lower revision
+                        self.state.forget_answers()
+                    self.digest = digest
+                    self.update(digest[0])
             await asyncio.sleep(WATCH_INTERVAL)
 
     async def wait_change(self, since: int, timeout: float) -> int:
@@ -144,27 +185,109 @@ class KeyLog:
             self._keys[key] = (referee, round, table, hand_no)
 
 
-class Flight:
-    """One computation of a memo key at revision ``rev``, which other workers wait for."""
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    """A page or a shared read as made at ``revision``: the body is ``head``, the revision's
+    number, ``tail`` (a page shows the revision it was made at; a JSON answer has no tail)."""
 
-    def __init__(self, rev: int) -> None:
-        self.rev = rev
-        self._done = threading.Event()
-        self.ok = False
-        self.value: Any = None
+    revision: int
+    status: int
+    head: bytes
+    tail: bytes | None = None
+    media_type: str = "text/html; charset=utf-8"
+    headers: tuple[tuple[str, str], ...] = ()
 
-    def finish(self, *, ok: bool, value: Any = None) -> None:
-        self.ok, self.value = ok, value
-        self._done.set()
+    @property
+    def size(self) -> int:
+        return len(self.head) + len(self.tail or b"")
 
-    def wait(self) -> bool:
-        """Whether the value came (False: the computation failed)."""
-        self._done.wait()
-        return self.ok
+    def response(self) -> Response:
+        body = self.head if self.tail is None else \
+            self.head + str(self.revision).encode() + self.tail
+        return Response(body, status_code=self.status, media_type=self.media_type,
+                        headers={"Cache-Control": "no-store", **dict(self.headers)})
+
+
+class Renders:
+    """The results worker's last rendering of each page with the data it was made from: a
+    page whose data are the same as then (the same shared objects, or equal ones) is not
+    rendered again at a new revision, only its revision number changes."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Hashable, tuple[dict[str, Any], int, bytes, bytes]] = \
+            OrderedDict()
+        self.rendered = 0  # how many times a page was rendered (tests, figures)
+        self._bytes = 0
+        self._fragments: OrderedDict[Hashable, Any] = OrderedDict()
+        self._rows: dict[Hashable, tuple[list[Any], list[Any]]] = {}
+
+    def rows(self, key: Hashable, items: Sequence[Any], fragment: Callable[[Any], Any]
+             ) -> list[Any]:
+        """``fragment(item)`` for each item of a long list (a page's rows), reusing the last
+        call's fragment wherever the same item object is at the same place (a leaderboard
+        after a save is the same rows but for a few): only the others are looked up."""
+        last = self._rows.get(key)
+        if last is None or len(last[0]) != len(items):
+            out = [fragment(x) for x in items]
+        else:
+            old_items, old_out = last
+            out = [o if x is y else fragment(x) for x, y, o in zip(items, old_items, old_out,
+                                                                   strict=True)]
+        self._rows[key] = (list(items), out)
+        if len(self._rows) > KEEP_RENDERED:
+            self._rows.pop(next(iter(self._rows)))
+        return out
+
+    def fragment(self, key: Hashable, make: Callable[[], Any]) -> Any:
+        """A part of a page (a standings row, a player's hand) rendered once for what it
+        shows (``key``) and kept (the last :data:`KEEP_FRAGMENTS`)."""
+        hit = self._fragments.get(key)
+        if hit is None:
+            hit = self._fragments[key] = make()
+            if len(self._fragments) > KEEP_FRAGMENTS:
+                self._fragments.popitem(last=False)
+        else:
+            self._fragments.move_to_end(key)
+        return hit
+
+    def page(self, key: Hashable, revision: int, ctx: dict[str, Any], status: int,
+             render: Callable[[], str]) -> Rendered:
+        hit = self._kept.get(key)
+        if hit is not None and hit[1] == status and hit[0] == ctx:
+            self._kept.move_to_end(key)
+            return Rendered(revision, status, hit[2], hit[3])
+        html = render().encode("utf-8")
+        self.rendered += 1
+        head, mark, tail = html.partition(REVISION_MARK)
+        if not mark:
+            raise RuntimeError("a results page without data-revision")
+        old = self._kept.pop(key, None)
+        self._bytes += len(head) + len(tail) - (len(old[2]) + len(old[3]) if old else 0)
+        self._kept[key] = (ctx, status, head, tail)
+        while len(self._kept) > KEEP_RENDERED or self._bytes > KEEP_BYTES:
+            _, (_, _, h, t) = self._kept.popitem(last=False)
+            self._bytes -= len(h) + len(t)
+        return Rendered(revision, status, head, tail)
+
+
+#: what a page's template renders where the revision goes (``pages.REVISION_MARK``)
+REVISION_MARK = b"<rev/>"
 
 
 class ServerState:
-    """What the routes share: the file, sign-in tokens, the write lock, the change watch."""
+    """What the routes share: the file, sign-in tokens, the writer, the results worker, the
+    change watch. Reads and writes never wait for each other:
+
+    * **the writer**: one thread with its own connection makes every save, one at a time, in
+      the order they came (SQLite's WAL lets it commit while readers read); at most
+      :data:`WRITE_QUEUE` wait, one more is answered 503 with ``Retry-After``;
+    * **the results worker**: one thread with its own connection brings :class:`Results`
+      forward after each save and makes the pages and the shared reads (standings, progress,
+      seating, the tournament), each once per revision for everyone who asked (single
+      flight); a page whose revision is current is served from :attr:`answers` without it;
+    * **other reads** (a hand, its history, the log) run on Starlette's threads, each with its
+      own connection, at most :data:`API_READS` at once.
+    """
 
     def __init__(self, path: Path, *, public_url: str = "", backup_every: int = 25,
                  token_seconds: float | None = None) -> None:
@@ -176,10 +299,17 @@ class ServerState:
         self.watch = ChangeWatch(self)
         self.backup_every = backup_every
         self._local = threading.local()
-        self._memo: dict[Hashable, tuple[int, Any]] = {}
-        self._memo_lock = threading.Lock()
-        self._pages: ThreadPoolExecutor | None = None
-        self._flights: dict[Hashable, Flight] = {}
+        self._pools: dict[str, ThreadPoolExecutor] = {}
+        self._pools_lock = threading.Lock()
+        self.results = Results()  # the results worker's only
+        self.renders = Renders()  # the results worker's only
+        #: the loop's side: the last answer of each page or shared read, and those being made
+        self._answers: OrderedDict[Hashable, Rendered] = OrderedDict()
+        self._making: dict[Hashable, asyncio.Future[Rendered]] = {}
+        self._answered_bytes = 0
+        self._waiting = 0
+        self._writes_waiting = 0
+        self._reads = 0
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
@@ -201,7 +331,39 @@ class ServerState:
             self._local.t = t
         return t
 
+    def _pool(self, name: str) -> ThreadPoolExecutor:
+        """The one thread named ``name`` (the writer, the results worker), started once."""
+        with self._pools_lock:
+            pool = self._pools.get(name)
+            if pool is None:
+                pool = self._pools[name] = ThreadPoolExecutor(1, thread_name_prefix=name)
+            return pool
+
     # -- writes
+    async def submit_write(self, session: Session, fn: Callable[[Tournament, str], Any]
+                           ) -> Any:
+        """Run ``fn(t, referee)`` on the writer (see :meth:`write`); 503 when
+        :data:`WRITE_QUEUE` saves already wait."""
+        if self._writes_waiting >= WRITE_QUEUE:
+            raise ApiError(503, "server", f"the server is busy: {self._writes_waiting} saves "
+                           "are waiting; this one was not made — send it again in a moment",
+                           headers={"Retry-After": RETRY_AFTER})
+        loop = asyncio.get_running_loop()
+        self._writes_waiting += 1
+        try:
+            result, digest = await loop.run_in_executor(self._pool("referee-writer"),
+                                                     self.write_now, session, fn)
+        finally:
+            self._writes_waiting -= 1
+        self.watch.told(digest)  # the long-polls and pages hear of it at once
+        return result
+
+    def write_now(self, session: Session, fn: Callable[[Tournament, str], Any]
+                  ) -> tuple[Any, tuple[int, str]]:
+        """:meth:`write`, and the record's digest (revision, short hash) after it."""
+        result = self.write(session, fn)
+        return result, self.tournament().record.digest()
+
     def write(self, session: Session, fn: Callable[[Tournament, str], Any]) -> Any:
         """Run ``fn(t, referee)`` as the session's referee, one write at a time."""
         with self.write_lock:
@@ -220,72 +382,80 @@ class ServerState:
         self._count_write()
         return result
 
-    def memo(self, key: Hashable, fn: Callable[[Tournament], Any]) -> Any:
-        """``fn(t)`` computed once per revision of the record: a hundred phones asking for
-        the standings between two hands cost one computation. *Single flight*: one worker
-        at a time computes a key; the others asking for it wait for that value (each write
-        used to set every waiting phone recomputing the same page at once). One that asked
-        at a newer revision than the value's waits, then computes once for all who asked
-        meanwhile — so desks saving faster than a page is computed cost one computation at
-        a time, not one per revision in parallel. Values are frozen rows, shared by threads."""
-        t = self.tournament()
-        rev = t.record.digest()[0]
-        while True:
-            with self._memo_lock:
-                hit = self._memo.get(key)
-                if hit is not None and hit[0] == rev:
-                    return hit[1]
-                flight = self._flights.get(key)
-                leader = flight is None
-                if flight is None:
-                    flight = self._flights[key] = Flight(rev)
-            if leader:
-                return self._compute(key, flight, fn, t)
-            if flight.wait() and flight.rev >= rev:
-                return flight.value
-            # an older revision's value, or a failed computation (its error went to its own
-            # request): look again at the revision now
-            rev = t.record.digest()[0]
-
-    def _compute(self, key: Hashable, flight: Flight, fn: Callable[[Tournament], Any],
-                 t: Tournament) -> Any:
-        """The one computation of ``key`` at ``flight.rev``, handed to the workers waiting."""
-        rev = flight.rev
+    # -- the pages and shared reads
+    async def answer(self, key: Hashable, make: Callable[[Results, Tournament], Rendered]
+                     ) -> Response:
+        """The answer ``key`` as the record stands now: the one kept if made at the current
+        revision, else made by the results worker — once for all who ask meanwhile."""
+        if self._waiting >= PAGE_WAITING:
+            raise _busy(f"{self._waiting} requests wait for pages")
+        self._waiting += 1
         try:
-            value = fn(t)
-        except BaseException:
-            with self._memo_lock:
-                if self._flights.get(key) is flight:
-                    del self._flights[key]
-            flight.finish(ok=False)
-            raise
-        with self._memo_lock:
-            if len(self._memo) > 4000:  # what an older revision left first
-                for k in [k for k, (r, _) in self._memo.items() if r < rev]:
-                    del self._memo[k]
-                if len(self._memo) > 4000:
-                    self._memo.clear()
-            old = self._memo.get(key)
-            if old is None or old[0] <= rev:
-                self._memo[key] = (rev, value)
-            if self._flights.get(key) is flight:
-                del self._flights[key]
-        flight.finish(ok=True, value=value)
-        return value
+            for _ in range(2):  # a making started before the last save: once more
+                rev = self.watch.revision
+                hit = self._answers.get(key)
+                # (no watch running, as in an app without its lifespan: ask the worker)
+                if hit is not None and rev >= 0 and hit.revision >= rev:
+                    self._answers.move_to_end(key)
+                    return hit.response()
+                fut = self._making.get(key)
+                if fut is None:
+                    if len(self._making) >= PAGE_QUEUE:
+                        raise _busy(f"{len(self._making)} pages are being made")
+                    fut = asyncio.get_running_loop().run_in_executor(
+                        self._pool("referee-results"), self._make, make)
+                    self._making[key] = fut
+                    fut.add_done_callback(lambda f, key=key: self._made(key, f))
+                got = await asyncio.shield(fut)
+                if got.revision >= rev:
+                    break
+            return got.response()
+        finally:
+            self._waiting -= 1
 
-    async def run_page(self, fn: Callable[[], Any]) -> Any:
-        """``fn()`` (read and render a results page) on one of the page threads."""
-        with self._memo_lock:
-            if self._pages is None:
-                self._pages = ThreadPoolExecutor(PAGE_THREADS, thread_name_prefix="referee-page")
-            pool = self._pages
-        return await asyncio.get_running_loop().run_in_executor(pool, fn)
+    def forget_answers(self) -> None:
+        """Drop every kept answer (on the loop): the file was replaced."""
+        self._answers.clear()
+        self._answered_bytes = 0
+
+    def _make(self, make: Callable[[Results, Tournament], Rendered]) -> Rendered:
+        """On the results worker: the results brought forward, then the answer, all read
+        in one read transaction (one state of the file)."""
+        t = self.tournament()
+        with dbm.read_transaction(t.db):
+            self.results.advance(t)
+            return make(self.results, t)
+
+    def _made(self, key: Hashable, fut: asyncio.Future[Rendered]) -> None:
+        if self._making.get(key) is fut:
+            del self._making[key]
+        if fut.cancelled() or fut.exception() is not None:
+            return
+        got = fut.result()
+        old = self._answers.get(key)
+        if old is None or old.revision <= got.revision:
+            self._answered_bytes += got.size - (old.size if old else 0)
+            self._answers[key] = got
+            self._answers.move_to_end(key)
+            while len(self._answers) > KEEP_RENDERED or self._answered_bytes > KEEP_BYTES:
+                self._answered_bytes -= self._answers.popitem(last=False)[1].size
+
+    async def read(self, fn: Callable[[], Any]) -> Any:
+        """``fn()`` on Starlette's threads (a read that is not shared); 503 beyond
+        :data:`API_READS` at once."""
+        if self._reads >= API_READS:
+            raise _busy(f"{self._reads} reads are running")
+        self._reads += 1
+        try:
+            return await run_in_threadpool(fn)
+        finally:
+            self._reads -= 1
 
     def close(self) -> None:
-        """Let the page threads go (the server stops)."""
-        with self._memo_lock:
-            pool, self._pages = self._pages, None
-        if pool is not None:
+        """Let the writer and the results worker go (the server stops)."""
+        with self._pools_lock:
+            pools, self._pools = list(self._pools.values()), {}
+        for pool in pools:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _count_write(self) -> None:
@@ -314,6 +484,12 @@ class ServerState:
 
     def pending_writes(self) -> int:
         return self._writes
+
+
+def _busy(what: str) -> ApiError:
+    """The overloaded server's answer: 503, and when to ask again."""
+    return ApiError(503, "server", f"the server is busy ({what}); try again in a moment",
+                    headers={"Retry-After": RETRY_AFTER})
 
 
 def state_of(request: Request) -> ServerState:

@@ -7,7 +7,7 @@ Built only from :class:`~referee_app.storage.tournament.Tournament`'s public rea
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -60,10 +60,11 @@ class RoundProgress:
                 "unverified": self.unverified, "tables": [t.to_dict() for t in self.tables]}
 
     def with_tables(self, tables: Sequence[TableProgress]) -> RoundProgress:
-        """This round with the rows of ``tables`` replaced (after saves at those tables)."""
-        new = {tp.table: tp for tp in tables}
-        return replace(self, tables=tuple(new.pop(tp.table, tp) for tp in self.tables)
-                       + tuple(sorted(new.values(), key=lambda tp: tp.table)))
+        """This round with the rows of ``tables`` replaced (or added), tables in order: what
+        saves at those tables changed of it."""
+        rows = {tp.table: tp for tp in self.tables}
+        rows.update((tp.table, tp) for tp in tables)
+        return replace(self, tables=tuple(rows[k] for k in sorted(rows)))
 
 
 def round_progress(t: Tournament, round_no: int) -> RoundProgress:
@@ -78,18 +79,17 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
                                          for tbl in sorted(by_table)))
 
 
-def table_progress(t: Tournament, round_no: int, table: int, players: Mapping[str, str]
-                   ) -> TableProgress:
-    """One table's row of :func:`round_progress` (``players``: its seating), read from that
-    table's hands only: what a desk shows again after a save at that table."""
-    return _table(table, players, t.hands.list(round=round_no, table=table))
+def table_progress(t: Tournament, round_no: int, table: int) -> TableProgress:
+    """One table of :func:`round_progress` (what a save at that table changes of it)."""
+    seating = t.rounds.seating(round_no)
+    return _table(table, seating.tables.get(table, {}), t.hands.list(round=round_no, table=table))
 
 
-def _table(table: int, players: Mapping[str, str], hs: Sequence[Any]) -> TableProgress:
+def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
     numbers = {h.hand_no for h in hs}
     last = max(numbers, default=0)
     return TableProgress(
-        table=table,
+        table=tbl,
         players=dict(players),
         hands=len(hs),
         entered=sum(1 for h in hs if h.status.value == "entered"),

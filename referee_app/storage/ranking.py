@@ -7,8 +7,9 @@ every key share a rank (1, 2, 2, 4 — standard competition ranking).
 
 from __future__ import annotations
 
+import bisect
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .models import Player, PlayerStatus, StandingRow
@@ -35,22 +36,21 @@ def _in_scope(rnd: int | None, round: int | None, through: int | None) -> bool:
     return True
 
 
-def sort_key(values: dict[str, Any], tie_break: Sequence[str]) -> tuple[int, ...]:
-    out = []
-    for key in tie_break:
-        if key.startswith("-"):
-            out.append(values[key[1:]])
-        else:
-            out.append(-values[key])
-    return tuple(out)
-
-
 def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
             pen_rows: Iterable[Sequence[Any]], tie_break: Sequence[str], *,
             round: int | None = None, through_round: int | None = None,
             include_substitutes: bool = False) -> list[StandingRow]:
     """``hand_rows``: (player_id, round, chips, hands, wins, self_drawn, discards_paid,
     flower_pigs, max_fan); ``pen_rows``: (player_id, round or None, chips)."""
+    return rank(players, totals(hand_rows, pen_rows, round=round, through_round=through_round),
+                tie_break, include_substitutes=include_substitutes)
+
+
+def totals(hand_rows: Iterable[Sequence[Any]], pen_rows: Iterable[Sequence[Any]], *,
+           round: int | None = None, through_round: int | None = None) -> dict[int, _Acc]:
+    """Each player's running totals in the scope (rows as :func:`compute`'s). A player's
+    totals depend on their own rows only: a cache adds up again just the players a save
+    touched (``Standings``)."""
     acc: dict[int, _Acc] = defaultdict(_Acc)
     for pid, rnd, chips, hands, wins, sd, dp, fp, mf in hand_rows:
         if not _in_scope(rnd, round, through_round):
@@ -73,44 +73,101 @@ def compute(players: Iterable[Player], hand_rows: Iterable[Sequence[Any]],
         a.penalties += chips
         if rnd is not None:
             a.per_round[rnd] = a.per_round.get(rnd, 0) + chips
-    rows = []
-    for p in players:
-        if p.status is PlayerStatus.SUBSTITUTE and not include_substitutes:
-            continue
-        a = acc.get(p.id, _Acc())
-        rows.append(dict(player_id=p.id, player=p.name, club=p.club, status=p.status,
-                         chips=a.hand_chips + a.penalties, hand_chips=a.hand_chips,
-                         hands=a.hands, wins=a.wins, self_drawn=a.self_drawn,
-                         discards_paid=a.discards_paid, flower_pigs=a.flower_pigs,
-                         largest_win_fan=a.largest_win_fan, penalties=a.penalties,
-                         per_round=dict(sorted(a.per_round.items()))))
-    return rank(rows, tie_break)
+    return dict(acc)
 
 
-def rank(rows: list[dict[str, Any]], tie_break: Sequence[str]) -> list[StandingRow]:
-    """Each player's figures (a :class:`StandingRow`'s fields but rank and tied) sorted by
-    the tie-break order, then by name; players equal on every key share a rank."""
-    rows.sort(key=lambda r: (sort_key(r, tie_break), r["player"]))
-    out: list[StandingRow] = []
-    prev_key: tuple[int, ...] | None = None
-    rank = 0
-    keys = [sort_key(r, tie_break) for r in rows]
-    for i, r in enumerate(rows):
-        if keys[i] != prev_key:
-            rank = i + 1
-            prev_key = keys[i]
-        tied = (i > 0 and keys[i - 1] == keys[i]) or (i + 1 < len(rows) and keys[i + 1] == keys[i])
-        out.append(StandingRow(rank=rank, tied=tied, **r))
-    return out
+def _value(a: _Acc, key: str) -> int:
+    """A tie-break figure of a player's totals (a StandingRow field of the same name)."""
+    return a.hand_chips + a.penalties if key == "chips" else int(getattr(a, key))
 
 
-_FIGURES = tuple(f for f in StandingRow.__dataclass_fields__ if f not in ("rank", "tied"))
+#: the totals of a player with no hand and no penalty (shared: never changed)
+_NONE = _Acc()
 
 
-def replace_players(table: Sequence[StandingRow], fresh: Sequence[StandingRow],
-                    tie_break: Sequence[str]) -> list[StandingRow]:
-    """``table`` with the rows of ``fresh``'s players replaced by them and everyone ranked
-    again: the table :func:`compute` gives when only those players' figures changed."""
-    by_id = {r.player_id: r for r in fresh}
-    return rank([{f: getattr(by_id.get(r.player_id, r), f) for f in _FIGURES}
-                 for r in table], tie_break)
+def rank(players: Iterable[Player], acc: Mapping[int, _Acc], tie_break: Sequence[str], *,
+         include_substitutes: bool = False) -> list[StandingRow]:
+    """The leaderboard of ``players`` from their totals (:func:`totals`), ranked."""
+    return Ranking(players, acc, tie_break, include_substitutes=include_substitutes).rows()
+
+
+class Ranking:
+    """One leaderboard kept between saves (``Standings`` keeps one per scope): after a save,
+    :meth:`update` moves only the players whose totals changed (out of their place and in
+    at their new one, by bisection) and makes rows again only where a rank or a tie may have
+    changed — from the highest to the lowest place touched; every other row is the same
+    object as before. ``acc`` is read again at each update (the caller changes it)."""
+
+    def __init__(self, players: Iterable[Player], acc: Mapping[int, _Acc],
+                 tie_break: Sequence[str], *, include_substitutes: bool = False) -> None:
+        self.acc = acc
+        self.order = [(k[1:], 1) if k.startswith("-") else (k, -1) for k in tie_break]
+        self.players = {p.id: p for p in players
+                        if include_substitutes or p.status is not PlayerStatus.SUBSTITUTE}
+        #: each player's place entry: (sort key, name, id) — names are unique
+        self.entry = {pid: (self._key(pid), p.name, pid) for pid, p in self.players.items()}
+        #: the entries in leaderboard order, and the row at each place
+        self.places = sorted(self.entry.values())
+        self._rows: list[StandingRow | None] = [None] * len(self.places)
+        self._made: dict[int, tuple[_Acc, StandingRow]] = {}
+        self._remake(0, len(self.places) - 1)
+
+    def _key(self, pid: int) -> tuple[int, ...]:
+        a = self.acc.get(pid, _NONE)
+        return tuple(sign * _value(a, k) for k, sign in self.order)
+
+    def rows(self) -> list[StandingRow]:
+        return list(self._rows)  # type: ignore[arg-type]
+
+    def update(self, changed: Iterable[int]) -> list[StandingRow]:
+        """The leaderboard after the totals of the ``changed`` players changed."""
+        moved = sorted(pid for pid in set(changed) if pid in self.players)
+        places = self.places
+        touched = [bisect.bisect_left(places, self.entry[pid]) for pid in moved]
+        for i in sorted(touched, reverse=True):  # out of their places...
+            del places[i]
+            del self._rows[i]
+        for pid in moved:  # ...and in at their new ones
+            self.entry[pid] = e = (self._key(pid), self.players[pid].name, pid)
+            i = bisect.bisect_left(places, e)
+            places.insert(i, e)
+            self._rows.insert(i, None)
+        touched += [bisect.bisect_left(places, self.entry[pid]) for pid in moved]
+        if touched:
+            self._remake(min(touched), max(touched))
+        return self.rows()
+
+    def _remake(self, lo: int, hi: int) -> None:
+        """The rows of places lo..hi, with their neighbours (whose ties depend on them) and
+        the whole tie groups at both ends (whose ranks do); a row whose rank, tie and
+        totals are as before stays the same object. Places outside keep their rows: the
+        players moved all sit between ``lo`` and ``hi``, before and after."""
+        places, n = self.places, len(self.places)
+        if n == 0:
+            return
+        lo, hi = max(0, lo - 1), min(n - 1, hi + 1)
+        while lo > 0 and places[lo - 1][0] == places[lo][0]:
+            lo -= 1
+        while hi < n - 1 and places[hi + 1][0] == places[hi][0]:
+            hi += 1
+        rnk = lo + 1
+        for pos in range(lo, hi + 1):
+            key, _, pid = places[pos]
+            if pos > lo and places[pos - 1][0] != key:
+                rnk = pos + 1
+            tied = (pos > 0 and places[pos - 1][0] == key) or (pos + 1 < n
+                                                                and places[pos + 1][0] == key)
+            a = self.acc.get(pid, _NONE)
+            made = self._made.get(pid)
+            if made is not None and made[0] is a and made[1].rank == rnk \
+                    and made[1].tied == tied:
+                row = made[1]
+            else:
+                p = self.players[pid]
+                row = StandingRow(rnk, p.id, p.name, p.club, p.status,
+                                  a.hand_chips + a.penalties, a.hand_chips, a.hands, a.wins,
+                                  a.self_drawn, a.discards_paid, a.flower_pigs,
+                                  a.largest_win_fan, a.penalties,
+                                  dict(sorted(a.per_round.items())), tied)
+                self._made[pid] = (a, row)
+            self._rows[pos] = row

@@ -8,6 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from . import changes
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import lookup_int
@@ -24,10 +25,51 @@ class RoundSeats:
         self.store = store
         self.db = store.db
         self.players = players
+        #: the seatings read so far and each round's repeat pairs, as at revision ``_seen``
+        #: (-1: nothing kept): a hand saved changes neither, so they are read again only
+        #: when a save wrote seats, byes, rounds, players or settings (``changes.py``)
+        self._seen = -1
+        self._seatings: dict[int, Seating] = {}
+        self._repeats: dict[int, int] | None = None
+        self._tables: dict[int, tuple[Seating, int]] = {}
+
+    def _kept(self) -> bool:
+        """Whether what is kept still holds (forgotten if not); never trusted during a save
+        on this connection, whose rows are not in the chain yet."""
+        if self.store.writing:
+            return False
+        conn = self.db.conn
+        now = changes.head(conn)
+        if now != self._seen:
+            c = changes.since(conn, self._seen, now) if self._seen >= 0 else None
+            if c is None or c.touches(changes.STRUCTURE):
+                self._seatings.clear()
+                self._repeats = None
+            self._seen = now
+        return True
 
     def seating(self, number: int) -> Seating:
-        """A round's seating (empty when the round is not seated)."""
+        """A round's seating (empty when the round is not seated); kept between calls until
+        a save changes the seating, the players or the settings."""
         number = lookup_int(number, "round")
+        if not self._kept():
+            return self._read(number, self.repeat_pairs_before(number))
+        s = self._seatings.get(number)
+        if s is None:
+            if self._repeats is None:
+                self._repeats = self._all_repeats()
+            s = self._seatings[number] = self._read(number, self._repeats.get(number, 0))
+        return s
+
+    def tables(self, number: int) -> int:
+        """How many tables round ``number`` has (kept with its seating)."""
+        s = self.seating(number)
+        hit = self._tables.get(number)
+        if hit is None or hit[0] is not s:
+            hit = self._tables[number] = (s, len({a.table for a in s.assignments}))
+        return hit[1]
+
+    def _read(self, number: int, repeats: int) -> Seating:
         rows = self.db.execute(
             "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
             "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
@@ -38,12 +80,30 @@ class RoundSeats:
         byes = tuple(r[0] for r in self.db.execute(
             "SELECT p.name FROM byes b JOIN players p ON p.id=b.player_id WHERE b.round=? "
             "ORDER BY p.id", (number,)).fetchall())
+        return Seating(number, seats, assignments, byes, repeats)
+
+    def repeat_pairs_before(self, number: int) -> int:
+        """How many pairs at round ``number``'s tables met in an earlier round (read now)."""
         met, _ = self.met_before(number)
         tables: dict[int, list[int]] = defaultdict(list)
-        for a in assignments:
-            tables[a.table].append(a.player_id)
-        return Seating(number, seats, assignments, byes,
-                       seating_mod.repeat_pairs(list(tables.values()), met))
+        for tbl, pid in self.db.execute("SELECT table_no, player_id FROM seats WHERE round=?",
+                                        (number,)):
+            tables[tbl].append(pid)
+        return seating_mod.repeat_pairs(list(tables.values()), met)
+
+    def _all_repeats(self) -> dict[int, int]:
+        """Every round's repeat pairs in one pass over the seats, round by round: the
+        meetings before round n are those before round n-1 and round n-1's own."""
+        by_round: dict[int, dict[int, list[int]]] = defaultdict(lambda: defaultdict(list))
+        for rnd, tbl, pid in self.db.execute("SELECT round, table_no, player_id FROM seats"):
+            by_round[rnd][tbl].append(pid)
+        met: Counter[tuple[int, int]] = Counter()
+        out: dict[int, int] = {}
+        for rnd in sorted(by_round):
+            tables = list(by_round[rnd].values())
+            out[rnd] = seating_mod.repeat_pairs(tables, met)
+            seating_mod.meet(met, tables)
+        return out
 
     def met_before(self, before_round: int) -> tuple[Counter[tuple[int, int]],
                                                       dict[int, Counter[str]]]:
@@ -55,10 +115,7 @@ class RoundSeats:
             tables[(rnd, tbl)].append(pid)
             seat_counts[pid][seat] += 1
         met: Counter[tuple[int, int]] = Counter()
-        for ps in tables.values():
-            for i, a in enumerate(ps):
-                for b in ps[i + 1:]:
-                    met[seating_mod.pair(a, b)] += 1
+        seating_mod.meet(met, list(tables.values()))
         return met, seat_counts
 
     def write(self, number: int, rows: list[tuple[int, str, int]], bye_ids: list[int],

@@ -34,11 +34,17 @@ class Rounds:
         self.plan = plan
 
     def list(self) -> list[RoundInfo]:
-        out = []
-        for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number").fetchall():
-            s = self.seating(n)
-            hands = self.db["hands"].count_where("round=?", [n])
-            out.append(RoundInfo(n, len(s.tables), len(s.assignments), s.byes, hands))
+        """The seated rounds with their tables, players, byes and hands entered so far (the
+        seatings as kept by :meth:`seating`, the hands counted in one query)."""
+        with dbm.read_transaction(self.db):
+            numbers = [n for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number")]
+            hands = dict(self.db.execute("SELECT round, COUNT(*) FROM hands GROUP BY round")
+                         .fetchall())
+            out = []
+            for n in numbers:
+                s = self.seating(n)
+                out.append(RoundInfo(n, self.seats.tables(n), len(s.assignments), s.byes,
+                                     hands.get(n, 0)))
         return out
 
     def seat(self, number: int, *, seed: int | None = None, fill: str | None = None,

@@ -23,6 +23,13 @@ def pair(a: int, b: int) -> Pair:
     return (a, b) if a < b else (b, a)
 
 
+def meet(met: Counter[Pair], tables: Sequence[Sequence[int]]) -> None:
+    """Count in ``met`` that each pair at each table met (once more)."""
+    for t in tables:
+        for a, b in itertools.combinations(t, 2):
+            met[pair(a, b)] += 1
+
+
 def repeat_pairs(tables: Sequence[Sequence[int]], met: Mapping[Pair, int]) -> int:
     """Number of same-table pairs that already met in an earlier round."""
     return sum(1 for t in tables for a, b in itertools.combinations(t, 2) if met.get(pair(a, b)))

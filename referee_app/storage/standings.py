@@ -4,23 +4,22 @@ itself is pure, in :mod:`.ranking`)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from . import csv_io
+from . import changes, csv_io
 from . import db as dbm
 from .checks import PlayerRef, lookup_int
 from .models import (
     Penalty,
-    Player,
     PlayerStatement,
     StandingRow,
     StatementLine,
 )
 from .penalties import Penalties
 from .players import Players
-from .ranking import compute, replace_players
+from .ranking import Ranking, compute, totals
 from .store import Store
 
 
@@ -38,18 +37,50 @@ def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine
                                    ("void",) if pen.void else ("penalty",)))
     return lines
 
+#: one player's sums in one round, as the standings query adds them up: (player_id, round,
+#: chips, hands counted, wins, self-drawn, discards paid, flower pigs, largest fan)
+HandRow = tuple[int, int, int, int, int, int, int, int, int]
+
+_SUMS = ("SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
+         "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
+         "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND hs.version=h.current_version ")
+
+
+class _Kept:
+    """The standings' inputs as at revision ``seen``: the players, each player's sums per
+    round and penalty rows, and the totals and tables asked for so far (per scope)."""
+
+    def __init__(self, seen: int, players: list[Any], tie_break: tuple[str, ...],
+                 verified_only: bool) -> None:
+        self.seen = seen
+        self.players = players
+        self.tie_break = tie_break
+        self.verified_only = verified_only
+        self.hands: dict[int, list[HandRow]] = {}
+        self.pens: dict[int, list[tuple[Any, ...]]] = {}
+        self.totals: dict[tuple[int | None, int | None], dict[int, Any]] = {}
+        #: each leaderboard asked for so far, and the players whose totals changed since
+        self.rankings: dict[tuple[int | None, int | None, bool], Ranking] = {}
+        self.moved: dict[tuple[int | None, int | None, bool], set[int]] = {}
+
+
 class Standings:
-    """``t.standings``: the leaderboard and player statements, recomputed on every call."""
+    """``t.standings``: the leaderboard and player statements, always as the hands stand now.
+
+    The sums per player and round are kept between calls and, after a save, added up again
+    only for the players it touched (``changes.py`` says which), so a leaderboard after one
+    more hand costs four players' sums and a ranking, not every hand again."""
 
     def __init__(self, store: Store, players: Players, penalties: Penalties) -> None:
         self.store = store
         self.db = store.db
         self.players = players
         self.penalties = penalties
+        self._kept: _Kept | None = None
 
     def table(self, round: int | None = None, *, through_round: int | None = None,
                   include_substitutes: bool = False) -> list[StandingRow]:
-        """The leaderboard, recomputed now from the current version of every hand.
+        """The leaderboard, as the current version of every hand stands now.
 
         ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
         Ranked by the tournament's tie-break order; players still tied share a rank. When
@@ -60,48 +91,92 @@ class Standings:
             if value is not None:
                 lookup_int(value, field)
         with dbm.read_transaction(self.db):
-            players, hand_rows, pen_rows = self._figures(None)
-            tie_break = self.store.info.tie_break
-        return compute(players, hand_rows, pen_rows, tie_break, round=round,
-                       through_round=through_round, include_substitutes=include_substitutes)
+            kept = self._current()
+            if kept is None:  # during a save on this connection: read it all, keep nothing
+                info = self.store.info
+                return compute(self.players.list(), self._hand_rows(info.verified_only),
+                               self._pen_rows(), info.tie_break, round=round,
+                               through_round=through_round,
+                               include_substitutes=include_substitutes)
+            key = (round, through_round, include_substitutes)
+            ranking = kept.rankings.get(key)
+            if ranking is not None:
+                return ranking.update(kept.moved.pop(key, ()))
+            scope = (round, through_round)
+            acc = kept.totals.get(scope)
+            if acc is None:
+                acc = kept.totals[scope] = totals(
+                    (r for rs in kept.hands.values() for r in rs),
+                    (r for rs in kept.pens.values() for r in rs),
+                    round=round, through_round=through_round)
+            ranking = kept.rankings[key] = Ranking(kept.players, acc, kept.tie_break,
+                                                   include_substitutes=include_substitutes)
+            return ranking.rows()
 
-    def updated(self, table: Sequence[StandingRow], player_ids: Iterable[int],
-                round: int | None = None, *, through_round: int | None = None,
-                include_substitutes: bool = False) -> list[StandingRow]:
-        """``table`` (a :meth:`table` of the same scope) after saves that changed only the
-        hands or penalties of ``player_ids``: their figures read again, everyone ranked
-        again — what :meth:`table` now gives, read from those players' hands only (a desk
-        refreshing after a save at one table of a 1,000-player event)."""
-        ids = sorted(set(player_ids))
-        with dbm.read_transaction(self.db):
-            players, hand_rows, pen_rows = self._figures(ids)
-            tie_break = self.store.info.tie_break
-        fresh = compute(players, hand_rows, pen_rows, tie_break, round=round,
-                        through_round=through_round, include_substitutes=include_substitutes)
-        return replace_players(table, fresh, tie_break)
+    def _hand_rows(self, verified_only: bool, players: Iterable[int] | None = None
+                   ) -> list[HandRow]:
+        conds = ["h.status='verified'"] if verified_only else []
+        params: list[int] = []
+        if players is not None:
+            params = list(players)
+            conds.append(f"hs.player_id IN ({','.join('?' * len(params))})")
+        where = f"WHERE {' AND '.join(conds)} " if conds else ""
+        return self.db.execute(_SUMS + where + "GROUP BY hs.player_id, h.round",
+                               params).fetchall()
 
-    def _figures(self, ids: Sequence[int] | None
-                 ) -> tuple[list[Player], list[Any], list[Any]]:
-        """The players (``ids``; None: all) and their hand and penalty figures by round."""
-        where, params = "", list(ids or ())
-        if ids is not None:
-            where = f" AND hs.player_id IN ({','.join('?' * len(ids))})"
-            players = [self.players.get(i) for i in ids]
-        else:
-            players = self.players.list()
-        hand_rows = self.db.execute(
-            "SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
-            "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
-            "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
-            "hs.version=h.current_version WHERE 1"
-            + (" AND h.status='verified'" if self.store.info.verified_only else "")
-            + where + " GROUP BY hs.player_id, h.round", params).fetchall()
-        pen_rows = self.db.execute(
+    def _pen_rows(self) -> list[tuple[Any, ...]]:
+        return self.db.execute(
             "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
             "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
-            "WHERE v.penalty_id IS NULL" + where.replace("hs.", "e.")
-            + " GROUP BY e.player_id, p.round", params).fetchall()
-        return players, hand_rows, pen_rows
+            "WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round").fetchall()
+
+    def _current(self) -> _Kept | None:
+        """The kept inputs brought up to the revision now (inside a read transaction):
+        read whole after a change of the structure (players, settings), else only the
+        players whose hands or penalties a save touched. None during a save."""
+        if self.store.writing:
+            return None
+        conn = self.db.conn
+        now = changes.head(conn)
+        kept = self._kept
+        if kept is not None and kept.seen == now:
+            return kept
+        c = changes.since(conn, kept.seen, now) if kept is not None else None
+        if kept is None or c is None or c.touches(changes.STRUCTURE):
+            info = self.store.info
+            kept = _Kept(now, self.players.list(), info.tie_break, info.verified_only)
+            for row in self._hand_rows(kept.verified_only):
+                kept.hands.setdefault(row[0], []).append(row)
+            for row in self._pen_rows():
+                kept.pens.setdefault(row[0], []).append(row)
+            self._kept = kept
+            return kept
+        touched = changes.players_of(conn, c)
+        if c.touches(changes.PENALTY_TABLES):
+            pens: dict[int, list[tuple[Any, ...]]] = {}
+            for row in self._pen_rows():
+                pens.setdefault(row[0], []).append(row)
+            kept.pens = pens
+        if touched:
+            ids = sorted(touched)
+            for pid in ids:
+                kept.hands.pop(pid, None)
+            for i in range(0, len(ids), 500):
+                for row in self._hand_rows(kept.verified_only, ids[i:i + 500]):
+                    kept.hands.setdefault(row[0], []).append(row)
+            for (rnd, through), acc in kept.totals.items():
+                fresh = totals((r for pid in ids for r in kept.hands.get(pid, ())),
+                               (r for pid in ids for r in kept.pens.get(pid, ())),
+                               round=rnd, through_round=through)
+                for pid in ids:
+                    if pid in fresh:
+                        acc[pid] = fresh[pid]
+                    else:
+                        acc.pop(pid, None)
+            for key in kept.rankings:
+                kept.moved.setdefault(key, set()).update(ids)
+        kept.seen = now
+        return kept
 
     def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current

@@ -65,6 +65,9 @@ class Store:
         self._capturing = False
         #: the decoded meta table and the change token it was read at (:meth:`meta`)
         self._meta: tuple[tuple[int, int], dict[str, Any]] | None = None
+        #: a save is in progress on this connection: what it wrote is not in the chain yet,
+        #: so caches checked against the chain (``changes.py``) must not be trusted meanwhile
+        self.writing = False
 
     def close(self) -> None:
         """Back up what changed (if anything) and close the file."""
@@ -170,7 +173,7 @@ class Store:
             chain.install_capture(conn)
             # created inside an outer transaction, they would go with its rollback: again then
             self._capturing = not conn.in_transaction
-        with dbm.write_transaction(self.db, self.path, self.read_only):
+        with dbm.write_transaction(self.db, self.path, self.read_only), self._writing():
             self.check_same_file()  # under the write lock: never into a file moved aside
             chain.clear_captured(self.db.conn)  # nothing from before this save
             self._pending = None
@@ -184,6 +187,14 @@ class Store:
             self._pending = None
             chain.append(self.db.conn, referee=referee, action=action, detail=detail, at=at,
                          rows=rows)
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        self.writing = True
+        try:
+            yield
+        finally:
+            self.writing = False
 
     def note(self, referee: str, action: str, detail: Mapping[str, Any], at: str) -> None:
         """Name the save in progress (who, what, when); written as its chain entry."""

@@ -33,7 +33,9 @@ The GUI, the reports and the CLI all call :class:`Tournament`; they never run SQ
 Every mutating method is one durable transaction that either fully happens or changes
 nothing; every read returns frozen dataclasses (``models.py``). Hands are append-only:
 an amendment, a status change or a void writes a new *version*; standings are always
-recomputed from the current versions on each call (never a stored running total).
+those of the current versions (never a stored running total): the sums per player are kept
+in memory between calls and, after a save, added up again from the hands for the players
+it touched, as the chain's entries since tell (``changes.py``; the seatings likewise).
 """
 
 from __future__ import annotations

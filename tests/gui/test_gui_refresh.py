@@ -16,7 +16,7 @@ from referee_app.gui.controllers.desk import Desk
 from referee_app.gui.controllers.entry import EntryForm
 from referee_app.gui.views.main_window import MainWindow
 from referee_app.storage import Tournament
-from referee_app.storage.changes import changes_since
+from referee_app.storage.changes import to_show
 
 desk_window = gui_helpers.desk_window
 PLAYERS = [(f"选手{i:02d}", f"Player {i}") for i in range(16)]
@@ -158,20 +158,21 @@ def test_after_random_saves_the_window_shows_what_a_fresh_one_shows(qtbot, desk_
 
 
 def test_what_a_save_changed_is_read_from_the_record(tmp_path) -> None:
-    """changes_since: the hands, players and tables an entry wrote; a change to the
-    tournament's shape (a player renamed, a round seated) is everything."""
+    """to_show: the hands, players and tables an entry wrote; a change to the tournament's
+    shape (a player's club, a round seated) or a shorter record is everything (None)."""
     gui_helpers.make_tournament(tmp_path / "c.sqlite", players=PLAYERS)
     with Tournament.open(tmp_path / "c.sqlite", backup_every=0) as t:
+        conn = t.db.conn
         start = t.record.digest()[0]
-        assert changes_since(t, start).none
+        assert to_show(conn, start).none
         rng = random.Random(1)
         h = t.hands.add(_record(t, 1, 3, rng), round=1, table=3, hand_no=1)
-        ch = changes_since(t, start)
+        ch = to_show(conn, start)
         seated = {t.players.get(n).id for n in t.rounds.seating(1).tables[3].values()}
         assert (ch.hands, ch.players, ch.tables) == ({h.id}, seated, {(1, 3)})
-        assert not ch.everything and not ch.penalties and ch.entries == start + 1
+        assert not ch.penalties and ch.upto == start + 1
         t.penalties.add([PLAYERS[0][0]], 5, "late", round=1)
-        assert changes_since(t, start + 1).penalties
+        assert to_show(conn, start + 1).penalties
         t.players.update(t.players.get(PLAYERS[1][0]).id, club="X")
-        assert changes_since(t, start + 2).everything
-        assert changes_since(t, start + 99).everything  # a shorter record: restored
+        assert to_show(conn, start + 2) is None
+        assert to_show(conn, start + 99) is None  # a shorter record: restored

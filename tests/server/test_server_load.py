@@ -1,12 +1,12 @@
-"""The server under many readers (issue 23): page data is computed once per revision by one
-worker while the others wait for it (single flight), also when that worker fails and when
-writes come faster than it is computed; a player's page is read once per revision; answers
-on a kept-alive connection come without the delayed-ACK stall."""
+"""The server under many readers (issue 23): page data is computed once per revision by the
+results worker while the others wait for it (single flight), also when it fails; a player's
+page is read once per revision; answers on a kept-alive connection come without the
+delayed-ACK stall; a save is made while the results worker is busy (writes never wait for
+readers); a full queue answers 503 with Retry-After."""
 
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -16,70 +16,9 @@ import pytest
 from server_helpers import make_event
 
 from referee_app.server.app import create_app
-from referee_app.server.state import ServerState
 from referee_app.storage import Tournament
 from referee_app.storage.penalties import Penalties
 from referee_app.storage.standings import Standings
-
-
-def _at_once(n: int, fn: Any) -> list[Any]:
-    """``fn()`` in ``n`` threads started together; their results (or errors)."""
-    barrier = threading.Barrier(n)
-    out: list[Any] = [None] * n
-
-    def run(i: int) -> None:
-        barrier.wait()
-        try:
-            out[i] = fn()
-        except Exception as e:
-            out[i] = e
-
-    threads = [threading.Thread(target=run, args=(i,)) for i in range(n)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join(30)
-    return out
-
-
-def test_one_worker_computes_a_key_per_revision_the_others_wait(tmp_path: Path) -> None:
-    db = make_event(tmp_path / "e.sqlite", referees=False)
-    state = ServerState(db, backup_every=0)
-    calls: list[int] = []
-
-    def slow(t: Tournament) -> tuple[int, int]:
-        calls.append(1)
-        time.sleep(0.2)  # long enough for every other thread to ask meanwhile
-        return (t.record.digest()[0], len(calls))
-
-    first = _at_once(12, lambda: state.memo("k", slow))
-    assert len(calls) == 1 and len(set(first)) == 1  # one computation, one shared value
-    assert _at_once(12, lambda: state.memo("k", slow)) == first and len(calls) == 1
-    with Tournament.open(db, backup_every=0) as t:
-        t.players.update(t.players.list()[0].id, club="Elsewhere")  # a new revision
-    second = _at_once(12, lambda: state.memo("k", slow))
-    assert len(calls) == 2 and len(set(second)) == 1 and second[0][0] == first[0][0] + 1
-
-
-def test_a_failed_computation_is_raised_to_its_request_and_tried_again(tmp_path: Path) -> None:
-    db = make_event(tmp_path / "e.sqlite", referees=False)
-    state = ServerState(db, backup_every=0)
-    calls: list[int] = []
-    lock = threading.Lock()
-
-    def flaky(t: Tournament) -> str:
-        with lock:
-            calls.append(1)
-            n = len(calls)
-        time.sleep(0.2)
-        if n == 1:
-            raise RuntimeError("the first computation fails")
-        return "value"
-
-    got = _at_once(8, lambda: state.memo("k", flaky))
-    errors = [g for g in got if isinstance(g, Exception)]
-    assert len(errors) == 1 and str(errors[0]) == "the first computation fails"
-    assert got.count("value") == 7 and len(calls) == 2  # one retry, shared by the waiters
 
 
 def test_phones_loading_a_page_after_a_write_compute_standings_once(
@@ -173,35 +112,168 @@ def test_a_players_page_is_read_once_per_revision(tmp_path: Path,
     assert len(calls) == mark + once and len(set(pages)) == 1 and "late" in pages[0]
 
 
-def test_writes_faster_than_a_page_cost_one_computation_at_a_time(tmp_path: Path) -> None:
-    """Phones asking at a newer revision while the key is being computed wait for it, then
-    one computation serves them all (not one per revision, side by side)."""
+
+
+def _phones(app: Any, paths: list[str]) -> list[httpx.Response]:
+    async def run() -> list[httpx.Response]:
+        # an error is answered as the server answers it (500), not raised here
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(
+                app=app, raise_app_exceptions=False), base_url="http://test") as c:
+            return list(await asyncio.gather(*(c.get(p) for p in paths)))
+
+    return asyncio.run(run())
+
+
+def test_a_failed_page_is_answered_as_an_error_and_made_again(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     db = make_event(tmp_path / "e.sqlite", referees=False)
-    state = ServerState(db, backup_every=0)
     calls: list[int] = []
-    lock = threading.Lock()
-    running = threading.Event()
+    real = Standings.table
 
-    def slow(t: Tournament) -> int:
-        with lock:
-            calls.append(1)
-        running.set()
-        time.sleep(1.0)  # longer than the three writes below take
-        return t.record.digest()[0]
+    def flaky(self: Standings, *a: Any, **kw: Any) -> Any:
+        calls.append(1)
+        time.sleep(0.1)  # the other phones ask meanwhile
+        if len(calls) == 1:
+            raise RuntimeError("the first computation fails")
+        return real(self, *a, **kw)
 
-    first = threading.Thread(target=lambda: state.memo("k", slow))
-    first.start()
-    running.wait(10)
-    got: list[int] = []
-    askers = []
+    monkeypatch.setattr(Standings, "table", flaky)
+    app = create_app(db, backup_every=0)
+    first = _phones(app, ["/"] * 8)
+    assert [r.status_code for r in first] == [500] * 8 and len(calls) == 1  # shared error
+    again = _phones(app, ["/"] * 8)
+    assert [r.status_code for r in again] == [200] * 8 and len(calls) == 2
+
+
+class _Gate:
+    """Holds the results worker in its next page until opened (a saturated reader pool)."""
+
+    def __init__(self) -> None:
+        import threading
+
+        self.entered, self.open = threading.Event(), threading.Event()
+
+    def hold(self, real: Any) -> Any:
+        def held(*a: Any, **kw: Any) -> Any:
+            self.entered.set()
+            assert self.open.wait(30), "the gate was never opened"
+            return real(*a, **kw)
+        return held
+
+
+def _desk_body(db: Path, hand_no: int) -> dict[str, Any]:
+    from server_helpers import records
+
+    return {"round": 1, "table": 1, "hand_no": hand_no, "record": records(db, 1, 1,
+                                                                          seed=hand_no)[0]}
+
+
+def test_a_save_is_made_while_every_reader_waits(tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """The results worker is held inside a page while a hundred phones wait for pages: a
+    desk's save is still made and answered — before the worker is let go — and the phones
+    then get pages that show it."""
+    from server_helpers import DESKS
+
+    db = make_event(tmp_path / "e.sqlite")
+    app = create_app(db, backup_every=0)
+    gate = _Gate()
+    monkeypatch.setattr(app.state.server, "_make", gate.hold(app.state.server._make))
+
+    async def run() -> tuple[httpx.Response, bool, list[httpx.Response]]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as c:
+            token = (await c.post("/api/session", json={"referee": DESKS[0][0],
+                                                        "pin": DESKS[0][1]})).json()["token"]
+            phones = [asyncio.create_task(c.get(p)) for p in
+                      ["/", "/progress", "/seating", "/player/1"] * 25]
+            await asyncio.to_thread(gate.entered.wait, 10)
+            saved = await c.post("/api/hands", json=_desk_body(db, 1),
+                                 headers={"Authorization": f"Bearer {token}"})
+            still_held = not gate.open.is_set() and not any(p.done() for p in phones)
+            gate.open.set()
+            return saved, still_held, list(await asyncio.gather(*phones))
+
+    saved, still_held, pages = asyncio.run(run())
+    assert saved.status_code == 201, saved.text
+    assert still_held  # answered while every page was still waiting for the worker
+    assert {r.status_code for r in pages} == {200}
     with Tournament.open(db, backup_every=0) as t:
-        for n in range(3):  # three writes while the value is computed, phones after each
-            t.players.update(t.players.list()[0].id, club=f"Elsewhere {n}")
-            for _ in range(3):
-                askers.append(threading.Thread(target=lambda: got.append(state.memo("k", slow))))
-                askers[-1].start()
-            time.sleep(0.03)
-        rev = t.record.digest()[0]
-    for th in [first, *askers]:
-        th.join(10)
-    assert got == [rev] * 9 and len(calls) == 2  # the first, then one for all 9
+        assert len(t.hands.list()) == 1
+
+
+def test_a_full_page_queue_answers_503_with_retry_after(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from referee_app.server import state as state_mod
+
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    app = create_app(db, backup_every=0)
+    gate = _Gate()
+    monkeypatch.setattr(app.state.server, "_make", gate.hold(app.state.server._make))
+    monkeypatch.setattr(state_mod, "PAGE_QUEUE", 3)
+
+    async def run() -> tuple[list[httpx.Response], list[httpx.Response]]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as c:
+            # three different pages being made (the first holds the worker), many phones
+            # waiting for each: the queue is full; a fourth page is refused at once
+            waiting = [asyncio.create_task(c.get(p)) for p in ["/", "/progress", "/seating"]
+                       for _ in range(10)]
+            await asyncio.to_thread(gate.entered.wait, 10)
+            await asyncio.sleep(0.05)
+            refused = [await c.get("/player/1"), await c.get("/api/standings")]
+            gate.open.set()
+            return refused, list(await asyncio.gather(*waiting))
+
+    refused, served = asyncio.run(run())
+    assert [r.status_code for r in refused] == [503, 503]
+    assert all(r.headers["Retry-After"] == "1" for r in refused)
+    assert refused[0].json()["error"]["field"] == "server"
+    assert {r.status_code for r in served} == {200}
+    assert _phones(app, ["/player/1"])[0].status_code == 200  # and served once there is room
+
+
+def test_a_full_write_queue_answers_503_and_the_hand_is_not_saved(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from server_helpers import DESKS
+
+    from referee_app.server import state as state_mod
+
+    db = make_event(tmp_path / "e.sqlite")
+    app = create_app(db, backup_every=0)
+    gate = _Gate()
+    state = app.state.server
+    monkeypatch.setattr(state, "write_now", gate.hold(state.write_now))
+    monkeypatch.setattr(state_mod, "WRITE_QUEUE", 2)
+
+    async def run() -> tuple[httpx.Response, list[httpx.Response]]:
+        async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app),
+                                     base_url="http://test") as c:
+            token = (await c.post("/api/session", json={"referee": DESKS[0][0],
+                                                        "pin": DESKS[0][1]})).json()["token"]
+            head = {"Authorization": f"Bearer {token}"}
+            first = [asyncio.create_task(c.post("/api/hands", json=_desk_body(db, n),
+                                                headers=head)) for n in (1, 2)]
+            await asyncio.to_thread(gate.entered.wait, 10)
+            await asyncio.sleep(0.05)
+            refused = await c.post("/api/hands", json=_desk_body(db, 3), headers=head)
+            gate.open.set()
+            return refused, list(await asyncio.gather(*first))
+
+    refused, saved = asyncio.run(run())
+    assert refused.status_code == 503 and refused.headers["Retry-After"] == "1"
+    assert "send it again" in refused.json()["error"]["problem"]
+    assert [r.status_code for r in saved] == [201, 201]
+    with Tournament.open(db, backup_every=0) as t:
+        assert sorted(h.hand_no for h in t.hands.list()) == [1, 2]  # the refused one: not
+
+
+def test_pages_are_kept_once_whatever_other_parameters_a_link_carries(tmp_path: Path) -> None:
+    """A flood of made-up parameters (``/?x=1``, ``/?x=2``, …) is the same page, rendered and
+    kept once: only a page's own parameters (lang, round, q, hand) make another copy."""
+    db = make_event(tmp_path / "e.sqlite", referees=False)
+    app = create_app(db, backup_every=0)
+    pages = _phones(app, [f"/?lang=en&x={i}" for i in range(30)] + ["/?lang=en&round=1"])
+    assert {r.status_code for r in pages} == {200}
+    assert len({r.text for r in pages[:30]}) == 1 and "x=" not in pages[0].text
+    assert app.state.server.renders.rendered == 2  # "/" once, and round 1

@@ -17,7 +17,7 @@ from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
-from referee_app.storage.changes import Changes, changes_since
+from referee_app.storage.changes import Shown, to_show
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
@@ -260,34 +260,29 @@ class Desk:
         """The window is about to show the whole record as it is now (a reload)."""
         self._shown = self.t.record.digest()[0] if isinstance(self.t, Tournament) else None
 
-    def changes(self) -> Changes | None:
+    def changes(self) -> Shown | None:
         """What changed since the window last showed the record — saved here or by another
-        process — now counted as shown. None when the backend cannot say (a server desk)
-        or nothing was shown yet: the window shows everything again."""
+        process — now counted as shown. None when the window must show everything again:
+        a change of players, rounds or settings, a backend that cannot say (a server desk),
+        nothing shown yet."""
         if self._shown is None or not isinstance(self.t, Tournament):
             self.mark_shown()
             return None
-        ch = changes_since(self.t, self._shown)
-        self._shown = ch.entries
+        ch = to_show(self.t.db.conn, self._shown)
+        if ch is None:
+            self.mark_shown()
+            return None
+        self._shown = ch.upto
         return ch
 
     def hand_summaries(self, ids: Iterable[int]) -> list[Any]:
         """The navigator's view of these hands (number, status, flags) as they are now."""
         return self.t.hands.index(sorted(ids))
 
-    def standings_updated(self, rows: Sequence[StandingRow], players: Iterable[int],
-                          round_no: int | None = None, *, through: int | None = None
-                          ) -> list[StandingRow]:
-        """``rows`` (the standings shown, same scope) after a change to these players'
-        hands: their figures read again, everyone ranked again."""
-        return self.t.standings.updated(rows, players, round_no, through_round=through)
-
     def progress_updated(self, progress: RoundProgress, tables: Iterable[int]
                          ) -> RoundProgress:
-        """``progress`` with these tables' rows read again (their seating as shown)."""
-        seated = {tp.table: tp.players for tp in progress.tables}
-        return progress.with_tables([table_progress(self.t, progress.round, tbl,
-                                                    seated.get(tbl, {}))
+        """``progress`` with these tables' rows read again."""
+        return progress.with_tables([table_progress(self.t, progress.round, tbl)
                                      for tbl in sorted(set(tables))])
 
     def player_id(self, name: str) -> int:

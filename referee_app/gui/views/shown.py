@@ -81,14 +81,14 @@ class ShownRecord:
         tables' progress, the statement of a player concerned."""
         win = self.win
         ch = win.desk.changes()
-        if ch is None or ch.everything:
+        if ch is None:
             self.reload()
             return
         if not ch.none:
             if not win.navigator.update_hands(win.desk.hand_summaries(ch.hands)):
                 self.reload()
                 return
-            self.standings(players=None if ch.penalties else ch.players)
+            self.standings()  # the store keeps its sums: it reads these players' again
             if win.tabs.currentWidget() is win.progress:
                 self.progress(tables=ch.tables)
             player = win.players.current_player()
@@ -114,14 +114,11 @@ class ShownRecord:
             return
         win.progress.show_progress(win.desk.round_progress(r))
 
-    def standings(self, players: Collection[int] | None = None) -> None:
-        """The standings of the scope shown; ``players``: only their figures changed."""
+    def standings(self) -> None:
+        """The standings of the scope shown. The store adds up again only the players whose
+        hands changed since it last did (``Standings``' kept sums), and the table repaints
+        only the rows that differ."""
         win = self.win
         only, through = win.standings.selected_scope()
-        rows = win.standings.rows
-        if players is not None and rows:
-            win.standings.set_rows(win.desk.standings_updated(rows, players, only,
-                                                              through=through))
-        else:
-            win.standings.set_rows(win.desk.standings(only, through=through))
+        win.standings.set_rows(win.desk.standings(only, through=through))
         win.standings.set_provisional(win.desk.provisional(only, through=through))

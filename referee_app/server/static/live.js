@@ -1,10 +1,15 @@
 // Live results: long-poll /api/changes and swap in the page's fresh <main> when the record
 // changes; find-your-seat filtering; projector paging. No sign-in, nothing is written.
+// A page refreshes at most about once a second (a quarter second at random on top, so the
+// phones of a hall do not all ask at the same instant): while desks save hands faster than
+// that, each refresh shows the latest of them.
 (function () {
   "use strict";
+  var EVERY = 1000, SPREAD = 250;
   var body = document.body;
   var rev = parseInt(body.getAttribute("data-revision") || "-1", 10);
   var page = 0;
+  var refreshed = Date.now();
 
   function wireFind() {
     var input = document.getElementById("find");
@@ -38,6 +43,9 @@
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("live");
+        var shown = parseInt(doc.body.getAttribute("data-revision") || "-1", 10);
+        if (shown > rev) rev = shown;  // the page may show saves newer than announced
+        refreshed = Date.now();
         var input = document.getElementById("find");
         var typed = input ? input.value : null;
         if (fresh) document.getElementById("live").innerHTML = fresh.innerHTML;
@@ -64,7 +72,10 @@
           return refresh();
         }
       })
-      .then(function () { setTimeout(poll, 50); },
+      .then(function () {
+              setTimeout(poll, Math.max(50, refreshed + EVERY - Date.now()) +
+                         Math.random() * SPREAD);
+            },
             function () { body.classList.add("offline"); setTimeout(poll, 3000); });
   }
 
