@@ -9,9 +9,11 @@ time: ``<file>.backups/<stem>-<UTC time>.record.jsonl``, one line per *point*:
 ``{"format", "at", "from", "entries", "digest", "round", "hands", "part", "tables", "data"}``
 
 * ``data``: base64 of zlib-compressed JSON — the chain's rows ``from``..``entries`` (every
-  column, as stored) and the tables outside the record that changed since the point before
-  (``chain_head`` each time; a future table of settings kept beside the record too);
-  ``tables`` holds the digest of each such table at this point;
+  column, as stored) and what changed since the point before in the tables kept beside the
+  record: a small one whole when it changed (``chain_head`` each time), a big one by its
+  rows added since (``hand_keys``: the desks' idempotency keys, a row per hand sent), or
+  whole when rows went; ``tables`` holds each such table's row count, last rowid and (a
+  small one) the digest of its rows at this point;
 * ``entries``/``digest``: the chain's length and last hash at this point (as ``verify``
   prints them), ``round``/``hands``: the newest seated round and the hand count;
 * ``part``: a piece of a long first point (a log starts at entry 1 and ships a big record
@@ -75,7 +77,7 @@ class Point:
     round: int
     hands: int
     part: bool
-    tables: dict[str, str] = field(default_factory=dict, compare=False)
+    tables: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
     def taken(self) -> datetime:
@@ -203,13 +205,54 @@ def _rows(conn: sqlite3.Connection, sql: str, params: tuple[Any, ...] = ()
     return cols, [[_encode(v) for v in row] for row in cur.fetchall()]
 
 
-def _table_state(conn: sqlite3.Connection) -> dict[str, tuple[str, list[str], list[list[Any]]]]:
-    """Each carried table: (digest of its rows, columns, rows)."""
-    out = {}
+#: a table beside the record with at most this many rows is compared whole at each point
+#: (it may be changed in place: ``chain_head``); a bigger one (the desks' idempotency keys,
+#: a row per hand sent) is carried by the rows added since the point before
+SMALL_TABLE = 200
+
+
+def _table_state(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
+    """Each carried table: its row count and last rowid, and — a small one — the digest of
+    its rows (with the columns and rows, to ship it whole)."""
+    out: dict[str, dict[str, Any]] = {}
     for name in _carried_tables(conn):
-        cols, rows = _rows(conn, f'SELECT * FROM main."{name}" ORDER BY rowid')
-        out[name] = (chain.sha256(chain.canonical([cols, rows])), cols, rows)
+        count, last = conn.execute(f'SELECT COUNT(*), MAX(rowid) FROM main."{name}"').fetchone()
+        st: dict[str, Any] = {"n": int(count), "last": last}
+        if count <= SMALL_TABLE:
+            cols, rows = _rows(conn, f'SELECT * FROM main."{name}" ORDER BY rowid')
+            st["digest"] = chain.sha256(chain.canonical([cols, rows]))
+            st["whole"] = {"columns": cols, "rows": rows}
+        out[name] = st
     return out
+
+
+def _header_tables(state: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """What a point says of each table beside the record (to compare the next point with)."""
+    return {k: {f: v[f] for f in ("n", "last", "digest") if f in v} for k, v in state.items()}
+
+
+def _shipped(conn: sqlite3.Connection, state: dict[str, dict[str, Any]],
+             before: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(tables shipped whole, rows added to a table) since the point that said ``before``:
+    a small table whole when its digest changed; a big one by the rows after the last
+    rowid then, or whole when rows went (its count is not the old count plus the new)."""
+    whole: dict[str, Any] = {}
+    added: dict[str, Any] = {}
+    for name, st in state.items():
+        prev = before.get(name)
+        if "whole" in st:
+            if not isinstance(prev, dict) or prev.get("digest") != st["digest"]:
+                whole[name] = st["whole"]
+            continue
+        since = prev.get("last") if isinstance(prev, dict) else None
+        cols, rows = _rows(conn, f'SELECT * FROM main."{name}" WHERE rowid > ? ORDER BY rowid',
+                           (since if since is not None else -(2**63),))
+        if since is None or not isinstance(prev, dict) or st["n"] != prev["n"] + len(rows):
+            cols, rows = _rows(conn, f'SELECT * FROM main."{name}" ORDER BY rowid')
+            whole[name] = {"columns": cols, "rows": rows}
+        elif rows:
+            added[name] = {"columns": cols, "rows": rows}
+    return whole, added
 
 
 def logs(folder: Path, stem: str) -> list[Path]:
@@ -253,7 +296,7 @@ def append_point(conn: sqlite3.Connection, folder: Path, stem: str, *, read_only
         state = _table_state(conn)
         found = logs(folder, stem)
         log, last, size = _continued(conn, found[-1] if found else None, n)
-        tables = {k: v[0] for k, v in state.items()}
+        tables = _header_tables(state)
         if last is not None and last.entries == n and last.tables == tables:
             return last, 0
         first = last.entries + 1 if last is not None else 1
@@ -266,13 +309,13 @@ def append_point(conn: sqlite3.Connection, folder: Path, stem: str, *, read_only
             cols, rows = _rows(conn, "SELECT * FROM main.chain WHERE seq BETWEEN ? AND ? "
                                      "ORDER BY seq", (lo, hi))
             final = hi >= n
-            changed = {k: {"columns": v[1], "rows": v[2]} for k, v in state.items()
-                       if final and (last is None or last.tables.get(k) != v[0])}
+            whole, added = (_shipped(conn, state, last.tables if last is not None else {})
+                            if final else ({}, {}))
             # a long first point (a record shipped whole) favours speed: it is written in
             # the save that finds no log, once
             data = zlib.compress(chain.canonical(
-                {"chain": {"columns": cols, "rows": rows}, "tables": changed}).encode("utf-8"),
-                6 if len(rows) <= 100 else 1)
+                {"chain": {"columns": cols, "rows": rows}, "tables": whole,
+                 "added": added}).encode("utf-8"), 6 if len(rows) <= 100 else 1)
             head = {"format": FORMAT, "at": at, "from": lo, "entries": hi if not final else n,
                     "digest": digest if final else _hash_at(conn, hi), "round": int(rnd),
                     "hands": hands, "part": not final, "tables": tables,
@@ -360,6 +403,13 @@ def materialise(point: Point, target: Path) -> None:
                            f"says {p.entries - p.first + 1}")
         rows += got
         side.update(payload.get("tables") or {})
+        for name, more in (payload.get("added") or {}).items():
+            if name in side and side[name]["columns"] == more["columns"]:
+                side[name] = {"columns": more["columns"],
+                              "rows": list(side[name]["rows"]) + list(more["rows"])}
+            else:
+                raise LogError(f"{point.log.name}, line {i + 1}: rows added to {name}, "
+                               "which no line before holds")
     if len(rows) != point.entries:
         raise LogError(f"{point.log.name}: ends at entry {len(rows)}, before the point at "
                        f"entry {point.entries}")

@@ -160,7 +160,12 @@ class Store:
             raise AuthError.of("referee", "needs_referee", action=action)
         if referee and referee != who.name:
             raise AuthError.of("referee", "signed_in_as_other", name=who.name, referee=referee)
-        if head and not who.head:
+        # as the file says now: removed meanwhile (by another desk), no change is theirs
+        row = self.db.execute("SELECT head FROM referees WHERE name=?", (who.name,)).fetchone()
+        if row is None:
+            self.signed_in = None
+            raise AuthError.of("referee", "referee_removed", name=who.name)
+        if head and not row[0]:
             raise AuthError.of("referee", "needs_head", action=action, name=who.name)
         return who.name
 
@@ -228,7 +233,8 @@ class Store:
             head_referee=heads[0] if heads else meta.get("head_referee", ""),
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
             templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
-            verified_only=bool(meta.get("verified_only", False)))
+            verified_only=bool(meta.get("verified_only", False)),
+            self_verify=bool(meta.get("self_verify", False)))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

@@ -47,7 +47,7 @@ SHAPES: dict[type, Shape] = {
     Seating: Shape(extra={"tables": lambda s: {str(k): v for k, v in s.tables.items()}},
                    inherit=("round",)),
     SeatAssignment: Shape(omit=("round",)),
-    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only",),
+    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only", "self_verify"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 

@@ -745,7 +745,7 @@ def test_a_table_beside_the_record_is_carried_and_wrong_pins_are_not(make_tourna
     t.players.add("Late")
     t.backups.write()
     points = backup_log.read_points(list_logs(t.path)[-1])[0]
-    assert [p.tables.keys() for p in points] == [{"chain_head", "desk_notes"}] * 2
+    assert [p.tables.keys() for p in points] == [{"chain_head", "desk_notes", "hand_keys"}] * 2
     for p, notes in zip(points, (["first"], ["first", "second"]), strict=True):
         target = tmp_path / f"p{p.entries}.sqlite"
         # rebuilt as a later version would: its schema has the table
@@ -801,3 +801,45 @@ def test_a_whole_copy_from_before_the_logs_is_listed_and_restored(make_tournamen
     assert info.path == copy and _count(path) == 2
     with Tournament.open(path, backup_every=0) as r:
         r.record.verify()
+
+
+def test_a_big_table_beside_the_record_travels_by_its_added_rows(make_tournament, tmp_path,
+                                                                 monkeypatch) -> None:
+    """The desks' idempotency keys grow by a row a hand: a point carries the rows added
+    since the point before, not the whole table again (whole only when rows went)."""
+    import base64
+    import zlib
+
+    from referee_app.storage import db as dbm
+
+    monkeypatch.setattr(backup_log, "SMALL_TABLE", 1)  # desk_notes counts as big here
+    t = make_tournament()
+    t.db.execute("CREATE TABLE desk_notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    for text in ("a", "b", "c"):
+        t.db.execute("INSERT INTO desk_notes(text) VALUES (?)", (text,))
+    t.backups.write()
+    t.db.execute("INSERT INTO desk_notes(text) VALUES ('d')")
+    t.backups.write()
+    t.db.execute("DELETE FROM desk_notes WHERE text='a'")
+    t.db.execute("INSERT INTO desk_notes(text) VALUES ('e')")
+    t.backups.write()
+    log = list_logs(t.path)[-1]
+
+    def payload(line: bytes) -> dict:
+        return json.loads(zlib.decompress(base64.b64decode(json.loads(line)["data"])))
+
+    lines = log.read_bytes().splitlines()
+    assert [sorted(payload(x)["added"]) for x in lines] == [[], ["desk_notes"], []]
+    assert payload(lines[1])["added"]["desk_notes"]["rows"] == [[4, "d"]]
+    assert "desk_notes" in payload(lines[2])["tables"]  # a row went: shipped whole
+    points = backup_log.read_points(log)[0]
+    monkeypatch.setattr(dbm, "SCHEMA", dbm.SCHEMA + "CREATE TABLE desk_notes (id INTEGER "
+                        "PRIMARY KEY, text TEXT NOT NULL);\n")
+    for p, notes in zip(points, ("abc", "abcd", "bcde"), strict=True):
+        target = tmp_path / f"p{p.index}.sqlite"
+        backup_log.materialise(p, target)
+        c = sqlite3.connect(str(target))
+        assert "".join(r[0] for r in c.execute("SELECT text FROM desk_notes ORDER BY id")) \
+            == notes
+        c.close()
+    t.close()
