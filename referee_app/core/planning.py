@@ -453,20 +453,20 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     """
     size = len(seats)
     if size < 2:
-        raise PlanError("seats", "a table needs at least 2 seats")
+        raise PlanError.of("seats", "plan_table_too_small")
     ids = list(dict.fromkeys(players))
     if len(ids) != len(players):
-        raise PlanError("players", "a player is listed twice")
+        raise PlanError.of("players", "plan_player_twice")
     if len(ids) < size:
-        raise PlanError("players", f"{len(ids)} player(s) cannot fill a table of {size}")
+        raise PlanError.of("players", "plan_too_few", n=len(ids), size=size)
     if rounds < 0:
-        raise PlanError("rounds", "must be 0 or more")
+        raise PlanError.of("rounds", "plan_rounds_negative")
     for k, rnd in enumerate(played, start=1):
         flat = [p for t in rnd for p in t]
         if len(flat) != len(set(flat)):
-            raise PlanError(f"round {k}", "a player sits twice")
+            raise PlanError.of(f"played[{k - 1}]", "plan_sits_twice", round=k)
         if any(len(t) != size for t in rnd):
-            raise PlanError(f"round {k}", f"every table needs {size} seats")
+            raise PlanError.of(f"played[{k - 1}]", "plan_table_size", round=k, size=size)
     rng = random.Random(seed)
     earlier_byes: Counter[int] = Counter()
     for rnd in played:
@@ -625,12 +625,11 @@ def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Se
         if len(empty) <= len(pool):
             break
         if not dissolve:
-            raise PlanError("players", f"{len(empty) - len(pool)} more player(s) needed to "
-                            f"fill {len(empty)} empty seat(s): sit players out (byes) or "
-                            "seat substitutes")
+            raise PlanError.of("players", "plan_need_players", more=len(empty) - len(pool),
+                               empty=len(empty))
         live = [t for t in range(len(grid)) if t not in dissolved]
         if len(live) <= 1:
-            raise PlanError("players", "too few players left for a table")
+            raise PlanError.of("players", "plan_too_few_left")
         worst = max(live, key=lambda t: (sum(p not in ok for p in grid[t]), t))
         dissolved.append(worst)
         pool = [p for p in grid[worst] if p in ok] + pool

@@ -108,9 +108,10 @@ class SeatDetail:
     kong: int  # 刮风下雨: kong taxes and refunds
     other: int
     total: int  # 筹码合计
-    bonuses: str = ""  # e.g. "根 +1, 杠上花 +1"
+    bonuses: str = ""  # e.g. "根 +1, 杠上花 +1": a Message (names in each language)
     tile: str = ""  # winning tile
-    how: str = ""  # "self-drawn" / "on W"
+    #: how the seat won: ``self`` (self-drawn) or the discarder's seat; "" when not won
+    how: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +130,8 @@ class HandSheet:
     version: int = 1
     note: str = ""
     amendments: tuple[str, ...] = ()  # "v2: reason" for each amendment
-    violations: tuple[str, ...] = ()  # the rules a rule-breaking hand breaks
+    #: the rules a rule-breaking hand breaks (Messages: clause, seat and what, any language)
+    violations: tuple[str, ...] = ()
     ruling: str = ""  # the head referee's ruling on an override: who, why
 
 
@@ -171,7 +173,8 @@ class PlayerHandLine:
     seat: str
     chips: int
     hand_id: str = ""
-    result: str = ""  # e.g. "清一色 4 fan, self-drawn" / "paid W's win" / ""
+    #: e.g. "清一色 4 fan, 6m self-drawn" / "discard to W": a Message (any language) or ""
+    result: str = ""
     status: str = "entered"
     override: bool = False
 
@@ -205,7 +208,7 @@ class VersionLine:
     version: int
     at: str
     referee: str
-    reason: str
+    reason: str  # the note and an override's reason, as a Message
     status: str = "entered"
     totals: str = ""  # e.g. "E +30, S +16, W -61, N +15"
     action: str = ""  # entered / amended / verified / void ... (what made this version)

@@ -20,6 +20,7 @@ from .base import (
     scaled_widths,
     styles,
 )
+from .gather import ReportDataError
 from .model import SeatingData, SeatingTable
 from .qr import draw_qr
 from .template import Template
@@ -87,7 +88,7 @@ class TableCard(Flowable):
 
 def render_seating(data: SeatingData, t: Template, out: str | Path | None = None) -> bytes:
     if not data.tables:
-        raise ValueError(f"round {data.round} has no seating to print")
+        raise ReportDataError.of("round", "report_round_unseated", round=data.round, rounds=[])
     st = styles(t)
     fw = frame_width(t)
     sub = t.label("round", n=data.round)

@@ -42,7 +42,7 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
         v = getattr(row, name)
         return signed(v) if (v or name == "chips") else ""
     if name == "status":
-        return row.status
+        return t.term("pstatus_", row.status)
     return str(getattr(row, name))
 
 
@@ -109,7 +109,7 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     if t.option("list_penalties") and data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), signed(p.chips), p.clause,
-                 p.reason, p.referee] for p in data.penalties]
+                 t.said(p.reason), p.referee] for p in data.penalties]
         head = [t.label("player", "\n"), t.label("round_no", "\n"),
                 t.label("chips", "\n"), t.label("clause", "\n"),
                 t.label("reason", "\n"), t.label("referee", "\n")]

@@ -22,6 +22,8 @@ import re
 import time
 from pathlib import Path
 
+from referee_app.core.errors import os_reason
+
 from . import backup_log
 from .errors import ReadOnlyError, StorageFault
 
@@ -174,7 +176,7 @@ def writable_backup_dir(path: Path) -> Path:
         raise StorageFault.of("backup", "backup_folder_is_file", folder=str(d)) from None
     except OSError as e:
         raise ReadOnlyError.of("backup", "backup_folder_not_made", folder=str(d),
-                                  detail=e.strerror) from None
+                                  detail=os_reason(e)) from None
     if not os.access(d, os.W_OK | os.X_OK):
         raise ReadOnlyError.of("backup", "backup_folder_read_only", folder=str(d))
     return d

@@ -47,6 +47,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message, os_reason
+
 from . import chain
 from . import db as dbm
 
@@ -60,7 +62,17 @@ NOT_CARRIED = ("auth_failures", "_sqlite_migrations")
 
 
 class LogError(Exception):
-    """A backup log that cannot be read up to the point asked for (damaged, cut short)."""
+    """A backup log that cannot be read up to the point asked for (damaged, cut short);
+    ``said`` is the line naming the log, the line and what is wrong (a message of the
+    catalogue, said in the reader's language)."""
+
+    def __init__(self, said: Message) -> None:
+        super().__init__(str(said))
+        self.said = said
+
+    @classmethod
+    def of(cls, code: str, /, **params: Any) -> LogError:
+        return cls(Message.of(code, **params))
 
 
 @dataclass(frozen=True)
@@ -91,13 +103,15 @@ def _header(line: bytes, log: Path, index: int, end: int) -> tuple[Point, str]:
     """The point a line describes and its ``data``; LogError if it is not one."""
     try:
         d = json.loads(line)
-        if d.get("format") != FORMAT:
-            raise ValueError(f"not a line of {FORMAT}")
+        if not isinstance(d, dict) or d.get("format") != FORMAT:
+            raise LogError.of("backup_log_not_point", log=log.name, line=index + 1,
+                              format=FORMAT)
         return Point(log, index, end, str(d["at"]), int(d["from"]), int(d["entries"]),
                      str(d["digest"]), int(d["round"]), int(d["hands"]), bool(d["part"]),
                      dict(d["tables"])), str(d["data"])
     except (ValueError, KeyError, TypeError) as e:
-        raise LogError(f"{log.name}, line {index + 1}: {e}") from None
+        raise LogError.of("backup_log_bad_line", log=log.name, line=index + 1,
+                          detail=str(e)) from None
 
 
 def _lines(log: Path) -> Iterator[tuple[int, bytes, int]]:
@@ -112,7 +126,7 @@ def _lines(log: Path) -> Iterator[tuple[int, bytes, int]]:
             yield i, line, end
 
 
-def read_points(log: Path) -> tuple[list[Point], str | None]:
+def read_points(log: Path) -> tuple[list[Point], Message | None]:
     """Every point of ``log`` in order, and what stopped the reading early (a damaged line:
     the points after it cannot be rebuilt), or None."""
     points: list[Point] = []
@@ -121,14 +135,14 @@ def read_points(log: Path) -> tuple[list[Point], str | None]:
         for i, line, end in _lines(log):
             p, _ = _header(line, log, i, end)
             if p.first != want or p.entries < p.first - 1:
-                return points, f"{log.name}, line {i + 1}: entries {p.first}..{p.entries} " \
-                               f"do not follow entry {want - 1}"
+                return points, Message.of("backup_log_gap", log=log.name, line=i + 1,
+                                          first=p.first, last=p.entries, before=want - 1)
             points.append(p)
             want = p.entries + 1
     except LogError as e:
-        return points, str(e)
+        return points, e.said
     except OSError as e:
-        return points, f"{log.name}: {e.strerror or e}"
+        return points, Message.of("backup_log_unreadable", log=log.name, why=os_reason(e))
     return points, None
 
 
@@ -178,11 +192,13 @@ def _encode(value: Any) -> Any:
 def _payload(data: str, log: Path, index: int) -> dict[str, Any]:
     try:
         out = json.loads(zlib.decompress(base64.b64decode(data.encode("ascii"), validate=True)))
-        if not isinstance(out, dict):
-            raise ValueError("not an object")
-        return out
     except (ValueError, zlib.error) as e:
-        raise LogError(f"{log.name}, line {index + 1}: {e}") from None
+        raise LogError.of("backup_log_bad_data", log=log.name, line=index + 1,
+                          detail=str(e)) from None
+    if not isinstance(out, dict):
+        raise LogError.of("backup_log_bad_data", log=log.name, line=index + 1,
+                          detail=type(out).__name__)
+    return out
 
 
 # --------------------------------------------------------------------------- writing
@@ -392,15 +408,15 @@ def materialise(point: Point, target: Path) -> None:
             break
         p, data = _header(line, point.log, i, _end)
         if p.first != len(rows) + 1:
-            raise LogError(f"{point.log.name}, line {i + 1}: entries {p.first}..{p.entries} "
-                           f"do not follow entry {len(rows)}")
+            raise LogError.of("backup_log_gap", log=point.log.name, line=i + 1,
+                              first=p.first, last=p.entries, before=len(rows))
         payload = _payload(data, point.log, i)
         part = payload.get("chain") or {}
         columns = list(part.get("columns") or columns)
         got = list(part.get("rows") or [])
         if len(got) != p.entries - p.first + 1:
-            raise LogError(f"{point.log.name}, line {i + 1}: holds {len(got)} entries, "
-                           f"says {p.entries - p.first + 1}")
+            raise LogError.of("backup_log_count", log=point.log.name, line=i + 1,
+                              got=len(got), says=p.entries - p.first + 1)
         rows += got
         side.update(payload.get("tables") or {})
         for name, more in (payload.get("added") or {}).items():
@@ -408,18 +424,17 @@ def materialise(point: Point, target: Path) -> None:
                 side[name] = {"columns": more["columns"],
                               "rows": list(side[name]["rows"]) + list(more["rows"])}
             else:
-                raise LogError(f"{point.log.name}, line {i + 1}: rows added to {name}, "
-                               "which no line before holds")
+                raise LogError.of("backup_log_added_alone", log=point.log.name, line=i + 1,
+                                  table=name)
     if len(rows) != point.entries:
-        raise LogError(f"{point.log.name}: ends at entry {len(rows)}, before the point at "
-                       f"entry {point.entries}")
+        raise LogError.of("backup_log_short", log=point.log.name, got=len(rows),
+                          want=point.entries)
     if not rows:
-        raise LogError(f"{point.log.name}: the point holds no entry")
+        raise LogError.of("backup_log_empty", log=point.log.name)
     entry, hsh = columns.index("entry"), columns.index("hash")
     entries = list(chain.read_entries((r[entry], r[hsh]) for r in rows))
     if entries[-1].hash != point.digest:
-        raise LogError(f"{point.log.name}, line {point.index + 1}: its digest is not its "
-                       "last entry's")
+        raise LogError.of("backup_log_digest", log=point.log.name, line=point.index + 1)
     db = dbm.connect(target)
     try:
         dbm.create_schema(db)

@@ -26,7 +26,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import nested
+from referee_app.core.errors import Message, nested
 
 from . import backup_log, chain
 from . import db as dbm
@@ -72,7 +72,7 @@ class BackupInfo:
     hands: int | None
     size: int
     digest: str | None = None
-    problem: str | None = None
+    problem: Message | None = None
     entries: int | None = None
     point: backup_log.Point | None = field(default=None, compare=False, repr=False)
 
@@ -145,7 +145,7 @@ def _copy_info(p: Path) -> BackupInfo:
         finally:
             conn.close()
     except (sqlite3.Error, ValueError) as e:
-        problem = f"unreadable ({e})"
+        problem = Message.of("backup_list_unreadable", detail=str(e))
     size = p.stat().st_size if p.exists() else 0
     return BackupInfo(0, p, _stamp_text(p), round_of(p), hands, size, digest, problem, entries)
 
@@ -159,7 +159,8 @@ def _log_infos(log: Path) -> list[BackupInfo]:
            for p in points if not p.part]
     if problem is not None:
         out.append(BackupInfo(0, log, _stamp_text(log), None, None, log.stat().st_size
-                              if log.exists() else 0, None, f"damaged ({problem})"))
+                              if log.exists() else 0, None,
+                              Message.of("backup_list_damaged", detail=problem)))
     return out
 
 
@@ -254,9 +255,15 @@ def _rebuild(point: backup_log.Point, tmp: Path, path: Path) -> None:
     """The file of a log's point, rebuilt at ``tmp`` from the entries up to it."""
     try:
         backup_log.materialise(point, tmp)
-    except (backup_log.LogError, chain.ChainError) as e:
+    except backup_log.LogError as e:
         raise DamagedError.of("backup", "backup_unreadable", name=point.log.name,
-                              detail=str(e)) from None
+                              detail=e.said) from None
+    except chain.ChainError as e:
+        why = Message.of(e.code, **e.params)
+        detail = Message.of("chain_entry", seq=e.seq, why=why) if e.seq is not None \
+            else Message.of("chain_record", why=why)
+        raise DamagedError.of("backup", "backup_unreadable", name=point.log.name,
+                              detail=detail) from None
     except (sqlite3.Error, OSError) as e:
         fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
         if isinstance(fault, DiskFullError | ReadOnlyError):

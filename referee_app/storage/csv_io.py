@@ -21,6 +21,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message, os_reason
 from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, read_limited
 
 from .errors import CSVImportError
@@ -62,6 +63,29 @@ CSV_COLUMNS = {"name": "name", "name_zh": "name", "姓名": "name", "name_latin"
                "status": "status"}
 
 
+def at_line(line: int | None, field: str | None = None) -> str:
+    """Where in a CSV file: ``line 3`` or ``line 3, name`` (a message, said in the reader's
+    words; just ``field`` when there is no line)."""
+    if line is None:
+        return field or ""
+    if field is None:
+        return Message.of("csv_line", line=line)
+    return Message.of("csv_line_field", line=line, field=field)
+
+
+def at_column(line: int, column: int) -> str:
+    return Message.of("csv_line_column", line=line, column=column)
+
+
+#: the csv module's reasons for refusing a file (fixed texts), as messages of the catalogue
+_CSV_REASONS = {"line contains NUL": "csv_nul"}
+
+
+def _csv_reason(e: csv.Error) -> Message | str:
+    code = _CSV_REASONS.get(str(e))
+    return Message.of(code) if code else str(e)
+
+
 def read_players(source: str | Path | io.TextIOBase
                  ) -> tuple[list[tuple[Any, Any, Any, Any]], list[int]]:
     """The rows of an entry list (header: name[, name_latin, club, status]) and the line
@@ -76,7 +100,7 @@ def read_players(source: str | Path | io.TextIOBase
                                             limit=FILE_LIMIT // MIB)
     except OSError as e:
         raise CSVImportError.of("file", "csv_unreadable", source=str(source),
-                                   detail=e.strerror) from None
+                                detail=os_reason(e)) from None
     except UnicodeDecodeError:
         raise CSVImportError.of("file", "csv_not_utf8", source=str(source)) from None
     text = text.lstrip("\ufeff")
@@ -84,19 +108,19 @@ def read_players(source: str | Path | io.TextIOBase
     try:
         header = next(reader)
     except StopIteration:
-        raise CSVImportError.of("line 1", "csv_empty") from None
+        raise CSVImportError.of(at_line(1), "csv_empty") from None
     except csv.Error as e:
-        raise CSVImportError.of("line 1", "not_csv", detail=str(e)) from None
+        raise CSVImportError.of(at_line(1), "not_csv", detail=_csv_reason(e)) from None
     cols: dict[int, str] = {}
     for i, h in enumerate(header):
         key = CSV_COLUMNS.get(h.strip().lower()) or CSV_COLUMNS.get(h.strip())
         if key is None:
-            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_unknown_column", got=h)
+            raise CSVImportError.of(at_column(1, i + 1), "csv_unknown_column", got=h)
         if key in cols.values():
-            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_column_twice", column=key)
+            raise CSVImportError.of(at_column(1, i + 1), "csv_column_twice", column=key)
         cols[i] = key
     if "name" not in cols.values():
-        raise CSVImportError.of("line 1", "csv_no_name_column")
+        raise CSVImportError.of(at_line(1), "csv_no_name_column")
     rows: list[tuple[Any, Any, Any, Any]] = []
     lines: list[int] = []
     try:
@@ -104,14 +128,15 @@ def read_players(source: str | Path | io.TextIOBase
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
-                raise CSVImportError.of(f"line {reader.line_num}", "csv_row_length",
+                raise CSVImportError.of(at_line(reader.line_num), "csv_row_length",
                                         values=len(values), header=len(header))
             d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
             rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
                          d.get("status", "") or "active"))
             lines.append(reader.line_num)
     except csv.Error as e:
-        raise CSVImportError.of(f"line {reader.line_num}", "not_csv", detail=str(e)) from None
+        raise CSVImportError.of(at_line(reader.line_num), "not_csv",
+                                detail=_csv_reason(e)) from None
     if not rows:
         raise CSVImportError.of("file", "csv_no_players")
     return rows, lines

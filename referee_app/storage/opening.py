@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from referee_app.core.errors import message
+from referee_app.core.errors import Message, message
 
 from . import db as dbm
 from .backup_files import list_backups
@@ -47,22 +47,22 @@ def _writable(p: Path) -> bool:
     return os.access(p, os.W_OK)
 
 
-def read_only_reason(path: Path) -> str | None:
+def read_only_reason(path: Path) -> Message | None:
     """Why ``path`` cannot be written here, or None. A read-only ``-shm`` or ``-wal`` (left
     by viewing the file while it was read-only, or by another user) is given the file's own
     mode when we own it: the file is writable, so its log must be too."""
     if not _writable(path):
-        return f"the file {path} is read-only"
+        return Message.of("ro_file", path=str(path))
     folder = path.parent if str(path.parent) else Path(".")
     wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     if not _writable(folder) and not (wal.exists() and shm.exists()):
-        return f"its folder {folder} is read-only"
+        return Message.of("ro_folder", path=str(folder))
     for side in (shm, wal):  # viewing a read-only file leaves both with its mode
         if side.exists() and not _writable(side):
             with contextlib.suppress(OSError):
                 os.chmod(side, os.stat(path).st_mode & 0o666)
             if not _writable(side):
-                return f"{side} is read-only (left by another user?)"
+                return Message.of("ro_side", path=str(side))
     return None
 
 

@@ -11,6 +11,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from referee_app.core.errors import nested
+
 from . import db as dbm
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
@@ -277,7 +279,7 @@ class Plan:
         try:
             r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes")
         except PlanError as e:
-            raise SeatingError.of(e.field, "repair_failed", detail=e.problem) from None
+            raise SeatingError.of(e.field, "repair_failed", detail=nested(e)) from None
         kept_numbers = [n for k, n in enumerate(numbers, start=1) if k not in r.dissolved]
         rows = [(tn, x, pid) for tn, ps in zip(kept_numbers, r.tables, strict=True)
                 for x, pid in zip(seats, ps, strict=True)]

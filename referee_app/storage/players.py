@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message
+
 from . import csv_io
 from . import db as dbm
 from .checks import MAX_INT, PlayerRef, bad_char, check_text, shown
+from .csv_io import at_line
 from .errors import (
     CSVImportError,
     DuplicatePlayerError,
@@ -83,16 +86,17 @@ class Players:
         return int(r[0])
 
     def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
-                                field: str) -> tuple[str, str, str, PlayerStatus]:
-        name = check_text(name, f"{field}name", required=True)
+                                line: int | None) -> tuple[str, str, str, PlayerStatus]:
+        name = check_text(name, at_line(line, "name"), required=True)
         if name.startswith("#"):
-            raise StorageError.of(f"{field}name", "name_starts_with_hash", got=name)
+            raise StorageError.of(at_line(line, "name"), "name_starts_with_hash", got=name)
         try:
             st = PlayerStatus(status or "active")
         except ValueError:
-            raise StorageError.of(f"{field}status", "unknown_player_status", got=status,
+            raise StorageError.of(at_line(line, "status"), "unknown_player_status", got=status,
                                   choices=[s.value for s in PlayerStatus]) from None
-        return name, check_text(name_latin, f"{field}name_latin"), check_text(club, f"{field}club"), st
+        return (name, check_text(name_latin, at_line(line, "name_latin")),
+                check_text(club, at_line(line, "club")), st)
 
     def add(self, name: str, *, name_latin: str = "", club: str = "",
                    status: PlayerStatus | str = PlayerStatus.ACTIVE,
@@ -101,26 +105,27 @@ class Players:
         return self._add_many([(name, name_latin, club, status)], referee)[0]
 
     def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
-                     locs: Sequence[str] | None = None) -> list[Player]:
+                     lines: Sequence[int] | None = None) -> list[Player]:
         """Validate every row first, then insert all in one transaction (all or nothing).
 
-        ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
+        ``lines``: each row's line in a CSV file, named in errors (``line 3, name``).
         """
         referee = self.store.authorize(referee, action="registering players")
         existing = {p.name for p in self.list()}
         checked = []
-        seen: dict[str, str] = {}
+        seen: dict[str, int | None] = {}
         for i, (name, latin, club, status) in enumerate(rows):
-            loc = locs[i] if locs else ""
-            n, la, cl, st = self._validate_player_fields(name, latin, club, status, loc)
+            line = lines[i] if lines else None
+            n, la, cl, st = self._validate_player_fields(name, latin, club, status, line)
             if n in existing:
-                raise DuplicatePlayerError.of(f"{loc}name", "duplicate_player", name=n)
+                raise DuplicatePlayerError.of(at_line(line, "name"), "duplicate_player", name=n)
             if n in seen:
-                if seen[n]:
-                    raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice_at",
-                                                  name=n, first=seen[n])
-                raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice", name=n)
-            seen[n] = loc.rstrip(", ")
+                first = seen[n]
+                if first is not None:
+                    raise DuplicatePlayerError.of(at_line(line, "name"), "player_listed_twice_at",
+                                                  name=n, first=Message.of("csv_line", line=first))
+                raise DuplicatePlayerError.of(at_line(line, "name"), "player_listed_twice", name=n)
+            seen[n] = line
             checked.append((n, la, cl, st))
         at = dbm.now()
         ids = []
@@ -191,6 +196,6 @@ class Players:
             if not rows:
                 return []
         try:
-            return self._add_many(rows, referee, [f"line {n}, " for n in lines])
+            return self._add_many(rows, referee, lines)
         except StorageError as e:
             raise CSVImportError.like(e.field, e) from None

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from referee_app.core.errors import Message
+
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import PlayerRef, lookup_int, positive_int, table_int
@@ -202,16 +204,18 @@ class Rounds:
         """A round's seating (empty when the round is not seated)."""
         return self.seats.seating(number)
 
-    def problems(self, number: int) -> list[str]:
-        """Problems with a round's seating as it stands (withdrawn player seated, …)."""
+    def problems(self, number: int) -> list[Message]:
+        """Problems with a round's seating as it stands (withdrawn player seated, …), one
+        message each (as a string, its English line)."""
         s = self.seating(number)
         out = []
         for t, row in s.tables.items():
             for seat in s.seats:
                 if seat not in row:
-                    out.append(f"table {t} {seat}: seat is empty")
+                    out.append(Message.of("line_seat_empty", table=t, seat=seat))
         for a in s.assignments:
             if self.players.get(a.player_id).status is PlayerStatus.WITHDRAWN:
-                out.append(f"table {a.table} {a.seat}: {a.player} has withdrawn")
+                out.append(Message.of("line_seat_withdrawn", table=a.table, seat=a.seat,
+                                      player=a.player))
         return out
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,9 @@ import httpx
 import pytest
 from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_event, records
 
-from referee_app.storage import Tournament
+from referee_app.core.wording import params_from_data, violation_text
+from referee_app.server.client import error_from
+from referee_app.storage import HandRuleError, Tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -106,6 +109,21 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     assert r.status_code == 422 and r.json()["error"]["code"] == "hand_rule"
     clauses = {v["clause"] for v in r.json()["error"]["violations"]}
     assert {"§2.1", "§2.4"} <= clauses
+    # each violation carries its code and params beside the English (issue 22), and the
+    # desk's client rebuilds them from the codes: said in 中文 without reading the English
+    body = r.json()["error"]
+    assert all(v["code"] and isinstance(v["params"], dict) and v["message"]
+               for v in body["violations"])
+    err = error_from(r)
+    assert isinstance(err, HandRuleError) and err.message_code == "hand_rule"
+    assert [v.code for v in err.violations] == [v["code"] for v in body["violations"]]
+    zh = [violation_text(v.code, v.params, "zh") for v in err.violations]
+    assert zh == [violation_text(v["code"], params_from_data(v["params"]), "zh")
+                  for v in body["violations"]]
+    assert all(re.search("[\u4e00-\u9fff]", z) for z in zh)
+    said = err.text("zh")  # the refusal and each rule in it, in 中文
+    assert err.text("en") == body["problem"] and said.startswith("违反规则（")
+    assert all(z in said for z in zh)
     # a player not seated at that table: 400 naming the seat
     wrong = copy.deepcopy(recs[1])
     wrong["seats"]["E"]["player"] = "nobody"
@@ -231,8 +249,23 @@ def test_changes_long_poll_sees_cli_writes_within_a_second(
     assert [(h["hand_no"], h["entered_by"]) for h in listed] == [(1, "李")]
 
 
-def test_results_pages(served: tuple[ServerProcess, Path]) -> None:
-    s, db = served
+def test_results_pages(tmp_path: Path) -> None:
+    """On a server of its own with one hand saved (it used to read the hands earlier tests of
+    this module saved, and failed when run alone or on another worker)."""
+    db = make_event(tmp_path / "event.sqlite")
+    s = ServerProcess(db).start()
+    try:
+        token = sign_in(s.url, *DESKS[0])
+        rec = with_win(records(db, 1, 4))
+        r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
+                                                   "record": rec}, headers=auth(token))
+        assert r.status_code == 201, r.text
+        check_results_pages(s)
+    finally:
+        s.stop()
+
+
+def check_results_pages(s: ServerProcess) -> None:
     standings = httpx.get(s.url + "/api/standings").json()
     top = standings[0]
     zh = httpx.get(s.url + "/?lang=zh").text

@@ -774,8 +774,12 @@ def test_a_damaged_line_keeps_the_points_before_it(make_tournament, record_for) 
     listed = Tournament.backup_list(path)
     assert [b.hands for b in listed] == [None, 1]
     assert listed[0].problem and "line 2" in listed[0].problem
-    with pytest.raises(DamagedError, match="choose another"):
+    # the line is data: said in 中文 too, naming the log and its line
+    assert listed[0].problem.text("zh").startswith("已损坏（") \
+        and f"{log.name} 第 2 行" in listed[0].problem.text("zh")
+    with pytest.raises(DamagedError, match="choose another") as e:
         Tournament.restore_backup(path, 1, referee="Zhao")
+    assert "第 2 行" in e.value.text("zh") and "damaged" not in e.value.text("zh")
     Tournament.restore_backup(path, 2, referee="Zhao")
     assert _count(path) == 1
 

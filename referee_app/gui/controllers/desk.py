@@ -53,14 +53,14 @@ class RulesetFile:
     differences: tuple[tuple[str, str, str], ...]
 
 
-def load_ruleset_file(path: str | Path) -> RulesetFile:
+def load_ruleset_file(path: str | Path, lang: str = "en") -> RulesetFile:
     """Read and check a ruleset file (schema and engine consistency), as ``referee-app
     rules --file X --diff ID`` does; a refused file raises RulesetFileError (field = the
-    path inside the file, problem = what is wrong)."""
+    path inside the file, problem = what is wrong). ``lang``: the differences' words."""
     rules = ruleset_from_file(path)
     near, diffs = nearest_shipped(rules)
     return RulesetFile(str(path), rules, near,
-                       tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
+                       tuple((p, *diff_texts(a, b, 40, lang)) for p, a, b in diffs))
 
 
 class DeskError(FieldError):
@@ -86,7 +86,7 @@ def parse_seed(text: str) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise DeskError("seed", f"expected a whole number or nothing, got {text!r}") from None
+        raise DeskError.of("seed", "bad_seed", got=text) from None
 
 
 class Desk:
@@ -115,7 +115,7 @@ class Desk:
         ``ruleset``: a shipped id, or a club's Ruleset (:func:`load_ruleset_file`), stored
         inside the tournament as ``event new --ruleset-file`` does."""
         if not str(path).strip():
-            raise DeskError("file", "choose where to save the tournament file")
+            raise DeskError.of("file", "choose_file_new")
         return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
                                      start_date=start_date, end_date=end_date, stake=stake,
                                      cap_fan=cap_fan, head_referee=referee), referee)
@@ -124,7 +124,7 @@ class Desk:
     def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "") -> Desk:
         """File → Import bundle…: a new tournament file built from an exported bundle."""
         if not str(db_path).strip():
-            raise DeskError("file", "choose where to save the imported tournament")
+            raise DeskError.of("file", "choose_file_import")
         return cls(Tournament.import_bundle(bundle, db_path), referee)
 
     def reopen(self) -> Desk:

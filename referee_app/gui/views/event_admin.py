@@ -11,8 +11,8 @@ from typing import Any, Protocol
 from PySide6.QtWidgets import QDialog, QWidget
 
 from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
-from ..faults import shown_error
-from ..i18n import seat_name, tr
+from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
 from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
 
 
@@ -70,7 +70,7 @@ class EventAdmin:
 
         dlg = NewTournamentDialog(ruleset_choices(), self.win.ask_save_file, submit,
                                   self.refused, self.widget, self.win.ask_open_file,
-                                  load_ruleset_file)
+                                  lambda path: load_ruleset_file(path, LANG.code))
         if not self.win.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
         self.win.switch_desk(dlg.outcome)
@@ -92,7 +92,7 @@ class EventAdmin:
         try:
             desk = Desk.import_bundle(bundle, target, self.desk.referee)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.switch_desk(desk)
         self.win.message(tr("imported", name=desk.title, path=target), error=False)
@@ -107,7 +107,7 @@ class EventAdmin:
         try:
             data = self.desk.export_bundle(path)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.message(tr("exported", path=path, players=len(data.get("players", [])),
                              hands=len(data.get("hands", []))), error=False)
@@ -136,7 +136,7 @@ class EventAdmin:
         try:
             added = self.desk.import_players_csv(path)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.reload()
         self.win.message(tr("players_imported", n=len(added), path=path), error=False)
@@ -147,7 +147,7 @@ class EventAdmin:
         try:
             p = self.desk.set_player_status(name, status)
         except ValueError as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             self.win.reload()  # the box shows the stored status again
             return False
         self.win.reload()

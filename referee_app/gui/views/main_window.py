@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -43,6 +42,7 @@ from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
 from .jump_bar import JumpBar
+from .keyboard import ViewCycle, leave_on_tab
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
@@ -51,6 +51,7 @@ from .prompts import ReasonDialog, confirm_destructive
 from .session import DeskSession, HeadCancelled
 from .shown import ShownRecord
 from .standings import StandingsView
+from .style import use_desk_style
 from .tab_guard import TabLayoutGuard
 from .trace import TraceView
 
@@ -59,6 +60,7 @@ class MainWindow(QMainWindow):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
+        use_desk_style()  # before any widget: whole group box titles
         super().__init__()
         self.desk = desk
         self.banner = banner
@@ -125,6 +127,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
         self.event_admin = EventAdmin(self)
+        #: Ctrl+Tab / Ctrl+Shift+Tab (a view's focus starts in its table, if it has one)
+        self.view_cycle = ViewCycle(self.tabs, {self.entry: self.entry.first_field,
+                                                self.trace: lambda: self.trace.payments})
         self.menus = WindowMenus(self, self.session, self.event_admin, self.blind,
                                  self.projector)
         self.navigator.hand_selected.connect(self._nav_hand)
@@ -152,14 +157,21 @@ class MainWindow(QMainWindow):
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
+        leave_on_tab(self)  # Tab leaves every table and list of the window
         #: banners, read-only, following other writers (issue 11)
         self.faults = DeskFaults(self, self.session, self.blind, self.menus)
 
     # ------------------------------------------------------------------ messages
 
     def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
-        text, ok = QInputDialog.getText(self, title, prompt)
-        return text if ok else None
+        dlg = ReasonDialog(title, prompt, "", self, multiline=False)
+        return dlg.reason() if self.run_dialog(dlg) else None
+
+    def reason_given(self, reason: str | None) -> bool:
+        """A reason typed and confirmed; cancelled (Esc) is no error, confirmed empty is."""
+        if reason is not None and not reason.strip():
+            self.message(tr("reason_required"))
+        return bool(reason and reason.strip())
 
     def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
         dlg = ReasonDialog(title, prompt, summary, self)
@@ -190,6 +202,9 @@ class MainWindow(QMainWindow):
             self.message(tr(e.msg_id, **e.values))
             return False
         self.jump_bar.close_bar()
+        if target.key[0] == "hand" and self.tabs.currentWidget() not in (self.entry,
+                                                                          self.trace):
+            self.tabs.setCurrentWidget(self.entry)  # from Standings or Seating: the hand shows
         self.navigator.select_key(target.key)
         if target.key[0] != "table":
             self.navigator.setFocus()
@@ -231,18 +246,15 @@ class MainWindow(QMainWindow):
 
     def open_database(self) -> bool:
         """File → Open database…: switch this window to another tournament file."""
-        from PySide6.QtWidgets import QFileDialog
-
         if not self.may_leave_form():
             return False
-        path, _filter = QFileDialog.getOpenFileName(self, tr("Open database…"), "",
-                                                    "SQLite (*.sqlite *.db);;* (*)")
+        path = self.ask_open_file(tr("Open database…"), "SQLite (*.sqlite *.db);;* (*)")
         if not path:
             return False
         try:
             desk = Desk.open(path, self.desk.referee)
         except ValueError as e:
-            self.message(str(e))
+            self.message(exception_text(e))
             return False
         self.switch_desk(desk)
         return True
@@ -349,7 +361,7 @@ class MainWindow(QMainWindow):
     def update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
-            if self.amending():
+            if self.amending() and self.isVisible():  # a closed window's file is closed
                 self.impact_timer.start()
             elif self.entry.impact.isVisible():
                 self.show_impact()  # back to the saved hand: the summary goes
@@ -367,9 +379,16 @@ class MainWindow(QMainWindow):
         text += tr("hand_n", n=n) if hid is not None else tr("new_hand_n", n=n)
         self.entry.header.setText(text)
 
+    def _forget_messages(self) -> None:
+        """Another hand in the form: what was said about the last one goes (status line,
+        events line)."""
+        self.status_label.clear()
+        self.entry.clear_line()
+
     def open_hand(self, hand_id: int) -> None:
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
+        self._forget_messages()
         self.faults.form_shown()
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
@@ -382,6 +401,7 @@ class MainWindow(QMainWindow):
     def new_hand(self, round_no: int, table: int) -> None:
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
+        self._forget_messages()
         self.faults.form_shown()
         self.context = (round_no, table, hand_no, None)
         self.shown = None
@@ -391,9 +411,9 @@ class MainWindow(QMainWindow):
         self.update_header()
         self.update_title()
         self.tabs.setCurrentWidget(self.entry)
-        first = next(iter(self.entry.panels.values()), None)
+        first = self.entry.first_field()
         if first is not None:
-            first.concealed.setFocus()
+            first.setFocus()
 
     def next_hand(self) -> None:
         if self.context is None:
@@ -471,8 +491,7 @@ class MainWindow(QMainWindow):
         signer = None
         if not ev.ok:
             override = self.ask_text(tr("override_title"), tr("override_prompt"))
-            if not override or not override.strip():
-                self.message(tr("reason_required"))
+            if not self.reason_given(override):
                 return False
             ok, signer = self._head_by_name()
             if not ok:
@@ -490,8 +509,7 @@ class MainWindow(QMainWindow):
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                              self.impact_summary())
-                    if not reason or not reason.strip():
-                        self.message(tr("reason_required"))
+                    if not self.reason_given(reason):
                         return False
                     seen = self.shown.version if self.shown is not None else None
                     h = self.faults.retrying(lambda: self.desk.amend_hand(
@@ -521,8 +539,7 @@ class MainWindow(QMainWindow):
         if self.desk.has_referees() or not head or self.desk.referee == head:
             return True, None
         name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-        if not name or not name.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(name):
             return False, None
         return True, name.strip()
 
@@ -538,8 +555,7 @@ class MainWindow(QMainWindow):
         summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
                             for s in w.base.totals)
         reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         ok, signer = self._head_by_name()
         if not ok:
@@ -602,8 +618,7 @@ class MainWindow(QMainWindow):
     def void_hand(self) -> bool:
         """Void the hand (it stays listed, counts nothing); the store requires a reason."""
         reason = self.ask_text(tr("Void hand…"), tr("void_prompt"))
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         return self._set_status("void", reason)
 
@@ -613,8 +628,7 @@ class MainWindow(QMainWindow):
             self.message(tr("restore_not_void"))
             return False
         reason = self.ask_text(tr("Restore hand…"), tr("restore_prompt"))
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         return self._set_status("restored", reason)
 

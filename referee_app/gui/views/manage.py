@@ -27,8 +27,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
+from .keyboard import cannot_be_undone
 from .ruleset_file import RulesetFilePanel
 
 #: the ruleset box's entry for a club's ruleset file
@@ -58,11 +59,52 @@ class SubmitDialog(QDialog):
         lay.addLayout(self.form)
         lay.addWidget(self.buttons)
 
+    def cannot_be_undone(self, ok: str, letter: str) -> None:
+        """OK cannot be undone: it says what it does, Cancel is the default (Enter never
+        does it), and its Alt+letter or a click does; the form says so above the buttons."""
+        note = cannot_be_undone(self.buttons, ok, letter)
+        lay = self.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.count() - 1, note)
+
+    def fields(self) -> list[QWidget]:
+        """The form's fields that take the focus, top to bottom."""
+        out: list[QWidget] = []
+
+        def walk(item: Any) -> None:
+            if item is None:
+                return
+            w = item.widget()
+            if w is not None:
+                if w.focusPolicy() & Qt.FocusPolicy.TabFocus and not w.isHidden():
+                    out.append(w)
+                return
+            lay = item.layout()
+            if lay is not None:
+                for i in range(lay.count()):
+                    walk(lay.itemAt(i))
+
+        for row in range(self.form.rowCount()):
+            for role in (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole,
+                         QFormLayout.ItemRole.SpanningRole):
+                walk(self.form.itemAt(row, role))
+        return out
+
+    def showEvent(self, event: Any) -> None:
+        """Tab goes down the fields, then OK and Cancel; the first field has the focus
+        (the buttons, made first, were first in the chain: the focus started on one)."""
+        super().showEvent(event)
+        chain = self.fields() + [b for b in self.buttons.buttons() if b.isVisible()]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        if chain:
+            chain[0].setFocus(Qt.FocusReason.TabFocusReason)
+
     def accept(self) -> None:
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(shown_error(e))
+            self._on_error(exception_text(e))
             return
         super().accept()
 
@@ -82,7 +124,8 @@ class NewTournamentDialog(SubmitDialog):
         self._ask_save_file = ask_save_file
         self.path = QLineEdit()
         self.path.setObjectName("nt_path")
-        browse = QPushButton(tr("Browse…"))
+        browse = self.browse = QPushButton(tr("Browse…"))
+        browse.setObjectName("nt_browse")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
@@ -209,6 +252,7 @@ class SeatRoundDialog(SubmitDialog):
         self.form.addRow(tr("Fill"), self.fill)
         self.fill.setEnabled(bool(extra))
         self.form.setRowVisible(self.fill, bool(extra))
+        self.cannot_be_undone(tr("Seat round", n=round_no), "S")
 
     def values(self) -> dict[str, Any]:
         return {"seed": self.seed.text(),

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
-from ..messages import problem_text
+from ..messages import line_text
 from .colours import chips_brush
 from .manage import PLAYER_STATUSES
 
@@ -191,7 +191,7 @@ class PlayerView(QWidget):
         self.detail.clear()
         if items and self._statement is not None:
             line = self._statement.lines[items[0].data(Qt.ItemDataRole.UserRole)]
-            self.detail.addItems([problem_text(d) for d in line.detail])
+            self.detail.addItems([line_text(d) for d in line.detail])
 
     def _activated(self, item: QTableWidgetItem) -> None:
         if self._statement is None:

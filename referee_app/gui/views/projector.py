@@ -153,8 +153,9 @@ class ProjectorWindow(QWidget):
         self.page_timer = QTimer(self)
         self.page_timer.setInterval(max(1, page_seconds) * 1000)
         self.page_timer.timeout.connect(self.next_page)
-        for seq in ("Esc", "F11"):
-            QShortcut(QKeySequence(seq), self).activated.connect(self._toggle_full)
+        QShortcut(QKeySequence("F11"), self).activated.connect(self._toggle_full)
+        for seq in ("Esc", "Ctrl+W"):  # the hall's screen goes; F11 on the desk shows it again
+            QShortcut(QKeySequence(seq), self).activated.connect(self.close)
         for seq, step in (("PgDown", 1), ("Space", 1), ("PgUp", -1)):
             QShortcut(QKeySequence(seq), self).activated.connect(
                 lambda step=step: self.turn(step))

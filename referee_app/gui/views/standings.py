@@ -37,6 +37,8 @@ _FIGURES = (("chips", True), ("hands", False), ("wins", False), ("self_drawn", F
             ("discards_paid", False), ("flower_pigs", False), ("largest_win_fan", False),
             ("penalties", True))
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
+#: rows a column's width is measured on (those on screen and around them)
+CONTENTS_ROWS = 64
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
@@ -216,16 +218,14 @@ class StandingsView(QWidget):
         self.info.setText(tr("updated", t=self._updated))
 
     def _columns_reset(self) -> None:
-        """Rank and player sized to their contents once per new set of rows (in
-        ResizeToContents mode the header reads every row's text again after each change),
-        the figures share the rest."""
+        """Every column as wide as its title and figures (no header cut at 1280 px); the
+        last one takes what is left, and a narrow window scrolls sideways. Sized from the
+        rows on screen and those near them (``resizeContentsPrecision``), not all 1,000
+        after each save: Qt's default reads a thousand rows again at every change."""
         header = self.table.horizontalHeader()
-        for c in range(self.model.columnCount()):
-            if c < 2:
-                header.setSectionResizeMode(c, QHeaderView.ResizeMode.Interactive)
-                self.table.resizeColumnToContents(c)
-            else:
-                header.setSectionResizeMode(c, QHeaderView.ResizeMode.Stretch)
+        header.setResizeContentsPrecision(CONTENTS_ROWS)
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setStretchLastSection(True)
 
     def player_at(self, row: int) -> str | None:
         """The player of a line (None: no such line)."""
