@@ -50,7 +50,8 @@ def _sources() -> dict[str, str]:
 
 def test_the_glossary_table_reads() -> None:
     rows = _rows()
-    assert len(rows) >= 15
+    assert len(rows) >= 19
+    assert rows["absent (checked in as not here: not seated, results kept)"][0] == "缺席"
     assert rows["chips"] == ("筹码", ["游戏豆", "积分", "豆"])
     assert rows["discards paid (the discarder pays the win)"][0] == "点炮"
 
@@ -76,6 +77,17 @@ NAMED_AT = {
         "error.line_override", "error.opponent_override"),
     "ready (a hand one tile from winning)": (
         "trace.ready", "report.label.ready", "error.result_ready"),
+    # issue 26: a team event and check-in, on the desk, the sheets, the pages, the CLI
+    "team (players whose results are added up in a team event)": (
+        "team_col", "report.col.teams.team", "report.col.seating.team", "page.team",
+        "cli.standings.col.team"),
+    "team standings (each team's members added up, ranked)": (
+        "team_standings", "report_teams", "report.title.teams", "page.teams",
+        "cli.standings.teams_head"),
+    "absent (checked in as not here: not seated, results kept)": (
+        "pstatus_absent", "absent_list", "absent_mark", "report.label.absent", "page.absent",
+        "cli.round.absent"),
+    "check-in (who is here before a round is seated)": ("checkin_title", "Check-in…"),
 }
 
 

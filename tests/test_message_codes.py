@@ -233,6 +233,7 @@ PARSERS = {
     "server/api.py": "a number in a request's query (since=)",
     "storage/backup_files.py": "backup file names on disk",
     "reports/textfit.py": "where text may break across lines (typesetting)",
+    "gui/views/keyboard.py": "a label's mnemonic mark (&S, (&S)) for Qt (typesetting)",
 }
 
 

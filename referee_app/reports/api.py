@@ -30,6 +30,9 @@ def _renderer(report: str):
     if report == "seating":
         from .render_seating import render_seating
         return render_seating
+    if report == "teams":
+        from .render_teams import render_teams
+        return render_teams
     from .render_slips import render_slips
     return render_slips
 
@@ -49,6 +52,9 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
         return gather.hand_ruling(tournament, generated_at, params["hand_id"])
     if report == "seating":
         return gather.seating(tournament, generated_at, round=params["round"])
+    if report == "teams":
+        return gather.team_standings(tournament, generated_at, round=params.get("round"),
+                                     through=params.get("through"))
     if report == "slips":
         return gather.slips(tournament, generated_at, round=params["round"],
                             table=params.get("table"), count=params.get("count", 8))

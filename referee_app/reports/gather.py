@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee_app.core import HandRecord, Ruleset, Settlement
 from referee_app.core.errors import FieldError, Message
@@ -40,6 +40,7 @@ from .model import (
     StandingRow,
     StandingsData,
     TableSheetData,
+    TeamStandingsData,
     VersionLine,
 )
 
@@ -141,6 +142,26 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
                          final=bool(counted) and unverified == 0, unverified=unverified,
                          overrides=overrides, only_round=round,
                          verified_only=t.info.verified_only)
+
+
+def team_standings(t: Tournament, generated_at: datetime, *, round: int | None = None,
+                   through: int | None = None) -> TeamStandingsData:
+    """The team standings (``standings --teams``) in the scope and state the players'
+    standings report gives: each team's row is the sum of its members' rows."""
+    players = standings(t, generated_at, round=round, through=through)
+    rows = t.standings.teams(round, through_round=through)
+    if not rows:
+        raise ReportDataError.of("teams", "no_teams")
+    out = tuple(StandingRow(
+        rank=r.rank, name=r.team, chips=r.chips, members=r.members, tied=r.tied,
+        hands=r.totals["hands"], wins=r.totals["wins"], self_drawn=r.totals["self_drawn"],
+        discards_paid=r.totals["discards_paid"], flower_pigs=r.totals["flower_pigs"],
+        largest_fan=r.totals["largest_win_fan"], penalties=r.totals["penalties"])
+        for r in rows)
+    return TeamStandingsData(players.meta, out, round=players.round,
+                             tie_break=players.tie_break, final=players.final,
+                             unverified=players.unverified, only_round=players.only_round,
+                             verified_only=players.verified_only)
 
 
 # --------------------------------------------------------------------------- 2 table sheets
@@ -323,22 +344,34 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
             raise ReportDataError.of("table", "report_no_table", round=round, table=table,
                                      tables=list(tables))
         tables = {table: tables[table]}
+    absent = set(t.rounds.seating(round).absent)
     out = []
     for tno, row in tables.items():
         seated = []
         for seat, name in row.items():
-            p = players.get(name)
-            shown = p.display if p is not None else name
-            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else "",
-                                       name_sort_key(name, p.name_latin if p else "")))
+            seated.append(_seated(players, seat, name, name in absent))
         first = t.hands.find(round, tno, 1)  # the first dealer is chosen at the table
         out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)
 
 
+def _seated(players: dict[str, Any], seat: str, name: str, absent: bool = False
+            ) -> SeatedPlayer:
+    p = players.get(name)
+    return SeatedPlayer(seat, p.display if p is not None else name, str(p.id) if p else "",
+                        p.club if p else "", name_sort_key(name, p.name_latin if p else ""),
+                        p.team if p else "", absent)
+
+
 def seating(t: Tournament, generated_at: datetime, *, round: int) -> SeatingData:
-    return SeatingData(meta(t, generated_at), round, _seating_tables(t, round),
-                       seat_labels=tuple(t.info.seats))
+    tables = _seating_tables(t, round)
+    s = t.rounds.seating(round)
+    players = {p.name: p for p in t.players.list()}
+    seated = {n for row in s.tables.values() for n in row.values()}
+    return SeatingData(meta(t, generated_at), round, tables, seat_labels=tuple(t.info.seats),
+                       byes=tuple(_seated(players, "", n) for n in s.byes),
+                       absent=tuple(_seated(players, "", n, True) for n in s.absent
+                                    if n not in seated))
 
 
 def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | None = None,

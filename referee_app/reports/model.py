@@ -68,6 +68,7 @@ class StandingRow:
     flower_pigs: int = 0
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+    members: tuple[str, ...] = ()  # a team's line (``name`` the team): its members
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
 
     @property
@@ -90,6 +91,21 @@ class StandingsData:
 
 
 # --------------------------------------------------------------------------- table sheets
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStandingsData:
+    """The team standings for the wall, in the scope and state of the players' standings:
+    each row a team's (``name``) with its ``members`` and their figures added up."""
+
+    meta: ReportMeta
+    rows: tuple[StandingRow, ...]
+    round: int | None = None  # None: overall (or ``only_round``); N: after round N
+    tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
+    final: bool = False
+    unverified: int = 0
+    only_round: int | None = None
+    verified_only: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +259,8 @@ class SeatedPlayer:
     player_id: str = ""
     club: str = ""
     sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
+    team: str = ""
+    absent: bool = False  # seated, but checked in as absent (the round is to re-seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -258,6 +276,10 @@ class SeatingData:
     round: int
     tables: tuple[SeatingTable, ...]
     seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
+    #: players not at a table this round: on a bye, or absent (each as a SeatedPlayer
+    #: without a seat), listed by name so each finds where they stand
+    byes: tuple[SeatedPlayer, ...] = ()
+    absent: tuple[SeatedPlayer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
@@ -20,7 +21,7 @@ from .base import (
     signed,
     styles,
 )
-from .model import StandingRow, StandingsData
+from .model import StandingRow, StandingsData, TeamStandingsData
 from .qr import results_block
 from .template import STANDINGS_COLUMNS, Template
 
@@ -50,7 +51,7 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
 _KEY_ALIASES = {"largest_win_fan": "largest_fan"}
 
 
-def _tie_break_name(key: str, t: Template) -> str:
+def tie_break_name(key: str, t: Template) -> str:
     """"-discards_paid" reads "fewer 点炮 Discards paid" (a leading - means fewer is better)."""
     fewer = key.startswith("-")
     name = _KEY_ALIASES.get(key.lstrip("-"), key.lstrip("-"))
@@ -61,18 +62,19 @@ def _tie_break_name(key: str, t: Template) -> str:
     return t.join(zh, en)
 
 
-def subtitle(data: StandingsData, t: Template) -> str:
+def subtitle(data: StandingsData | TeamStandingsData, t: Template) -> str:
     if data.only_round is not None:
         return t.label("round_only", n=data.only_round)
     return (t.label("overall") if data.round is None
             else t.label("after_round", n=data.round))
 
 
-def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
-    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
-    st = styles(t)
-    sub = subtitle(data, t)
-    story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
+def heading(data: StandingsData | TeamStandingsData, t: Template, st: Any,
+            note: str = "") -> list[Flowable]:
+    """Title, scope, FINAL or PROVISIONAL, the template's header, ``note`` and the
+    tie-break order: the top of the players' and the teams' standings alike."""
+    story: list[Flowable] = [Paragraph(esc(t.title), st.title),
+                             Paragraph(esc(subtitle(data, t)), st.h3)]
     state = (t.label("final") if data.final
              else t.label("provisional_uncounted" if data.verified_only else "provisional",
                           n=data.unverified))
@@ -80,11 +82,21 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
+    if note:
+        story.append(Paragraph(esc(note), st.small))
     if t.option("show_tie_break") and data.tie_break:
-        names = [_tie_break_name(key, t) for key in data.tie_break]
+        names = [tie_break_name(key, t) for key in data.tie_break]
         story.append(Paragraph(f"{esc(t.label('tie_break'))}: {esc(' > '.join(names))}; "
                                f"={esc(t.label('tied'))}", st.small))
     story.append(Spacer(1, 2))
+    return story
+
+
+def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
+    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
+    st = styles(t)
+    sub = subtitle(data, t)
+    story = heading(data, t, st)
 
     cols = t.column_specs()
     widths = scaled_widths([c.width for _, c, _ in cols], frame_width(t))

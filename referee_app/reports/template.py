@@ -22,7 +22,8 @@ from referee_app.core.i18n import keys_under, known, text
 from referee_app.core.input_files import InputTooLargeError, read_limited
 from referee_app.core.jsonin import decode_utf8, parse_json
 
-REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
+REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips",
+                            "teams")
 
 def _default_dir() -> Path:
     """The repository's editable ``templates/`` in a checkout; the copy shipped as package
@@ -139,6 +140,23 @@ SEATING_COLUMNS: dict[str, ColumnSpec] = {
     "player": _c("seating", "player", 3.2, "LEFT"),
     "player_id": _c("seating", "player_id", 1.2, "LEFT"),
     "club": _c("seating", "club", 2.4, "LEFT"),
+    "team": _c("seating", "team", 2.4, "LEFT"),
+}
+
+#: Columns of the team standings (each a sum of the members' standings columns).
+TEAM_COLUMNS: dict[str, ColumnSpec] = {
+    "rank": _c("teams", "rank", 1.0),
+    "team": _c("teams", "team", 3.0, "LEFT"),
+    "members": _c("teams", "members", 6.0, "LEFT"),
+    "players": _c("teams", "players", 1.1),
+    "chips": _c("teams", "chips", 1.4),
+    "hands": _c("teams", "hands", 1.1),
+    "wins": _c("teams", "wins", 1.1),
+    "self_drawn": _c("teams", "self_drawn", 1.3),
+    "discards_paid": _c("teams", "discards_paid", 1.4),
+    "flower_pigs": _c("teams", "flower_pigs", 1.3),
+    "largest_fan": _c("teams", "largest_fan", 1.5),
+    "penalties": _c("teams", "penalties", 1.3),
 }
 
 #: report -> template key -> the columns that key may list.
@@ -149,6 +167,7 @@ COLUMN_SETS: dict[str, dict[str, dict[str, ColumnSpec]]] = {
     "hand": {},
     "seating": {"columns": SEATING_COLUMNS},
     "slips": {},
+    "teams": {"columns": TEAM_COLUMNS},
 }
 
 DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -162,6 +181,8 @@ DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "hand": {},
     "seating": {"columns": ("table", "seat", "player", "player_id", "club")},
     "slips": {},
+    "teams": {"columns": ("rank", "team", "members", "chips", "hands", "wins",
+                          "largest_fan", "penalties")},
 }
 
 #: report -> option -> default; the type of the default is the type a template must give.
@@ -174,6 +195,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
              "signatures": ["referee", "head_referee"]},
     "seating": {"table_cards": True, "results_qr": True},
     "slips": {"slips_per_page": 0, "event_rows": 6},
+    "teams": {"zebra": True, "show_tie_break": True, "results_qr": True},
 }
 
 def default_title(report: str) -> tuple[str, str]:

@@ -15,7 +15,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -317,15 +317,29 @@ async def progress(request: Request) -> Response:
     return await shared(request, ("progress", n), get)
 
 
-async def standings(request: Request) -> Response:
+def _leaderboard(request: Request, kind: str,
+                 rows_of: Callable[[Results, Tournament, int | None, int | None], Any]
+                 ) -> Awaitable[Response]:
+    """A leaderboard's rows (``?round=N`` or ``?through=N``) as their ``--json`` prints
+    them, shared by every asker of a revision; provisional standings say so in a header
+    (hands still to verify when only verified hands count)."""
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    # the body stays the rows of `standings --json`; provisional standings say so in a
-    # header (hands still to verify when only verified hands count)
-    return await shared(request, ("standings", rnd, through),
-                        lambda results, t: [results.json_of(r, to_json)
-                                            for r in results.standings(t, rnd, through)],
-                        lambda results, t: {"X-Provisional-Hands": str(
-                            results.provisional(t, rnd, through))})
+    return shared(request, (kind, rnd, through),
+                  lambda results, t: [results.json_of(r, to_json)
+                                      for r in rows_of(results, t, rnd, through)],
+                  lambda results, t: {"X-Provisional-Hands": str(
+                      results.provisional(t, rnd, through))})
+
+
+async def standings(request: Request) -> Response:
+    """The rows of ``standings --json``."""
+    return await _leaderboard(request, "standings", Results.standings)
+
+
+async def team_standings(request: Request) -> Response:
+    """``standings --teams --json``: each team's members added up, ranked ([] without
+    teams), kept by the results worker as the standings are (``results.py``)."""
+    return await _leaderboard(request, "team-standings", Results.teams)
 
 
 async def hands(request: Request) -> JSONResponse:
@@ -546,7 +560,8 @@ def serve(op: Operation) -> Callable[[Request], Any]:
 #: the endpoints that need more than :func:`serve` (validation, memos, writes)
 HANDLERS: dict[str, Callable[[Request], Any]] = {
     "sign_in": sign_in, "sign_out": sign_out, "tournament": tournament, "ruleset": ruleset,
-    "seating": seating, "progress": progress, "standings": standings, "hands": hands,
+    "seating": seating, "progress": progress, "standings": standings,
+    "team_standings": team_standings, "hands": hands,
     "add_hand": add_hand, "next_hand": next_hand, "amend_hand": amend_hand,
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),

@@ -1,8 +1,9 @@
 """Live results pages: read-only, no sign-in, phone-first, 中文 / English.
 
-``/`` standings, ``/player/{id}`` a player's hands with each hand's trace in words,
-``/seating`` with find-your-seat, ``/progress`` hands per table, ``/projector`` paged
-standings for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
+``/`` standings, ``/teams`` the team standings of a team event, ``/player/{id}`` a
+player's hands with each hand's trace in words, ``/seating`` with find-your-seat (absent
+players said so), ``/progress`` hands per table, ``/projector`` paged standings (and team
+standings) for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
 and swaps in its fresh content within a second of a write. Templates are Jinja2 with
 autoescaping: a player's name is always text, never markup. No PIN or token appears here.
 """
@@ -85,7 +86,8 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
 
     def make(results: Results, t: Tournament) -> Rendered:
         # what the page shows, and only that: unchanged data is not rendered again
-        ctx = {"info": results.info(t), "numbers": results.round_numbers(t)}
+        ctx = {"info": results.info(t), "numbers": results.round_numbers(t),
+               "has_teams": results.has_teams(t)}
         ctx.update(build(results, t))
         status = ctx.pop("status", 200)
 
@@ -154,6 +156,18 @@ async def standings_page(request: Request) -> Response:
                 "round": rnd, "current": cur}
 
     return await _page(request, "standings.html", build, _standing_rows)
+
+
+async def teams_page(request: Request) -> Response:
+    """The team standings (``standings --teams``): a team's row is its members' standings
+    added up; each member links to their page. Overall or one round."""
+    rnd = _int_param(request, "round")
+
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        return {"rows": results.teams(t, rnd), "provisional": results.provisional(t, rnd),
+                "round": rnd, "ids": results.ids(t)}
+
+    return await _page(request, "teams.html", build)
 
 
 def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
@@ -231,7 +245,8 @@ async def seating_page(request: Request) -> Response:
         if not results.seated(t, n):
             return {"seating": None, "round": n, "found": []}
         assert n is not None
-        return {"seating": t.rounds.seating(n), "round": n, "latin": results.latin(t),
+        s = t.rounds.seating(n)
+        return {"seating": s, "round": n, "latin": results.latin(t), "absent": set(s.absent),
                 "found": results.found(t, n, query) if query else []}
 
     return await _page(request, "seating.html", build, query=query)
@@ -250,9 +265,12 @@ async def progress_page(request: Request) -> Response:
 
 async def projector_page(request: Request) -> Response:
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rows = results.standings(t)
+        rows, teams = results.standings(t), results.teams(t)
+        # a team event's team standings turn with the players' pages
         return {"pages": [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows),
-                                                                    PROJECTOR_ROWS)] or [[]]}
+                                                                    PROJECTOR_ROWS)] or [[]],
+                "team_pages": [teams[i:i + PROJECTOR_ROWS]
+                               for i in range(0, len(teams), PROJECTOR_ROWS)]}
 
     return await _page(request, "projector.html", build)
 
@@ -270,6 +288,7 @@ async def qr_png(request: Request) -> Response:
 def page_routes() -> list[Route | Mount]:
     return [
         Route("/", standings_page),
+        Route("/teams", teams_page),
         Route("/player/{player_id}", player_page),
         Route("/seating", seating_page),
         Route("/progress", progress_page),

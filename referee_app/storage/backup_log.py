@@ -6,7 +6,8 @@ wrote, and every table of the record is rebuilt from the entries (what ``verify`
 bundle import do). A backup log is therefore a copy of the chain, shipped a piece at a
 time: ``<file>.backups/<stem>-<UTC time>.record.jsonl``, one line per *point*:
 
-``{"format", "at", "from", "entries", "digest", "round", "hands", "part", "tables", "data"}``
+``{"format", "at", "from", "entries", "digest", "round", "hands", "part", "tables", "schema",
+"data"}``
 
 * ``data``: base64 of zlib-compressed JSON — the chain's rows ``from``..``entries`` (every
   column, as stored) and what changed since the point before in the tables kept beside the
@@ -17,7 +18,11 @@ time: ``<file>.backups/<stem>-<UTC time>.record.jsonl``, one line per *point*:
 * ``entries``/``digest``: the chain's length and last hash at this point (as ``verify``
   prints them), ``round``/``hands``: the newest seated round and the hand count;
 * ``part``: a piece of a long first point (a log starts at entry 1 and ships a big record
-  in pieces), not a point of its own.
+  in pieces), not a point of its own;
+* ``schema``: the file's schema version then. A log goes on across a schema step (an
+  upgrade adds columns; the chain's older entries replay to their defaults), and a table
+  beside the record whose columns changed is shipped whole at the next point; a point of a
+  newer schema than this version knows is not restored (its columns would be dropped).
 
 A point is appended and fsynced under the database's write lock (``BEGIN IMMEDIATE``), so two
 desks never write the same entries and the point is one consistent snapshot. A kill while
@@ -90,6 +95,7 @@ class Point:
     hands: int
     part: bool
     tables: dict[str, Any] = field(default_factory=dict, compare=False)
+    schema: int = 0  # the file's schema version at the point (0: a log before it was said)
 
     @property
     def taken(self) -> datetime:
@@ -108,7 +114,7 @@ def _header(line: bytes, log: Path, index: int, end: int) -> tuple[Point, str]:
                               format=FORMAT)
         return Point(log, index, end, str(d["at"]), int(d["from"]), int(d["entries"]),
                      str(d["digest"]), int(d["round"]), int(d["hands"]), bool(d["part"]),
-                     dict(d["tables"])), str(d["data"])
+                     dict(d["tables"]), int(d.get("schema", 0))), str(d["data"])
     except (ValueError, KeyError, TypeError) as e:
         raise LogError.of("backup_log_bad_line", log=log.name, line=index + 1,
                           detail=str(e)) from None
@@ -233,7 +239,9 @@ def _table_state(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
     out: dict[str, dict[str, Any]] = {}
     for name in _carried_tables(conn):
         count, last = conn.execute(f'SELECT COUNT(*), MAX(rowid) FROM main."{name}"').fetchone()
-        st: dict[str, Any] = {"n": int(count), "last": last}
+        # its columns: added rows go on rows of the same columns only (a schema step)
+        st: dict[str, Any] = {"n": int(count), "last": last,
+                              "cols": chain.columns(conn, name)}
         if count <= SMALL_TABLE:
             cols, rows = _rows(conn, f'SELECT * FROM main."{name}" ORDER BY rowid')
             st["digest"] = chain.sha256(chain.canonical([cols, rows]))
@@ -244,7 +252,8 @@ def _table_state(conn: sqlite3.Connection) -> dict[str, dict[str, Any]]:
 
 def _header_tables(state: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """What a point says of each table beside the record (to compare the next point with)."""
-    return {k: {f: v[f] for f in ("n", "last", "digest") if f in v} for k, v in state.items()}
+    return {k: {f: v[f] for f in ("n", "last", "digest", "cols") if f in v}
+            for k, v in state.items()}
 
 
 def _shipped(conn: sqlite3.Connection, state: dict[str, dict[str, Any]],
@@ -263,7 +272,8 @@ def _shipped(conn: sqlite3.Connection, state: dict[str, dict[str, Any]],
         since = prev.get("last") if isinstance(prev, dict) else None
         cols, rows = _rows(conn, f'SELECT * FROM main."{name}" WHERE rowid > ? ORDER BY rowid',
                            (since if since is not None else -(2**63),))
-        if since is None or not isinstance(prev, dict) or st["n"] != prev["n"] + len(rows):
+        if since is None or not isinstance(prev, dict) or st["n"] != prev["n"] + len(rows) \
+                or prev.get("cols") != st["cols"]:
             cols, rows = _rows(conn, f'SELECT * FROM main."{name}" ORDER BY rowid')
             whole[name] = {"columns": cols, "rows": rows}
         elif rows:
@@ -309,6 +319,7 @@ def append_point(conn: sqlite3.Connection, folder: Path, stem: str, *, read_only
         n, digest = chain.head(conn)
         rnd = conn.execute("SELECT MAX(number) FROM rounds").fetchone()[0] or 0
         hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+        schema = int(conn.execute("PRAGMA main.user_version").fetchone()[0])
         state = _table_state(conn)
         found = logs(folder, stem)
         log, last, size = _continued(conn, found[-1] if found else None, n)
@@ -335,6 +346,7 @@ def append_point(conn: sqlite3.Connection, folder: Path, stem: str, *, read_only
             head = {"format": FORMAT, "at": at, "from": lo, "entries": hi if not final else n,
                     "digest": digest if final else _hash_at(conn, hi), "round": int(rnd),
                     "hands": hands, "part": not final, "tables": tables,
+                    "schema": schema,
                     "data": base64.b64encode(data).decode("ascii")}
             lines.append(chain.canonical(head).encode("utf-8") + b"\n")
         written = _append(log, size, b"".join(lines))
@@ -400,6 +412,9 @@ def materialise(point: Point, target: Path) -> None:
     replayed from the chain's entries up to the point (each hash and link checked), the
     chain itself, and the tables beside the record as the point had them. LogError (or
     ``chain.ChainError``) when the log cannot give that point."""
+    if point.schema > dbm.SCHEMA_VERSION:
+        raise LogError.of("backup_log_newer_schema", log=point.log.name,
+                          line=point.index + 1, schema=point.schema, known=dbm.SCHEMA_VERSION)
     columns: list[str] = []
     rows: list[list[Any]] = []
     side: dict[str, dict[str, Any]] = {}

@@ -41,8 +41,10 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     """The readable part of a bundle: what the record holds, as people read it. On import it
     must equal what the chain rebuilds, so editing it is as visible as editing the chain."""
     info = {**t.info.to_dict(), "ruleset_digest": t.settings()["ruleset_digest"]}
+    # a team only when set: bundles written before teams existed stay identical
     players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-                "status": p.status.value, "registered_at": p.registered_at}
+                "status": p.status.value, "registered_at": p.registered_at,
+                **({"team": p.team} if p.team else {})}
                for p in t.players.list()]
     rounds = []
     for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
@@ -423,7 +425,9 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             "id": pid, "name": name,
             "name_latin": _get(p, "name_latin", path, str, optional=True, default=""),
             "club": _get(p, "club", path, str, optional=True, default=""), "status": status,
-            "registered_at": _get(p, "registered_at", path, str, optional=True, default="")})
+            "registered_at": _get(p, "registered_at", path, str, optional=True, default=""),
+            "team": check_text(_get(p, "team", path, str, optional=True, default=""),
+                               f"{path}.team")})
 
     def pid_of(name: Any, path: str) -> int:
         if not isinstance(name, str) or name not in names:

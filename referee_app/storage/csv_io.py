@@ -26,7 +26,7 @@ from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, re
 
 from .errors import CSVImportError
 from .files import atomic_file
-from .models import HandInfo, StandingRow
+from .models import HandInfo, Player, StandingRow, TeamRow
 
 #: first characters that make a spreadsheet cell a formula (OWASP CSV injection)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -60,7 +60,7 @@ def _guarded_writer(f: Any) -> Any:
 #: header names (English, pinyin, Chinese) -> player field
 CSV_COLUMNS = {"name": "name", "name_zh": "name", "姓名": "name", "name_latin": "name_latin",
                "latin": "name_latin", "pinyin": "name_latin", "club": "club", "俱乐部": "club",
-               "status": "status"}
+               "status": "status", "team": "team", "队伍": "team", "队名": "team"}
 
 
 def at_line(line: int | None, field: str | None = None) -> str:
@@ -87,9 +87,9 @@ def _csv_reason(e: csv.Error) -> Message | str:
 
 
 def read_players(source: str | Path | io.TextIOBase
-                 ) -> tuple[list[tuple[Any, Any, Any, Any]], list[int]]:
-    """The rows of an entry list (header: name[, name_latin, club, status]) and the line
-    each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
+                 ) -> tuple[list[tuple[Any, Any, Any, Any, Any]], list[int]]:
+    """The rows of an entry list (header: name[, name_latin, club, status, team]) and the
+    line each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
     try:
         if isinstance(source, str | Path):  # up to 16 MiB (an entry list is a few KB)
             text = read_limited(source).decode("utf-8-sig")
@@ -121,7 +121,7 @@ def read_players(source: str | Path | io.TextIOBase
         cols[i] = key
     if "name" not in cols.values():
         raise CSVImportError.of(at_line(1), "csv_no_name_column")
-    rows: list[tuple[Any, Any, Any, Any]] = []
+    rows: list[tuple[Any, Any, Any, Any, Any]] = []
     lines: list[int] = []
     try:
         for values in reader:
@@ -132,7 +132,7 @@ def read_players(source: str | Path | io.TextIOBase
                                         values=len(values), header=len(header))
             d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
             rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
-                         d.get("status", "") or "active"))
+                         d.get("status", "") or "active", d.get("team", "")))
             lines.append(reader.line_num)
     except csv.Error as e:
         raise CSVImportError.of(at_line(reader.line_num), "not_csv",
@@ -140,6 +140,21 @@ def read_players(source: str | Path | io.TextIOBase
     if not rows:
         raise CSVImportError.of("file", "csv_no_players")
     return rows, lines
+
+
+#: the entry list's columns as written (the names :data:`CSV_COLUMNS` reads back)
+PLAYER_COLUMNS = ("name", "name_latin", "club", "status", "team")
+
+
+def write_players(path: str | Path, players: list[Player]) -> Path:
+    """The entry list, one player a row in id order, in the columns an import reads."""
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(list(PLAYER_COLUMNS))
+        for p in players:
+            w.writerow([p.name, p.name_latin, p.club, p.status.value, p.team])
+    return path
 
 
 def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
@@ -155,6 +170,21 @@ def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
             w.writerow([r.rank, r.player, r.club, r.status.value, r.chips, r.hands, r.wins,
                         r.self_drawn, r.discards_paid, r.flower_pigs, r.largest_win_fan,
                         r.penalties, *[r.per_round.get(n, 0) for n in rounds]])
+    return path
+
+
+def write_team_standings(path: str | Path, rows: list[TeamRow]) -> Path:
+    """The team standings as a spreadsheet: the members' sums, one column per round."""
+    rounds = sorted({r for row in rows for r in row.per_round})
+    columns = [c for c in rows[0].totals if c != "hand_chips"] if rows else ["chips"]
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(["rank", "team", "members", *columns, *[f"round_{n}" for n in rounds]])
+        for r in rows:
+            w.writerow([r.rank, r.team, ", ".join(r.members),
+                        *[r.totals[c] for c in columns],
+                        *[r.per_round.get(n, 0) for n in rounds]])
     return path
 
 

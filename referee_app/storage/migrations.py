@@ -227,3 +227,14 @@ def _side_file_keys(path: Path) -> list[tuple[str, str, int, int, int]]:
         if all(0 < n < 2**63 for n in row[2:]):
             out.append(row)
     return out
+
+
+# --------------------------------------------------------------------------- schema 4
+
+@upgrades_to(4)
+def player_teams(db: Database) -> None:
+    """Schema 3 -> 4: a player's team (``players.team``, "" for none). Every player is in no
+    team until one is given, which is what the chain's older entries replay to (a column
+    their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
+    the chain gets no entry."""
+    db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")

@@ -16,6 +16,7 @@ class PlayerStatus(StrEnum):
     WITHDRAWN = "withdrawn"  # keeps past results, never seated again
     LATE = "late"  # late entry: seated from the round after registration
     SUBSTITUTE = "substitute"  # fills empty seats; not ranked in the standings
+    ABSENT = "absent"  # checked in as not here: not seated while absent; results kept, ranked
 
 
 class HandStatus(StrEnum):
@@ -78,7 +79,7 @@ class TournamentInfo:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A registered player (status: active, withdrawn, late or substitute)."""
+    """A registered player (status: active, withdrawn, late, substitute or absent)."""
 
     id: int
     name: str  # the name written on hand records (Chinese and/or Latin)
@@ -86,6 +87,7 @@ class Player:
     club: str = ""
     status: PlayerStatus = PlayerStatus.ACTIVE
     registered_at: str = ""
+    team: str = ""  # the team whose standings add this player's ("": none)
 
     @property
     def display(self) -> str:
@@ -112,6 +114,10 @@ class Seating:
     assignments: tuple[SeatAssignment, ...]
     byes: tuple[str, ...] = ()
     repeat_pairs: int = 0  # pairs of players who already met in earlier rounds
+    team_pairs: int = 0  # pairs of team-mates at one table (0 whenever the numbers allow)
+    #: players absent now (``players status NAME absent``) who are not seated this round,
+    #: and, while the round has no hands that count, seated ones (to re-seat)
+    absent: tuple[str, ...] = ()
 
     @property
     def tables(self) -> dict[int, dict[str, str]]:
@@ -134,7 +140,11 @@ class Seating:
                                                        for s in self.seats))
         if self.byes:
             lines.append("  Bye: " + ", ".join(self.byes))
+        if self.absent:
+            lines.append("  Absent: " + ", ".join(self.absent))
         lines.append(f"  Repeat opponent pairs: {self.repeat_pairs}")
+        if self.team_pairs:
+            lines.append(f"  Team-mates at one table: {self.team_pairs}")
         return "\n".join(lines)
 
 
@@ -281,6 +291,31 @@ class StandingRow:
                 "self_drawn": self.self_drawn, "discards_paid": self.discards_paid,
                 "flower_pigs": self.flower_pigs, "largest_win_fan": self.largest_win_fan,
                 "penalties": self.penalties, "tied": self.tied,
+                "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    """One line of the team standings: the standings rows of a team's members added up.
+
+    ``totals`` holds every score column of the players' rows (chips, hands, wins, …, and
+    whatever columns the standings gain), each the members' sum — ``largest_win_fan`` the
+    best of them; ``per_round`` the members' chips per round, summed."""
+
+    rank: int
+    team: str
+    members: tuple[str, ...]  # in the order of the players' standings
+    totals: dict[str, Any]
+    per_round: dict[int, int] = field(default_factory=dict)
+    tied: bool = False
+
+    @property
+    def chips(self) -> int:
+        return int(self.totals.get("chips", 0))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"rank": self.rank, "team": self.team, "members": list(self.members),
+                **self.totals, "tied": self.tied,
                 "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
 
 

@@ -37,6 +37,7 @@ from .models import (
     RoundInfo,
     Seating,
     StandingRow,
+    TeamRow,
     TournamentInfo,
 )
 from .penalties import Penalties
@@ -69,6 +70,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("seating", "GET", "/api/rounds/{round}/seating"),
     Endpoint("progress", "GET", "/api/rounds/{round}/progress"),
     Endpoint("standings", "GET", "/api/standings"),
+    Endpoint("team_standings", "GET", "/api/standings/teams"),
     Endpoint("hands", "GET", "/api/hands"),
     Endpoint("add_hand", "POST", "/api/hands", auth=True),
     Endpoint("next_hand", "GET", "/api/hands/next"),
@@ -168,6 +170,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("players", "add", Player, write=True, head_desk=True),
     Operation("players", "import_csv", list[Player], write=True, head_desk=True),
     Operation("players", "set_status", Player, write=True, head_desk=True),
+    Operation("players", "update", Player, write=True, head_desk=True),
     # rounds
     Operation("rounds", "list", list[RoundInfo], "tournament", pick="rounds", keep=True),
     Operation("rounds", "seating", Seating, "seating", {"number": "path:round"}, keep=True),
@@ -205,6 +208,8 @@ OPERATIONS: tuple[Operation, ...] = (
               {"penalty_id": "path", "reason": "body"}, write=True),
     # standings
     Operation("standings", "table", list[StandingRow], "standings",
+              {"round": "query", "through_round": "query:through"}, keep=True),
+    Operation("standings", "teams", list[TeamRow], "team_standings",
               {"round": "query", "through_round": "query:through"}, keep=True),
     Operation("standings", "provisional", int, "hands",
               desk="the unverified hands counted, when only verified hands count"),

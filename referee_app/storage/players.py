@@ -37,12 +37,12 @@ class Players:
     @staticmethod
     def _player_row(r: Sequence[Any]) -> Player:
         return Player(id=r[0], name=r[1], name_latin=r[2], club=r[3],
-                      status=PlayerStatus(r[4]), registered_at=r[5])
+                      status=PlayerStatus(r[4]), registered_at=r[5], team=r[6])
 
     # reads stay SQL text: they run for every hand saved or shown, and a sqlite-utils
     # ``Table`` read (``get``, ``rows_where``) reads the table's schema again each call
     # (``get`` 0.02 → 0.13 ms measured); the writes below are at a referee's pace
-    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
+    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at, team"
 
     def list(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
         rows = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players ORDER BY id").fetchall()
@@ -86,7 +86,8 @@ class Players:
         return int(r[0])
 
     def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
-                                line: int | None) -> tuple[str, str, str, PlayerStatus]:
+                                team: Any, line: int | None
+                                ) -> tuple[str, str, str, PlayerStatus, str]:
         name = check_text(name, at_line(line, "name"), required=True)
         if name.startswith("#"):
             raise StorageError.of(at_line(line, "name"), "name_starts_with_hash", got=name)
@@ -96,15 +97,17 @@ class Players:
             raise StorageError.of(at_line(line, "status"), "unknown_player_status", got=status,
                                   choices=[s.value for s in PlayerStatus]) from None
         return (name, check_text(name_latin, at_line(line, "name_latin")),
-                check_text(club, at_line(line, "club")), st)
+                check_text(club, at_line(line, "club")), st,
+                check_text(team, at_line(line, "team")))
 
     def add(self, name: str, *, name_latin: str = "", club: str = "",
                    status: PlayerStatus | str = PlayerStatus.ACTIVE,
-                   referee: str = "") -> Player:
-        """Register a player; the name is what hand records carry and must be unique."""
-        return self._add_many([(name, name_latin, club, status)], referee)[0]
+                   referee: str = "", team: str = "") -> Player:
+        """Register a player; the name is what hand records carry and must be unique.
+        ``team``: the team the player's results count for in team standings ("": none)."""
+        return self._add_many([(name, name_latin, club, status, team)], referee)[0]
 
-    def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
+    def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any, Any]], referee: str,
                      lines: Sequence[int] | None = None) -> list[Player]:
         """Validate every row first, then insert all in one transaction (all or nothing).
 
@@ -114,9 +117,10 @@ class Players:
         existing = {p.name for p in self.list()}
         checked = []
         seen: dict[str, int | None] = {}
-        for i, (name, latin, club, status) in enumerate(rows):
+        for i, (name, latin, club, status, team) in enumerate(rows):
             line = lines[i] if lines else None
-            n, la, cl, st = self._validate_player_fields(name, latin, club, status, line)
+            n, la, cl, st, tm = self._validate_player_fields(name, latin, club, status, team,
+                                                             line)
             if n in existing:
                 raise DuplicatePlayerError.of(at_line(line, "name"), "duplicate_player", name=n)
             if n in seen:
@@ -126,14 +130,14 @@ class Players:
                                                   name=n, first=Message.of("csv_line", line=first))
                 raise DuplicatePlayerError.of(at_line(line, "name"), "player_listed_twice", name=n)
             seen[n] = line
-            checked.append((n, la, cl, st))
+            checked.append((n, la, cl, st, tm))
         at = dbm.now()
         ids = []
         with self.store.write():
             players = self.db["players"]
-            for n, la, cl, st in checked:
+            for n, la, cl, st, tm in checked:
                 players.insert({"name": n, "name_latin": la, "club": cl, "status": st.value,
-                                "registered_at": at})
+                                "registered_at": at, "team": tm})
                 ids.append(players.last_pk)
             self.store.note(referee, "players.add", {"players": [c[0] for c in checked]}, at)
         self.store.saved()
@@ -141,7 +145,10 @@ class Players:
 
     def set_status(self, player: PlayerRef, status: PlayerStatus | str, *,
                           referee: str = "", reason: str = "") -> Player:
-        """Withdraw, re-activate, mark late entry or substitute (results are kept)."""
+        """Withdraw, re-activate, mark late entry, substitute or absent (results are kept).
+
+        Absent (check-in: not here) and back to active can go either way as often as the
+        day needs; an absent player is not seated by ``round seat``/``round reseat``."""
         referee = self.store.authorize(referee, action="changing a player's status")
         pid = self.id_of(player, "player")
         try:
@@ -157,13 +164,16 @@ class Players:
         return self.get(pid)
 
     def update(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
-        """Correct a player's name_latin or club (the record name is fixed once hands exist)."""
+        """Correct a player's name_latin, club or team (the record name is fixed once hands
+        exist). A team is text like a club ("" takes the player out of any team)."""
         referee = self.store.authorize(referee, action="changing a player")
         pid = self.id_of(player, "player")
-        allowed = {"name_latin", "club", "name"}
+        allowed = {"name_latin", "club", "name", "team"}
         for k in fields:
             if k not in allowed:
                 raise StorageError.of(k, "player_field_fixed")
+        if not fields:
+            raise StorageError.of("player", "nothing_to_change")
         if "name" in fields:
             new = check_text(fields["name"], "name", required=True)
             if self.db.execute("SELECT 1 FROM hand_seats WHERE player_id=?", (pid,)).fetchone():
@@ -182,7 +192,8 @@ class Players:
 
     def import_csv(self, source: str | Path | io.TextIOBase, *, referee: str = "",
                    skip_existing: bool = False) -> list[Player]:
-        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing.
+        """Register players from CSV (header: name[, name_latin, club, status, team]); all or
+        nothing.
 
         ``skip_existing``: rows naming an already registered player are left out (re-importing
         an updated entry list with late entries); otherwise they are an error.
@@ -199,3 +210,17 @@ class Players:
             return self._add_many(rows, referee, lines)
         except StorageError as e:
             raise CSVImportError.like(e.field, e) from None
+
+    def export_csv(self, path: str | Path) -> Path:
+        """The entry list as CSV (the columns :meth:`import_csv` reads, team included), so a
+        list exported, corrected in a spreadsheet and imported elsewhere comes back the same."""
+        return csv_io.write_players(path, self.list())
+
+    def teams(self) -> dict[str, list[Player]]:
+        """Each team (by name, in name order) and its players (in id order); players without
+        a team are in none."""
+        out: dict[str, list[Player]] = {}
+        for p in self.list():
+            if p.team:
+                out.setdefault(p.team, []).append(p)
+        return dict(sorted(out.items()))

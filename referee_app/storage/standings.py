@@ -19,6 +19,7 @@ from .models import (
     PlayerStatement,
     StandingRow,
     StatementLine,
+    TeamRow,
 )
 from .penalties import Penalties
 from .players import Players
@@ -207,6 +208,24 @@ class Standings:
                 kept.moved.setdefault(key, set()).update(ids)
         kept.seen = now
         return kept
+
+    def teams(self, round: int | None = None, *, through_round: int | None = None
+              ) -> list[TeamRow]:
+        """The team standings: each team's members' rows of :meth:`table` (same scope)
+        added up and ranked (:mod:`.team_standings`); [] when nobody is in a team."""
+        from .team_standings import team_table
+
+        with dbm.read_transaction(self.db):
+            rows = self.table(round, through_round=through_round)
+            teams = {p.id: p.team for p in self.players.list() if p.team}
+            tie_break = self.store.info.tie_break
+        return team_table(rows, teams, tie_break)
+
+    def export_teams_csv(self, path: str | Path, *, round: int | None = None,
+                         through_round: int | None = None) -> Path:
+        """The team standings (as :meth:`teams`) written as a spreadsheet, atomically."""
+        return csv_io.write_team_standings(path, self.teams(round,
+                                                            through_round=through_round))
 
     def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current

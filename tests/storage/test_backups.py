@@ -847,3 +847,70 @@ def test_a_big_table_beside_the_record_travels_by_its_added_rows(make_tournament
             == notes
         c.close()
     t.close()
+
+
+def test_a_log_goes_on_across_a_schema_step(make_tournament, tmp_path, monkeypatch) -> None:
+    """A later schema step adds a column to a big table beside the record: the next point
+    ships the table whole (rows added since would not fit the rows before), and every
+    point restores — the one before the step and the one after."""
+    from referee_app.storage import db as dbm
+
+    monkeypatch.setattr(backup_log, "SMALL_TABLE", 0)  # desk_notes carried by added rows
+    t = make_tournament(head_referee="Zhao")
+    t.db.execute("CREATE TABLE desk_notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
+    t.db.execute("INSERT INTO desk_notes(text) VALUES ('first')")
+    t.backups.write()
+    t.db.execute("INSERT INTO desk_notes(text) VALUES ('second')")
+    t.backups.write()
+    t.db.execute("ALTER TABLE desk_notes ADD COLUMN desk TEXT NOT NULL DEFAULT 'A'")
+    t.db.execute("INSERT INTO desk_notes(text, desk) VALUES ('third', 'B')")
+    t.backups.write()
+    points = backup_log.read_points(list_logs(t.path)[-1])[0]
+    assert len(points) == 3 and all(p.schema == dbm.SCHEMA_VERSION for p in points)
+    later = dbm.SCHEMA + ("CREATE TABLE desk_notes (id INTEGER PRIMARY KEY, text TEXT NOT "
+                          "NULL, desk TEXT NOT NULL DEFAULT 'A');\n")
+    want = [[("first", "A")], [("first", "A"), ("second", "A")],
+            [("first", "A"), ("second", "A"), ("third", "B")]]
+    for p, notes in zip(points, want, strict=True):
+        target = tmp_path / f"p{p.entries}-{p.index}.sqlite"
+        monkeypatch.setattr(dbm, "SCHEMA", later)
+        backup_log.materialise(p, target)
+        c = sqlite3.connect(str(target))
+        assert c.execute("SELECT text, desk FROM desk_notes ORDER BY id").fetchall() == notes
+        c.close()
+    t.close()
+
+
+def test_a_point_of_a_newer_schema_is_not_restored(make_tournament, tmp_path) -> None:
+    """Rebuilt by an older version, a newer point's columns would be dropped unseen."""
+    from referee_app.storage import db as dbm
+
+    t = make_tournament(head_referee="Zhao")
+    t.backups.write()
+    log = list_logs(t.path)[-1]
+    t.close()
+    line = json.loads(log.read_bytes().splitlines()[-1])
+    line["schema"] = dbm.SCHEMA_VERSION + 1
+    log.write_bytes((json.dumps(line) + "\n").encode("utf-8"))
+    point = backup_log.read_points(log)[0][-1]
+    with pytest.raises(backup_log.LogError) as e:
+        backup_log.materialise(point, tmp_path / "new.sqlite")
+    assert e.value.said.code == "backup_log_newer_schema"
+    assert "较新版本" in e.value.said.text("zh")
+    assert not (tmp_path / "new.sqlite").exists()
+
+
+def test_a_team_comes_back_with_its_backup(make_tournament, record_for) -> None:
+    """Schema 4's players.team is part of the record: a point restores it."""
+    t = make_tournament(head_referee="Zhao", backup_every=0)
+    name = t.players.list()[0].name
+    t.players.update(name, team="川军")
+    t.backups.write()
+    t.players.update(name, team="")
+    t.backups.write()
+    path = t.path
+    t.close()
+    Tournament.restore_backup(path, 2, referee="Zhao")
+    t = Tournament.open(path)
+    assert t.players.get(name).team == "川军"
+    t.close()

@@ -26,7 +26,7 @@ from referee_app.storage import db as dbm
 TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
     "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -35,8 +35,10 @@ TO_SCHEMA_1 = (
 TO_SCHEMA_2 = (
     "DROP TABLE hand_keys; DROP TABLE auth_failures; "
     "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
+    "ALTER TABLE players DROP COLUMN team; "
     "PRAGMA user_version=2;")
-ALL_STEPS = [("referee-desk", "schema-2"), ("referee-desk", "schema-3")]
+#: every step an upgrade from schema 1 records
+ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
 
 @pytest.fixture
@@ -243,3 +245,44 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")
+
+
+# --------------------------------------------------------------------------- teams (schema 4)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+
+
+@pytest.fixture
+def before_teams(tmp_path: Path) -> Path:
+    """A file from before teams: the demo bundle's chain was written by code that had no
+    team column (its player rows lack the key), the column dropped and the version set back."""
+    path = tmp_path / "before-teams.sqlite"
+    Tournament.import_bundle(DEMO, path, backup_every=0).close()
+    conn = sqlite3.connect(path)
+    conn.executescript("ALTER TABLE players DROP COLUMN team; PRAGMA user_version=3;")
+    conn.close()
+    return path
+
+
+def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Path) -> None:
+    entries = sqlite3.connect(before_teams).execute(
+        "SELECT entry FROM chain WHERE entry LIKE '%\"players\",\"I\"%'").fetchall()
+    assert entries and not any('"team"' in e for (e,) in entries)  # really written before
+    with Tournament.open(before_teams, backup_every=0) as t:
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        n = len(t.record.log())
+        assert {p.team for p in t.players.list()} == {""}
+        assert t.record.verify().entries == n  # older rows replay with the column's default
+        bundle = t.export_bundle()
+        # nobody in a team: the bundle is the one the code before wrote
+        assert all("team" not in p for p in bundle["players"])
+        name = t.players.list()[0].name
+        t.players.update(name, team="川军", referee="赵建国")
+        assert t.players.get(name).team == "川军"
+        assert t.record.verify().entries == n + 1
+        again = t.export_bundle()
+    assert [p.get("team") for p in again["players"]][0] == "川军"
+    with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),
+                                  backup_every=0) as copy:
+        assert copy.players.get(name).team == "川军"
+        assert copy.export_bundle() == again

@@ -29,6 +29,7 @@ from referee_app.storage.models import (
     Referee,
     Seating,
     StandingRow,
+    TeamRow,
 )
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 from referee_app.storage.tournament import Tournament
@@ -241,6 +242,15 @@ class Desk:
         """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
         return self.t.standings.table(round_no, through_round=through)
 
+    def team_standings(self, round_no: int | None = None, *,
+                       through: int | None = None) -> list[TeamRow]:
+        """The team standings in the same scope as :meth:`standings` ([] without teams)."""
+        return self.t.standings.teams(round_no, through_round=through)
+
+    def has_teams(self) -> bool:
+        """A team event: some player has a team (the standings offer the team view)."""
+        return any(p.team for p in self.t.players.list())
+
     def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
         """Unverified hands these standings leave out (0 unless only verified hands
         count): while any are, the standings are provisional."""
@@ -310,12 +320,17 @@ class Desk:
         progress = round_progress(self.t, playing) if playing is not None else None
         if n is None:
             return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
-                                 progress=progress, event=self.title)
+                                 progress=progress, event=self.title,
+                                 teams=self.t.standings.teams())
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
+        teams = self.t.standings.teams(through_round=n)
+        team_prev = {r.team: r.rank for r in self.t.standings.teams(through_round=n - 1)} \
+            if teams and n > 1 else {}
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
-                             progress=progress, event=self.title)
+                             progress=progress, event=self.title, teams=teams,
+                             team_previous=team_prev)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses
@@ -445,9 +460,23 @@ class Desk:
         return self.t.export_bundle(path)
 
     def add_player(self, name: str, name_latin: str = "", club: str = "",
-                   status: str = "active") -> Player:
+                   status: str = "active", team: str = "") -> Player:
         return self.t.players.add(name, name_latin=name_latin, club=club, status=status,
-                                 referee=self.referee)
+                                 referee=self.referee, team=team)
+
+    def update_player(self, player: str, **fields: str) -> Player:
+        """Players → Edit player…: the fields the form changed (Latin name, club, team;
+        the record name only before the player's first hand)."""
+        return self.t.players.update(player, referee=self.referee, **fields)
+
+    def set_present(self, player: str, present: bool) -> Player:
+        """Check-in: present is active again, not present is absent (never seated while
+        absent; results kept)."""
+        return self.set_player_status(player, "active" if present else "absent")
+
+    def toggle_present(self, player: str) -> Player:
+        """One check-in (Enter in the check-in list): absent ↔ present."""
+        return self.set_present(player, self.t.players.get(player).status.value == "absent")
 
     def import_players_csv(self, path: str | Path) -> list[Player]:
         return self.t.players.import_csv(path, referee=self.referee)
@@ -470,14 +499,15 @@ class Desk:
     def swap_candidates(self, round_no: int, table: int, seat: str
                         ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
         """Who sits in the seat ("—" when empty), and who may be put there: every other
-        player not withdrawn, with their (table, seat) this round (None when not seated)
-        and whether they have the bye."""
+        player not withdrawn nor absent, with their (table, seat) this round (None when not
+        seated) and whether they have the bye."""
         seating = self.seating(round_no)
         current = seating.tables.get(table, {}).get(seat, "—")
         byes = set(seating.byes)
         return current, [(p.name, seating.table_of(p.name), p.name in byes)
                          for p in self.players()
-                         if p.name != current and p.status.value != "withdrawn"]
+                         if p.name != current and p.status.value not in ("withdrawn",
+                                                                          "absent")]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
         return self.t.rounds.set_seat(round_no, table, seat, player, referee=self.referee)

@@ -23,7 +23,7 @@ from referee_app.core.errors import FieldError
 
 #: the reports library (reportlab and the templates) is imported when a report is made,
 #: not when the window opens (launch time, issue 12)
-REPORTS = ("standings", "table", "player", "hand", "seating", "slips")
+REPORTS = ("standings", "table", "player", "hand", "seating", "slips", "teams")
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
@@ -80,17 +80,19 @@ class Selection:
     standings_only: int | None = None  # … or round N alone
 
 
-def standings_request(only: int | None = None, through: int | None = None) -> ReportRequest:
+def standings_request(only: int | None = None, through: int | None = None,
+                      report: str = "standings") -> ReportRequest:
     """The standings as the filter shows them: round N alone (``round``), after round N
-    (``through``), or overall — the meanings of ``report standings --round/--through``."""
+    (``through``), or overall — the meanings of ``report standings --round/--through``;
+    ``report="teams"``: the team standings in that scope."""
     params = {k: v for k, v in (("round", only), ("through", through)) if v is not None}
-    return ReportRequest("standings", params)
+    return ReportRequest(report, params)
 
 
 def request_for(report: str, sel: Selection) -> ReportRequest:
     """The request of ``report`` for the selection; names what is missing when it cannot."""
-    if report == "standings":
-        return standings_request(sel.standings_only, sel.standings_round)
+    if report in ("standings", "teams"):
+        return standings_request(sel.standings_only, sel.standings_round, report)
     if report == "hand":
         if sel.hand_id is None:
             raise ReportRequestError.of("hand", "no_hand_selected")

@@ -148,11 +148,7 @@ class MainWindow(QMainWindow):
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
-        self.players.add_requested.connect(self.event_admin.add_player)
-        self.players.import_requested.connect(self.event_admin.import_players)
-        self.players.status_requested.connect(self.event_admin.set_player_status)
-        self.seating.seat_round_requested.connect(self.event_admin.seat_round)
-        self.seating.swap_requested.connect(self.event_admin.swap_seat)
+        self.event_admin.wire()  # the Players and Seating tabs' buttons
         self.showing = ShownRecord(self)  # what the window shows, read again after a change
         LANG.changed.connect(self.retranslate)
         self.retranslate()

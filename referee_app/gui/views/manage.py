@@ -35,7 +35,7 @@ from .ruleset_file import RulesetFilePanel
 #: the ruleset box's entry for a club's ruleset file
 FROM_FILE = "\x00file"
 #: player statuses in the order the forms list them (the store's PlayerStatus values)
-PLAYER_STATUSES = ("active", "withdrawn", "late", "substitute")
+PLAYER_STATUSES = ("active", "absent", "withdrawn", "late", "substitute")
 
 
 class SubmitDialog(QDialog):
@@ -212,6 +212,9 @@ class AddPlayerDialog(SubmitDialog):
         self.name_latin.setObjectName("ap_latin")
         self.club = QLineEdit()
         self.club.setObjectName("ap_club")
+        self.team = QLineEdit()
+        self.team.setObjectName("ap_team")
+        self.team.setPlaceholderText(tr("team_hint"))
         self.status = QComboBox()
         self.status.setObjectName("ap_status")
         for st in PLAYER_STATUSES:
@@ -219,11 +222,46 @@ class AddPlayerDialog(SubmitDialog):
         self.form.addRow(tr("Name"), self.name)
         self.form.addRow(tr("Latin name"), self.name_latin)
         self.form.addRow(tr("Club"), self.club)
+        self.form.addRow(tr("team_col"), self.team)
         self.form.addRow(tr("Status"), self.status)
 
     def values(self) -> dict[str, str]:
         return {"name": self.name.text(), "name_latin": self.name_latin.text(),
-                "club": self.club.text(), "status": self.status.currentData()}
+                "club": self.club.text(), "status": self.status.currentData(),
+                "team": self.team.text()}
+
+
+class EditPlayerDialog(SubmitDialog):
+    """Players → Edit player…: Latin name, club and team of one player (and the record
+    name, which the store refuses to change once the player has a hand)."""
+
+    def __init__(self, player: Any, submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(tr("edit_player_title", name=player.name), submit, on_error, parent)
+        self.setObjectName("edit_player_dialog")
+        self.resize(420, 0)
+        self.player = player
+        self.name = QLineEdit(player.name)
+        self.name.setObjectName("ep_name")
+        self.name_latin = QLineEdit(player.name_latin)
+        self.name_latin.setObjectName("ep_latin")
+        self.club = QLineEdit(player.club)
+        self.club.setObjectName("ep_club")
+        self.team = QLineEdit(player.team)
+        self.team.setObjectName("ep_team")
+        self.team.setPlaceholderText(tr("team_hint"))
+        self.form.addRow(tr("Name"), self.name)
+        self.form.addRow(tr("Latin name"), self.name_latin)
+        self.form.addRow(tr("Club"), self.club)
+        self.form.addRow(tr("team_col"), self.team)
+        self.team.setFocus()
+
+    def changes(self) -> dict[str, str]:
+        """Only the fields the referee changed (an unchanged name is not sent: it is fixed
+        once the player has hands)."""
+        now = {"name": self.name.text().strip(), "name_latin": self.name_latin.text().strip(),
+               "club": self.club.text().strip(), "team": self.team.text().strip()}
+        return {k: v for k, v in now.items() if v != getattr(self.player, k)}
 
 
 class SeatRoundDialog(SubmitDialog):

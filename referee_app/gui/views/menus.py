@@ -117,6 +117,10 @@ class WindowMenus:
         self.act_export_bundle = act(None, admin.export_bundle, "act_export_bundle")
         self.act_switch_lang = act("Ctrl+Shift+L", lambda: LANG.set(
             "en" if LANG.code == "zh" else "zh"), "act_switch_lang")
+        self.act_checkin = act("Ctrl+Shift+K", admin.check_in, "act_checkin")
+        self.act_add_player = act(None, admin.add_player, "act_add_player")
+        self.act_edit_player = act(None, admin.edit_player, "act_edit_player")
+        self.act_import_players = act(None, admin.import_players, "act_import_players")
         self.act_lang = QActionGroup(parent)
         self.act_zh = QAction("中文", parent, checkable=True)
         self.act_en = QAction("English", parent, checkable=True)
@@ -142,6 +146,11 @@ class WindowMenus:
                   self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
                   self.act_penalties):
             self.menu_hand.addAction(a)
+        self.menu_players = mb.addMenu("")
+        self.menu_players.setObjectName("menu_players")
+        for a in (self.act_checkin, self.act_add_player, self.act_edit_player,
+                  self.act_import_players):
+            self.menu_players.addAction(a)
         self.menu_view = mb.addMenu("")
         for a in (self.act_goto, self.act_find, self.act_next_view, self.act_prev_view):
             self.menu_view.addAction(a)
@@ -198,11 +207,15 @@ class WindowMenus:
                 (self.act_prev_view, "Previous view", "P"),
                 (self.act_projector, "Projector window", "J"),
                 (self.act_projector_settings, "proj_settings_act", "S"),
-                (self.act_switch_lang, "switch_language", "W")):
+                (self.act_switch_lang, "switch_language", "W"),
+                (self.act_checkin, "Check-in…", "C"), (self.act_add_player, "Add player…", "A"),
+                (self.act_edit_player, "Edit player…", "E"),
+                (self.act_import_players, "Import players CSV…", "I")):
             a.setText(with_mnemonic(tr(key), letter))
             a.setIconText(plain(tr(key)).rstrip("…"))  # the toolbar shows no "(S)"
         self.act_zh.setText("中文(&Z)")
         self.act_en.setText("&English")
+        self.menu_players.setTitle(tr("players_menu"))
         self.menu_file.setTitle(tr("File"))
         self.menu_hand.setTitle(tr("Hand"))
         self.menu_view.setTitle(tr("View"))

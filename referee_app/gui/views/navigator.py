@@ -450,18 +450,29 @@ class SeatingView(QWidget):
         self.table.setHorizontalHeaderLabels([tr("Table")] + [seat_name(s) for s in seats])
         tables = seating.tables
         self.table.setRowCount(len(tables))
+        absent = set(getattr(seating, "absent", ()))
         for r, (t, row) in enumerate(tables.items()):
             item = QTableWidgetItem(tr("table_n", n=t))
             self.table.setItem(r, 0, item)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             for c, s in enumerate(seats, start=1):
-                cell = QTableWidgetItem(row.get(s, "—"))
+                name = row.get(s, "—")
+                cell = QTableWidgetItem(tr("absent_mark", name=name) if name in absent
+                                        else name)
+                if name in absent:  # seated but not here: to re-seat
+                    cell.setForeground(brush("#b3261e"))
                 cell.setData(Qt.ItemDataRole.UserRole, (t, s))
                 self.table.setItem(r, c, cell)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         parts = [tr("repeat_pairs", n=seating.repeat_pairs)]
+        if getattr(seating, "team_pairs", 0):
+            parts.append(tr("team_pairs", n=seating.team_pairs))
         if seating.byes:
             parts.append(tr("byes", names=", ".join(seating.byes)))
+        seated = {n for row in tables.values() for n in row.values()}
+        if absent - seated:
+            parts.append(tr("absent_list", names=", ".join(
+                n for n in seating.absent if n not in seated)))
         self.byes.setText("   ".join(parts))
         if self._problems is None:
             self.problems.setText("")

@@ -53,11 +53,12 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("hand", "hand"),
     ("seating", "seating"),
     ("slips", "slips"),
+    ("teams", "teams"),
 )
 #: each entry's underlined letter, the same in both languages (Print preview: P,
 #: template folder: M)
 LETTERS = {"standings_all": "A", "standings_round": "R", "table": "T", "player": "L",
-           "hand": "H", "seating": "S", "slips": "B"}
+           "hand": "H", "seating": "S", "slips": "B", "teams": "E"}
 
 
 class ReportMenu(QObject):
@@ -172,6 +173,9 @@ class ReportMenu(QObject):
         detail: the player's statement)."""
         w = self.win
         tab = w.tabs.currentWidget()
+        if tab is w.standings and w.standings.showing_teams():  # the team view, as filtered
+            only, rnd = w.standings.selected_scope()
+            return self.preview(ctl.standings_request(only, rnd, "teams"), tr("report_teams"))
         if tab is w.standings:  # exactly what the filter shows
             only, rnd = w.standings.selected_scope()
             if only is not None:

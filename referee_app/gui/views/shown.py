@@ -60,10 +60,10 @@ class ShownRecord:
         else:
             win.seating.show_empty()
         players = desk.players()
-        win.players.set_players([p.name for p in players])
+        win.players.show_players(players)
         win.jump_bar.set_player_names([p.name for p in players]
                                       + [p.name_latin for p in players if p.name_latin])
-        win.players.set_statuses({p.name: p.status.value for p in players})
+        win.standings.set_has_teams(any(p.team for p in players))
         self.standings()
         win.session.update_record_digest()
         win.progress.set_rounds(rounds)
@@ -115,10 +115,14 @@ class ShownRecord:
         win.progress.show_progress(win.desk.round_progress(r))
 
     def standings(self) -> None:
-        """The standings of the scope shown. The store adds up again only the players whose
-        hands changed since it last did (``Standings``' kept sums), and the table repaints
-        only the rows that differ."""
+        """The standings of the scope shown — the players', or the teams' in a team event's
+        team view. The store adds up again only the players whose hands changed since it
+        last did (``Standings``' kept sums), and the table repaints only the rows that
+        differ."""
         win = self.win
         only, through = win.standings.selected_scope()
-        win.standings.set_rows(win.desk.standings(only, through=through))
+        if win.standings.showing_teams():
+            win.standings.set_team_rows(win.desk.team_standings(only, through=through))
+        else:
+            win.standings.set_rows(win.desk.standings(only, through=through))
         win.standings.set_provisional(win.desk.provisional(only, through=through))
