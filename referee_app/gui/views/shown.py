@@ -89,6 +89,9 @@ class ShownRecord:
             self.reload()
             return
         if not ch.none:
+            if ch.hands and self._in_play_moved():  # the first hand of a later round
+                self.reload()
+                return
             if not win.navigator.update_hands(win.desk.hand_summaries(ch.hands)):
                 self.reload()
                 return
@@ -103,6 +106,14 @@ class ShownRecord:
                     win.mark_statement_stale()
         win.session.update_record_digest()
         win.update_title()
+
+    def _in_play_moved(self) -> bool:
+        """Read the round in play again; whether it is another round now (without a
+        ``round start`` it is the latest round with a hand: the views' default moves)."""
+        clock = self.win.round_clock
+        before = clock.state.round if clock.state is not None else None
+        clock.refresh()
+        return (clock.state.round if clock.state is not None else None) != before
 
     def progress(self, tables: Collection[tuple[int, int]] | None = None) -> None:
         """The shown round's progress; ``tables`` (round, table): only those rows changed."""
