@@ -160,6 +160,23 @@ def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
         s.stop()
 
 
+def _projector(browser: Any, url: str) -> None:
+    """Open the projector page and wait until live.js has paged its rows."""
+    browser.open(url)
+    end = time.monotonic() + 30
+    while not browser.js("window.projectorPages && window.projectorPages().length") \
+            and time.monotonic() < end:
+        time.sleep(0.1)
+
+
+def _screen(browser: Any, w: int, h: int) -> None:
+    """The window at ``w``×``h``; the page re-fits its rows."""
+    browser.call("Emulation.setDeviceMetricsOverride",
+                 {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+    browser.js("window.dispatchEvent(new Event('resize'))")
+    time.sleep(0.3)
+
+
 def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -> None:
     """Issue 25: at 1280×720, 1920×1080, 1920×1500 and 3840×2160 every shown row and the
     page counter are inside the window, the pages together show every player once, and
@@ -186,16 +203,9 @@ def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -
                 pages: window.projectorPages()};
     })()"""
     try:
-        browser.open(s.url + "/projector?lang=en")
-        end = time.monotonic() + 30
-        while not browser.js("window.projectorPages && window.projectorPages().length") \
-                and time.monotonic() < end:
-            time.sleep(0.1)
+        _projector(browser, s.url + "/projector?lang=en")
         for w, h in ((1280, 720), (1920, 1080), (1920, 1500), (3840, 2160)):
-            browser.call("Emulation.setDeviceMetricsOverride",
-                         {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
-            browser.js("window.dispatchEvent(new Event('resize'))")
-            time.sleep(0.3)
+            _screen(browser, w, h)
             first = browser.js(check)
             assert (first["width"], first["height"]) == (w, h)
             names: list[str] = []
@@ -241,15 +251,8 @@ def test_the_projectors_team_standings_start_a_page_of_their_own(tmp_path: Path)
                 pages: window.projectorPages()};
     })()"""
     try:
-        browser.open(s.url + "/projector?lang=zh")
-        end = time.monotonic() + 30
-        while not browser.js("window.projectorPages && window.projectorPages().length") \
-                and time.monotonic() < end:
-            time.sleep(0.1)
-        browser.call("Emulation.setDeviceMetricsOverride",
-                     {"width": 1920, "height": 1080, "deviceScaleFactor": 1, "mobile": False})
-        browser.js("window.dispatchEvent(new Event('resize'))")
-        time.sleep(0.3)
+        _projector(browser, s.url + "/projector?lang=zh")
+        _screen(browser, 1920, 1080)
         seen: list[tuple[bool, bool, list[str]]] = []
         for _ in range(len(browser.js(look)["pages"])):
             got = browser.js(look)
