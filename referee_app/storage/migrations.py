@@ -7,8 +7,9 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
 (name and time). Rules that keep the file trustworthy:
 
 * A current file is never written on opening: :func:`upgrade` is called only below
-  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too, and files made before
-  the steps were recorded (every schema-2 file: no ``_sqlite_migrations``) open unchanged.
+  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too. Files made before the
+  steps were recorded (schema 2 made new: no ``_sqlite_migrations``) get the table with
+  their next upgrade, the steps they already had recorded as no-ops.
 * One ``BEGIN IMMEDIATE`` transaction holds the whole upgrade: a second desk opening the
   file at the same moment waits for the lock, then finds it current (sqlite-utils' own
   ``apply`` creates its table outside any transaction and takes the write lock only at
@@ -238,3 +239,25 @@ def player_teams(db: Database) -> None:
     their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
     the chain gets no entry."""
     db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")
+
+
+# --------------------------------------------------------------------------- schema 5
+
+#: the table schema 5 added, as it created it
+SCHEMA_5_ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
+
+
+@upgrades_to(5)
+def round_state(db: Database) -> None:
+    """Schema 4 -> 5: the state of each started round (``round start``: the round in play,
+    its start and end). Empty until a round is started, so the record is unchanged and the
+    chain gets no entry."""
+    db.execute(SCHEMA_5_ROUND_STATE)

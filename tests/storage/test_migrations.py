@@ -24,8 +24,9 @@ from referee_app.storage import db as dbm
 
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
-    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-    "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
+    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
+    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
+    "DELETE FROM meta WHERE key='ruleset_digest'; "
     "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
@@ -33,10 +34,12 @@ TO_SCHEMA_1 = (
     "PRAGMA user_version=1;")
 #: what a schema-2 file lacked: the keys table, the client address of a sign-in failure
 TO_SCHEMA_2 = (
-    "DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
     "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
     "ALTER TABLE players DROP COLUMN team; "
     "PRAGMA user_version=2;")
+#: what a schema-4 file lacked: the state of the rounds started (round start)
+TO_SCHEMA_4 = "DROP TABLE round_state; PRAGMA user_version=4;"
 #: every step an upgrade from schema 1 records
 ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
@@ -236,6 +239,29 @@ def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
 
 
+@pytest.fixture
+def schema_4(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 4 stored it: no round_state (and, made new at schema 4, no
+    migrations table)."""
+    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4)
+
+
+def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_4: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    with Tournament.open(schema_4, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.record.log() == log  # an empty table: nothing for the chain
+        assert t.record.verify().entries == len(log)
+        assert t.export_bundle() == bundle
+        assert t.rounds.in_play().round == 1
+        t.rounds.start(1, minutes=60)
+        assert t.record.verify().entries == len(log) + 1
+    assert _applied(schema_4) == ALL_STEPS
+
+
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         current: Tournament, schema_1: Path, read_only_medium: Path) -> None:
     shutil.copy(current.path, read_only_medium / "now.sqlite")
@@ -259,7 +285,8 @@ def before_teams(tmp_path: Path) -> Path:
     path = tmp_path / "before-teams.sqlite"
     Tournament.import_bundle(DEMO, path, backup_every=0).close()
     conn = sqlite3.connect(path)
-    conn.executescript("ALTER TABLE players DROP COLUMN team; PRAGMA user_version=3;")
+    conn.executescript("DROP TABLE round_state; ALTER TABLE players DROP COLUMN team; "
+                       "PRAGMA user_version=3;")
     conn.close()
     return path
 
