@@ -10,6 +10,7 @@ import click
 from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament, signing
+from referee_app.storage.backup_files import folder_size
 from referee_app.storage.wire import to_json
 
 from .lang import lang, say, seat
@@ -219,6 +220,10 @@ def event_info(as_json: bool, db: Path) -> None:
             byes = say("event.byes", names=_names(r.byes)) if r.byes else ""
             click.echo("  " + say("event.round", round=r.number, tables=r.tables,
                                   hands=r.hands, byes=byes))
+        if t.rounds.list():
+            from .rounds import in_play_text
+
+            click.echo("  " + in_play_text(t.rounds.in_play()))
 
 
 @event.command("import")
@@ -275,10 +280,17 @@ def event_export(bundle: str, db: Path) -> None:
 @db_option
 @handle_errors
 def event_backup(db: Path) -> None:
-    """Write a backup copy now (SQLite backup API) and list the kept backups."""
+    """Write a backup point now (what changed since the last one) and say where."""
     with open_db(db) as t:
         p = t.backups.write()
-        click.echo(say("event.backup_written", path=p))
-        click.echo(say("event.backups_kept", n=len(t.backups.paths()), folder=p.parent))
+        entries, digest = t.record.digest()
+        click.echo(say("event.backup_written" if t.backups.written else
+                       "event.backup_unchanged", path=p, entries=entries, digest=digest))
+        click.echo(say("event.backups_kept", size=_size(folder_size(t.path)), folder=p.parent,
+                       db=_size(t.store.size())))
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 

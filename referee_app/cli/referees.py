@@ -10,7 +10,10 @@ from pathlib import Path
 
 import click
 
+from referee_app.core.display import when
+
 from .lang import say
+from .layout import table as text_table
 from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
 
 
@@ -50,11 +53,15 @@ def referee_list(as_json: bool, db: Path) -> None:
             return
         if not refs:
             click.echo(say("referee.none"))
-        for r in refs:
-            line = say("referee.line_head" if r.head else "referee.line", name=r.name,
-                       at=r.added_at)
-            click.echo(line + (say("referee.no_pin_here", name=r.name) if r.name in missing
-                               else ""))
+            return
+        rows = [(r.name, say("referee.role_head") if r.head else say("referee.role"),
+                 when(r.added_at)) for r in refs]
+        for line in text_table([say("col.referee"), say("col.role"), say("col.added")], rows,
+                               "lll"):
+            click.echo(line)
+        for r in refs:  # a bundle carries no PIN: who must set one on this desk
+            if r.name in missing:
+                click.echo(say("referee.no_pin_here", name=r.name))
 
 
 @referee.command("pin")

@@ -73,6 +73,7 @@ class StandingRow:
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
     members: tuple[str, ...] = ()  # a team's line (``name`` the team): its members
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
+    overrides: int = 0  # hands counted as the head referee ruled (※, the legend says how)
 
     @property
     def is_penalised(self) -> bool:

@@ -28,6 +28,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from referee_app.core import HandRecord
+from referee_app.core.display import when
 from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.settle import as_stored
 from referee_app.core.wording import reason_text, step_text
@@ -40,9 +41,6 @@ from .state import Rendered, Renders, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
-
-#: rows on one projector page (1080p, large type)
-PROJECTOR_ROWS = 16
 
 #: the pages' words are the catalogue's ``page.<key>`` (referee_app/locale)
 PAGE_PREFIX = "page."
@@ -90,7 +88,7 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
     def make(results: Results, t: Tournament) -> Rendered:
         # what the page shows, and only that: unchanged data is not rendered again
         ctx = {"info": results.info(t), "numbers": results.round_numbers(t),
-               "has_teams": results.has_teams(t)}
+               "in_play": results.in_play(t), "has_teams": results.has_teams(t)}
         ctx.update(build(results, t))
         status = ctx.pop("status", 200)
 
@@ -131,7 +129,8 @@ def _helpers(lang: str) -> dict[str, Any]:
     tx = Texts(PAGE_PREFIX, lang)
     return {"lang": lang, "t": tx, "lq": f"?lang={lang}",
             "seat_name": lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s,
-            "fmt": lambda key, **kw: tx[key].format(**kw)}
+            "fmt": lambda key, **kw: tx[key].format(**kw),
+            "clock_time": lambda at: when(at, seconds=False, day=False)}
 
 
 @functools.cache
@@ -259,8 +258,7 @@ async def seating_page(request: Request) -> Response:
     query = request.query_params.get("q", "").strip()[:50]
 
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rounds = results.rounds(t)
-        n = rnd or (max(r.number for r in rounds) if rounds else None)
+        n = rnd or results.current_round(t)
         if not results.seated(t, n):
             return {"seating": None, "round": n, "found": []}
         assert n is not None
@@ -283,13 +281,11 @@ async def progress_page(request: Request) -> Response:
 
 
 async def projector_page(request: Request) -> Response:
+    """Every row in one table: ``live.js`` pages it by what fits the screen (any size),
+    the page counter always in view."""
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rows, teams = results.standings(t), results.teams(t)
         # a team event's team standings turn with the players' pages
-        return {"pages": [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows),
-                                                                    PROJECTOR_ROWS)] or [[]],
-                "team_pages": [teams[i:i + PROJECTOR_ROWS]
-                               for i in range(0, len(teams), PROJECTOR_ROWS)]}
+        return {"rows": results.standings(t), "teams": results.teams(t)}
 
     return await _page(request, "projector.html", build)
 

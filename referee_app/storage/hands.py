@@ -155,9 +155,16 @@ class Hands:
         return out
 
     def check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
-                        override_totals: Mapping[str, int] | None) -> dict[str, int]:
-        """The chips a version counts: the settlement's, or the head referee's override."""
+                        override_totals: Mapping[str, int] | None, *,
+                        legacy: bool = False) -> dict[str, int]:
+        """The chips a version counts: the settlement's, or the head referee's override,
+        which names every seat's chips, summing to 0 (an override without them would count
+        0 for everyone, silently). ``legacy``: a bundle from before that rule, whose
+        overrides may lack totals (they count 0, as then)."""
         reason = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
+        if reason is not None and override_totals is None and not legacy and not s.ok:
+            raise StorageError.of("override_totals", "override_needs_totals",
+                                  example=",".join(f"{seat}=…" for seat in seats))
         if override_totals is not None:
             if reason is None:
                 raise StorageError.of("override_totals", "override_needs_reason")
@@ -166,6 +173,10 @@ class Hands:
                 if k not in seats:
                     raise StorageError.of(f"override_totals.{k}", "override_unknown_seat")
                 check_chips(v, f"override_totals.{k}")
+            missing = [seat for seat in seats if seat not in ot]
+            if missing and not legacy:
+                raise StorageError.of(f"override_totals.{missing[0]}", "override_seat_missing",
+                                      seats=list(seats))
             if sum(ot.values()) != 0:
                 raise StorageError.of("override_totals", "override_not_zero_sum",
                                       sum=sum(ot.values()))
@@ -524,9 +535,18 @@ class Hands:
         return rows[0] if rows else None
 
     def list(self, *, round: int | None = None, table: int | None = None,
-              status: HandStatus | str | None = None) -> list[HandInfo]:
-        """Current versions, ordered by round, table, hand number (void ones included)."""
-        conds, params = [], []
+              status: HandStatus | str | None = None, player: int | None = None
+              ) -> list[HandInfo]:
+        """Current versions, ordered by round, table, hand number (void ones included).
+        ``player`` (an id): only the hands whose current version seats that player — read
+        through the player index, so one player's statement costs their hands, not all."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if player is not None:
+            conds.append("h.id IN (SELECT hs.hand_id FROM hand_seats hs JOIN hands c ON "
+                         "c.id=hs.hand_id AND hs.version=c.current_version "
+                         "WHERE hs.player_id=?)")
+            params.append(lookup_int(player, "player"))
         if round is not None:
             conds.append("h.round=?")
             params.append(lookup_int(round, "round"))
@@ -539,14 +559,17 @@ class Hands:
         where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
         return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
 
-    def index(self) -> list[HandSummary]:
+    def index(self, ids: Sequence[int] | None = None) -> list[HandSummary]:
         """Every hand's number, status and flags, ordered as :meth:`list` — for lists that
-        show no record (the desk's navigator at launch)."""
+        show no record (the desk's navigator at launch); ``ids``: those hands only (the
+        ones a save changed)."""
+        where = "" if ids is None else f"WHERE h.id IN ({','.join('?' * len(ids))}) "
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
             "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
             "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
-            "v.version=h.current_version ORDER BY h.round, h.table_no, h.hand_no").fetchall()
+            "v.version=h.current_version " + where + "ORDER BY h.round, h.table_no, h.hand_no",
+            list(ids or ())).fetchall()
         return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
                 for r in rows]
 

@@ -7,8 +7,9 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
 (name and time). Rules that keep the file trustworthy:
 
 * A current file is never written on opening: :func:`upgrade` is called only below
-  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too, and files made before
-  the steps were recorded (every schema-2 file: no ``_sqlite_migrations``) open unchanged.
+  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too. Files made before the
+  steps were recorded (schema 2 made new: no ``_sqlite_migrations``) get the table with
+  their next upgrade, the steps they already had recorded as no-ops.
 * One ``BEGIN IMMEDIATE`` transaction holds the whole upgrade: a second desk opening the
   file at the same moment waits for the lock, then finds it current (sqlite-utils' own
   ``apply`` creates its table outside any transaction and takes the write lock only at
@@ -21,7 +22,7 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
   to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
 
 The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
-``@upgrades_to(5)`` below, and test it on a file of the version before. A step that
+``@upgrades_to(7)`` below, and test it on a file of the version before. A step that
 writes a chain entry into a signed record must sign it.
 """
 
@@ -243,8 +244,30 @@ def player_teams(db: Database) -> None:
 
 # --------------------------------------------------------------------------- schema 5
 
-#: the tables schema 5 added, as it created them
-SCHEMA_5_TABLES = {
+#: the table schema 5 added, as it created it
+SCHEMA_5_ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
+
+
+@upgrades_to(5)
+def round_state(db: Database) -> None:
+    """Schema 4 -> 5: the state of each started round (``round start``: the round in play,
+    its start and end). Empty until a round is started, so the record is unchanged and the
+    chain gets no entry."""
+    db.execute(SCHEMA_5_ROUND_STATE)
+
+
+# --------------------------------------------------------------------------- schema 6
+
+#: the tables schema 6 added, as it created them
+SCHEMA_6_TABLES = {
     "pins": """CREATE TABLE pins (
     name TEXT PRIMARY KEY,
     hash TEXT NOT NULL,
@@ -253,9 +276,9 @@ SCHEMA_5_TABLES = {
 }
 
 
-@upgrades_to(5)
+@upgrades_to(6)
 def secrets_out_of_the_record(db: Database) -> None:
-    """Schema 4 -> 5: PIN hashes leave the record, heads can be signed.
+    """Schema 5 -> 6: PIN hashes leave the record, heads can be signed.
 
     * every referee's PIN hash moves to the ``pins`` table (outside the record: never in
       the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
@@ -268,12 +291,12 @@ def secrets_out_of_the_record(db: Database) -> None:
       replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
       this upgrade's entry lists the SHA-256 of each (``redacted``), which checks them.
 
-    The upgrade's own entry (``event.migrate``, ``from_schema`` 4) says so in the chain; a
+    The upgrade's own entry (``event.migrate``, ``from_schema`` 5) says so in the chain; a
     file whose referees had no PINs gets none (nothing in its record changed)."""
     if "sig" not in chain.columns(db.conn, "chain"):
         db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
     db.execute("CREATE INDEX IF NOT EXISTS chain_action ON chain(action)")
-    db.execute(SCHEMA_5_TABLES["pins"])
+    db.execute(SCHEMA_6_TABLES["pins"])
     db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
     moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
     db.execute("ALTER TABLE referees DROP COLUMN pin")
@@ -281,5 +304,5 @@ def secrets_out_of_the_record(db: Database) -> None:
     if not moved and not redacted:  # no referee had a PIN: the record itself is unchanged
         return
     chain.append(db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
-                 detail={"from_schema": 4, "pins_moved_out": moved, "redacted": redacted},
+                 detail={"from_schema": 5, "pins_moved_out": moved, "redacted": redacted},
                  rows=[])

@@ -34,12 +34,13 @@ from .errors import (
     StorageFault,
     fault_from,
 )
-from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES, SCHEMA_5_TABLES
+from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES, SCHEMA_6_TABLES
 
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
 #: those of the current schema, and of the schemas before (without those later ones added)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V4 = TABLES - frozenset(SCHEMA_5_TABLES)  # schema 4 added a column, no table
+TABLES_V5 = TABLES - frozenset(SCHEMA_6_TABLES)
+TABLES_V4 = TABLES_V5 - {"round_state"}  # schema 4 added a column only (players.team)
 TABLES_V3 = TABLES_V4
 TABLES_V2 = TABLES_V3 - frozenset(SCHEMA_3_TABLES)
 TABLES_V1 = TABLES_V2 - frozenset(SCHEMA_2_TABLES)
@@ -135,7 +136,8 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    expected = {1: TABLES_V1, 2: TABLES_V2, 3: TABLES_V3, 4: TABLES_V4}.get(version, TABLES)
+    expected = {1: TABLES_V1, 2: TABLES_V2, 3: TABLES_V3, 4: TABLES_V4, 5: TABLES_V5}.get(
+        version, TABLES)
     missing = expected - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),

@@ -26,6 +26,10 @@ from typing import Any
 from . import chain, signing
 from .errors import StorageError
 
+#: the keys that signed a record, each (fingerprint, first entry, last entry), and the number
+#: of entries written before it had a key (:meth:`Signatures.summary`)
+Signed = tuple[tuple[tuple[str, int, int], ...], int]
+
 
 class Signatures:
     """The signature check of a chain read in order (:meth:`see` each entry, then
@@ -104,7 +108,7 @@ class Signatures:
             raise chain.ChainError(e.seq, "chain_key_removed")
         return key
 
-    def summary(self) -> tuple[tuple[tuple[str, int, int], ...], int]:
+    def summary(self) -> Signed:
         """(keys, unsigned) for the :class:`~.models.VerifyReport` (after :meth:`finish`)."""
         return tuple((fp, a, b) for fp, a, b in self.keys), self.unsigned
 

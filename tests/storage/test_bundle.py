@@ -46,6 +46,25 @@ def _busy_tournament(make_tournament, record_for) -> Tournament:
     return t
 
 
+def test_export_import_export_is_byte_identical(make_tournament, record_for,
+                                                tmp_path: Path) -> None:
+    """The file written is the record's one text: exported, imported and exported again it
+    is the same bytes; each player, round, hand and chain entry is one line of it."""
+    t = _busy_tournament(make_tournament, record_for)
+    b = t.export_bundle(tmp_path / "b1.json")
+    t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
+    t2.export_bundle(tmp_path / "b2.json")
+    first = (tmp_path / "b1.json").read_bytes()
+    assert (tmp_path / "b2.json").read_bytes() == first
+    lines = first.decode("utf-8").splitlines()
+    assert len(lines) == 2 + sum(len(v) + 2 if isinstance(v, list) and v else 1
+                                 for v in b.values())
+    assert lines[0] == "{" and lines[-1] == "}"
+    hand_lines = [json.loads(ln.rstrip(",")) for ln in lines if ln.startswith('  {"id"')
+                  and '"versions"' in ln]
+    assert hand_lines == b["hands"]
+
+
 def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> None:
     t = _busy_tournament(make_tournament, record_for)
     b1 = t.export_bundle(tmp_path / "b1.json")
@@ -159,9 +178,11 @@ def test_rule_breaking_version_without_override_is_refused(make_tournament, tmp_
                      zip("ESWN", ["1112345678999m", "2366p456s", "35579m2468p1357s",
                                   "2344567p345678s"], strict=True)},
            "events": [{"type": "win", "seats": ["N"], "tile": "8p", "from": "W"}]}
-    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="ruling")
+    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="ruling",
+               override_totals={"E": 1, "S": -1, "W": 0, "N": 0})
     b = t.export_bundle()
     b["hands"][0]["versions"][0]["override_reason"] = None
+    b["hands"][0]["versions"][0]["override_totals"] = None
     with pytest.raises(BundleError, match=r"hands\[0\].versions\[0\].override_reason: does "
                        "not match the record"):
         Tournament.import_bundle(b, tmp_path / "n.sqlite")

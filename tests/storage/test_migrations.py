@@ -24,8 +24,8 @@ from referee_app.storage import db as dbm
 
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
-    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-    "DROP TABLE auth_failures; DROP TABLE hand_keys; DROP TABLE pins; "
+    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
+    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; DROP TABLE pins; "
     "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
     "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
@@ -37,19 +37,20 @@ TO_SCHEMA_1 = (
 #: the current file's signatures: a real schema-2 file, signed by none, is upgraded in
 #: tests/storage/test_signed_record.py.)
 TO_SCHEMA_2 = (
-    "DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
     "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
     "DROP TABLE pins; DROP INDEX chain_action; "
     "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; "
     "ALTER TABLE players DROP COLUMN team; "
     "PRAGMA user_version=2;")
-#: what a schema-4 file lacked: the PINs outside the record and the chain's index (as
+#: what a schema-5 file lacked: the PINs outside the record and the chain's index (as
 #: TO_SCHEMA_2, it keeps the current file's signatures)
-UNDO_SCHEMA_5 = ("DROP TABLE pins; DROP INDEX chain_action; "
+UNDO_SCHEMA_6 = ("DROP TABLE pins; DROP INDEX chain_action; "
                  "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; ")
-
-
-#: every step, as ``_sqlite_migrations`` records them once applied
+TO_SCHEMA_5 = UNDO_SCHEMA_6 + "PRAGMA user_version=5;"
+#: what a schema-4 file lacked besides: the state of the rounds started (round start)
+TO_SCHEMA_4 = UNDO_SCHEMA_6 + "DROP TABLE round_state; PRAGMA user_version=4;"
+#: every step an upgrade from schema 1 records
 ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
 
@@ -248,6 +249,53 @@ def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
 
 
+@pytest.fixture
+def schema_4(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 4 stored it: no round_state (and, made new at schema 4, no
+    migrations table)."""
+    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4)
+
+
+def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_4: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    with Tournament.open(schema_4, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.record.log() == log  # an empty table: nothing for the chain
+        assert t.record.verify().entries == len(log)
+        assert t.export_bundle() == bundle
+        assert t.rounds.in_play().round == 1
+        t.rounds.start(1, minutes=60)
+        assert t.record.verify().entries == len(log) + 1
+    assert _applied(schema_4) == ALL_STEPS
+
+
+@pytest.fixture
+def schema_5(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 5 stored it: no ``pins`` table (PIN hashes in ``referees``), no
+    index on the chain's actions."""
+    return _older(current, tmp_path / "five.sqlite", TO_SCHEMA_5)
+
+
+def test_a_schema_5_file_gets_the_pins_table_and_keeps_its_record(current: Tournament,
+                                                                   schema_5: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    conn = sqlite3.connect(schema_5)
+    assert "pins" not in {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    with Tournament.open(schema_5, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        assert t.record.log() == log  # no referee had a PIN: nothing for the chain
+        assert t.record.verify(key=current.info.signing_key).entries == len(log)
+        assert t.export_bundle() == bundle
+    assert _applied(schema_5) == ALL_STEPS
+
+
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         current: Tournament, schema_1: Path, read_only_medium: Path) -> None:
     shutil.copy(current.path, read_only_medium / "now.sqlite")
@@ -271,7 +319,8 @@ def before_teams(tmp_path: Path) -> Path:
     path = tmp_path / "before-teams.sqlite"
     Tournament.import_bundle(DEMO, path, backup_every=0).close()
     conn = sqlite3.connect(path)
-    conn.executescript(UNDO_SCHEMA_5 + "ALTER TABLE players DROP COLUMN team; "
+    conn.executescript(UNDO_SCHEMA_6 + "DROP TABLE round_state; "
+                       "ALTER TABLE players DROP COLUMN team; "
                        "PRAGMA user_version=3;")
     conn.close()
     return path

@@ -382,7 +382,7 @@ def test_an_old_file_still_verifies_says_unsigned_and_signs_from_its_next_write(
         rep = t.record.verify()
         assert not rep.signed and rep.unsigned == old_n + 1 == rep.entries
         last = t.record.log()[-1]
-        assert last["action"] == "event.migrate" and last["detail"]["from_schema"] == 4
+        assert last["action"] == "event.migrate" and last["detail"]["from_schema"] == 5
         assert len(last["detail"]["redacted"]) == 4  # created, added twice, PIN changed
         # digests published before the upgrade still hold: the history was not rewritten
         assert t.record.verify(against=f"{old_n}:{old_head}")
@@ -575,3 +575,43 @@ def test_a_backup_from_before_signing_restored_goes_on_with_the_files_key(
         rep = t.record.verify(key=fp)
         assert [e["action"] for e in t.record.log()[-2:]] == ["record.key", "backup.restore"]
         assert rep.keys[0][0] == fp
+
+
+def test_a_signed_record_restored_from_its_backup_log_keeps_its_signatures_and_pins(
+        old_file: Path) -> None:
+    """A backup log ships the chain's rows whole (signatures included) and the ``pins``
+    table beside them: the restored file is the same signed record — ``verify --key``
+    passes, its redacted old entries still export without a PIN hash — and every referee
+    signs in with the PIN they had."""
+    secrets = _secrets_of(old_file)
+    with Tournament.open(old_file, backup_every=0) as t:
+        t.referees.sign_in("赵建国", "2468")
+        t.players.add("新人")  # the first write signs the upgraded record
+        fp = t.info.signing_key
+        t.backups.write()  # the point: signed entries, the redacted ones, the pins table
+        point = t.record.head()
+        pins = t.db.execute("SELECT name, hash, set_at FROM pins ORDER BY name").fetchall()
+        t.referees.change_pin("赵建国", "135790")  # after the point: gone with the restore
+        t.players.add("迟到")
+        t.backups.write()
+    listed = Tournament.backup_list(old_file)
+    number = next(b.number for b in listed if b.entries == point[0])
+    Tournament.restore_backup(old_file, number, referee="赵建国", pin="135790")
+    r = run(main, ["verify", "--key", fp, "--every-signature", "--db", str(old_file)])
+    assert r.exit_code == 0, r.output
+    assert f"by key {signing.short(fp)}" in r.output
+    with Tournament.open(old_file, backup_every=0) as t:
+        names = [p.name for p in t.players.list()]
+        assert "新人" in names and "迟到" not in names
+        assert t.info.signing_key == fp
+        log = t.record.log()
+        assert log[-1]["action"] == "backup.restore" and log[-1]["detail"]["entries"] == point[0]
+        rep = t.record.verify(key=fp, every_signature=True)
+        assert rep.keys[-1] == (fp, rep.keys[-1][1], rep.entries)  # the restore's too
+        assert len(chain.stored_redaction_map(t.db.conn)) == 4
+        assert t.db.execute("SELECT name, hash, set_at FROM pins ORDER BY name"
+                            ).fetchall() == pins
+        t.referees.sign_in("赵建国", "2468")  # the PIN as it was at the point
+        text = json.dumps(t.export_bundle(), ensure_ascii=False)
+    for secret in secrets | {p for _, h, _ in pins for p in (h, *h.split("$")[-2:])}:
+        assert secret not in text

@@ -28,6 +28,7 @@ from referee_app.storage import (
     UnknownHandError,
     UnknownPlayerError,
 )
+from referee_app.storage.backup_log import read_points
 
 EXAMPLE = spec_example()
 
@@ -212,8 +213,17 @@ def test_override_records_rule_breaking_hand_marked(make_tournament) -> None:
     t = make_tournament()
     rec = example_at(t)
     rec["events"][1]["tile"] = "8p"
+    # an override without the chips it counts is refused (it used to count 0 silently)
+    with pytest.raises(StorageError) as e:
+        t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="table agreed N won")
+    assert e.value.field == "override_totals" and "--totals E=…,S=…,W=…,N=…" in str(e.value)
+    with pytest.raises(StorageError) as e:
+        t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="table agreed N won",
+                    override_totals={"E": 2, "S": -2})
+    assert e.value.field == "override_totals.W" and "every seat" in str(e.value)
+    assert t.hands.list() == []
     h = t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="head referee: table "
-                   "agreed N won", referee="赵")
+                   "agreed N won", referee="赵", override_totals=dict.fromkeys("ESWN", 0))
     assert h.override and "override" in h.flags
     assert h.totals == {"E": 0, "S": 0, "W": 0, "N": 0}
     h2 = t.hands.add(rec, round=1, table=1, hand_no=2, override_reason="agreed chips",
@@ -221,7 +231,7 @@ def test_override_records_rule_breaking_hand_marked(make_tournament) -> None:
     assert h2.totals == {"E": 3, "S": 0, "W": -4, "N": 1}
     with pytest.raises(StorageError, match="sum to 0"):
         t.hands.add(rec, round=1, table=1, hand_no=3, override_reason="x",
-                   override_totals={"E": 3})
+                   override_totals={"E": 3, "S": 0, "W": 0, "N": 0})
     with pytest.raises(StorageError, match="nothing to override"):
         t.hands.add(example_at(t), round=1, table=1, hand_no=3, override_reason="why not")
     row = {r.player: r for r in t.standings.table()}
@@ -294,6 +304,11 @@ def test_hands_listing_and_filters(make_tournament, record_for) -> None:
     t.hands.void(ids[0], reason="x")
     assert [h.id for h in t.hands.list(status="void")] == [ids[0]]
     assert t.hands.next_no(1, 1) == 3 and t.hands.next_no(1, 4) == 3
+    t.hands.amend(ids[5], record_for(t, 1, 3, seed=7), reason="y")
+    for p in t.players.list():  # one player's hands, through the player index
+        mine = t.hands.list(player=p.id)
+        assert mine == [h for h in t.hands.list() if p.name in h.players.values()]
+        assert len(mine) == 4 and t.hands.list(player=p.id, round=2) == mine[2:]
 
 
 # --------------------------------------------------------------------------- penalties
@@ -313,8 +328,14 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
     t.penalties.void(p.id, reason="the clock was wrong")
     assert t.penalties.get(p.id).void
     assert sum(r.chips for r in t.standings.table()) == 0
-    with pytest.raises(PenaltyError, match="round"):
-        t.penalties.add([seated["E"]], 4, "x", zero_sum=True)
+    # no round: the round in play (round 1 here), said by the penalty itself
+    assert t.penalties.add([seated["E"]], 4, "x", zero_sum=True).round == 1
+    t.rounds.seat(2, seed=5)
+    t.rounds.start(2)
+    z2 = t.penalties.add([seated["E"]], 1, "x", zero_sum=True)
+    table2 = next(row for row in t.rounds.seating(2).tables.values()
+                  if seated["E"] in row.values())
+    assert z2.round == 2 and set(z2.entries) == set(table2.values())
     with pytest.raises(PenaltyError, match="chips"):
         t.penalties.add([seated["E"]], 0, "x")
     with pytest.raises(UnknownPlayerError):
@@ -326,34 +347,29 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
 # --------------------------------------------------------------------------- backups
 
 
-def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> None:
+def test_backup_points_every_n_changes_and_on_close(tmp_path: Path) -> None:
     path = tmp_path / "b.sqlite"
 
-    def players_in_newest() -> int:
-        backs = Tournament.open(path, backup_every=0).backups.paths()
-        assert len(backs) == 2  # backup_keep
-        c = sqlite3.connect(backs[-1])
-        try:
-            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            return c.execute("SELECT COUNT(*) FROM players").fetchone()[0]
-        finally:
-            c.close()
+    def newest() -> tuple[int, int]:
+        """The newest point's record length, and how many points the log holds."""
+        logs = Tournament.open(path, backup_every=0).backups.paths()
+        assert len(logs) == 1  # one log: each point holds what changed since the last
+        return Tournament.backup_list(path)[0].entries or 0, len(read_points(logs[0])[0])
 
-    t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
+    t = Tournament.create(path, "Backups", backup_every=3)
     for i in range(8):
         t.players.add(f"P{i}")
-    # made after the first change (none yet), then every 3: after 1, 4 and 7 (1 pruned)
-    assert len(t.backups.paths()) == 2
-    t.close()  # one entry behind a fresh backup of this round: not due
-    assert players_in_newest() == 7
-    t = Tournament.open(path, backup_every=3, backup_keep=2)
+    # written after the first change (none yet), then every 3: after 1, 4 and 7
+    assert newest() == (8, 3)
+    t.close()  # closing after a change: a point with that one entry
+    assert newest() == (9, 4)
+    t = Tournament.open(path, backup_every=3)
+    t.close()  # nothing changed: no point
+    assert newest() == (9, 4)
+    t = Tournament.open(path, backup_every=3)
     t.players.add("P8")
-    t.close()  # two entries behind: not due
-    assert players_in_newest() == 7
-    t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.players.add("P9")
-    t.close()  # three entries behind: due on closing, though this connection made one
-    assert players_in_newest() == 10
+    t.close()
+    assert newest() == (10, 5)
 
 
 def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:
@@ -453,7 +469,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
         f.write("partial,")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(bundle.json, "dump", lambda obj, f, **kw: full(f))
+    monkeypatch.setattr(bundle, "write_json", lambda obj, f: full(f))
     monkeypatch.setattr(csv_io, "_guarded_writer", full)
     with pytest.raises(OSError, match="No space"):
         if export == "bundle":

@@ -45,10 +45,13 @@ from .jump_bar import JumpBar
 from .keyboard import ViewCycle, leave_on_tab
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
+from .override_dialog import Ruling, ask_override, before_save
 from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
+from .round_clock import RoundClock
 from .session import DeskSession, HeadCancelled
+from .shown import ShownRecord
 from .standings import StandingsView
 from .style import use_desk_style
 from .tab_guard import TabLayoutGuard
@@ -80,8 +83,14 @@ class MainWindow(QMainWindow):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a dealer other than the rules' suggestion, said before saving: save anyway?
+        self.confirm_dealer: Callable[[str], bool] = \
+            lambda text: confirm_destructive(self, text, tr("Save anyway"))
         #: a required reason with a summary of what it changes (multi-line dialog)
         self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
+        #: the head referee's override: (reason, every seat's chips summing to 0) or None
+        self.ask_override: Callable[[dict[str, str]], Ruling | None] = \
+            lambda players: ask_override(self, players)
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -125,6 +134,7 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
+        self.round_clock = RoundClock(self, self.session)
         self.event_admin = EventAdmin(self)
         #: Ctrl+Tab / Ctrl+Shift+Tab (a view's focus starts in its table, if it has one)
         self.view_cycle = ViewCycle(self.tabs, {self.entry: self.entry.first_field,
@@ -141,13 +151,15 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
-        self.seating.round_changed.connect(self._seating_round)
+        self.seating.round_changed.connect(self.show_seating_round)
         self.progress.round_changed.connect(self.refresh_progress)
         self.progress.table_activated.connect(
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
         self.event_admin.wire()  # the Players and Seating tabs' buttons
+        self.seating.start_round_requested.connect(self.round_clock.start)
+        self.showing = ShownRecord(self)  # what the window shows, read again after a change
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
@@ -214,7 +226,9 @@ class MainWindow(QMainWindow):
         self.jump_bar.close_bar()
         self.show_player(p.name)
         rounds = self.desk.rounds()
-        r = self.context[0] if self.context else (rounds[-1] if rounds else None)
+        playing = self.round_clock.state.round if self.round_clock.state else None
+        r = self.context[0] if self.context else (playing if playing in rounds else
+                                                   rounds[-1] if rounds else None)
         where = ""
         if r is not None:
             at = self.desk.seating(r).table_of(p.name)
@@ -277,32 +291,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        """Re-read everything from the store (after a save, or on start)."""
-        rounds = self.desk.rounds()
-        self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hand_index())
-        self.standings.set_rounds(rounds)
-        self.seating.set_rounds(rounds)
-        self.seating.set_next_round(self.desk.next_round())
-        if rounds:
-            self._seating_round(self.seating.current_round() or rounds[0])
-        else:
-            self.seating.show_empty()
-        players = self.desk.players()
-        self.players.show_players(players)
-        self.jump_bar.set_player_names([p.name for p in players]
-                                       + [p.name_latin for p in players if p.name_latin])
-        self.standings.set_has_teams(any(p.team for p in players))
-        self.refresh_standings()
-        self.session.update_record_digest()
-        self.progress.set_rounds(rounds)
-        if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
-            self.refresh_progress()
-        if self.players.current_player() and self.tabs.currentWidget() is self.players:
-            self.players.show_statement(self.desk.statement(self.players.current_player()))
-        else:
-            self._statement_stale = True  # read when the player tab is opened
-        self.update_title()
+        """Re-read everything from the store (on start, or after a change that reshaped the
+        tournament: players, rounds, settings)."""
+        self.showing.reload()
+
+    def refresh(self) -> None:
+        """Show again what changed since the window last looked (a save here or at another
+        desk): only the rows it changed (``views/shown.py``)."""
+        self.showing.refresh()
 
     def sync_rules(self) -> bool:
         """A settings change (here or by the CLI) reaches the open form at once: it is
@@ -320,20 +316,19 @@ class MainWindow(QMainWindow):
         return True
 
     def refresh_progress(self, *_args: object) -> None:
-        r = self.progress.current_round()
-        if r is not None:
-            self.progress.show_progress(self.desk.round_progress(r))
+        self.showing.progress()
 
     def refresh_standings(self, *_args: object) -> None:
-        only, through = self.standings.selected_scope()
-        if self.standings.showing_teams():  # the team view (a team event)
-            self.standings.set_team_rows(self.desk.team_standings(only, through=through))
-        else:
-            self.standings.set_rows(self.desk.standings(only, through=through))
-        self.standings.set_provisional(self.desk.provisional(only, through=through))
+        self.showing.standings()
 
-    def _seating_round(self, r: int) -> None:
+    def show_seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
+
+    def show_statement(self, name: str) -> None:
+        self.players.show_statement(self.desk.statement(name))
+
+    def mark_statement_stale(self) -> None:
+        self._statement_stale = True
 
     def _player_changed(self, name: str) -> None:
         """The statement is read when it can be seen (a 2,000-hand one takes ~0.1 s)."""
@@ -500,15 +495,9 @@ class MainWindow(QMainWindow):
         if self.blind.hand_id is not None:
             return self.blind.save()
         r, t, n, hid = self.context
-        override = None
-        signer = None
-        if not ev.ok:
-            override = self.ask_text(tr("override_title"), tr("override_prompt"))
-            if not self.reason_given(override):
-                return False
-            ok, signer = self._head_by_name()
-            if not ok:
-                return False
+        ok, override, totals, signer = before_save(self, not ev.ok, self.context)
+        if not ok:
+            return False
         verified = self.shown is not None and self.shown.status.value == "verified"
         form = self.entry.form
         try:
@@ -518,7 +507,8 @@ class MainWindow(QMainWindow):
                 signer = head_signer or signer
                 if hid is None:
                     h = self.faults.retrying(lambda: self.desk.add_hand(
-                        form, r, t, n, override_reason=override, referee=signer))
+                        form, r, t, n, override_reason=override, referee=signer,
+                        override_totals=totals))
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                              self.impact_summary())
@@ -527,7 +517,7 @@ class MainWindow(QMainWindow):
                     seen = self.shown.version if self.shown is not None else None
                     h = self.faults.retrying(lambda: self.desk.amend_hand(
                         hid, form, reason, override_reason=override, referee=signer,
-                        expected_version=seen))
+                        expected_version=seen, override_totals=totals))
         except HandChangedError as e:
             self.faults.hand_changed_on_save(e)
             return False
@@ -539,22 +529,11 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
         return True
-
-    def _head_by_name(self) -> tuple[bool, str | None]:
-        """A tournament without referees (no PINs): the head referee's name signs an
-        override made at another referee's desk. (False, None) when none was given."""
-        head = self.desk.head_referee
-        if self.desk.has_referees() or not head or self.desk.referee == head:
-            return True, None
-        name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-        if not self.reason_given(name):
-            return False, None
-        return True, name.strip()
 
     def record_ruling(self, w: Any) -> bool:
         """What-if → Record as override…: the head referee makes the alternative the
@@ -570,7 +549,7 @@ class MainWindow(QMainWindow):
         reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
         if not self.reason_given(reason):
             return False
-        ok, signer = self._head_by_name()
+        ok, signer = self.session.head_by_name()
         if not ok:
             return False
         try:
@@ -589,7 +568,7 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.entry.undo_stack.setClean()
-        self.reload()
+        self.refresh()
         self.open_hand(h.id)
         self.message(tr("whatif_saved", v=h.version), error=False)
         return True
@@ -619,7 +598,7 @@ class MainWindow(QMainWindow):
         except ValueError as e:  # a status change, not a save: "not done", and why
             self.message(tr("not_done", msg=exception_text(e)))
             return False
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         return True
@@ -664,11 +643,11 @@ class MainWindow(QMainWindow):
                     p = self.desk.add_penalty(*args, referee=signer, **kwargs)
             except HeadCancelled:
                 raise ValueError(tr("head_cancelled", what=tr("head_penalty"))) from None
-            self.reload()
+            self.refresh()
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
-                              self.desk.penalties, add, self)
+                              self.desk.penalties, add, self, self.desk.in_play().round)
         dlg.show()
         return dlg
 
