@@ -615,3 +615,35 @@ def test_a_signed_record_restored_from_its_backup_log_keeps_its_signatures_and_p
         text = json.dumps(t.export_bundle(), ensure_ascii=False)
     for secret in secrets | {p for _, h, _ in pins for p in (h, *h.split("$")[-2:])}:
         assert secret not in text
+
+
+def test_a_backup_log_begun_before_signed_records_restores_across_the_upgrade(
+        old_file: Path) -> None:
+    """A log goes on across a schema step: its first point was written before the chain
+    had a ``sig`` column (and while ``referees`` held the PIN hashes), the next after the
+    upgrade and the first signed write. The newest point restores with its signatures."""
+    from referee_app.storage import backup_log
+    from referee_app.storage.backup_files import backup_dir
+
+    backup_dir(old_file).mkdir()
+    conn = sqlite3.connect(old_file)
+    first, _ = backup_log.append_point(conn, backup_dir(old_file), old_file.stem)
+    assert "sig" not in chain.columns(conn, "chain")
+    conn.close()
+    with Tournament.open(old_file, backup_every=0) as t:
+        t.referees.sign_in("赵建国", "2468")
+        t.players.add("新人")
+        fp = t.info.signing_key
+        t.backups.write()
+        at = t.record.head()[0]
+        t.players.add("迟到")
+    logs = backup_log.logs(backup_dir(old_file), old_file.stem)
+    assert len(logs) == 1 and logs[0] == first.log  # one log, gone on across the upgrade
+    listed = Tournament.backup_list(old_file)
+    number = next(b.number for b in listed if b.entries == at)
+    Tournament.restore_backup(old_file, number, referee="赵建国", pin="2468")
+    with Tournament.open(old_file, backup_every=0) as t:
+        assert "新人" in [p.name for p in t.players.list()]
+        assert "迟到" not in [p.name for p in t.players.list()]
+        t.record.verify(key=fp, every_signature=True)
+        t.referees.sign_in("赵建国", "2468")
