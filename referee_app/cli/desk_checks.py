@@ -16,6 +16,7 @@ import click
 
 from referee_app.core.errors import RecordError
 from referee_app.storage import StorageError, Tournament
+from referee_app.storage.scoring import figure
 
 from .common import load_json_input, require_object
 from .lang import exception_text, field_words, say, seat, violation_data
@@ -67,7 +68,8 @@ def impact_lines(imp: Any) -> list[str]:
         f"({d:+d})" for s, d in imp.seat_changes.items())))
     if imp.rank_changes:
         out += [say("impact.rank", player=r.player, a=r.rank_before, b=r.rank_after,
-                    chips_a=f"{r.chips_before:+d}", chips_b=f"{r.chips_after:+d}")
+                    chips_a=figure(r.chips_before, signed=True),
+                    chips_b=figure(r.chips_after, signed=True))
                 for r in imp.rank_changes]
     else:
         out.append(say("impact.no_rank"))

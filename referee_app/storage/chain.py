@@ -27,7 +27,8 @@ from referee_app.core.errors import render
 
 #: the tables whose every row is derived from the chain (in the order they are compared)
 RECORD_TABLES = ("meta", "rulesets", "referees", "players", "rounds", "seats", "byes", "hands",
-                 "hand_versions", "hand_seats", "penalties", "penalty_entries", "penalty_voids")
+                 "hand_versions", "hand_seats", "penalties", "penalty_entries", "penalty_voids",
+                 "stages")
 GENESIS = "0" * 64
 
 
@@ -179,7 +180,7 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
     """Apply every entry's rows, in order, to the empty record tables of ``schema`` on
     ``target``. Runs of inserts into one table go in one ``executemany``."""
     target.execute("PRAGMA defer_foreign_keys=ON")  # an UPDATE replays as delete + insert
-    meta: dict[str, tuple[list[str], list[str], str, str, Any]] = {}
+    meta: dict[str, tuple[list[str], list[str], str, str, Any, dict[str, Any]]] = {}
     for table in RECORD_TABLES:
         cols = columns(target, table)
         pk = primary_key(target, table)
@@ -188,7 +189,7 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
                        f"({', '.join('?' * len(cols))})",
                        f"DELETE FROM {schema}.{table} WHERE " +
                        " AND ".join(f"{c} = ?" for c in pk),
-                       _values_of(cols))
+                       _values_of(cols), defaults(target, table))
     executemany = target.executemany
     for e in entries:
         batch: list[Any] = []
@@ -205,14 +206,22 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
                     batch_table = table
                     try:
                         batch.append(m[4](row))
-                    except KeyError:  # a column missing from the entry's row: NULL
-                        batch.append([row.get(c) for c in m[0]])
+                    except KeyError:  # a column the entry's row lacks (written before
+                        # the column was added): its default, as the upgrade gave the file
+                        batch.append([row.get(c, m[5].get(c)) for c in m[0]])
                 elif target.execute(m[3], [row.get(c) for c in m[1]]).rowcount != 1:
                     raise ValueError
             if batch:
                 executemany(meta[batch_table][2], batch)
         except (ValueError, TypeError, sqlite3.Error):
             raise ChainError(e.seq, "chain_rows_unapplicable") from None
+
+
+def defaults(conn: sqlite3.Connection, table: str) -> dict[str, Any]:
+    """The default value of each column of ``table`` that has one (``ALTER TABLE … ADD
+    COLUMN … DEFAULT`` gave it to every older row)."""
+    return {r[1]: conn.execute(f"SELECT {r[4]}").fetchone()[0]
+            for r in conn.execute(f"PRAGMA main.table_info({table})") if r[4] is not None}
 
 
 def _values_of(cols: list[str]) -> Any:

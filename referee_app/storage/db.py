@@ -33,7 +33,8 @@ from referee_app.core.errors import message
 
 from .errors import DamagedError, ReadOnlyError, fault_from
 
-SCHEMA_VERSION = 2  # 2: the hash chain, frozen settlement settings, referees
+SCHEMA_VERSION = 3  # 2: the hash chain, frozen settlement settings, referees; 3: stages,
+#: penalties in points
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -118,7 +119,8 @@ TABLES: dict[str, str] = {
     referee TEXT NOT NULL,
     at TEXT NOT NULL,
     zero_sum INTEGER NOT NULL,
-    round INTEGER
+    round INTEGER,
+    unit TEXT NOT NULL DEFAULT 'chips'
 )""",
     "penalty_entries": """CREATE TABLE penalty_entries (
     penalty_id INTEGER NOT NULL REFERENCES penalties(id),
@@ -151,6 +153,16 @@ TABLES: dict[str, str] = {
     "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
                   "entries INTEGER NOT NULL, hash TEXT NOT NULL)",
     "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL)",
+    "stages": """CREATE TABLE stages (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    after_round INTEGER NOT NULL UNIQUE,
+    top INTEGER NOT NULL,
+    carry TEXT NOT NULL,
+    players TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL
+)""",
 }
 #: the lookup indexes (the replayed copy that verify compares with the file needs none)
 INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",)

@@ -162,3 +162,28 @@ def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
             **base, "cap_fan": meta.get("cap_fan"),
             "unverifiable": "saved before settings were recorded; no cap reproduces it"}))
     return out
+
+
+# --------------------------------------------------------------------------- schema 3
+
+#: the table schema 3 added, as it created it
+SCHEMA_3_STAGES = """CREATE TABLE stages (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    after_round INTEGER NOT NULL UNIQUE,
+    top INTEGER NOT NULL,
+    carry TEXT NOT NULL,
+    players TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL
+)"""
+
+
+@upgrades_to(3)
+def stages_and_points_penalties(db: Database) -> None:
+    """Schema 2 -> 3: the stages of an event (``stages``: one row per cut, none yet) and a
+    penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
+    chain's older entries replay to — a column their rows lack takes its default,
+    :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
+    db.execute(SCHEMA_3_STAGES)
+    db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")

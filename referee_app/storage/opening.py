@@ -37,9 +37,11 @@ from .errors import (
 from .migrations import SCHEMA_2_TABLES
 
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
-#: those of the current schema, and of schema 1 (without those schema 2 added)
+#: those of the current schema, of schema 2 (without those schema 3 added) and of schema 1
+#: (without those schema 2 added either)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V1 = TABLES - frozenset(SCHEMA_2_TABLES)
+TABLES_V2 = TABLES - {"stages"}
+TABLES_V1 = TABLES_V2 - frozenset(SCHEMA_2_TABLES)
 
 
 def _writable(p: Path) -> bool:
@@ -132,7 +134,7 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    missing = (TABLES if version >= 2 else TABLES_V1) - tables
+    missing = (TABLES if version >= 3 else TABLES_V2 if version == 2 else TABLES_V1) - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),
                                      tables=sorted(missing))

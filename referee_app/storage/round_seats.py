@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-from . import changes
+from . import changes, stage_board
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import lookup_int
@@ -166,7 +166,18 @@ class RoundSeats:
             raise SeatingError.of("round", "round_seated", round=number)
         return exists is not None
 
-    def check_seatable(self, pid: int, field: str) -> None:
+    def check_seatable(self, pid: int, field: str, number: int | None = None) -> None:
+        """A player may be seated (in round ``number``: one of its stage's players)."""
         p = self.players.get(pid)
         if p.status is PlayerStatus.WITHDRAWN:
             raise SeatingError.of(field, "player_withdrawn", name=p.name)
+        if number is not None:
+            allowed = self.stage_players(number)
+            if allowed is not None and pid not in allowed:
+                raise SeatingError.of(field, "player_not_in_stage", name=p.name, round=number)
+
+    def stage_players(self, number: int) -> set[int] | None:
+        """The players who play round ``number``: those its stage's cut chose (None: stage
+        1, everyone)."""
+        st = stage_board.stage_of(stage_board.read(self.db.conn), number)
+        return set(st.players) if st.number > 1 else None

@@ -79,6 +79,10 @@ class Rounds:
         seatable = [p for p in self.players.list()
                     if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
+        staged = self.seats.stage_players(number)
+        if staged is not None:  # a later stage: its players only, byes when they are short
+            seatable = [p for p in seatable if p.id in staged]
+            fill = fill or "byes"
         if not seatable:
             raise SeatingError.of("players", "no_active_players")
         import random  # here, not at the top: hand add and standings never seat a round
@@ -139,7 +143,7 @@ class Rounds:
                 if row.get(s) in (None, ""):
                     raise SeatingError.of(f"table {t}.{s}", "seat_empty")
                 pid = self.players.id_of(row[s], f"table {t}.{s}")
-                self.seats.check_seatable(pid, f"table {t}.{s}")
+                self.seats.check_seatable(pid, f"table {t}.{s}", number)
                 if pid in where:
                     raise SeatingError.of(f"table {t}.{s}", "player_seated_twice",
                                           name=self.players.get(pid).name,
@@ -169,7 +173,7 @@ class Rounds:
         if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
             raise SeatingError.of("round", "round_not_seated_yet", round=number)
         pid = self.players.id_of(player, "player")
-        self.seats.check_seatable(pid, "player")
+        self.seats.check_seatable(pid, "player", number)
         cur = self.db.execute("SELECT player_id FROM seats WHERE round=? AND table_no=? AND "
                               "seat=?", (number, table, seat)).fetchone()
         if cur is None:
@@ -210,8 +214,11 @@ class Rounds:
             for seat in s.seats:
                 if seat not in row:
                     out.append(f"table {t} {seat}: seat is empty")
+        staged = self.seats.stage_players(number)
         for a in s.assignments:
             if self.players.get(a.player_id).status is PlayerStatus.WITHDRAWN:
                 out.append(f"table {a.table} {a.seat}: {a.player} has withdrawn")
+            elif staged is not None and a.player_id not in staged:
+                out.append(f"table {a.table} {a.seat}: {a.player} is not in this stage")
         return out
 

@@ -15,10 +15,12 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
 from .models import HandInfo, SeatAssignment, Seating, TournamentInfo
+from .scoring import json_number
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,7 +49,8 @@ SHAPES: dict[type, Shape] = {
     Seating: Shape(extra={"tables": lambda s: {str(k): v for k, v in s.tables.items()}},
                    inherit=("round",)),
     SeatAssignment: Shape(omit=("round",)),
-    TournamentInfo: Shape(omit=("templates",), only_if_set=("verified_only",),
+    TournamentInfo: Shape(omit=("templates",),
+                          only_if_set=("verified_only", "scoring", "placement_points"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 
@@ -62,6 +65,8 @@ def to_json(value: Any) -> Any:
         return _object_json(value)
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, Fraction):  # points: a number (two decimals at most)
+        return json_number(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
@@ -93,6 +98,8 @@ def from_json(tp: Any, data: Any, *, inherited: Mapping[str, Any] | None = None)
         kinds = typing.get_args(tp)
         if data is None and type(None) in kinds:
             return None
+        if Fraction in kinds and isinstance(data, float):  # a score that is not whole
+            return Fraction(str(data))
         return from_json(next(k for k in kinds if k is not type(None)), data,
                          inherited=inherited)
     if origin in (list, tuple):
@@ -108,6 +115,10 @@ def from_json(tp: Any, data: Any, *, inherited: Mapping[str, Any] | None = None)
         return {int(k) if key is int else k: from_json(val, v) for k, v in data.items()}
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
+    if tp is Fraction:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise WireError(f"expected a number, got {type(data).__name__}")
+        return Fraction(str(data))
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _object_from(tp, data, inherited or {})
     if tp in (dict, list) and not isinstance(data, tp):

@@ -21,11 +21,15 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
+#: every step an upgrade from schema 1 records
+STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
+#: what a schema-2 file lacked (stages, a penalty's unit), undone on a current file
+TO_SCHEMA_2 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
     "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; " + TO_SCHEMA_2 +
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -95,7 +99,7 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
                             + '","stake":1,"cap_fan":null}'}
         assert t.record.verify().entries == 1
         bundle = t.export_bundle()
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
     # the bundle of an upgraded file imports to the same record, without the table
     again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
                                      backup_every=0)
@@ -110,7 +114,7 @@ def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     with Tournament.open(schema_1, backup_every=0) as t:
         assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
 
 
 def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
@@ -135,7 +139,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     for d in desks:
         d.join(60)
     assert results == [["event.migrate"], ["event.migrate"]]
-    assert _applied(schema_1) == [("referee-desk", "schema-2")]
+    assert _applied(schema_1) == STEPS
 
 
 def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
@@ -165,7 +169,7 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
         migrations.MIGRATIONS.apply(current.db)
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-    assert _applied(current.path) == [("referee-desk", "schema-2")]
+    assert _applied(current.path) == STEPS
     assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)
