@@ -15,8 +15,8 @@ from typing import Any, NoReturn
 import click
 
 from referee_app.core.errors import RecordError
+from referee_app.core.scores import figure
 from referee_app.storage import StorageError, Tournament
-from referee_app.storage.scoring import figure
 
 from .common import load_json_input, require_object
 from .lang import exception_text, field_words, say, seat, violation_data

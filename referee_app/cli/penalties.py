@@ -17,7 +17,10 @@ from .options import (
 )
 
 
-def _entries(entries: dict[str, int]) -> str:
+def _entries(entries: dict[str, int], unit: str = "chips") -> str:
+    if unit == "points":
+        return say("list_sep").join(say("penalty.in_points", name=n, n=f"{c:+d}")
+                                    for n, c in entries.items())
     return say("list_sep").join(f"{n} {c:+d}" for n, c in entries.items())
 
 
@@ -28,8 +31,11 @@ def penalty() -> None:
 
 @penalty.command("add")
 @click.argument("players", nargs=-1, required=True)
-@click.option("--chips", type=CHIPS, required=True,
+@click.option("--chips", type=CHIPS, default=None,
               help="Chips each named player loses (negative: a credit).")
+@click.option("--points", type=CHIPS, default=None,
+              help="Placement points (比赛分) each named player loses instead (negative: a "
+                   "credit; placement scoring only; never zero-sum).")
 @click.option("--reason", required=True)
 @click.option("--clause", default=None, help="Rule clause cited, e.g. §2.4")
 @click.option("--round", "round_no", type=NUMBER, default=None)
@@ -38,13 +44,18 @@ def penalty() -> None:
 @click.option("--referee", default="")
 @db_option
 @handle_errors
-def penalty_add(players: tuple[str, ...], chips: int, reason: str, clause: str | None,
-                round_no: int | None, zero_sum: bool, referee: str, db: Path) -> None:
-    """Penalise PLAYERS by --chips each."""
+def penalty_add(players: tuple[str, ...], chips: int | None, points: int | None, reason: str,
+                clause: str | None, round_no: int | None, zero_sum: bool, referee: str,
+                db: Path) -> None:
+    """Penalise PLAYERS by --chips each, or by --points (placement points) each."""
+    if (chips is None) == (points is None):
+        raise click.UsageError(say("penalty.chips_or_points"))
     with open_db(db, referee) as t:
-        p = t.penalties.add(list(players), chips, reason, clause=clause, referee=referee,
-                          zero_sum=zero_sum, round=round_no)
-        click.echo(say("penalty.added", id=p.id, entries=_entries(p.entries), reason=p.reason))
+        p = t.penalties.add(list(players), chips if points is None else points, reason,
+                            clause=clause, referee=referee, zero_sum=zero_sum, round=round_no,
+                            unit="chips" if points is None else "points")
+        click.echo(say("penalty.added", id=p.id, entries=_entries(p.entries, p.unit),
+                       reason=p.reason))
 
 
 @penalty.command("list")
@@ -55,7 +66,7 @@ def penalty_list(db: Path) -> None:
     with open_db(db) as t:
         for p in t.penalties.list():
             click.echo(f"#{p.id:<3} {where(p.round) if p.round else '-'} {p.clause or '':<6} "
-                       + _entries(p.entries) + f"  {p.reason}  "
+                       + _entries(p.entries, p.unit) + f"  {p.reason}  "
                        + say("hand.by", referee=p.referee or "-")
                        + (say("marks", marks=say("penalty.void_mark")) if p.void else ""))
 

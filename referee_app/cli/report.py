@@ -129,7 +129,7 @@ def report() -> None:
     copies to edit; docs/reports.md).
 
     \b
-    referee-app report standings [--round N | --through N] -o standings.pdf
+    referee-app report standings [--round N | --through N] [--stage NAME] -o standings.pdf
     referee-app report table --round N [--table T] -o tables.pdf
     referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
     referee-app report hand HAND_ID -o ruling.pdf
@@ -143,10 +143,13 @@ def report() -> None:
               help="Round N alone (as 'referee-app standings --round N').")
 @click.option("--through", type=NUMBER, default=None,
               help="After round N: rounds 1..N. Default (neither): overall.")
+@click.option("--stage", default=None, metavar="NAME",
+              help="One stage alone (its number or name, as 'referee-app standings --stage').")
 @common
-def standings(round_: int | None, through: int | None, **kw: Any) -> None:
-    """Standings: ranks with ties, tie-break columns, penalties marked."""
-    _run("standings", round=round_, through=through, **kw)
+def standings(round_: int | None, through: int | None, stage: str | None, **kw: Any) -> None:
+    """Standings: ranks with ties, tie-break columns, penalties marked; under placement
+    scoring the points (比赛分) first; once the event is cut, each row's stage."""
+    _run("standings", round=round_, through=through, stage=stage, **kw)
 
 
 @report.command()

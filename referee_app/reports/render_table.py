@@ -18,6 +18,7 @@ from .base import (
     esc,
     frame_width,
     grid_table,
+    penalty_amount,
     scaled_widths,
     signature_lines,
     signed,
@@ -156,8 +157,8 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     if data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         for p in data.penalties:
-            story.append(Paragraph(esc(f"{p.player}: {signed(p.chips)} {p.clause} {p.reason}"),
-                                   st.body))
+            story.append(Paragraph(esc(f"{p.player}: {penalty_amount(p, t)} {p.clause} "
+                                       f"{p.reason}"), st.body))
     # the players and the table's referee sign the sheet as a true record
     story.append(signature_lines(t, st, [f"{s} {p}" for s, p in
                                          zip(data.seats, data.players, strict=True)]

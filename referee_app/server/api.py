@@ -268,11 +268,13 @@ async def progress(request: Request) -> Response:
 
 async def standings(request: Request) -> Response:
     rnd, through = query_int(request, "round"), query_int(request, "through")
+    stage = request.query_params.get("stage") or None  # a number or a name
     # the body stays the rows of `standings --json`; provisional standings say so in a
     # header (hands still to verify when only verified hands count)
-    return await shared(request, ("standings", rnd, through),
+    return await shared(request, ("standings", rnd, through, stage),
                         lambda results, t: [results.json_of(r, to_json)
-                                            for r in results.standings(t, rnd, through)],
+                                            for r in results.standings(t, rnd, through,
+                                                                       stage)],
                         lambda results, t: {"X-Provisional-Hands": str(
                             results.provisional(t, rnd, through))})
 
@@ -458,8 +460,10 @@ async def add_penalty(request: Request) -> JSONResponse:
     clause = field(data, "clause", str, required=False)
     rnd = field(data, "round", int, required=False)
     zero_sum = field(data, "zero_sum", bool, required=False, default=False)
+    unit = field(data, "unit", str, required=False, default="chips")
     p = await write(request, session, lambda t, who: t.penalties.add(
-        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
+        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd,
+        unit=unit))
     return JSONResponse(to_json(p), status_code=201)
 
 

@@ -30,7 +30,7 @@ from referee_app.storage import (
     TournamentInfo,
 )
 from referee_app.storage import changes as changes_mod
-from referee_app.storage.models import RoundInfo, StandingRow
+from referee_app.storage.models import RoundInfo, Stage, StandingRow
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 
 #: values kept per kind at most (players' pages of a 1,000-player event fit; a flood of
@@ -64,11 +64,13 @@ class Results:
         self._players: dict[int, Player] | None = None
         self._latin: dict[str, str] | None = None
         self._rounds: list[RoundInfo] | None = None
+        self._stages: list[Stage] | None = None
         self._progress: dict[int, RoundProgress] = {}
         self._statements = _Lru()
         self._hands = _Lru()
         self._penalties = _Lru()
-        self._standings: dict[tuple[int | None, int | None], list[StandingRow]] = {}
+        self._standings: dict[tuple[int | None, int | None, str | None],
+                              list[StandingRow]] = {}
         self._provisional: dict[tuple[int | None, int | None], int] = {}
         self._views = _Lru()
         self._json: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
@@ -129,11 +131,19 @@ class Results:
         return self._latin
 
     def standings(self, t: Tournament, round: int | None = None,
-                  through: int | None = None) -> list[StandingRow]:
-        key = (round, through)
+                  through: int | None = None, stage: str | None = None) -> list[StandingRow]:
+        """The leaderboard (``stage``: one stage alone, by its number or name)."""
+        key = (round, through, stage)
         if key not in self._standings:
-            self._standings[key] = t.standings.table(round, through_round=through)
+            self._standings[key] = t.standings.table(round, through_round=through,
+                                                     stage=stage)
         return self._standings[key]
+
+    def stages(self, t: Tournament) -> list[Stage]:
+        """The event's stages (read again only when its structure changes)."""
+        if self._stages is None:
+            self._stages = t.standings.stages()
+        return self._stages
 
     def provisional(self, t: Tournament, round: int | None = None,
                     through: int | None = None) -> int:

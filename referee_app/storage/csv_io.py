@@ -21,6 +21,8 @@ import io
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.scores import figure
+
 from .errors import CSVImportError
 from .files import atomic_file
 from .models import HandInfo, StandingRow
@@ -114,18 +116,32 @@ def read_players(source: str | Path | io.TextIOBase
 
 
 def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
-    """The standings as a spreadsheet (one column per round played)."""
-    rounds = sorted({r for row in rows for r in row.per_round})
+    """The standings as a spreadsheet (one column per round played): under placement
+    scoring the points first (two decimals at most) and each round's points; once the event
+    is cut, each row's stage and what it carried in."""
+    placement = any(r.points is not None for r in rows)
+    staged = any(r.stage for r in rows)
+    rounds = sorted({r for row in rows for r in (row.per_round_points if placement
+                                                  else row.per_round)})
     path = Path(path)
     with atomic_file(path, encoding="utf-8-sig", newline="") as f:
         w = _guarded_writer(f)
-        w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
+        w.writerow(["rank", "player", "club", "status", *(["stage", "carried"] if staged else []),
+                    *(["points"] if placement else []), "chips", "hands", "wins",
                     "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
-                    "penalties", *[f"round_{n}" for n in rounds]])
+                    "penalties", *(["point_penalties"] if placement else []),
+                    *[f"round_{n}" for n in rounds]])
         for r in rows:
-            w.writerow([r.rank, r.player, r.club, r.status.value, r.chips, r.hands, r.wins,
-                        r.self_drawn, r.discards_paid, r.flower_pigs, r.largest_win_fan,
-                        r.penalties, *[r.per_round.get(n, 0) for n in rounds]])
+            per: dict[int, Any] = r.per_round_points if placement else r.per_round
+            w.writerow([r.rank, r.player, r.club, r.status.value,
+                        *([r.stage, "" if r.carried is None else figure(r.carried)]
+                          if staged else []),
+                        *([figure(r.points)] if placement else []), figure(r.chips), r.hands,
+                        r.wins, r.self_drawn, r.discards_paid, r.flower_pigs,
+                        r.largest_win_fan, r.penalties,
+                        *([figure(r.point_penalties)] if placement else []),
+                        *[figure(per[n]) if n in per else ("" if staged else 0)
+                          for n in rounds]])
     return path
 
 

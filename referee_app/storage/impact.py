@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.core.scores import POINT_UNIT, Number, figure, json_number
 
 from .errors import StorageError
 from .leaderboard import Leaderboards
-from .scoring import POINT_UNIT, Number, figure, json_number
 from .tournament import Tournament
 
 #: (player_id, round, chips, counted, won, self_drawn, discards_paid, flower_pig, fan, table)

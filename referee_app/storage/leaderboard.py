@@ -99,8 +99,7 @@ class Leaderboards:
         st = stage_board.resolve(self.stages, ref)
         if st is None:
             raise StorageError.of("stage", "unknown_stage", got=str(ref)[:40],
-                                  known=", ".join(stage_board.stage_name(s, "en")
-                                                  for s in self.stages))
+                                  known=stage_board.known_names(self.stages))
         return st
 
     def _board(self, key: tuple[Any, ...], scope: Scope | None, stage: int

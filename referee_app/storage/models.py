@@ -11,7 +11,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import Any
 
-from .scoring import Number, json_number
+from referee_app.core.scores import Number, json_number
 
 
 class PlayerStatus(StrEnum):

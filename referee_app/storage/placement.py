@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from .scoring import table_points, units
+from referee_app.core.scores import table_points, units
 
 #: (round, table)
 TableKey = tuple[int, int]

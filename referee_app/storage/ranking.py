@@ -14,8 +14,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from referee_app.core.scores import Number, from_units
+
 from .models import Player, PlayerStatus, StandingRow
-from .scoring import Number, from_units
 
 
 class _Acc:

@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from referee_app.core import HandRecord, settle
+from referee_app.core.scores import json_number
 
 from . import db as dbm
 from .checks import (
@@ -23,7 +24,7 @@ from .checks import (
 from .errors import StorageError
 from .hands import Hands
 from .models import HandInfo, TournamentInfo
-from .scoring import check_points, check_scoring, default_points, json_number
+from .scoring import check_points, check_scoring, default_points
 from .store import Store
 
 

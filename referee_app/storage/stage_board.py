@@ -47,6 +47,13 @@ def stage_name(stage: Stage, lang: str) -> str:
     return text("stage.default_name", lang, n=stage.number)
 
 
+def known_names(stages: Sequence[Stage]) -> str:
+    """Every stage's names, for a refusal: ``1 Qualifying/预赛, 2 final``."""
+    return ", ".join(f"{s.number} " + "/".join(dict.fromkeys(stage_name(s, lang)
+                                                             for lang in ("en", "zh")))
+                     for s in stages)
+
+
 def resolve(stages: Sequence[Stage], ref: int | str) -> Stage | None:
     """The stage ``ref`` names: its number, or its name in either language (any case)."""
     if isinstance(ref, int) and not isinstance(ref, bool):

@@ -59,8 +59,8 @@ class Stages:
         """The stage ``ref`` names: its number, or its name in either language."""
         st = stage_board.resolve(self.list(), ref)
         if st is None:
-            raise StorageError.of("stage", "unknown_stage", got=str(ref)[:40], known=", ".join(
-                stage_board.stage_name(s, "en") for s in self.list()))
+            raise StorageError.of("stage", "unknown_stage", got=str(ref)[:40],
+                                  known=stage_board.known_names(self.list()))
         return st
 
     def of_round(self, number: int) -> Stage:

@@ -8,6 +8,8 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.scores import POINT_UNIT
+
 from . import changes, csv_io, stage_board
 from . import db as dbm
 from .checks import PlayerRef, lookup_int
@@ -21,21 +23,23 @@ from .models import (
 )
 from .penalties import Penalties
 from .players import Players
-from .scoring import POINT_UNIT
 from .store import Store
 
 
 def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
     """A player's statement lines for their penalties: the payer's own, or their share of a
-    zero-sum penalty on others (void ones at 0 chips, marked void)."""
+    zero-sum penalty on others (void ones at 0 chips, marked void). A penalty in placement
+    points moves no chips: its line is at 0 chips and says the points."""
     lines = []
     for pen in penalties:
-        c = 0 if pen.void else pen.entries.get(name, 0)
+        n = pen.entries.get(name, 0)
+        c = 0 if pen.void or pen.unit == "points" else n
         who = ("" if name in pen.players
                else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
+        what = f"{n:+d} points: " if pen.unit == "points" else ""
         lines.append(StatementLine(pen.round, None, None, None, None, c,
                                    (f"{pen.clause + ' ' if pen.clause else ''}penalty "
-                                    f"#{pen.id}: {who}{pen.reason}",),
+                                    f"#{pen.id}: {what}{who}{pen.reason}",),
                                    ("void",) if pen.void else ("penalty",)))
     return lines
 
@@ -216,6 +220,7 @@ class Standings:
         return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
 
     def export_csv(self, path: str | Path, *, round: int | None = None,
-                   through_round: int | None = None) -> Path:
+                   through_round: int | None = None, stage: int | str | None = None) -> Path:
         """The standings (as :meth:`table`) written as a spreadsheet, atomically."""
-        return csv_io.write_standings(path, self.table(round, through_round=through_round))
+        return csv_io.write_standings(path, self.table(round, through_round=through_round,
+                                                       stage=stage))

@@ -19,20 +19,23 @@ from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from .models import HandInfo, SeatAssignment, Seating, TournamentInfo
-from .scoring import json_number
+from referee_app.core.scores import json_number
+
+from .models import HandInfo, SeatAssignment, Seating, StandingRow, TournamentInfo
 
 
 @dataclass(frozen=True, slots=True)
 class Shape:
     """How one model's JSON differs from its fields: ``omit`` fields never sent, ``extra``
     keys computed from the value (read back by nobody), ``only_if_set`` fields sent only when
-    not at their default, ``inherit`` fields the models nested in it take from it, and
-    ``read`` turning a JSON object back into field values."""
+    not at their default, ``write`` the model's own JSON, ``inherit`` fields the models
+    nested in it take from it, and ``read`` turning a JSON object back into field values."""
 
     omit: tuple[str, ...] = ()
     extra: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     only_if_set: tuple[str, ...] = ()
+    #: the model's own JSON instead of its fields (read back field by field)
+    write: Callable[[Any], dict[str, Any]] | None = None
     inherit: tuple[str, ...] = ()
     read: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
@@ -49,6 +52,9 @@ SHAPES: dict[type, Shape] = {
     Seating: Shape(extra={"tables": lambda s: {str(k): v for k, v in s.tables.items()}},
                    inherit=("round",)),
     SeatAssignment: Shape(omit=("round",)),
+    # as ``standings --json`` writes it: the points first under placement scoring, the
+    # placement and stage figures only when there are any
+    StandingRow: Shape(write=StandingRow.to_dict),
     TournamentInfo: Shape(omit=("templates",),
                           only_if_set=("verified_only", "scoring", "placement_points"),
                           extra={"table_size": lambda i: i.table_size}),
@@ -76,6 +82,8 @@ def to_json(value: Any) -> Any:
 
 def _object_json(value: Any) -> dict[str, Any]:
     shape = SHAPES.get(type(value), Shape())
+    if shape.write is not None:
+        return shape.write(value)
     out: dict[str, Any] = {}
     for f in dataclasses.fields(value):
         if f.name in shape.omit:

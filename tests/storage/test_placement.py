@@ -21,8 +21,9 @@ from scoring_check import scores_by_round, total
 from referee_app.core import get_ruleset, settle
 from referee_app.core.generate import random_record
 from referee_app.core.record import HandRecord
+from referee_app.core.scores import figure, json_number, table_points
 from referee_app.storage import PlayerStatus, StorageError, Tournament
-from referee_app.storage.scoring import check_points, figure, json_number, table_points
+from referee_app.storage.scoring import check_points
 
 F = Fraction
 

@@ -26,6 +26,7 @@ from referee_app.storage.models import (
     PlayerStatement,
     Referee,
     Seating,
+    Stage,
     StandingRow,
 )
 from referee_app.storage.progress import RoundProgress, round_progress
@@ -171,6 +172,11 @@ class Desk:
     # ------------------------------------------------------------------ reading
 
     @property
+    def placement(self) -> bool:
+        """Whether the event ranks by placement points (比赛分): penalties may be in points."""
+        return self.t.info.placement
+
+    @property
     def title(self) -> str:
         return self._title
 
@@ -232,10 +238,15 @@ class Desk:
     def revision(self) -> tuple[int, int]:
         return self.t.revision()
 
-    def standings(self, round_no: int | None = None, *,
-                  through: int | None = None) -> list[StandingRow]:
-        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
-        return self.t.standings.table(round_no, through_round=through)
+    def standings(self, round_no: int | None = None, *, through: int | None = None,
+                  stage: int | None = None) -> list[StandingRow]:
+        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all;
+        ``stage``: one stage alone (once the event is cut)."""
+        return self.t.standings.table(round_no, through_round=through, stage=stage)
+
+    def stages(self) -> list[Stage]:
+        """The event's stages (one, until it is cut)."""
+        return self.t.standings.stages()
 
     def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
         """Unverified hands these standings leave out (0 unless only verified hands
@@ -270,14 +281,19 @@ class Desk:
         n = next((r for r in reversed(rounds) if self.t.hands.list(round=r)), None)
         playing = n if n is not None else (rounds[0] if rounds else None)
         progress = round_progress(self.t, playing) if playing is not None else None
+        stages = self.t.standings.stages()
         if n is None:
             return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
-                                 progress=progress, event=self.title)
+                                 progress=progress, event=self.title,
+                                 stage=stages[-1] if len(stages) > 1 else None)
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
+        playing_stage = next((s for s in reversed(stages) if s.plays(n)), None)
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
-                             progress=progress, event=self.title)
+                             progress=progress, event=self.title,
+                             stage=playing_stage if len(stages) > 1 and playing_stage
+                             and playing_stage.number > 1 else None)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses
@@ -381,10 +397,11 @@ class Desk:
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
                     clause: str | None, zero_sum: bool, round_no: int | None,
-                    referee: str | None = None) -> Penalty:
+                    referee: str | None = None, unit: str = "chips") -> Penalty:
+        """``unit="points"``: placement points (比赛分) instead of chips."""
         return self.t.penalties.add(list(players), chips, reason, clause=clause,
                                   referee=referee or self.referee, zero_sum=zero_sum,
-                                  round=round_no)
+                                  round=round_no, unit=unit)
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.penalties.void(penalty_id, reason=reason, referee=self.referee)

@@ -19,3 +19,4 @@ class ProjectorData:
     provisional: int = 0  # unverified hands left out (only verified hands count); 0: none
     progress: Any = None  # RoundProgress of the round in play (the projector's progress page)
     event: str = ""  # the tournament's name (the progress page's title)
+    stage: Any = None  # the stage in play (a ``Stage``) once the event is cut, else None

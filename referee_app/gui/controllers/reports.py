@@ -77,10 +77,13 @@ class Selection:
     standings_only: int | None = None  # … or round N alone
 
 
-def standings_request(only: int | None = None, through: int | None = None) -> ReportRequest:
+def standings_request(only: int | None = None, through: int | None = None,
+                      stage: int | None = None) -> ReportRequest:
     """The standings as the filter shows them: round N alone (``round``), after round N
-    (``through``), or overall — the meanings of ``report standings --round/--through``."""
-    params = {k: v for k, v in (("round", only), ("through", through)) if v is not None}
+    (``through``), or overall — the meanings of ``report standings --round/--through``;
+    ``stage``: one stage alone (``--stage``)."""
+    params = {k: v for k, v in (("round", only), ("through", through), ("stage", stage))
+              if v is not None}
     return ReportRequest("standings", params)
 
 

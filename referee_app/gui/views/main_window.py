@@ -274,6 +274,7 @@ class MainWindow(QMainWindow):
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
                                 self.desk.hand_index())
         self.standings.set_rounds(rounds)
+        self.standings.set_stages(self.desk.stages())
         self.seating.set_rounds(rounds)
         self.seating.set_next_round(self.desk.next_round())
         if rounds:
@@ -318,7 +319,10 @@ class MainWindow(QMainWindow):
 
     def refresh_standings(self, *_args: object) -> None:
         only, through = self.standings.selected_scope()
-        self.standings.set_rows(self.desk.standings(only, through=through))
+        stage = self.standings.selected_stage()
+        if stage is not None:
+            only = None  # one stage alone: its rounds, as far as the scope goes
+        self.standings.set_rows(self.desk.standings(only, through=through, stage=stage))
         self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
@@ -655,7 +659,7 @@ class MainWindow(QMainWindow):
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
-                              self.desk.penalties, add, self)
+                              self.desk.penalties, add, self, placement=self.desk.placement)
         dlg.show()
         return dlg
 

@@ -29,8 +29,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.core.scores import figure
+from referee_app.storage.stage_board import stage_name
+
 from ..controllers.projector import ProjectorData
-from ..i18n import tr
+from ..i18n import LANG, tr
 from .colours import brush, chips_brush
 
 MAX_ROWS = 24  # per page: readable from the back of the hall
@@ -278,6 +281,7 @@ class ProjectorWindow(QWidget):
         prog = self._data.progress
         self.title.setText(f"{self._data.event} · {tr('Progress')}" if self._data.event
                            else self._data.title)
+        self.table.setColumnCount(6)
         self.table.setHorizontalHeaderLabels([tr("Table"), tr("Players_col"), tr("Hands"),
                                               tr("prog_verified"), tr("prog_last_hand"),
                                               tr("prog_gaps")])
@@ -308,26 +312,38 @@ class ProjectorWindow(QWidget):
             return
         d = self._data
         self.title.setText(d.title)
-        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
-                                              tr("Wins"), tr("Hands"), tr("proj_move")])
+        # under placement scoring the points first, then the chips that break their ties
+        placement = any(getattr(r, "points", None) is not None for r in d.rows)
+        heads = [tr("Rank"), tr("Player"), *([tr("Points")] if placement else []),
+                 tr("Chips"), tr("Wins"), tr("Hands"), tr("proj_move")]
+        chips_col = 3 if placement else 2
+        self.table.setColumnCount(len(heads))
+        self.table.setHorizontalHeaderLabels(heads)
         start = self.page * self.per_page
         shown = list(d.rows)[start:start + self.per_page]
         self.table.setRowCount(len(shown))
         for r, row in enumerate(shown):
             move, colour = rank_move(row.player, row.rank, d.previous)
-            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player, f"{row.chips:+d}",
-                     str(row.wins), str(row.hands), move]
+            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player,
+                     *([figure(row.points)] if placement else []),
+                     figure(row.chips, signed=True), str(row.wins), str(row.hands), move]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
                     Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
-                if c == 2:
+                if c == chips_col:
                     item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
-                if c == 5:
+                if c == 2 and placement:
+                    bold = QFont(item.font())
+                    bold.setBold(True)
+                    item.setFont(bold)
+                if c == len(cells) - 1:
                     item.setForeground(brush(colour))
                 self.table.setItem(r, c, item)
         self._fit_names()
         parts = []
+        if d.stage is not None:
+            parts.append(tr("proj_stage", name=stage_name(d.stage, LANG.code), top=d.stage.top))
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))
         parts.append(tr("updated", t=self._updated))

@@ -24,18 +24,43 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.core.scores import figure
+from referee_app.storage.stage_board import stage_name
+
 from ..i18n import LANG, tr
 from .colours import chips_brush
 
-_COLUMNS = ("Rank", "Player", "Chips", "Hands", "Wins", "Self-drawn", "Discards paid",
-            "Flower pigs", "Largest win", "Penalties")
+#: the figures after rank and player: (header key, the row's value, signed)
+_FIGURES: tuple[tuple[str, str, bool], ...] = (
+    ("Chips", "chips", True), ("Hands", "hands", False), ("Wins", "wins", False),
+    ("Self-drawn", "self_drawn", False), ("Discards paid", "discards_paid", False),
+    ("Flower pigs", "flower_pigs", False), ("Largest win", "largest_win_fan", False),
+    ("Penalties", "penalties", True))
 
 
-def _num(value: int, signed: bool = False) -> QTableWidgetItem:
-    item = QTableWidgetItem(f"{value:+d}" if signed else str(value))
+def _num(value: Any, signed: bool = False) -> QTableWidgetItem:
+    item = QTableWidgetItem(figure(value, signed=signed) if value is not None else "")
     item.setData(Qt.ItemDataRole.UserRole, value)
     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return item
+
+
+def columns(rows: Sequence[Any]) -> list[tuple[str, str, bool]]:
+    """The figures the rows have, in order: under placement scoring the points first (then
+    the chips that break their ties); once the event is cut, the stage and what it carried
+    in; the points penalties when any."""
+    placement = any(r.points is not None for r in rows)
+    out: list[tuple[str, str, bool]] = []
+    if any(r.stage for r in rows):
+        out.append(("Stage", "stage", False))
+    if placement:
+        out.append(("Points", "points", False))
+    if any(r.carried is not None for r in rows):
+        out.append(("Carried", "carried", False))
+    out += _FIGURES
+    if placement and any(r.point_penalties for r in rows):
+        out.append(("Point penalties", "point_penalties", True))
+    return out
 
 
 class StandingsView(QWidget):
@@ -50,6 +75,13 @@ class StandingsView(QWidget):
         self.round_box.setObjectName("standings_round")
         self.round_box.currentIndexChanged.connect(
             lambda _i: self.round_changed.emit(self.selected_round()))
+        #: one stage alone (shown once the event is cut): item data 0 all, N stage N
+        self.stage_box = QComboBox()
+        self.stage_box.setObjectName("standings_stage")
+        self.stage_box.currentIndexChanged.connect(
+            lambda _i: self.round_changed.emit(self.selected_round()))
+        self.stage_box.setVisible(False)
+        self._stages: list[Any] = []
         self.lbl_round = QLabel()
         self.info = QLabel()
         self.provisional = QLabel()  # "only verified hands count; n left out" (red)
@@ -57,7 +89,7 @@ class StandingsView(QWidget):
         self.provisional.setStyleSheet("color: #b3261e; font-weight: bold")
         self.provisional.setVisible(False)
         self._waiting = 0
-        self.table = QTableWidget(0, len(_COLUMNS))
+        self.table = QTableWidget(0, 2 + len(_FIGURES))
         self.table.setObjectName("standings_table")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -68,6 +100,7 @@ class StandingsView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.lbl_round)
         top.addWidget(self.round_box)
+        top.addWidget(self.stage_box)
         top.addWidget(self.provisional)
         top.addStretch(1)
         top.addWidget(self.info)
@@ -76,6 +109,7 @@ class StandingsView(QWidget):
         lay.addLayout(top)
         lay.addWidget(self.table, 1)
         self._rows: list[Any] = []
+        self._figures: list[str] = []
         self._rounds: list[int] = []
         LANG.changed.connect(self.retranslate)
         self.retranslate()
@@ -84,7 +118,28 @@ class StandingsView(QWidget):
         self.lbl_round.setText(tr("Round") + ":")
         self.set_provisional(self._waiting)
         self.set_rounds(self._rounds)
+        self.set_stages(self._stages)
         self.set_rows(self._rows)
+
+    def set_stages(self, stages: Sequence[Any]) -> None:
+        """The event's stages (``Stage`` values): a choice of one stage alone once it is
+        cut (hidden before)."""
+        current = self.stage_box.currentData() if self.stage_box.currentIndex() >= 0 else 0
+        self._stages = list(stages)
+        self.stage_box.blockSignals(True)
+        self.stage_box.clear()
+        self.stage_box.addItem(tr("all_stages"), 0)
+        for st in self._stages:
+            self.stage_box.addItem(tr("stage_n", name=stage_name(st, LANG.code)), st.number)
+        self.stage_box.setCurrentIndex(max(0, self.stage_box.findData(current or 0)))
+        self.stage_box.blockSignals(False)
+        self.stage_box.setVisible(len(self._stages) > 1)
+
+    def selected_stage(self) -> int | None:
+        """The one stage shown alone, or None (every stage, as the event ranks them)."""
+        if len(self._stages) <= 1:
+            return None
+        return int(self.stage_box.currentData() or 0) or None
 
     def set_rounds(self, rounds: Sequence[int]) -> None:
         """One meaning of rounds everywhere (as ``--through N`` / ``--round N`` in the CLI):
@@ -122,27 +177,45 @@ class StandingsView(QWidget):
         return self.selected_scope()[1]
 
     def set_rows(self, rows: Sequence[Any]) -> None:
-        """Show StandingRow values (rank order as given), with one column per round."""
+        """Show StandingRow values (rank order as given): the figures :func:`columns` says,
+        then one column per round (its points under placement scoring, else its chips)."""
         self._rows = list(rows)
-        rounds = sorted({r for row in self._rows for r in row.per_round})
-        self.table.setColumnCount(len(_COLUMNS) + len(rounds))
-        self.table.setHorizontalHeaderLabels([tr(c) for c in _COLUMNS]
+        figures = columns(self._rows)
+        self._figures = [key for _, key, _ in figures]
+        placement = "points" in self._figures
+        staged = "stage" in self._figures
+        per = "per_round_points" if placement else "per_round"
+        rounds = sorted({r for row in self._rows for r in getattr(row, per)})
+        self.table.setColumnCount(2 + len(figures) + len(rounds))
+        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player")]
+                                             + [tr(h) for h, _, _ in figures]
                                              + [tr("round_n", n=r) for r in rounds])
         self.table.setRowCount(len(self._rows))
         bold = QFont(self.table.font())
         bold.setBold(True)
+        names = {st.number: stage_name(st, LANG.code) for st in self._stages}
+        first = "points" if placement else "chips"  # what ranks: bold
         for r, row in enumerate(self._rows):
             rank = QTableWidgetItem(f"{row.rank}{'=' if row.tied else ''}")
             rank.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
             name = QTableWidgetItem(row.player + (f"  ({row.club})" if row.club else ""))
             name.setData(Qt.ItemDataRole.UserRole, row.player)
-            chips = _num(row.chips, signed=True)
-            chips.setForeground(chips_brush(row.chips))
-            chips.setFont(bold)
-            cells = [rank, name, chips, _num(row.hands), _num(row.wins), _num(row.self_drawn),
-                     _num(row.discards_paid), _num(row.flower_pigs), _num(row.largest_win_fan),
-                     _num(row.penalties, signed=True)]
-            cells += [_num(row.per_round.get(n, 0), signed=True) for n in rounds]
+            cells = [rank, name]
+            for _, key, signed in figures:
+                value = getattr(row, key)
+                if key == "stage":
+                    item = QTableWidgetItem(names.get(value, str(value)))
+                    item.setData(Qt.ItemDataRole.UserRole, value)
+                else:
+                    item = _num(value, signed=signed)
+                if key == first:
+                    item.setFont(bold)
+                if key == "chips":
+                    item.setForeground(chips_brush(row.chips))
+                cells.append(item)
+            values = getattr(row, per)
+            cells += [_num(values[n], signed=not placement) if n in values
+                      else _num(None if staged else 0, signed=not placement) for n in rounds]
             for c, item in enumerate(cells):
                 self.table.setItem(r, c, item)
         header = self.table.horizontalHeader()
@@ -151,13 +224,16 @@ class StandingsView(QWidget):
                                         else QHeaderView.ResizeMode.Stretch)
         self.info.setText(tr("updated", t=datetime.now().strftime("%H:%M:%S")))
 
-    def chips_by_player(self) -> dict[str, int]:
+    def chips_by_player(self) -> dict[str, Any]:
         """What the table shows, read back from the cells (tests compare it with the store)."""
-        out = {}
-        for r in range(self.table.rowCount()):
-            out[self.table.item(r, 1).data(Qt.ItemDataRole.UserRole)] = int(
-                self.table.item(r, 2).data(Qt.ItemDataRole.UserRole))
-        return out
+        return self.column_by_player("chips")
+
+    def column_by_player(self, key: str) -> dict[str, Any]:
+        """One figure's column (``points``, ``chips``...), read back from the cells."""
+        c = 2 + self._figures.index(key)
+        return {self.table.item(r, 1).data(Qt.ItemDataRole.UserRole):
+                self.table.item(r, c).data(Qt.ItemDataRole.UserRole)
+                for r in range(self.table.rowCount())}
 
     def _activated(self, item: QTableWidgetItem) -> None:
         name = self.table.item(item.row(), 1).data(Qt.ItemDataRole.UserRole)
