@@ -55,6 +55,8 @@ def test_the_glossary_table_reads() -> None:
     rows = _rows()
     assert len(rows) >= 15
     assert rows["chips"] == ("筹码", ["游戏豆", "积分", "豆"])
+    assert rows["placement points (a player's points for their place at the table in one "
+                "round, e.g. 4, 2, 1, 0)"] == ("比赛分", ["积分", "名次分"])
     assert rows["discards paid (the discarder pays the win)"][0] == "点炮"
 
 
@@ -76,6 +78,12 @@ NAMED_AT = {
         "Wall exhausted", "field.top.wall_exhausted", "report.label.wall_exhausted"),
     "override (a hand recorded against the rules by the head referee, with a reason)": (
         "status_override", "prog_override", "report.label.override", "page.override"),
+    "placement points (a player's points for their place at the table in one round, "
+    "e.g. 4, 2, 1, 0)": ("Points", "report.col.standings.points", "page.points",
+                         "cli.standings.col.points", "n_points", "report.label.points_unit",
+                         "page.scoring_placement", "cli.penalty.in_points"),
+    "stage (the rounds played by the players a cut chose: qualifying, final)": (
+        "Stage", "report.col.standings.stage", "page.stage", "cli.standings.col.stage"),
 }
 
 

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from referee_app.core.scores import table_points, units
+from referee_app.core.scores import table_units, units
 
 #: (round, table)
 TableKey = tuple[int, int]
@@ -43,16 +43,17 @@ def tables_of(hand_rows: Iterable[Sequence[Any]]) -> dict[TableKey, dict[int, in
 def point_rows(tables: Mapping[TableKey, Mapping[int, int]], points: Sequence[Fraction]
                ) -> list[tuple[int, int, int]]:
     """``(player_id, round, points in units)`` for every player of every table."""
-    return [(pid, rnd, units(v)) for (rnd, _), chips in tables.items()
-            for pid, v in table_points(chips, points).items()]
+    values = [units(p) for p in points]
+    return [(pid, rnd, v) for (rnd, _), chips in tables.items()
+            for pid, v in table_units(chips, values).items()]
 
 
 class Placements:
     """Every table's players and their points, kept between saves: :meth:`refresh` makes
-    again only the tables whose players' rows changed."""
+    again only the tables whose players' chips there changed."""
 
     def __init__(self, points: Sequence[Fraction], hand_rows: Iterable[Sequence[Any]]) -> None:
-        self.points = tuple(points)
+        self.points = tuple(units(p) for p in points)
         self.tables = tables_of(hand_rows)
         #: each player's points at each table they played: pid -> {(round, table): units}
         self.of: dict[int, dict[TableKey, int]] = {}
@@ -60,8 +61,8 @@ class Placements:
             self._place(key, chips)
 
     def _place(self, key: TableKey, chips: Mapping[int, int]) -> None:
-        for pid, v in table_points(chips, self.points).items():
-            self.of.setdefault(pid, {})[key] = units(v)
+        for pid, v in table_units(chips, self.points).items():
+            self.of.setdefault(pid, {})[key] = v
 
     def rows(self, pids: Iterable[int] | None = None) -> list[tuple[int, int, int]]:
         """Point rows (as :func:`point_rows`) of these players (default: everyone)."""
@@ -72,14 +73,18 @@ class Placements:
     def refresh(self, touched: Iterable[int], rows_of: Mapping[int, Iterable[Sequence[Any]]]
                 ) -> set[int]:
         """After the hand rows of the ``touched`` players changed (``rows_of``: every
-        player's rows now): make their tables again, before and after. Returns every
-        player whose points may have changed (the tables' players, before and after)."""
+        player's rows now): place again the tables where their chips or their presence
+        changed — the one table a save wrote, not every table they ever sat at. Returns
+        every player whose points may have changed (those tables' players, before and
+        after, and the touched players themselves)."""
         touched = set(touched)
-        keys = {k for pid in touched for k in self.of.get(pid, ())}
         new = tables_of(r for pid in touched for r in rows_of.get(pid, ()))
-        keys |= set(new)
+        keys = {k for pid in touched for k in self.of.get(pid, ())} | set(new)
         moved = set(touched)
         for key in keys:
+            old = self.tables.get(key, {})
+            if all(old.get(pid) == new.get(key, {}).get(pid) for pid in touched):
+                continue  # the touched players' chips there are as they were
             old = self.tables.pop(key, {})
             # the table's other players' rows did not change: their chips there stand
             chips = {pid: c for pid, c in old.items() if pid not in touched}

@@ -250,14 +250,12 @@ class Ranking:
         per_round_points: dict[int, Number] = {}
         carried: Number | None = None
         if self.placement:
-            points = _whole(from_units(points_of(a)))
-            per_round_points = {k: _whole(from_units(v))
-                                for k, v in sorted(a.per_round_points.items())}
+            points = from_units(points_of(a))
+            per_round_points = {k: from_units(v) for k, v in sorted(a.per_round_points.items())}
         if self.carry:
-            carried = (_whole(from_units(a.carried_points)) if self.placement
-                       else a.carried_chips)
+            carried = from_units(a.carried_points) if self.placement else a.carried_chips
         return StandingRow(rnk, p.id, p.name, p.club, p.status, chips_of(a), a.hand_chips,
                            a.hands, a.wins, a.self_drawn, a.discards_paid, a.flower_pigs,
                            a.largest_win_fan, a.penalties, dict(sorted(a.per_round.items())),
-                           tied, points, _whole(from_units(a.point_penalties)),
+                           tied, points, from_units(a.point_penalties),
                            per_round_points, self.stage, carried)
