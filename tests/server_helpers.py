@@ -121,3 +121,24 @@ class ServerProcess:
                     self.proc.wait(5)
             self.output = self.proc.stdout.read() if self.proc.stdout else ""  # type: ignore[union-attr]
         return self.output
+
+
+class Flaky(httpx.HTTPTransport):
+    """A transport that can be switched offline (connect fails) or made to lose the next
+    reply to a hand after the server saved it."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.offline = False
+        self.lose_next_hand_reply = False
+
+    def handle_request(self, request: httpx.Request) -> httpx.Response:
+        if self.offline:
+            raise httpx.ConnectError("offline", request=request)
+        resp = super().handle_request(request)
+        if self.lose_next_hand_reply and request.url.path == "/api/hands" and \
+                request.method == "POST":
+            self.lose_next_hand_reply = False
+            resp.read()
+            raise httpx.ReadError("connection reset after the save", request=request)
+        return resp

@@ -19,6 +19,7 @@ import referee_app
 from referee_app.cli.common import InputError, check_int
 from referee_app.cli.report import OutputError
 from referee_app.core import FieldError, HandRecord, RecordError, RuleViolation
+from referee_app.core.input_files import InputTooLargeError
 from referee_app.core.planning import PlanError, plan
 from referee_app.core.ruleset_file import RulesetFileError
 from referee_app.core.whatif import WhatIfError, parse_setting
@@ -81,6 +82,8 @@ TABLE: list[tuple[type[FieldError], str, Callable[[], FieldError]]] = [
     (NearMissError, "near_miss", lambda: NearMissError("seats.E", "playr", "player")),
     (InputError, "input", lambda: InputError("round", "expected a round")),
     (OutputError, "output", lambda: OutputError("output", "cannot write")),
+    (InputTooLargeError, "input_too_large",
+     lambda: InputTooLargeError.of("", "input_too_large", path="/dev/zero", limit=16)),
 ]
 
 

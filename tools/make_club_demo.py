@@ -96,7 +96,8 @@ def build(seed: int, ruleset_file: Path = RULESET_FILE) -> tuple[dict[str, Any],
                                    referee=REFEREES[table % 2])
                     seen.update(clauses_paid(rec, rules))
                     if n % 2 == 0:
-                        t.hands.set_status(h.id, "verified", referee=REFEREES[0])
+                        # a second referee verifies: the one who did not enter it
+                        t.hands.set_status(h.id, "verified", referee=REFEREES[(table + 1) % 2])
         late = t.rounds.seating(2).tables[1]["E"]
         t.penalties.add([late], 4, "迟到 (late for round 2)", clause="§3", referee=REFEREES[0],
                       round=2)

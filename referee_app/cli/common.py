@@ -9,12 +9,16 @@ costs nothing beyond click and the core (``score`` stays fast and loads no stora
 
 from __future__ import annotations
 
+import contextlib
+import io
 import sys
-from typing import Any
+from collections.abc import Iterator
+from typing import Any, BinaryIO
 
 import click
 
 from referee_app.core.errors import RecordError, message
+from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, read_stream
 from referee_app.core.jsonin import json_kind, parse_json, text_problem
 from referee_app.core.record import HandRecord, load_record, unknown_fields
 from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE, Ruleset
@@ -34,6 +38,8 @@ EXIT_CODES_HELP = (
 MAX_INT64 = 2**63 - 1
 #: Largest chips a penalty or an override total may name (a stake: MAX_STAKE, the same).
 MAX_CHIPS = 1_000_000
+#: Largest table number and hand number at a table (storage/checks.py says why).
+MAX_TABLE_NO = MAX_HAND_NO = 999
 
 
 class InputError(RecordError):
@@ -104,7 +110,9 @@ def check_int(value: Any, low: int, high: int, what: str = "number",
 
 #: click types for the numbers the issue names (use ``type=ID`` etc.)
 ID = BoundedInt(1, MAX_INT64, "id")
-NUMBER = BoundedInt(1, MAX_INT64, "number")  # round, table, hand number
+NUMBER = BoundedInt(1, MAX_INT64, "number")  # a round number
+TABLE = BoundedInt(1, MAX_TABLE_NO, "table")
+HAND_NO = BoundedInt(1, MAX_HAND_NO, "hand_no")
 CHIPS = BoundedInt(-MAX_CHIPS, MAX_CHIPS, "chips")
 STAKE = BoundedInt(1, MAX_STAKE, "stake")
 CAP_FAN = BoundedInt(1, MAX_CAP_FAN, "cap_fan")
@@ -169,19 +177,20 @@ def display_name(path: str) -> str:
     return "stdin" if path == "-" else path
 
 
-def read_input(path: str) -> bytes:
-    """The bytes of FILE, or of stdin for ``-``; InputError naming the file otherwise."""
+@contextlib.contextmanager
+def input_stream(path: str) -> Iterator[BinaryIO]:
+    """FILE opened for reading, or stdin for ``-``; InputError naming the file otherwise."""
     if path == "-":
         if sys.stdin is None:
             raise InputError.of("", "stdin_closed")
         stream = getattr(sys.stdin, "buffer", None)
-        if stream is not None:
-            return stream.read()
-        data = sys.stdin.read()  # a text stream without bytes (tests)
-        return data.encode("utf-8", "surrogateescape")
+        if stream is None:  # a text stream without bytes (tests)
+            data = sys.stdin.read(FILE_LIMIT + 1)
+            stream = io.BytesIO(data.encode("utf-8", "surrogateescape"))
+        yield stream
+        return
     try:
-        with open(path, "rb") as f:
-            return f.read()
+        f = open(path, "rb")
     except IsADirectoryError:
         raise InputError.of("", "input_is_folder", path=path) from None
     except FileNotFoundError:
@@ -189,6 +198,30 @@ def read_input(path: str) -> bytes:
     except OSError as e:
         raise InputError.of("", "file_unreadable_os", source=path,
                             detail=str(e.strerror or e)) from None
+    with f:
+        yield f
+
+
+def read_input(path: str) -> bytes:
+    """The bytes of FILE, or of stdin for ``-``, up to 16 MiB (more: exit 2 naming the
+    limit, see core/input_files.py); InputError naming the file otherwise."""
+    with input_stream(path) as f:
+        try:
+            return read_stream(f, display_name(path))
+        except OSError as e:  # e.g. EISDIR only at the first read on some systems
+            raise InputError.of("", "file_unreadable_os", source=path,
+                                detail=str(e.strerror or e)) from None
+
+
+def input_lines(path: str) -> Iterator[bytes]:
+    """The lines of FILE or stdin (``-``) as they are read, each up to 16 MiB (a longer
+    one: exit 2 naming the limit, as :func:`read_input`): a batch of any length streams."""
+    with input_stream(path) as f:
+        while line := f.readline(FILE_LIMIT + 1):
+            if len(line) > FILE_LIMIT:
+                raise InputTooLargeError.of("", "input_too_large", path=display_name(path),
+                                            limit=FILE_LIMIT // MIB)
+            yield line.rstrip(b"\n")
 
 
 def load_json_input(path: str) -> Any:
@@ -232,9 +265,9 @@ def read_record(raw: bytes, source: str, warn_prefix: str = "",
 
 __all__ = [
     "CAP_FAN", "CHIPS", "MAX_CAP_FAN", "MAX_STAKE", "EXIT_BAD_INPUT", "EXIT_CODES_HELP", "EXIT_FAULT", "EXIT_OK",
-    "EXIT_RULES", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "STAKE",
+    "EXIT_RULES", "HAND_NO", "ID", "MAX_CHIPS", "MAX_INT64", "NUMBER", "STAKE", "TABLE",
     "BoundedInt", "InputError", "check_int", "check_text", "display_name", "echo_warnings",
-    "load_json_input", "parse_totals", "read_input", "read_record", "require_object",
+    "input_lines", "load_json_input", "parse_totals", "read_input", "read_record", "require_object",
     "text_option",
 ]
 

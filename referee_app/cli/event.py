@@ -110,6 +110,10 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
         click.echo("  " + scoring_text(i))
 
 
+def _verifier(self_verify: bool) -> str:
+    return say("event.verifier_self" if self_verify else "event.verifier_second")
+
+
 def _counted(verified_only: bool) -> str:
     return say("event.counted_verified" if verified_only else "event.counted_all")
 
@@ -143,6 +147,11 @@ def _split(text: str | None) -> list[str]:
               help="The players' live results page (e.g. the address 'referee-app serve' "
                    "prints): its QR code goes on table cards and printed standings "
                    "('' for none).")
+@click.option("--self-verify/--second-verifier", "self_verify", default=None,
+              help="A one-referee event: the referee may verify the hands they entered or "
+                   "last amended (recorded; refused while two or more referees are "
+                   "registered). --second-verifier: a second referee verifies each hand "
+                   "(the default).")
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
@@ -154,8 +163,9 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
               end_date: str | None, head_referee: str | None, referees: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
               templates: str | None, verified_only: bool | None,
-              results_url: str | None, resettle: bool, scoring: str | None,
-              placement_points: str | None, referee: str, db: Path) -> None:
+              results_url: str | None, self_verify: bool | None, resettle: bool,
+              scoring: str | None, placement_points: str | None, referee: str,
+              db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -165,7 +175,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
         ("templates", templates), ("verified_only", verified_only),
-        ("results_url", results_url), ("scoring", scoring),
+        ("results_url", results_url), ("self_verify", self_verify), ("scoring", scoring),
         ("placement_points", placement_points))
         if v is not None}
     if referees is not None:
@@ -174,13 +184,22 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         fields["tie_break"] = _split(tie_break)
     if not fields and not resettle:
         raise StorageError.of("options", "nothing_to_change")
+    if templates:  # the folder and its templates are checked now, not at the first report
+        from referee_app.reports.api import check_templates
+        from referee_app.reports.template import TemplateError
+
+        try:
+            check_templates(db, templates)
+        except TemplateError as e:
+            raise StorageError.like("--templates", e) from None
     with open_db(db, referee) as t:
         i = t.update_info(referee=referee, **fields) if fields else t.info
         click.echo(say("event.settings", name=i.name, venue=i.venue or "-",
                        start=i.start_date or "-", end=i.end_date or "-", stake=i.stake,
                        referees=_names(i.referees), head=i.head_referee or "-",
                        tie_break=tie_break_text(i.tie_break), templates=i.templates or "-",
-                       counted=_counted(i.verified_only), results=i.results_url or "-"))
+                       counted=_counted(i.verified_only), verifier=_verifier(i.self_verify),
+                       results=i.results_url or "-"))
         click.echo("  " + scoring_text(i))
         differ = t.settled_differently()
         if resettle:
@@ -210,8 +229,8 @@ def event_info(db: Path) -> None:
                        start=i.start_date or "-", end=i.end_date or "-",
                        tie_break=tie_break_text(i.tie_break), referees=_names(i.referees),
                        head=i.head_referee or "-", templates=i.templates or "-",
-                       counted=_counted(i.verified_only), results=i.results_url or "-",
-                       players=len(t.players.list())))
+                       counted=_counted(i.verified_only), verifier=_verifier(i.self_verify),
+                       results=i.results_url or "-", players=len(t.players.list())))
         click.echo("  " + scoring_text(i))
         stages = t.stages.list()
         if len(stages) > 1:

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from referee_app.cli.common import ID, NUMBER, parse_totals
+from referee_app.cli.common import HAND_NO, ID, NUMBER, TABLE, parse_totals
 from referee_app.storage import HandInfo
 from referee_app.storage.hand_queries import change_items, change_text
 
@@ -35,8 +35,9 @@ def hand() -> None:
 @hand.command("add")
 @click.argument("record", metavar="RECORD.json")
 @click.option("--round", "round_no", type=NUMBER, required=True)
-@click.option("--table", type=NUMBER, required=True)
-@click.option("--hand", "hand_no", type=NUMBER, required=True, help="Hand number at the table.")
+@click.option("--table", type=TABLE, required=True, help="Table number (1-999).")
+@click.option("--hand", "hand_no", type=HAND_NO, required=True,
+              help="Hand number at the table (1-999).")
 @click.option("--referee", default="", help="Who entered the hand.")
 @click.option("--override-reason", default=None,
               help="Head referee only: record a rule-breaking hand anyway, with this reason.")
@@ -187,7 +188,7 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
 
 @hand.command("list")
 @click.option("--round", "round_no", type=NUMBER, default=None)
-@click.option("--table", type=NUMBER, default=None)
+@click.option("--table", type=TABLE, default=None)
 @click.option("--json", "as_json", is_flag=True)
 @click.option("--csv", "csv_path", type=click.Path(dir_okay=False), default=None,
               help="Also write the hands of --round (or all) to this CSV file.")

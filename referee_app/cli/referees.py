@@ -65,3 +65,17 @@ def referee_pin(name: str, referee: str, db: Path) -> None:
                                              "NEW_REFEREE_PIN", confirm=True),
                               referee=referee or name)
         click.echo(say("referee.pin_changed", name=name.strip()))
+
+
+@referee.command("remove")
+@click.argument("name")
+@referee_option
+@db_option
+@handle_errors
+def referee_remove(name: str, referee: str, db: Path) -> None:
+    """Take referee NAME off this tournament (head referee): NAME can no longer sign in or
+    write, and a running server ends NAME's sessions at once. Nothing NAME did is erased:
+    every hand version and record entry still names them."""
+    with open_db(db, referee) as t:
+        t.referees.remove(name, referee=referee)
+        click.echo(say("referee.removed", name=name.strip()))

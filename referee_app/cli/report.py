@@ -20,7 +20,7 @@ import click
 
 from referee_app.core.errors import FieldError
 
-from .common import ID, NUMBER, BoundedInt
+from .common import ID, NUMBER, TABLE, BoundedInt
 from .lang import error_text, exception_text, say
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
@@ -78,12 +78,14 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
     from referee_app.reports.api import generate, templates_folder, write_atomic
     from referee_app.reports.template import TemplateError, load_template
     from referee_app.storage import StorageError, StorageFault, Tournament
+    from referee_app.storage.files import output_path
 
     try:
         if template is not None or templates is not None:
             load_template(report, template, folder=templates)  # a bad file: before the db
         if not output.parent.is_dir():
             raise OutputError.of("output", "no_output_folder", folder=str(output.parent))
+        output_path(output)  # a device, folder or pipe: refused before any work
         with Tournament.open(db) as t:
             tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
@@ -154,7 +156,7 @@ def standings(round_: int | None, through: int | None, stage: str | None, **kw: 
 
 @report.command()
 @click.option("--round", "round_", type=NUMBER, required=True)
-@click.option("--table", type=NUMBER, default=None,
+@click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @common
 def table(round_: int, table: int | None, **kw: Any) -> None:
@@ -188,7 +190,7 @@ def seating(round_: int, **kw: Any) -> None:
 
 @report.command()
 @click.option("--round", "round_", type=NUMBER, required=True)
-@click.option("--table", type=NUMBER, default=None,
+@click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @click.option("--count", type=SLIPS, default=8, show_default=True,
               help="Slips per table, numbered from the table's next hand number.")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from referee_app.cli.common import MAX_INT64, NUMBER, BoundedInt
+from referee_app.cli.common import MAX_INT64, NUMBER, TABLE, BoundedInt
 from referee_app.storage import StorageError
 from referee_app.storage.models import Seating
 
@@ -174,7 +174,7 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
 
 @round_.command("set-seat")
 @click.argument("number", type=NUMBER, metavar="NUMBER")
-@click.argument("table", type=NUMBER, metavar="TABLE")
+@click.argument("table", type=TABLE, metavar="TABLE")
 @click.argument("seat")
 @click.argument("player")
 @referee_option
@@ -208,7 +208,7 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
                                         "void", "last", "last_entry", "gaps", "players")]
     rows = [(tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
              tp.last_hand, (tp.last_entry_at or "-")[:19],
-             ",".join(map(str, tp.gaps)) or "-", " ".join(tp.players.values()))
+             tp.gap_text() or "-", " ".join(tp.players.values()))
             for tp in p.tables]
     for line in text_table(header, rows, "rrrrrrrlll", (5, 5, 7, 8, 8, 4, 4, 19, 4)):
         click.echo(line)

@@ -75,8 +75,14 @@ def export(ruleset_id: str, output: str) -> None:
     if output == "-":
         click.echo(text, nl=False)
         return
+    from referee_app.storage import StorageError
+    from referee_app.storage.files import atomic_file
+
     try:
-        Path(output).write_text(text, encoding="utf-8")
+        with atomic_file(Path(output)) as f:
+            f.write(text)
+    except StorageError as e:
+        _fail(exception_text(e))
     except OSError as e:
         _fail(error_line(say("cannot_write", path=output, detail=e.strerror), "output"))
     click.echo(say("rules.wrote", path=output, ruleset=ruleset_id))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Iterable
 from typing import Any
 
 import click
@@ -16,6 +17,7 @@ from referee_app.cli.common import (
     STAKE,
     InputError,
     display_name,
+    input_lines,
     read_input,
     read_record,
 )
@@ -36,11 +38,13 @@ def _dump(d: dict[str, Any], *, compact: bool) -> str:
     return json.dumps(d, ensure_ascii=False, indent=2)
 
 
-def _score_jsonl(raw: bytes, settings: dict[str, int | None], club: Ruleset | None) -> int:
+def _score_jsonl(lines: Iterable[bytes], settings: dict[str, int | None],
+                 club: Ruleset | None) -> int:
     """One settlement line per record line; a line that cannot be read becomes an error
-    line (with its number) and the batch goes on."""
+    line (with its number) and the batch goes on. A line over 16 MiB stops the batch
+    (exit 2 naming the limit): a batch is read as it comes, one record at a time."""
     worst = EXIT_OK
-    for n, line in enumerate(raw.split(b"\n"), start=1):
+    for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
@@ -102,10 +106,10 @@ def score(file: str, as_json: bool, as_jsonl: bool, cap_fan: int | None,
             from referee_app.core.ruleset_file import ruleset_from_file
 
             club = ruleset_from_file(ruleset_file)
-        raw = read_input(file)
         settings = {"cap_fan": cap_fan, "stake": stake}
         if as_jsonl:
-            sys.exit(_score_jsonl(raw, settings, club))
+            sys.exit(_score_jsonl(input_lines(file), settings, club))
+        raw = read_input(file)
         s = _settle(read_record(raw, display_name(file), club=club), settings, club)
     except (InputError, RecordError) as e:
         if as_json:

@@ -18,6 +18,8 @@ PORT = BoundedInt(1, 65535, "port")
 #: again every second or more and long-polls up to 25 s, and a phone whose connection was
 #: closed just as it sent its next request sees an error where a browser would retry
 KEEP_ALIVE = 30
+#: where a reverse proxy's X-Forwarded-For is believed from (``--behind-proxy``)
+PROXY_ADDRESSES = "127.0.0.1,::1"
 
 
 def _loopback(host: str) -> bool:
@@ -39,10 +41,15 @@ def _loopback(host: str) -> bool:
               help="TLS private key (PEM) of --cert.")
 @click.option("--public-url", default="", help="The results address players scan (QR code "
               "on the projector page), e.g. http://192.168.1.10:8787/.")
+@click.option("--behind-proxy", is_flag=True,
+              help="A reverse proxy on this machine forwards the requests: take the client's "
+                   "address from its X-Forwarded-For header (only from 127.0.0.1 or ::1). "
+                   "Without it the header is ignored: sign-in limits count the address "
+                   "that connects.")
 @db_option
 @handle_errors
 def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public_url: str,
-          db: Path) -> None:
+          behind_proxy: bool, db: Path) -> None:
     """Serve the tournament to other desks and live results to phones.
 
     A JSON API for desks, a live results page for phones (docs/server.md)."""
@@ -74,7 +81,11 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     config = uvicorn.Config(app, ssl_certfile=str(cert) if cert else None,
                             ssl_keyfile=str(key_file) if key_file else None,
                             log_level="warning", access_log=False, server_header=False,
-                            timeout_graceful_shutdown=5, timeout_keep_alive=KEEP_ALIVE)
+                            timeout_graceful_shutdown=5, timeout_keep_alive=KEEP_ALIVE,
+                            # uvicorn trusts X-Forwarded-For from 127.0.0.1 by default: a
+                            # stranger could then pass for any address (the sign-in limits)
+                            proxy_headers=behind_proxy,
+                            forwarded_allow_ips=PROXY_ADDRESSES if behind_proxy else "")
     uvicorn.Server(config).run(sockets=[sock])
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import RecordError
+from .input_files import read_limited
 from .jsonin import parse_json
 from .ruleset import (
     PATTERN_FEATURES,
@@ -304,7 +305,7 @@ def ruleset_from_file(path: str | Path) -> Ruleset:
     """Read a ruleset file; RulesetFileError names the file, the path and the problem."""
     name = str(path)
     try:
-        raw = Path(path).read_bytes()
+        raw = read_limited(path)
     except OSError as e:
         raise RulesetFileError("", f"cannot read it: {e.strerror}", source=name) from None
     try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers

@@ -75,6 +75,7 @@ def run(opts: LaunchOptions) -> int:
                        "a desktop session, or render a picture with --screenshot OUT.png")
 
     from referee_app.core.errors import RecordError
+    from referee_app.core.input_files import read_limited
     from referee_app.storage.errors import StorageError
 
     from .controllers.desk import Desk
@@ -84,7 +85,7 @@ def run(opts: LaunchOptions) -> int:
     unknown: tuple = ()
     if opts.record is not None:
         try:  # read as the CLI reads it: a typo'd key refused, other unknown keys warned
-            got = read_record_text(opts.record.read_bytes(), opts.record.name)
+            got = read_record_text(read_limited(opts.record), opts.record.name)
         except OSError as e:
             raise GuiError("record", f"cannot read {opts.record}: {e.strerror or e}") from None
         except RecordError as e:

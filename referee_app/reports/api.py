@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import gather
-from .template import REPORTS, Template, load_template
+from .template import REPORTS, Template, check_template_folder, load_template
 
 if TYPE_CHECKING:
     from referee_app.storage import Tournament
@@ -58,10 +58,23 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
 def templates_folder(tournament: Tournament) -> Path | None:
     """The tournament's own template folder (relative paths: from the database's folder)."""
     name = tournament.info.templates
+    return folder_of(Path(tournament.path), name) if name else None
+
+
+def folder_of(db: Path, name: str) -> Path | None:
+    """The template folder ``name`` as a tournament at ``db`` finds it ("" for none)."""
     if not name:
         return None
     p = Path(name).expanduser()
-    return p if p.is_absolute() else Path(tournament.path).parent / p
+    return p if p.is_absolute() else db.parent / p
+
+
+def check_templates(db: Path, name: str) -> list[Path]:
+    """Before ``name`` becomes a tournament's template folder: the folder and every report
+    template in it, read as printing will read them — a missing folder or a broken
+    template is refused now (TemplateError naming it), not at the first report."""
+    folder = folder_of(db, name)
+    return [] if folder is None else check_template_folder(folder)
 
 
 def render(report: str, data: Any, template: Template | None = None,

@@ -259,7 +259,10 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
         raise ReportLayoutError() from e
     data = buf.getvalue()
     if out is not None:
-        Path(out).write_bytes(data)
+        from referee_app.storage.files import atomic_file  # whole, and only a regular file
+
+        with atomic_file(Path(out), binary=True) as f:
+            f.write(data)
     return data
 
 

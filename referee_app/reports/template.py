@@ -17,8 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import FieldError, RecordError
+from referee_app.core.errors import FieldError, RecordError, nested
 from referee_app.core.i18n import keys_under, text
+from referee_app.core.input_files import InputTooLargeError, read_limited
 from referee_app.core.jsonin import decode_utf8, parse_json
 
 REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
@@ -272,13 +273,35 @@ def export_templates(dest: str | Path, *, overwrite: bool = False) -> list[Path]
     if clash and not overwrite:
         raise TemplateError("templates", f"{', '.join(clash)} already exist(s); choose an "
                             "empty folder or overwrite (--force)")
+    from referee_app.storage.files import atomic_file  # whole, and only a regular file
+
     d.mkdir(parents=True, exist_ok=True)
     for target, source in targets:
-        target.write_text(source.read_text(encoding="utf-8") if source.is_file()
-                          else f"# {target.stem} report: every key is optional; see "
-                               "docs/reports.md\n", encoding="utf-8")
+        with atomic_file(target) as f:
+            f.write(source.read_text(encoding="utf-8") if source.is_file()
+                    else f"# {target.stem} report: every key is optional; see "
+                         "docs/reports.md\n")
     return [t for t, _ in targets]
 
+
+
+def check_template_folder(folder: Path) -> list[Path]:
+    """The report templates in ``folder``, each loaded as a report would load it; the
+    folder must exist (TemplateError naming the folder or the broken file)."""
+    if not folder.is_dir():
+        raise TemplateError.of("templates", "templates_not_folder", folder=str(folder))
+    found = []
+    for report in REPORTS:
+        path = folder_template_path(report, folder)
+        if path is None:
+            continue
+        try:
+            load_template(report, path)
+        except (TemplateError, RecordError) as e:
+            raise TemplateError.of("templates", "template_broken", path=str(path),
+                                   field=e.field or "-", why=nested(e)) from None
+        found.append(path)
+    return found
 
 
 def default_template_path(report: str) -> Path:
@@ -316,7 +339,9 @@ def load_template(report: str, path: str | Path | None = None, *,
     else:
         p = Path(path)
     try:
-        raw = p.read_bytes()
+        raw = read_limited(p)
+    except InputTooLargeError as e:
+        raise TemplateError.like("template", e) from None
     except FileNotFoundError:
         raise TemplateError("template", f"file not found: {p}") from None
     except OSError as e:

@@ -12,6 +12,8 @@ served by :func:`serve`, the rest by :data:`HANDLERS`; answers are ``storage/wir
 from __future__ import annotations
 
 import json
+import math
+import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -24,12 +26,13 @@ from referee_app.core import HandRecord, RecordError
 from referee_app.core.jsonin import json_kind, parse_json
 from referee_app.storage import (
     AuthError,
-    DuplicateHandError,
     HandInfo,
     StorageError,
     Tournament,
     ruleset_store,
 )
+from referee_app.storage.checks import MAX_HAND_NO, MAX_TABLE_NO
+from referee_app.storage.hands import MAX_KEY
 from referee_app.storage.operations import ENDPOINTS, OPERATIONS, Operation
 from referee_app.storage.progress import TableProgress
 from referee_app.storage.wire import to_json
@@ -41,6 +44,8 @@ from .state import READ_ONLY_PROBLEM, ApiError, Rendered, ServerState, state_of
 JSON = "application/json"
 
 MAX_ID = 2 ** 63 - 1
+#: the longest a long-poll of /api/changes waits (seconds)
+MAX_WAIT = 60
 
 
 # --------------------------------------------------------------------------- JSON shapes
@@ -63,12 +68,17 @@ def tournament_json(t: Tournament) -> dict[str, Any]:
 # --------------------------------------------------------------------------- input
 
 
+#: query numbers with a smaller range than any id (storage/checks.py)
+QUERY_MAX = {"table": MAX_TABLE_NO, "hand_no": MAX_HAND_NO}
+
+
 def query_int(request: Request, name: str) -> int | None:
     raw = request.query_params.get(name)
     if raw is None or raw == "":
         return None
-    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= MAX_ID:
-        raise ApiError(400, name, f"expected a whole number >= 1, got {raw[:40]!r}")
+    top = QUERY_MAX.get(name, MAX_ID)
+    if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= top:
+        raise ApiError.of(400, name, "bad_count", max=top, got=repr(raw[:40]))
     return int(raw)
 
 
@@ -171,11 +181,39 @@ async def authorize(request: Request) -> Session:
     return session_of(request)
 
 
+def check_session(state: ServerState, t: Tournament, session: Session) -> None:
+    """401 when ``session`` was ended meanwhile: its referee's PIN changed, or the referee
+    was removed, after the sign-in — by this server or on the head desk's file."""
+    state.sessions.sync(t.referees.changed_since)
+    if not state.sessions.alive(session):
+        raise ApiError.of(401, "token", "session_ended", name=session.referee,
+                          headers={"WWW-Authenticate": "Bearer"})
+
+
 async def write(request: Request, session: Session, fn: Callable[[Tournament, str], Any]
                 ) -> Any:
     """Run a change as the session's referee on the writer (one write at a time, see
-    ServerState.write; 503 when too many wait)."""
-    return await state_of(request).submit_write(session, fn)
+    ServerState.write; 503 when too many wait), once the session is known to stand
+    (:func:`check_session`, on the writer)."""
+    state = state_of(request)
+
+    def checked(t: Tournament, who: str) -> Any:
+        check_session(state, t, session)
+        return fn(t, who)
+
+    return await state.submit_write(session, checked)
+
+
+async def read_as(request: Request, session: Session, fn: Callable[[Tournament], Any]
+                  ) -> JSONResponse:
+    """:func:`read` for a signed-in referee's read (the whole log, the record check)."""
+    state = state_of(request)
+
+    def checked(t: Tournament) -> Any:
+        check_session(state, t, session)
+        return fn(t)
+
+    return await read(request, checked)
 
 
 # --------------------------------------------------------------------------- session
@@ -183,31 +221,37 @@ async def write(request: Request, session: Session, fn: Callable[[Tournament, st
 
 async def sign_in(request: Request) -> JSONResponse:
     state = state_of(request)
+    # the connection's address (a proxy's X-Forwarded-For only with serve --behind-proxy)
     client = request.client.host if request.client else "?"
     wait = state.sign_in_limiter.hit(client)
     if wait:
-        raise ApiError(429, "referee", f"too many sign-in attempts from this address; wait "
-                       f"{int(wait) + 1} s", headers={"Retry-After": str(int(wait) + 1)})
+        raise ApiError.of(429, "referee", "too_many_attempts", wait=int(wait) + 1,
+                          headers={"Retry-After": str(int(wait) + 1)})
     data = await body_object(request)
     name = field(data, "referee", str)
     pin = field(data, "pin", str)
 
-    def check() -> tuple[str, bool]:
+    def check() -> tuple[str, bool, int]:
         t = state.tournament()
         if not t.referees.required():
             raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+        # the revision before the PIN is checked: a PIN change after it ends the session
+        since = t.record.digest()[0]
         # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
         # the failures and lock-outs it writes are ordered by SQLite itself
         try:
-            r = t.referees.sign_in(name, pin)
+            r = t.referees.sign_in(name, pin, client=client)
         except AuthError as e:
-            raise ApiError(401, e.field, e.problem) from None
+            locked = e.code == "referee_locked"
+            headers = {"Retry-After": str(e.params.get("wait", 60))} if locked else None
+            raise ApiError(429 if locked else 401, e.field, e.problem, headers,
+                           code=e.code, params=e.params) from None
         finally:
             t.referees.sign_out()
-        return r.name, r.head
+        return r.name, r.head, since
 
-    who, head = await state.read(check)
-    token, s = state.sessions.issue(who, head)
+    who, head, since = await state.read(check)
+    token, s = state.sessions.issue(who, head, since)
     return JSONResponse({"token": token, "referee": who, "head": head,
                          "expires_in": int(s.expires - time.time())},
                         status_code=201)
@@ -314,10 +358,13 @@ async def log(request: Request) -> JSONResponse:
     if who is not None and len(who) > 200:
         raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
     state = state_of(request)
+
+    def entries(t: Tournament) -> list[dict[str, Any]]:
+        return [{**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)]
+
     if hid is None and await state.read(lambda: state.tournament().referees.required()):
-        session_of(request)
-    return await read(request, lambda t: [
-        {**e, "detail": scrub(e["detail"])} for e in t.record.log(hand=hid, referee=who)])
+        return await read_as(request, session_of(request), entries)
+    return await read(request, entries)
 
 
 async def next_hand(request: Request) -> JSONResponse:
@@ -331,28 +378,31 @@ async def next_hand(request: Request) -> JSONResponse:
 
 async def record(request: Request) -> JSONResponse:
     """``verify`` over the API (a signed-in referee: it reads the whole record)."""
-    session_of(request)
+    session = session_of(request)
 
     def check(t: Tournament) -> dict[str, Any]:
         rep = t.record.verify()
         return {"ok": True, "entries": rep.entries, "versions": rep.versions,
                 "digest": rep.short}
 
-    return await read(request, check)
+    return await read_as(request, session, check)
 
 
 async def changes(request: Request) -> JSONResponse:
     """Long-poll: answers as soon as the record's revision differs from ``since`` (or after
-    ``timeout`` seconds, at most 60, with the same revision)."""
+    ``timeout`` seconds: a finite number 0-60, else 400, like a ``since`` that is no
+    revision number)."""
     since = request.query_params.get("since", "-1")
     raw_timeout = request.query_params.get("timeout", "25")
+    if not re.fullmatch(r"-1|\d{1,18}", since):
+        raise ApiError.of(400, "since", "bad_revision", got=since[:40])
     try:
-        since_n = int(since)
-        timeout = min(max(float(raw_timeout), 0.0), 60.0)
+        timeout = float(raw_timeout) if len(raw_timeout) <= 20 else math.nan
     except ValueError:
-        raise ApiError(400, "since", "expected a revision number (and timeout in seconds)") \
-            from None
-    rev = await state_of(request).watch.wait_change(since_n, timeout)
+        timeout = math.nan
+    if not 0 <= timeout <= MAX_WAIT:  # nan and inf too
+        raise ApiError.of(400, "timeout", "bad_wait", max=MAX_WAIT, got=raw_timeout[:40])
+    rev = await state_of(request).watch.wait_change(int(since), timeout)
     return JSONResponse({"revision": rev})
 
 
@@ -383,29 +433,24 @@ async def add_hand(request: Request) -> JSONResponse:
     rec = field(data, "record", dict)
     override = field(data, "override_reason", str, required=False)
     totals = totals_field(data)
-    key = request.headers.get("idempotency-key", "")[:200]
-    state = state_of(request)
+    key = request.headers.get("idempotency-key", "").strip()[:MAX_KEY]
 
     def save(t: Tournament, referee: str) -> tuple[HandInfo, bool]:
-        tried = state.keys.get(key) if key else None
-        if tried is not None and tried != (referee, rnd, table, hand_no):
+        # the key is saved with the hand, in its transaction (Hands.add): found, the hand
+        # it sent is saved, whatever crashed since — answer as then, never as a conflict
+        sent = t.hands.by_key(key) if key else None
+        if sent is None:
+            return t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
+                               override_reason=override, override_totals=totals,
+                               key=key or None), False
+        first = t.hands.history(sent.hand_id)[0]  # as that send saved it
+        if ((sent.referee, sent.round, sent.table, sent.hand_no) != (referee, rnd, table,
+                                                                    hand_no)
+                or (first.override_reason or None) != (override or None)
+                or _content(first.record) != _content(rec)):
             raise ApiError(409, "idempotency_key", "this key was sent before with another "
                            "hand or by another referee; send the hand with a new key")
-        if key and tried is None:
-            state.keys.add(key, referee, rnd, table, hand_no)  # before saving: see KeyLog
-        try:
-            h = t.hands.add(rec, round=rnd, table=table, hand_no=hand_no, referee=referee,
-                           override_reason=override, override_totals=totals)
-        except DuplicateHandError:
-            # a resend of an attempt made before (its reply was lost, perhaps in a crash):
-            # if that attempt saved this very hand, answer as then instead of a conflict
-            same = t.hands.find(rnd, table, hand_no) if tried is not None else None
-            if (same is not None and same.entered_by == referee
-                    and (same.override_reason or None) == (override or None)
-                    and _content(t.hands.history(same.id)[0].record) == _content(rec)):
-                return same, True
-            raise
-        return h, False
+        return t.hands.get(sent.hand_id), True
 
     h, replayed = await write(request, session, save)
     return _saved(h, 200 if replayed else 201, replayed)

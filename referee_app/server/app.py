@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import errno
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
@@ -39,6 +40,7 @@ from referee_app.storage import (
     UnknownHandError,
     UnknownPlayerError,
 )
+from referee_app.storage.errors import fault_from
 
 from .api import api_routes
 from .pages import page_routes
@@ -79,13 +81,26 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
 
 async def _api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
-    return error_response(exc.status, exc.field, exc.problem, headers=exc.headers)
+    return error_response(exc.status, exc.field, exc.problem, code=exc.code,
+                          params=exc.params, headers=exc.headers)
 
 
 async def _internal(request: Request, exc: Exception) -> Response:
     """Anything unexpected: one JSON line, never a traceback to the client."""
     return error_response(500, "server", f"internal error ({type(exc).__name__}); the "
                           "head desk's terminal has the details")
+
+
+#: OS errors that are the machine's fault, not the request's: answered 503 like a storage
+#: fault (the desk keeps the hand and sends it again), never 500 with a traceback
+FAULT_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EROFS})
+
+
+async def _os_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, OSError)
+    if exc.errno not in FAULT_ERRNOS:
+        raise exc  # a bug: 500, and its traceback in the head desk's terminal
+    return await _storage_error(request, fault_from(exc, request.app.state.server.path))
 
 
 async def _db_busy(request: Request, exc: Exception) -> Response:
@@ -200,7 +215,7 @@ def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
 
     handlers: dict[Any, Callable[[Request, Exception], Awaitable[Response]]] = {
         StorageError: _storage_error, RecordError: _storage_error, ApiError: _api_error,
-        sqlite3.OperationalError: _db_busy, Exception: _internal}
+        sqlite3.OperationalError: _db_busy, OSError: _os_error, Exception: _internal}
     app = Starlette(routes=[*api_routes(), *page_routes()], lifespan=lifespan,
                     exception_handlers=handlers)
     app.state.server = state

@@ -14,6 +14,7 @@ import secrets
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 #: how long a token is good for: a tournament day
@@ -25,11 +26,15 @@ WINDOW_SECONDS = 60.0
 
 @dataclass(frozen=True, slots=True)
 class Session:
-    """Who a token belongs to and until when (``time.time()`` seconds)."""
+    """Who a token belongs to, until when (``time.time()`` seconds), and the record's
+    revision (chain entries) before the PIN was checked: a PIN change or removal of the
+    referee after it ends the session (:meth:`SessionStore.sync`)."""
 
     referee: str
     head: bool
     expires: float
+    since: int = 0
+    key: str = ""
 
 
 def _digest(token: str) -> str:
@@ -43,14 +48,38 @@ class SessionStore:
         self.ttl = ttl
         self._lock = threading.Lock()
         self._sessions: dict[str, Session] = {}
+        self._seen = 0  # the newest chain entry :meth:`sync` has looked at
 
-    def issue(self, referee: str, head: bool) -> tuple[str, Session]:
+    def issue(self, referee: str, head: bool, since: int = 0) -> tuple[str, Session]:
+        """A new token for ``referee``, whose PIN was checked at revision ``since``."""
         token = secrets.token_urlsafe(32)
-        s = Session(referee, head, time.time() + self.ttl)
+        key = _digest(token)
+        s = Session(referee, head, time.time() + self.ttl, since, key)
         with self._lock:
             self._drop_expired()
-            self._sessions[_digest(token)] = s
+            self._sessions[key] = s
         return token, s
+
+    def alive(self, session: Session) -> bool:
+        """Whether ``session`` still stands (not signed out, expired or ended)."""
+        with self._lock:
+            return self._sessions.get(session.key) is session and \
+                session.expires > time.time()
+
+    def sync(self, changes: Callable[[int], tuple[int, list[tuple[int, str]]]]) -> None:
+        """End the sessions of every referee whose PIN changed, or who was removed, after
+        they signed in. ``changes(seq)`` gives the newest entry and the (entry, name) of
+        each such change after entry ``seq`` (``t.referees.changed_since``); each entry
+        is looked at once."""
+        with self._lock:
+            seen = self._seen
+        newest, found = changes(seen)
+        with self._lock:
+            for seq, name in found:
+                for k in [k for k, s in self._sessions.items()
+                          if s.referee == name and s.since < seq]:
+                    del self._sessions[k]
+            self._seen = max(self._seen, newest)
 
     def get(self, token: str) -> Session | None:
         """The live session of ``token``, or None (unknown or expired)."""

@@ -118,8 +118,10 @@ def rebuild_error(code: str, fld: str, problem: str, params: dict[str, Any] | No
 
 def error_from(resp: httpx.Response) -> StorageError:
     """The storage error an API error response stands for: rebuilt from the body's ``code``
-    (every storage error has one); a 502-504 is :class:`ServerUnreachable` (the hand waits),
-    and an answer without a known code is named by its status."""
+    (every storage error has one); any 5xx is :class:`ServerUnreachable` — the server could
+    not take the request now (disk full, busy, a fault of its own), which is never a
+    refusal of the hand: it waits in the outbox and is sent again — and an answer without
+    a known code is named by its status."""
     try:
         err = resp.json().get("error", {})
     except (ValueError, AttributeError):
@@ -132,20 +134,24 @@ def error_from(resp: httpx.Response) -> StorageError:
     status = resp.status_code
     params = err.get("params") if isinstance(err.get("params"), dict) else None
     violations = err.get("violations") if isinstance(err.get("violations"), list) else None
-    if status in (502, 503, 504):
+    if status >= 500:
         return ServerUnreachable(fld, problem)
-    rebuilt = rebuild_error(str(err.get("code") or ""), fld, problem, params, violations)
+    code = str(err.get("code") or "")
+    rebuilt = rebuild_error(code, fld, problem, params, violations)
     if rebuilt is not None:
         return rebuilt
     if status == 422 and violations is not None:
         return HandRuleError(fld, problem, _violations(violations))
+    # a message code that is no class's (``referee_locked``, ``session_ended``): the class
+    # by the status, the code and params kept, so the desk says it in its own language
+    said = {"code": code, "params": params} if code else {}
     if status == 409:
-        return DuplicateHandError(fld, problem)
+        return DuplicateHandError(fld, problem, **said)
     if status in (401, 403, 429):
-        return AuthError(fld, problem)
+        return AuthError(fld, problem, **said)
     if status == 404 and fld == "hand_id":
-        return UnknownHandError(fld, problem)
-    return StorageError(fld, problem)
+        return UnknownHandError(fld, problem, **said)
+    return StorageError(fld, problem, **said)
 
 
 class DeskClient:

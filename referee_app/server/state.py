@@ -1,6 +1,5 @@
 """What the routes share: the server's state (the file, one connection per worker thread,
-sign-in tokens, the writer, the results worker and its page cache, the change watch,
-idempotency keys)
+sign-in tokens, the writer, the results worker and its page cache, the change watch)
 and the API's error shape ``{"error": {"field", "problem"}}`` (plus the failure's ``code``
 when the store or the record reader refused)."""
 
@@ -9,7 +8,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import os
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -23,6 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
+from referee_app.core.errors import render
 from referee_app.storage import StorageError, Tournament, backup_files
 from referee_app.storage import db as dbm
 from referee_app.storage.models import Referee
@@ -57,10 +56,20 @@ class ApiError(Exception):
     """An HTTP error with the API's JSON body ``{"error": {"field", "problem"}}``."""
 
     def __init__(self, status: int, field: str, problem: str,
-                 headers: dict[str, str] | None = None) -> None:
+                 headers: dict[str, str] | None = None, *, code: str | None = None,
+                 params: Mapping[str, Any] | None = None) -> None:
         super().__init__(f"{field}: {problem}")
         self.status, self.field, self.problem = status, field, problem
         self.headers = headers or {}
+        self.code, self.params = code, dict(params or {})
+
+    @classmethod
+    def of(cls, status: int, field: str, code: str, /, *,
+           headers: dict[str, str] | None = None, **params: Any) -> ApiError:
+        """The error of the catalogue's message ``code`` (sent with its ``params``, so a
+        client says it in its own language)."""
+        return cls(status, field, render(code, params, "en"), headers, code=code,
+                   params=params)
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
@@ -144,45 +153,6 @@ class ChangeWatch:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._event.wait(), left)
         return self.revision
-
-
-class KeyLog:
-    """Idempotency keys of the hands desks sent, appended (fsync) to ``<db>.keys`` *before*
-    the hand is saved: after a lost reply, even across a crash of the server, a resend with
-    the same key finds its attempt here and, if the hand was saved, is answered as then
-    instead of as a conflict. One JSON line per hand: key, referee, round, table, hand."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-        self._lock = threading.Lock()
-        self._keys: dict[str, tuple[str, int, int, int]] = {}
-        try:
-            text = path.read_text(encoding="utf-8")
-        except FileNotFoundError:
-            text = ""
-        for line in text.splitlines():
-            try:
-                d = json.loads(line)
-                self._keys[str(d["key"])] = (str(d["referee"]), int(d["round"]),
-                                             int(d["table"]), int(d["hand_no"]))
-            except (ValueError, KeyError, TypeError):
-                continue  # a line cut short by a crash: its hand was never saved
-
-    def get(self, key: str) -> tuple[str, int, int, int] | None:
-        with self._lock:
-            return self._keys.get(key)
-
-    def add(self, key: str, referee: str, round: int, table: int, hand_no: int) -> None:
-        line = json.dumps({"key": key, "referee": referee, "round": round, "table": table,
-                           "hand_no": hand_no}, ensure_ascii=False) + "\n"
-        with self._lock:
-            if self._keys.get(key) == (referee, round, table, hand_no):
-                return
-            with open(self.path, "a", encoding="utf-8") as f:
-                f.write(line)
-                f.flush()
-                os.fsync(f.fileno())
-            self._keys[key] = (referee, round, table, hand_no)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,8 +283,6 @@ class ServerState:
         self._writes = 0
         self._counter_lock = threading.Lock()
         self._backup_lock = threading.Lock()
-        #: idempotency keys of hands sent to this server (kept beside the database)
-        self.keys = KeyLog(Path(str(path) + ".keys"))
 
     # -- the file, one connection per worker thread
     def tournament(self) -> Tournament:
@@ -372,8 +340,7 @@ class ServerState:
                 raise ApiError(403, "referee", READ_ONLY_PROBLEM)
             ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
-                raise ApiError(401, "referee", f"{session.referee} is no longer a referee "
-                               "of this tournament; sign in again")
+                raise ApiError.of(401, "referee", "referee_removed", name=session.referee)
             t.referees.signed_in = Referee(ref.name, ref.head, ref.added_at)
             try:
                 result = fn(t, ref.name)

@@ -20,6 +20,7 @@ from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
 from referee_app.core.errors import nested
+from referee_app.core.input_files import BUNDLE_LIMIT, read_limited
 from referee_app.core.jsonin import json_kind, parse_json
 
 from . import chain
@@ -161,7 +162,7 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     if isinstance(source, Mapping):
         return dict(source)
     try:
-        raw = Path(source).read_bytes()
+        raw = read_limited(source, BUNDLE_LIMIT)
     except OSError as e:
         raise BundleError.of("file", "file_unreadable_os", source=str(source),
                              detail=e.strerror) from None

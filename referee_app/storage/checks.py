@@ -24,6 +24,11 @@ def dump(obj: Any) -> str:
 MAX_INT = 2**63 - 1
 #: chips in one penalty or override entry; stake per unit
 MAX_CHIPS = 1_000_000
+#: hand numbers at a table and table numbers of a round: 1..999 (a table plays a few dozen
+#: hands a round; 999 tables seat 3,996 players). Files saved before the bound may hold
+#: larger numbers: they open, list and show progress; new hands and seatings are bounded
+MAX_HAND_NO = 999
+MAX_TABLE_NO = 999
 
 
 def shown(value: Any) -> str:
@@ -37,6 +42,16 @@ def positive_int(value: Any, field: str, maximum: int = MAX_INT) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= maximum:
         raise StorageError.of(field, "bad_count", max=maximum, got=shown(value))
     return value
+
+
+def hand_no_int(value: Any) -> int:
+    """A hand number to save: 1..:data:`MAX_HAND_NO`."""
+    return positive_int(value, "hand_no", MAX_HAND_NO)
+
+
+def table_int(value: Any, field: str = "table") -> int:
+    """A table number to seat or save at: 1..:data:`MAX_TABLE_NO`."""
+    return positive_int(value, field, MAX_TABLE_NO)
 
 
 def lookup_int(value: Any, field: str) -> int:

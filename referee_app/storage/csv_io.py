@@ -21,6 +21,7 @@ import io
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, read_limited
 from referee_app.core.scores import figure
 
 from .errors import CSVImportError
@@ -67,11 +68,13 @@ def read_players(source: str | Path | io.TextIOBase
     """The rows of an entry list (header: name[, name_latin, club, status]) and the line
     each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
     try:
-        if isinstance(source, str | Path):
-            with open(source, encoding="utf-8-sig", newline="") as f:
-                text = f.read()
+        if isinstance(source, str | Path):  # up to 16 MiB (an entry list is a few KB)
+            text = read_limited(source).decode("utf-8-sig")
         else:
-            text = source.read()
+            text = source.read(FILE_LIMIT + 1)
+            if len(text) > FILE_LIMIT:
+                raise InputTooLargeError.of("", "input_too_large", path=str(source),
+                                            limit=FILE_LIMIT // MIB)
     except OSError as e:
         raise CSVImportError.of("file", "csv_unreadable", source=str(source),
                                    detail=e.strerror) from None

@@ -33,8 +33,10 @@ from referee_app.core.errors import message
 
 from .errors import DamagedError, ReadOnlyError, fault_from
 
-SCHEMA_VERSION = 3  # 2: the hash chain, frozen settlement settings, referees; 3: stages,
-#: penalties in points
+#: 2: the hash chain, frozen settlement settings, referees; 3: the desks' idempotency keys
+#: inside the file (``hand_keys``), sign-in failures counted per client address; 4: the
+#: stages of an event (``stages``), penalties in points (``penalties.unit``)
+SCHEMA_VERSION = 4
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -152,7 +154,17 @@ TABLES: dict[str, str] = {
 )""",
     "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
                   "entries INTEGER NOT NULL, hash TEXT NOT NULL)",
-    "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL)",
+    "auth_failures": "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL, "
+                     "client TEXT NOT NULL DEFAULT '')",
+    "hand_keys": """CREATE TABLE hand_keys (
+    key TEXT PRIMARY KEY,
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    referee TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    hand_no INTEGER NOT NULL,
+    at TEXT NOT NULL
+)""",
     "stages": """CREATE TABLE stages (
     number INTEGER PRIMARY KEY,
     name TEXT NOT NULL DEFAULT '',

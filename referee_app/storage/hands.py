@@ -28,11 +28,14 @@ from .checks import (
     check_chips,
     check_text,
     dump,
+    hand_no_int,
     lookup_int,
     positive_int,
     shown,
+    table_int,
 )
 from .errors import (
+    AuthError,
     DuplicateHandError,
     HandChangedError,
     HandRuleError,
@@ -48,10 +51,14 @@ from .models import (
     HandStatus,
     HandSummary,
     HandVersion,
+    SentHand,
     VersionAction,
 )
 from .players import Players
 from .store import Store
+
+#: longest idempotency key kept (a desk sends a UUID: 36 characters)
+MAX_KEY = 200
 
 
 class Hands:
@@ -232,17 +239,23 @@ class Hands:
 
     def add(self, record: HandRecord | Mapping[str, Any] | str, *, round: int, table: int,
                  hand_no: int, referee: str = "", override_reason: str | None = None,
-                 override_totals: Mapping[str, int] | None = None) -> HandInfo:
+                 override_totals: Mapping[str, int] | None = None,
+                 key: str | None = None) -> HandInfo:
         """Validate, settle and save a finished hand (one transaction); returns it.
 
         Refused: an unreadable record (RecordError), another ruleset, a player not seated
         there (SeatMismatchError), a used hand number (DuplicateHandError), a rule-breaking
         record without ``override_reason`` (HandRuleError listing the engine's errors), an
-        override by anyone but the head referee.
+        override by anyone but the head referee. Table and hand numbers are 1..999.
+
+        ``key``: the idempotency key a desk sent the hand with, saved in the same
+        transaction as the hand (:meth:`by_key`): saved together or not at all, so a
+        resend after any crash finds the hand it saved, never a half.
         """
         number = positive_int(round, "round")
-        table = positive_int(table, "table")
-        hand_no = positive_int(hand_no, "hand_no")
+        table = table_int(table)
+        hand_no = hand_no_int(hand_no)
+        key = check_text(key, "idempotency_key", limit=MAX_KEY) or None
         referee = check_text(referee, "referee")
         rec, s, settings, ids, totals = self._prepare(record, number, table, hand_no,
                                                       override_reason, override_totals)
@@ -268,6 +281,10 @@ class Hands:
                                  rec.to_dict(), s.to_dict(), settings, ids, totals,
                                  referee=referee, at=at, reason=None, override_reason=override,
                                  override_totals=override_totals)
+            if key is not None:  # outside the record: the chain neither holds nor replays it
+                self.db.execute("INSERT INTO hand_keys(key, hand_id, referee, round, table_no, "
+                                "hand_no, at) VALUES (?,?,?,?,?,?,?)",
+                                (key, hand_id, referee, number, table, hand_no, at))
             self.store.note(referee, "hand.add", {"hand_id": hand_id, "round": number, "table": table,
                                             "hand_no": hand_no, "override": override}, at)
             result = self.get(hand_id)  # read inside the transaction: exactly what we wrote
@@ -327,14 +344,19 @@ class Hands:
 
     def _copy_version(self, hand_id: int, action: VersionAction, status: HandStatus,
                       referee: str, reason: str | None,
-                      expected_version: int | None = None) -> HandInfo:
+                      expected_version: int | None = None, *,
+                      second_referee: bool = False) -> HandInfo:
         """A new version that changes only the status: the record, its stored settlement and
-        the settings that produced it are copied as they are (nothing is settled again)."""
+        the settings that produced it are copied as they are (nothing is settled again).
+        ``second_referee``: refused when ``referee`` wrote the record (:meth:`author`),
+        checked under the write lock."""
         at = dbm.now()
         with self.store.write():
             number, table, _, version, _ = self._current(hand_id)
             if expected_version is not None and version != expected_version:
                 raise HandChangedError(hand_id, expected_version, version)
+            if second_referee:
+                self._check_second_referee(hand_id, referee)
             r = self.db.execute(
                 "SELECT record, settlement, settings, override_reason, override_totals FROM "
                 "hand_versions WHERE hand_id=? AND version=?", (hand_id, version)).fetchone()
@@ -423,7 +445,30 @@ class Hands:
                                   action="un-verifying a hand" if cur == "verified"
                                   else "verifying a hand")
         return self._copy_version(hand_id, VersionAction.STATUS, st, referee,
-                                  check_text(reason, "reason", limit=MAX_REASON) or None, expected_version)
+                                  check_text(reason, "reason", limit=MAX_REASON) or None,
+                                  expected_version,
+                                  second_referee=st is HandStatus.VERIFIED)
+
+    def author(self, hand_id: int) -> str:
+        """Who wrote the hand's record as it stands: the referee who entered it, or who
+        last amended it (a status change, void or restore copies the record unchanged)."""
+        self._current(hand_id)
+        r = self.db.execute("SELECT referee FROM hand_versions WHERE hand_id=? AND action IN "
+                            "('entered', 'amended') ORDER BY version DESC LIMIT 1",
+                            (hand_id,)).fetchone()
+        return str(r[0]) if r else ""
+
+    def _check_second_referee(self, hand_id: int, referee: str) -> None:
+        """Verifying means a second referee checked the slip: the record's own author may
+        not, unless a one-referee event allows it (``event set --self-verify``, effective
+        while at most one referee is registered)."""
+        author = self.author(hand_id)
+        if not referee or referee != author:
+            return
+        if self.store.info.self_verify and self.db.execute(
+                "SELECT COUNT(*) FROM referees").fetchone()[0] <= 1:
+            return
+        raise AuthError.of("referee", "verify_own_hand", name=referee, hand_id=hand_id)
 
 
     _HAND_SQL = (
@@ -464,6 +509,15 @@ class Hands:
     def get(self, hand_id: int) -> HandInfo:
         self._current(hand_id)
         return self._hand_rows("WHERE h.id=?", (hand_id,))[0]
+
+    def by_key(self, key: str) -> SentHand | None:
+        """The hand saved with idempotency key ``key`` (:meth:`add`), or None."""
+        key = key.strip() if isinstance(key, str) else ""
+        if not key or len(key) > MAX_KEY:
+            return None
+        r = self.db.execute("SELECT key, hand_id, referee, round, table_no, hand_no FROM "
+                            "hand_keys WHERE key=?", (key,)).fetchone()
+        return SentHand(*r) if r is not None else None
 
     def find(self, round: int, table: int, hand_no: int) -> HandInfo | None:
         round, table = lookup_int(round, "round"), lookup_int(table, "table")

@@ -167,7 +167,72 @@ def settings_of_saved_versions(db: Database, rules: Ruleset, digest: str,
 # --------------------------------------------------------------------------- schema 3
 
 #: the table schema 3 added, as it created it
-SCHEMA_3_STAGES = """CREATE TABLE stages (
+SCHEMA_3_TABLES = {
+    "hand_keys": """CREATE TABLE hand_keys (
+    key TEXT PRIMARY KEY,
+    hand_id INTEGER NOT NULL REFERENCES hands(id),
+    referee TEXT NOT NULL,
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    hand_no INTEGER NOT NULL,
+    at TEXT NOT NULL
+)""",
+}
+
+
+@upgrades_to(3)
+def keys_inside_the_file(db: Database) -> None:
+    """Schema 2 -> 3: the desks' idempotency keys move into the file (``hand_keys``, written
+    in the same transaction as the hand), and sign-in failures name the client address.
+
+    The keys a server kept in the side file ``<db>.keys`` come in once, here: a key whose
+    hand is saved (same round, table, number, entered by the same referee) is kept with
+    that hand; a key whose hand was never saved (the old log wrote it *before* the save)
+    is left out, so its resend saves the hand instead of replaying nothing. The side file
+    is not read again; it may be deleted. Neither table is part of the record (the chain
+    neither holds nor replays them)."""
+    for statement in SCHEMA_3_TABLES.values():
+        db.execute(statement)
+    db.execute("ALTER TABLE auth_failures ADD COLUMN client TEXT NOT NULL DEFAULT ''")
+    main = next((r[2] for r in db.execute("PRAGMA database_list") if r[1] == "main"), "")
+    if main:
+        for row in _side_file_keys(Path(main + ".keys")):
+            found = db.execute(
+                "SELECT h.id FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+                "v.version=1 WHERE h.round=? AND h.table_no=? AND h.hand_no=? AND "
+                "v.referee=?", (row[2], row[3], row[4], row[1])).fetchone()
+            if found is not None:
+                db.execute("INSERT OR IGNORE INTO hand_keys(key, hand_id, referee, round, "
+                           "table_no, hand_no, at) VALUES (?,?,?,?,?,?,?)",
+                           (row[0], found[0], *row[1:], dbm.now()))
+
+
+def _side_file_keys(path: Path) -> list[tuple[str, str, int, int, int]]:
+    """The (key, referee, round, table, hand number) lines of an old ``<db>.keys`` file;
+    a line cut short by a crash, or anything else unreadable, is skipped (the old log
+    skipped it too: its hand was never saved)."""
+    try:
+        with open(path, "rb") as f:
+            raw = f.read(64 * 1024 * 1024)  # a server's whole day is a few hundred KB
+    except OSError:
+        return []
+    out = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            d = json.loads(line)
+            row = (str(d["key"])[:200], str(d["referee"]), int(d["round"]),
+                   int(d["table"]), int(d["hand_no"]))
+        except (ValueError, KeyError, TypeError, OverflowError):
+            continue
+        if all(0 < n < 2**63 for n in row[2:]):
+            out.append(row)
+    return out
+
+
+# --------------------------------------------------------------------------- schema 4
+
+#: the table schema 4 added, as it created it
+SCHEMA_4_STAGES = """CREATE TABLE stages (
     number INTEGER PRIMARY KEY,
     name TEXT NOT NULL DEFAULT '',
     after_round INTEGER NOT NULL UNIQUE,
@@ -179,11 +244,11 @@ SCHEMA_3_STAGES = """CREATE TABLE stages (
 )"""
 
 
-@upgrades_to(3)
+@upgrades_to(4)
 def stages_and_points_penalties(db: Database) -> None:
-    """Schema 2 -> 3: the stages of an event (``stages``: one row per cut, none yet) and a
+    """Schema 3 -> 4: the stages of an event (``stages``: one row per cut, none yet) and a
     penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
     chain's older entries replay to — a column their rows lack takes its default,
     :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
-    db.execute(SCHEMA_3_STAGES)
+    db.execute(SCHEMA_4_STAGES)
     db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")

@@ -62,6 +62,8 @@ class TournamentInfo:
     templates: str = ""  # the tournament's report template folder; "": the shipped ones
     results_url: str = ""  # the players' live results page ("": no QR codes printed)
     verified_only: bool = False  # standings count only verified hands (provisional until then)
+    #: a referee may verify a hand they entered or last amended (a one-referee event)
+    self_verify: bool = False
     scoring: str = "chips"  # "chips", or "placement": each round's places at a table (比赛分)
     placement_points: tuple[Fraction, ...] = ()  # the places' points, best first (placement)
 
@@ -231,6 +233,19 @@ class HandVersion:
     override_reason: str | None = None
     override_totals: dict[str, int] | None = None
     changes: tuple[str, ...] = ()  # readable record/payment differences vs the previous version
+
+
+@dataclass(frozen=True, slots=True)
+class SentHand:
+    """A hand a desk sent with an idempotency key, as saved with it (``t.hands.by_key``):
+    a resend with the key is answered with this hand instead of being saved again."""
+
+    key: str
+    hand_id: int
+    referee: str
+    round: int
+    table: int
+    hand_no: int
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,13 +34,13 @@ from .errors import (
     StorageFault,
     fault_from,
 )
-from .migrations import SCHEMA_2_TABLES
+from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES
 
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
-#: those of the current schema, of schema 2 (without those schema 3 added) and of schema 1
-#: (without those schema 2 added either)
+#: those of the current schema, and of the schemas before (without those later ones added)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V2 = TABLES - {"stages"}
+TABLES_V3 = TABLES - {"stages"}
+TABLES_V2 = TABLES_V3 - frozenset(SCHEMA_3_TABLES)
 TABLES_V1 = TABLES_V2 - frozenset(SCHEMA_2_TABLES)
 
 
@@ -134,7 +134,8 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    missing = (TABLES if version >= 3 else TABLES_V2 if version == 2 else TABLES_V1) - tables
+    missing = (TABLES if version >= 4 else TABLES_V3 if version == 3
+               else TABLES_V2 if version == 2 else TABLES_V1) - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),
                                      tables=sorted(missing))

@@ -13,6 +13,21 @@ from typing import Any
 from .errors import StorageError
 from .tournament import Tournament
 
+#: runs of missing hand numbers a listing shows before "…"
+GAPS_SHOWN = 12
+
+
+def gap_runs(numbers: set[int]) -> tuple[tuple[int, int], ...]:
+    """The runs of whole numbers from 1 up to ``max(numbers)`` not in ``numbers``, as
+    (first, last): computed from the numbers present (a few per table), never by counting
+    through the missing ones."""
+    out, prev = [], 0
+    for n in sorted(numbers):
+        if n > prev + 1:
+            out.append((prev + 1, n - 1))
+        prev = n
+    return tuple(out)
+
 
 @dataclass(frozen=True)
 class TableProgress:
@@ -26,14 +41,26 @@ class TableProgress:
     amended: int
     last_hand: int  # the highest hand number stored (0: none)
     last_entry_at: str  # when the newest hand version was saved ("" if none)
-    gaps: tuple[int, ...] = ()  # hand numbers below last_hand with no hand
+    #: the runs of hand numbers below last_hand with no hand, as (first, last): a run is
+    #: one pair however long (a hand saved as number 2^63-1 leaves one run, not 2^63 numbers)
+    gaps: tuple[tuple[int, int], ...] = ()
+
+    @property
+    def missing(self) -> int:
+        """How many hand numbers below ``last_hand`` have no hand."""
+        return sum(b - a + 1 for a, b in self.gaps)
+
+    def gap_text(self, most: int = GAPS_SHOWN) -> str:
+        """The gaps as a referee reads them: ``3, 5-9`` (the first ``most`` runs, then …)."""
+        runs = [str(a) if a == b else f"{a}-{b}" for a, b in self.gaps[:most]]
+        return ", ".join(runs) + (", …" if len(self.gaps) > most else "")
 
     def to_dict(self) -> dict[str, Any]:
         return {"table": self.table, "players": dict(self.players), "hands": self.hands,
                 "entered": self.entered, "verified": self.verified,
                 "overridden": self.overridden, "void": self.void, "amended": self.amended,
                 "last_hand": self.last_hand, "last_entry_at": self.last_entry_at,
-                "gaps": list(self.gaps)}
+                "gaps": [list(g) for g in self.gaps], "missing": self.missing}
 
 
 @dataclass(frozen=True)
@@ -91,4 +118,4 @@ def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
         amended=sum(1 for h in hs if h.amended),
         last_hand=last,
         last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
-        gaps=tuple(n for n in range(1, last) if n not in numbers))
+        gaps=gap_runs(numbers))

@@ -1,7 +1,9 @@
 """Referees and their PINs: who may change the record.
 
-PINs are kept only as salted ``hashlib.scrypt`` hashes. Five wrong PINs for one name lock
-that name for five minutes; the lock is written to the chain (who tried, when).
+PINs are kept only as salted ``hashlib.scrypt`` hashes. Over the network, five wrong PINs
+for one name from one address lock that name for that address for five minutes; the lock
+is written to the chain (who tried, from where, when). The head desk's own use of the file
+is never locked (:meth:`Referees.sign_in`).
 A tournament without referees (the demo, older files) works on names alone until its
 first referee is added; that first referee must be a head referee.
 """
@@ -122,35 +124,54 @@ class Referees:
             self.store.note(by, "referee.pin", {"name": name}, at)
         self.store.saved()
 
-    def _failures(self, name: str) -> list[float]:
+    def _failures(self, name: str, client: str) -> list[float]:
         since = time.time() - LOCK_SECONDS
         return [r[0] for r in self.db.execute(
-            "SELECT at FROM auth_failures WHERE name=? AND at>? ORDER BY at", (name, since))]
+            "SELECT at FROM auth_failures WHERE name=? AND client=? AND at>? ORDER BY at",
+            (name, client, since))]
 
-    def sign_in(self, name: str, pin: str) -> Referee:
-        """Check a referee's PIN; every change on this connection is then theirs. Five wrong
-        PINs within five minutes lock the name for five minutes (logged in the chain)."""
+    def sign_in(self, name: str, pin: str, *, client: str | None = None) -> Referee:
+        """Check a referee's PIN; every change on this connection is then theirs.
+
+        ``client``: the address a sign-in over the network came from (the server's). Wrong
+        PINs are counted per name *and* address over a window of five minutes: five lock
+        that name for that address only, until the oldest of them is five minutes old (the
+        lock is written to the chain, with the address); a correct PIN does not erase
+        them, so it cannot buy more guesses. Names no referee has are counted the same way
+        but leave nothing in the chain. ``None``: the head desk's own use of the file (the
+        CLI, the desk window): never locked and never counted — whoever holds the file
+        needs no PIN to read it, and a stranger's lock-out must not reach them."""
         name = check_text(name, "referee", required=True)
-        fails = self._failures(name)
-        if len(fails) >= MAX_FAILURES:
-            wait = int(fails[MAX_FAILURES - 1] + LOCK_SECONDS - time.time()) + 1
-            raise AuthError.of("referee", "referee_locked", name=name, failures=MAX_FAILURES,
-                               wait=max(wait, 1))
+        fails: list[float] = []
+        if client is not None:
+            client = str(client)[:100]
+            fails = self._failures(name, client)
+            if len(fails) >= MAX_FAILURES:
+                wait = int(fails[-MAX_FAILURES] + LOCK_SECONDS - time.time()) + 1
+                raise AuthError.of("referee", "referee_locked", name=name,
+                                   failures=MAX_FAILURES, wait=max(wait, 1))
         r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
                             (name,)).fetchone()
         if r is not None and check_pin(str(pin), r[2]):
-            with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
-                self.db["auth_failures"].delete_where("name=?", [name])
             self.store.signed_in = Referee(r[0], bool(r[1]), r[3])
             return self.store.signed_in
+        if client is None:
+            if r is None:
+                raise AuthError.of("referee", "unknown_referee", name=name)
+            raise AuthError.of("referee", "wrong_pin_here", name=name)
+        now = time.time()
         with dbm.write_transaction(self.db, self.store.path, self.store.read_only):
-            self.db["auth_failures"].insert({"name": name, "at": time.time()})
+            self.db.execute("DELETE FROM auth_failures WHERE at<?", (now - LOCK_SECONDS,))
+            self.db.execute("INSERT INTO auth_failures(name, at, client) VALUES (?,?,?)",
+                            (name, now, client))
         left = MAX_FAILURES - len(fails) - 1
         if left <= 0:
-            at = dbm.now()
-            with self.store.write():
-                self.store.note(name, "referee.locked", {"name": name, "failures": MAX_FAILURES,
-                                                   "seconds": LOCK_SECONDS}, at)
+            if r is not None:  # an invented name writes nothing to the record
+                at = dbm.now()
+                with self.store.write():
+                    self.store.note(name, "referee.locked", {
+                        "name": name, "failures": MAX_FAILURES, "seconds": LOCK_SECONDS,
+                        "client": client}, at)
             raise AuthError.of("referee", "wrong_pin_locked", name=name,
                                minutes=LOCK_SECONDS // 60, failures=MAX_FAILURES)
         if r is None:
@@ -160,3 +181,37 @@ class Referees:
 
     def sign_out(self) -> None:
         self.store.signed_in = None
+
+    def remove(self, name: str, *, referee: str = "") -> None:
+        """Take NAME off the referees (head referee's change, recorded): they can no longer
+        sign in or write, and a server ends their sessions. Their history stays: every
+        version and chain entry they made still names them. The last head referee cannot
+        be removed (nobody could then add referees or override)."""
+        name = check_text(name, "name", required=True)
+        row = self.db.execute("SELECT head FROM referees WHERE name=?", (name,)).fetchone()
+        if row is None:
+            raise StorageError.of("name", "no_referee", name=name)
+        by = self.store.authorize(referee, head=True, action="removing a referee")
+        at = dbm.now()
+        with self.store.write():
+            heads = self.db.execute("SELECT COUNT(*) FROM referees WHERE head=1 AND name<>?",
+                                    (name,)).fetchone()[0]
+            if row[0] and not heads:
+                raise StorageError.of("name", "last_head_referee", name=name)
+            self.db.execute("DELETE FROM referees WHERE name=?", (name,))
+            self.store.note(by, "referee.remove", {"name": name}, at)
+        if self.store.signed_in is not None and self.store.signed_in.name == name:
+            self.store.signed_in = None
+        self.store.saved()
+
+    def changed_since(self, seq: int) -> tuple[int, list[tuple[int, str]]]:
+        """The record's newest entry, and (entry, name) of every PIN change and removal
+        after entry ``seq``: a server ends the sessions that referee signed in before."""
+        with dbm.read_transaction(self.db):
+            newest = int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM chain")
+                         .fetchone()[0])
+            found = [(int(n), str(who)) for n, who in self.db.execute(
+                "SELECT seq, json_extract(entry, '$.detail.name') FROM chain WHERE seq>? "
+                "AND seq<=? AND action IN ('referee.pin', 'referee.remove') ORDER BY seq",
+                (seq, newest)) if who is not None]
+        return newest, found

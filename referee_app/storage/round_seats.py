@@ -11,7 +11,7 @@ from typing import Any
 from . import changes, stage_board
 from . import db as dbm
 from . import seating as seating_mod
-from .checks import lookup_int
+from .checks import MAX_TABLE_NO, lookup_int
 from .errors import SeatingError
 from .models import PlayerStatus, SeatAssignment, Seating
 from .players import Players
@@ -121,7 +121,12 @@ class RoundSeats:
     def write(self, number: int, rows: list[tuple[int, str, int]], bye_ids: list[int],
                      *, seed: int | None, referee: str, replace_existing: bool, action: str,
                      detail: dict[str, Any]) -> Seating:
-        """Save a round's seats and byes in one transaction (replacing it when allowed)."""
+        """Save a round's seats and byes in one transaction (replacing it when allowed).
+        Tables are numbered 1..999: a field of more players is refused, never saved."""
+        tables = max((t for t, _, _ in rows), default=0)
+        if tables > MAX_TABLE_NO:
+            raise SeatingError.of("players", "too_many_tables", tables=tables,
+                                  max=MAX_TABLE_NO)
         referee = self.store.authorize(referee, action="seating a round")
         at = dbm.now()
         with self.store.write():

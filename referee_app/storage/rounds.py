@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 
 from . import db as dbm
 from . import seating as seating_mod
-from .checks import PlayerRef, lookup_int, positive_int
+from .checks import PlayerRef, lookup_int, positive_int, table_int
 from .errors import (
     SeatingError,
 )
@@ -134,7 +134,7 @@ class Rounds:
         rows: list[tuple[int, str, int]] = []
         where: dict[int, tuple[int, str]] = {}
         for t in sorted(tables):
-            positive_int(t, "table")
+            table_int(t, f"table {t}")
             row = tables[t]
             for s in row:
                 if s not in seats:
@@ -166,7 +166,7 @@ class Rounds:
         the previous occupant takes the bye."""
         referee = self.store.authorize(referee, action="changing a seat")
         number = positive_int(number, "round")
-        table = positive_int(table, "table")
+        table = table_int(table)
         seats = self.store.seats()
         if seat not in seats:
             raise SeatingError.of("seat", "unknown_seat", got=seat, seats=list(seats))

@@ -66,9 +66,11 @@ class Settings:
         folder of report templates; relative to the database's folder), verified_only
         (standings count only verified hands and are provisional until all are),
         results_url (the players' live results page: its QR code goes on table cards
-        and printed standings), scoring ("chips" or "placement": the standings rank by
-        each round's places at the tables) or placement_points (the places' points, one
-        per seat, best first; ``scoring.check_points``).
+        and printed standings), self_verify (a one-referee event: the referee may verify
+        the hands they entered; refused while two or more referees are registered),
+        scoring ("chips" or "placement": the standings rank by each round's places at the
+        tables) or placement_points (the places' points, one per seat, best first;
+        ``scoring.check_points``).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
@@ -76,7 +78,7 @@ class Settings:
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
                    "head_referee", "cap_fan", "templates", "verified_only",
-                   "results_url", "scoring", "placement_points"}
+                   "results_url", "self_verify", "scoring", "placement_points"}
         for k in fields:
             if k not in allowed:
                 raise StorageError.of(k, "setting_fixed", changeable=sorted(allowed))
@@ -101,9 +103,13 @@ class Settings:
             fields["cap_fan"] = check_cap(fields["cap_fan"])
         if "templates" in fields:
             fields["templates"] = check_text(str(fields["templates"]), "templates", limit=MAX_REASON)
-        if "verified_only" in fields:
-            if not isinstance(fields["verified_only"], bool):
-                raise StorageError.of("verified_only", "not_bool", got=fields["verified_only"])
+        for k in ("verified_only", "self_verify"):
+            if k in fields and not isinstance(fields[k], bool):
+                raise StorageError.of(k, "not_bool", got=fields[k])
+        if fields.get("self_verify"):
+            n = self.db.execute("SELECT COUNT(*) FROM referees").fetchone()[0]
+            if n > 1:
+                raise StorageError.of("self_verify", "self_verify_many_referees", referees=n)
         if "results_url" in fields:
             fields["results_url"] = _results_url(fields["results_url"])
         if {"scoring", "placement_points"} & set(fields):

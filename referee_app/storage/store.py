@@ -156,7 +156,12 @@ class Store:
             raise AuthError.of("referee", "needs_referee", action=action)
         if referee and referee != who.name:
             raise AuthError.of("referee", "signed_in_as_other", name=who.name, referee=referee)
-        if head and not who.head:
+        # as the file says now: removed meanwhile (by another desk), no change is theirs
+        row = self.db.execute("SELECT head FROM referees WHERE name=?", (who.name,)).fetchone()
+        if row is None:
+            self.signed_in = None
+            raise AuthError.of("referee", "referee_removed", name=who.name)
+        if head and not row[0]:
             raise AuthError.of("referee", "needs_head", action=action, name=who.name)
         return who.name
 
@@ -215,6 +220,7 @@ class Store:
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
             templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
             verified_only=bool(meta.get("verified_only", False)),
+            self_verify=bool(meta.get("self_verify", False)),
             scoring=meta.get("scoring", "chips"),
             placement_points=tuple(Fraction(str(v)) for v in meta.get("placement_points", ())))
 

@@ -56,7 +56,8 @@ SHAPES: dict[type, Shape] = {
     # placement and stage figures only when there are any
     StandingRow: Shape(write=StandingRow.to_dict),
     TournamentInfo: Shape(omit=("templates",),
-                          only_if_set=("verified_only", "scoring", "placement_points"),
+                          only_if_set=("verified_only", "self_verify", "scoring",
+                                       "placement_points"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 

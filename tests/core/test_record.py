@@ -293,7 +293,7 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
     conn = sqlite3.connect(old)
     conn.executescript(
         "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-        "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
+        "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
         "ALTER TABLE hand_versions DROP COLUMN settings; "
         "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
         "action TEXT NOT NULL, detail TEXT NOT NULL); "
@@ -339,22 +339,30 @@ def test_pins_roles_and_lockout(make_tournament, fast_scrypt, monkeypatch) -> No
                    lambda: t.referees.add("孙", pin="0000")):
         with pytest.raises(AuthError, match="head referee"):
             action()
-    t.hands.set_status(h.id, "verified", referee="钱")
+    with pytest.raises(AuthError, match="a second referee verifies it"):
+        t.hands.set_status(h.id, "verified", referee="钱")  # their own hand
+    t.referees.sign_in("赵", "1234")
+    t.hands.set_status(h.id, "verified", referee="赵")
+    t.referees.sign_in("钱", "5678")
     with pytest.raises(AuthError, match="head referee"):  # amending a verified hand
         t.hands.amend(h.id, example_at(t), reason="x", referee="钱")
     with pytest.raises(AuthError, match="signed in as 钱"):
         t.players.add("X", referee="赵")
-    # five wrong PINs lock the name for five minutes, logged in the chain
+    # over the network, five wrong PINs from one address lock the name for that address
+    # for five minutes, logged in the chain with the address
     for _ in range(4):
         with pytest.raises(AuthError, match="tries left"):
-            t.referees.sign_in("钱", "0")
+            t.referees.sign_in("钱", "0", client="192.0.2.5")
     with pytest.raises(AuthError, match="locked"):
-        t.referees.sign_in("钱", "0")
+        t.referees.sign_in("钱", "0", client="192.0.2.5")
     with pytest.raises(AuthError, match="locked"):
-        t.referees.sign_in("钱", "5678")  # even the right PIN, until the lock ends
+        t.referees.sign_in("钱", "5678", client="192.0.2.5")  # even the right PIN
     assert t.record.log()[-1]["action"] == "referee.locked"
+    assert t.record.log()[-1]["detail"]["client"] == "192.0.2.5"
+    assert t.referees.sign_in("钱", "5678", client="192.0.2.6").name == "钱"  # elsewhere
+    assert t.referees.sign_in("钱", "5678").name == "钱"  # the head desk's own: never locked
     monkeypatch.setattr(referees_mod.time, "time", lambda: 10 ** 12)
-    assert t.referees.sign_in("钱", "5678").name == "钱"
+    assert t.referees.sign_in("钱", "5678", client="192.0.2.5").name == "钱"
     assert t.record.verify()
 
 

@@ -245,6 +245,12 @@ def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
     enter_spec_example(qtbot, win)
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hid = win.context[3]
+    # the referee who entered it may not verify it: the desk says why, nothing changes
+    qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert win.desk.hand(hid).status.value == "entered"
+    assert win.messages[-1].endswith(f"Tester entered or last amended hand {hid} as it "
+                                     "stands: a second referee verifies it"), win.messages[-1]
+    win.desk.referee = "Second"  # a second referee at the desk
     qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)
     assert win.desk.hand(hid).status.value == "verified"
     assert "✔" in win.navigator.item_text(("hand", hid))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import gui_helpers
 import pytest
@@ -128,12 +129,15 @@ def test_blind_form_verifies_a_matching_entry(qtbot, desk_window) -> None:
     assert win.blind.hand_id is None and win.entry.status.text() == "v2 · verified"
 
 
-@pytest.mark.parametrize("choice, version, s_concealed", [
-    ("first", 2, "2366p456s"),  # kept: v2 is the status change
-    ("second", 3, "2367p456s"),  # amended to the second entry, then verified
-    (None, 1, "2366p456s"),  # cancelled: nothing written, the blind form stays
+@pytest.mark.parametrize("choice, version, s_concealed, status", [
+    ("first", 2, "2366p456s", "verified"),  # kept: v2 is the status change
+    # amended to the second entry, as the desk's referee who keyed it: they may not verify
+    # their own version, so it waits for a second referee (the window says why)
+    ("second", 2, "2367p456s", "entered"),
+    (None, 1, "2366p456s", "entered"),  # cancelled: nothing written, the blind form stays
 ])
-def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_concealed) -> None:
+def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_concealed,
+                                      status) -> None:
     win, seating = desk_window()
     rec = example_record(seating)
     h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
@@ -151,8 +155,13 @@ def test_blind_form_lists_differences(qtbot, desk_window, choice, version, s_con
     stored = win.desk.hand(h.id)
     assert stored.version == version
     assert stored.record["seats"]["S"]["concealed"] == s_concealed
-    assert stored.status.value == ("entered" if choice is None else "verified")
+    assert stored.status.value == status
     assert (win.blind.hand_id is not None) is (choice is None)
+    if choice == "second":
+        assert stored.updated_by == "Tester"
+        assert win.messages[-1] == ("Round 1 · Table 1 · Hand 1: the second entry is saved, "
+                                    f"not verified: referee: Tester entered or last amended "
+                                    f"hand {h.id} as it stands: a second referee verifies it")
 
 
 def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
@@ -168,18 +177,25 @@ def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
     assert not dlg.btn_first.isDefault() and not dlg.btn_second.isDefault()
 
 
-def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> None:
-    """When the tournament names a head referee, only their name resolves a difference."""
+def _blind_entry_that_differs(desk_window, entered_by: str = "") -> tuple[Any, Any]:
+    """A window of a tournament naming a head referee, keyed blind with S's hand differing
+    from hand 1 as saved (by ``entered_by``)."""
     win, seating = desk_window()
     win.desk.t.update_info(head_referee="总裁判")
     rec = example_record(seating)
-    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1)
+    h = win.desk.t.hands.add(rec, round=1, table=1, hand_no=1, referee=entered_by)
     win.reload()
     win.navigator.select_key(("hand", h.id))
     win.blind.verify_blind()
     other = json.loads(json.dumps(rec))
     other["seats"]["S"]["concealed"] = "2367p456s"
     _key_in(win, other)
+    return win, h
+
+
+def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> None:
+    """When the tournament names a head referee, only their name resolves a difference."""
+    win, h = _blind_entry_that_differs(desk_window)
     win.blind.resolve_differences = lambda title, diffs: "first"
     win.ask_text.queue = [""]  # no name given: nothing is written
     assert not win.save()
@@ -188,3 +204,16 @@ def test_differences_are_resolved_by_the_head_referee(qtbot, desk_window) -> Non
     assert win.save()
     stored = win.desk.hand(h.id)
     assert stored.status.value == "verified" and stored.updated_by == "总裁判"
+
+
+def test_the_head_referee_verifies_the_second_entry_they_took(qtbot, desk_window) -> None:
+    """The head referee takes the blind entry: it is saved as the desk referee's who keyed
+    it, and the head referee, who wrote no version of it, verifies it."""
+    win, h = _blind_entry_that_differs(desk_window, entered_by="钱")
+    win.blind.resolve_differences = lambda title, diffs: "second"
+    win.ask_text.queue = ["总裁判", "slip re-read with the table"]
+    assert win.save()
+    versions = win.desk.history(h.id)
+    assert [(v.action.value, v.referee) for v in versions] == [
+        ("entered", "钱"), ("amended", "Tester"), ("status", "总裁判")]
+    assert versions[-1].status.value == "verified"

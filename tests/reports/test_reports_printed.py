@@ -51,7 +51,7 @@ def event(tmp_path_factory: pytest.TempPathFactory):
                                     players=row)
                 t.hands.add(rec, round=r, table=table, hand_no=n, referee="钱")
     first = t.hands.list(round=1)[0]
-    t.hands.set_status(first.id, "verified", referee="钱")
+    t.hands.set_status(first.id, "verified", referee="孙")  # a second referee
     loser = t.rounds.seating(1).tables[1]["E"]
     t.penalties.add([loser], 4, "late", clause="§2.4", referee="赵", zero_sum=True, round=1)
     yield t

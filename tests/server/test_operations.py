@@ -66,7 +66,9 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
         for n, rec in enumerate(recs[:3]):
             t.hands.add(rec, round=1, table=1, hand_no=n + 1, referee=HEAD)
         first, second, third = (h.id for h in t.hands.list())
-        t.hands.set_status(first, "verified", referee=HEAD)
+        t.referees.sign_in(*DESKS[0])  # a second referee verifies
+        t.hands.set_status(first, "verified", referee=DESKS[0][0])
+        t.referees.sign_in(HEAD, HEAD_PIN)
         t.hands.amend(second, recs[3], reason="wrong tiles", referee=HEAD)
         t.hands.void(third, reason="wrong table", referee=HEAD)
         p = t.penalties.add("李伟", 3, "late", round=1, zero_sum=True, referee=HEAD)

@@ -17,7 +17,16 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_event, records
+from server_helpers import (
+    DESKS,
+    HEAD,
+    HEAD_PIN,
+    ROOT,
+    Flaky,
+    ServerProcess,
+    make_event,
+    records,
+)
 
 from referee_app.server.client import DeskClient, ServerUnreachable
 from referee_app.storage import DuplicateHandError, HandRuleError, Tournament
@@ -33,27 +42,6 @@ def saved_hands(db: Path) -> list[tuple[int, int, int]]:
 def verify_ok(db: Path) -> int:
     with Tournament.open(db, backup_every=0) as t:
         return t.record.verify().entries
-
-
-class Flaky(httpx.HTTPTransport):
-    """A transport that can be switched offline (connect fails) or made to lose the next
-    reply to a hand after the server saved it."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.offline = False
-        self.lose_next_hand_reply = False
-
-    def handle_request(self, request: httpx.Request) -> httpx.Response:
-        if self.offline:
-            raise httpx.ConnectError("offline", request=request)
-        resp = super().handle_request(request)
-        if self.lose_next_hand_reply and request.url.path == "/api/hands" and \
-                request.method == "POST":
-            self.lose_next_hand_reply = False
-            resp.read()
-            raise httpx.ReadError("connection reset after the save", request=request)
-        return resp
 
 
 def test_four_desks_at_once(tmp_path: Path) -> None:

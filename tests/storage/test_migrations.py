@@ -5,6 +5,7 @@ migrations table."""
 from __future__ import annotations
 
 import hashlib
+import json
 import os
 import shutil
 import sqlite3
@@ -21,19 +22,24 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
-#: every step an upgrade from schema 1 records
-STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
-#: what a schema-2 file lacked (stages, a penalty's unit), undone on a current file
-TO_SCHEMA_2 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-3 file lacked: the stages, a penalty's unit
+TO_SCHEMA_3 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-    "DROP TABLE auth_failures; DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; " + TO_SCHEMA_2 +
+    "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; " + TO_SCHEMA_3 +
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
     "PRAGMA user_version=1;")
+#: what a schema-2 file lacked: the keys table, the client address of a sign-in failure
+TO_SCHEMA_2 = (
+    "DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); " + TO_SCHEMA_3 +
+    "PRAGMA user_version=2;")
+#: every step an upgrade from schema 1 records
+ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
 
 @pytest.fixture
@@ -48,15 +54,19 @@ def current(make_tournament, record_for) -> Tournament:
     return t
 
 
+def _older(current: Tournament, old: Path, script: str) -> Path:
+    """A copy of ``current`` at ``old`` taken back to an older schema by ``script``."""
+    old.write_bytes(current.path.read_bytes())
+    conn = sqlite3.connect(old)
+    conn.executescript(script)
+    conn.close()
+    return old
+
+
 @pytest.fixture
 def schema_1(current: Tournament, tmp_path: Path) -> Path:
     """A file the way schema 1 stored it: no chain, no settings column, a log table."""
-    old = tmp_path / "old.sqlite"
-    old.write_bytes(current.path.read_bytes())
-    conn = sqlite3.connect(old)
-    conn.executescript(TO_SCHEMA_1)
-    conn.close()
-    return old
+    return _older(current, tmp_path / "old.sqlite", TO_SCHEMA_1)
 
 
 def _shape(conn: sqlite3.Connection) -> dict[str, Any]:
@@ -99,7 +109,7 @@ def test_a_schema_1_file_becomes_what_a_new_file_is(current: Tournament, schema_
                             + '","stake":1,"cap_fan":null}'}
         assert t.record.verify().entries == 1
         bundle = t.export_bundle()
-    assert _applied(schema_1) == STEPS
+    assert _applied(schema_1) == ALL_STEPS
     # the bundle of an upgraded file imports to the same record, without the table
     again = Tournament.import_bundle(bundle, schema_1.with_name("again.sqlite"),
                                      backup_every=0)
@@ -114,7 +124,7 @@ def test_an_upgraded_file_opens_again_unchanged(schema_1: Path) -> None:
     with Tournament.open(schema_1, backup_every=0) as t:
         assert t.record.verify().entries == 1
     assert hashlib.sha256(schema_1.read_bytes()).hexdigest() == before
-    assert _applied(schema_1) == STEPS
+    assert _applied(schema_1) == ALL_STEPS
 
 
 def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Path) -> None:
@@ -139,7 +149,7 @@ def test_two_desks_opening_a_schema_1_file_at_once_upgrade_it_once(schema_1: Pat
     for d in desks:
         d.join(60)
     assert results == [["event.migrate"], ["event.migrate"]]
-    assert _applied(schema_1) == STEPS
+    assert _applied(schema_1) == ALL_STEPS
 
 
 def test_a_failed_upgrade_leaves_the_file_at_schema_1(schema_1: Path) -> None:
@@ -169,10 +179,59 @@ def test_the_steps_leave_a_current_file_as_it_is(current: Tournament) -> None:
         migrations.MIGRATIONS.apply(current.db)
     assert chain.all_rows(current.db.conn) == rows
     assert current.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
-    assert _applied(current.path) == STEPS
+    assert _applied(current.path) == ALL_STEPS
     assert current.record.verify().entries == len(current.record.log())
     assert current.export_bundle() == bundle
     assert not migrations.MIGRATIONS.pending(current.db)
+
+
+@pytest.fixture
+def schema_2(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 2 stored it: idempotency keys beside it, failures by name."""
+    return _older(current, tmp_path / "two.sqlite", TO_SCHEMA_2)
+
+
+def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
+                                                             schema_2: Path) -> None:
+    """The old server's ``<db>.keys``: the key of a saved hand comes in with that hand; a key
+    whose hand never got saved, another referee's, and a line torn by a crash do not."""
+    saved = {(h.table, h.hand_no): h for h in current.hands.list()}
+    lines = [{"key": "k-saved", "referee": "赵", "round": 1, "table": 1, "hand_no": 2},
+             {"key": "k-never-saved", "referee": "赵", "round": 1, "table": 1, "hand_no": 3},
+             {"key": "k-other-referee", "referee": "钱", "round": 1, "table": 2, "hand_no": 1},
+             {"key": "k-huge", "referee": "赵", "round": 1, "table": 1, "hand_no": 2**70}]
+    text = "".join(json.dumps(d, ensure_ascii=False) + "\n" for d in lines)
+    Path(f"{schema_2}.keys").write_text(text + '{"key": "k-torn", "ref', encoding="utf-8")
+    fresh = _shape(current.db.conn)
+    with Tournament.open(schema_2, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION
+        keys = t.db.execute("SELECT key, hand_id, referee, round, table_no, hand_no FROM "
+                            "hand_keys").fetchall()
+        assert keys == [("k-saved", saved[(1, 2)].id, "赵", 1, 1, 2)]
+        assert t.hands.by_key("k-saved").hand_id == saved[(1, 2)].id
+        assert t.hands.by_key("k-never-saved") is None
+        assert t.record.verify().entries == len(current.record.log())  # the record as it was
+    assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
+
+
+def test_a_schema_3_file_gains_stages_and_penalties_in_chips(current: Tournament,
+                                                             tmp_path: Path) -> None:
+    """Schema 4: the stages table, and every penalty of an older file in chips — its chain
+    rows, written without a unit, replay to the column's default, so verify and bundles
+    hold and the standings are as they were."""
+    rows = current.standings.table()
+    bundle = current.export_bundle()
+    three = _older(current, tmp_path / "three.sqlite", TO_SCHEMA_3 + "PRAGMA user_version=3;")
+    fresh = _shape(current.db.conn)
+    with Tournament.open(three, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("SELECT DISTINCT unit FROM penalties").fetchall() == [("chips",)]
+        assert [p.unit for p in t.penalties.list()] == ["chips"]
+        assert t.stages.list()[1:] == [] and t.standings.table() == rows
+        assert t.record.verify().entries == len(current.record.log())
+        assert t.export_bundle() == bundle
+    assert _applied(three) == ALL_STEPS
 
 
 def _mount_tmpfs(where: Path) -> bool:

@@ -17,6 +17,7 @@ from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
+from referee_app.storage.errors import AuthError
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
@@ -369,6 +370,11 @@ class Desk:
         return self.t.info.templates
 
     def set_templates(self, folder: str, referee: str | None = None) -> None:
+        """Name the tournament's report template folder, once it and its templates read
+        (TemplateError naming the folder or file otherwise; "" for the shipped ones)."""
+        from referee_app.reports.api import check_templates
+
+        check_templates(Path(self.t.path), folder)
         self.t.update_info(templates=folder, referee=referee or self.referee)
 
     @property
@@ -383,13 +389,20 @@ class Desk:
                                  reason=reason, expected_version=expected_version)
 
     def resolve_blind(self, hand_id: int, form: EntryForm, reason: str | None,
-                      referee: str | None = None) -> HandInfo:
+                      referee: str | None = None) -> tuple[HandInfo, AuthError | None]:
         """The head referee's answer to a blind entry that differs: without a reason the
-        first entry stands; with one the second entry (``form``) is saved over it. Either
-        way the hand is then verified."""
+        first entry stands; with one the second entry (``form``) is saved over it, as the
+        desk's referee who keyed it. Then the resolver (``referee``, else the desk's
+        referee) verifies it — unless they wrote that version themselves: a second referee
+        verifies it, and the refusal comes back beside the hand (the amendment stays)."""
         if reason is not None:
-            self.amend_hand(hand_id, form, reason, referee=referee)
-        return self.set_status(hand_id, "verified", referee=referee)
+            self.amend_hand(hand_id, form, reason)
+        try:
+            return self.set_status(hand_id, "verified", referee=referee), None
+        except AuthError as e:
+            if reason is None or e.code != "verify_own_hand":
+                raise
+            return self.hand(hand_id), e
 
     def restore_hand(self, hand_id: int, reason: str, referee: str | None = None) -> HandInfo:
         """The only way back from void (head referee): the hand counts again."""

@@ -140,11 +140,14 @@ class BlindVerify:
                 win.message(tr("reason_required"))
                 return False
         try:
-            d.resolve_blind(hid, win.entry.form, reason, signer)
+            _, refused = d.resolve_blind(hid, win.entry.form, reason, signer)
         except ValueError as e:
             win.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self._leave(hid)
+        if refused is not None:  # the second entry is saved; another referee verifies it
+            win.message(tr("resolved_not_verified", title=title, why=exception_text(refused)))
+            return True
         win.message(tr("verified_resolved", title=title), error=False)
         return True
 

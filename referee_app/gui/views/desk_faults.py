@@ -23,6 +23,7 @@ from PySide6.QtGui import QAction, QGuiApplication
 from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QVBoxLayout, QWidget
 
 from referee_app.core.errors import RecordError
+from referee_app.core.input_files import InputTooLargeError, read_limited
 from referee_app.storage.errors import BusyError, HandChangedError
 
 from ..controllers.follow import Follower, conflict_differences, open_hand_state
@@ -335,9 +336,12 @@ class DeskFaults(QObject):
         if not path:
             return False
         try:
-            data = Path(path).read_bytes()
+            data = read_limited(path)
         except OSError as e:
             self.win.message(tr("record_unreadable", msg=e.strerror or str(e)))
+            return False
+        except InputTooLargeError as e:
+            self.win.message(tr("record_unreadable", msg=exception_text(e)))
             return False
         return self.load_record_text(data, Path(path).name)
 

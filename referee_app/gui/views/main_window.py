@@ -605,8 +605,8 @@ class MainWindow(QMainWindow):
             return False
         except HeadCancelled:
             return False
-        except ValueError as e:
-            self.message(tr("cannot_save", msg=exception_text(e)))
+        except ValueError as e:  # a status change, not a save: "not done", and why
+            self.message(tr("not_done", msg=exception_text(e)))
             return False
         self.reload()
         self.navigator.select_key(("hand", h.id), emit=False)

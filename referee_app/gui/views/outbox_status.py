@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 )
 
 from referee_app.storage import StorageError
+from referee_app.storage.checks import MAX_HAND_NO
 
 from ..i18n import LANG, tr
 from ..messages import exception_text, problem_text
@@ -260,15 +261,13 @@ class ConflictsDialog(QDialog):
         if it is None:
             return
         suggested = self.status.backend.hands.next_no(it.round, it.table)
-        text, ok = QInputDialog.getText(
+        # a spin box of the hand numbers there are (1-999): nothing else can be typed
+        n, ok = QInputDialog.getInt(
             self, tr("srv_renumber_title"),
-            tr("srv_renumber_prompt", r=it.round, t=it.table, n=it.hand_no), text=str(suggested))
-        if not ok:
-            return
-        if not text.strip().isdigit() or int(text) < 1:
-            self.error.setText(tr("srv_bad_number", text=text))
-            return
-        self.renumber(it.key, int(text))
+            tr("srv_renumber_prompt", r=it.round, t=it.table, n=it.hand_no),
+            min(max(suggested, 1), MAX_HAND_NO), 1, MAX_HAND_NO)
+        if ok:
+            self.renumber(it.key, n)
 
     def _drop_clicked(self) -> None:
         it = self._current()

@@ -102,7 +102,7 @@ class ProgressView(QWidget):
             cells = [tr("table_n", n=tp.table), " ".join(tp.players.values()), str(tp.hands),
                      str(tp.entered), str(tp.verified), str(tp.overridden), str(tp.void),
                      str(tp.last_hand or "—"), (tp.last_entry_at[11:16] or "—"),
-                     ", ".join(map(str, tp.gaps)) or "—"]
+                     tp.gap_text() or "—"]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if c >= 2:

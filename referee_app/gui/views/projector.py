@@ -288,7 +288,7 @@ class ProjectorWindow(QWidget):
         rows = list(prog.tables)[:MAX_ROWS]
         self.table.setRowCount(len(rows))
         for r, tp in enumerate(rows):
-            gaps = ", ".join(str(n) for n in tp.gaps) or "–"
+            gaps = tp.gap_text() or "–"
             cells = [str(tp.table), " ".join(tp.players.values()), str(tp.hands),
                      f"{tp.verified}/{tp.hands - tp.void}", str(tp.last_hand or "–"), gaps]
             for c, text in enumerate(cells):

@@ -21,12 +21,13 @@ from ..i18n import tr
 ACTIONS = ("hand.add", "hand.amend", "hand.status", "hand.voided", "hand.restored",
            "event.create", "event.update", "event.import_legacy", "backup.restore",
            "penalty.add", "penalty.void", "players.add", "players.status", "players.update",
-           "referee.add", "referee.locked", "referee.pin", "round.plan", "round.seat",
+           "referee.add", "referee.locked", "referee.pin", "referee.remove", "round.plan",
+           "round.seat",
            "round.set_seating", "round.set_seat", "round.reseat", "event.migrate")
 #: detail keys shown in words; hand ids are the dialog's own hand and are left out
 DETAIL_KEYS = ("version", "status", "reason", "override", "round", "table", "hand_no", "name",
                "head", "players", "penalty_id", "cap_fan", "stake", "ruleset", "seat",
-               "player")
+               "player", "client", "self_verify")
 
 
 def action_text(action: str) -> str:
