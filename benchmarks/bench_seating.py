@@ -62,8 +62,37 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{f'{n}×{rounds}':>16} {4:>5} {f.repeats:>7} {f.bound:>5} "
               f"{f.wind_spread:>4} {f.same_seat_same_table:>10} {dt:>6.2f}s {cpu:>5.2f}s  "
               f"{p.method}  [{label}]")
+    print("\nteam events (issue 26; targets: teams of 4 at tables of 4 give 0 team-mates and "
+          "repeats at the bound of the players each may meet; any team: its least possible):")
+    print(f"{'players×rounds':>16} {'teams':>12} {'mates':>5} {'least':>5} {'repeats':>7} "
+          f"{'bound':>5} {'wind':>4} {'time':>7} {'cpu':>6}  method")
+    for n, rounds, label, teams in _team_cases():
+        t0, c0 = time.perf_counter(), time.process_time()
+        p = plan(list(range(1, n + 1)), WINDS, rounds, seed=args.seed, teams=teams)
+        dt, cpu = time.perf_counter() - t0, time.process_time() - c0
+        f = p.figures
+        print(f"{f'{n}×{rounds}':>16} {label:>12} {f.team_mates:>5} {f.team_bound:>5} "
+              f"{f.repeats:>7} {f.bound:>5} {f.wind_spread:>4} {dt:>6.2f}s {cpu:>5.2f}s  "
+              f"{p.method}")
+        if f.team_mates != f.team_bound:
+            failed.append(f"{n}×{rounds} {label}: {f.team_mates} team-mate pairs, least "
+                          f"{f.team_bound}")
+        if label.endswith("of 4") and f.repeats != f.bound:
+            failed.append(f"{n}×{rounds} {label}: {f.repeats} repeats, bound {f.bound}")
+        if dt > 5:
+            failed.append(f"{n}×{rounds} {label}: {dt:.1f} s")
     print("targets met" if not failed else "MISSED: " + "; ".join(failed))
     return 1 if failed else 0
+
+
+def _team_cases() -> list[tuple[int, int, str, dict[int, str]]]:
+    """Teams of 4 (blocks of consecutive players), a team of 5 among 16, teams of 3."""
+    out = []
+    for n, rounds in ((16, 4), (16, 8), (32, 8), (64, 8), (128, 8)):
+        out.append((n, rounds, f"{n // 4} of 4", {p: f"T{(p - 1) // 4}" for p in range(1, n + 1)}))
+    out.append((16, 6, "one of 5", {p: "big" for p in range(1, 6)}))
+    out.append((24, 6, "8 of 3", {p: f"T{(p - 1) // 3}" for p in range(1, 25)}))
+    return out
 
 
 def _replans(seed: int) -> list[tuple[str, int, int, list[list[tuple[int, ...]]]]]:

@@ -116,15 +116,16 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         desk.close()
 
 
-def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
-    """An ``exec_dialog`` replacement that operates the dialog by keyboard, then Enter."""
-
+def _operate(qtbot, actions: Callable[[QDialog], None], enter: bool) -> Callable[[QDialog], bool]:
     def run(dlg: QDialog) -> bool:
         dlg.show()
         dlg.activateWindow()
         qtbot.waitUntil(dlg.isActiveWindow, timeout=3000)
         actions(dlg)
-        qtbot.keyClick(dlg, Qt.Key.Key_Return)
+        if enter:
+            qtbot.keyClick(dlg, Qt.Key.Key_Return)
+        else:
+            qtbot.waitUntil(lambda: not dlg.isVisible(), timeout=3000)
         # a window manager hands activation back to the main window; offscreen Qt does not
         main = dlg.parentWidget().window() if dlg.parentWidget() else None
         if main is not None:
@@ -133,6 +134,18 @@ def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog
         return dlg.result() == QDialog.DialogCode.Accepted
 
     return run
+
+
+def drive_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
+    """An ``exec_dialog`` replacement that operates the dialog by keyboard, then Enter."""
+    return _operate(qtbot, actions, enter=True)
+
+
+def keys_dialog(qtbot, actions: Callable[[QDialog], None]) -> Callable[[QDialog], bool]:
+    """A ``run_dialog`` replacement that shows the dialog and operates it by the keys of
+    ``actions`` alone (which must end it: Enter, Esc, Ctrl+Enter, an Alt+letter); a dialog
+    still open after them fails the test."""
+    return _operate(qtbot, actions, enter=False)
 
 
 # --------------------------------------------------------------------------- typing the spec example
@@ -188,3 +201,139 @@ def enter_spec_example(qtbot, win) -> None:
     add_win(qtbot, win, "E", "1m", 0)  # self-drawn
     win.entry.wall.setFocus()
     qtbot.keyClick(win.entry.wall, Qt.Key.Key_Space)
+
+
+# --------------------------------------------------------------------------- texts that do not fit
+
+
+def _where(w: QWidget) -> str:
+    names = []
+    while w is not None and len(names) < 4:
+        names.append(w.objectName() or type(w).__name__)
+        w = w.parentWidget()
+    return "/".join(names)
+
+
+def _wrapped_height(text: str, font: Any, width: int) -> float:
+    """The height of ``text`` wrapped at ``width`` as Qt lays it out (fallback fonts'
+    taller lines included)."""
+    from PySide6.QtGui import QTextLayout, QTextOption
+
+    layout = QTextLayout(text, font)
+    opt = QTextOption()
+    opt.setWrapMode(QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+    layout.setTextOption(opt)
+    layout.beginLayout()
+    height = 0.0
+    while True:
+        line = layout.createLine()
+        if not line.isValid():
+            break
+        line.setLineWidth(max(1, width))
+        height += line.height()
+    layout.endLayout()
+    return height
+
+
+def cut_texts(root: QWidget) -> list[str]:
+    """Every text shown cut in ``root`` (issue 25), one line each: a label whose size hint
+    (or, word-wrapped, whose height for its width) exceeds its geometry; a group box title
+    wider than its title box or its box; a button, check box or tab narrower than its text;
+    a line edit's hint wider than the field; a table header or cell narrower than its text
+    (a word-wrapped cell: taller than its row); a tree row past its column (elided)."""
+    from PySide6.QtWidgets import (
+        QAbstractButton,
+        QGroupBox,
+        QLabel,
+        QLineEdit,
+        QStyle,
+        QStyleOptionGroupBox,
+        QTabBar,
+        QTableWidget,
+        QToolButton,
+        QTreeWidget,
+    )
+
+    from referee_app.gui.views.keyboard import plain
+
+    bad: list[str] = []
+    for lbl in root.findChildren(QLabel):
+        if not lbl.isVisible() or not lbl.text() or not lbl.pixmap().isNull():
+            continue
+        if lbl.wordWrap():
+            need = lbl.heightForWidth(lbl.width())
+            if need > lbl.height() + 1:
+                bad.append(f"label {_where(lbl)} {lbl.text()[:50]!r}: {need} px high needed, "
+                           f"{lbl.height()} given")
+        else:
+            sh = lbl.sizeHint()
+            if sh.width() > lbl.width() + 1 or sh.height() > lbl.height() + 1:
+                bad.append(f"label {_where(lbl)} {lbl.text()[:50]!r}: {sh.width()}x"
+                           f"{sh.height()} needed, {lbl.width()}x{lbl.height()} given")
+    for g in root.findChildren(QGroupBox):
+        if not g.isVisible() or not g.title():
+            continue
+        opt = QStyleOptionGroupBox()
+        g.initStyleOption(opt)
+        r = g.style().subControlRect(QStyle.ComplexControl.CC_GroupBox, opt,
+                                     QStyle.SubControl.SC_GroupBoxLabel, g)
+        need = g.fontMetrics().horizontalAdvance(plain(g.title()))
+        if r.width() < need or r.right() > g.width():
+            bad.append(f"group title {_where(g)} {g.title()!r}: {need} px needed, {r.width()} "
+                       f"given (box {g.width()})")
+    for b in root.findChildren(QAbstractButton):
+        if b.isVisible() and b.text() and not isinstance(b, QToolButton) \
+                and b.sizeHint().width() > b.width() + 1:
+            bad.append(f"button {_where(b)} {b.text()!r}: {b.sizeHint().width()} px needed, "
+                       f"{b.width()} given")
+    for e in root.findChildren(QLineEdit):
+        if e.isVisible() and not e.text() and e.placeholderText() and \
+                e.fontMetrics().horizontalAdvance(e.placeholderText()) > e.width() - 12:
+            bad.append(f"hint {_where(e)} {e.placeholderText()!r}: wider than {e.width()} px")
+    for bar in root.findChildren(QTabBar):
+        if not bar.isVisible():
+            continue
+        for i in range(bar.count()):
+            need = bar.fontMetrics().horizontalAdvance(plain(bar.tabText(i)))
+            if bar.tabRect(i).width() < need + 8:
+                bad.append(f"tab {bar.tabText(i)!r}: {need} px needed")
+    for t in root.findChildren(QTableWidget):
+        if not t.isVisible():
+            continue
+        head = t.horizontalHeader()
+        margin = 2 * (t.style().pixelMetric(QStyle.PixelMetric.PM_FocusFrameHMargin, None, t) + 1)
+        for c in range(t.columnCount()):
+            w = head.sectionSize(c)
+            if t.isColumnHidden(c) or w == 0:
+                continue
+            title = t.horizontalHeaderItem(c)
+            if head.isVisible() and head.sectionSizeFromContents(c).width() > w:
+                bad.append(f"header {_where(t)} {title.text() if title else c!r}: "
+                           f"{head.sectionSizeFromContents(c).width()} px needed, {w} given")
+            for r in range(t.rowCount()):
+                it = t.item(r, c)
+                if it is None or not it.text() or t.isRowHidden(r):
+                    continue
+                if t.sizeHintForIndex(t.model().index(r, c)).width() <= w:
+                    continue  # one line that fits
+                # wrapped: its lines must fit the row (Qt elides a last line that does not
+                # fit with room to spare: 4 px)
+                if t.wordWrap() and \
+                        _wrapped_height(it.text(), it.font(), w - margin) + 4 <= t.rowHeight(r):
+                    continue
+                bad.append(f"cell {_where(t)} [{r},{c}] {it.text()[:40]!r}: wider than {w} px "
+                           f"(row {t.rowHeight(r)} px)")
+    for tree in root.findChildren(QTreeWidget):
+        if not tree.isVisible():
+            continue
+        right = tree.header().sectionPosition(0) + tree.header().sectionSize(0)
+        todo = [tree.topLevelItem(i) for i in range(tree.topLevelItemCount())]
+        while todo:
+            it = todo.pop()
+            rect = tree.visualItemRect(it)
+            need = tree.fontMetrics().horizontalAdvance(it.text(0))
+            if rect.isValid() and rect.x() + tree.horizontalOffset() + need > right + 2:
+                bad.append(f"tree row {it.text(0)[:40]!r}: past its column ({right} px)")
+            if it.isExpanded():
+                todo += [it.child(i) for i in range(it.childCount())]
+    return bad

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeySequence
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
@@ -48,12 +49,13 @@ class Keyboard:
         QTest.keyClick(self._target(), key, mods)
         QApplication.processEvents()
 
-    def chord(self, seq: str) -> None:
-        """``"Ctrl+S"``, ``"Alt+W"``: one key."""
-        mod_name, _, k = seq.partition("+")
-        mods = CTRL if mod_name == "Ctrl" else ALT
-        self.key(getattr(Qt.Key, f"Key_{k.upper()}"), mods, seq)
-        if mods == ALT:  # a mnemonic "animates" its button's click: it lands ~100 ms later
+    def chord(self, seq: str | QKeySequence) -> None:
+        """``"Ctrl+S"``, ``"Alt+W"``, ``"Ctrl+Shift+P"``, ``"Esc"``: one key."""
+        combo = QKeySequence(seq)[0]
+        mods = combo.keyboardModifiers()
+        text = seq if isinstance(seq, str) else seq.toString()
+        self.key(combo.key(), mods, text)
+        if mods & ALT:  # a mnemonic "animates" its button's click: it lands ~100 ms later
             QTest.qWait(150)
 
     def type(self, text: str, tiles: bool = False) -> None:

@@ -18,7 +18,14 @@ import pytest
 import referee_app
 from referee_app.cli.common import InputError, check_int
 from referee_app.cli.report import OutputError
-from referee_app.core import FieldError, HandRecord, RecordError, RuleViolation
+from referee_app.core import (
+    FieldError,
+    HandRecord,
+    RecordError,
+    RuleViolation,
+    TileParseError,
+    UnknownRulesetError,
+)
 from referee_app.core.input_files import InputTooLargeError
 from referee_app.core.planning import PlanError, plan
 from referee_app.core.ruleset_file import RulesetFileError
@@ -26,7 +33,8 @@ from referee_app.core.whatif import WhatIfError, parse_setting
 from referee_app.gui.app import GuiError
 from referee_app.gui.controllers.desk import DeskError
 from referee_app.gui.controllers.record_input import NearMissError
-from referee_app.gui.controllers.reports import ReportRequestError
+from referee_app.gui.controllers.reports import PdfPageError, ReportRequestError
+from referee_app.reports.base import ReportLayoutError
 from referee_app.reports.detail import SettlementFormatError
 from referee_app.reports.gather import ReportDataError
 from referee_app.reports.template import TemplateError, template_from_dict
@@ -71,7 +79,11 @@ TABLE: list[tuple[type[FieldError], str, Callable[[], FieldError]]] = [
     (se.DamagedError, "damaged", lambda: se.DamagedError("db", "damaged")),
     (se.FileReplacedError, "file_replaced", lambda: se.FileReplacedError("db", "moved")),
     (ServerUnreachable, "server_unreachable", lambda: ServerUnreachable("server", "down")),
-    (HandQueued, "hand_queued", lambda: HandQueued("k1", "waits in the outbox")),
+    (HandQueued, "hand_queued", lambda: HandQueued("k1", 3)),
+    (TileParseError, "tiles", lambda: TileParseError("", "bad")),
+    (UnknownRulesetError, "unknown_ruleset", lambda: UnknownRulesetError("x")),
+    (PdfPageError, "pdf_page", lambda: PdfPageError("page", "none")),
+    (ReportLayoutError, "report_layout", lambda: ReportLayoutError("report", "too large")),
     (TemplateError, "template", lambda: TemplateError("paper", "unknown")),
     (SettlementFormatError, "settlement_format",
      lambda: SettlementFormatError("wins[0]", "missing")),
@@ -127,7 +139,7 @@ def test_one_raise_may_give_a_finer_code_and_its_values() -> None:
     assert changed.params == {"hand_id": 7, "expected": 2, "current": 3}
     assert (changed.hand_id, changed.expected, changed.current) == (7, 2, 3)
     near = NearMissError("seats.E", "playr", "player")
-    assert near.params == {"key": "playr", "near": "player"}
+    assert near.params == {"near": "player"} and near.message_code == "near_miss"
     assert (near.where, near.key, near.near) == ("seats.E", "playr", "player")
 
 

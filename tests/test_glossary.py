@@ -35,9 +35,9 @@ def _rows() -> dict[str, tuple[str, list[str]]]:
 
 
 def _sources() -> dict[str, str]:
-    """Where a reader sees the app's words: every 中文 text of the catalogue, every shipped
-    report template (comments included: they show a club what to write) and page, and the
-    modules that still turn the engine's sentences into 中文."""
+    """Where a reader sees the app's words: every 中文 text of the catalogue (the desk's,
+    the reports', the pages', every message's), every shipped report template (comments
+    included: they show a club what to write) and every page template."""
     with PO_ZH.open("rb") as f:
         out = {f"catalogue {m.id}": m.string for m in read_po(f) if m.id}
     for p in sorted((ROOT / "templates").glob("*.toml")):
@@ -45,15 +45,13 @@ def _sources() -> dict[str, str]:
     pages = ROOT / "referee_app" / "server" / "templates"
     for p in sorted(pages.glob("*.html")):
         out[f"server/templates/{p.name}"] = p.read_text(encoding="utf-8")
-    # the 中文 the desk and the pages still render from the store's English (until it is codes)
-    for rel in ("gui/messages.py", "gui/server_desk.py"):
-        out[rel] = (ROOT / "referee_app" / rel).read_text(encoding="utf-8")
     return out
 
 
 def test_the_glossary_table_reads() -> None:
     rows = _rows()
-    assert len(rows) >= 15
+    assert len(rows) >= 19
+    assert rows["absent (checked in as not here: not seated, results kept)"][0] == "缺席"
     assert rows["chips"] == ("筹码", ["游戏豆", "积分", "豆"])
     assert rows["placement points (a player's points for their place at the table in one "
                 "round, e.g. 4, 2, 1, 0)"] == ("比赛分", ["积分", "名次分"])
@@ -77,13 +75,27 @@ NAMED_AT = {
     "wall exhausted (nobody left wins and the wall is drawn)": (
         "Wall exhausted", "field.top.wall_exhausted", "report.label.wall_exhausted"),
     "override (a hand recorded against the rules by the head referee, with a reason)": (
-        "status_override", "prog_override", "report.label.override", "page.override"),
+        "status_override", "prog_override", "report.label.override", "page.override",
+        "error.line_override", "error.opponent_override"),
     "placement points (a player's points for their place at the table in one round, "
     "e.g. 4, 2, 1, 0)": ("Points", "report.col.standings.points", "page.points",
                          "cli.standings.col.points", "n_points", "report.label.points_unit",
                          "page.scoring_placement", "cli.penalty.in_points"),
     "stage (the rounds played by the players a cut chose: qualifying, final)": (
         "Stage", "report.col.standings.stage", "page.stage", "cli.standings.col.stage"),
+    "ready (a hand one tile from winning)": (
+        "trace.ready", "report.label.ready", "error.result_ready"),
+    # issue 26: a team event and check-in, on the desk, the sheets, the pages, the CLI
+    "team (players whose results are added up in a team event)": (
+        "team_col", "report.col.teams.team", "report.col.seating.team", "page.team",
+        "cli.standings.col.team"),
+    "team standings (each team's members added up, ranked)": (
+        "team_standings", "report_teams", "report.title.teams", "page.teams",
+        "cli.standings.teams_head"),
+    "absent (checked in as not here: not seated, results kept)": (
+        "pstatus_absent", "absent_list", "absent_mark", "report.label.absent", "page.absent",
+        "cli.round.absent"),
+    "check-in (who is here before a round is seated)": ("checkin_title", "Check-in…"),
 }
 
 
@@ -91,3 +103,49 @@ NAMED_AT = {
 def test_desk_reports_and_pages_say_the_same_word(concept: str) -> None:
     word = _rows()[concept][0]
     assert [k for k in NAMED_AT[concept] if word not in text(k, "zh")] == []
+
+
+@pytest.fixture(scope="module")
+def printed_in_chinese(tmp_path_factory) -> str:
+    """The text of every report a referee prints, in 中文 only (a template's ``language =
+    "zh"``), for the sample tournament (an amendment, a void, an override, penalties)."""
+    import dataclasses
+    from datetime import UTC, datetime
+
+    from pypdf import PdfReader
+
+    from referee_app.reports.api import generate
+    from referee_app.reports.sample import build_sample
+    from referee_app.reports.template import load_template
+
+    t = build_sample(tmp_path_factory.mktemp("zh") / "t.sqlite")
+    try:
+        override = next(h for h in t.hands.list() if h.override)
+        player = override.players[next(iter(override.players))]
+        jobs = {"standings": {}, "table": {"round": 1}, "player": {"player": player},
+                "hand": {"hand_id": override.id}, "seating": {"round": 1}}
+        out = []
+        for report, params in jobs.items():
+            tpl = dataclasses.replace(load_template(report), language="zh")
+            pdf = generate(report, t, template=tpl, generated_at=datetime(2026, 1, 1, tzinfo=UTC),
+                           **params)
+            path = t.path.parent / f"{report}.pdf"
+            path.write_bytes(pdf)
+            out += [page.extract_text() for page in PdfReader(path).pages]
+        return "\n".join(out)
+    finally:
+        t.close()
+
+
+def test_a_report_printed_in_chinese_says_what_the_desk_says(printed_in_chinese: str) -> None:
+    """The glossary's words, none it rejects; statuses and results in words, not codes."""
+    said = printed_in_chinese.replace("赵总裁判", "")  # the sample's head referee's name
+    for concept in ("chips", "override (a hand recorded against the rules by the head "
+                    "referee, with a reason)", "ready (a hand one tile from winning)"):
+        assert _rows()[concept][0] in said, concept
+    rejected = [w for _, words in _rows().values() for w in words if w in said]
+    assert rejected == []
+    assert "已录入" in said and "零和" in said  # a hand's status, a zero-sum penalty
+    for english in ("verified", "not ready", "self-drawn", "discard to", "breaks a rule",
+                    "override:", "(zero-sum)", "Clause", "[entered]", "active"):
+        assert english not in said, english  # (the sample's typed reasons are its own)

@@ -23,6 +23,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from referee_app.core import errors
 from referee_app.core.errors import FieldError, render
 from referee_app.core.i18n import LANGS, known, text
 from referee_app.core.wording import field_text, seat_word
@@ -212,8 +213,9 @@ def violation_line(v: Any) -> str:
 
 
 def jsonable(value: Any) -> Any:
-    """Parameters as JSON values (a path or another object as its text)."""
-    return json.loads(json.dumps(value, ensure_ascii=False, default=str))
+    """Parameters as JSON values: a message inside them as its ``{"code", "params"}`` (as the
+    API sends it), a path or another object as its text."""
+    return json.loads(json.dumps(errors.jsonable(value), ensure_ascii=False, default=str))
 
 
 # ----------------------------------------------------------------------------- click's words

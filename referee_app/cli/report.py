@@ -137,6 +137,7 @@ def report() -> None:
     referee-app report hand HAND_ID -o ruling.pdf
     referee-app report seating --round N -o seating.pdf
     referee-app report slips --round N [--table T] [--count K] -o slips.pdf
+    referee-app report teams [--round N | --through N] [--stage NAME] -o teams.pdf
     """
 
 
@@ -186,6 +187,20 @@ def hand(hand_id: int, **kw: Any) -> None:
 def seating(round_: int, **kw: Any) -> None:
     """Seating chart of a round, and one table card per table."""
     _run("seating", round=round_, **kw)
+
+
+@report.command()
+@click.option("--round", "round_", type=NUMBER, default=None,
+              help="Round N alone (as 'referee-app standings --teams --round N').")
+@click.option("--through", type=NUMBER, default=None,
+              help="After round N: rounds 1..N. Default (neither): overall.")
+@click.option("--stage", default=None, metavar="NAME",
+              help="One stage alone (its number or name, as 'referee-app standings --stage').")
+@common
+def teams(round_: int | None, through: int | None, stage: str | None, **kw: Any) -> None:
+    """Team standings: each team's members added up, ranks with ties; under placement
+    scoring their points first."""
+    _run("teams", round=round_, through=through, stage=stage, **kw)
 
 
 @report.command()

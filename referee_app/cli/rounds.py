@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -25,17 +26,40 @@ from .options import (
 SEED = BoundedInt(-MAX_INT64, MAX_INT64, "whole")
 
 
-def seating_text(s: Seating) -> str:
-    """A round's seating as a referee reads it out: one line per table, the byes and how
-    many pairs meet again."""
+def seating_text(s: Seating, teams: bool = False) -> str:
+    """A round's seating as a referee reads it out: one line per table (an absent player
+    still seated marked), the byes, who is absent, how many pairs meet again and, in a team
+    event (``teams``), how many pairs of team-mates share a table."""
+    absent = set(s.absent)
     lines = [say("round.seating", round=s.round)]
     for t, row in s.tables.items():
         lines.append("  " + say("round.table", table=t) + "  ".join(
-            f"{seat(x)} {row.get(x, '-')}" for x in s.seats))
+            f"{seat(x)} {_marked(row.get(x, '-'), absent)}" for x in s.seats))
     if s.byes:
         lines.append("  " + word("byes", names=say("list_sep").join(s.byes)))
+    if s.absent:
+        lines.append("  " + say("round.absent", names=say("list_sep").join(s.absent)))
     lines.append("  " + word("repeat_pairs", n=s.repeat_pairs))
+    if teams:
+        lines.append("  " + say("round.team_pairs", n=s.team_pairs))
     return "\n".join(lines)
+
+
+def _marked(name: str, absent: set[str]) -> str:
+    return say("round.absent_mark", name=name) if name in absent else name
+
+
+def _has_teams(t: Any) -> bool:
+    return any(p.team for p in t.players.list())
+
+
+def seating_json(s: Seating, teams: bool = False) -> dict[str, Any]:
+    """A round's seating as ``round seat/show --json`` print it (team-mate pairs only in a
+    team event, ``teams``; absent players only when someone is absent)."""
+    return {"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
+            "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
+            **({"team_pairs": s.team_pairs} if teams or s.team_pairs else {}),
+            **({"absent": list(s.absent)} if s.absent else {})}
 
 
 def _names(names: list[str]) -> str:
@@ -76,11 +100,10 @@ def round_seat(number: int, seed: int | None, fill: str | None, replace: bool, n
             s = t.rounds.seat(number, seed=seed, fill=fill, referee=referee,
                              replace_existing=replace, use_plan=False)
         if as_json:
-            echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
-                        "byes": list(s.byes), "repeat_pairs": s.repeat_pairs,
-                        "from_plan": changed is not None, "changed": changed or []})
+            echo_json({**seating_json(s, _has_teams(t)), "from_plan": changed is not None,
+                       "changed": changed or []})
             return
-        click.echo(seating_text(s))
+        click.echo(seating_text(s, _has_teams(t)))
         if changed is not None:
             click.echo("  " + say("round.from_plan", n=len(changed),
                                   names=say("round.names", names=_names(changed))
@@ -109,19 +132,27 @@ def round_plan(total: int, seed: int | None, fill: str | None, fresh: bool, as_j
         plan, seatings = t.plan.make(total, seed=seed, fill=fill, referee=referee,
                                        fresh=fresh)
     f = plan.figures
+    teams = f.team_mates is not None
     if as_json:
         echo_json({"seed": plan.seed, "method": plan.method,
                    "figures": {"repeats": f.repeats, "bound": f.bound,
                                "wind_spread": f.wind_spread,
                                "same_seat_same_table": f.same_seat_same_table,
-                               "max_meetings": f.max_meetings},
+                               "max_meetings": f.max_meetings,
+                               **({"team_mates": f.team_mates, "team_bound": f.team_bound}
+                                  if teams else {})},
                    "rounds": [{"round": s.round,
                                "tables": {str(k): v for k, v in s.tables.items()},
-                               "byes": list(s.byes)} for s in seatings]})
+                               "byes": list(s.byes),
+                               **({"team_pairs": s.team_pairs} if teams else {}),
+                               **({"absent": list(s.absent)} if s.absent else {})}
+                              for s in seatings]})
         return
     for s in seatings:
-        click.echo(seating_text(s))
+        click.echo(seating_text(s, teams))
     click.echo(say("round.plan", seed=plan.seed, method=plan.method))
+    if teams:
+        click.echo("  " + say("round.plan.team_mates", n=f.team_mates, least=f.team_bound))
     click.echo("  " + say("round.plan.repeats", n=f.repeats, bound=f.bound))
     click.echo("  " + say("round.plan.wind_spread", n=f.wind_spread))
     click.echo("  " + say("round.plan.same_seat", n=f.same_seat_same_table))
@@ -140,7 +171,7 @@ def round_reseat(number: int, fill: str | None, referee: str, db: Path) -> None:
     possible from its planned seating."""
     with open_db(db, referee) as t:
         r, s = t.plan.reseat(number, fill=fill, referee=referee)
-        click.echo(seating_text(s))
+        click.echo(seating_text(s, _has_teams(t)))
         names = {p.id: p.name for p in t.players.list()}
     click.echo("  " + say("round.changed", n=len(r.changed),
                           names=say("round.names", names=_names([names[p] for p in r.changed]))
@@ -161,10 +192,9 @@ def round_show(number: int, as_json: bool, db: Path) -> None:
         if not s.assignments:
             raise StorageError.of("round", "round_not_seated_yet", round=number)
         if as_json:
-            echo_json({"round": s.round, "tables": {str(k): v for k, v in s.tables.items()},
-                        "byes": list(s.byes), "repeat_pairs": s.repeat_pairs})
+            echo_json(seating_json(s, _has_teams(t)))
             return
-        click.echo(seating_text(s))
+        click.echo(seating_text(s, _has_teams(t)))
         for tbl in s.tables:
             click.echo("  " + say("round.next", table=tbl, hand=t.hands.next_no(number, tbl),
                                   seat=seat(t.hands.next_dealer(number, tbl))))
@@ -185,7 +215,7 @@ def round_set_seat(number: int, table: int, seat: str, player: str, referee: str
     """Put PLAYER at TABLE SEAT in round NUMBER (swaps with the player's old seat)."""
     with open_db(db, referee) as t:
         click.echo(seating_text(t.rounds.set_seat(number, table, seat, player,
-                                                  referee=referee)))
+                                                  referee=referee), _has_teams(t)))
 
 
 @round_.command("progress")

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from .analysis import FEATURE_BITS, Hand, readings, suits_used, waits
 from .checks import Problem, hand_size_problem, suits_problem, tile_count_problems
+from .errors import Message
 from .results import RuleViolation
 from .ruleset import DEFAULT_RULESET, Ruleset, get_ruleset
 from .scoring import HandScore, score_hand
@@ -81,15 +82,17 @@ def _counts(text: str) -> list[int]:
     return c
 
 
-def _indices(tiles: tuple[str, ...] | list[str], what: str = "a meld") -> tuple[int, ...]:
+def _indices(tiles: tuple[str, ...] | list[str], role: str = "meld") -> tuple[int, ...]:
+    """Each tile's index; ``role`` (meld, pong, kong, winning) names them in a refusal."""
     out = []
     for t in tiles:
+        what = Message.of(f"tile_role_{role}")
         try:
             idx = parse_indices(t)
         except TileParseError as e:
-            raise ValueError(f"{what}: {e}") from None
+            raise TileParseError.like(what, e) from None
         if len(idx) != 1:
-            raise ValueError(f"{what} must be exactly one tile, got {len(idx)} in {t!r}")
+            raise TileParseError.at("one_tile_as", t, what=what, n=len(idx), got=t)
         out.append(idx[0])
     return tuple(out)
 
@@ -103,8 +106,8 @@ def analyse_win(concealed: str, winning_tile: str | None = None, *, pongs: tuple
     rules = get_ruleset(ruleset)
     c = _counts(concealed)
     if winning_tile is not None:  # a single-tile field holds exactly one tile (hand-format.md)
-        c[_indices((winning_tile,), "the winning tile")[0]] += 1
-    p, k = _indices(pongs, "a pong"), _indices(kongs, "a kong")
+        c[_indices((winning_tile,), "winning")[0]] += 1
+    p, k = _indices(pongs, "pong"), _indices(kongs, "kong")
     hand = Hand(tuple(c), p, k)
     # the same §1/§2.1/§2.4 checks (and words) as settlement: one shared validation
     found: list[Problem | None] = list(tile_count_problems(_in_play(c, p, k), rules,
@@ -131,7 +134,7 @@ def analyse_ready(concealed: str, *, pongs: tuple[str, ...] = (), kongs: tuple[s
     """Readiness of an unwon seat as §2.12 reads it (its Reading): waits and maximum fan."""
     rules = get_ruleset(ruleset)
     c = _counts(concealed)
-    p, k = _indices(pongs, "a pong"), _indices(kongs, "a kong")
+    p, k = _indices(pongs, "pong"), _indices(kongs, "kong")
     held = _in_play(c, p, k)
     n = sum(c) + 3 * (len(p) + len(k))
     pig = suits_used(held) == 3

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from typing import Any
 
-from .errors import RecordError
+from .errors import Message, RecordError
 
 BOM = "\ufeff"
 #: Deepest nesting accepted in a record's free fields (a record itself nests 4 deep).
@@ -41,37 +42,71 @@ def json_kind(value: Any) -> str:
     return type(value).__name__
 
 
-def decode_utf8(data: bytes, source: str = "the input") -> str:
+
+#: the standard library's reasons for refusing JSON (fixed texts of ``json.decoder``),
+#: each a message of the catalogue: a reason it adds later is shown as it words it
+_JSON_REASONS = {
+    "Expecting value": "json_expecting_value",
+    "Expecting property name enclosed in double quotes": "json_expecting_name",
+    "Expecting ':' delimiter": "json_expecting_colon",
+    "Expecting ',' delimiter": "json_expecting_comma",
+    "Unterminated string starting at": "json_unterminated",
+    "Invalid control character at": "json_control",
+    "Invalid \\uXXXX escape": "json_bad_u_escape",
+    "Extra data": "json_extra_data",
+    "Illegal trailing comma before end of object": "json_trailing_comma",
+    "Illegal trailing comma before end of array": "json_trailing_comma",
+}
+
+
+def _json_reason(msg: str) -> Message | str:
+    code = _JSON_REASONS.get(msg)
+    if code is None and msg.startswith("Invalid \\escape"):
+        code = "json_bad_escape"
+    return Message.of(code) if code else msg
+
+
+def source_named(what: str) -> Message:
+    """An input named by what it is rather than by a file's name: ``input``, ``record``,
+    ``clipboard``, ``body`` (the ``source`` of the messages below, in the reader's words)."""
+    return Message.of(f"source_{what}")
+
+
+def decode_utf8(data: bytes, source: str | None = None) -> str:
     """Bytes -> text; a BOM is dropped, invalid UTF-8 names the first bad byte."""
+    source = source if source is not None else source_named("input")
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError as e:
-        raise RecordError("", f"{source} is not UTF-8 text (byte {e.start + 1}: "
-                          f"0x{data[e.start]:02x}); save it as UTF-8") from None
+        raise RecordError.of("", "not_utf8", source=source, byte=e.start + 1,
+                             hex=f"0x{data[e.start]:02x}") from None
 
 
-def parse_json(text: str | bytes, source: str = "the input") -> Any:
+def parse_json(text: str | bytes, source: str | None = None) -> Any:
     """Parse one JSON value; RecordError with one clear line for anything else.
 
-    ``source`` names the input in messages (a file name, "stdin", "line 3").
+    ``source`` names the input in messages: a file's name, or a :class:`Message`
+    (:func:`source_named`, "line 3") said in the reader's language; "the input" if none.
     """
+    source = source if source is not None else source_named("input")
     if isinstance(text, bytes | bytearray):
         text = decode_utf8(bytes(text), source)
     if text.startswith(BOM):
         text = text[1:]
     if not text.strip():
-        raise RecordError("", f"{source} is empty")
+        raise RecordError.of("", "input_empty", source=source)
     try:
         return _DECODER.decode(text)
     except _NotJson as e:
-        raise RecordError("", f"{source}: not valid JSON: {e}") from None
+        raise RecordError.of("", "not_json_constant", source=source, name=e.args[0]) from None
     except json.JSONDecodeError as e:
-        raise RecordError("", f"{source}: not valid JSON: {e.msg} at line {e.lineno} "
-                          f"column {e.colno}") from None
+        raise RecordError.of("", "not_json", source=source, why=_json_reason(e.msg),
+                             line=e.lineno, column=e.colno) from None
     except RecursionError:
-        raise RecordError("", f"{source}: JSON nested too deeply") from None
-    except ValueError as e:  # int_max_str_digits: "Exceeds the limit (4300 digits) ..."
-        raise RecordError("", f"{source}: a number is too long ({_first_line(e)})") from None
+        raise RecordError.of("", "json_too_deep", source=source) from None
+    except ValueError:  # int_max_str_digits: "Exceeds the limit (4300 digits) ..."
+        raise RecordError.of("", "json_number_too_long", source=source,
+                             limit=sys.get_int_max_str_digits()) from None
 
 
 class _NotJson(ValueError):
@@ -79,19 +114,15 @@ class _NotJson(ValueError):
 
 
 def _refuse_constant(name: str) -> Any:
-    raise _NotJson(f"{name} is not a JSON number")
+    raise _NotJson(name)
 
 
 #: json.loads, except that NaN/Infinity (a Python extension, not JSON) are refused
 _DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
-def _first_line(e: Exception) -> str:
-    return str(e).split(";")[0].split("\n")[0]
-
-
-def text_problem(text: str, *, control: bool = True) -> str | None:
-    """Why ``text`` may not be stored, or None.
+def text_problem(text: str, *, control: bool = True) -> Message | None:
+    """Why ``text`` may not be stored (a message; as a string, its English), or None.
 
     Lone surrogates (``"\\ud800"``) are not Unicode text and cannot be written as UTF-8;
     control characters (tab, newline, U+2028 …) in a name break every listing, so they are
@@ -101,13 +132,13 @@ def text_problem(text: str, *, control: bool = True) -> str | None:
         return None
     m = re.search(_SURROGATE, text)
     if m is not None:
-        return (f"contains a lone surrogate U+{ord(m.group()):04X} at position "
-                f"{m.start() + 1}, which is not text")
+        return Message.of("lone_surrogate", code_point=f"U+{ord(m.group()):04X}",
+                          pos=m.start() + 1)
     if control:
         m = re.search(_CONTROL, text)
         if m is not None:
-            return (f"contains a control character U+{ord(m.group()):04X} at position "
-                    f"{m.start() + 1}; names must be one line of printable text")
+            return Message.of("control_in_name", code_point=f"U+{ord(m.group()):04X}",
+                              pos=m.start() + 1)
     return None
 
 
@@ -120,20 +151,20 @@ def check_free_value(value: Any, path: str) -> None:
     while stack:
         v, p, depth = stack.pop()
         if depth > MAX_DEPTH:
-            raise RecordError(path, f"nested more than {MAX_DEPTH} levels deep")
+            raise RecordError.of(path, "nested_too_deep", depth=MAX_DEPTH)
         if isinstance(v, str):
             why = text_problem(v, control=False)
             if why:
-                raise RecordError(p, why)
+                raise RecordError.about(p, why)
         elif isinstance(v, dict):
             for k, x in v.items():
                 why = text_problem(k, control=False) if isinstance(k, str) else None
                 if why:
-                    raise RecordError(p, f"a key {why}")
+                    raise RecordError.of(p, "key_problem", why=why)
                 stack.append((x, f"{p}.{k}", depth + 1))
         elif isinstance(v, list):
             stack.extend((x, f"{p}[{i}]", depth + 1) for i, x in enumerate(v))
 
 
-__all__ = ["BOM", "MAX_DEPTH", "check_free_value", "decode_utf8", "json_kind", "parse_json",
+__all__ = ["BOM", "MAX_DEPTH", "source_named", "check_free_value", "decode_utf8", "json_kind", "parse_json",
            "text_problem"]

@@ -1,7 +1,13 @@
 """Whole-event seating plan (pure): every remaining round at once, played rounds kept.
 
-Three goals, in this order (issue 13):
+Four goals, in this order (issues 13 and 26):
 
+0. **Team-mates apart** (a team event, ``teams``): no two players of one team at one
+   table whenever the numbers allow, as few such pairs as possible otherwise. When the
+   teams fit whole into tables, the team partition is laid onto one class of a known
+   design, so its other classes never put team-mates together (16 players in 4 teams of 4:
+   4 rounds without a team-mate or a repeat); otherwise the search weighs a pair of
+   team-mates far above any repeat. A team-mate pair is never counted as a repeat meeting.
 1. **Repeat meetings** (a pair sharing a table once more than the first time) as few as
    possible. Known resolvable designs (:mod:`referee_app.core.designs`) give 0 where the
    player count allows; otherwise, and for rounds beyond a design, a seeded simulated
@@ -23,7 +29,6 @@ Same inputs and seed give the same plan on every machine.
 from __future__ import annotations
 
 import itertools
-import math
 import random
 from collections import Counter, defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -31,6 +36,8 @@ from dataclasses import dataclass
 
 from .designs import relabel, resolvable
 from .errors import FieldError
+from .plan_search import counting_bound, search
+from .teams import least_team_pairs, team_numbers, team_pairs, team_round
 from .winds import balance_block_winds, order_for_open_block, polish_winds
 
 Table = tuple[int, ...]  # player ids in seat order (index i sits in seats[i])
@@ -52,12 +59,24 @@ class PlanFigures:
     wind_spread: int  # worst player's most-minus-fewest times in one seat
     same_seat_same_table: int  # times a player sits in a seat of a table they had before
     max_meetings: int  # most times one pair shares a table
+    #: pairs of team-mates at one table, summed over tables and rounds (None: no teams)
+    team_mates: int | None = None
+    #: the least ``team_mates`` possible for these rounds' numbers (None: no teams)
+    team_bound: int | None = None
 
     def lines(self) -> list[str]:
-        return [f"repeat meetings: {self.repeats} (counting bound {self.bound})",
+        teams = ([] if self.team_mates is None else
+                 [f"team-mates at one table: {self.team_mates} (least possible "
+                  f"{self.team_bound})"])
+        return [*teams, f"repeat meetings: {self.repeats} (counting bound {self.bound})",
                 f"seat wind spread: {self.wind_spread}",
                 f"same seat at the same table again: {self.same_seat_same_table}",
                 f"most meetings of one pair: {self.max_meetings}"]
+
+    def key(self) -> tuple[int, int, int, int]:
+        """What makes one schedule better than another, most important first."""
+        return (self.team_mates or 0, self.repeats, self.wind_spread,
+                self.same_seat_same_table)
 
 
 @dataclass(frozen=True)
@@ -78,15 +97,11 @@ class PlanError(FieldError):
 
 # ----------------------------------------------------------------------------- figures
 
-def counting_bound(plays: Mapping[int, int], n: int, size: int) -> int:
-    """Least possible repeats when player p plays ``plays[p]`` rounds among ``n`` players."""
-    total = sum(max(0, (size - 1) * r - (n - 1)) for r in plays.values())
-    return (total + 1) // 2
-
-
 def figures(rounds: Sequence[Sequence[Sequence[int]]], seats: Sequence[str],
-            players: Sequence[int] | None = None) -> PlanFigures:
-    """Figures of a schedule given as rounds → tables (table number = index + 1) → seat."""
+            players: Sequence[int] | None = None, teams: Mapping[int, str] | None = None,
+            team_bound: int | None = None) -> PlanFigures:
+    """Figures of a schedule given as rounds → tables (table number = index + 1) → seat;
+    with ``teams`` (player → team) the team-mate pairs too, ``team_bound`` their least."""
     size = len(seats)
     met: Counter[tuple[int, int]] = Counter()
     wind: dict[int, Counter[int]] = defaultdict(Counter)
@@ -104,12 +119,35 @@ def figures(rounds: Sequence[Sequence[Sequence[int]]], seats: Sequence[str],
     everyone |= set(plays)
     spread = max((max(wind[p][i] for i in range(size)) - min(wind[p][i] for i in range(size))
                   for p in everyone), default=0)
+    mates = None
+    together = None
+    if teams:
+        together = team_pairs((t for rnd in rounds for t in rnd), teams)
+        if team_bound == 0:  # team-mates can be kept apart: each meets only the others
+            size_of = Counter(teams[p] for p in everyone if teams.get(p))
+            mates = {p: size_of[teams[p]] - 1 for p in everyone if teams.get(p)}
     return PlanFigures(
         repeats=sum(m - 1 for m in met.values() if m > 1),
-        bound=counting_bound({p: plays[p] for p in everyone}, len(everyone), size),
+        bound=counting_bound({p: plays[p] for p in everyone}, len(everyone), size, mates),
         wind_spread=spread,
         same_seat_same_table=sum(c - 1 for c in spot.values() if c > 1),
-        max_meetings=max(met.values(), default=0))
+        max_meetings=max(met.values(), default=0),
+        team_mates=together, team_bound=team_bound if teams else None)
+
+
+def schedule_figures(played: Sequence[Sequence[Sequence[int]]],
+                     planned: Sequence[Sequence[Sequence[int]]], seats: Sequence[str],
+                     players: Sequence[int], teams: Mapping[int, str] | None = None
+                     ) -> PlanFigures:
+    """The figures of ``played`` rounds followed by ``planned`` ones; with ``teams``, the
+    least team-mate pairs possible is what the played rounds seated plus each planned
+    round's least (:func:`~.teams.least_team_pairs`)."""
+    least = None
+    if teams:
+        least = team_pairs((t for rnd in played for t in rnd), teams) + sum(
+            least_team_pairs([p for t in rnd for p in t], len(rnd), teams) for rnd in planned)
+    return figures([list(r) for r in played] + [list(r) for r in planned], seats, players,
+                   teams, least)
 
 
 # ----------------------------------------------------------------------------- byes
@@ -131,96 +169,6 @@ def _choose_byes(players: Sequence[int], rounds: int, per_round: int,
 
 
 # ----------------------------------------------------------------------------- groups
-
-class _Search:
-    """Simulated annealing over player swaps within a round, on a meetings matrix."""
-
-    def __init__(self, n: int, fixed: Sequence[Sequence[Sequence[int]]],
-                 rounds: list[list[list[int]]], rng: random.Random,
-                 same_seat: frozenset[int] = frozenset()) -> None:
-        self.n = n
-        self.same_seat = same_seat  # rounds whose swaps keep the seat (winds already fixed)
-        self.m = [[0] * n for _ in range(n)]
-        self.rounds = rounds
-        self.rng = rng
-        for rnd in list(fixed) + rounds:
-            for table in rnd:
-                self._add(table, 1)
-        pairs = [self.m[a][b] for a in range(n) for b in range(a + 1, n)]
-        self.repeats = sum(max(0, x - 1) for x in pairs)
-        self.cost = sum(x * (x - 1) // 2 for x in pairs)
-        # least cost: the meetings spread as evenly as possible over all pairs
-        q, r = divmod(sum(pairs), max(1, len(pairs)))
-        self.least_cost = (len(pairs) - r) * (q * (q - 1) // 2) + r * (q * (q + 1) // 2)
-
-    def _add(self, table: Sequence[int], d: int) -> None:
-        m = self.m
-        for a, b in itertools.combinations(table, 2):
-            m[a][b] += d
-            m[b][a] += d
-
-    def _move(self, table: list[int], i: int, q: int) -> int:
-        """Replace table[i] by q, keeping the matrix and repeats; returns repeats' change."""
-        m = self.m
-        p = table[i]
-        change = 0
-        for x in table:
-            if x == p:
-                continue
-            m[p][x] -= 1
-            m[x][p] -= 1
-            if m[p][x] >= 1:
-                change -= 1
-            if m[q][x] >= 1:
-                change += 1
-            m[q][x] += 1
-            m[x][q] += 1
-        table[i] = q
-        return change
-
-    def run(self, bound: int, budget: int) -> None:
-        m, rng, rounds = self.m, self.rng, self.rounds
-        if not rounds or len(rounds[0]) < 2 or (self.repeats <= bound
-                                                and self.cost <= self.least_cost):
-            return
-        temp = 0.6
-        cool = math.exp(math.log(0.02 / temp) / max(1, budget))
-        best = (self.repeats, self.cost)
-        best_state = [[list(t) for t in r] for r in rounds]
-        nt = len(rounds[0])
-        for _ in range(budget):
-            k = rng.randrange(len(rounds))
-            r = rounds[k]
-            ta, tb = rng.sample(range(nt), 2)
-            A, B = r[ta], r[tb]
-            i = rng.randrange(len(A))
-            j = i if k in self.same_seat else rng.randrange(len(B))
-            p, q = A[i], B[j]
-            # cost is sum of C(m, 2); a pair's marginal cost of one more meeting is m
-            delta = 0
-            for x in A:
-                if x != p:
-                    delta += m[q][x] - (m[p][x] - 1)
-            for y in B:
-                if y != q:
-                    delta += m[p][y] - (m[q][y] - 1)
-            if delta > 0 and rng.random() >= math.exp(-delta / temp):
-                temp *= cool
-                continue
-            temp *= cool
-            self.repeats += self._move(A, i, q)
-            self.repeats += self._move(B, j, p)
-            self.cost += delta
-            if (self.repeats, self.cost) < best:
-                best = (self.repeats, self.cost)
-                best_state = [[list(t) for t in rr] for rr in rounds]
-                if self.repeats <= bound and self.cost <= self.least_cost:
-                    break
-        if (self.repeats, self.cost) > best:
-            for k, r in enumerate(best_state):
-                rounds[k][:] = r
-            self.repeats, self.cost = best
-
 
 def _wind_targets(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
                   partial: int) -> list[dict[int, int]] | None:
@@ -259,7 +207,8 @@ def _wind_targets(ids: list[int], size: int, played: Sequence[Sequence[Sequence[
 
 
 def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
-                rounds: int, seed: int, budget: int | None
+                rounds: int, seed: int, budget: int | None,
+                teams: Mapping[int, str] | None = None
                 ) -> tuple[list[list[list[int]]], int] | None:
     """Rounds that finish the open wind block seated wind-first (each table takes one
     player per target wind; the search only swaps players of the same seat), then the
@@ -285,11 +234,8 @@ def _wind_first(ids: list[int], size: int, played: Sequence[Sequence[Sequence[in
         rng.shuffle(pool)
         planned.append([pool[i:i + size] for i in range(0, n, size)])
     fixed = [[[index[p] for p in t if p in index] for t in rnd] for rnd in played]
-    plays = Counter(p for rnd in fixed + planned for t in rnd for p in t)
-    search = _Search(n, fixed, planned, rng, same_seat=frozenset(range(seated_rounds)))
-    if budget is None:
-        budget = min(400_000, 4000 * n * len(planned) // size + 20_000)
-    search.run(counting_bound({p: plays[p] for p in range(n)}, n, size), budget)
+    search(n, size, fixed, planned, rng, budget, team_numbers(ids, teams),
+            same_seat=frozenset(range(seated_rounds)))
     return [[[ids[i] for i in t] for t in r] for r in planned], seated_rounds
 
 
@@ -314,14 +260,18 @@ def _open_block_test(played: Sequence[Sequence[Sequence[int]]], size: int
 
 
 def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[int]]],
-            byes: list[list[int]], seed: int,
-            budget: int | None) -> tuple[str, list[list[list[int]]]]:
+            byes: list[list[int]], seed: int, budget: int | None,
+            teams: Mapping[int, str] | None = None) -> tuple[str, list[list[list[int]]]]:
     """Which players share a table in each planned round (seat order not yet decided).
 
     A design's rounds are used as they are when nothing was played (or when the last played
     round can be read as the design's first class); other rounds come from the search, which
-    also repairs a design against older played rounds.
+    also repairs a design against older played rounds. With ``teams``, when nothing was
+    played and the teams fit whole into tables, the design's first class is laid onto the
+    teams (and not played), so no other class seats team-mates together; a design that
+    still seats some is repaired by the search, which keeps team-mates apart first.
     """
+    team = team_numbers(players, teams)
     rng = random.Random(seed)
     nrounds = len(byes)
     index = {p: i for i, p in enumerate(players)}
@@ -329,6 +279,7 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
     method = "search"
     start = 0
     design: list[list[list[int]]] = []
+    anchor = played  # the rounds the design's first classes are laid onto
     if nrounds and not any(byes):
         pool = list(players)
         rng.shuffle(pool)
@@ -336,7 +287,10 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         # the wind test rarely finds a map for larger designs, where the wind-first
         # search below reaches 0 repeats and spread 0 anyway
         prefer = _open_block_test(played, size) if n <= 32 else None
-        mapping, start, classes = relabel(played, classes, pool, rng, prefer) if classes \
+        if team is not None and not played and teams:
+            grouped = team_round(players, size, teams)
+            anchor = [grouped] if grouped is not None else played
+        mapping, start, classes = relabel(anchor, classes, pool, rng, prefer) if classes \
             else ({}, 0, classes)
         if classes and (not played or start):
             rest_classes = classes[start:]
@@ -357,19 +311,18 @@ def _groups(players: list[int], size: int, played: Sequence[Sequence[Sequence[in
         seated = [index[p] for p in players if p not in set(byes[k])]
         rng.shuffle(seated)
         rest.append([seated[i:i + size] for i in range(0, len(seated), size)])
-    if len(played) > start and design:
-        frozen, free = fixed, design + rest  # repair the design against older rounds
+    mates_together = team is not None and any(
+        team[a] == team[b] for rnd in design for t in rnd for a, b in itertools.combinations(t, 2))
+    if (len(played) > start and design) or mates_together:
+        frozen, free = fixed, design + rest  # repair the design against older rounds/teams
     else:
         frozen, free = fixed + design, rest
     if free:
-        plays = Counter(p for rnd in fixed + design + rest for t in rnd for p in t)
-        bound = counting_bound({p: plays[p] for p in range(n)}, n, size)
-        search = _Search(n, frozen, free, rng)
-        if budget is None:
-            budget = min(400_000, 4000 * n * len(free) // size + 20_000)
-        search.run(bound, budget)
+        search(n, size, frozen, free, rng, budget, team)
         if design:
             method += " + search"
+    if design and team is not None and len(anchor) > len(played):
+        method += ", teams as one class"
     return method, [[[players[i] for i in t] for t in r] for r in design + rest]
 
 
@@ -439,7 +392,8 @@ def _number_tables(rounds: list[list[list[int]]], played: Sequence[Sequence[Sequ
 def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
          played: Sequence[Sequence[Sequence[int]]] = (), seed: int = 1,
          budget: int | None = None,
-         initial: Sequence[Sequence[Sequence[int]]] | None = None) -> Plan:
+         initial: Sequence[Sequence[Sequence[int]]] | None = None,
+         teams: Mapping[int, str] | None = None) -> Plan:
     """Plan ``rounds`` more rounds for ``players`` after the ``played`` ones.
 
     ``played`` holds each played round as tables of player ids in seat order; their
@@ -450,30 +404,35 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     ``initial``: the rounds planned before (seat order kept); when, repaired for players
     who withdrew or arrived, they are at least as good as a new plan they are kept —
     re-planning changes as little as possible.
+    ``teams``: player id → team name (a team event): team-mates are kept apart first of
+    all, and the figures say how many pairs of them still share a table and the least
+    possible (16 players in 4 teams of 4: 0 for any number of rounds; a team of 5 among 16
+    players at 4 tables: at least one pair a round).
     """
     size = len(seats)
+    teams = {p: t for p, t in (teams or {}).items() if t} or None
     if size < 2:
-        raise PlanError("seats", "a table needs at least 2 seats")
+        raise PlanError.of("seats", "plan_table_too_small")
     ids = list(dict.fromkeys(players))
     if len(ids) != len(players):
-        raise PlanError("players", "a player is listed twice")
+        raise PlanError.of("players", "plan_player_twice")
     if len(ids) < size:
-        raise PlanError("players", f"{len(ids)} player(s) cannot fill a table of {size}")
+        raise PlanError.of("players", "plan_too_few", n=len(ids), size=size)
     if rounds < 0:
-        raise PlanError("rounds", "must be 0 or more")
+        raise PlanError.of("rounds", "plan_rounds_negative")
     for k, rnd in enumerate(played, start=1):
         flat = [p for t in rnd for p in t]
         if len(flat) != len(set(flat)):
-            raise PlanError(f"round {k}", "a player sits twice")
+            raise PlanError.of(f"played[{k - 1}]", "plan_sits_twice", round=k)
         if any(len(t) != size for t in rnd):
-            raise PlanError(f"round {k}", f"every table needs {size} seats")
+            raise PlanError.of(f"played[{k - 1}]", "plan_table_size", round=k, size=size)
     rng = random.Random(seed)
     earlier_byes: Counter[int] = Counter()
     for rnd in played:
         present = {p for t in rnd for p in t}
         earlier_byes.update(p for p in ids if p not in present)
     byes = _choose_byes(ids, rounds, len(ids) % size, earlier_byes, rng)
-    method, groups = _groups(ids, size, played, byes, rng.randrange(2**31), budget)
+    method, groups = _groups(ids, size, played, byes, rng.randrange(2**31), budget, teams)
     counts: dict[int, Counter[int]] = defaultdict(Counter)
     for rnd in played:
         for table in rnd:
@@ -515,13 +474,16 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
     done = tuple(PlannedRound(k + 1, tuple(tuple(t) for t in rnd),
                               tuple(sorted(set(ids) - {p for t in rnd for p in t})))
                  for k, rnd in enumerate(played))
-    everything = [list(r) for r in played] + [list(r.tables) for r in planned]
+
+    def figures_of(rnds: Sequence[PlannedRound]) -> PlanFigures:
+        return schedule_figures(played, [r.tables for r in rnds], seats, ids, teams)
+
     fresh = Plan(seats=tuple(seats), played=done, rounds=planned,
-                 figures=figures(everything, seats, ids), method=method, seed=seed)
+                 figures=figures_of(planned), method=method, seed=seed)
     if fresh.figures.wind_spread > target and not any(byes):
         # played rounds left a wind block open that these groups cannot finish: try
         # seating that block wind-first and keep it when it is at least as good
-        alt = _wind_first(ids, size, played, rounds, seed, budget)
+        alt = _wind_first(ids, size, played, rounds, seed, budget, teams)
         if alt is not None:
             got, seated = alt
             trial = defaultdict(Counter, {p: Counter(c) for p, c in counts.items()})
@@ -534,22 +496,16 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
             tables = _number_tables(got[:seated] + rest, played, random.Random(seed))
             alt_rounds = tuple(PlannedRound(len(played) + k + 1, tuple(tuple(t) for t in rnd),
                                             ()) for k, rnd in enumerate(tables))
-            f = figures([list(r) for r in played] + [list(r.tables) for r in alt_rounds],
-                        seats, ids)
-            new = fresh.figures
-            if (f.repeats, f.wind_spread, f.same_seat_same_table) < (
-                    new.repeats, new.wind_spread, new.same_seat_same_table):
+            f = figures_of(alt_rounds)
+            if f.key() < fresh.figures.key():
                 fresh = Plan(seats=tuple(seats), played=done, rounds=alt_rounds, figures=f,
                              method="winds first + search", seed=seed)
     if initial is not None and len(initial) >= rounds > 0:
-        kept = _keep_initial(initial[:rounds], ids, size, played, earlier_byes)
+        kept = _keep_initial(initial[:rounds], ids, size, played, earlier_byes, teams)
         if kept is not None:
             rounds_kept, moved = kept
-            f = figures([list(r) for r in played] + [list(r.tables) for r in rounds_kept],
-                        seats, ids)
-            key = (f.repeats, f.wind_spread, f.same_seat_same_table)
-            new = fresh.figures
-            if key <= (new.repeats, new.wind_spread, new.same_seat_same_table):
+            f = figures_of(rounds_kept)
+            if f.key() <= fresh.figures.key():
                 how = "kept from the stored plan" + (f" ({moved} seat(s) refilled)"
                                                        if moved else "")
                 return Plan(seats=tuple(seats), played=done, rounds=rounds_kept,
@@ -558,7 +514,8 @@ def plan(players: Sequence[int], seats: Sequence[str], rounds: int, *,
 
 
 def _keep_initial(initial: Sequence[Sequence[Sequence[int]]], ids: list[int], size: int,
-                  played: Sequence[Sequence[Sequence[int]]], earlier_byes: Counter[int]
+                  played: Sequence[Sequence[Sequence[int]]], earlier_byes: Counter[int],
+                  teams: Mapping[int, str] | None = None
                   ) -> tuple[tuple[PlannedRound, ...], int] | None:
     """The stored rounds, with withdrawn players' seats refilled (:func:`repair`), or None
     when they no longer fit (a table short, byes not what the player count needs)."""
@@ -571,7 +528,7 @@ def _keep_initial(initial: Sequence[Sequence[Sequence[int]]], ids: list[int], si
         seated = {p for t in rnd for p in t}
         spare = sorted((p for p in ids if p not in seated), key=lambda p: (byes[p], p))
         try:
-            r = repair(rnd, ids, spare, dissolve=True)
+            r = repair(rnd, ids, spare, dissolve=True, teams=teams)
         except PlanError:
             return None
         if len(r.byes) != len(ids) % size:
@@ -597,17 +554,19 @@ class Repair:
 
 def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Sequence[int],
            *, met: Mapping[tuple[int, int], int] | None = None,
-           dissolve: bool = False) -> Repair:
+           dissolve: bool = False, teams: Mapping[int, str] | None = None) -> Repair:
     """Re-seat a planned round changing as few seats as possible.
 
-    Seats of players not in ``seatable`` (withdrawn) are vacant; ``fillers`` (in order of
-    preference: newcomers, players on a bye, substitutes) take them, each vacancy getting
-    the filler who met its tablemates least. Everyone else keeps table and seat. When the
+    Seats of players not in ``seatable`` (withdrawn or absent) are vacant; ``fillers`` (in
+    order of preference: newcomers, players on a bye, substitutes) take them, each vacancy
+    getting the filler with fewest team-mates at that table (``teams``: player → team),
+    then who met its tablemates least. Everyone else keeps table and seat. When the
     fillers run out and ``dissolve`` is true, the tables with most vacancies are dissolved
     (their players fill other vacancies first, the rest sit out); otherwise
     :class:`PlanError` says how many players are missing.
     """
     met = met or {}
+    teams = teams or {}
     playing = set(seatable)
     ok = playing | set(fillers)
     grid = [list(t) for t in tables]
@@ -625,18 +584,18 @@ def repair(tables: Sequence[Sequence[int]], seatable: Sequence[int], fillers: Se
         if len(empty) <= len(pool):
             break
         if not dissolve:
-            raise PlanError("players", f"{len(empty) - len(pool)} more player(s) needed to "
-                            f"fill {len(empty)} empty seat(s): sit players out (byes) or "
-                            "seat substitutes")
+            raise PlanError.of("players", "plan_need_players", more=len(empty) - len(pool),
+                               empty=len(empty))
         live = [t for t in range(len(grid)) if t not in dissolved]
         if len(live) <= 1:
-            raise PlanError("players", "too few players left for a table")
+            raise PlanError.of("players", "plan_too_few_left")
         worst = max(live, key=lambda t: (sum(p not in ok for p in grid[t]), t))
         dissolved.append(worst)
         pool = [p for p in grid[worst] if p in ok] + pool
     for t, i in vacancies():
         mates = [p for p in grid[t] if p in ok]
         best = min(range(len(pool)), key=lambda k: (
+            sum(1 for q in mates if teams.get(pool[k]) and teams.get(pool[k]) == teams.get(q)),
             sum(met.get((min(pool[k], q), max(pool[k], q)), 0) for q in mates), k))
         grid[t][i] = pool.pop(best)
         moved.append(grid[t][i])

@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from .errors import RecordError
-from .jsonin import check_free_value, json_kind, parse_json, text_problem
+from .errors import Message, RecordError, message
+from .jsonin import check_free_value, json_kind, parse_json, source_named, text_problem
 from .ruleset import Ruleset, UnknownRulesetError, get_ruleset
 from .tiles import (
     TILES,
@@ -129,9 +129,10 @@ class HandRecord:
 
     @classmethod
     def from_json(cls, text: str | bytes, rules: Ruleset | None = None,
-                  source: str = "the record") -> HandRecord:
+                  source: str | None = None) -> HandRecord:
         """Parse and read one record; every failure is a RecordError (see :mod:`.jsonin`)."""
-        return load_record(parse_json(text, source), rules)
+        return load_record(parse_json(text, source if source is not None
+                                      else source_named("record")), rules)
 
     def to_dict(self) -> dict[str, Any]:
         d: dict[str, Any] = {"format": RECORD_FORMAT, "ruleset": self.ruleset,
@@ -150,16 +151,35 @@ class HandRecord:
         return d
 
 
+# --------------------------------------------------------------------------- paths
+
+
+def path_parts(path: str) -> tuple[str | int, ...]:
+    """A field's path split into its steps, as the reader names fields:
+    ``seats.S.concealed`` → ("seats", "S", "concealed"), ``events[2].tile`` →
+    ("events", 2, "tile"); the inverse of how :func:`load_record` writes them."""
+    out: list[str | int] = []
+    for part in path.split(".") if path else ():
+        name, _, rest = part.partition("[")
+        if name:
+            out.append(name)
+        while rest:
+            index, _, rest = rest.partition("]")
+            out.append(int(index) if index.isdigit() else index)
+            rest = rest.removeprefix("[")
+    return tuple(out)
+
+
 # --------------------------------------------------------------------------- loading
 
 
 def _tiles(value: Any, path: str) -> tuple[Tile, ...]:
     if not isinstance(value, str):
-        raise RecordError(path, f"expected a tile string, got {_kind(value)}")
+        raise RecordError.of(path, "not_tiles", kind=_kind(value))
     try:
         return parse_tiles(value)
     except TileParseError as e:
-        raise RecordError(path, str(e)) from None
+        raise RecordError.like(path, e) from None
 
 
 _ONE_TILE = {str(t): t for t in TILES}
@@ -171,7 +191,7 @@ def _tile(value: Any, path: str) -> Tile:
         return hit
     tiles = _tiles(value, path)
     if len(tiles) != 1:
-        raise RecordError(path, f"must hold exactly one tile, got {len(tiles)} in {value!r}")
+        raise RecordError.of(path, "one_tile_field", n=len(tiles), got=value)
     return tiles[0]
 
 
@@ -202,16 +222,18 @@ def near_field(key: Any, known: tuple[str, ...]) -> str | None:
     return best if edit_distance(low, best) <= 2 else None
 
 
-def _did_you_mean(value: Any, known: tuple[str, ...]) -> str:
+def _did_you_mean(value: Any, known: tuple[str, ...]) -> dict[str, Any] | str:
+    """"; did you mean 'seats'?" as a message to end another with (nothing when no field
+    is near)."""
     near = near_field(value, known)
-    return f"; did you mean {near!r}?" if near else ""
+    return message("did_you_mean", near=near) if near else ""
 
 
 def _refuse_near_misses(d: dict[Any, Any], known: tuple[str, ...], prefix: str) -> None:
     for k in d:
         near = near_field(k, known)
         if near is not None:
-            raise RecordError(f"{prefix}{k}", f"unknown field; did you mean {near!r}?")
+            raise RecordError.of(f"{prefix}{k}", "unknown_field_near", near=near)
 
 
 def unknown_fields(data: Any) -> list[tuple[str, bool]]:
@@ -233,21 +255,21 @@ def unknown_fields(data: Any) -> list[tuple[str, bool]]:
     return out
 
 
-def record_warnings(data: Any) -> list[str]:
-    """:func:`unknown_fields` as English lines (the GUI shows them)."""
-    return [f"{path}: unknown field, kept with the record" if kept
-            else f"{path}: unknown field, ignored" for path, kept in unknown_fields(data)]
+def record_warnings(data: Any) -> list[Message]:
+    """:func:`unknown_fields` as lines, one message each (as a string, its English)."""
+    return [Message.of("unknown_field_kept" if kept else "unknown_field_ignored", path=path)
+            for path, kept in unknown_fields(data)]
 
 
 def _seat(value: Any, path: str, seats: tuple[str, ...]) -> str:
     if value not in seats or not isinstance(value, str):
-        raise RecordError(path, f"unknown seat {value!r} (seats are {', '.join(seats)})")
+        raise RecordError.of(path, "unknown_seat_value", got=value, seats=list(seats))
     return value
 
 
 def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
     if not isinstance(e, dict):
-        raise RecordError(path, f"expected an object, got {_kind(e)}")
+        raise RecordError.of(path, "expected_object", kind=_kind(e))
     _refuse_near_misses(e, EVENT_FIELDS, f"{path}.")
     etype = e.get("type")
     seats = rules.seats
@@ -257,27 +279,25 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
         try:
             kind = KongKind(e.get("kind"))
         except ValueError:
-            raise RecordError(f"{path}.kind", f"unknown kong kind {e.get('kind')!r} "
-                              "(direct, added or concealed)"
-                              + _did_you_mean(e.get("kind"), tuple(_KONG_KINDS))) from None
+            raise RecordError.of(f"{path}.kind", "unknown_kong_kind", got=e.get("kind"),
+                                 near=_did_you_mean(e.get("kind"), tuple(_KONG_KINDS))
+                                 ) from None
         frm = e.get("from")
         if kind is KongKind.DIRECT:
             if frm is None:
-                raise RecordError(f"{path}.from", "a direct kong needs the discarder in 'from'")
+                raise RecordError.of(f"{path}.from", "direct_kong_from")
             frm = _seat(frm, f"{path}.from", seats)
         elif frm is not None:
-            raise RecordError(f"{path}.from", f"an {kind.value} kong has no discarder; "
-                              "remove 'from'")
+            raise RecordError.of(f"{path}.from", "kong_no_discarder", kong=kind.value)
         return KongEvent(seat, tile, kind, frm)
     if etype == "win":
         raw = e.get("seats")
         if raw is None and "seat" in e:
-            raise RecordError(f"{path}.seat", "a win lists its winners in a list; "
-                              "did you mean 'seats'?")
+            raise RecordError.of(f"{path}.seat", "win_seat_not_seats")
         if not isinstance(raw, list):
-            raise RecordError(f"{path}.seats", f"expected a list of seats, got {_kind(raw)}")
+            raise RecordError.of(f"{path}.seats", "not_seat_list", kind=_kind(raw))
         if not raw:
-            raise RecordError(f"{path}.seats", "a win needs at least one winning seat")
+            raise RecordError.of(f"{path}.seats", "win_no_winner")
         winners = tuple(_seat(s, f"{path}.seats[{i}]", seats) for i, s in enumerate(raw))
         tile = _tile(e.get("tile"), f"{path}.tile")
         frm = e.get("from")
@@ -287,21 +307,19 @@ def _load_event(e: Any, path: str, rules: Ruleset) -> Event:
         if flags_raw is None:
             flags_raw = []
         if not isinstance(flags_raw, list):
-            raise RecordError(f"{path}.flags", f"expected a list of flags, got {_kind(flags_raw)}")
+            raise RecordError.of(f"{path}.flags", "not_flag_list", kind=_kind(flags_raw))
         for i, f in enumerate(flags_raw):
             if not isinstance(f, str) or f not in rules.flags:
-                known = ", ".join(sorted(rules.flags))
-                raise RecordError(f"{path}.flags[{i}]",
-                                  f"unknown flag {f!r} for ruleset {rules.id} (known: {known})"
-                                  + _did_you_mean(f, tuple(sorted(rules.flags))))
+                raise RecordError.of(f"{path}.flags[{i}]", "unknown_flag", got=f,
+                                     ruleset=rules.id, known=sorted(rules.flags),
+                                     near=_did_you_mean(f, tuple(sorted(rules.flags))))
         passed = e.get("passed_fan")
         if passed is not None and (isinstance(passed, bool) or not isinstance(passed, int)
                                    or passed < 0):
-            raise RecordError(f"{path}.passed_fan",
-                              f"expected a whole number of fan >= 0, got {passed!r}")
+            raise RecordError.of(f"{path}.passed_fan", "bad_passed_fan", got=passed)
         return WinEvent(winners, tile, frm, tuple(dict.fromkeys(flags_raw)), passed)
-    raise RecordError(f"{path}.type", f"unknown event type {etype!r} (kong or win)"
-                      + _did_you_mean(etype, ("kong", "win")))
+    raise RecordError.of(f"{path}.type", "unknown_event_type", got=etype,
+                         near=_did_you_mean(etype, ("kong", "win")))
 
 
 _KONG_KINDS = {k.value: k for k in KongKind}
@@ -463,7 +481,7 @@ def _read_free_fields(data: dict[str, Any]) -> dict[str, Any]:
         check_free_value(v, k)
         why = text_problem(v) if k == "referee" and isinstance(v, str) else None
         if why:  # a referee is a name, kept in the history: one line of text
-            raise RecordError(k, why)
+            raise RecordError.about(k, why)
     return extra
 
 
@@ -480,38 +498,38 @@ def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
     if fast is not None:
         return fast
     if not isinstance(data, dict):
-        raise RecordError("", f"a hand record is a JSON object, got {_kind(data)}")
+        raise RecordError.of("", "record_not_json_object", kind=_kind(data))
     _refuse_near_misses(data, TOP_FIELDS, "")
     for key in ("format", "ruleset", "seats", "events"):
         if key not in data:
-            raise RecordError(key, "required field is missing")
+            raise RecordError.of(key, "field_missing")
     if data["format"] != RECORD_FORMAT:
-        raise RecordError("format", f"expected {RECORD_FORMAT!r}, got {data['format']!r}")
+        raise RecordError.of("format", "bad_format", want=RECORD_FORMAT, got=data["format"])
     if rules is not None and data["ruleset"] != rules.id:
-        raise RecordError("ruleset", f"the record is under {data['ruleset']!r}, but the "
-                          f"ruleset given is {rules.id!r}")
+        raise RecordError.of("ruleset", "record_under_other", got=data["ruleset"],
+                             want=rules.id)
     try:
         rules = rules or get_ruleset(data["ruleset"])
     except UnknownRulesetError as e:
-        raise RecordError("ruleset", str(e)) from None
+        raise RecordError.like("ruleset", e) from None
     seats_raw = data["seats"]
     if not isinstance(seats_raw, dict):
-        raise RecordError("seats", f"expected an object of seats, got {_kind(seats_raw)}")
+        raise RecordError.of("seats", "not_seat_object", kind=_kind(seats_raw))
     for label in seats_raw:
         if label not in rules.seats:
-            raise RecordError(f"seats.{label}", f"unknown seat (ruleset {rules.id} has "
-                              f"{', '.join(rules.seats)})")
+            raise RecordError.of(f"seats.{label}", "unknown_seat_label", ruleset=rules.id,
+                                 seats=list(rules.seats))
     seats: list[SeatHand] = []
     for label in rules.seats:
         # error paths (f-strings) are built only when something is wrong
         if label not in seats_raw:
-            raise RecordError(f"seats.{label}", "seat is missing")
+            raise RecordError.of(f"seats.{label}", "seat_missing")
         s = seats_raw[label]
         if not isinstance(s, dict):
-            raise RecordError(f"seats.{label}", f"expected an object, got {_kind(s)}")
+            raise RecordError.of(f"seats.{label}", "expected_object", kind=_kind(s))
         _refuse_near_misses(s, SEAT_FIELDS, f"seats.{label}.")
         if "concealed" not in s:
-            raise RecordError(f"seats.{label}.concealed", "required field is missing")
+            raise RecordError.of(f"seats.{label}.concealed", "field_missing")
         raw = s["concealed"]
         concealed = parse_plain(raw) if type(raw) is str else None
         if concealed is None:
@@ -520,18 +538,18 @@ def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
         if pongs_raw is None:
             pongs_raw = []
         if not isinstance(pongs_raw, list):
-            raise RecordError(f"seats.{label}.pongs",
-                              f"expected a list of tiles, got {_kind(pongs_raw)}")
+            raise RecordError.of(f"seats.{label}.pongs", "not_tile_list",
+                                 kind=_kind(pongs_raw))
         try:  # the common case: every pong is a plain tile name such as "5p"
             pongs = tuple(map(_ONE_TILE.__getitem__, pongs_raw))
         except (KeyError, TypeError):
             pongs = tuple(_tile(p, f"seats.{label}.pongs[{i}]") for i, p in enumerate(pongs_raw))
         player = s.get("player")
         if player is not None and not isinstance(player, str):
-            raise RecordError(f"seats.{label}.player", f"expected text, got {_kind(player)}")
+            raise RecordError.of(f"seats.{label}.player", "not_text_kind", kind=_kind(player))
         why = text_problem(player) if player is not None else None
         if why:
-            raise RecordError(f"seats.{label}.player", why)
+            raise RecordError.about(f"seats.{label}.player", why)
         seats.append(SeatHand(label, concealed, pongs, player))
     dealer = data.get("dealer", "E")
     if dealer is None:
@@ -539,12 +557,12 @@ def load_record(data: Any, rules: Ruleset | None = None) -> HandRecord:
     dealer = _seat(dealer, "dealer", rules.seats)
     events_raw = data["events"]
     if not isinstance(events_raw, list):
-        raise RecordError("events", f"expected a list of events, got {_kind(events_raw)}")
+        raise RecordError.of("events", "not_event_list", kind=_kind(events_raw))
     events = tuple(_event_fast(e, rules) or _load_event(e, f"events[{i}]", rules)
                    for i, e in enumerate(events_raw))
     wall = data.get("wall_exhausted", False)
     if wall is None:
         wall = False
     if not isinstance(wall, bool):
-        raise RecordError("wall_exhausted", f"expected true or false, got {wall!r}")
+        raise RecordError.of("wall_exhausted", "not_bool", got=wall)
     return HandRecord(rules.id, tuple(seats), events, dealer, wall, _read_free_fields(data))

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 from .record import HandRecord, WinEvent
 from .ruleset import Ruleset, get_ruleset
 from .scoring import HandScore
-from .wording import Params, reason_text, step_text
+from .wording import Params, params_data, reason_text, step_text
 
 SETTLEMENT_FORMAT = "sichuan-settlement/1"
 
@@ -43,20 +43,6 @@ class RuleViolation:
         """The stored form with the code and its parameters beside it (JSON outputs)."""
         return {"code": self.code, "clause": self.clause, "seat": self.seat,
                 "params": params_data(self.params), "message": self.message}
-
-
-def params_data(params: Params) -> dict[str, Any]:
-    """Parameters as JSON: sub-messages become ``{"code", "params"}`` objects."""
-    out: dict[str, Any] = {}
-    for k, v in params:
-        if k in ("why", "melds"):
-            v = [{"code": c, "params": params_data(p)} for c, p in v]
-        elif k == "reason":
-            v = {"code": v[0], "params": params_data(v[1])}
-        elif isinstance(v, tuple):
-            v = [list(x) if isinstance(x, tuple) else x for x in v]
-        out[k] = v
-    return out
 
 
 @dataclass(frozen=True, slots=True)

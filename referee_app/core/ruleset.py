@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from .analysis import FEATURE_BITS
+from .errors import FieldError, render
 
 DEFAULT_RULESET = "ottawa-2009"
 #: Tournament settings accepted by Ruleset.with_settings (issue 11: a cap of 0 zeroes every
@@ -55,12 +56,15 @@ VALIDATION_CHECKS = ("tile_count", "hand_size", "missing_suit", "legal_hand", "b
 END_CHECK_PARTS = ("flower_pig", "ready_check", "price_difference", "refund")
 
 
-class UnknownRulesetError(ValueError):
+class UnknownRulesetError(FieldError):
     """The record or command names a ruleset the app does not ship."""
 
+    code = "unknown_ruleset"
+
     def __init__(self, ruleset_id: object) -> None:
-        known = ", ".join(ruleset_ids())
-        super().__init__(f"unknown ruleset {ruleset_id!r} (known: {known})")
+        params = {"ruleset": ruleset_id, "known": list(ruleset_ids())}
+        super().__init__("", render("unknown_ruleset", params, "en"), code="unknown_ruleset",
+                         params=params)
         self.ruleset_id = ruleset_id
 
 

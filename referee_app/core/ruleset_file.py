@@ -19,7 +19,8 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .errors import RecordError
+from .errors import Message, RecordError, os_reason
+from .i18n import text as catalogue_text
 from .input_files import read_limited
 from .jsonin import parse_json
 from .ruleset import (
@@ -47,7 +48,9 @@ class RulesetFileError(RecordError):
 
     def __init__(self, field_path: str, problem: str, *, source: str | None = None,
                  errors: list[tuple[str, str]] | None = None) -> None:
-        super().__init__(field_path, problem)
+        said = problem if isinstance(problem, Message) else None  # a message, as a rule
+        super().__init__(field_path, str(problem), code=said.code if said else None,
+                         params=said.params if said else None)
         self.path = field_path  # the same as ``field``
         self.source = source
         self.errors = errors or [(field_path, problem)]
@@ -95,33 +98,38 @@ def path_text(parts: Any) -> str:
     return out
 
 
-_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false",
-               "array": "a list", "object": "an object", "null": "null", "number": "a number"}
+def _either(options: list[Message]) -> Message:
+    """``a or b or c``: the first option, then each further one (in the reader's words)."""
+    out = options[0]
+    for o in options[1:]:
+        out = Message.of("expect_or", a=out, b=o)
+    return out
 
 
-def _expected(sub: dict[str, Any]) -> str:
-    """What a subschema accepts, in words (for type and range problems)."""
-    if "x-problem" in sub:
-        return str(sub["x-problem"])
+def _expected(sub: dict[str, Any]) -> Message:
+    """What a subschema accepts, as a message (for type and range problems)."""
+    if "x-problem-code" in sub:  # the schema's own words for a pattern (error.<code>)
+        return Message.of(str(sub["x-problem-code"]))
     types = sub.get("type")
     if types is None and "anyOf" in sub:
-        return " or ".join(_expected(s) for s in sub["anyOf"])
+        return _either([_expected(s) for s in sub["anyOf"]])
     if types is None and "$ref" in sub:
         return _expected(_resolve(sub["$ref"]))
     if isinstance(types, list):
-        return " or ".join(_expected({**sub, "type": t}) for t in types)
+        return _either([_expected({**sub, "type": t}) for t in types])
     if types == "integer":
         lo, hi = sub.get("minimum"), sub.get("maximum")
         if lo is not None and hi is not None:
-            return f"a whole number from {lo} to {hi}"
+            return Message.of("expect_int_range", lo=lo, hi=hi)
         if lo is not None:
-            return f"a whole number ≥ {lo}"
-        return "a whole number"
+            return Message.of("expect_int_min", lo=lo)
+        return Message.of("expect_int")
     if "enum" in sub:
-        return "one of " + ", ".join(json.dumps(v, ensure_ascii=False) for v in sub["enum"])
+        return Message.of("expect_one_of",
+                          values=[json.dumps(v, ensure_ascii=False) for v in sub["enum"]])
     if "const" in sub:
-        return json.dumps(sub["const"], ensure_ascii=False)
-    return _TYPE_WORDS.get(str(types), str(types))
+        return Message.of("expect_value", value=json.dumps(sub["const"], ensure_ascii=False))
+    return Message.of("expect_type", schema_type=str(types))
 
 
 def _resolve(ref: str) -> dict[str, Any]:
@@ -131,39 +139,43 @@ def _resolve(ref: str) -> dict[str, Any]:
     return node
 
 
-def _problem(err: Any) -> tuple[str, str]:
-    """(path, problem) of one jsonschema error, in the app's words."""
+def _problem(err: Any) -> tuple[str, Message]:
+    """(path, problem) of one jsonschema error, as the app's message: read from the
+    error's data (validator, its value, the instance), never from its English text."""
     path = list(err.absolute_path)
     sub = err.schema if isinstance(err.schema, dict) else {}
     v = err.validator
     if v == "required":
-        name = err.message.split("'")[1] if "'" in err.message else "?"
-        return path_text([*path, name]), "required field is missing"
+        have = err.instance if isinstance(err.instance, dict) else {}
+        name = next((k for k in err.validator_value if k not in have), "?")
+        return path_text([*path, name]), Message.of("field_missing")
     if v == "additionalProperties":
         extra = sorted(set(err.instance) - set(sub.get("properties", {})))
-        allowed = ", ".join(sub.get("properties", {}))
         return (path_text([*path, extra[0]]) if extra else path_text(path),
-                f"unknown field (allowed here: {allowed})")
+                Message.of("unknown_field_here", allowed=list(sub.get("properties", {}))))
     if "propertyNames" in err.schema_path:
-        return path_text([*path, str(err.instance)]), f"unknown name: {_expected(sub)}"
+        return path_text([*path, str(err.instance)]), Message.of("unknown_name",
+                                                                 want=_expected(sub))
     if v == "minimum" and sub.get("maximum") is None and sub.get("type") == "integer":
-        return path_text(path), f"must be ≥ {sub['minimum']}"
+        return path_text(path), Message.of("must_be_at_least", lo=sub["minimum"])
     if v in ("type", "minimum", "maximum", "enum", "const", "pattern", "anyOf"):
-        return path_text(path), f"must be {_expected(sub)}"
+        return path_text(path), Message.of("must_be", want=_expected(sub))
     if v == "uniqueItems":
-        return path_text(path), "lists an item twice"
+        return path_text(path), Message.of("item_twice")
     if v in ("minItems", "maxItems"):
-        return path_text(path), f"must have {sub.get('minItems', 0)} to " \
-                                f"{sub.get('maxItems', 'any number of')} items"
+        if "maxItems" in sub:
+            return path_text(path), Message.of("items_between", lo=sub.get("minItems", 0),
+                                               hi=sub["maxItems"])
+        return path_text(path), Message.of("items_at_least", lo=sub.get("minItems", 0))
     if v in ("minLength",):
-        return path_text(path), "must not be empty"
-    return path_text(path), err.message
+        return path_text(path), Message.of("not_empty")
+    return path_text(path), Message.of("schema_other", rule=str(v))
 
 
-def schema_errors(data: Any) -> list[tuple[str, str]]:
+def schema_errors(data: Any) -> list[tuple[str, Message]]:
     """Every schema violation as (path, problem), in document order of their paths."""
     errs = sorted(_validator().iter_errors(data), key=lambda e: [str(p) for p in e.absolute_path])
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, Message]] = []
     for e in errs:
         item = _problem(e)
         if item not in out:
@@ -210,71 +222,63 @@ _REQUIRED_CHECKS = ("tile_count", "hand_size", "missing_suit", "legal_hand", "bl
                     "discard_win", "direct_kong", "self_drawn")
 
 
-def consistency_errors(d: dict[str, Any]) -> list[tuple[str, str]]:
+def consistency_errors(d: dict[str, Any]) -> list[tuple[str, Message]]:
     """What a schema-valid document asks that the engine cannot settle, as (path, problem)."""
-    out: list[tuple[str, str]] = []
+    out: list[tuple[str, Message]] = []
     seats = d["seats"]
     if tuple(seats) != _SEAT_ORDER[:len(seats)]:
-        out.append(("seats", "must be E, S, W (three players) or E, S, W, N in that order"))
+        out.append(("seats", Message.of("rs_seat_order")))
     if d["max_winners"] > len(seats) - 1:
-        out.append(("max_winners", f"at most {len(seats) - 1} with {len(seats)} seats"))
+        out.append(("max_winners", Message.of("rs_max_winners", most=len(seats) - 1,
+                                              seats=len(seats))))
     if d["max_suits_in_win"] > len(d["suits"]):
-        out.append(("max_suits_in_win", f"more than the {len(d['suits'])} suits in play"))
+        out.append(("max_suits_in_win", Message.of("rs_max_suits", suits=len(d["suits"]))))
     rows = [p for p in d["patterns"] if not p.get("situational") and not p.get("consumes_root")]
-    for bit, name, what in ((_STANDARD, "standard", "a plain standard hand (four sets and "
-                             "a pair)"), (_SEVEN_PAIRS, "seven_pairs", "plain seven pairs")):
+    for bit, name in ((_STANDARD, "standard"), (_SEVEN_PAIRS, "seven_pairs")):
         if not any(_mask(p["requires"]) & ~bit == 0 for p in rows):
-            out.append(("patterns", f"no row applies to {what}: add a row whose requires "
-                        f"is [\"{name}\"] (or [])"))
+            out.append(("patterns", Message.of(f"rs_no_row_{name}", name=name)))
     flags = set(d["flags"])
     bonuses = d["bonuses"]
     checks = d["validation_clauses"]
     for c in _REQUIRED_CHECKS:
         if c not in checks:
-            out.append((f"validation_clauses.{c}", "missing: every ruleset cites a clause "
-                        "for this check"))
+            out.append((f"validation_clauses.{c}", Message.of("rs_check_missing")))
     for f in d["flags"]:
         need = _FLAG_CHECK[f]
         if need not in checks:
-            out.append((f"validation_clauses.{need}", f"missing: the flag {f!r} is checked "
-                        "and the check cites this clause"))
+            out.append((f"validation_clauses.{need}", Message.of("rs_flag_check_missing",
+                                                                 flag=f)))
     for k in ("robbing_kong", "kong_bloom", "kong_discard", "declared_ready", "first_discard",
               "last_tile"):
         if k in bonuses and k not in flags:
-            out.append((f"bonuses.{k}", f"needs the win flag {k!r} in flags (the record "
-                        "marks such a win with it)"))
+            out.append((f"bonuses.{k}", Message.of("rs_bonus_needs_flag", flag=k)))
     for k in ("heavenly", "earthly"):
         wants = k in bonuses or any(k in p["requires"] for p in d["patterns"])
         if wants and k not in flags:
             out.append((f"bonuses.{k}" if k in bonuses else "patterns",
-                        f"needs the win flag {k!r} in flags"))
+                        Message.of("rs_needs_flag", flag=k)))
     if d.get("passed_win") and "passed_win" not in checks:
-        out.append(("validation_clauses.passed_win", "missing: passed_win is checked and "
-                    "the check cites this clause"))
+        out.append(("validation_clauses.passed_win", Message.of("rs_passed_win_check")))
     if d["win_payments"].get("self_drawn_extra") and "self_drawn" in bonuses:
-        out.append(("win_payments.self_drawn_extra", "自摸加底 (+chips per payer) and 自摸加番 "
-                    "(bonuses.self_drawn, +fan) are alternatives: keep one"))
+        out.append(("win_payments.self_drawn_extra", Message.of("rs_self_drawn_twice")))
     if "single_wait" in bonuses and any("single_wait" in p["requires"] for p in d["patterns"]):
-        out.append(("bonuses.single_wait", "金钩钓 is either a pattern row (requires "
-                    "single_wait) or a +fan bonus, not both"))
+        out.append(("bonuses.single_wait", Message.of("rs_single_wait_twice")))
     ec = d.get("end_check") or {}
     if ec and not d["blood_battle"]:
-        out.append(("end_check", "the end check needs blood_battle: the first win ends the "
-                    "hand otherwise, and a drawn hand settles nothing"))
+        out.append(("end_check", Message.of("rs_end_check_needs_blood")))
     if ec.get("price_difference") and not ec.get("ready_check"):
-        out.append(("end_check.price_difference", "needs end_check.ready_check (it compares "
-                    "the ready seats' maximum fan)"))
+        out.append(("end_check.price_difference", Message.of("rs_price_needs_ready")))
     if d.get("kong_discard_transfer") and "kong_discard" not in flags:
-        out.append(("kong_discard_transfer", "needs the win flag 'kong_discard'"))
+        out.append(("kong_discard_transfer", Message.of("rs_needs_flag", flag="kong_discard")))
     cap = d["chips"]
     if cap.get("cap_name") and cap.get("cap_fan") is None:
-        out.append(("chips.cap_name", "names a cap, but cap_fan is null"))
+        out.append(("chips.cap_name", Message.of("rs_cap_name_no_cap")))
     texts = d["clauses"]
     seen: set[str] = set()
     for cid, where in _cited(d):
         if cid not in texts and cid not in seen:
             seen.add(cid)
-            out.append(("clauses", f"{cid} is cited by {where} but has no text"))
+            out.append(("clauses", Message.of("rs_clause_no_text", clause=cid, where=where)))
     return out
 
 
@@ -307,11 +311,12 @@ def ruleset_from_file(path: str | Path) -> Ruleset:
     try:
         raw = read_limited(path)
     except OSError as e:
-        raise RulesetFileError("", f"cannot read it: {e.strerror}", source=name) from None
+        raise RulesetFileError("", Message.of("cannot_read_it", why=os_reason(e)),
+                               source=name) from None
     try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
         data = parse_json(raw, name)
     except RecordError as e:
-        err = RulesetFileError("", e.problem)  # the problem names the file already
+        err = RulesetFileError("", Message(e.code, e.params))  # it names the file already
         err.source = name
         raise err from None
     return ruleset_from_data(data, source=name)
@@ -379,19 +384,19 @@ def diff_rulesets(a: Ruleset, b: Ruleset) -> list[tuple[str, Any, Any]]:
 ABSENT = _ABSENT
 
 
-def value_text(v: Any) -> str:
-    """A diff value for display: JSON, or ``(absent)``."""
+def value_text(v: Any, lang: str = "en") -> str:
+    """A diff value for display: JSON, or ``(absent)`` in ``lang``."""
     if v is _ABSENT:
-        return "(absent)"
+        return catalogue_text("value_absent", lang)
     text = json.dumps(v, ensure_ascii=False)
     return text if len(text) <= 70 else text[:67] + "…"
 
 
-def diff_texts(a: Any, b: Any, width: int = 60) -> tuple[str, str]:
+def diff_texts(a: Any, b: Any, width: int = 60, lang: str = "en") -> tuple[str, str]:
     """Both sides of one difference for display; long texts are cut around where they
     first differ (``…赔16个筹码给…`` / ``…赔32个筹码给…``)."""
     if not (isinstance(a, str) and isinstance(b, str)) or max(len(a), len(b)) <= width:
-        return value_text(a), value_text(b)
+        return value_text(a, lang), value_text(b, lang)
     i = next((k for k, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
     start = max(0, i - width // 3)
 

@@ -91,5 +91,5 @@ def json_number(value: Number) -> int | float:
     if isinstance(value, Fraction):
         if value.denominator == 1:
             return int(value)
-        return round(float(value), 2)
+        return round(float(value), 2) + 0.0  # never -0.0 (a tiny negative share)
     return value

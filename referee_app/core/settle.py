@@ -134,7 +134,7 @@ class _Walk:
             if self.hand_over or len(self.unwon) <= 1:
                 who = ev.seat if isinstance(ev, KongEvent) else None
                 self.err("blood_battle", who, "event_after_one_left" if rules.blood_battle
-                         else "event_after_first_win", n=idx + 1)
+                         else "event_after_first_win", event=idx + 1)
                 continue
             if isinstance(ev, KongEvent):
                 self.kong(idx, ev)
@@ -392,7 +392,7 @@ class _Walk:
                 self.err("last_tile", seats[0], "last_tile_not_exhausted")
                 valid = False
             if idx != len(self.r.events) - 1:
-                self.err("last_tile", seats[0], "last_tile_followed", n=idx + 2)
+                self.err("last_tile", seats[0], "last_tile_followed", event=idx + 2)
                 valid = False
         if "declared_ready" in flags and "declared_ready" in rules.validation:
             for s in seats:  # Z3 Reading: 报调后不能换牌; a concealed kong of a later draw is allowed

@@ -11,6 +11,9 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+from typing import Any
+
+from .errors import FieldError
 
 
 class Suit(Enum):
@@ -41,15 +44,25 @@ SUIT_CHARS: dict[str, Suit] = {
 NUM_KINDS = 27
 
 
-class TileParseError(ValueError):
-    """A tile string could not be read; names the offending character and its position."""
+class TileParseError(FieldError):
+    """A tile string could not be read; names the offending character and its position
+    (a message of the catalogue: ``error.tile_char`` and its kin)."""
 
-    def __init__(self, message: str, text: str, position: int | None = None,
-                 char: str | None = None) -> None:
-        super().__init__(message)
-        self.text = text
-        self.position = position  # 1-based, None when the problem is the string as a whole
-        self.char = char
+    code = "tiles"
+    #: the notation that could not be read (``text`` is the message in a language)
+    notation: str = ""
+    #: 1-based, None when the problem is the string as a whole
+    position: int | None = None
+    char: str | None = None
+
+    @classmethod
+    def at(cls, code: str, source: str, position: int | None = None, bad: str | None = None,
+           /, **params: Any) -> TileParseError:
+        """The error of message ``code`` about ``source`` (at ``position``, character
+        ``bad``)."""
+        e = cls.of("", code, **params)
+        e.notation, e.position, e.char = source, position, bad
+        return e
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -73,8 +86,7 @@ class Tile:
         """Read exactly one tile (``"5p"``, ``"5筒"``); anything else is a TileParseError."""
         tiles = parse_tiles(text)
         if len(tiles) != 1:
-            raise TileParseError(
-                f"expected exactly one tile, got {len(tiles)} in {text!r}", text)
+            raise TileParseError.at("one_tile", text, n=len(tiles), got=text)
         return tiles[0]
 
     @property
@@ -113,7 +125,7 @@ _SUIT_BASE = {"m": -1, "p": 8, "s": 17}
 def parse_indices(text: str) -> list[int]:
     """Parse notation into tile indices, in the order written (the fast path of parse_tiles)."""
     if not isinstance(text, str):
-        raise TileParseError(f"expected a tile string, got {type(text).__name__}", str(text))
+        raise TileParseError.at("tiles_not_text", str(text), type=type(text).__name__)
     if _SIMPLE.fullmatch(text):  # the common case: plain lower-case notation, no spaces
         return [_SUIT_BASE[suit] + ord(d) - 48 for digits, suit in _GROUP.findall(text)
                 for d in digits]
@@ -128,21 +140,16 @@ def parse_indices(text: str) -> list[int]:
         suit = SUIT_CHARS.get(ch)
         if suit is None:
             if ch == "0":
-                raise TileParseError(
-                    f"'0' at position {pos} is not a tile rank (ranks are 1-9)", text, pos, ch)
-            raise TileParseError(
-                f"unexpected character {ch!r} at position {pos}", text, pos, ch)
+                raise TileParseError.at("tile_zero", text, pos, ch, pos=pos)
+            raise TileParseError.at("tile_char", text, pos, ch, char=ch, pos=pos)
         if not pending:
-            raise TileParseError(
-                f"suit {ch!r} at position {pos} has no digits before it", text, pos, ch)
+            raise TileParseError.at("tile_suit_alone", text, pos, ch, char=ch, pos=pos)
         base = suit.index * 9 - 1
         out.extend(base + rank for rank, _ in pending)
         pending.clear()
     if pending:
         pos = pending[0][1]
-        raise TileParseError(
-            f"digits from position {pos} have no suit letter after them", text, pos,
-            text[pos - 1])
+        raise TileParseError.at("tile_no_suit", text, pos, text[pos - 1], pos=pos)
     return out
 
 

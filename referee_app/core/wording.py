@@ -14,13 +14,13 @@ Parameters are named by what they hold, so one rule formats them in every langua
 
 from __future__ import annotations
 
-import re
-import string
 from collections.abc import Callable, Iterable
 from functools import cache, lru_cache
 from typing import Any
 
-from .i18n import catalogue, keys_under, known, text
+from .errors import DATA_READERS, Message
+from .i18n import catalogue, known, text
+from .record import path_parts
 from .tiles import TILES, parse_indices
 
 #: a value's parameters: ``(name, value)`` pairs, hashable (a violation is a dict key)
@@ -30,7 +30,7 @@ Namer = Callable[[str], str]
 _SEAT_KEYS = frozenset("sfrab")
 _NAMED_KEYS = _SEAT_KEYS | {"t"}
 #: parameters that are one value each: a seat, a tile, or shown as they are
-_PLAIN_KEYS = _NAMED_KEYS | {"n", "c", "x", "y", "fan", "raw", "held", "concealed", "pongs",
+_PLAIN_KEYS = _NAMED_KEYS | {"n", "event", "c", "x", "y", "fan", "raw", "held", "concealed", "pongs",
                              "kongs", "suits", "parts", "name", "unit"}
 _SEATS_KEYS = frozenset("pw")
 #: a trace's list of tiles (a ready seat's waits): "1p 4p" / "一筒、四筒" (a catalogue text
@@ -216,74 +216,139 @@ def reading_text(ruleset_id: str, clause_id: str, reading: str | None,
     return reading
 
 
+def params_data(params: Params) -> dict[str, Any]:
+    """Parameters as JSON: sub-messages become ``{"code", "params"}`` objects."""
+    out: dict[str, Any] = {}
+    for k, v in params:
+        if k in ("why", "melds"):
+            v = [{"code": c, "params": params_data(p)} for c, p in v]
+        elif k == "reason":
+            v = {"code": v[0], "params": params_data(v[1])}
+        elif isinstance(v, tuple):
+            v = [list(x) if isinstance(x, tuple) else x for x in v]
+        out[k] = v
+    return out
+
+
 #: a field's words: ``field.top.<path>`` for a whole path, ``field.<name>`` for a field
 #: inside a seat or an event of a hand record (the desk's words for the same fields)
 FIELD_PREFIX = "field."
 TOP_FIELD_PREFIX = "field.top."
-_SEAT_PATH = re.compile(r"^seats\.([A-Z])(?:\.(\w+))?(?:\[(\d+)\])?$")
-_EVENT_PATH = re.compile(r"^events\[(\d+)\](?:\.(\w+))?(?:\[(\d+)\])?$")
 
 
 def field_text(path: str, lang: str, seat: Namer | None = None) -> str | None:
     """A field named in words: ``start_date`` → ``开始日期``, ``seats.S.concealed`` →
     ``南的手牌`` / ``S concealed tiles``, ``events[2].tile`` → ``第 3 个事件的牌``; None when
-    the catalogue has no words for it (an option, a file: shown as it is)."""
+    the catalogue has no words for it (an option, a file: shown as it is). A place that is
+    a message (a CSV file's ``line 3, name``) is said as it says itself."""
+    if isinstance(path, Message):
+        return path.text(lang)
     if not path:
         return None
     if known(TOP_FIELD_PREFIX + path, lang):
         return text(TOP_FIELD_PREFIX + path, lang)
-    name = seat or seat_word(lang)
-    if m := _SEAT_PATH.match(path):
-        if m[2] is None:
-            return name(m[1])
-        if not known(FIELD_PREFIX + m[2], lang):
-            return None
-        return text("field.at_seat", lang, seat=name(m[1]),
-                    field=text(FIELD_PREFIX + m[2], lang))
-    if m := _EVENT_PATH.match(path):
-        n = int(m[1]) + 1
-        if m[2] is None:
-            return text("field.event_n", lang, n=n)
-        if not known(FIELD_PREFIX + m[2], lang):
-            return None
-        return text("field.at_event", lang, n=n, field=text(FIELD_PREFIX + m[2], lang))
+    parts = path_parts(path)
+    if len(parts) < 2 or parts[0] not in ("seats", "events"):
+        return None
+    head, rest = parts[1], parts[2:]
+    name = rest[0] if rest else None
+    if rest and (not isinstance(name, str) or not known(FIELD_PREFIX + name, lang)
+                 or any(not isinstance(x, int) for x in rest[1:])):
+        return None
+    words = text(FIELD_PREFIX + name, lang) if isinstance(name, str) else ""
+    if parts[0] == "seats" and isinstance(head, str):
+        who = (seat or seat_word(lang))(head)
+        return text("field.at_seat", lang, seat=who, field=words) if rest else who
+    if parts[0] == "events" and isinstance(head, int):
+        n = head + 1
+        return text("field.at_event", lang, n=n, field=words) if rest else \
+            text("field.event_n", lang, n=n)
     return None
 
 
-_FIELD_RE = {"t": r"(?P<t>[1-9][mps])", "r": r"(?P<r>[ESWN])", "a": r"(?P<a>[ESWN])",
-             "b": r"(?P<b>[ESWN])", "x": r"(?P<x>\d+)", "y": r"(?P<y>\d+)",
-             "fan": r"(?P<fan>\d+)", "reason": r"(?P<reason>.+)"}
-
-
-@cache
-def _reason_patterns() -> tuple[tuple[str, re.Pattern[str]], ...]:
+def params_from_data(data: Any) -> Params:
+    """The engine's parameters read back from JSON (:func:`.results.params_data`): lists
+    become tuples, sub-messages ``(code, params)`` again."""
     out = []
-    for code in keys_under("reason."):
-        parts = []
-        for lit, name, _, _ in string.Formatter().parse(text("reason." + code, "en")):
-            parts.append(re.escape(lit))
-            if name:
-                parts.append(_FIELD_RE[name])
-        out.append((code, re.compile("".join(parts))))
+    for k, v in (data or {}).items():
+        if k in ("why", "melds") and isinstance(v, list):
+            v = tuple((d.get("code", ""), params_from_data(d.get("params"))) for d in v
+                      if isinstance(d, dict))
+        elif k == "reason" and isinstance(v, dict):
+            v = (v.get("code", ""), params_from_data(v.get("params")))
+        elif isinstance(v, list):
+            v = tuple(tuple(x) if isinstance(x, list) else x for x in v)
+        out.append((k, v))
     return tuple(out)
 
 
-def stored_reason(reason: str) -> tuple[str, Params] | None:
-    """The code and params of a reason known only as its stored English (a line the store
-    writes from a stored settlement), matched against the catalogue's English ``reason.*``
-    texts — not hand-written patterns; None when no text matches."""
-    for code, pat in _reason_patterns():
-        m = pat.fullmatch(reason)
-        if m:
-            params = dict(m.groupdict())
-            if "reason" in params:
-                inner = stored_reason(params["reason"])
-                if inner is None:
-                    return None
-                params["reason"] = inner  # type: ignore[assignment]
-            return code, tuple(params.items())
+def engine_message(data: Any) -> Message | None:
+    """A violation or a payment's reason sent as JSON (``{"violation"|"reason": code,
+    "params", "message"}``), ready to be said in any language; None for anything else."""
+    if not isinstance(data, dict):
+        return None
+    for key, cls in (("violation", Violation), ("reason", Reason)):
+        if isinstance(data.get(key), str):
+            return cls(data[key], params_from_data(data.get("params")), data.get("message"))
     return None
 
 
-__all__ = ["field_text", "reading_text", "tiles_text", "stored_reason", "Params", "Words", "reason_text", "seat_word", "step_text", "tile_word",
-           "trace_key", "violation_text"]
+DATA_READERS.append(engine_message)
+
+
+class _EngineMessage(Message):
+    """A message of the engine as a parameter of another (a violation, a payment's reason):
+    the string is its English (as stored), :meth:`text` any language from the engine's
+    ``code`` and ``params``; one read back without a code keeps its English."""
+
+    #: the key of its code in JSON (``{"violation": code, "params", "message"}``)
+    family = ""
+
+    @staticmethod
+    def say(code: str, params: Params, lang: str) -> str:
+        raise NotImplementedError
+
+    def __new__(cls, code: str, params: Any = (), english: str | None = None
+                ) -> _EngineMessage:  # type: ignore[misc]
+        self = str.__new__(cls, english if english is not None
+                           else cls.say(code, params, "en"))
+        self.code, self.params = code, params
+        return self
+
+    def text(self, lang: str) -> str:
+        return self.say(self.code, self.params, lang) if self.code else str(self)  # type: ignore[arg-type]
+
+    def data(self) -> dict[str, Any]:
+        return {self.family: self.code, "params": params_data(self.params),  # type: ignore[arg-type]
+                "message": str(self)}
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return type(self), (self.code, self.params, str(self))
+
+
+class Violation(_EngineMessage):
+    """A rule the record breaks, inside the store's "breaks the rules (…)"."""
+
+    family = "violation"
+    say = staticmethod(violation_text)
+
+
+def violation_line(v: Any) -> Message:
+    """A rule broken (a :class:`~.results.RuleViolation`) as a line: its clause, its seat
+    and what is wrong, in the engine's words of any language."""
+    what = Violation(v.code, v.params, v.message)
+    if v.seat:
+        return Message.of("violation_at", clause=v.clause, seat=v.seat, what=what)
+    return Message.of("violation_line", clause=v.clause, what=what)
+
+
+class Reason(_EngineMessage):
+    """A payment's reason, inside a statement's "+6 from W: direct kong 9s"."""
+
+    family = "reason"
+    say = staticmethod(_plain_reason)  # type: ignore[assignment]
+
+
+__all__ = ["engine_message", "field_text", "params_data", "params_from_data", "reading_text",
+           "Params", "Reason", "tiles_text", "Violation", "Words", "reason_text", "seat_word",
+           "step_text", "tile_word", "trace_key", "violation_line", "violation_text"]

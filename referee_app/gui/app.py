@@ -59,22 +59,21 @@ def demo_database() -> Path:
     try:
         return demo_db_path()
     except FileNotFoundError as e:
-        raise GuiError("demo", str(e)) from None
+        raise GuiError.of("demo", "demo_missing", path=str(e.filename or e)) from None
 
 
 def run(opts: LaunchOptions) -> int:
     """Open the window (blocking until it closes), or render it to ``opts.screenshot``."""
     if opts.view not in VIEWS:
-        raise GuiError("view", f"unknown view {opts.view!r} (one of {', '.join(VIEWS)})")
+        raise GuiError.of("view", "unknown_view", got=opts.view, known=list(VIEWS))
     if opts.db is None and not opts.demo and not opts.server:
-        raise GuiError("db", "give --db PATH, --demo or --server URL")
+        raise GuiError.of("db", "gui_no_db")
     if opts.screenshot is not None and _need_offscreen():
         os.environ["QT_QPA_PLATFORM"] = "offscreen"
     elif _need_offscreen() and not opts.exit_when_ready:
-        raise GuiError("display", "no display found (DISPLAY/WAYLAND_DISPLAY unset); run it in "
-                       "a desktop session, or render a picture with --screenshot OUT.png")
+        raise GuiError.of("display", "no_display")
 
-    from referee_app.core.errors import RecordError
+    from referee_app.core.errors import RecordError, os_reason
     from referee_app.core.input_files import read_limited
     from referee_app.storage.errors import StorageError
 
@@ -87,9 +86,10 @@ def run(opts: LaunchOptions) -> int:
         try:  # read as the CLI reads it: a typo'd key refused, other unknown keys warned
             got = read_record_text(read_limited(opts.record), opts.record.name)
         except OSError as e:
-            raise GuiError("record", f"cannot read {opts.record}: {e.strerror or e}") from None
+            raise GuiError.of("record", "cannot_read_file", path=str(opts.record),
+                              why=os_reason(e)) from None
         except RecordError as e:
-            raise GuiError("record", str(e)) from None
+            raise GuiError.like("record", e) from None
         record, unknown = got.record, got.unknown
     try:
         if opts.server:
@@ -97,8 +97,7 @@ def run(opts: LaunchOptions) -> int:
 
             if (opts.screenshot is not None or opts.exit_when_ready) and \
                     "REFEREE_PIN" not in os.environ:
-                raise GuiError("pin", "no window to sign in: give --referee NAME and the PIN "
-                               "in REFEREE_PIN")
+                raise GuiError.of("pin", "no_window_to_sign_in")
             desk = connect_desk(opts.server, opts.referee, outbox=opts.outbox,
                                 verify=str(opts.server_cert) if opts.server_cert else True)
         else:
@@ -106,7 +105,7 @@ def run(opts: LaunchOptions) -> int:
             assert db is not None
             desk = Desk.open(db, opts.referee)
     except StorageError as e:
-        raise GuiError(e.field or "db", e.problem) from None
+        raise GuiError.like(e.field or "db", e) from None
 
     from PySide6.QtWidgets import QApplication
 
@@ -136,7 +135,7 @@ def run(opts: LaunchOptions) -> int:
         win.close()
         desk.close()
         if not ok:
-            raise GuiError("screenshot", f"could not write {opts.screenshot}")
+            raise GuiError.of("screenshot", "screenshot_not_written", path=str(opts.screenshot))
         return 0
     from .faults import ErrorGuard
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import datetime
 import os
-import re
 import sys
 import threading
 import traceback
@@ -22,6 +21,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from referee_app.core.errors import said
 from referee_app.storage.errors import (
     BusyError,
     DamagedError,
@@ -31,26 +31,16 @@ from referee_app.storage.errors import (
     StorageFault,
 )
 
-from .i18n import tr
+from .i18n import LANG, tr
 
 #: the log grows to this size, then the previous one is kept as ``…log.1``
 LOG_LIMIT = 1_000_000
 
-_RO_REASONS: list[tuple[re.Pattern[str], str]] = [
-    (re.compile(r"^the file (.+) is read-only$"), "ro_file"),
-    (re.compile(r"^its folder (.+) is read-only$"), "ro_folder"),
-    (re.compile(r"^(.+) is read-only \(left by another user\?\)$"), "ro_shm"),
-    (re.compile(r"^(.+) is read-only$"), "ro_other"),
-]
 
-
-def read_only_text(reason: str) -> str:
-    """Why the file opened for viewing only (the store's reason), in the current language."""
-    for pattern, key in _RO_REASONS:
-        m = pattern.match(reason)
-        if m:
-            return tr(key, path=m[1])
-    return reason
+def read_only_text(reason: object) -> str:
+    """Why the file opened for viewing only (the store's reason, a message), in the
+    current language."""
+    return said(reason, LANG.code) if reason else ""
 
 
 def fault_text(e: BaseException) -> str | None:
@@ -64,12 +54,11 @@ def fault_text(e: BaseException) -> str | None:
         return tr("fault_disk_full")
     if isinstance(e, ReadOnlyError):
         reason = e.params.get("reason") if e.code == "viewing_only" else None
-        why = read_only_text(reason) if isinstance(reason, str) else ""
-        return tr("fault_read_only", why=why or tr("ro_unknown"))
+        return tr("fault_read_only", why=read_only_text(reason) or tr("ro_unknown"))
     if isinstance(e, DamagedError):
         return tr("fault_damaged")
     if isinstance(e, StorageFault):
-        return tr("fault_other", detail=e.problem)
+        return tr("fault_other", detail=e.text(LANG.code))
     return None
 
 
@@ -174,9 +163,3 @@ class ErrorGuard:
             finally:
                 self._busy = False
         return text
-
-
-def shown_error(e: BaseException) -> str:
-    """The line a form shows for a refused change: a store fault in the referee's words,
-    any other refusal as the store wrote it."""
-    return fault_text(e) or str(e)

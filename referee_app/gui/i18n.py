@@ -142,20 +142,15 @@ def seat_name(seat: str) -> str:
     return f"{zh} {seat}" if LANG.code == "zh" else f"{seat} {zh}"
 
 
-_BONUS_EN = {"刮风": "Wind (exposed kong)", "下雨": "Rain (concealed kong)"}
-
-
 def bonus_name(ruleset: Any, zh: str) -> str:
     """A bonus item's name in both languages, English from the ruleset's data (a Ruleset,
-    the tournament's own; or a shipped id)."""
+    the tournament's own; or a shipped id), as the reports name it."""
     from referee_app.core import Ruleset, get_ruleset
+    from referee_app.reports.detail import bonus_names
 
     rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
-    en = _BONUS_EN.get(zh, "")
-    for b in (rules.root, rules.kong_bonus, *rules.situational_bonuses.values()):
-        if b is not None and b.name == zh and b.name_en:
-            en = b.name_en
-    return both(zh, en)
+    names = bonus_names(rules, zh)
+    return both(zh, names.text("en"))
 
 
 def both(zh: str, en: str) -> str:

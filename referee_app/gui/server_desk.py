@@ -23,18 +23,12 @@ from referee_app.server.remote import HandQueued, RemoteTournament, method_name
 from referee_app.storage import HandInfo, Referee, StorageError, TournamentInfo, ruleset_store
 from referee_app.storage.operations import OPERATION, Operation
 
-from .messages import message_rule
-
 __all__ = ["HandQueued", "ServerBackend", "ServerUnreachable", "default_outbox", "open_server"]
-
-
-HEAD_DESK_ONLY = "this desk is a client of {url}; players, seating and the tournament's " \
-                 "settings are changed on the head desk"
 
 
 def _refuse(self: ServerBackend, *args: Any, **kwargs: Any) -> Any:
     """The head desk's administration (``head_desk`` in OPERATIONS): refused with one line."""
-    raise StorageError("server", HEAD_DESK_ONLY.format(url=self.client.base_url))
+    raise StorageError.of("server", "head_desk_only", url=self.client.base_url)
 
 
 class ServerBackend(RemoteTournament):
@@ -267,8 +261,7 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
     The PIN is kept in memory only, to sign in again by itself after the server was
     restarted and forgot the desk's token."""
     if not re.match(r"^https?://[^/\s]+/?$", url.strip()):
-        raise StorageError("server", f"expected the server's address as http://HOST:PORT, "
-                           f"got {url!r}")
+        raise StorageError.of("server", "bad_server_address", got=url)
     url = url.strip().rstrip("/")
     folder = Path(outbox) if outbox is not None else default_outbox(url)
     client = DeskClient(url, folder, timeout=timeout, verify=verify)
@@ -282,88 +275,3 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
         client.close()
         raise
     return backend
-
-
-# ---------------------------------------------------------------- the server's lines in 中文
-@message_rule(r"cannot reach (\S+) \((\w+)\); hands saved now wait in the outbox")
-def _(m):
-    return (f"cannot reach {m[1]} ({m[2]}); hands saved now wait in the outbox",
-            f"无法连接 {m[1]}（{m[2]}）；现在保存的牌局在发件箱中等待发送")
-
-
-@message_rule(r"this desk is a client of (\S+); players, seating and the tournament's settings "
-       r"are changed on the head desk")
-def _(m):
-    return (m[0], f"本裁判台是 {m[1]} 的客户端；选手、座位和赛事设置请在主裁判台修改")
-
-
-@message_rule(r"the server cannot be reached; the hand was checked and waits in the outbox "
-       r"\((\d+) waiting\): it is sent when the server is back")
-def _(m):
-    return (m[0], f"无法连接服务器；本局已检查，在发件箱中等待（{m[1]} 局等待）：服务器恢复后自动发送")
-
-
-@message_rule(r"expected the server's address as http://HOST:PORT, got (.*)")
-def _(m):
-    return (m[0], f"服务器地址应为 http://主机:端口，收到 {m[1]}")
-
-
-@message_rule(r"hand (\d+) of table (\d+) in round (\d+) is already saved as hand id (\d+); "
-       r"amend or void it instead")
-def _(m):
-    return (f"hand {m[1]} of table {m[2]} in round {m[3]} is already saved (hand id {m[4]}) "
-            "— another desk took this number",
-            f"第{m[3]}轮第{m[2]}桌第{m[1]}局已保存（牌局编号 {m[4]}）— 其他裁判台已使用该局号")
-
-
-@message_rule(r"wrong PIN for (.+) \((\d+) tries left before a (\d+)-minute lock\)")
-def _(m):
-    return (m[0], f"{m[1]} 的 PIN 码错误（再错 {m[2]} 次将锁定 {m[3]} 分钟）")
-
-
-@message_rule(r"wrong PIN for (.+); locked for (\d+) minutes after (\d+) wrong PINs")
-def _(m):
-    return (m[0], f"{m[1]} 的 PIN 码错误；连续错误 {m[3]} 次，锁定 {m[2]} 分钟")
-
-
-@message_rule(r"(.+) is locked after (\d+) wrong PINs; try again in (\d+) s")
-def _(m):
-    return (m[0], f"{m[1]} 因 PIN 码连续错误 {m[2]} 次已锁定；请 {m[3]} 秒后再试")
-
-
-@message_rule(r"no referee named (.+) \(referee-app referee list\)")
-def _(m):
-    return (m[0], f"没有名为 {m[1]} 的裁判（referee-app referee list）")
-
-
-@message_rule(r"too many sign-in attempts from this address; wait (\d+) s")
-def _(m):
-    return (m[0], f"本机登录尝试过多；请等待 {m[1]} 秒")
-
-
-@message_rule(r"(\S+)'s TLS certificate is not trusted by this desk: give the server's cert.pem "
-       r"\(gui --server-cert cert.pem, or DeskClient\(\.\.\., verify='cert.pem'\)\); hands "
-       r"saved now wait in the outbox")
-def _(m):
-    return (m[0], f"本裁判台不信任 {m[1]} 的 TLS 证书：请提供服务器的 cert.pem"
-                  "（gui --server-cert cert.pem）；现在保存的牌局在发件箱中等待")
-
-
-@message_rule(r"cannot reach (\S+), and this desk has not seen the tournament yet to check hands "
-       r"offline; connect once first")
-def _(m):
-    return (m[0], f"无法连接 {m[1]}，本裁判台尚未取得赛事规则，无法离线检查牌局；请先连接一次")
-
-
-@message_rule(r"this tournament has no referees, so the server is read-only; add a head referee "
-       r"with a PIN on the head desk \(referee-app referee add NAME --head\) and writes are "
-       r"accepted from then on")
-def _(m):
-    return (m[0], "本赛事没有裁判，服务器为只读；请在主裁判台添加带 PIN 码的主裁判"
-                  "（referee-app referee add 姓名 --head），之后即可录入")
-
-
-@message_rule(r"sign-in cancelled")
-def _(m):
-    return (m[0], "已取消登录")
-

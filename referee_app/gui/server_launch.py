@@ -26,8 +26,7 @@ def connect_desk(url: str, referee: str = "", *, outbox: Path | None = None,
 
     pin = os.environ.get("REFEREE_PIN")
     if pin is not None and not referee:
-        raise AuthError("referee", "give --referee NAME with REFEREE_PIN, or sign in in "
-                        "the window")
+        raise AuthError.of("referee", "pin_without_referee")
     return Desk(open_server(url, referee, pin, outbox=outbox, verify=verify), referee)
 
 

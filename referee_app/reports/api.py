@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from . import gather
-from .template import REPORTS, Template, check_template_folder, load_template
+from .template import REPORTS, Template, TemplateError, check_template_folder, load_template
 
 if TYPE_CHECKING:
     from referee_app.storage import Tournament
@@ -30,6 +30,9 @@ def _renderer(report: str):
     if report == "seating":
         from .render_seating import render_seating
         return render_seating
+    if report == "teams":
+        from .render_teams import render_teams
+        return render_teams
     from .render_slips import render_slips
     return render_slips
 
@@ -49,10 +52,13 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
         return gather.hand_ruling(tournament, generated_at, params["hand_id"])
     if report == "seating":
         return gather.seating(tournament, generated_at, round=params["round"])
+    if report == "teams":
+        return gather.team_standings(tournament, generated_at, round=params.get("round"),
+                                     through=params.get("through"), stage=params.get("stage"))
     if report == "slips":
         return gather.slips(tournament, generated_at, round=params["round"],
                             table=params.get("table"), count=params.get("count", 8))
-    raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
+    raise TemplateError.of("report", "unknown_report", got=report, known=list(REPORTS))
 
 
 def templates_folder(tournament: Tournament) -> Path | None:
@@ -82,7 +88,8 @@ def render(report: str, data: Any, template: Template | None = None,
     """Draw already-gathered data (GUI preview, tests) with the report's template."""
     t = template if template is not None else load_template(report)
     if t.report != report:
-        raise ValueError(f"template: {t.source} is a {t.report!r} template, not {report!r}")
+        raise TemplateError.of("template", "tpl_for_other", source=t.source, got=t.report,
+                               want=report)
     return _renderer(report)(data, t, out=out)
 
 
@@ -97,7 +104,7 @@ def generate(report: str, tournament: Tournament, *, out: str | Path | None = No
     ``generated_at`` defaults to now (UTC); pass a fixed time for reproducible bytes.
     """
     if report not in REPORTS:
-        raise ValueError(f"report: unknown report {report!r} (known: {', '.join(REPORTS)})")
+        raise TemplateError.of("report", "unknown_report", got=report, known=list(REPORTS))
     t = template if isinstance(template, Template) else load_template(
         report, template, folder=templates_folder(tournament))
     when = generated_at or datetime.now(UTC).replace(microsecond=0)

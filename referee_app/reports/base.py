@@ -25,6 +25,7 @@ from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, P
 from reportlab.platypus import TableStyle as _TableStyle
 from reportlab.platypus.doctemplate import LayoutError
 
+from referee_app.core.errors import FieldError
 from referee_app.core.scores import Number, figure
 from referee_app.fonts import register_reportlab_font
 
@@ -44,15 +45,12 @@ MARK_HEX = "#b00020"  # penalties, overrides, rule violations
 MARK = colors.HexColor(MARK_HEX)
 
 
-class ReportLayoutError(ValueError):
+class ReportLayoutError(FieldError):
     """Something in the tournament is too large to lay out on a page: a name or text longer
     than any report can print, saved before such text was refused (names are at most 200
     characters, reasons 1,000)."""
 
-    def __init__(self) -> None:
-        super().__init__("report: something in the tournament is too large to fit on a page "
-                         "(a name, club or text of more than 200 characters, saved before "
-                         "such text was refused); shorten it and print again")
+    code = "report_layout"
 
 
 def font() -> str:
@@ -256,7 +254,7 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
     try:
         doc.build(list(story), canvasmaker=_numbered_canvas(draw_footer))
     except LayoutError as e:
-        raise ReportLayoutError() from e
+        raise ReportLayoutError.of("report", "report_too_large") from e
     data = buf.getvalue()
     if out is not None:
         from referee_app.storage.files import atomic_file  # whole, and only a regular file

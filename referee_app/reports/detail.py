@@ -7,7 +7,6 @@ hand records that are not in a database (tests, the ``score`` workflow).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -25,12 +24,10 @@ from referee_app.core import (
     WinResult,
     get_ruleset,
 )
-from referee_app.core.errors import FieldError
+from referee_app.core.errors import FieldError, Message
 from referee_app.core.scoring import BonusItem, HandScore
 
 from .model import HandSheet, OpponentLine, SeatDetail
-
-_CLAUSE_RE = re.compile(r"^(\S+)")
 
 
 class SettlementFormatError(FieldError):
@@ -75,9 +72,31 @@ def settlement_from_dict(d: Mapping[str, Any]) -> Settlement:
             totals={k: int(v) for k, v in (d.get("totals") or {}).items()},
             steps=tuple(TraceStep.of_line(x) for x in d.get("trace", [])))
     except KeyError as e:
-        raise SettlementFormatError(f"settlement.{e.args[0]}", "missing") from None
+        raise SettlementFormatError.of(f"settlement.{e.args[0]}", "field_missing") from None
     except (TypeError, ValueError, AttributeError) as e:
-        raise SettlementFormatError("settlement", f"unreadable: {e}") from None
+        raise SettlementFormatError.of("settlement", "settlement_unreadable",
+                                       detail=str(e)) from None
+
+
+def names(zh: str, en: str) -> Message:
+    """A name the data gives in both languages (a pattern's, a bonus's), as a message."""
+    return Message.of("name_pair", zh=zh, en=en or zh)
+
+
+def pattern_names(w: WinResult) -> Message:
+    return names(w.pattern, w.score.pattern_en)
+
+
+def bonus_names(rules: Ruleset, zh: str) -> Message:
+    """A bonus item's names: the English from the ruleset's data (刮风 and 下雨 from the
+    catalogue: the kong taxes are named by the ruleset in 中文 only)."""
+    from referee_app.core.i18n import known, text
+
+    en = text("bonus_name." + zh, "en") if known("bonus_name." + zh) else ""
+    for b in (rules.root, rules.kong_bonus, *rules.situational_bonuses.values()):
+        if b is not None and b.name == zh and b.name_en:
+            en = b.name_en
+    return names(zh, en)
 
 
 def _rules(rules: Ruleset | None, ruleset_id: str) -> Ruleset:
@@ -105,9 +124,11 @@ def seat_details(record: HandRecord, settlement: Settlement,
                 kinds[k] += v
         w = wins.get(seat)
         if w is not None:
-            bonuses = ", ".join(f"{b.name} +{b.fan}" for b in w.score.bonuses)
-            how = "self-drawn" if w.from_seat is None else f"on {w.from_seat}"
-            out.append(SeatDetail(seat, names.get(seat, ""), w.order, w.pattern,
+            bonuses = Message.of("result_bonus_list", items=[
+                Message.of("result_bonus", name=bonus_names(rules, b.name), fan=b.fan)
+                for b in w.score.bonuses]) if w.score.bonuses else ""
+            how = "self" if w.from_seat is None else w.from_seat
+            out.append(SeatDetail(seat, names.get(seat, ""), w.order, pattern_names(w),
                                   w.score.pattern_fan, w.bonus_fan, w.fan, kinds["win"],
                                   kinds["ready"], kinds["kong"], kinds["other"],
                                   settlement.totals.get(seat, 0), bonuses, w.tile, how))
@@ -209,10 +230,8 @@ def clauses_cited(settlement: Settlement, rules: Ruleset | None = None
 
     for e in settlement.errors:
         add(e.clause)
-    for line in settlement.trace:
-        m = _CLAUSE_RE.match(line)
-        if m:
-            add(m.group(1))
+    for step in settlement.steps:
+        add(step.clause)
     for w in settlement.wins:
         add(w.score.pattern_clause)
         for b in w.score.bonuses:

@@ -11,13 +11,21 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from referee_app.core import HandRecord, Ruleset, Settlement
-from referee_app.core.errors import FieldError
+from referee_app.core.errors import FieldError, Message
 from referee_app.core.settle import as_stored
+from referee_app.core.wording import violation_line
 
-from .detail import clauses_cited, hand_sheets, opponent_lines, settlement_from_dict
+from .detail import (
+    bonus_names,
+    clauses_cited,
+    hand_sheets,
+    opponent_lines,
+    pattern_names,
+    settlement_from_dict,
+)
 from .model import (
     HandRulingData,
     OpponentLine,
@@ -33,6 +41,7 @@ from .model import (
     StandingRow,
     StandingsData,
     TableSheetData,
+    TeamStandingsData,
     VersionLine,
 )
 
@@ -81,7 +90,7 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
             continue
         if only_round is not None and p.round != only_round:
             continue
-        reason = p.reason + (" (zero-sum)" if p.zero_sum else "")
+        reason = Message.of("penalty_zero_sum", reason=p.reason) if p.zero_sum else p.reason
         # the payer(s) first, then everyone who received chips from a zero-sum penalty
         everyone = list(p.players) + [n for n in p.entries if n not in p.players]
         names = [player] if player is not None else everyone
@@ -95,8 +104,9 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
 def _require_round(t: Tournament, round: int) -> None:
     known = [r.number for r in t.rounds.list()]
     if round not in known:
-        have = ", ".join(map(str, known)) or "none yet"
-        raise ReportDataError("round", f"round {round} has no seating (rounds: {have})")
+        if not known:
+            raise ReportDataError.of("round", "report_no_rounds", round=round)
+        raise ReportDataError.of("round", "report_round_unseated", round=round, rounds=known)
 
 
 # --------------------------------------------------------------------------- 1 standings
@@ -108,8 +118,7 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
     1..N) — the same meaning as ``referee-app standings --round/--through``; ``stage``: one
     stage alone (``--stage``)."""
     if round is not None and through is not None:
-        raise ReportDataError("round", "give --round N (that round alone) or --through N "
-                              "(rounds 1..N), not both")
+        raise ReportDataError.of("round", "report_round_or_through")
     for n in (round, through):
         if n is not None:
             _require_round(t, n)
@@ -149,6 +158,31 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
                          if len(stages) > 1 else (), stage=only_stage)
 
 
+def team_standings(t: Tournament, generated_at: datetime, *, round: int | None = None,
+                   through: int | None = None, stage: int | str | None = None
+                   ) -> TeamStandingsData:
+    """The team standings (``standings --teams``) in the scope and state the players'
+    standings report gives: each team's row is the sum of its members' rows (their points
+    first under placement scoring; ``stage``: that stage's players alone)."""
+    players = standings(t, generated_at, round=round, through=through, stage=stage)
+    rows = t.standings.teams(round, through_round=through, stage=stage)
+    if not rows:
+        raise ReportDataError.of("teams", "no_teams")
+    out = tuple(StandingRow(
+        rank=r.rank, name=r.team, chips=r.chips, members=r.members, tied=r.tied,
+        hands=r.totals["hands"], wins=r.totals["wins"], self_drawn=r.totals["self_drawn"],
+        discards_paid=r.totals["discards_paid"], flower_pigs=r.totals["flower_pigs"],
+        largest_fan=r.totals["largest_win_fan"], penalties=r.totals["penalties"],
+        points=r.points, point_penalties=r.totals.get("point_penalties", 0))
+        for r in rows)
+    return TeamStandingsData(players.meta, out, round=players.round,
+                             tie_break=players.tie_break, final=players.final,
+                             unverified=players.unverified, only_round=players.only_round,
+                             verified_only=players.verified_only,
+                             placement_points=players.placement_points,
+                             stages=players.stages, stage=players.stage)
+
+
 # --------------------------------------------------------------------------- 2 table sheets
 
 
@@ -171,8 +205,7 @@ def _hand_items(t: Tournament, hands: Sequence[HandInfo], rules: Ruleset
             "hand_id": h.id, "status": str(h.status), "override": h.override,
             "version": h.version, "note": str(h.record.get("note", "") or ""),
             "totals": h.totals, "amendments": tuple(amendments),
-            "violations": tuple(f"{e.clause} {e.seat + ': ' if e.seat else ''}{e.message}"
-                                for e in st.errors),
+            "violations": tuple(violation_line(e) for e in st.errors),
             "ruling": (ruling or h.override_reason or "") if h.override else ""}))
     return items
 
@@ -185,8 +218,8 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
     tables = seating.tables
     if table is not None:
         if table not in tables:
-            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
-                                  f"{', '.join(map(str, tables))})")
+            raise ReportDataError.of("table", "report_no_table", round=round, table=table,
+                                     tables=list(tables))
         tables = {table: tables[table]}
     seats = tuple(t.info.seats)
     by_table: dict[int, list[HandInfo]] = defaultdict(list)
@@ -209,34 +242,38 @@ def table_sheets(t: Tournament, generated_at: datetime, *, round: int,
 # --------------------------------------------------------------------------- 3 player
 
 
-def _result_text(seat: str, s: Settlement) -> str:
-    """What happened to this seat in one hand, in a few words."""
+def _result_parts(seat: str, s: Settlement, rules: Ruleset) -> list[Message]:
+    """What happened to this seat in one hand, in a few words (one message each)."""
     for w in s.wins:
         if w.seat == seat:
-            how = "self-drawn" if w.from_seat is None else f"on {w.from_seat}'s discard"
-            bonus = "".join(f" +{b.name}" for b in w.score.bonuses)
-            return f"{w.pattern}{bonus} {w.fan} fan, {w.tile} {how}"
+            bonus = [bonus_names(rules, b.name) for b in w.score.bonuses]
+            said = {"pattern": pattern_names(w), "fan": w.fan, "tile": w.tile,
+                    "bonuses": Message.of("result_plus", names=bonus) if bonus else ""}
+            if w.from_seat is None:
+                return [Message.of("result_won_self", **said)]
+            return [Message.of("result_won_on", seat=w.from_seat, **said)]
     parts = []
     paid = [w.seat for w in s.wins if w.from_seat == seat]
     if paid:
-        parts.append(f"discard to {', '.join(paid)}")
+        parts.append(Message.of("result_discard_to", seats=paid))
     ec = s.end_check
     if ec is not None and ec.applies and seat in ec.ready:
         if seat in ec.flower_pigs:
-            parts.append("flower pig")
+            parts.append(Message.of("result_flower_pig"))
         elif ec.ready[seat].ready:
-            parts.append(f"ready, max {ec.ready[seat].max_fan} fan")
+            parts.append(Message.of("result_ready", fan=ec.ready[seat].max_fan))
         else:
-            parts.append("not ready")
+            parts.append(Message.of("result_not_ready"))
     if not s.ok:
-        parts.append("breaks a rule")
-    return "; ".join(parts)
+        parts.append(Message.of("result_breaks_rule"))
+    return parts
 
 
 def player_statement(t: Tournament, generated_at: datetime, player: str | int
                      ) -> PlayerStatementData:
     """个人结算单 of one player (by id, ``#id`` or name): per opponent and per hand."""
     p = t.players.get(player)
+    rules = t.ruleset()
     hands = [h for h in t.hands.list() if p.name in h.players.values()]
     per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
     lines = []
@@ -246,9 +283,10 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
         chips = h.totals.get(seat, 0)
         if not h.void and st.ok and not h.override:
             per_opp.append((seat, st, h.players))
-        result = _result_text(seat, st)
+        parts = _result_parts(seat, st, rules)
         if h.override:
-            result = (result + "; " if result else "") + f"override: {h.override_reason}"
+            parts.append(Message.of("line_override", reason=h.override_reason or ""))
+        result = Message.of("result_parts", parts=parts) if parts else ""
         lines.append(PlayerHandLine(h.round, str(h.table), h.hand_no, seat, chips, str(h.id),
                                     result, str(h.status), h.override))
     opps = list(opponent_lines(per_opp, t.ruleset()))
@@ -256,7 +294,7 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
     unitemised = sum(h.totals.get(next(s for s, n in h.players.items() if n == p.name), 0)
                      for h in hands if not h.void and (h.override or not h.settlement.get("ok")))
     if unitemised:
-        opps.append(OpponentLine("(override)", 0, 0, 0, 0, unitemised))
+        opps.append(OpponentLine(Message.of("opponent_override"), 0, 0, 0, 0, unitemised))
     pens = _penalty_lines(t.penalties.list(player=p.id), player=p.name)
     return PlayerStatementData(meta(t, generated_at), p.display, tuple(opps), tuple(lines),
                                player_id=str(p.id), club=p.club, penalties=pens)
@@ -278,12 +316,14 @@ def hand_ruling(t: Tournament, generated_at: datetime, hand_id: int) -> HandRuli
         changed = {s: d for s, d in v.diff.items() if d} if v.version > 1 else {}
         if changed:
             totals += " (Δ " + ", ".join(f"{s} {_signed(d)}" for s, d in changed.items()) + ")"
-        reason = v.reason or ""
+        parts: list[str] = [v.reason] if v.reason else []
         if v.override_reason:
-            reason = (reason + "; " if reason else "") + f"override: {v.override_reason}"
-        versions.append(VersionLine(v.version, _when(v.at), v.referee,
-                                    f"[{v.action}] {reason}".strip(), str(v.status), totals,
-                                    action=str(v.action), note=v.reason or ""))
+            parts.append(Message.of("line_override", reason=v.override_reason))
+        reason = Message.of("version_reason", version_action=str(v.action),
+                            parts=Message.of("result_parts", parts=parts) if parts else "")
+        versions.append(VersionLine(v.version, _when(v.at), v.referee, reason,
+                                    str(v.status), totals, action=str(v.action),
+                                    note=v.reason or ""))
     return HandRulingData(meta(t, generated_at), rec, st, clauses_cited(st, rules),
                           tuple(versions), hand_id=str(h.id), round=h.round,
                           table=str(h.table), hand_no=h.hand_no, status=str(h.status),
@@ -309,32 +349,44 @@ def _seating_tables(t: Tournament, round: int, table: int | None = None
     tables = t.rounds.seating(round).tables
     if table is not None:
         if table not in tables:
-            raise ReportDataError("table", f"round {round} has no table {table} (tables: "
-                                  f"{', '.join(map(str, tables))})")
+            raise ReportDataError.of("table", "report_no_table", round=round, table=table,
+                                     tables=list(tables))
         tables = {table: tables[table]}
+    absent = set(t.rounds.seating(round).absent)
     out = []
     for tno, row in tables.items():
         seated = []
         for seat, name in row.items():
-            p = players.get(name)
-            shown = p.display if p is not None else name
-            seated.append(SeatedPlayer(seat, shown, str(p.id) if p else "", p.club if p else "",
-                                       name_sort_key(name, p.name_latin if p else "")))
+            seated.append(_seated(players, seat, name, name in absent))
         first = t.hands.find(round, tno, 1)  # the first dealer is chosen at the table
         out.append(SeatingTable(str(tno), tuple(seated), dealer=first.dealer if first else ""))
     return tuple(out)
 
 
+def _seated(players: dict[str, Any], seat: str, name: str, absent: bool = False
+            ) -> SeatedPlayer:
+    p = players.get(name)
+    return SeatedPlayer(seat, p.display if p is not None else name, str(p.id) if p else "",
+                        p.club if p else "", name_sort_key(name, p.name_latin if p else ""),
+                        p.team if p else "", absent)
+
+
 def seating(t: Tournament, generated_at: datetime, *, round: int) -> SeatingData:
-    return SeatingData(meta(t, generated_at), round, _seating_tables(t, round),
-                       seat_labels=tuple(t.info.seats))
+    tables = _seating_tables(t, round)
+    s = t.rounds.seating(round)
+    players = {p.name: p for p in t.players.list()}
+    seated = {n for row in s.tables.values() for n in row.values()}
+    return SeatingData(meta(t, generated_at), round, tables, seat_labels=tuple(t.info.seats),
+                       byes=tuple(_seated(players, "", n) for n in s.byes),
+                       absent=tuple(_seated(players, "", n, True) for n in s.absent
+                                    if n not in seated))
 
 
 def slips(t: Tournament, generated_at: datetime, *, round: int, table: int | None = None,
           count: int = 8) -> SlipsData:
     """Blank slips for each table, numbered from the table's next hand number."""
     if count < 1 or count > 200:
-        raise ReportDataError("count", f"{count} is not a number of slips from 1 to 200")
+        raise ReportDataError.of("count", "report_slip_count", got=count)
     tables = _seating_tables(t, round, table)
     rules = t.ruleset()
     order = ("kong_bloom", "kong_discard", "robbing_kong", "heavenly", "earthly",

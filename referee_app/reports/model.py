@@ -70,6 +70,7 @@ class StandingRow:
     flower_pigs: int = 0
     largest_fan: int = 0
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
+    members: tuple[str, ...] = ()  # a team's line (``name`` the team): its members
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
     points: Any = None  # placement points (比赛分; exact) under placement scoring, else None
     point_penalties: Any = 0  # points from penalties in points, already in ``points``
@@ -114,6 +115,25 @@ class StandingsData:
 
 
 @dataclass(frozen=True, slots=True)
+class TeamStandingsData:
+    """The team standings for the wall, in the scope and state of the players' standings:
+    each row a team's (``name``) with its ``members`` and their figures added up (their
+    points too, under placement scoring)."""
+
+    meta: ReportMeta
+    rows: tuple[StandingRow, ...]
+    round: int | None = None  # None: overall (or ``only_round``); N: after round N
+    tie_break: tuple[str, ...] = ("chips", "wins", "largest_fan", "discards_paid")
+    final: bool = False
+    unverified: int = 0
+    only_round: int | None = None
+    verified_only: bool = False
+    placement_points: tuple[Any, ...] = ()  # the places' points under placement scoring
+    stages: tuple[StageLine, ...] = ()  # the event's stages once it is cut, else none
+    stage: int | None = None  # N: stage N's players alone
+
+
+@dataclass(frozen=True, slots=True)
 class SeatDetail:
     """One seat's line of the 详细结算单 (seed 003) for one hand."""
 
@@ -129,9 +149,10 @@ class SeatDetail:
     kong: int  # 刮风下雨: kong taxes and refunds
     other: int
     total: int  # 筹码合计
-    bonuses: str = ""  # e.g. "根 +1, 杠上花 +1"
+    bonuses: str = ""  # e.g. "根 +1, 杠上花 +1": a Message (names in each language)
     tile: str = ""  # winning tile
-    how: str = ""  # "self-drawn" / "on W"
+    #: how the seat won: ``self`` (self-drawn) or the discarder's seat; "" when not won
+    how: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,7 +171,8 @@ class HandSheet:
     version: int = 1
     note: str = ""
     amendments: tuple[str, ...] = ()  # "v2: reason" for each amendment
-    violations: tuple[str, ...] = ()  # the rules a rule-breaking hand breaks
+    #: the rules a rule-breaking hand breaks (Messages: clause, seat and what, any language)
+    violations: tuple[str, ...] = ()
     ruling: str = ""  # the head referee's ruling on an override: who, why
 
 
@@ -192,7 +214,8 @@ class PlayerHandLine:
     seat: str
     chips: int
     hand_id: str = ""
-    result: str = ""  # e.g. "清一色 4 fan, self-drawn" / "paid W's win" / ""
+    #: e.g. "清一色 4 fan, 6m self-drawn" / "discard to W": a Message (any language) or ""
+    result: str = ""
     status: str = "entered"
     override: bool = False
 
@@ -227,7 +250,7 @@ class VersionLine:
     version: int
     at: str
     referee: str
-    reason: str
+    reason: str  # the note and an override's reason, as a Message
     status: str = "entered"
     totals: str = ""  # e.g. "E +30, S +16, W -61, N +15"
     action: str = ""  # entered / amended / verified / void ... (what made this version)
@@ -262,6 +285,8 @@ class SeatedPlayer:
     player_id: str = ""
     club: str = ""
     sort_key: str = ""  # alphabetical order: the Latin name, else the name's pinyin
+    team: str = ""
+    absent: bool = False  # seated, but checked in as absent (the round is to re-seat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -277,6 +302,10 @@ class SeatingData:
     round: int
     tables: tuple[SeatingTable, ...]
     seat_labels: tuple[str, ...] = ("E", "S", "W", "N")
+    #: players not at a table this round: on a bye, or absent (each as a SeatedPlayer
+    #: without a seat), listed by name so each finds where they stand
+    byes: tuple[SeatedPlayer, ...] = ()
+    absent: tuple[SeatedPlayer, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

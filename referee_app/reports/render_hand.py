@@ -14,7 +14,7 @@ from reportlab.lib.units import mm
 from reportlab.platypus import CondPageBreak, Flowable, KeepTogether, Paragraph, Spacer, Table
 
 from referee_app.core import KongEvent, KongKind, WinEvent
-from referee_app.core.wording import reading_text, reason_text, step_text
+from referee_app.core.wording import Violation, reading_text, reason_text, step_text
 
 from .base import (
     MARK_HEX,
@@ -118,8 +118,10 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
     if not s.ok:
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}</font>",
                              st.h3))
-        rows = [[e.clause, e.seat or "", e.message] for e in s.errors]
-        out.append(grid_table(["Clause", t.label("seat", "\n"), t.label("problem", "\n")],
+        rows = [[e.clause, e.seat or "", t.said(Violation(e.code, e.params, e.message), "\n")]
+                for e in s.errors]
+        out.append(grid_table([t.label("clause", "\n"), t.label("seat", "\n"),
+                               t.label("problem", "\n")],
                               [[r[0], r[1], Paragraph(esc(r[2]), st.cell)] for r in rows],
                               scaled_widths([1.2, 0.8, 8], fw), ["LEFT", "CENTER", "LEFT"], t))
         if data.override_reason:
@@ -134,10 +136,12 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
             t.label("kong_chips", "\n"), t.label("hand_total", "\n")]
     rows = []
     for d in details:
+        how = "" if not d.how else (t.label("self_drawn") if d.how == "self"
+                                    else t.label("on_discard", seat=d.how))
         rows.append([d.seat, d.player, "" if d.order is None else str(d.order),
-                     f"{d.pattern} {d.tile} {d.how}".strip() if d.pattern else "",
+                     f"{t.name(d.pattern)} {d.tile} {how}".strip() if d.pattern else "",
                      "" if d.pattern_fan is None else str(d.pattern_fan),
-                     Paragraph(esc(d.bonuses), st.cell) if d.bonuses else "",
+                     Paragraph(esc(t.name(d.bonuses)), st.cell) if d.bonuses else "",
                      "" if d.total_fan is None else str(d.total_fan),
                      signed(d.win), signed(d.ready), signed(d.kong), signed(d.total)])
     w = scaled_widths([0.7, 1.9, 0.8, 2.8, 0.9, 1.5, 1.1, 0.9, 0.9, 1.0, 1.2], fw)
@@ -145,16 +149,20 @@ def _settlement_section(data: HandRulingData, t: Template, st) -> list[Flowable]
                                           "RIGHT", "RIGHT", "RIGHT", "RIGHT", "RIGHT"], t))
     ec = s.end_check
     if ec is not None and ec.applies:
-        parts = []
+        zh, en = [], []
         for seat, r in ec.ready.items():
             if seat in ec.flower_pigs:
-                parts.append(f"{seat}: {t.label('flower_pig')}")
+                words = t.label_pair("flower_pig")
             elif r.ready:
-                parts.append(f"{seat}: {t.label('ready')} {' '.join(r.waits)} "
-                             f"(max {r.max_fan} fan)")
+                words = tuple(f"{w} {' '.join(r.waits)} ({m})" for w, m in zip(
+                    t.label_pair("ready"), t.label_pair("max_fan", n=r.max_fan), strict=True))
             else:
-                parts.append(f"{seat}: {t.label('not_ready')}")
-        out.append(Paragraph(f"{esc(t.label('end_check'))}: {esc('; '.join(parts))}", st.body))
+                words = t.label_pair("not_ready")
+            zh.append(f"{seat}：{words[0]}")
+            en.append(f"{seat}: {words[1]}")
+        said = t.join("；".join(zh), "; ".join(en), "\n")
+        out.append(Paragraph(f"{esc(t.label('end_check'))}: "
+                             + esc(said).replace("\n", "<br/>"), st.body))
     if t.option("show_payments") and s.payments:
         out.append(Paragraph(esc(t.label("payments")), st.h3))
         prow = [[str(i), p.payer, p.payee, str(p.chips), p.clause, Paragraph(esc(t.join(reason_text(p, "zh"), p.reason, " / ")),
@@ -173,7 +181,7 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     story: list[Flowable] = [Paragraph(esc(t.title), st.title)]
     line = ident
     if data.status:
-        line += f" · {data.status}"
+        line += f" · {t.term('status_', data.status)}"
     if len(data.versions) > 1:
         line += f" · v{data.versions[-1].version}"
     story.append(Paragraph(esc(line), st.h3))
@@ -207,11 +215,11 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     story.append(Paragraph(f"{esc(t.label('ruleset'))}: <b>{esc(rules.id)}</b> "
                            f"{esc(t.join(rules.name_zh, rules.name, ' · '))}", st.small))
     for c in data.clauses:
-        title = " ".join(x for x in (c.title_zh, c.title_en) if x)
+        title = t.join(c.title_zh, c.title_en)
         block: list[Flowable] = [Paragraph(f"<b>{esc(c.id)}</b> {esc(title)}", st.h3)]
         if c.zh:
             block.append(Paragraph(esc(c.zh), st.body))
-        if c.en and t.option("show_english"):
+        if c.en and t.option("show_english") and t.language != "zh":
             block.append(Paragraph(esc(c.en), st.small))
         if c.reading and t.option("show_reading"):
             said = t.join(reading_text(rules.id, c.id, c.reading, "zh") or "", c.reading, "\n")
@@ -225,7 +233,8 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
         head = ["v", t.label("time", "\n"), t.label("referee", "\n"),
                 t.label("status", "\n"), t.label("reason", "\n"),
                 t.label("totals", "\n")]
-        rows = [[str(v.version), v.at, v.referee, v.status, Paragraph(esc(v.reason), st.cell),
+        rows = [[str(v.version), v.at, v.referee, t.term("status_", v.status),
+                 Paragraph(esc(t.said(v.reason, "\n")).replace("\n", "<br/>"), st.cell),
                  Paragraph(esc(v.totals), st.cell)] for v in data.versions]
         tail.append(grid_table(head, rows, scaled_widths([0.5, 2.4, 1.8, 1.2, 4, 3], fw),
                                ["RIGHT", "LEFT", "LEFT", "LEFT", "LEFT", "LEFT"], t,

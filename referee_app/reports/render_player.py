@@ -26,9 +26,9 @@ from .model import OpponentLine, PlayerHandLine, PlayerStatementData
 from .template import Template
 
 
-def _opp_cell(name: str, o: OpponentLine) -> str:
+def _opp_cell(name: str, o: OpponentLine, t: Template) -> str:
     if name == "opponent":
-        return o.opponent
+        return t.said(o.opponent)
     if name == "hands":
         return str(o.hands)
     return signed(getattr(o, name))
@@ -38,10 +38,12 @@ def _hand_cell(name: str, h: PlayerHandLine, t: Template) -> str:
     if name == "chips":
         return signed(h.chips)
     if name == "status":
-        parts = [t.label("void") if h.status == "void" else h.status]
+        parts = [t.label("void") if h.status == "void" else t.term("status_", h.status)]
         if h.override:
             parts.append(t.label("override"))
         return ", ".join(p for p in parts if p)
+    if name == "result":
+        return t.said(h.result, "\n")
     return str(getattr(h, name))
 
 
@@ -59,7 +61,7 @@ def render_player(data: PlayerStatementData, t: Template, out: str | Path | None
 
     story.append(Paragraph(esc(t.label("opponents")), st.h3))
     cols = t.column_specs("columns")
-    rows = [[_opp_cell(n, o) for n, _, _ in cols] for o in data.opponents]
+    rows = [[_opp_cell(n, o, t) for n, _, _ in cols] for o in data.opponents]
     sums = {"win": sum(o.win for o in data.opponents), "ready": sum(o.ready for o in
             data.opponents), "kong": sum(o.kong for o in data.opponents),
             "other": sum(o.other for o in data.opponents)}
@@ -84,7 +86,7 @@ def render_player(data: PlayerStatementData, t: Template, out: str | Path | None
         for p in data.penalties:
             where = f" ({t.label('round', n=p.round)})" if p.round is not None else ""
             story.append(Paragraph(esc(f"{penalty_amount(p, t)}{where} {p.clause} "
-                                       f"{p.reason}"), st.body))
+                                       f"{t.said(p.reason)}"), st.body))
 
     if t.option("show_hands"):
         story.append(Spacer(1, 4))

@@ -20,6 +20,7 @@ from .base import (
     scaled_widths,
     styles,
 )
+from .gather import ReportDataError
 from .model import SeatingData, SeatingTable
 from .qr import draw_qr
 from .template import Template
@@ -87,7 +88,7 @@ class TableCard(Flowable):
 
 def render_seating(data: SeatingData, t: Template, out: str | Path | None = None) -> bytes:
     if not data.tables:
-        raise ValueError(f"round {data.round} has no seating to print")
+        raise ReportDataError.of("round", "report_round_unseated", round=data.round, rounds=[])
     st = styles(t)
     fw = frame_width(t)
     sub = t.label("round", n=data.round)
@@ -98,8 +99,9 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
     # by table: one line per table, one column per seat
     head = [t.label("table_no", "\n")] + list(data.seat_labels)
     rows = []
+    absent = t.label("absent")
     for tb in data.tables:
-        by_seat = {sp.seat: sp.name for sp in tb.seats}
+        by_seat = {sp.seat: sp.name + (f" ({absent})" if sp.absent else "") for sp in tb.seats}
         rows.append([tb.table] + [by_seat.get(s, "") + (" ★" if s == tb.dealer else "")
                                   for s in data.seat_labels])
     story.append(grid_table(head, rows, scaled_widths([0.8] + [3] * len(data.seat_labels), fw),
@@ -107,17 +109,24 @@ def render_seating(data: SeatingData, t: Template, out: str | Path | None = None
                             size=t.font_size + 1))
     if any(tb.dealer for tb in data.tables):
         story.append(Paragraph(f"★ {esc(t.label('dealer'))}", st.small))
+    for key, who in (("bye", data.byes), ("absent", data.absent)):
+        if who:  # not at a table this round: said, so nobody looks for a seat in vain
+            story.append(Paragraph(f"{esc(t.label(key))}: "
+                                   f"{esc('、'.join(sp.name for sp in who))}", st.body))
 
     # by player, sorted by name: where do I sit?
     story.append(Spacer(1, 4))
     story.append(Paragraph(esc(t.label("find_seat")), st.h3))
     cols = t.column_specs()
-    entries = sorted(((sp, tb) for tb in data.tables for sp in tb.seats),
+    away = [*((sp, t.label("bye")) for sp in data.byes),
+            *((sp, absent) for sp in data.absent)]
+    entries = sorted([*((sp, tb.table) for tb in data.tables for sp in tb.seats), *away],
                      key=lambda e: (e[0].sort_key or e[0].name.casefold(), e[0].name,
-                                    e[1].table))
-    values = {"table": lambda sp, tb: tb.table, "seat": lambda sp, tb: sp.seat,
+                                    e[1]))
+    values = {"table": lambda sp, tb: tb, "seat": lambda sp, tb: sp.seat + (
+                  f" ({absent})" if sp.absent and sp.seat else ""),
               "player": lambda sp, tb: sp.name, "player_id": lambda sp, tb: sp.player_id,
-              "club": lambda sp, tb: sp.club}
+              "club": lambda sp, tb: sp.club, "team": lambda sp, tb: sp.team}
     prow = [[values[n](sp, tb) for n, _, _ in cols] for sp, tb in entries]
     story.append(grid_table([h for _, _, h in cols], prow,
                             scaled_widths([c.width for _, c, _ in cols], fw),

@@ -21,6 +21,7 @@ from reportlab.platypus.flowables import HRFlowable
 
 from . import textfit
 from .base import HEAD_BG, build_pdf, esc, font, frame_height, frame_width, scaled_widths, styles
+from .gather import ReportDataError
 from .model import SeatingTable, SlipsData
 from .template import Template
 
@@ -209,9 +210,9 @@ def slips_per_page(data: SlipsData, t: Template, st) -> int:
 
 def render_slips(data: SlipsData, t: Template, out: str | Path | None = None) -> bytes:
     if not data.tables:
-        raise ValueError(f"round {data.round} has no tables to print slips for")
+        raise ReportDataError.of("round", "report_round_unseated", round=data.round, rounds=[])
     if data.count < 1:
-        raise ValueError(f"count: {data.count} is not a positive number of slips")
+        raise ReportDataError.of("count", "report_slip_count", got=data.count)
     st = styles(t)
     per_page = slips_per_page(data, t, st)
     story: list[Flowable] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
@@ -22,7 +23,7 @@ from .base import (
     signed,
     styles,
 )
-from .model import StageLine, StandingRow, StandingsData
+from .model import StageLine, StandingRow, StandingsData, TeamStandingsData
 from .qr import results_block
 from .template import STANDINGS_COLUMNS, ColumnSpec, Template
 
@@ -52,7 +53,7 @@ def _cell(name: str, row: StandingRow, t: Template, data: StandingsData) -> str:
         v = getattr(row, name)
         return signed(v) if (v or name == "chips") else ""
     if name == "status":
-        return row.status
+        return t.term("pstatus_", row.status)
     return str(getattr(row, name))
 
 
@@ -60,7 +61,7 @@ def _cell(name: str, row: StandingRow, t: Template, data: StandingsData) -> str:
 _KEY_ALIASES = {"largest_win_fan": "largest_fan"}
 
 
-def _tie_break_name(key: str, t: Template) -> str:
+def tie_break_name(key: str, t: Template) -> str:
     """"-discards_paid" reads "fewer 点炮 Discards paid" (a leading - means fewer is better)."""
     fewer = key.startswith("-")
     name = _KEY_ALIASES.get(key.lstrip("-"), key.lstrip("-"))
@@ -77,11 +78,13 @@ def _stage_name(st: StageLine, t: Template) -> str:
     return zh if zh == en else t.join(zh, en)
 
 
-def columns(data: StandingsData, t: Template) -> list[tuple[str, ColumnSpec, str]]:
+def columns(data: StandingsData | TeamStandingsData, t: Template
+            ) -> list[tuple[str, ColumnSpec, str]]:
     """The template's columns for these standings: under placement scoring the points
     before the chips (added when the template does not place them; dropped under chips
     scoring), the points penalties when any; once the event is cut, the stage and what it
-    carried in before the score."""
+    carried in before the score. The team standings take the same (a team's points are
+    its members')."""
     cols = t.column_specs()
     names = [c[0] for c in cols]
     placement = any(r.points is not None for r in data.rows)
@@ -106,7 +109,7 @@ def _spec(name: str, t: Template) -> tuple[str, ColumnSpec, str]:
     return name, spec, t.join(zh, en, "\n")
 
 
-def subtitle(data: StandingsData, t: Template) -> str:
+def subtitle(data: StandingsData | TeamStandingsData, t: Template) -> str:
     if data.only_round is not None:
         return t.label("round_only", n=data.only_round)
     scope = (t.label("overall") if data.round is None
@@ -115,11 +118,12 @@ def subtitle(data: StandingsData, t: Template) -> str:
     return f"{_stage_name(st, t)} · {scope}" if st is not None else scope
 
 
-def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
-    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
-    st = styles(t)
-    sub = subtitle(data, t)
-    story: list[Flowable] = [Paragraph(esc(t.title), st.title), Paragraph(esc(sub), st.h3)]
+def heading(data: StandingsData | TeamStandingsData, t: Template, st: Any,
+            note: str = "") -> list[Flowable]:
+    """Title, scope, FINAL or PROVISIONAL, the template's header, ``note`` and the
+    tie-break order: the top of the players' and the teams' standings alike."""
+    story: list[Flowable] = [Paragraph(esc(t.title), st.title),
+                             Paragraph(esc(subtitle(data, t)), st.h3)]
     state = (t.label("final") if data.final
              else t.label("provisional_uncounted" if data.verified_only else "provisional",
                           n=data.unverified))
@@ -127,11 +131,21 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
+    if note:
+        story.append(Paragraph(esc(note), st.small))
     if t.option("show_tie_break") and data.tie_break:
-        names = [_tie_break_name(key, t) for key in data.tie_break]
+        names = [tie_break_name(key, t) for key in data.tie_break]
         story.append(Paragraph(f"{esc(t.label('tie_break'))}: {esc(' > '.join(names))}; "
                                f"={esc(t.label('tied'))}", st.small))
     story.append(Spacer(1, 2))
+    return story
+
+
+def render_standings(data: StandingsData, t: Template, out: str | Path | None = None) -> bytes:
+    """The standings table: ranks with ties (=N), tie-break columns, penalties marked †."""
+    st = styles(t)
+    sub = subtitle(data, t)
+    story = heading(data, t, st)
 
     if data.placement_points:
         story.append(Paragraph(esc(t.label("placement_points", points=", ".join(
@@ -163,7 +177,7 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
     if t.option("list_penalties") and data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         prow = [[p.player, "" if p.round is None else str(p.round), penalty_amount(p, t),
-                 p.clause, p.reason, p.referee] for p in data.penalties]
+                 p.clause, t.said(p.reason), p.referee] for p in data.penalties]
         head = [t.label("player", "\n"), t.label("round_no", "\n"),
                 t.label("amount" if any(p.unit == "points" for p in data.penalties)
                         else "chips", "\n"), t.label("clause", "\n"),

@@ -24,6 +24,7 @@ from .base import (
     signed,
     styles,
 )
+from .gather import ReportDataError
 from .model import HandSheet, SeatDetail, TableSheetData
 from .template import Template
 
@@ -37,8 +38,9 @@ def _detail_cell(name: str, d: SeatDetail, t: Template) -> str:
     if name == "how":
         if not d.how:
             return ""
-        return (t.label("self_drawn") if d.how == "self-drawn"
-                else t.label("on_discard", seat=d.how.removeprefix("on ")))
+        return t.label("self_drawn") if d.how == "self" else t.label("on_discard", seat=d.how)
+    if name in ("pattern", "bonuses"):  # the rules' names
+        return t.name(getattr(d, name))
     return str(getattr(d, name))
 
 
@@ -47,7 +49,7 @@ def _status(h: HandSheet, t: Template) -> str:
     if h.status == "void":
         parts.append(t.label("void"))
     elif h.status and h.status != "entered":
-        parts.append(h.status)
+        parts.append(t.term("status_", h.status))
     if not h.ok:
         parts.append(t.label("invalid"))
     if h.override:
@@ -67,7 +69,8 @@ def _explain(h: HandSheet, t: Template, st) -> list[Flowable]:
         out.append(Paragraph(f"{esc(t.label('amended'))} {esc(a)}", st.small))
     if h.violations:
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('errors'))}:</font> "
-                             + esc("; ".join(h.violations)), st.small))
+                             + esc(t.said_list(h.violations)).replace("\n", "<br/>"),
+                             st.small))
     if h.ruling:
         out.append(Paragraph(f"<font color='{MARK_HEX}'>{esc(t.label('ruling'))}:</font> "
                              f"{esc(h.ruling)}", st.small))
@@ -158,7 +161,7 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         for p in data.penalties:
             story.append(Paragraph(esc(f"{p.player}: {penalty_amount(p, t)} {p.clause} "
-                                       f"{p.reason}"), st.body))
+                                       f"{t.said(p.reason)}"), st.body))
     # the players and the table's referee sign the sheet as a true record
     story.append(signature_lines(t, st, [f"{s} {p}" for s, p in
                                          zip(data.seats, data.players, strict=True)]
@@ -170,7 +173,7 @@ def render_tables(sheets: Sequence[TableSheetData], t: Template,
                   out: str | Path | None = None) -> bytes:
     """One PDF with the sheets of several tables (each starting on a new page by default)."""
     if not sheets:
-        raise ValueError("no table sheets to print (the round has no tables)")
+        raise ReportDataError.of("round", "report_no_tables")
     st = styles(t)
     story: list[Flowable] = []
     for i, sheet in enumerate(sheets):

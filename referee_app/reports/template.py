@@ -17,12 +17,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import FieldError, RecordError, nested
-from referee_app.core.i18n import keys_under, text
+from referee_app.core.errors import FieldError, RecordError, nested, os_reason, said
+from referee_app.core.i18n import keys_under, known, text
 from referee_app.core.input_files import InputTooLargeError, read_limited
 from referee_app.core.jsonin import decode_utf8, parse_json
 
-REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips")
+REPORTS: tuple[str, ...] = ("standings", "table", "player", "hand", "seating", "slips",
+                            "teams")
 
 def _default_dir() -> Path:
     """The repository's editable ``templates/`` in a checkout; the copy shipped as package
@@ -143,6 +144,26 @@ SEATING_COLUMNS: dict[str, ColumnSpec] = {
     "player": _c("seating", "player", 3.2, "LEFT"),
     "player_id": _c("seating", "player_id", 1.2, "LEFT"),
     "club": _c("seating", "club", 2.4, "LEFT"),
+    "team": _c("seating", "team", 2.4, "LEFT"),
+}
+
+#: Columns of the team standings (each a sum of the members' standings columns).
+TEAM_COLUMNS: dict[str, ColumnSpec] = {
+    "rank": _c("teams", "rank", 1.0),
+    "team": _c("teams", "team", 3.0, "LEFT"),
+    "members": _c("teams", "members", 6.0, "LEFT"),
+    "players": _c("teams", "players", 1.1),
+    "chips": _c("teams", "chips", 1.4),
+    "hands": _c("teams", "hands", 1.1),
+    "wins": _c("teams", "wins", 1.1),
+    "self_drawn": _c("teams", "self_drawn", 1.3),
+    "discards_paid": _c("teams", "discards_paid", 1.4),
+    "flower_pigs": _c("teams", "flower_pigs", 1.3),
+    "largest_fan": _c("teams", "largest_fan", 1.5),
+    "penalties": _c("teams", "penalties", 1.3),
+    # placement scoring: the members' points summed (the players' columns, their labels)
+    "points": STANDINGS_COLUMNS["points"],
+    "point_penalties": STANDINGS_COLUMNS["point_penalties"],
 }
 
 #: report -> template key -> the columns that key may list.
@@ -153,6 +174,7 @@ COLUMN_SETS: dict[str, dict[str, dict[str, ColumnSpec]]] = {
     "hand": {},
     "seating": {"columns": SEATING_COLUMNS},
     "slips": {},
+    "teams": {"columns": TEAM_COLUMNS},
 }
 
 DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
@@ -166,6 +188,8 @@ DEFAULT_COLUMNS: dict[str, dict[str, tuple[str, ...]]] = {
     "hand": {},
     "seating": {"columns": ("table", "seat", "player", "player_id", "club")},
     "slips": {},
+    "teams": {"columns": ("rank", "team", "members", "chips", "hands", "wins",
+                          "largest_fan", "penalties")},
 }
 
 #: report -> option -> default; the type of the default is the type a template must give.
@@ -178,6 +202,7 @@ DEFAULT_OPTIONS: dict[str, dict[str, Any]] = {
              "signatures": ["referee", "head_referee"]},
     "seating": {"table_cards": True, "results_qr": True},
     "slips": {"slips_per_page": 0, "event_rows": 6},
+    "teams": {"zebra": True, "show_tie_break": True, "results_qr": True},
 }
 
 def default_title(report: str) -> tuple[str, str]:
@@ -238,6 +263,37 @@ class Template:
             return zh or en
         return f"{zh}{sep}{en}"
 
+    def said(self, value: object, sep: str = " ") -> str:
+        """A message of the data (a :class:`~referee_app.core.errors.Message`: a result,
+        a rule broken, a reason) in the template's language(s); plain text as it is."""
+        return self.join(said(value, "zh"), said(value, "en"), sep)
+
+    def name(self, value: object) -> str:
+        """A name the data gives in both languages (a pattern's, a bonus's): one of them,
+        the 中文 unless the template prints English only (both would crowd a narrow
+        column, and the names are the rules' own)."""
+        return said(value, "en" if self.language == "en" else "zh")
+
+    def said_list(self, values: Any, sep: str = "\n") -> str:
+        """Several messages as one text per language (``；`` / ``; `` between them), the
+        languages then joined as :meth:`join` does."""
+        return self.join(text("error.list_sep.problems", "zh").join(said(v, "zh") for v in values),
+                         text("error.list_sep.problems", "en").join(said(v, "en") for v in values),
+                         sep)
+
+    def label_pair(self, key: str, **fmt: Any) -> tuple[str, str]:
+        """(中文, English) of a label (template override first), formatted with ``fmt``."""
+        zh, en = self.labels.get(key) or default_label(key)
+        return zh.format(**fmt), en.format(**fmt)
+
+    def term(self, prefix: str, value: str, sep: str = " ") -> str:
+        """A word of the catalogue named by a value (``status_`` + ``verified``: 已核对)
+        in the template's language(s); an unknown value as it is."""
+        key = prefix + value
+        if not value or not known(key):
+            return value
+        return self.join(text(key, "zh"), text(key, "en"), sep)
+
     def label(self, key: str, sep: str = " ", **fmt: Any) -> str:
         """A bilingual label (template override first), formatted with ``fmt``."""
         zh, en = self.labels.get(key) or default_label(key)
@@ -267,12 +323,11 @@ def export_templates(dest: str | Path, *, overwrite: bool = False) -> list[Path]
     """
     d = Path(dest)
     if d.exists() and not d.is_dir():
-        raise TemplateError("templates", f"{d} is a file, not a folder")
+        raise TemplateError.of("templates", "tpl_is_file", path=str(d))
     targets = [(d / f"{r}.toml", default_template_path(r)) for r in REPORTS]
     clash = [str(t) for t, _ in targets if t.exists()]
     if clash and not overwrite:
-        raise TemplateError("templates", f"{', '.join(clash)} already exist(s); choose an "
-                            "empty folder or overwrite (--force)")
+        raise TemplateError.of("templates", "tpl_exist", paths=clash)
     from referee_app.storage.files import atomic_file  # whole, and only a regular file
 
     d.mkdir(parents=True, exist_ok=True)
@@ -326,11 +381,10 @@ def load_template(report: str, path: str | Path | None = None, *,
     built-in defaults are used, so a report can always be printed.
     """
     if report not in REPORTS:
-        raise TemplateError("report", f"unknown report {report!r} (known: {', '.join(REPORTS)})")
+        raise TemplateError.of("report", "unknown_report", got=report, known=list(REPORTS))
     if path is None and folder is not None and str(folder):
         if not Path(folder).is_dir():
-            raise TemplateError("templates", f"folder not found: {folder} (make one with "
-                                "'referee-app templates export DIR')")
+            raise TemplateError.of("templates", "tpl_folder_missing", path=str(folder))
         path = folder_template_path(report, folder)
     if path is None:
         p = default_template_path(report)
@@ -343,32 +397,34 @@ def load_template(report: str, path: str | Path | None = None, *,
     except InputTooLargeError as e:
         raise TemplateError.like("template", e) from None
     except FileNotFoundError:
-        raise TemplateError("template", f"file not found: {p}") from None
+        raise TemplateError.of("template", "tpl_file_missing", path=str(p)) from None
     except OSError as e:
-        raise TemplateError("template", f"cannot read {p}: {e.strerror}") from None
+        raise TemplateError.of("template", "cannot_read_file", path=str(p),
+                               why=os_reason(e)) from None
     if p.suffix.lower() == ".json":
         try:  # the shared reader: BOM accepted, empty file, deep nesting, huge numbers
             data = parse_json(raw, str(p))
         except RecordError as e:
-            raise TemplateError("template", e.problem) from None
+            raise TemplateError.like("template", e) from None
     else:
         try:
             text = decode_utf8(raw, str(p))
         except RecordError as e:
-            raise TemplateError("template", e.problem) from None
+            raise TemplateError.like("template", e) from None
         try:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError as e:
-            raise TemplateError("template", f"{p}: not valid TOML: {e}") from None
+            raise TemplateError.of("template", "tpl_not_toml", path=str(p), detail=str(e)) \
+                from None
         except RecursionError:
-            raise TemplateError("template", f"{p}: TOML nested too deeply") from None
+            raise TemplateError.of("template", "tpl_too_deep", path=str(p)) from None
     return template_from_dict(report, data, base_dir=p.parent, source=str(p))
 
 
 def _str(data: dict[str, Any], key: str, default: str) -> str:
     v = data.get(key, default)
     if not isinstance(v, str):
-        raise TemplateError(key, f"expected text, got {type(v).__name__}")
+        raise TemplateError.of(key, "not_text", type=type(v).__name__)
     return v
 
 
@@ -379,28 +435,28 @@ def _bilingual(value: Any, key: str) -> tuple[str, str]:
     if isinstance(value, dict):
         unknown = set(value) - {"zh", "en"}
         if unknown:
-            raise TemplateError(f"{key}.{sorted(unknown)[0]}", "unknown key (use zh and en)")
+            raise TemplateError.of(f"{key}.{sorted(unknown)[0]}", "tpl_zh_en_key")
         zh, en = value.get("zh", ""), value.get("en", "")
         if not isinstance(zh, str) or not isinstance(en, str):
-            raise TemplateError(key, "zh and en must be text")
+            raise TemplateError.of(key, "tpl_zh_en_text")
         if not zh and not en:
-            raise TemplateError(key, "give at least one of zh, en")
+            raise TemplateError.of(key, "tpl_zh_en_empty")
         return zh or en, en or zh
-    raise TemplateError(key, f"expected text or {{zh, en}}, got {type(value).__name__}")
+    raise TemplateError.of(key, "tpl_not_bilingual", type=type(value).__name__)
 
 
 def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | None = None,
                        source: str = "(built-in)") -> Template:
     """Validate a parsed template against the defaults of ``report``."""
     if not isinstance(data, dict):
-        raise TemplateError("template", "expected a table of keys at the top level")
+        raise TemplateError.of("template", "tpl_not_table")
     set_keys = COLUMN_SETS[report]
     unknown = set(data) - _TOP_KEYS - set(set_keys)
     if unknown:
-        allowed = ", ".join(sorted(_TOP_KEYS | set(set_keys)))
-        raise TemplateError(sorted(unknown)[0], f"unknown key (allowed: {allowed})")
+        allowed = sorted(_TOP_KEYS | set(set_keys))
+        raise TemplateError.of(sorted(unknown)[0], "tpl_unknown_key", allowed=allowed)
     if "report" in data and data["report"] != report:
-        raise TemplateError("report", f"this template is for {data['report']!r}, not {report!r}")
+        raise TemplateError.of("report", "tpl_other_report", got=data["report"], want=report)
 
     title_zh, title_en = default_title(report)
     if "title" in data:
@@ -409,17 +465,17 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
     paper = _str(data, "paper", "A4")
     paper_key = {k.lower(): k for k in PAPER_SIZES}.get(paper.lower())
     if paper_key is None:
-        raise TemplateError("paper", f"unknown paper size {paper!r} (use A4 or Letter)")
+        raise TemplateError.of("paper", "tpl_paper", got=paper)
     orientation = _str(data, "orientation", "portrait").lower()
     if orientation not in ("portrait", "landscape"):
-        raise TemplateError("orientation", f"{orientation!r} is not portrait or landscape")
+        raise TemplateError.of("orientation", "tpl_orientation", got=orientation)
     language = _str(data, "language", "both").lower()
     if language not in ("both", "zh", "en"):
-        raise TemplateError("language", f"{language!r} is not both, zh or en")
+        raise TemplateError.of("language", "tpl_language", got=language)
     font_size = data.get("font_size", 9)
     if isinstance(font_size, bool) or not isinstance(font_size, int | float) \
             or not 6 <= font_size <= 16:
-        raise TemplateError("font_size", f"{font_size!r} is not a number from 6 to 16")
+        raise TemplateError.of("font_size", "tpl_font_size", got=font_size)
 
     logo: Path | None = None
     logo_text = _str(data, "logo", "")
@@ -428,59 +484,58 @@ def template_from_dict(report: str, data: dict[str, Any], *, base_dir: Path | No
         if not logo.is_absolute() and base_dir is not None:
             logo = base_dir / logo
         if not logo.is_file():
-            raise TemplateError("logo", f"file not found: {logo}")
+            raise TemplateError.of("logo", "tpl_file_missing", path=str(logo))
         if logo.suffix.lower() not in (".png", ".jpg", ".jpeg", ".gif"):
-            raise TemplateError("logo", f"{logo.name}: use a PNG, JPEG or GIF image")
+            raise TemplateError.of("logo", "tpl_logo_kind", name=logo.name)
 
     columns: dict[str, tuple[str, ...]] = {}
     for key, registry in set_keys.items():
         chosen = data.get(key, DEFAULT_COLUMNS[report][key])
         if not isinstance(chosen, list | tuple) or not chosen:
-            raise TemplateError(key, "expected a non-empty list of column names")
+            raise TemplateError.of(key, "tpl_columns")
         seen: set[str] = set()
         for i, name in enumerate(chosen):
             if name not in registry:
-                raise TemplateError(f"{key}[{i}]", f"unknown column {name!r} (known: "
-                                    f"{', '.join(registry)})")
+                raise TemplateError.of(f"{key}[{i}]", "tpl_unknown_column", got=name,
+                                       known=list(registry))
             if name in seen:
-                raise TemplateError(f"{key}[{i}]", f"column {name!r} is listed twice")
+                raise TemplateError.of(f"{key}[{i}]", "tpl_column_twice", got=name)
             seen.add(name)
         columns[key] = tuple(chosen)
 
     labels: dict[str, tuple[str, str]] = {}
     raw_labels = data.get("labels", {})
     if not isinstance(raw_labels, dict):
-        raise TemplateError("labels", "expected a table of label = {zh, en}")
+        raise TemplateError.of("labels", "tpl_labels")
     known_labels = set(label_keys()).union(*(set(r) for r in set_keys.values()))
     for k, v in raw_labels.items():
         if k not in known_labels:
-            raise TemplateError(f"labels.{k}", "unknown label (see docs/reports.md)")
+            raise TemplateError.of(f"labels.{k}", "tpl_unknown_label")
         labels[k] = _bilingual(v, f"labels.{k}")
 
     options = dict(DEFAULT_OPTIONS[report])
     raw_options = data.get("options", {})
     if not isinstance(raw_options, dict):
-        raise TemplateError("options", "expected a table of option = value")
+        raise TemplateError.of("options", "tpl_options")
     for k, v in raw_options.items():
         if k not in options:
-            raise TemplateError(f"options.{k}", f"unknown option (known: {', '.join(options)})")
+            raise TemplateError.of(f"options.{k}", "tpl_unknown_option", known=list(options))
         want = type(options[k])
         if want is int and (isinstance(v, bool) or not isinstance(v, int)):
-            raise TemplateError(f"options.{k}", f"expected a whole number, got {v!r}")
+            raise TemplateError.of(f"options.{k}", "tpl_not_int", got=v)
         if want is not int and not isinstance(v, want):
-            raise TemplateError(f"options.{k}", f"expected {want.__name__}, got {v!r}")
+            raise TemplateError.of(f"options.{k}", "tpl_wrong_type", type=want.__name__, got=v)
         options[k] = v
     if report == "slips":
         if options["slips_per_page"] not in (0, 1, 2, 3, 4):
-            raise TemplateError("options.slips_per_page",
-                                "must be 0 (as many as fit) or 1 to 4")
+            raise TemplateError.of("options.slips_per_page", "tpl_slips_per_page")
         if not 1 <= options["event_rows"] <= 16:
-            raise TemplateError("options.event_rows", "must be from 1 to 16")
+            raise TemplateError.of("options.event_rows", "tpl_event_rows")
     if report == "hand":
         sig = options["signatures"]
         for i, s in enumerate(sig):
             if not isinstance(s, str) or not s:
-                raise TemplateError(f"options.signatures[{i}]", "expected a label name")
+                raise TemplateError.of(f"options.signatures[{i}]", "tpl_signature")
 
     return Template(report=report, title_zh=title_zh, title_en=title_en,
                     header=_str(data, "header", ""), footer=_str(data, "footer", ""),

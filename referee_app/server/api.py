@@ -15,7 +15,7 @@ import json
 import math
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.requests import Request
@@ -23,7 +23,8 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from referee_app.core import HandRecord, RecordError
-from referee_app.core.jsonin import json_kind, parse_json
+from referee_app.core.errors import Message
+from referee_app.core.jsonin import json_kind, parse_json, source_named
 from referee_app.storage import (
     AuthError,
     HandInfo,
@@ -39,7 +40,7 @@ from referee_app.storage.wire import to_json
 
 from .auth import Session
 from .results import Results
-from .state import READ_ONLY_PROBLEM, ApiError, Rendered, ServerState, state_of
+from .state import ApiError, Rendered, ServerState, state_of
 
 JSON = "application/json"
 
@@ -85,7 +86,7 @@ def query_int(request: Request, name: str) -> int | None:
 def path_int(request: Request, name: str) -> int:
     raw = str(request.path_params[name])
     if not raw.isascii() or not raw.isdigit() or len(raw) > 19 or not 0 < int(raw) <= MAX_ID:
-        raise ApiError(404, name, f"no such {name.replace('_', ' ')}: {raw[:40]!r}")
+        raise ApiError.of(404, name, "api_no_such", field=name, got=raw[:40])
     return int(raw)
 
 
@@ -93,13 +94,14 @@ async def body_object(request: Request) -> dict[str, Any]:
     """The request's JSON object (UTF-8, BOM accepted, nesting and number sizes checked)."""
     raw = await request.body()
     if not raw:
-        raise ApiError(400, "body", "expected a JSON object, got an empty body")
+        raise ApiError.of(400, "body", "api_empty_body")
     try:
-        data = parse_json(raw, "the request body")
+        data = parse_json(raw, source_named("body"))
     except RecordError as e:
-        raise ApiError(400, e.field or "body", e.problem) from None
+        raise ApiError(400, e.field or "body", e.problem, code=e.code, params=e.params) \
+            from None
     if not isinstance(data, dict):
-        raise ApiError(400, "body", f"expected a JSON object, got {json_kind(data)}")
+        raise ApiError.of(400, "body", "api_not_object", kind=json_kind(data))
     return data
 
 
@@ -107,21 +109,27 @@ def field(data: dict[str, Any], name: str, kind: type | tuple[type, ...], *,
           required: bool = True, default: Any = None) -> Any:
     if name not in data or data[name] is None:
         if required:
-            raise ApiError(400, name, "is required")
+            raise ApiError.of(400, name, "api_required")
         return default
     v = data[name]
     if isinstance(v, bool) and bool not in (kind if isinstance(kind, tuple) else (kind,)):
-        raise ApiError(400, name, f"expected {_kind_name(kind)}, got boolean")
+        raise ApiError.of(400, name, "api_wrong_kind", want=_kind_name(kind), kind="boolean")
     if not isinstance(v, kind):
-        raise ApiError(400, name, f"expected {_kind_name(kind)}, got {json_kind(v)}")
+        raise ApiError.of(400, name, "api_wrong_kind", want=_kind_name(kind), kind=json_kind(v))
     return v
 
 
-def _kind_name(kind: type | tuple[type, ...]) -> str:
-    names = {int: "a whole number", str: "text", dict: "an object", list: "a list",
-             bool: "true or false"}
+#: what a field of a request takes, said as the ruleset files say it (``schema_type.*``)
+_SCHEMA_TYPES = {int: "integer", str: "string", dict: "object", list: "array", bool: "boolean"}
+
+
+def _kind_name(kind: type | tuple[type, ...]) -> Message:
     kinds = kind if isinstance(kind, tuple) else (kind,)
-    return " or ".join(names.get(k, k.__name__) for k in kinds)
+    out = Message.of("expect_type", schema_type=_SCHEMA_TYPES.get(kinds[0], kinds[0].__name__))
+    for k in kinds[1:]:
+        out = Message.of("expect_or", a=out, b=Message.of(
+            "expect_type", schema_type=_SCHEMA_TYPES.get(k, k.__name__)))
+    return out
 
 
 def totals_field(data: dict[str, Any]) -> dict[str, int] | None:
@@ -130,7 +138,7 @@ def totals_field(data: dict[str, Any]) -> dict[str, int] | None:
         return None
     for seat, v in t.items():
         if isinstance(v, bool) or not isinstance(v, int) or abs(v) > 1_000_000:
-            raise ApiError(400, f"override_totals.{seat}", "expected a whole number of chips")
+            raise ApiError.of(400, f"override_totals.{seat}", "api_bad_chips")
     return t
 
 
@@ -143,8 +151,8 @@ def bearer(request: Request) -> str:
 def session_of(request: Request) -> Session:
     s = state_of(request).sessions.get(bearer(request))
     if s is None:
-        raise ApiError(401, "token", "sign in first (POST /api/session): the token is "
-                       "missing, unknown or expired", headers={"WWW-Authenticate": "Bearer"})
+        raise ApiError.of(401, "token", "api_sign_in_first",
+                          headers={"WWW-Authenticate": "Bearer"})
     return s
 
 
@@ -177,7 +185,7 @@ async def authorize(request: Request) -> Session:
     state = state_of(request)
     if state.watch.revision < 0 or state.watch.read_only:
         if not await state.read(lambda: state.tournament().referees.required()):
-            raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+            raise ApiError.of(403, "referee", "server_read_only")
     return session_of(request)
 
 
@@ -234,7 +242,7 @@ async def sign_in(request: Request) -> JSONResponse:
     def check() -> tuple[str, bool, int]:
         t = state.tournament()
         if not t.referees.required():
-            raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+            raise ApiError.of(403, "referee", "server_read_only")
         # the revision before the PIN is checked: a PIN change after it ends the session
         since = t.record.digest()[0]
         # not under the write lock: the PIN check (scrypt, ~0.1 s) must not hold up saves;
@@ -244,8 +252,7 @@ async def sign_in(request: Request) -> JSONResponse:
         except AuthError as e:
             locked = e.code == "referee_locked"
             headers = {"Retry-After": str(e.params.get("wait", 60))} if locked else None
-            raise ApiError(429 if locked else 401, e.field, e.problem, headers,
-                           code=e.code, params=e.params) from None
+            raise ApiError.like(429 if locked else 401, e, headers) from None
         finally:
             t.referees.sign_out()
         return r.name, r.head, since
@@ -271,7 +278,7 @@ async def tournament(request: Request) -> Response:
 
 def _seated(results: Results, t: Tournament, n: int) -> None:
     if not results.seated(t, n):
-        raise ApiError(404, "round", f"round {n} is not seated yet")
+        raise ApiError.of(404, "round", "api_round_not_seated", round=n)
 
 
 async def ruleset(request: Request) -> Response:
@@ -310,24 +317,39 @@ async def progress(request: Request) -> Response:
     return await shared(request, ("progress", n), get)
 
 
-async def standings(request: Request) -> Response:
+def _leaderboard(request: Request, kind: str,
+                 rows_of: Callable[[Results, Tournament, int | None, int | None, str | None],
+                                   Any]
+                 ) -> Awaitable[Response]:
+    """A leaderboard's rows (``?round=N`` or ``?through=N``; ``?stage=`` one stage alone, by
+    its number or name) as their ``--json`` prints them, shared by every asker of a
+    revision; provisional standings say so in a header (hands still to verify when only
+    verified hands count)."""
     rnd, through = query_int(request, "round"), query_int(request, "through")
     stage = request.query_params.get("stage") or None  # a number or a name
-    # the body stays the rows of `standings --json`; provisional standings say so in a
-    # header (hands still to verify when only verified hands count)
-    return await shared(request, ("standings", rnd, through, stage),
-                        lambda results, t: [results.json_of(r, to_json)
-                                            for r in results.standings(t, rnd, through,
-                                                                       stage)],
-                        lambda results, t: {"X-Provisional-Hands": str(
-                            results.provisional(t, rnd, through))})
+    return shared(request, (kind, rnd, through, stage),
+                  lambda results, t: [results.json_of(r, to_json)
+                                      for r in rows_of(results, t, rnd, through, stage)],
+                  lambda results, t: {"X-Provisional-Hands": str(
+                      results.provisional(t, rnd, through))})
+
+
+async def standings(request: Request) -> Response:
+    """The rows of ``standings --json``."""
+    return await _leaderboard(request, "standings", Results.standings)
+
+
+async def team_standings(request: Request) -> Response:
+    """``standings --teams --json``: each team's members added up, ranked ([] without
+    teams), kept by the results worker as the standings are (``results.py``)."""
+    return await _leaderboard(request, "team-standings", Results.teams)
 
 
 async def hands(request: Request) -> JSONResponse:
     rnd, table = query_int(request, "round"), query_int(request, "table")
     status = request.query_params.get("status") or None
     if status not in (None, "entered", "verified", "void"):
-        raise ApiError(400, "status", "expected entered, verified or void")
+        raise ApiError.of(400, "status", "api_bad_status", got=status)
     full = request.query_params.get("full") in ("1", "true")
     return await read(request, lambda t: [hand_json(h, full=full) for h in t.hands.list(
         round=rnd, table=table, status=status)])
@@ -356,7 +378,7 @@ async def log(request: Request) -> JSONResponse:
     hid = query_int(request, "hand")
     who = request.query_params.get("referee") or None  # empty: every referee, as hand=
     if who is not None and len(who) > 200:
-        raise ApiError(400, "referee", "expected a referee's name (at most 200 characters)")
+        raise ApiError.of(400, "referee", "api_bad_referee_name")
     state = state_of(request)
 
     def entries(t: Tournament) -> list[dict[str, Any]]:
@@ -370,7 +392,7 @@ async def log(request: Request) -> JSONResponse:
 async def next_hand(request: Request) -> JSONResponse:
     rnd, table = query_int(request, "round"), query_int(request, "table")
     if rnd is None or table is None:
-        raise ApiError(400, "round" if rnd is None else "table", "is required")
+        raise ApiError.of(400, "round" if rnd is None else "table", "api_required")
     return await read(request, lambda t: {"round": rnd, "table": table,
                                           "hand_no": t.hands.next_no(rnd, table),
                                           "dealer": t.hands.next_dealer(rnd, table)})
@@ -448,8 +470,7 @@ async def add_hand(request: Request) -> JSONResponse:
                                                                     hand_no)
                 or (first.override_reason or None) != (override or None)
                 or _content(first.record) != _content(rec)):
-            raise ApiError(409, "idempotency_key", "this key was sent before with another "
-                           "hand or by another referee; send the hand with a new key")
+            raise ApiError.of(409, "idempotency_key", "api_key_reused")
         return t.hands.get(sent.hand_id), True
 
     h, replayed = await write(request, session, save)
@@ -499,7 +520,7 @@ async def add_penalty(request: Request) -> JSONResponse:
     who_list = field(data, "players", list)
     if not who_list or not all(isinstance(p, str | int) and not isinstance(p, bool)
                                for p in who_list):
-        raise ApiError(400, "players", "expected a list of player names or ids")
+        raise ApiError.of(400, "players", "api_bad_players")
     chips = field(data, "chips", int)
     reason = field(data, "reason", str)
     clause = field(data, "clause", str, required=False)
@@ -522,8 +543,8 @@ async def void_penalty(request: Request) -> JSONResponse:
 
 
 async def not_found(request: Request) -> JSONResponse:
-    raise ApiError(404, "path", f"no API endpoint {request.method} {request.url.path} "
-                   "(docs/server.md lists them)")
+    raise ApiError.of(404, "path", "api_no_endpoint", method=request.method,
+                      path=request.url.path)
 
 
 def serve(op: Operation) -> Callable[[Request], Any]:
@@ -544,7 +565,8 @@ def serve(op: Operation) -> Callable[[Request], Any]:
 #: the endpoints that need more than :func:`serve` (validation, memos, writes)
 HANDLERS: dict[str, Callable[[Request], Any]] = {
     "sign_in": sign_in, "sign_out": sign_out, "tournament": tournament, "ruleset": ruleset,
-    "seating": seating, "progress": progress, "standings": standings, "hands": hands,
+    "seating": seating, "progress": progress, "standings": standings,
+    "team_standings": team_standings, "hands": hands,
     "add_hand": add_hand, "next_hand": next_hand, "amend_hand": amend_hand,
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),

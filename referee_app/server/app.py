@@ -44,7 +44,7 @@ from referee_app.storage.errors import fault_from
 
 from .api import api_routes
 from .pages import page_routes
-from .state import ApiError, ServerState, error_response
+from .state import ApiError, ServerState, error_response, message_response
 
 #: largest request body accepted (a hand record is about 2 KB)
 MAX_BODY = 256 * 1024
@@ -71,7 +71,7 @@ async def _storage_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StorageError | RecordError)
     violations = None
     if isinstance(exc, HandRuleError):
-        violations = [v.to_dict() if hasattr(v, "to_dict") else {"message": str(v)}
+        violations = [v.to_data() if hasattr(v, "to_data") else {"message": str(v)}
                       for v in exc.violations]
     status = status_of(exc)
     return error_response(status, exc.field, exc.problem, code=exc.code, params=exc.params,
@@ -87,8 +87,7 @@ async def _api_error(request: Request, exc: Exception) -> Response:
 
 async def _internal(request: Request, exc: Exception) -> Response:
     """Anything unexpected: one JSON line, never a traceback to the client."""
-    return error_response(500, "server", f"internal error ({type(exc).__name__}); the "
-                          "head desk's terminal has the details")
+    return message_response(500, "server", "api_internal", error=type(exc).__name__)
 
 
 #: OS errors that are the machine's fault, not the request's: answered 503 like a storage
@@ -104,8 +103,8 @@ async def _os_error(request: Request, exc: Exception) -> Response:
 
 
 async def _db_busy(request: Request, exc: Exception) -> Response:
-    return error_response(503, "db", f"the database is busy or unavailable ({exc}); retry in a "
-                          "moment", headers={"Retry-After": "1"})
+    return message_response(503, "db", "api_db_busy", headers={"Retry-After": "1"},
+                            detail=str(exc))
 
 
 class BodyLimit:
@@ -126,8 +125,7 @@ class BodyLimit:
             except ValueError:
                 n = self.limit + 1
             if n > self.limit:
-                resp = error_response(413, "body", f"the request body is over {self.limit} "
-                                      "bytes")
+                resp = message_response(413, "body", "api_body_too_big", limit=self.limit)
                 await resp(scope, receive, send)
                 return
         seen = 0
@@ -138,7 +136,7 @@ class BodyLimit:
             if msg["type"] == "http.request":
                 seen += len(msg.get("body", b""))
                 if seen > self.limit:
-                    raise ApiError(413, "body", f"the request body is over {self.limit} bytes")
+                    raise ApiError.of(413, "body", "api_body_too_big", limit=self.limit)
             return msg
 
         await self.app(scope, limited, send)

@@ -31,6 +31,8 @@ from typing import Any
 import httpx
 
 from referee_app.core import FieldError, HandRecord, RuleViolation, settle
+from referee_app.core.errors import Message, jsonable, render
+from referee_app.core.wording import params_from_data
 from referee_app.storage import (
     AuthError,
     DuplicateHandError,
@@ -43,6 +45,18 @@ from referee_app.storage import (
 )
 
 from .outbox import CONFLICT, Outbox, OutboxItem, write_atomic
+
+
+def _untrusted(e: httpx.TransportError) -> bool:
+    """Whether TLS refused the server's certificate (the SSL error is the cause)."""
+    import ssl
+
+    cause: BaseException | None = e
+    while cause is not None:
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return True
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 class ServerUnreachable(StorageError):
@@ -71,7 +85,7 @@ class SaveResult:
     settlement: dict[str, Any] | None = None
     hand: dict[str, Any] | None = None
     replayed: bool = False
-    problem: str = ""
+    problem: str = ""  # why it waits: a Message (its code and params) when the error was one
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,11 +93,14 @@ class FlushReport:
     sent: list[SaveResult] = field(default_factory=list)
     conflicts: list[OutboxItem] = field(default_factory=list)
     waiting: int = 0
-    problem: str = ""  # why hands still wait (server unreachable, sign-in needed)
+    problem: str = ""  # why hands still wait (server unreachable, sign-in needed): a Message
 
 
 def _violations(items: list[dict[str, Any]]) -> list[RuleViolation]:
-    return [RuleViolation(str(v.get("clause", "")), v.get("seat"), str(v.get("message", "")))
+    """The server's violations (``to_data``: clause, seat, code, params and the English)
+    as the engine's own, so the desk says them in its language."""
+    return [RuleViolation(str(v.get("clause", "")), v.get("seat"), str(v.get("message", "")),
+                          str(v.get("code") or ""), params_from_data(v.get("params")))
             for v in items if isinstance(v, dict)]
 
 
@@ -116,6 +133,19 @@ def rebuild_error(code: str, fld: str, problem: str, params: dict[str, Any] | No
     return err
 
 
+def item_error(item: OutboxItem) -> StorageError:
+    """Why the server refused a hand of the outbox (a conflict), rebuilt from its code."""
+    return rebuild_error(item.code, item.error_field, item.problem, item.params,
+                         violations=item.violations) or StorageError(
+        item.error_field, item.problem, code=item.code or None, params=item.params)
+
+
+def _said(e: StorageError) -> str:
+    """Why a hand still waits, as a message (its code and params) when it is one."""
+    code = e.message_code
+    return e.problem if code is None else Message(code, e.params)
+
+
 def error_from(resp: httpx.Response) -> StorageError:
     """The storage error an API error response stands for: rebuilt from the body's ``code``
     (every storage error has one); any 5xx is :class:`ServerUnreachable` — the server could
@@ -129,29 +159,35 @@ def error_from(resp: httpx.Response) -> StorageError:
     if not isinstance(err, dict):
         err = {}
     fld = str(err.get("field", "server"))
-    problem = str(err.get("problem", ""))
-    problem = problem or f"the server answered {resp.status_code} {resp.reason_phrase}"
     status = resp.status_code
-    params = err.get("params") if isinstance(err.get("params"), dict) else None
+    code: str | None = str(err.get("code") or "") or None
+    params = err.get("params") if isinstance(err.get("params"), dict) else {}
+    problem = str(err.get("problem", ""))
+    if not problem:  # an answer that is no error of the API (a proxy's page)
+        code, params = "server_answered", {"status": status, "reason": resp.reason_phrase}
+        problem = render(code, params, "en")
     violations = err.get("violations") if isinstance(err.get("violations"), list) else None
     if status >= 500:
-        return ServerUnreachable(fld, problem)
-    code = str(err.get("code") or "")
-    rebuilt = rebuild_error(code, fld, problem, params, violations)
+        return ServerUnreachable(fld, problem, code=code, params=params)
+    rebuilt = rebuild_error(code or "", fld, problem, params, violations)
     if rebuilt is not None:
         return rebuilt
+    # an error of the API itself (a token, a request): the class its status stands for,
+    # with the server's code and params (no English is read)
+    cls: type[StorageError] = StorageError
     if status == 422 and violations is not None:
-        return HandRuleError(fld, problem, _violations(violations))
-    # a message code that is no class's (``referee_locked``, ``session_ended``): the class
-    # by the status, the code and params kept, so the desk says it in its own language
-    said = {"code": code, "params": params} if code else {}
-    if status == 409:
-        return DuplicateHandError(fld, problem, **said)
-    if status in (401, 403, 429):
-        return AuthError(fld, problem, **said)
-    if status == 404 and fld == "hand_id":
-        return UnknownHandError(fld, problem, **said)
-    return StorageError(fld, problem, **said)
+        cls = HandRuleError
+    elif status == 409:
+        cls = DuplicateHandError
+    elif status in (401, 403, 429):
+        cls = AuthError
+    elif status == 404 and fld == "hand_id":
+        cls = UnknownHandError
+    err_ = cls.__new__(cls)
+    FieldError.__init__(err_, fld, problem, code=code, params=params)
+    if isinstance(err_, HandRuleError):
+        err_.violations = tuple(_violations(violations or []))
+    return err_
 
 
 class DeskClient:
@@ -205,15 +241,11 @@ class DeskClient:
             return self.http.request(method, path, json=json_body, params=params, headers=h,
                                      **kw)
         except httpx.TransportError as e:
-            if "CERTIFICATE_VERIFY_FAILED" in str(e):
-                raise ServerUnreachable("server", f"{self.base_url}'s TLS certificate is not "
-                                        "trusted by this desk: give the server's cert.pem "
-                                        "(gui --server-cert cert.pem, or DeskClient(..., "
-                                        "verify='cert.pem')); hands saved now wait in the "
-                                        "outbox") from None
-            raise ServerUnreachable("server", f"cannot reach {self.base_url} "
-                                    f"({type(e).__name__}); hands saved now wait in the "
-                                    "outbox") from None
+            if _untrusted(e):
+                raise ServerUnreachable.of("server", "server_cert_untrusted",
+                                           url=self.base_url) from None
+            raise ServerUnreachable.of("server", "server_unreachable", url=self.base_url,
+                                       error=type(e).__name__) from None
 
     def call(self, method: str, path: str, *, json_body: Any = None,
              params: dict[str, Any] | None = None, auth: bool = False) -> Any:
@@ -331,18 +363,16 @@ class DeskClient:
         (unless a head referee's ``override_reason`` goes with it)."""
         info = self.cached_ruleset()
         if info is None:
-            raise ServerUnreachable("server", f"cannot reach {self.base_url}, and this desk "
-                                    "has not seen the tournament yet to check hands offline; "
-                                    "connect once first")
+            raise ServerUnreachable.of("server", "server_never_seen", url=self.base_url)
         rec = HandRecord.from_dict(record)
         if rec.ruleset != info["ruleset"]:
-            raise StorageError("ruleset", f"the record is {rec.ruleset!r}; this tournament "
-                               f"plays {info['ruleset']!r}")
+            raise StorageError.of("ruleset", "other_ruleset", got=rec.ruleset,
+                                  plays=info["ruleset"])
         rules = ruleset_store.from_snapshot(info["document"]).with_settings(
             cap_fan=info.get("cap_fan"), stake=info.get("stake"))
         s = settle(rec, rules)
         if not s.ok and not override_reason:
-            raise HandRuleError("record", "the record breaks the rules", s.errors)
+            raise HandRuleError.breaking("record", s.errors)
 
     def add_hand(self, record: dict[str, Any], *, round: int, table: int, hand_no: int,
                  override_reason: str | None = None,
@@ -352,10 +382,9 @@ class DeskClient:
         right now (rules, duplicate number, seating, rights): the error is raised and the
         hand leaves the outbox, as with a local save."""
         if self.outbox is None:
-            raise StorageError("outbox", "this desk has no outbox folder; give one to "
-                               "DeskClient(..., outbox=FOLDER)")
+            raise StorageError.of("outbox", "no_outbox")
         if not self.signed_in and self.reauth is None:
-            raise AuthError("referee", "sign in with your name and PIN first")
+            raise AuthError.of("referee", "sign_in_first")
         self.check(record, override_reason)
         with self._send_lock:
             waiting = self.outbox.waiting()
@@ -384,7 +413,7 @@ class DeskClient:
                 resp = self._request("POST", "/api/hands", json_body=body, auth=True,
                                      headers=headers)
         except (ServerUnreachable, AuthError) as e:
-            return SaveResult(item.key, True, problem=e.problem)
+            return SaveResult(item.key, True, problem=_said(e))
         if resp.status_code in (200, 201):
             data = resp.json()
             self.outbox.move(item.key, "sent")
@@ -392,15 +421,15 @@ class DeskClient:
                               bool(data.get("replayed")))
         err = error_from(resp)
         if resp.status_code == 401 or isinstance(err, ServerUnreachable):
-            self._note_busy(resp, err.problem)
-            return SaveResult(item.key, True, problem=err.problem)
+            self._note_busy(resp, _said(err))
+            return SaveResult(item.key, True, problem=_said(err))
         if interactive:
             self.outbox.move(item.key, "dropped")  # refused now: the referee sees why
             raise err
-        viol = [v.to_dict() for v in getattr(err, "violations", ())]
+        viol = [v.to_data() for v in getattr(err, "violations", ())]
         self.outbox.update(item, state=CONFLICT, error_field=err.field, problem=err.problem,
-                           code=err.code, params=dict(err.params), violations=viol)
-        return SaveResult(item.key, True, problem=err.problem)
+                           code=err.code, params=jsonable(err.params), violations=viol)
+        return SaveResult(item.key, True, problem=_said(err))
 
     def _note_busy(self, resp: httpx.Response, problem: str) -> None:
         """A 503 (the server overloaded, or its file busy) with ``Retry-After``: the hands
@@ -463,12 +492,12 @@ class DeskClient:
             return None
         item = self.outbox.get(key)
         if item is None:
-            raise StorageError("key", f"no hand {key} in the outbox")
+            raise StorageError.of("key", "not_in_outbox", key=key)
         if drop:
             self.outbox.move(key, "dropped")
             return None
         if hand_no is None:
-            raise StorageError("hand_no", "give the new hand number, or drop the hand")
+            raise StorageError.of("hand_no", "renumber_or_drop")
         record = dict(item.record)
         if record.get("hand_no") is not None:
             record["hand_no"] = hand_no
@@ -480,8 +509,5 @@ class DeskClient:
             r = self._send(item, interactive=False)
         now = self.outbox.get(item.key)
         if r.queued and now is not None and now.state == CONFLICT:
-            raise rebuild_error(now.code, now.error_field, now.problem, now.params,
-                                violations=now.violations) or (
-                HandRuleError(now.error_field, now.problem, _violations(now.violations))
-                if now.violations else StorageError(now.error_field, now.problem))
+            raise item_error(now)
         return r

@@ -1,8 +1,9 @@
 """Live results pages: read-only, no sign-in, phone-first, 中文 / English.
 
-``/`` standings, ``/player/{id}`` a player's hands with each hand's trace in words,
-``/seating`` with find-your-seat, ``/progress`` hands per table, ``/projector`` paged
-standings for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
+``/`` standings, ``/teams`` the team standings of a team event, ``/player/{id}`` a
+player's hands with each hand's trace in words, ``/seating`` with find-your-seat (absent
+players said so), ``/progress`` hands per table, ``/projector`` paged standings (and team
+standings) for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
 and swaps in its fresh content within a second of a write. Templates are Jinja2 with
 autoescaping: a player's name is always text, never markup. No PIN or token appears here.
 """
@@ -89,7 +90,8 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
 
     def make(results: Results, t: Tournament) -> Rendered:
         # what the page shows, and only that: unchanged data is not rendered again
-        ctx = {"info": results.info(t), "numbers": results.round_numbers(t)}
+        ctx = {"info": results.info(t), "numbers": results.round_numbers(t),
+               "has_teams": results.has_teams(t)}
         ctx.update(build(results, t))
         status = ctx.pop("status", 200)
 
@@ -182,6 +184,18 @@ async def standings_page(request: Request) -> Response:
     return await _page(request, "standings.html", build, _standing_rows)
 
 
+async def teams_page(request: Request) -> Response:
+    """The team standings (``standings --teams``): a team's row is its members' standings
+    added up; each member links to their page. Overall or one round."""
+    rnd = _int_param(request, "round")
+
+    def build(results: Results, t: Tournament) -> dict[str, Any]:
+        return {"rows": results.teams(t, rnd), "provisional": results.provisional(t, rnd),
+                "round": rnd, "ids": results.ids(t)}
+
+    return await _page(request, "teams.html", build)
+
+
 def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
                 trace: list[str], pays: list[dict[str, Any]]
                 ) -> tuple[list[str], list[dict[str, Any]]]:
@@ -260,7 +274,8 @@ async def seating_page(request: Request) -> Response:
         if not results.seated(t, n):
             return {"seating": None, "round": n, "found": []}
         assert n is not None
-        return {"seating": t.rounds.seating(n), "round": n, "latin": results.latin(t),
+        s = t.rounds.seating(n)
+        return {"seating": s, "round": n, "latin": results.latin(t), "absent": set(s.absent),
                 "found": results.found(t, n, query) if query else []}
 
     return await _page(request, "seating.html", build, query=query)
@@ -279,10 +294,13 @@ async def progress_page(request: Request) -> Response:
 
 async def projector_page(request: Request) -> Response:
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rows = results.standings(t)
+        rows, teams = results.standings(t), results.teams(t)
         stages = results.stages(t)
+        # a team event's team standings turn with the players' pages
         return {"pages": [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows),
                                                                     PROJECTOR_ROWS)] or [[]],
+                "team_pages": [teams[i:i + PROJECTOR_ROWS]
+                               for i in range(0, len(teams), PROJECTOR_ROWS)],
                 "placement": any(r.points is not None for r in rows),
                 "stage": stages[-1] if len(stages) > 1 else None,
                 "stages": {st.number: st for st in stages} if len(stages) > 1 else {}}
@@ -303,6 +321,7 @@ async def qr_png(request: Request) -> Response:
 def page_routes() -> list[Route | Mount]:
     return [
         Route("/", standings_page),
+        Route("/teams", teams_page),
         Route("/player/{player_id}", player_page),
         Route("/seating", seating_page),
         Route("/progress", progress_page),

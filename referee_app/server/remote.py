@@ -16,6 +16,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from referee_app.core.errors import render
 from referee_app.storage import (
     HandInfo,
     HandStatus,
@@ -36,7 +37,8 @@ from referee_app.storage.operations import (
     Operation,
     request_of,
 )
-from referee_app.storage.standings import penalty_lines
+from referee_app.storage.standings import hand_detail, penalty_lines
+from referee_app.storage.stored_words import today_if_stored
 from referee_app.storage.wire import from_json
 
 from .client import DeskClient
@@ -50,8 +52,10 @@ class HandQueued(StorageError):
 
     code = "hand_queued"
 
-    def __init__(self, key: str, problem: str) -> None:
-        super().__init__("server", problem)
+    def __init__(self, key: str, waiting: int) -> None:
+        params = {"waiting": waiting}
+        super().__init__("server", render("hand_queued", params, "en"), code="hand_queued",
+                         params=params)
         self.key = key
 
 
@@ -204,27 +208,23 @@ class RemoteTournament:
                     isinstance(ref, str) and p.name_latin
                     and p.name_latin.casefold() == ref.casefold()):
                 return p  # type: ignore[no-any-return]
-        raise UnknownPlayerError(field, f"no player {ref!r}")
+        raise UnknownPlayerError.of(field, "unknown_player", got=ref)
 
     def standings_statement(self, player: str | int) -> PlayerStatement:
         """Every hand and penalty of one player, as ``Tournament.standings.statement`` words
         it (built here from the hands and penalties the server lists)."""
         p = self.players.get(player)  # type: ignore[attr-defined]
+        rules = self.rules()
         lines, total = [], 0
         for h in sorted(self.hands.list(), key=lambda h: (h.round, h.table, h.hand_no)):  # type: ignore[attr-defined]
             seat = next((s for s, name in h.players.items() if name == p.name), None)
             if seat is None:
                 continue
             chips = int(h.totals.get(seat, 0))
-            detail = tuple(
-                f"{pay['clause']} {'+' if pay['to'] == seat else '-'}{pay['chips']} "
-                f"{'from ' + pay['from'] if pay['to'] == seat else 'to ' + pay['to']}: "
-                f"{pay['reason']}"
-                for pay in h.settlement.get("payments", []) if seat in (pay["from"], pay["to"]))
+            detail = hand_detail(seat, h.settlement, h.override_reason,
+                                 today_if_stored(h.record, h.settlement, rules))
             flags = tuple(f for f, on in (("void", h.status is HandStatus.VOID),
                                           ("override", h.override_reason is not None)) if on)
-            if h.override_reason is not None:
-                detail += (f"override: {h.override_reason}",)
             lines.append(StatementLine(h.round, h.table, h.hand_no, h.id, seat, chips, detail,
                                        flags))
             total += chips
@@ -244,9 +244,7 @@ class RemoteTournament:
                                  if override_totals is not None else None)
         if r.queued:
             n = len(self.client.waiting())
-            raise HandQueued(r.key, f"the server cannot be reached; the hand was checked and "
-                             f"waits in the outbox ({n} waiting): it is sent when the server "
-                             "is back")
+            raise HandQueued(r.key, n)
         assert r.hand is not None
         return from_json(HandInfo, r.hand)  # type: ignore[no-any-return]
 

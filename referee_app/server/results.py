@@ -30,7 +30,7 @@ from referee_app.storage import (
     TournamentInfo,
 )
 from referee_app.storage import changes as changes_mod
-from referee_app.storage.models import RoundInfo, Stage, StandingRow
+from referee_app.storage.models import RoundInfo, Stage, StandingRow, TeamRow
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 
 #: values kept per kind at most (players' pages of a 1,000-player event fit; a flood of
@@ -71,6 +71,7 @@ class Results:
         self._penalties = _Lru()
         self._standings: dict[tuple[int | None, int | None, str | None],
                               list[StandingRow]] = {}
+        self._teams: dict[tuple[int | None, int | None, str | None], list[TeamRow]] = {}
         self._provisional: dict[tuple[int | None, int | None], int] = {}
         self._views = _Lru()
         self._json: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
@@ -91,6 +92,7 @@ class Results:
             if c.hand_ids() or c.penalty_ids():
                 self._rounds = None  # the hands entered per round
                 self._standings.clear()
+                self._teams.clear()
                 self._provisional.clear()
                 for pid in changes_mod.players_of(conn, c):
                     self._statements.pop(pid, None)
@@ -145,6 +147,24 @@ class Results:
             self._stages = t.standings.stages()
         return self._stages
 
+    def teams(self, t: Tournament, round: int | None = None,
+              through: int | None = None, stage: str | None = None) -> list[TeamRow]:
+        """The team standings of that scope ([] without teams), kept as the standings are:
+        made again after a save that touched hands or penalties."""
+        key = (round, through, stage)
+        if key not in self._teams:
+            self._teams[key] = t.standings.teams(round, through_round=through, stage=stage)
+        return self._teams[key]
+
+    def has_teams(self, t: Tournament) -> bool:
+        """A team event: some player has a team (the pages offer the team standings)."""
+        return any(p.team for p in self.players(t).values())
+
+    def ids(self, t: Tournament) -> dict[str, int]:
+        """Each player's id by name (team members link to their pages)."""
+        return self._views.get_or("ids", lambda: {p.name: p.id
+                                                  for p in self.players(t).values()})
+
     def provisional(self, t: Tournament, round: int | None = None,
                     through: int | None = None) -> int:
         key = (round, through)
@@ -168,17 +188,28 @@ class Results:
     def penalties(self, t: Tournament, player_id: int) -> list[Penalty]:
         return self._penalties.get_or(player_id, lambda: t.penalties.list(player=player_id))  # type: ignore[no-any-return]
 
-    def found(self, t: Tournament, round_no: int, query: str) -> list[tuple[str, int, str]]:
+    def found(self, t: Tournament, round_no: int, query: str
+              ) -> list[tuple[str, int | None, str]]:
         """Find-your-seat: (name, table, seat) of each player of the round whose name or
-        Latin name holds ``query`` (any case)."""
-        index = self._views.get_or(("seat-index", round_no), lambda: [
-            (name.casefold(), self.latin(t).get(name, "").casefold(), name, table, seat)
-            for table, row in t.rounds.seating(round_no).tables.items()
-            for seat, name in row.items()])
+        Latin name holds ``query`` (any case); a player not at a table this round is found
+        too, as (name, None, "bye") or (name, None, "absent")."""
+        index = self._views.get_or(("seat-index", round_no),
+                                   lambda: self._seat_index(t, round_no))
         q = query.casefold()
         return self._views.get_or(("found", round_no, q), lambda: [
             (name, table, seat) for low, latin, name, table, seat in index
             if q in low or q in latin])
+
+    def _seat_index(self, t: Tournament, round_no: int
+                    ) -> list[tuple[str, str, str, int | None, str]]:
+        s = t.rounds.seating(round_no)
+        seated = [(name, table, seat) for table, row in s.tables.items()
+                  for seat, name in row.items()]
+        names = {n for n, _, _ in seated}
+        away = [*((n, None, "bye") for n in s.byes),
+                *((n, None, "absent") for n in s.absent if n not in names)]
+        return [(name.casefold(), self.latin(t).get(name, "").casefold(), name, table, seat)
+                for name, table, seat in seated + away]
 
     def json_of(self, value: Any, make: Callable[[Any], Any]) -> Any:
         """``make(value)`` (its JSON) once per object: the rows a save did not change are

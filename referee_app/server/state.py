@@ -21,7 +21,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 
-from referee_app.core.errors import render
+from referee_app.core.errors import FieldError, jsonable, render
 from referee_app.storage import StorageError, Tournament, backup_files
 from referee_app.storage import db as dbm
 from referee_app.storage.models import Referee
@@ -53,7 +53,8 @@ KEEP_FRAGMENTS = 50_000
 
 
 class ApiError(Exception):
-    """An HTTP error with the API's JSON body ``{"error": {"field", "problem"}}``."""
+    """An HTTP error with the API's JSON body ``{"error": {"field", "problem", "code",
+    "params"}}``: a message of the catalogue, so a client says it in its own language."""
 
     def __init__(self, status: int, field: str, problem: str,
                  headers: dict[str, str] | None = None, *, code: str | None = None,
@@ -66,10 +67,15 @@ class ApiError(Exception):
     @classmethod
     def of(cls, status: int, field: str, code: str, /, *,
            headers: dict[str, str] | None = None, **params: Any) -> ApiError:
-        """The error of the catalogue's message ``code`` (sent with its ``params``, so a
-        client says it in its own language)."""
+        """The error of message ``code`` (``error.<code>``) with its ``params``."""
         return cls(status, field, render(code, params, "en"), headers, code=code,
                    params=params)
+
+    @classmethod
+    def like(cls, status: int, e: FieldError,
+             headers: dict[str, str] | None = None) -> ApiError:
+        """A store's or reader's refusal answered with ``status``, its message kept."""
+        return cls(status, e.field, e.problem, headers, code=e.code, params=e.params)
 
 
 def error_response(status: int, field: str, problem: str, *, code: str | None = None,
@@ -82,15 +88,19 @@ def error_response(status: int, field: str, problem: str, *, code: str | None = 
     if code is not None:
         body["code"] = code
     if params:  # the values the problem was made from: a client rebuilds the error from them
-        body["params"] = json.loads(json.dumps(dict(params), default=repr))
+        body["params"] = json.loads(json.dumps(jsonable(params), default=repr))
     if violations is not None:
         body["violations"] = violations
     return JSONResponse({"error": body}, status_code=status, headers=headers)
 
 
-READ_ONLY_PROBLEM = ("this tournament has no referees, so the server is read-only; add a head "
-                     "referee with a PIN on the head desk (referee-app referee add NAME "
-                     "--head) and writes are accepted from then on")
+
+
+def message_response(status: int, field: str, code: str, /, *,
+                     headers: dict[str, str] | None = None, **params: Any) -> JSONResponse:
+    """The error body of message ``code`` (``error.<code>``) with its ``params``."""
+    return error_response(status, field, render(code, params, "en"), code=code, params=params,
+                          headers=headers)
 
 
 class ChangeWatch:
@@ -313,9 +323,7 @@ class ServerState:
         """Run ``fn(t, referee)`` on the writer (see :meth:`write`); 503 when
         :data:`WRITE_QUEUE` saves already wait."""
         if self._writes_waiting >= WRITE_QUEUE:
-            raise ApiError(503, "server", f"the server is busy: {self._writes_waiting} saves "
-                           "are waiting; this one was not made — send it again in a moment",
-                           headers={"Retry-After": RETRY_AFTER})
+            raise _busy("server_busy_saves", n=self._writes_waiting)
         loop = asyncio.get_running_loop()
         self._writes_waiting += 1
         try:
@@ -337,7 +345,7 @@ class ServerState:
         with self.write_lock:
             t = self.tournament()
             if not t.referees.required():
-                raise ApiError(403, "referee", READ_ONLY_PROBLEM)
+                raise ApiError.of(403, "referee", "server_read_only")
             ref = next((r for r in t.referees.list() if r.name == session.referee), None)
             if ref is None:
                 raise ApiError.of(401, "referee", "referee_removed", name=session.referee)
@@ -355,7 +363,7 @@ class ServerState:
         """The answer ``key`` as the record stands now: the one kept if made at the current
         revision, else made by the results worker — once for all who ask meanwhile."""
         if self._waiting >= PAGE_WAITING:
-            raise _busy(f"{self._waiting} requests wait for pages")
+            raise _busy("server_busy_waiting", n=self._waiting)
         self._waiting += 1
         try:
             for _ in range(2):  # a making started before the last save: once more
@@ -368,7 +376,7 @@ class ServerState:
                 fut = self._making.get(key)
                 if fut is None:
                     if len(self._making) >= PAGE_QUEUE:
-                        raise _busy(f"{len(self._making)} pages are being made")
+                        raise _busy("server_busy_making", n=len(self._making))
                     fut = asyncio.get_running_loop().run_in_executor(
                         self._pool("referee-results"), self._make, make)
                     self._making[key] = fut
@@ -411,7 +419,7 @@ class ServerState:
         """``fn()`` on Starlette's threads (a read that is not shared); 503 beyond
         :data:`API_READS` at once."""
         if self._reads >= API_READS:
-            raise _busy(f"{self._reads} reads are running")
+            raise _busy("server_busy_reads", n=self._reads)
         self._reads += 1
         try:
             return await run_in_threadpool(fn)
@@ -453,10 +461,9 @@ class ServerState:
         return self._writes
 
 
-def _busy(what: str) -> ApiError:
-    """The overloaded server's answer: 503, and when to ask again."""
-    return ApiError(503, "server", f"the server is busy ({what}); try again in a moment",
-                    headers={"Retry-After": RETRY_AFTER})
+def _busy(code: str, /, **params: Any) -> ApiError:
+    """The overloaded server's answer (message ``code``): 503, and when to ask again."""
+    return ApiError.of(503, "server", code, headers={"Retry-After": RETRY_AFTER}, **params)
 
 
 def state_of(request: Request) -> ServerState:

@@ -19,6 +19,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee_app.core.errors import os_reason
+
 from .db import file_uri
 from .errors import ReadOnlyError, StorageFault
 
@@ -146,7 +148,7 @@ def _writable_backup_dir(path: Path) -> Path:
         raise StorageFault.of("backup", "backup_folder_is_file", folder=str(d)) from None
     except OSError as e:
         raise ReadOnlyError.of("backup", "backup_folder_not_made", folder=str(d),
-                                  detail=e.strerror) from None
+                                  detail=os_reason(e)) from None
     if not os.access(d, os.W_OK | os.X_OK):
         raise ReadOnlyError.of("backup", "backup_folder_read_only", folder=str(d))
     return d

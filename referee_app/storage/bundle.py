@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import HandRecord, RecordError, settle
-from referee_app.core.errors import nested
+from referee_app.core.errors import nested, os_reason
 from referee_app.core.input_files import BUNDLE_LIMIT, read_limited
 from referee_app.core.jsonin import json_kind, parse_json
 
@@ -40,8 +40,10 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     """The readable part of a bundle: what the record holds, as people read it. On import it
     must equal what the chain rebuilds, so editing it is as visible as editing the chain."""
     info = {**t.info.to_dict(), "ruleset_digest": t.settings()["ruleset_digest"]}
+    # a team only when set: bundles written before teams existed stay identical
     players = [{"id": p.id, "name": p.name, "name_latin": p.name_latin, "club": p.club,
-                "status": p.status.value, "registered_at": p.registered_at}
+                "status": p.status.value, "registered_at": p.registered_at,
+                **({"team": p.team} if p.team else {})}
                for p in t.players.list()]
     rounds = []
     for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
@@ -136,7 +138,7 @@ def first_difference(a: Any, b: Any, path: str) -> str | None:
 def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
          optional: bool = False, default: Any = None) -> Any:
     if not isinstance(d, dict):
-        raise BundleError.of(path, "not_object", got=type(d).__name__)
+        raise BundleError.of(path, "not_object", type=type(d).__name__)
     if key not in d or d[key] is None:
         if optional:
             return default
@@ -145,9 +147,9 @@ def _get(d: Any, key: str, path: str, kind: type | tuple[type, ...], *,
     if isinstance(v, bool) and kind in (int, (int,)):
         raise BundleError.of(f"{path}.{key}" if path else key, "not_number", got=v)
     if not isinstance(v, kind):
-        want = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-        raise BundleError.of(f"{path}.{key}" if path else key, "wrong_type", want=want,
-                             got=type(v).__name__)
+        kinds = [kind] if isinstance(kind, type) else list(kind)
+        raise BundleError.of(f"{path}.{key}" if path else key, "wrong_type",
+                             types=[k.__name__ for k in kinds], type=type(v).__name__)
     if isinstance(v, int) and not isinstance(v, bool) and abs(v) > MAX_INT:
         raise BundleError.of(f"{path}.{key}" if path else key, "bad_int", max=MAX_INT,
                              got=shown(v))
@@ -165,7 +167,7 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
         raw = read_limited(source, BUNDLE_LIMIT)
     except OSError as e:
         raise BundleError.of("file", "file_unreadable_os", source=str(source),
-                             detail=e.strerror) from None
+                             detail=os_reason(e)) from None
     try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
         data = parse_json(raw, str(source))
     except RecordError as e:
@@ -375,7 +377,9 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             "id": pid, "name": name,
             "name_latin": _get(p, "name_latin", path, str, optional=True, default=""),
             "club": _get(p, "club", path, str, optional=True, default=""), "status": status,
-            "registered_at": _get(p, "registered_at", path, str, optional=True, default="")})
+            "registered_at": _get(p, "registered_at", path, str, optional=True, default=""),
+            "team": check_text(_get(p, "team", path, str, optional=True, default=""),
+                               f"{path}.team")})
 
     def pid_of(name: Any, path: str) -> int:
         if not isinstance(name, str) or name not in names:
@@ -434,8 +438,9 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             try:
                 action = VersionAction(_get(v, "action", vpath, str))
                 status = HandStatus(_get(v, "status", vpath, str))
-            except ValueError as e:
-                raise BundleError.of(vpath, "bad_value", detail=str(e)) from None
+            except ValueError:
+                raise BundleError.of(vpath, "bad_action_status", action=v.get("action"),
+                                     got=v.get("status")) from None
             raw = _get(v, "record", vpath, dict)
             try:
                 rec = HandRecord.from_dict(raw)
@@ -491,6 +496,6 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
     for i, e in enumerate(_list(data, "log", "")):
         where[0] = f"log[{i}]"
         if not isinstance(e, dict):
-            raise BundleError.of(where[0], "not_object", got=type(e).__name__)
+            raise BundleError.of(where[0], "not_object", type=type(e).__name__)
         old_log.append(e)
     return old_log

@@ -113,7 +113,7 @@ def check_text(value: Any, field: str, *, required: bool = False, limit: int = M
     if value is None:
         value = ""
     if not isinstance(value, str):
-        raise StorageError.of(field, "not_text", got=type(value).__name__)
+        raise StorageError.of(field, "not_text", type=type(value).__name__)
     value = value.strip()
     if required and not value:
         raise StorageError.of(field, "required")
@@ -143,11 +143,11 @@ def check_date(value: Any, field: str) -> str:
 def check_names(value: Any, field: str) -> list[str]:
     """A list of names (referees): each one line of text."""
     if isinstance(value, str) or not isinstance(value, list | tuple):
-        raise StorageError.of(field, "not_name_list", got=type(value).__name__)
+        raise StorageError.of(field, "not_name_list", type=type(value).__name__)
     out = []
     for i, v in enumerate(value):
         if not isinstance(v, str):
-            raise StorageError.of(f"{field}[{i}]", "not_name", got=type(v).__name__)
+            raise StorageError.of(f"{field}[{i}]", "not_name", type=type(v).__name__)
         name = check_text(v, f"{field}[{i}]")
         if name:
             out.append(name)
@@ -156,7 +156,7 @@ def check_names(value: Any, field: str) -> list[str]:
 
 def check_tie_break(order: Iterable[str]) -> tuple[str, ...]:
     if isinstance(order, str) or not isinstance(order, Iterable):
-        raise StorageError.of("tie_break", "not_key_list", got=type(order).__name__)
+        raise StorageError.of("tie_break", "not_key_list", type=type(order).__name__)
     out = tuple(order)
     for key in out:
         if not isinstance(key, str) or key.lstrip("-") not in TIE_BREAK_KEYS:

@@ -21,12 +21,13 @@ import io
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message, os_reason
 from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, read_limited
-from referee_app.core.scores import figure
+from referee_app.core.scores import json_number
 
 from .errors import CSVImportError
 from .files import atomic_file
-from .models import HandInfo, StandingRow
+from .models import HandInfo, Player, StandingRow, TeamRow
 
 #: first characters that make a spreadsheet cell a formula (OWASP CSV injection)
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
@@ -60,13 +61,36 @@ def _guarded_writer(f: Any) -> Any:
 #: header names (English, pinyin, Chinese) -> player field
 CSV_COLUMNS = {"name": "name", "name_zh": "name", "姓名": "name", "name_latin": "name_latin",
                "latin": "name_latin", "pinyin": "name_latin", "club": "club", "俱乐部": "club",
-               "status": "status"}
+               "status": "status", "team": "team", "队伍": "team", "队名": "team"}
+
+
+def at_line(line: int | None, field: str | None = None) -> str:
+    """Where in a CSV file: ``line 3`` or ``line 3, name`` (a message, said in the reader's
+    words; just ``field`` when there is no line)."""
+    if line is None:
+        return field or ""
+    if field is None:
+        return Message.of("csv_line", line=line)
+    return Message.of("csv_line_field", line=line, field=field)
+
+
+def at_column(line: int, column: int) -> str:
+    return Message.of("csv_line_column", line=line, column=column)
+
+
+#: the csv module's reasons for refusing a file (fixed texts), as messages of the catalogue
+_CSV_REASONS = {"line contains NUL": "csv_nul"}
+
+
+def _csv_reason(e: csv.Error) -> Message | str:
+    code = _CSV_REASONS.get(str(e))
+    return Message.of(code) if code else str(e)
 
 
 def read_players(source: str | Path | io.TextIOBase
-                 ) -> tuple[list[tuple[Any, Any, Any, Any]], list[int]]:
-    """The rows of an entry list (header: name[, name_latin, club, status]) and the line
-    each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
+                 ) -> tuple[list[tuple[Any, Any, Any, Any, Any]], list[int]]:
+    """The rows of an entry list (header: name[, name_latin, club, status, team]) and the
+    line each came from; :meth:`Players.import_csv <.players.Players.import_csv>` registers them."""
     try:
         if isinstance(source, str | Path):  # up to 16 MiB (an entry list is a few KB)
             text = read_limited(source).decode("utf-8-sig")
@@ -77,7 +101,7 @@ def read_players(source: str | Path | io.TextIOBase
                                             limit=FILE_LIMIT // MIB)
     except OSError as e:
         raise CSVImportError.of("file", "csv_unreadable", source=str(source),
-                                   detail=e.strerror) from None
+                                detail=os_reason(e)) from None
     except UnicodeDecodeError:
         raise CSVImportError.of("file", "csv_not_utf8", source=str(source)) from None
     text = text.lstrip("\ufeff")
@@ -85,37 +109,53 @@ def read_players(source: str | Path | io.TextIOBase
     try:
         header = next(reader)
     except StopIteration:
-        raise CSVImportError.of("line 1", "csv_empty") from None
+        raise CSVImportError.of(at_line(1), "csv_empty") from None
     except csv.Error as e:
-        raise CSVImportError.of("line 1", "not_csv", detail=str(e)) from None
+        raise CSVImportError.of(at_line(1), "not_csv", detail=_csv_reason(e)) from None
     cols: dict[int, str] = {}
     for i, h in enumerate(header):
         key = CSV_COLUMNS.get(h.strip().lower()) or CSV_COLUMNS.get(h.strip())
         if key is None:
-            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_unknown_column", got=h)
+            raise CSVImportError.of(at_column(1, i + 1), "csv_unknown_column", got=h)
         if key in cols.values():
-            raise CSVImportError.of(f"line 1, column {i + 1}", "csv_column_twice", column=key)
+            raise CSVImportError.of(at_column(1, i + 1), "csv_column_twice", column=key)
         cols[i] = key
     if "name" not in cols.values():
-        raise CSVImportError.of("line 1", "csv_no_name_column")
-    rows: list[tuple[Any, Any, Any, Any]] = []
+        raise CSVImportError.of(at_line(1), "csv_no_name_column")
+    rows: list[tuple[Any, Any, Any, Any, Any]] = []
     lines: list[int] = []
     try:
         for values in reader:
             if not any(v.strip() for v in values):
                 continue
             if len(values) != len(header):
-                raise CSVImportError.of(f"line {reader.line_num}", "csv_row_length",
+                raise CSVImportError.of(at_line(reader.line_num), "csv_row_length",
                                         values=len(values), header=len(header))
             d = {cols[i]: unguard_cell(v) for i, v in enumerate(values)}
             rows.append((d.get("name"), d.get("name_latin", ""), d.get("club", ""),
-                         d.get("status", "") or "active"))
+                         d.get("status", "") or "active", d.get("team", "")))
             lines.append(reader.line_num)
     except csv.Error as e:
-        raise CSVImportError.of(f"line {reader.line_num}", "not_csv", detail=str(e)) from None
+        raise CSVImportError.of(at_line(reader.line_num), "not_csv",
+                                detail=_csv_reason(e)) from None
     if not rows:
         raise CSVImportError.of("file", "csv_no_players")
     return rows, lines
+
+
+#: the entry list's columns as written (the names :data:`CSV_COLUMNS` reads back)
+PLAYER_COLUMNS = ("name", "name_latin", "club", "status", "team")
+
+
+def write_players(path: str | Path, players: list[Player]) -> Path:
+    """The entry list, one player a row in id order, in the columns an import reads."""
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(list(PLAYER_COLUMNS))
+        for p in players:
+            w.writerow([p.name, p.name_latin, p.club, p.status.value, p.team])
+    return path
 
 
 def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
@@ -134,17 +174,37 @@ def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
                     "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
                     "penalties", *(["point_penalties"] if placement else []),
                     *[f"round_{n}" for n in rounds]])
-        for r in rows:
+        for r in rows:  # numbers as numbers (a half or a third to two decimals): a text
+            # "-5" would be guarded as a formula ("'-5") and read back as text
             per: dict[int, Any] = r.per_round_points if placement else r.per_round
             w.writerow([r.rank, r.player, r.club, r.status.value,
-                        *([r.stage, "" if r.carried is None else figure(r.carried)]
+                        *([r.stage, "" if r.carried is None else json_number(r.carried)]
                           if staged else []),
-                        *([figure(r.points)] if placement else []), figure(r.chips), r.hands,
-                        r.wins, r.self_drawn, r.discards_paid, r.flower_pigs,
-                        r.largest_win_fan, r.penalties,
-                        *([figure(r.point_penalties)] if placement else []),
-                        *[figure(per[n]) if n in per else ("" if staged else 0)
+                        *([json_number(r.points)] if placement else []),
+                        json_number(r.chips), r.hands, r.wins, r.self_drawn, r.discards_paid,
+                        r.flower_pigs, r.largest_win_fan, r.penalties,
+                        *([json_number(r.point_penalties)] if placement else []),
+                        *[json_number(per[n]) if n in per else ("" if staged else 0)
                           for n in rounds]])
+    return path
+
+
+def write_team_standings(path: str | Path, rows: list[TeamRow]) -> Path:
+    """The team standings as a spreadsheet: the members' sums (the points first under
+    placement scoring), one column per round (its points under placement, else chips)."""
+    placement = any(r.points is not None for r in rows)
+    rounds = sorted({r for row in rows
+                     for r in (row.per_round_points if placement else row.per_round)})
+    columns = [c for c in rows[0].totals if c != "hand_chips"] if rows else ["chips"]
+    path = Path(path)
+    with atomic_file(path, encoding="utf-8-sig", newline="") as f:
+        w = _guarded_writer(f)
+        w.writerow(["rank", "team", "members", *columns, *[f"round_{n}" for n in rounds]])
+        for r in rows:  # each round's points under placement scoring, else its chips
+            per: dict[int, Any] = r.per_round_points if placement else r.per_round
+            w.writerow([r.rank, r.team, ", ".join(r.members),
+                        *[json_number(r.totals[c]) for c in columns],
+                        *[json_number(per.get(n, 0)) for n in rounds]])
     return path
 
 

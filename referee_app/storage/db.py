@@ -34,9 +34,10 @@ from referee_app.core.errors import message
 from .errors import DamagedError, ReadOnlyError, fault_from
 
 #: 2: the hash chain, frozen settlement settings, referees; 3: the desks' idempotency keys
-#: inside the file (``hand_keys``), sign-in failures counted per client address; 4: the
-#: stages of an event (``stages``), penalties in points (``penalties.unit``)
-SCHEMA_VERSION = 4
+#: inside the file (``hand_keys``), sign-in failures counted per client address; 4: a
+#: player's team; 5: the stages of an event (``stages``), penalties in points
+#: (``penalties.unit``)
+SCHEMA_VERSION = 5
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -51,7 +52,8 @@ TABLES: dict[str, str] = {
     name_latin TEXT NOT NULL DEFAULT '',
     club TEXT NOT NULL DEFAULT '',
     status TEXT NOT NULL DEFAULT 'active',
-    registered_at TEXT NOT NULL
+    registered_at TEXT NOT NULL,
+    team TEXT NOT NULL DEFAULT ''
 )""",
     "rounds": """CREATE TABLE rounds (
     number INTEGER PRIMARY KEY,

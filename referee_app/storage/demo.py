@@ -7,6 +7,8 @@ realistic event without the user creating anything.
 from __future__ import annotations
 
 import contextlib
+import errno
+import os
 from pathlib import Path
 
 DEMO_BUNDLE_NAME = "demo-ottawa-2009.json"
@@ -31,7 +33,7 @@ def demo_bundle_path() -> Path:
         p = base / DEMO_BUNDLE_NAME
         if p.exists():
             return p
-    raise FileNotFoundError(f"{DEMO_BUNDLE_NAME} not found next to the package")
+    raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), DEMO_BUNDLE_NAME)
 
 
 def demo_db_path(directory: str | Path | None = None, *, fresh: bool = False) -> Path:

@@ -98,6 +98,16 @@ class HandRuleError(StorageError):
         super().__init__(field, problem, code=code, params=params)
         self.violations = tuple(violations)
 
+    @classmethod
+    def breaking(cls, field: str, violations: Sequence[Any]) -> HandRuleError:
+        """The refusal of a record that breaks ``violations`` (the engine's): each rule a
+        line of its message (``error.hand_rule``), said in the reader's language."""
+        from referee_app.core.wording import violation_line
+
+        params = {"problems": [violation_line(v) for v in violations]}
+        return cls(field, render("hand_rule", params, "en"), violations, code="hand_rule",
+                   params=params)
+
 
 class BundleError(StorageError):
     """A tournament bundle that cannot be read; ``field`` is a JSON path."""

@@ -18,7 +18,8 @@ from referee_app.core import (
     settle,
 )
 from referee_app.core import next_dealer as core_next_dealer
-from referee_app.core.errors import nested, render
+from referee_app.core.errors import nested
+from referee_app.core.jsonin import json_kind
 
 from . import csv_io
 from . import db as dbm
@@ -89,8 +90,7 @@ class Hands:
         if isinstance(record, str):
             return HandRecord.from_json(record, self.store.ruleset())
         if not isinstance(record, Mapping):
-            raise RecordError.of("", "record_not_object",
-                                 got="null" if record is None else type(record).__name__)
+            raise RecordError.of("", "record_not_json_object", kind=json_kind(record))
         return HandRecord.from_dict(dict(record), self.store.ruleset())
 
     def match(self, rec: HandRecord, number: int, table: int) -> tuple[HandRecord, dict[str, int]]:
@@ -172,10 +172,7 @@ class Hands:
             return {seat: int(ot.get(seat, 0)) for seat in seats}
         if not s.ok:
             if reason is None:
-                problems = "; ".join(f"{e.clause} {e.seat or '-'}: {e.message}" for e in s.errors)
-                params = {"problems": problems}
-                raise HandRuleError("record", render("hand_rule", params, "en"), s.errors,
-                                    code="hand_rule", params=params)
+                raise HandRuleError.breaking("record", s.errors)
             return {seat: 0 for seat in seats}
         if reason is not None:
             raise StorageError.of("override_reason", "nothing_to_override")

@@ -231,8 +231,19 @@ def _side_file_keys(path: Path) -> list[tuple[str, str, int, int, int]]:
 
 # --------------------------------------------------------------------------- schema 4
 
-#: the table schema 4 added, as it created it
-SCHEMA_4_STAGES = """CREATE TABLE stages (
+@upgrades_to(4)
+def player_teams(db: Database) -> None:
+    """Schema 3 -> 4: a player's team (``players.team``, "" for none). Every player is in no
+    team until one is given, which is what the chain's older entries replay to (a column
+    their rows lack takes its default, :func:`.chain.replay`): the record is unchanged and
+    the chain gets no entry."""
+    db.execute("ALTER TABLE players ADD COLUMN team TEXT NOT NULL DEFAULT ''")
+
+
+# --------------------------------------------------------------------------- schema 5
+
+#: the table schema 5 added, as it created it
+SCHEMA_5_STAGES = """CREATE TABLE stages (
     number INTEGER PRIMARY KEY,
     name TEXT NOT NULL DEFAULT '',
     after_round INTEGER NOT NULL UNIQUE,
@@ -244,11 +255,11 @@ SCHEMA_4_STAGES = """CREATE TABLE stages (
 )"""
 
 
-@upgrades_to(4)
+@upgrades_to(5)
 def stages_and_points_penalties(db: Database) -> None:
-    """Schema 3 -> 4: the stages of an event (``stages``: one row per cut, none yet) and a
+    """Schema 4 -> 5: the stages of an event (``stages``: one row per cut, none yet) and a
     penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
     chain's older entries replay to — a column their rows lack takes its default,
     :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
-    db.execute(SCHEMA_4_STAGES)
+    db.execute(SCHEMA_5_STAGES)
     db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")

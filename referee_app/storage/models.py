@@ -19,6 +19,7 @@ class PlayerStatus(StrEnum):
     WITHDRAWN = "withdrawn"  # keeps past results, never seated again
     LATE = "late"  # late entry: seated from the round after registration
     SUBSTITUTE = "substitute"  # fills empty seats; not ranked in the standings
+    ABSENT = "absent"  # checked in as not here: not seated while absent; results kept, ranked
 
 
 class HandStatus(StrEnum):
@@ -91,7 +92,7 @@ class TournamentInfo:
 
 @dataclass(frozen=True, slots=True)
 class Player:
-    """A registered player (status: active, withdrawn, late or substitute)."""
+    """A registered player (status: active, withdrawn, late, substitute or absent)."""
 
     id: int
     name: str  # the name written on hand records (Chinese and/or Latin)
@@ -99,6 +100,7 @@ class Player:
     club: str = ""
     status: PlayerStatus = PlayerStatus.ACTIVE
     registered_at: str = ""
+    team: str = ""  # the team whose standings add this player's ("": none)
 
     @property
     def display(self) -> str:
@@ -125,6 +127,10 @@ class Seating:
     assignments: tuple[SeatAssignment, ...]
     byes: tuple[str, ...] = ()
     repeat_pairs: int = 0  # pairs of players who already met in earlier rounds
+    team_pairs: int = 0  # pairs of team-mates at one table (0 whenever the numbers allow)
+    #: players absent now (``players status NAME absent``) who are not seated this round,
+    #: and, while the round has no hands that count, seated ones (to re-seat)
+    absent: tuple[str, ...] = ()
 
     @property
     def tables(self) -> dict[int, dict[str, str]]:
@@ -147,7 +153,11 @@ class Seating:
                                                        for s in self.seats))
         if self.byes:
             lines.append("  Bye: " + ", ".join(self.byes))
+        if self.absent:
+            lines.append("  Absent: " + ", ".join(self.absent))
         lines.append(f"  Repeat opponent pairs: {self.repeat_pairs}")
+        if self.team_pairs:
+            lines.append(f"  Team-mates at one table: {self.team_pairs}")
         return "\n".join(lines)
 
 
@@ -368,6 +378,42 @@ class Stage:
         return {"number": self.number, "name": self.name, "first_round": self.first_round,
                 "last_round": self.last_round, "top": self.top, "carry": self.carry,
                 "players": list(self.players), "referee": self.referee, "at": self.at}
+
+
+@dataclass(frozen=True, slots=True)
+class TeamRow:
+    """One line of the team standings: the standings rows of a team's members added up.
+
+    ``totals`` holds every score column of the players' rows (the points under placement
+    scoring, first; chips, hands, wins, …, and whatever columns the standings gain), each
+    the members' sum — ``largest_win_fan`` the best of them; ``per_round`` the members'
+    chips per round, summed, and ``per_round_points`` their points (placement scoring)."""
+
+    rank: int
+    team: str
+    members: tuple[str, ...]  # in the order of the players' standings
+    totals: dict[str, Any]
+    per_round: dict[int, Number] = field(default_factory=dict)
+    tied: bool = False
+    per_round_points: dict[int, Number] = field(default_factory=dict)
+
+    @property
+    def chips(self) -> Number:
+        return self.totals.get("chips", 0)
+
+    @property
+    def points(self) -> Number | None:
+        """The members' points summed (None under chips scoring)."""
+        return self.totals.get("points")
+
+    def to_dict(self) -> dict[str, Any]:
+        out = {"rank": self.rank, "team": self.team, "members": list(self.members),
+               **{k: json_number(v) for k, v in self.totals.items()}, "tied": self.tied,
+               "per_round": {str(k): json_number(v) for k, v in sorted(self.per_round.items())}}
+        if self.points is not None:
+            out["per_round_points"] = {str(k): json_number(v)
+                                       for k, v in sorted(self.per_round_points.items())}
+        return out
 
 
 @dataclass(frozen=True, slots=True)

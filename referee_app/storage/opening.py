@@ -23,7 +23,7 @@ from pathlib import Path
 
 from sqlite_utils import Database
 
-from referee_app.core.errors import message
+from referee_app.core.errors import Message, message
 
 from . import db as dbm
 from .backup_files import list_backups
@@ -39,7 +39,8 @@ from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
 #: those of the current schema, and of the schemas before (without those later ones added)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V3 = TABLES - {"stages"}
+TABLES_V4 = TABLES - {"stages"}
+TABLES_V3 = TABLES_V4  # schema 4 added a column only (players.team)
 TABLES_V2 = TABLES_V3 - frozenset(SCHEMA_3_TABLES)
 TABLES_V1 = TABLES_V2 - frozenset(SCHEMA_2_TABLES)
 
@@ -48,22 +49,22 @@ def _writable(p: Path) -> bool:
     return os.access(p, os.W_OK)
 
 
-def read_only_reason(path: Path) -> str | None:
+def read_only_reason(path: Path) -> Message | None:
     """Why ``path`` cannot be written here, or None. A read-only ``-shm`` or ``-wal`` (left
     by viewing the file while it was read-only, or by another user) is given the file's own
     mode when we own it: the file is writable, so its log must be too."""
     if not _writable(path):
-        return f"the file {path} is read-only"
+        return Message.of("ro_file", path=str(path))
     folder = path.parent if str(path.parent) else Path(".")
     wal, shm = Path(f"{path}-wal"), Path(f"{path}-shm")
     if not _writable(folder) and not (wal.exists() and shm.exists()):
-        return f"its folder {folder} is read-only"
+        return Message.of("ro_folder", path=str(folder))
     for side in (shm, wal):  # viewing a read-only file leaves both with its mode
         if side.exists() and not _writable(side):
             with contextlib.suppress(OSError):
                 os.chmod(side, os.stat(path).st_mode & 0o666)
             if not _writable(side):
-                return f"{side} is read-only (left by another user?)"
+                return Message.of("ro_side", path=str(side))
     return None
 
 
@@ -134,7 +135,8 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    missing = (TABLES if version >= 4 else TABLES_V3 if version == 3
+    missing = (TABLES if version >= 5 else TABLES_V4 if version == 4
+               else TABLES_V3 if version == 3
                else TABLES_V2 if version == 2 else TABLES_V1) - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),

@@ -38,6 +38,7 @@ from .models import (
     Seating,
     Stage,
     StandingRow,
+    TeamRow,
     TournamentInfo,
 )
 from .penalties import Penalties
@@ -71,6 +72,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("progress", "GET", "/api/rounds/{round}/progress"),
     Endpoint("standings", "GET", "/api/standings"),
     Endpoint("stages", "GET", "/api/stages"),
+    Endpoint("team_standings", "GET", "/api/standings/teams"),
     Endpoint("hands", "GET", "/api/hands"),
     Endpoint("add_hand", "POST", "/api/hands", auth=True),
     Endpoint("next_hand", "GET", "/api/hands/next"),
@@ -170,6 +172,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("players", "add", Player, write=True, head_desk=True),
     Operation("players", "import_csv", list[Player], write=True, head_desk=True),
     Operation("players", "set_status", Player, write=True, head_desk=True),
+    Operation("players", "update", Player, write=True, head_desk=True),
     # rounds
     Operation("rounds", "list", list[RoundInfo], "tournament", pick="rounds", keep=True),
     Operation("rounds", "seating", Seating, "seating", {"number": "path:round"}, keep=True),
@@ -210,6 +213,8 @@ OPERATIONS: tuple[Operation, ...] = (
               {"round": "query", "through_round": "query:through", "stage": "query"},
               keep=True),
     Operation("standings", "stages", list[Stage], "stages", keep=True),
+    Operation("standings", "teams", list[TeamRow], "team_standings",
+              {"round": "query", "through_round": "query:through"}, keep=True),
     Operation("standings", "provisional", int, "hands",
               desk="the unverified hands counted, when only verified hands count"),
     Operation("standings", "statement", PlayerStatement, keep=True,

@@ -11,6 +11,8 @@ import json
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from referee_app.core.errors import nested
+
 from . import db as dbm
 from .errors import SeatingError
 from .models import PlayerStatus, Seating
@@ -94,8 +96,10 @@ class Plan:
         for n in range(1, done + 1):
             if not self.seats.seating(n).assignments:
                 raise SeatingError.of("round", "gap_in_seating", round=n)
+        # absent players are in the event: planned for every round, but not seated in the
+        # next one while absent (below)
         players = [p for p in self.players.list()
-                   if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
+                   if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE, PlayerStatus.ABSENT)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
         staged = self.seats.stage_players(done + 1)
         if staged != self.seats.stage_players(rounds):  # one stage's players at a time
@@ -103,7 +107,7 @@ class Plan:
         if staged is not None:  # a later stage: its players only, byes when they are short
             players = [p for p in players if p.id in staged]
             fill = fill or "byes"
-        if not players:
+        if not any(p.status is not PlayerStatus.ABSENT for p in players):
             raise SeatingError.of("players", "no_active_players")
         extra = len(players) % size
         if extra:
@@ -131,12 +135,17 @@ class Plan:
         from referee_app.core.planning import PlanError
         from referee_app.core.planning import plan as make_plan
 
+        teams = self.seats.teams()
         try:
             p = make_plan([x.id for x in players], seats, rounds - done, played=played,
-                          seed=seed, initial=initial)
+                          seed=seed, initial=initial, teams=teams)
         except PlanError as e:
             raise SeatingError.like(e.field, e) from None
         numbers = {r.number: list(range(1, len(r.tables) + 1)) for r in p.rounds}
+        absent = {x.id for x in players if x.status is PlayerStatus.ABSENT}
+        planned = p  # stored as planned: ``round seat N --replace`` goes back to it
+        p = self._without_absent(p, absent, subs if fill == "substitutes" else [],
+                                 fill, teams, numbers)
         if p.method.startswith("kept"):  # kept tables keep their numbers (gaps and all)
             for r in p.rounds:
                 before, before_numbers, _ = self._current_tables(r.number, seats)
@@ -159,16 +168,50 @@ class Plan:
                 "(SELECT round FROM hands)", (rounds,)).fetchall()]
             for n in later:  # seated beyond the new plan, never played: drop
                 self.seats.clear(n)
-            self._store_plan(p, seats, done, rounds, seed)
+            self._store_plan(planned, seats, done, rounds, seed)
             f = p.figures
             self.store.note(referee, "round.plan", {
                 "rounds": [r.number for r in p.rounds], "dropped": later, "seed": seed,
                 "fill": fill,
                 "method": p.method, "repeats": f.repeats, "bound": f.bound,
-                "wind_spread": f.wind_spread, "same_seat_same_table": f.same_seat_same_table},
+                "wind_spread": f.wind_spread, "same_seat_same_table": f.same_seat_same_table,
+                # only in a team event / with players absent: older entries stay as they were
+                **({"team_mates": f.team_mates, "team_bound": f.team_bound}
+                   if f.team_mates is not None else {}),
+                **({"absent": sorted(absent)} if absent else {})},
                 at)
         self.store.saved()
         return p, [self.seats.seating(r.number) for r in p.rounds]
+
+    def _without_absent(self, p: Plan, absent: set[int], subs: list[Any], fill: str | None,
+                        teams: dict[int, str], numbers: dict[int, list[int]]) -> Plan:
+        """The plan with its first round re-seated without the players absent now (as
+        ``round seat`` would seat it: their seats go to players planned to sit out, then
+        substitutes, else ``fill="byes"`` dissolves a table, its number left empty); the
+        later rounds keep them, to be re-seated by ``round seat`` if they are still absent
+        then. The figures are those of what is saved."""
+        if not p.rounds or not absent & {x for t in p.rounds[0].tables for x in t}:
+            return p
+        from dataclasses import replace
+
+        from referee_app.core.planning import PlanError, PlannedRound, repair, schedule_figures
+
+        first = p.rounds[0]
+        everyone = {x for t in first.tables for x in t} | set(first.byes)
+        seatable = [x for x in everyone if x not in absent]
+        on_bye = [x for x in first.byes if x not in absent]
+        sub_ids = [x.id for x in subs if x.id not in everyone]
+        met, _ = self.seats.met_before(first.number)
+        try:
+            r = repair(first.tables, seatable, on_bye + sub_ids, met=met,
+                       dissolve=fill == "byes", teams=teams)
+        except PlanError as e:
+            raise SeatingError.of(e.field, "repair_failed", detail=e.problem) from None
+        numbers[first.number] = list(range(1, len(r.tables) + 1))
+        rounds = (PlannedRound(first.number, r.tables, tuple(sorted(r.byes))), *p.rounds[1:])
+        f = schedule_figures([rnd.tables for rnd in p.played], [rnd.tables for rnd in rounds],
+                             p.seats, sorted(everyone | set(sub_ids)), teams)
+        return replace(p, rounds=rounds, figures=f)
 
     def stored(self) -> dict[int, tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]]:
         """The last whole-event plan (``round plan``): round → (tables of player ids in
@@ -283,9 +326,10 @@ class Plan:
         from referee_app.core.planning import PlanError, Repair, repair
 
         try:
-            r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes")
+            r = repair(tables, keep, fillers, met=met, dissolve=fill == "byes",
+                       teams=self.seats.teams())
         except PlanError as e:
-            raise SeatingError.of(e.field, "repair_failed", detail=e.problem) from None
+            raise SeatingError.of(e.field, "repair_failed", detail=nested(e)) from None
         kept_numbers = [n for k, n in enumerate(numbers, start=1) if k not in r.dissolved]
         rows = [(tn, x, pid) for tn, ps in zip(kept_numbers, r.tables, strict=True)
                 for x, pid in zip(seats, ps, strict=True)]

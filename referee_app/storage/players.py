@@ -8,9 +8,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message
+
 from . import csv_io
 from . import db as dbm
 from .checks import MAX_INT, PlayerRef, bad_char, check_text, shown
+from .csv_io import at_line
 from .errors import (
     CSVImportError,
     DuplicatePlayerError,
@@ -34,12 +37,12 @@ class Players:
     @staticmethod
     def _player_row(r: Sequence[Any]) -> Player:
         return Player(id=r[0], name=r[1], name_latin=r[2], club=r[3],
-                      status=PlayerStatus(r[4]), registered_at=r[5])
+                      status=PlayerStatus(r[4]), registered_at=r[5], team=r[6])
 
     # reads stay SQL text: they run for every hand saved or shown, and a sqlite-utils
     # ``Table`` read (``get``, ``rows_where``) reads the table's schema again each call
     # (``get`` 0.02 → 0.13 ms measured); the writes below are at a referee's pace
-    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at"
+    _PLAYER_COLS = "id, name, name_latin, club, status, registered_at, team"
 
     def list(self, *, status: PlayerStatus | str | None = None) -> list[Player]:
         rows = self.db.execute(f"SELECT {self._PLAYER_COLS} FROM players ORDER BY id").fetchall()
@@ -83,52 +86,58 @@ class Players:
         return int(r[0])
 
     def _validate_player_fields(self, name: Any, name_latin: Any, club: Any, status: Any,
-                                field: str) -> tuple[str, str, str, PlayerStatus]:
-        name = check_text(name, f"{field}name", required=True)
+                                team: Any, line: int | None
+                                ) -> tuple[str, str, str, PlayerStatus, str]:
+        name = check_text(name, at_line(line, "name"), required=True)
         if name.startswith("#"):
-            raise StorageError.of(f"{field}name", "name_starts_with_hash", got=name)
+            raise StorageError.of(at_line(line, "name"), "name_starts_with_hash", got=name)
         try:
             st = PlayerStatus(status or "active")
         except ValueError:
-            raise StorageError.of(f"{field}status", "unknown_player_status", got=status,
+            raise StorageError.of(at_line(line, "status"), "unknown_player_status", got=status,
                                   choices=[s.value for s in PlayerStatus]) from None
-        return name, check_text(name_latin, f"{field}name_latin"), check_text(club, f"{field}club"), st
+        return (name, check_text(name_latin, at_line(line, "name_latin")),
+                check_text(club, at_line(line, "club")), st,
+                check_text(team, at_line(line, "team")))
 
     def add(self, name: str, *, name_latin: str = "", club: str = "",
                    status: PlayerStatus | str = PlayerStatus.ACTIVE,
-                   referee: str = "") -> Player:
-        """Register a player; the name is what hand records carry and must be unique."""
-        return self._add_many([(name, name_latin, club, status)], referee)[0]
+                   referee: str = "", team: str = "") -> Player:
+        """Register a player; the name is what hand records carry and must be unique.
+        ``team``: the team the player's results count for in team standings ("": none)."""
+        return self._add_many([(name, name_latin, club, status, team)], referee)[0]
 
-    def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any]], referee: str,
-                     locs: Sequence[str] | None = None) -> list[Player]:
+    def _add_many(self, rows: Sequence[tuple[Any, Any, Any, Any, Any]], referee: str,
+                     lines: Sequence[int] | None = None) -> list[Player]:
         """Validate every row first, then insert all in one transaction (all or nothing).
 
-        ``locs`` names each row's origin in errors (``"line 3, "`` for a CSV file).
+        ``lines``: each row's line in a CSV file, named in errors (``line 3, name``).
         """
         referee = self.store.authorize(referee, action="registering players")
         existing = {p.name for p in self.list()}
         checked = []
-        seen: dict[str, str] = {}
-        for i, (name, latin, club, status) in enumerate(rows):
-            loc = locs[i] if locs else ""
-            n, la, cl, st = self._validate_player_fields(name, latin, club, status, loc)
+        seen: dict[str, int | None] = {}
+        for i, (name, latin, club, status, team) in enumerate(rows):
+            line = lines[i] if lines else None
+            n, la, cl, st, tm = self._validate_player_fields(name, latin, club, status, team,
+                                                             line)
             if n in existing:
-                raise DuplicatePlayerError.of(f"{loc}name", "duplicate_player", name=n)
+                raise DuplicatePlayerError.of(at_line(line, "name"), "duplicate_player", name=n)
             if n in seen:
-                if seen[n]:
-                    raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice_at",
-                                                  name=n, first=seen[n])
-                raise DuplicatePlayerError.of(f"{loc}name", "player_listed_twice", name=n)
-            seen[n] = loc.rstrip(", ")
-            checked.append((n, la, cl, st))
+                first = seen[n]
+                if first is not None:
+                    raise DuplicatePlayerError.of(at_line(line, "name"), "player_listed_twice_at",
+                                                  name=n, first=Message.of("csv_line", line=first))
+                raise DuplicatePlayerError.of(at_line(line, "name"), "player_listed_twice", name=n)
+            seen[n] = line
+            checked.append((n, la, cl, st, tm))
         at = dbm.now()
         ids = []
         with self.store.write():
             players = self.db["players"]
-            for n, la, cl, st in checked:
+            for n, la, cl, st, tm in checked:
                 players.insert({"name": n, "name_latin": la, "club": cl, "status": st.value,
-                                "registered_at": at})
+                                "registered_at": at, "team": tm})
                 ids.append(players.last_pk)
             self.store.note(referee, "players.add", {"players": [c[0] for c in checked]}, at)
         self.store.saved()
@@ -136,7 +145,10 @@ class Players:
 
     def set_status(self, player: PlayerRef, status: PlayerStatus | str, *,
                           referee: str = "", reason: str = "") -> Player:
-        """Withdraw, re-activate, mark late entry or substitute (results are kept)."""
+        """Withdraw, re-activate, mark late entry, substitute or absent (results are kept).
+
+        Absent (check-in: not here) and back to active can go either way as often as the
+        day needs; an absent player is not seated by ``round seat``/``round reseat``."""
         referee = self.store.authorize(referee, action="changing a player's status")
         pid = self.id_of(player, "player")
         try:
@@ -152,13 +164,16 @@ class Players:
         return self.get(pid)
 
     def update(self, player: PlayerRef, *, referee: str = "", **fields: Any) -> Player:
-        """Correct a player's name_latin or club (the record name is fixed once hands exist)."""
+        """Correct a player's name_latin, club or team (the record name is fixed once hands
+        exist). A team is text like a club ("" takes the player out of any team)."""
         referee = self.store.authorize(referee, action="changing a player")
         pid = self.id_of(player, "player")
-        allowed = {"name_latin", "club", "name"}
+        allowed = {"name_latin", "club", "name", "team"}
         for k in fields:
             if k not in allowed:
                 raise StorageError.of(k, "player_field_fixed")
+        if not fields:
+            raise StorageError.of("player", "nothing_to_change")
         if "name" in fields:
             new = check_text(fields["name"], "name", required=True)
             if self.db.execute("SELECT 1 FROM hand_seats WHERE player_id=?", (pid,)).fetchone():
@@ -177,7 +192,8 @@ class Players:
 
     def import_csv(self, source: str | Path | io.TextIOBase, *, referee: str = "",
                    skip_existing: bool = False) -> list[Player]:
-        """Register players from CSV (header: name[, name_latin, club, status]); all or nothing.
+        """Register players from CSV (header: name[, name_latin, club, status, team]); all or
+        nothing.
 
         ``skip_existing``: rows naming an already registered player are left out (re-importing
         an updated entry list with late entries); otherwise they are an error.
@@ -191,6 +207,20 @@ class Players:
             if not rows:
                 return []
         try:
-            return self._add_many(rows, referee, [f"line {n}, " for n in lines])
+            return self._add_many(rows, referee, lines)
         except StorageError as e:
             raise CSVImportError.like(e.field, e) from None
+
+    def export_csv(self, path: str | Path) -> Path:
+        """The entry list as CSV (the columns :meth:`import_csv` reads, team included), so a
+        list exported, corrected in a spreadsheet and imported elsewhere comes back the same."""
+        return csv_io.write_players(path, self.list())
+
+    def teams(self) -> dict[str, list[Player]]:
+        """Each team (by name, in name order) and its players (in id order); players without
+        a team are in none."""
+        out: dict[str, list[Player]] = {}
+        for p in self.list():
+            if p.team:
+                out.setdefault(p.team, []).append(p)
+        return dict(sorted(out.items()))

@@ -8,6 +8,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
+from referee_app.core.teams import team_pairs
+
 from . import changes, stage_board
 from . import db as dbm
 from . import seating as seating_mod
@@ -27,7 +29,9 @@ class RoundSeats:
         self.players = players
         #: the seatings read so far and each round's repeat pairs, as at revision ``_seen``
         #: (-1: nothing kept): a hand saved changes neither, so they are read again only
-        #: when a save wrote seats, byes, rounds, players or settings (``changes.py``)
+        #: when a save wrote seats, byes, rounds, players or settings (``changes.py``) —
+        #: or, while a player is absent, a hand of that round (it may end or bring back
+        #: the marking of its seated absent players)
         self._seen = -1
         self._seatings: dict[int, Seating] = {}
         self._repeats: dict[int, int] | None = None
@@ -45,6 +49,13 @@ class RoundSeats:
             if c is None or c.touches(changes.STRUCTURE):
                 self._seatings.clear()
                 self._repeats = None
+            elif c.touches(changes.HAND_TABLES) and self._seatings and self.db.execute(
+                    "SELECT 1 FROM players WHERE status=? LIMIT 1",
+                    (PlayerStatus.ABSENT.value,)).fetchone():
+                # a round's first hand ends the marking of its seated absent players, and
+                # voiding its last live hand brings it back
+                for rnd, _ in changes.tables_of(conn, c):
+                    self._seatings.pop(rnd, None)
             self._seen = now
         return True
 
@@ -71,8 +82,8 @@ class RoundSeats:
 
     def _read(self, number: int, repeats: int) -> Seating:
         rows = self.db.execute(
-            "SELECT s.table_no, s.seat, s.player_id, p.name FROM seats s JOIN players p "
-            "ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
+            "SELECT s.table_no, s.seat, s.player_id, p.name, p.team, p.status FROM seats s "
+            "JOIN players p ON p.id=s.player_id WHERE s.round=?", (number,)).fetchall()
         seats = self.store.seats()
         order = {s: i for i, s in enumerate(seats)}
         rows.sort(key=lambda r: (r[0], order.get(r[1], 99)))
@@ -80,7 +91,12 @@ class RoundSeats:
         byes = tuple(r[0] for r in self.db.execute(
             "SELECT p.name FROM byes b JOIN players p ON p.id=b.player_id WHERE b.round=? "
             "ORDER BY p.id", (number,)).fetchall())
-        return Seating(number, seats, assignments, byes, repeats)
+        tables: dict[int, list[int]] = defaultdict(list)
+        for a in assignments:
+            tables[a.table].append(a.player_id)
+        teams = {r[2]: r[4] for r in rows if r[4]}
+        return Seating(number, seats, assignments, byes, repeats,
+                       team_pairs(tables.values(), teams), self._absent(number, rows, byes))
 
     def repeat_pairs_before(self, number: int) -> int:
         """How many pairs at round ``number``'s tables met in an earlier round (read now)."""
@@ -104,6 +120,20 @@ class RoundSeats:
             out[rnd] = seating_mod.repeat_pairs(tables, met)
             seating_mod.meet(met, tables)
         return out
+
+    def _absent(self, number: int, rows: Sequence[Sequence[Any]], byes: Sequence[str]
+                ) -> tuple[str, ...]:
+        """Who is absent for round ``number`` as it stands: the players absent now who are
+        not seated (nor on a bye) in it, and, while no hand of it counts, the seated ones
+        (their seats are to be refilled: ``round reseat``). By player id."""
+        absent = {pid: name for pid, name in self.db.execute(
+            "SELECT id, name FROM players WHERE status=?", (PlayerStatus.ABSENT.value,))}
+        if not absent:
+            return ()
+        seated = {r[2] for r in rows}
+        live = bool(seated & set(absent)) and self.has_live_hands(number)
+        return tuple(name for pid, name in sorted(absent.items())
+                     if name not in byes and (pid not in seated or not live))
 
     def met_before(self, before_round: int) -> tuple[Counter[tuple[int, int]],
                                                       dict[int, Counter[str]]]:
@@ -176,6 +206,8 @@ class RoundSeats:
         p = self.players.get(pid)
         if p.status is PlayerStatus.WITHDRAWN:
             raise SeatingError.of(field, "player_withdrawn", name=p.name)
+        if p.status is PlayerStatus.ABSENT:
+            raise SeatingError.of(field, "player_absent", name=p.name)
         if number is not None:
             allowed = self.stage_players(number)
             if allowed is not None and pid not in allowed:
@@ -186,3 +218,8 @@ class RoundSeats:
         1, everyone)."""
         st = stage_board.stage_of(stage_board.read(self.db.conn), number)
         return set(st.players) if st.number > 1 else None
+
+    def teams(self) -> dict[int, str]:
+        """Each player's team (player id → team name), for players in one."""
+        return {pid: team for pid, team in self.db.execute(
+            "SELECT id, team FROM players WHERE team<>''")}

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 
+from referee_app.core.errors import Message
+
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import PlayerRef, lookup_int, positive_int, table_int
@@ -56,7 +58,9 @@ class Rounds:
         instead of a new search, with as few seats changed as possible for withdrawals and
         arrivals since (:meth:`Plan.seat <.planning.Plan.seat>`; ``use_plan=False`` searches anew).
         Otherwise round 1 is a seeded shuffle; later rounds minimise repeat opponents, then
-        balance seats. When the seatable players do not fill whole tables, ``fill``
+        balance seats; in a team event team-mates sit apart first of all (``team_pairs`` of
+        the result says how many pairs could not). Absent and withdrawn players are not
+        seated. When the seatable players do not fill whole tables, ``fill``
         decides: ``"byes"`` (the players with the fewest byes so far sit out) or
         ``"substitutes"`` (players registered with status substitute fill the empty seats).
         """
@@ -112,7 +116,7 @@ class Rounds:
                 raise SeatingError.of("fill", "unknown_fill", got=fill)
         met, seat_counts = self.seats.met_before(number)
         tables = seating_mod.generate([p.id for p in seatable], seats, seed=seed, met=met,
-                                      seat_counts=seat_counts)
+                                      seat_counts=seat_counts, teams=self.seats.teams())
         rows = [(t, s, pid) for t, ps in enumerate(tables, start=1)
                 for s, pid in zip(seats, ps, strict=True)]
         return self.seats.write(number, rows, [p.id for p in byes], seed=seed,
@@ -206,19 +210,26 @@ class Rounds:
         """A round's seating (empty when the round is not seated)."""
         return self.seats.seating(number)
 
-    def problems(self, number: int) -> list[str]:
-        """Problems with a round's seating as it stands (withdrawn player seated, …)."""
+    def problems(self, number: int) -> list[Message]:
+        """Problems with a round's seating as it stands (withdrawn or absent player seated,
+        …), one message each (as a string, its English line)."""
         s = self.seating(number)
         out = []
         for t, row in s.tables.items():
             for seat in s.seats:
                 if seat not in row:
-                    out.append(f"table {t} {seat}: seat is empty")
+                    out.append(Message.of("line_seat_empty", table=t, seat=seat))
+        absent = set(s.absent)
         staged = self.seats.stage_players(number)
         for a in s.assignments:
             if self.players.get(a.player_id).status is PlayerStatus.WITHDRAWN:
-                out.append(f"table {a.table} {a.seat}: {a.player} has withdrawn")
+                out.append(Message.of("line_seat_withdrawn", table=a.table, seat=a.seat,
+                                      player=a.player))
+            elif a.player in absent:
+                out.append(Message.of("line_seat_absent", table=a.table, seat=a.seat,
+                                      player=a.player))
             elif staged is not None and a.player_id not in staged:
-                out.append(f"table {a.table} {a.seat}: {a.player} is not in this stage")
+                out.append(Message.of("line_seat_not_in_stage", table=a.table, seat=a.seat,
+                                      player=a.player))
         return out
 

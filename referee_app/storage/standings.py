@@ -3,11 +3,13 @@ itself is pure, in :mod:`.ranking`)."""
 
 from __future__ import annotations
 
+import functools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from referee_app.core.errors import Message
 from referee_app.core.scores import POINT_UNIT
 
 from . import changes, csv_io, stage_board
@@ -20,10 +22,12 @@ from .models import (
     Stage,
     StandingRow,
     StatementLine,
+    TeamRow,
 )
 from .penalties import Penalties
 from .players import Players
 from .store import Store
+from .stored_words import StoredReason, today_if_stored
 
 
 def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
@@ -34,14 +38,40 @@ def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine
     for pen in penalties:
         n = pen.entries.get(name, 0)
         c = 0 if pen.void or pen.unit == "points" else n
-        who = ("" if name in pen.players
-               else f"share of a zero-sum penalty on {', '.join(pen.players)}: ")
-        what = f"{n:+d} points: " if pen.unit == "points" else ""
-        lines.append(StatementLine(pen.round, None, None, None, None, c,
-                                   (f"{pen.clause + ' ' if pen.clause else ''}penalty "
-                                    f"#{pen.id}: {what}{who}{pen.reason}",),
+        share: Message | str = "" if name in pen.players else Message.of(
+            "line_share", players=list(pen.players))
+        if pen.unit == "points":  # the points it moved, before whose share it is
+            share = Message.of("line_points", points=f"{n:+d}", share=share)
+        said = (Message.of("line_penalty_clause", clause=pen.clause, id=pen.id, share=share,
+                           reason=pen.reason) if pen.clause else
+                Message.of("line_penalty", id=pen.id, share=share, reason=pen.reason))
+        lines.append(StatementLine(pen.round, None, None, None, None, c, (said,),
                                    ("void",) if pen.void else ("penalty",)))
     return lines
+
+
+def hand_detail(seat: str, settlement: Mapping[str, Any], override: str | None,
+                settled: Callable[[], Any] | None = None) -> tuple[Message, ...]:
+    """A hand's lines on a player's statement: each payment to or from ``seat`` with its
+    clause and reason, then the head referee's ruling. ``settled`` gives today's settlement
+    when it is the stored one (``core.settle.as_stored``), asked only when a line is said
+    in another language than the stored English: its reasons are data."""
+    pays = [p for p in settlement.get("payments", []) if seat in (p["from"], p["to"])]
+
+    @functools.cache
+    def fresh() -> Sequence[Any] | None:
+        s = settled() if settled is not None else None
+        return None if s is None else [p for p in s.payments if seat in (p.payer, p.payee)]
+
+    lines = tuple(
+        Message.of("line_paid_by" if p["to"] == seat else "line_paid_to", clause=p["clause"],
+                   chips=p["chips"], seat=p["from"] if p["to"] == seat else p["to"],
+                   reason=StoredReason(p["reason"], fresh, i))
+        for i, p in enumerate(pays))
+    if override is not None:
+        lines += (Message.of("line_override", reason=override),)
+    return lines
+
 
 _SUMS = ("SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
          "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan), "
@@ -63,6 +93,7 @@ class Standings:
         self.db = store.db
         self.players = players
         self.penalties = penalties
+        self._fresh: dict[tuple[str, str, str], Any] = {}
         self._kept: Leaderboards | None = None
 
     def table(self, round: int | None = None, *, through_round: int | None = None,
@@ -156,6 +187,25 @@ class Standings:
         kept.seen = now
         return kept
 
+    def teams(self, round: int | None = None, *, through_round: int | None = None,
+              stage: int | str | None = None) -> list[TeamRow]:
+        """The team standings: each team's members' rows of :meth:`table` (same scope)
+        added up and ranked (:mod:`.team_standings`); [] when nobody is in a team."""
+        from .team_standings import team_table
+
+        with dbm.read_transaction(self.db):
+            rows = self.table(round, through_round=through_round, stage=stage)
+            teams = {p.id: p.team for p in self.players.list() if p.team}
+            tie_break = self.store.info.tie_break
+        return team_table(rows, teams, tie_break)
+
+    def export_teams_csv(self, path: str | Path, *, round: int | None = None,
+                         through_round: int | None = None,
+                         stage: int | str | None = None) -> Path:
+        """The team standings (as :meth:`teams`) written as a spreadsheet, atomically."""
+        return csv_io.write_team_standings(path, self.teams(round, through_round=through_round,
+                                                            stage=stage))
+
     def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current
         version: (player_id, round, chips, counted, won, self_drawn, discards_paid,
@@ -196,28 +246,43 @@ class Standings:
         p = self.players.get(player)
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, hs.seat, hs.chips, h.status, "
-            "v.settlement, v.override_reason FROM hand_seats hs JOIN hands h ON h.id=hs.hand_id "
-            "AND hs.version=h.current_version JOIN hand_versions v ON v.hand_id=h.id AND "
-            "v.version=h.current_version WHERE hs.player_id=? ORDER BY h.round, h.table_no, "
-            "h.hand_no", (p.id,)).fetchall()
+            "v.settlement, v.override_reason, v.record, v.settings FROM hand_seats hs "
+            "JOIN hands h ON h.id=hs.hand_id AND hs.version=h.current_version "
+            "JOIN hand_versions v ON v.hand_id=h.id AND v.version=h.current_version "
+            "WHERE hs.player_id=? ORDER BY h.round, h.table_no, h.hand_no",
+            (p.id,)).fetchall()
         lines = []
         total = 0
-        for hid, rnd, tbl, hno, seat, chips, status, sjson, override in rows:
+        for hid, rnd, tbl, hno, seat, chips, status, sjson, override, rjson, settings in rows:
             st = json.loads(sjson)
-            detail = tuple(
-                f"{pay['clause']} {'+' if pay['to'] == seat else '-'}{pay['chips']} "
-                f"{'from ' + pay['from'] if pay['to'] == seat else 'to ' + pay['to']}: "
-                f"{pay['reason']}"
-                for pay in st.get("payments", []) if seat in (pay["from"], pay["to"]))
+            detail = hand_detail(seat, st, override, self._settled(rjson, sjson, settings))
             flags = tuple(f for f, on in (("void", status == "void"),
                                           ("override", override is not None)) if on)
-            if override is not None:
-                detail += (f"override: {override}",)
             lines.append(StatementLine(rnd, tbl, hno, hid, seat, chips, detail, flags))
             total += chips
         pen_lines = penalty_lines(p.name, self.penalties.list(player=p.id))
         lines.extend(pen_lines)
         return PlayerStatement(p, tuple(lines), total + sum(x.chips for x in pen_lines))
+
+    def _settled(self, rjson: str, sjson: str, settings: str) -> Callable[[], Any]:
+        """Today's settlement of a stored version when it is the stored one (see
+        :func:`hand_detail`), under the settings it was saved with; kept per version (a
+        desk reads the same statements again on every selection)."""
+        key = (rjson, sjson, settings)
+
+        def settled() -> Any:
+            if key not in self._fresh:
+                if len(self._fresh) > 4096:
+                    self._fresh.clear()
+                try:
+                    rules = self.store.rules_for(json.loads(settings or "{}") or
+                                                 self.store.settings())
+                except (ValueError, KeyError):  # settings this file cannot rebuild
+                    rules = None
+                self._fresh[key] = None if rules is None else today_if_stored(
+                    json.loads(rjson), json.loads(sjson), rules)()
+            return self._fresh[key]
+        return settled
 
     def export_csv(self, path: str | Path, *, round: int | None = None,
                    through_round: int | None = None, stage: int | str | None = None) -> Path:

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core import Ruleset
+from referee_app.core.errors import FieldError, Message, nested, os_reason
 
 from . import backup_files, chain, ruleset_store
 from . import db as dbm
@@ -124,10 +125,11 @@ class Store:
             self.backup()
             self.backup_error = None
         except StorageFault as e:  # already says the change is unchanged / saved
-            self.backup_error = f"backup failed: {e.problem}"
+            self.backup_error = Message.of("backup_failed", why=nested(e))
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
         except (OSError, sqlite3.Error) as e:
-            self.backup_error = f"backup failed: {e} (the change itself was saved)"
+            why = os_reason(e) if isinstance(e, OSError) else str(e)
+            self.backup_error = Message.of("backup_failed_saved", why=why)
             warnings.warn(self.backup_error, RuntimeWarning, stacklevel=3)
 
     def has_referees(self) -> bool:
@@ -246,7 +248,9 @@ class Store:
             raise StorageError.of("ruleset", "ruleset_not_stored",
                                   digest=str(digest)[:12]) from None
         except ValueError as e:
-            raise StorageError.of("ruleset", "stored_ruleset_unreadable", detail=str(e)) from None
+            raise StorageError.of("ruleset", "stored_ruleset_unreadable",
+                                  detail=nested(e) if isinstance(e, FieldError) else str(e)
+                                  ) from None
 
     def settings(self) -> dict[str, Any]:
         """What settles a hand saved now: ruleset id and digest, cap and stake. Stored with

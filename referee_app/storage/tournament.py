@@ -141,7 +141,7 @@ class Tournament:
             try:
                 rules = get_ruleset(ruleset)
             except UnknownRulesetError as e:
-                raise StorageError.of("ruleset", "bad_ruleset", detail=str(e)) from None
+                raise StorageError.like("ruleset", e) from None
         tb = check_tie_break(tie_break)
         if stake is not None:
             stake = check_stake(stake)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee_app.core import HandRecord, TileParseError, parse_tiles
+from referee_app.core.errors import Message
 
 from .errors import StorageError
 from .tournament import Tournament
@@ -21,14 +22,22 @@ from .tournament import Tournament
 
 @dataclass(frozen=True)
 class Difference:
-    """``field`` (a record path, e.g. ``seats.S.concealed``) as first and second entered."""
+    """``field`` (a record path, e.g. ``seats.S.concealed``) as first and second entered:
+    tiles as written, an event as a :class:`Message` (a string: its English)."""
 
     field: str
     first: str
     second: str
 
-    def to_dict(self) -> dict[str, str]:
-        return {"field": self.field, "first": self.first, "second": self.second}
+    def to_dict(self) -> dict[str, Any]:
+        """The three texts; an event's code and params beside (``first_message``)."""
+        out: dict[str, Any] = {"field": self.field, "first": self.first,
+                               "second": self.second}
+        for side in ("first", "second"):
+            said = getattr(self, side)
+            if isinstance(said, Message):
+                out[f"{side}_message"] = said.data()
+        return out
 
 
 @dataclass(frozen=True)
@@ -58,18 +67,24 @@ def _tiles(value: Any) -> str:
     return out
 
 
-def _event(e: Mapping[str, Any]) -> str:
-    """One event in a canonical words-free form: ``kong S 9s concealed`` / ``win N,S 7p W
-    [robbing_kong]`` (winner order and flag order do not matter)."""
+def _event(e: Mapping[str, Any]) -> Message:
+    """One event in a canonical form, a message (``kong S 9s concealed`` / ``win N, S 7p
+    from W [robbing_kong]``): winner order and flag order do not matter, and a screen says
+    it in its reader's words."""
     tile = _tiles(e.get("tile", ""))
+    frm = e.get("from")
     if e.get("type") == "kong":
-        frm = f" from {e['from']}" if e.get("from") else ""
-        return f"kong {e.get('seat')} {tile} {e.get('kind')}{frm}"
-    seats = ",".join(sorted(e.get("seats") or []))
-    frm = f" from {e['from']}" if e.get("from") else " self-drawn"
-    flags = f" [{', '.join(sorted(e.get('flags') or []))}]" if e.get("flags") else ""
-    passed = f" passed {e['passed_fan']}" if e.get("passed_fan") is not None else ""
-    return f"win {seats} {tile}{frm}{flags}{passed}"
+        return Message.of("event_kong", seat=str(e.get("seat")), tile=tile,
+                          kong=str(e.get("kind")),
+                          frm=Message.of("event_kong_from", seat=frm) if frm else "")
+    seats = sorted(str(s) for s in e.get("seats") or [])
+    flags = Message.of("event_flags", flags=sorted(e["flags"])) if e.get("flags") else ""
+    passed = (Message.of("event_passed", fan=e["passed_fan"])
+              if e.get("passed_fan") is not None else "")
+    if frm:
+        return Message.of("event_win_from", seats=seats, tile=tile, seat=frm, flags=flags,
+                          passed=passed)
+    return Message.of("event_win_self", seats=seats, tile=tile, flags=flags, passed=passed)
 
 
 def compare_records(first: Mapping[str, Any], second: Mapping[str, Any]) -> list[Difference]:

@@ -21,7 +21,15 @@ from typing import Any
 
 from referee_app.core.scores import json_number
 
-from .models import HandInfo, SeatAssignment, Seating, StandingRow, TournamentInfo
+from .models import (
+    HandInfo,
+    Player,
+    SeatAssignment,
+    Seating,
+    StandingRow,
+    TeamRow,
+    TournamentInfo,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,9 +37,12 @@ class Shape:
     """How one model's JSON differs from its fields: ``omit`` fields never sent, ``extra``
     keys computed from the value (read back by nobody), ``only_if_set`` fields sent only when
     not at their default, ``write`` the model's own JSON, ``inherit`` fields the models
-    nested in it take from it, and ``read`` turning a JSON object back into field values."""
+    nested in it take from it, ``flatten`` a dict field whose items are keys of the object
+    itself (read back as every key that is not another field), and ``read`` turning a JSON
+    object back into field values."""
 
     omit: tuple[str, ...] = ()
+    flatten: str = ""
     extra: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     only_if_set: tuple[str, ...] = ()
     #: the model's own JSON instead of its fields (read back field by field)
@@ -50,7 +61,11 @@ SHAPES: dict[type, Shape] = {
     HandInfo: Shape(omit=("amended",), extra={"flags": lambda h: list(h.flags)},
                     read=_hand_read),
     Seating: Shape(extra={"tables": lambda s: {str(k): v for k, v in s.tables.items()}},
-                   inherit=("round",)),
+                   inherit=("round",), only_if_set=("team_pairs", "absent")),
+    # a team only when set: answers about events without teams stay as they were
+    Player: Shape(only_if_set=("team",)),
+    # a team's sums beside its name, as a player's row carries its figures
+    TeamRow: Shape(flatten="totals", only_if_set=("per_round_points",)),
     SeatAssignment: Shape(omit=("round",)),
     # as ``standings --json`` writes it: the points first under placement scoring, the
     # placement and stage figures only when there are any
@@ -91,6 +106,9 @@ def _object_json(value: Any) -> dict[str, Any]:
             continue
         v = getattr(value, f.name)
         if f.name in shape.only_if_set and v == f.default:
+            continue
+        if f.name == shape.flatten:
+            out.update(to_json(v))
             continue
         out[f.name] = to_json(v)
     for name, compute in shape.extra.items():
@@ -149,7 +167,10 @@ def _object_from(cls: type, data: Any, inherited: Mapping[str, Any]) -> Any:
     values: dict[str, Any] = {}
     hints = _hints(cls)
     for f in dataclasses.fields(cls):
-        if f.name in d:
+        if f.name == shape.flatten:
+            names = {g.name for g in dataclasses.fields(cls)}
+            values[f.name] = {k: v for k, v in d.items() if k not in names}
+        elif f.name in d:
             values[f.name] = from_json(hints[f.name], d[f.name], inherited=passed)
         elif f.name in inherited:
             values[f.name] = inherited[f.name]

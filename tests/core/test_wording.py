@@ -201,4 +201,4 @@ def test_the_rules_command_prints_the_chinese_reading() -> None:
 
     res = CliRunner().invoke(main, ["rules", "ottawa-2009"])
     assert res.exit_code == 0
-    assert "  解读: 规则释义：chips(番数) = 2^(番数−1)" in res.output
+    assert "  解读: 规则释义：筹码(番数) = 2^(番数−1)" in res.output

@@ -8,15 +8,19 @@ from typing import Any
 
 from PySide6.QtWidgets import QInputDialog, QWidget
 
+from referee_app.core.errors import render
 from referee_app.gui.views.outbox_status import ConflictsDialog
+from referee_app.server.outbox import CONFLICT, OutboxItem
 
 
 class Backend:
     """The little of a server desk the conflicts dialog uses."""
 
     def __init__(self, next_no: int) -> None:
-        self.item = SimpleNamespace(key="k1", round=1, table=3, hand_no=7,
-                                    problem="hand 7 of table 3 is already saved")
+        params = {"hand_no": 7, "table": 3, "round": 1, "hand_id": 5}
+        self.item = OutboxItem("k1", 1, 3, 7, {}, state=CONFLICT, error_field="hand_no",
+                               problem=render("duplicate_hand", params, "en"),
+                               code="duplicate_hand", params=params)
         self.hands = SimpleNamespace(next_no=lambda r, t: next_no)
         self.renumbered: list[tuple[str, int]] = []
 

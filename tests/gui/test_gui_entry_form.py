@@ -101,13 +101,13 @@ def test_rule_problems_of_every_ruleset_are_shown_with_their_clause() -> None:
     try:
         (p,) = form.evaluate().problems
         assert (p.clause, p.seat, p.rule) == ("Z3", "W", True)
-        assert shown_problem(p.clause, p.message, p.rule, p.violation) == (
+        assert shown_problem(p) == (
             "Z3", "W 西 declared a ready hand (报调) and cannot have a pong of 9s: a declared "
             "hand does not change")
         form.seats["W"].concealed += "x"
         (p,) = form.evaluate().problems
         assert (p.clause, p.rule) == ("seats.W.concealed", False)
-        label, text = shown_problem(p.clause, p.message, p.rule)
+        label, text = shown_problem(p)
         assert label == "" and text.startswith("W 西 concealed tiles: ")
     finally:
         LANG.set("zh")

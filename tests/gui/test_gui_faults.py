@@ -16,6 +16,7 @@ import pytest
 from gui_helpers import example_record, make_tournament
 from PySide6.QtCore import QTimer
 
+from referee_app.core.errors import Message
 from referee_app.gui.controllers.desk import Desk
 from referee_app.gui.controllers.entry import EntryForm
 from referee_app.gui.faults import ErrorGuard, fault_text, read_only_text
@@ -41,7 +42,7 @@ def _faults(path: str) -> list[StorageFault]:
     return [fault_from(sqlite3.OperationalError("database is locked"), path),
             fault_from(sqlite3.OperationalError("database or disk is full"), path),
             ReadOnlyError.of("db", "viewing_only", path=path,
-                             reason=f"the file {path} is read-only"),
+                             reason=Message.of("ro_file", path=path)),
             fault_from(sqlite3.DatabaseError("database disk image is malformed"), path),
             fault_from(OSError(5, "Input/output error"), path)]
 
@@ -72,15 +73,33 @@ def test_each_store_fault_is_one_translated_line(lang: str) -> None:
         LANG.set("zh")
 
 
-def test_read_only_reasons_are_translated() -> None:
-    LANG.set("zh")
-    assert read_only_text("its folder /a is read-only") == "所在文件夹 /a 为只读"
-    assert read_only_text("/a/t.sqlite-shm is read-only (left by another user?)").startswith(
-        "/a/t.sqlite-shm 为只读")
-    LANG.set("en")
+def test_read_only_reasons_are_translated(tmp_path: Path) -> None:
+    """The store's reason is a message (what ``opening.read_only_reason`` finds), said in
+    the desk's language, also after a trip through JSON (a server's answer)."""
+    import os
+
+    from referee_app.storage.opening import read_only_reason
+
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    db = folder / "t.sqlite"
+    db.write_bytes(b"")
+    os.chmod(folder, 0o555)
     try:
-        assert read_only_text("the file /a/t is read-only") == "the file /a/t is read-only"
-        assert read_only_text("something new") == "something new"
+        reason = read_only_reason(db)
+    finally:
+        os.chmod(folder, 0o755)
+    if os.geteuid() == 0:  # root writes anywhere: say the reason as the store would
+        reason = Message.of("ro_folder", path=str(folder))
+    assert reason == f"its folder {folder} is read-only"  # its English, for the CLI
+    LANG.set("zh")
+    try:
+        assert read_only_text(reason) == f"所在文件夹 {folder} 为只读"
+        assert read_only_text(reason.data()) == f"所在文件夹 {folder} 为只读"
+        side = Message.of("ro_side", path="/a/t.sqlite-shm")
+        assert read_only_text(side).startswith("/a/t.sqlite-shm 为只读")
+        LANG.set("en")
+        assert read_only_text(Message.of("ro_file", path="/a/t")) == "the file /a/t is read-only"
     finally:
         LANG.set("zh")
 
@@ -249,7 +268,7 @@ def test_every_write_is_refused_with_one_line(read_only_window) -> None:
     with pytest.raises(ReadOnlyError):  # the store refuses whatever the window lets through
         win.desk.add_player("New")
     assert "viewing only" in exception_text(ReadOnlyError.of(
-        "db", "viewing_only", path="x", reason="the file x is read-only"))
+        "db", "viewing_only", path="x", reason=Message.of("ro_file", path="x")))
     assert win.desk.hand(h.id).version == 1  # nothing was written
 
 

@@ -12,21 +12,12 @@ import gui_helpers
 import pytest
 from gui_helpers import commit_text, example_record
 from gui_keys import GOLDEN
-from PySide6.QtWidgets import (
-    QAbstractButton,
-    QGroupBox,
-    QLabel,
-    QLineEdit,
-    QListWidget,
-    QTableWidget,
-    QTreeWidget,
-    QWidget,
-)
+from gui_words import english_words, visible_texts
 
 from referee_app.gui import i18n
 from referee_app.gui.controllers.entry import EntryForm
 from referee_app.gui.i18n import LANG
-from referee_app.gui.messages import error_text, field_words, is_translated, shown_problem
+from referee_app.gui.messages import exception_text, field_words, shown_problem
 
 desk_window = gui_helpers.desk_window
 GUI = Path(i18n.__file__).parent
@@ -70,20 +61,25 @@ def _mutations(seats: list[str]) -> tuple:
 
 
 def test_engine_messages_are_all_translated() -> None:
-    """Every problem the bad forms raise has words for its field and a 中文 text."""
-    seen: set[tuple[str, str]] = set()
+    """Every problem the bad forms raise is data (a violation or a reader's refusal, each a
+    code of the catalogue) and reads in 中文: its field in words, no English sentence."""
+    seen: set[str] = set()
     untranslated = set()
-    for form in _bad_forms():
-        ev = form.evaluate()
-        for p in ev.problems:
-            path = None if p.rule else p.clause
-            seen.add((p.clause, p.message))
-            if p.violation is not None:  # a broken rule: a code with both texts
-                LANG.set("zh")
-                if "⟦" in shown_problem(p.clause, p.message, True, p.violation)[1]:
-                    untranslated.add((path, p.message))
-            elif not is_translated(path, p.message):
-                untranslated.add((path, p.message))
+    LANG.set("zh")
+    try:
+        for form in _bad_forms():
+            for p in form.evaluate().problems:
+                assert (p.violation is None) != (p.error is None), p  # one or the other
+                code = p.violation.code if p.violation is not None else p.error.message_code
+                assert code, p
+                seen.add(code)
+                label, said = shown_problem(p)
+                if "⟦" in said or not re.search(r"[\u4e00-\u9fff]", said):
+                    untranslated.add((p.clause, said))
+                if p.error is not None and field_words(p.error.field) is None:
+                    untranslated.add((p.error.field, "no words for the field"))
+    finally:
+        LANG.set("zh")
     assert len(seen) >= 15  # the corpus reaches many kinds of message
     assert untranslated == set()
 
@@ -110,84 +106,23 @@ def test_zigong_z3_messages_are_translated() -> None:
 
 
 @pytest.mark.parametrize("lang, text", [
-    ("zh", "南 S 的手牌：第 11 个字符 'z' 不是牌"),
-    ("en", "S 南 concealed tiles: character 11 'z' is not a tile"),
+    ("zh", "南 S的手牌：第 11 个字符 'z' 不是牌"),
+    ("en", "S 南 concealed tiles: unexpected character 'z' at position 11"),
 ])
 def test_field_path_becomes_words(lang, text) -> None:
+    from referee_app.core import HandRecord, RecordError
+
+    rec = json.loads(sorted(GOLDEN.glob("*.json"))[0].read_text(encoding="utf-8"))["record"]
+    rec["seats"]["S"]["concealed"] = "123456789mz"
     LANG.set(lang)
     try:
-        assert error_text("seats.S.concealed", "unexpected character 'z' at position 11") == text
+        with pytest.raises(RecordError) as e:
+            HandRecord.from_dict(rec)
+        assert exception_text(e.value) == text
         assert field_words("events[1].tile") == ("第 2 个事件的牌" if lang == "zh"
                                                 else "event 2 tile")
     finally:
         LANG.set("zh")
-
-
-_ASCII_WORD = re.compile(r"[A-Za-z]{4,}")
-#: Latin words a 中文 screen legitimately shows: names typed by people, file types, keys
-_ALLOWED = {"Test", "Open", "Ctrl", "Latin", "Wang", "Fang", "Chen", "Zhang", "Tester",
-            "Enter", "YYYY", "sichuan", "ottawa", "PDF"}
-
-
-def _pattern_words() -> set[str]:
-    """Pattern and bonus names are shown in both scripts on purpose (``清一色 Flush``):
-    the ruleset data gives the English one, so a reader of either finds the name."""
-    from referee_app.core import get_ruleset, ruleset_ids
-
-    words = set()
-    for rid in ruleset_ids():
-        r = get_ruleset(rid)
-        names = [p.name_en for p in r.patterns]
-        names += [b.name_en for b in (r.root, r.kong_bonus, *r.situational_bonuses.values())
-                  if b is not None]
-        names += list(i18n._BONUS_EN.values())
-        for n in names:
-            words |= set(_ASCII_WORD.findall(n))
-    return words
-
-
-_ALLOWED |= _pattern_words()
-
-
-def _texts(root: QWidget) -> list[str]:
-    out = []
-    for w in [root, *root.findChildren(QWidget)]:
-        if not w.isVisibleTo(root) and w is not root:
-            continue
-        if isinstance(w, QLabel | QAbstractButton):
-            out.append(w.text())
-        elif isinstance(w, QGroupBox):
-            out.append(w.title())
-        elif isinstance(w, QLineEdit):
-            out.append(w.placeholderText())
-        elif isinstance(w, QListWidget):
-            out += [w.item(i).text() for i in range(w.count())]
-        elif isinstance(w, QTableWidget):
-            out += [w.horizontalHeaderItem(c).text() for c in range(w.columnCount())
-                    if w.horizontalHeaderItem(c)]
-            out += [w.item(r, c).text() for r in range(w.rowCount())
-                    for c in range(w.columnCount()) if w.item(r, c)]
-        elif isinstance(w, QTreeWidget):
-            it = w.invisibleRootItem()
-            stack = [it]
-            while stack:
-                node = stack.pop()
-                out.append(node.text(0))
-                stack += [node.child(i) for i in range(node.childCount())]
-    return out
-
-
-#: a record digest as the status bar shows it (12 hex digits): letters, but no word
-_DIGEST = re.compile(r"\b[0-9a-f]{12}\b")
-
-
-def _english_words(texts: list[str]) -> set[str]:
-    bad = set()
-    for t in texts:
-        for w in _ASCII_WORD.findall(_DIGEST.sub("", t.replace("&", ""))):
-            if w not in _ALLOWED:
-                bad.add(f"{w!r} in {t!r}")
-    return bad
 
 
 def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
@@ -199,22 +134,22 @@ def test_no_english_on_the_chinese_screens(qtbot, desk_window) -> None:
     win.desk.t.hands.amend(h.id, rec, reason="核对", referee="Tester")
     win.reload()
     win.navigator.select_key(("table", 1, 1))
-    assert not _english_words(_texts(win)), "empty form"
+    assert not english_words(visible_texts(win)), "empty form"
     commit_text(win.entry.panels["S"].concealed, "2366p456sz")
     win.entry.panels["E"].concealed.setFocus()
     commit_text(win.entry.panels["E"].concealed, "1112345678999m")
-    texts = _texts(win)
+    texts = visible_texts(win)
     assert any("第 10 个字符 'z' 不是牌" in t for t in texts)
-    assert not _english_words(texts)
+    assert not english_words(texts)
     win.navigator.select_key(("hand", h.id))
     win.tabs.setCurrentWidget(win.players)
     win.players.select_player(seating["E"])
     win.players.table.selectRow(0)
-    assert not _english_words(_texts(win))
+    assert not english_words(visible_texts(win))
     win.tabs.setCurrentWidget(win.seating)
-    assert not _english_words(_texts(win))
+    assert not english_words(visible_texts(win))
     dlg = win.show_history()
-    assert not _english_words(_texts(dlg))
+    assert not english_words(visible_texts(dlg))
     dlg.close()
 
 
@@ -227,7 +162,7 @@ def test_empty_form_shows_no_error(qtbot, desk_window) -> None:
     shown = []
     win.show_message = shown.append
     assert not win.save()
-    assert shown[-1] == "Cannot save: hand: nothing is entered yet — type each seat's tiles"
+    assert shown[-1] == "Cannot save: nothing is entered yet — type each seat's tiles"
 
 
 def test_status_label_follows_the_language(qtbot, desk_window) -> None:

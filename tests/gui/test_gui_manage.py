@@ -108,7 +108,7 @@ def test_new_tournament_is_created_and_opened(fresh):
     assert win.seating.table.rowCount() == 0
     assert win.seating.btn_seat.text() == "Seat round 1…"
     texts = [a.text() for a in win.menus.menu_file.actions() if a.text()]
-    assert texts[:2] == ["&New tournament…", "Open database…"]
+    assert texts[:2] == ["&New tournament…", "&Open database…"]
     assert {"&Import bundle…", "&Export bundle…"} <= set(texts)
     from referee_app.gui.i18n import LANG
 
@@ -135,7 +135,7 @@ def test_new_tournament_over_an_existing_file_is_refused(desk_window, tmp_path: 
     win.run_dialog = filler(fill, shown)
     assert not win.event_admin.new_tournament()
     assert shown[0].isVisible()  # the form stays open with what was typed
-    assert len(boxes) == 1 and "db:" in boxes[0] and "already exists" in boxes[0]
+    assert len(boxes) == 1 and "database:" in boxes[0] and "already exists" in boxes[0]
     assert dump(existing) == before
     assert win.desk.t.path == old  # the window still shows the tournament it had
 

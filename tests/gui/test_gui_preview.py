@@ -34,7 +34,7 @@ def test_typo_keeps_last_good_tiles_and_the_preview(qtbot, desk_window) -> None:
     assert ev.read_error is not None
     # S keeps its tiles, faded, with the message under them in words
     assert s_panel.tiles.tile_count() == tiles_before and s_panel.tiles.stale
-    assert s_panel.message.text() == "S 南 concealed tiles: character 10 'z' is not a tile"
+    assert s_panel.message.text() == "S 南 concealed tiles: unexpected character 'z' at position 10"
     # the wins (N's and E's: S's tiles are not theirs) still show, not dimmed
     assert entry.preview.wins.rowCount() == 2
     assert entry.preview.wins.item(0, 0).toolTip() != ""

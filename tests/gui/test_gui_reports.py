@@ -143,8 +143,8 @@ def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):
     assert menu.menu.title() == "&Reports"
     win.navigator.select_key(("table", 1, 1))
     menu.retranslate()
-    assert menu.actions["table"].text() == "Table sheets — Round 1 · Table 1…"
-    assert menu.actions["standings_round"].text() == "Standings after round 1…"
+    assert menu.actions["table"].text() == "&Table sheets — Round 1 · Table 1…"
+    assert menu.actions["standings_round"].text() == "Standings afte&r round 1…"
     dlg = menu.open("slips")
     assert dlg.request == ctl.ReportRequest("slips", {"round": 1, "table": 1})
     win.navigator.select_key(("round", 1))
@@ -159,7 +159,7 @@ def test_menu_actions_follow_the_selection_and_language(qtbot, desk_window):
 
     LANG.set("zh")
     assert menu.menu.title() == "报表(&R)"
-    assert menu.act_preview.text() == "打印预览…"
+    assert menu.act_preview.text() == "打印预览(&P)…"
     assert dlg.btn_save.text() == "另存为 PDF(&S)…"
 
 

@@ -320,38 +320,42 @@ def test_waiting_hands_go_by_themselves_when_the_server_is_back(qtbot: Any, tmp_
     win.remote.close()
 
 
-def test_the_server_desks_lines_are_in_both_languages() -> None:
+def test_the_server_desks_lines_are_in_both_languages(tmp_path: Path) -> None:
     """Every line a server desk can show (sign-in, offline, TLS, conflicts, the head desk's
-    jobs) has its 中文 words; the window's own texts are checked by test_gui_i18n."""
-    import referee_app.gui.server_desk  # noqa: F401 (registers the lines)
-    from referee_app.gui.messages import is_translated, problem_text
+    jobs) is a message made where it happens, said in 中文 from its code and params — no
+    English read back. The window's own texts are checked by test_gui_i18n."""
+    from referee_app.core.errors import FieldError
+    from referee_app.gui.messages import exception_text
+    from referee_app.gui.server_desk import HandQueued, open_server
+    from referee_app.server.client import DeskClient, ServerUnreachable
+    from referee_app.storage import AuthError, DuplicateHandError, StorageError
 
-    lines = [
-        "wrong PIN for 钱 (4 tries left before a 5-minute lock)",
-        "wrong PIN for 钱; locked for 5 minutes after 5 wrong PINs",
-        "钱 is locked after 5 wrong PINs; try again in 299 s",
-        "no referee named '吴' (referee-app referee list)",
-        "too many sign-in attempts from this address; wait 42 s",
-        "cannot reach http://127.0.0.1:8787 (ConnectError); hands saved now wait in the outbox",
-        "http://127.0.0.1:8787's TLS certificate is not trusted by this desk: give the server's "
-        "cert.pem (gui --server-cert cert.pem, or DeskClient(..., verify='cert.pem')); hands "
-        "saved now wait in the outbox",
-        "cannot reach http://127.0.0.1:8787, and this desk has not seen the tournament yet to "
-        "check hands offline; connect once first",
-        "the server cannot be reached; the hand was checked and waits in the outbox (3 "
-        "waiting): it is sent when the server is back",
-        "this desk is a client of http://127.0.0.1:8787; players, seating and the tournament's "
-        "settings are changed on the head desk",
-        "hand 3 of table 1 in round 1 is already saved as hand id 7; amend or void it instead",
-        "expected the server's address as http://HOST:PORT, got 'x'",
-        "sign-in cancelled",
+    url = "http://127.0.0.1:9"  # nothing listens there
+    made: list[FieldError] = [
+        AuthError.of("referee", "wrong_pin", name="钱", left=4, minutes=5),
+        AuthError.of("referee", "wrong_pin_locked", name="钱", minutes=5, failures=5),
+        AuthError.of("referee", "referee_locked", name="钱", failures=5, wait=299),
+        AuthError.of("referee", "unknown_referee", name="吴"),
+        HandQueued("k", 3),
+        DuplicateHandError.of("hand_no", "duplicate_hand", hand_no=3, table=1, round=1,
+                              hand_id=7),
     ]
+    for call in (lambda: open_server("x"),
+                 lambda: open_server(url, outbox=tmp_path / "o", timeout=0.5),
+                 lambda: DeskClient(url, tmp_path / "o2").check({"format": "x"}),
+                 lambda: DeskClient(url).add_hand({}, round=1, table=1, hand_no=1)):
+        with pytest.raises(FieldError) as e:
+            call()
+        made.append(e.value)
+    assert [type(e) for e in made[-4:]] == [StorageError, ServerUnreachable,
+                                            ServerUnreachable, StorageError]
     LANG.set("zh")
     try:
-        for line in lines:
-            assert is_translated(None, line), line
-            zh = problem_text(line)
-            assert zh != line and any("\u4e00" <= c <= "\u9fff" for c in zh), line
+        for e in made:
+            assert e.message_code, e  # a message of the catalogue, not a sentence
+            zh = exception_text(e)
+            assert "⟦" not in zh and any("\u4e00" <= c <= "\u9fff" for c in zh), zh
+            assert zh != str(e)
     finally:
         LANG.set("en")
 

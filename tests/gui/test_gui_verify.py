@@ -173,7 +173,7 @@ def test_differences_dialog_side_by_side(qtbot, desk_window) -> None:
                             win)
     qtbot.addWidget(dlg)
     row = [dlg.table.item(0, c).text() for c in range(3)]
-    assert row == ["南 S 的手牌", "2366p456s", "2367p456s"]
+    assert row == ["南 S的手牌", "2366p456s", "2367p456s"]
     assert not dlg.btn_first.isDefault() and not dlg.btn_second.isDefault()
 
 

@@ -137,7 +137,7 @@ def test_table_sheet_running_totals_match_the_database(event):
     for h in sheet.hands:
         for d in h.details:
             if d.order is not None:
-                assert d.pattern in text
+                assert d.pattern.text("zh") in text  # the rules' name
 
 
 def test_table_sheets_for_a_round_have_every_table(event):
@@ -339,8 +339,9 @@ def test_details_and_statement_of_the_spec_example():
     rec = HandRecord.from_dict(EXAMPLE)
     s = settle(rec)
     d = {x.seat: x for x in seat_details(rec, s)}
-    assert (d["E"].order, d["E"].pattern, d["E"].pattern_fan, d["E"].bonus_fan,
+    assert (d["E"].order, d["E"].pattern.text("zh"), d["E"].pattern_fan, d["E"].bonus_fan,
             d["E"].total_fan, d["E"].total) == (2, "清一色", 3, 1, 4, 30)
+    assert d["E"].pattern.text("en") == "Flush"  # the pattern's names, in each language
     assert (d["S"].kong, d["S"].ready, d["S"].total) == (6, 18, 16)
     assert d["W"].total == -61 and d["W"].order is None
     assert sum(x.total for x in d.values()) == 0
@@ -458,7 +459,7 @@ def test_table_template_can_add_detail_columns(event, tmp_path):
     for d in winners:
         assert d.tile in text
         if d.bonuses:
-            assert d.bonuses.split(",")[0] in text
+            assert d.bonuses.text("zh").split("、")[0] in text
     assert "Bonuses" in text and "Ready check" not in text
 
 

@@ -74,6 +74,8 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
         p = t.penalties.add("李伟", 3, "late", round=1, zero_sum=True, referee=HEAD)
         t.penalties.add(["张敏"], 2, "noise", referee=HEAD)
         t.penalties.void(p.id, reason="excused", referee=HEAD)
+        for i, player in enumerate(t.players.list()[:8]):  # a team event: team standings
+            t.players.update(player.name, team=("川军", "蓉城")[i % 2], referee=HEAD)
     return db
 
 
@@ -89,6 +91,7 @@ READS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "penalties.list": ((), {}),
     "standings.table": ((), {"through_round": 1}), "standings.provisional": ((1,), {}),
     "standings.statement": (("李伟",), {}), "standings.stages": ((), {}),
+    "standings.teams": ((), {"through_round": 1}),
     "record.log": ((), {"hand": 2}), "record.digest": ((), {}),
 }
 
@@ -126,7 +129,10 @@ def test_the_json_of_each_model_keeps_the_documented_keys(event: Path) -> None:
                          "dealer", "players", "totals", "override_reason", "entered_by",
                          "entered_at", "updated_by", "updated_at", "record", "settlement"}
     assert hand["flags"] == ["amended"]
-    assert set(seating) == {"round", "seats", "tables", "byes", "repeat_pairs", "assignments"}
+    # team-mates at one table and absent players only when there are (a team event, check-in)
+    assert set(seating) - {"team_pairs"} == {"round", "seats", "tables", "byes",
+                                             "repeat_pairs", "assignments"}
+    assert "absent" not in seating and seating.get("team_pairs", 0) > 0
     assert set(seating["assignments"][0]) == {"table", "seat", "player_id", "player"}
     assert set(seating["tables"]) == {"1", "2", "3", "4"}
     assert set(row) == set(first.to_dict()) and row["per_round"] == first.to_dict()["per_round"]

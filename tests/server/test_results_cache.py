@@ -33,7 +33,8 @@ RULES = get_ruleset("ottawa-2009")
 PAGES = ["/?lang=en", "/?round=1&lang=zh", "/progress?lang=en", "/progress?round=1",
          "/seating?q=Player%201&lang=en", "/player/3?lang=zh", "/player/5?lang=en",
          "/api/standings", "/api/standings?through=1", "/api/rounds/1/progress",
-         "/api/tournament"]
+         "/api/tournament", "/teams?lang=zh", "/api/standings/teams", "/projector",
+         "/seating?round=1&q=Player%202&lang=zh"]
 
 
 def _record(rng: random.Random, players: dict[str, str]) -> dict[str, Any]:
@@ -50,7 +51,8 @@ def _step(t: Tournament, rng: random.Random) -> str:
     hands = t.hands.list()
     kind = rng.choice(["add"] * 6 + ["amend"] * 2 + ["void", "restore", "verify", "unverify",
                                                      "penalty", "unpenalty", "withdraw",
-                                                     "return", "seat", "swap", "settings"]
+                                                     "return", "seat", "swap", "settings",
+                                                     "absent", "team"]
                       + (["points", "cut", "seat", "cancel", "scoring"]
                          if t.info.placement or t.stages.list()[1:] else []))
     try:
@@ -84,6 +86,12 @@ def _step(t: Tournament, rng: random.Random) -> str:
             p = rng.choice(t.players.list())
             t.players.set_status(p.id, PlayerStatus.WITHDRAWN if kind == "withdraw"
                                  else PlayerStatus.ACTIVE)
+        elif kind == "absent":  # check-in (issue 26): the seating marks them until a hand
+            p = rng.choice(t.players.list())
+            t.players.set_status(p.id, PlayerStatus.ABSENT)
+        elif kind == "team":  # a team event: team-mate pairs and team standings
+            p = rng.choice(t.players.list())
+            t.players.update(p.id, team=rng.choice(["川军", "蓉城", ""]))
         elif kind == "seat":
             t.rounds.seat(max(rounds) + 1, seed=rng.randint(1, 99), fill="byes")
         elif kind == "swap":
@@ -130,6 +138,8 @@ def _same_as_fresh(results: Results, kept: Tournament, db: Path, step: str) -> N
             assert kept.standings.table(stage=st.number) == fresh.standings.table(
                 stage=st.number), (step, st)
             assert results.provisional(kept, *scope) == fresh.standings.provisional(
+                scope[0], through_round=scope[1]), (step, scope)
+            assert results.teams(kept, *scope) == fresh.standings.teams(
                 scope[0], through_round=scope[1]), (step, scope)
         assert kept.standings.table(include_substitutes=True) == fresh.standings.table(
             include_substitutes=True), step

@@ -8,6 +8,7 @@ from __future__ import annotations
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -21,7 +22,9 @@ import httpx
 import pytest
 from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_event, records
 
-from referee_app.storage import Tournament
+from referee_app.core.wording import params_from_data, violation_text
+from referee_app.server.client import error_from
+from referee_app.storage import HandRuleError, Tournament
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::DeprecationWarning")]
 
@@ -106,6 +109,21 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     assert r.status_code == 422 and r.json()["error"]["code"] == "hand_rule"
     clauses = {v["clause"] for v in r.json()["error"]["violations"]}
     assert {"§2.1", "§2.4"} <= clauses
+    # each violation carries its code and params beside the English (issue 22), and the
+    # desk's client rebuilds them from the codes: said in 中文 without reading the English
+    body = r.json()["error"]
+    assert all(v["code"] and isinstance(v["params"], dict) and v["message"]
+               for v in body["violations"])
+    err = error_from(r)
+    assert isinstance(err, HandRuleError) and err.message_code == "hand_rule"
+    assert [v.code for v in err.violations] == [v["code"] for v in body["violations"]]
+    zh = [violation_text(v.code, v.params, "zh") for v in err.violations]
+    assert zh == [violation_text(v["code"], params_from_data(v["params"]), "zh")
+                  for v in body["violations"]]
+    assert all(re.search("[\u4e00-\u9fff]", z) for z in zh)
+    said = err.text("zh")  # the refusal and each rule in it, in 中文
+    assert err.text("en") == body["problem"] and said.startswith("违反规则（")
+    assert all(z in said for z in zh)
     # a player not seated at that table: 400 naming the seat
     wrong = copy.deepcopy(recs[1])
     wrong["seats"]["E"]["player"] = "nobody"

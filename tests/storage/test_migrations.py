@@ -22,8 +22,10 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
-#: what a schema-3 file lacked: the stages, a penalty's unit
-TO_SCHEMA_3 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-4 file lacked: the stages, a penalty's unit
+TO_SCHEMA_4 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-3 file lacked: those, and a player's team
+TO_SCHEMA_3 = TO_SCHEMA_4 + "ALTER TABLE players DROP COLUMN team; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
     "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
@@ -215,14 +217,16 @@ def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
     assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
 
 
-def test_a_schema_3_file_gains_stages_and_penalties_in_chips(current: Tournament,
-                                                             tmp_path: Path) -> None:
-    """Schema 4: the stages table, and every penalty of an older file in chips — its chain
+@pytest.mark.parametrize("version", [3, 4])
+def test_an_older_file_gains_stages_and_penalties_in_chips(current: Tournament,
+                                                           tmp_path: Path, version: int) -> None:
+    """Schema 5 (from 3 through teams, or from 4): the stages table, and every penalty of an older file in chips — its chain
     rows, written without a unit, replay to the column's default, so verify and bundles
     hold and the standings are as they were."""
     rows = current.standings.table()
     bundle = current.export_bundle()
-    three = _older(current, tmp_path / "three.sqlite", TO_SCHEMA_3 + "PRAGMA user_version=3;")
+    undo = TO_SCHEMA_3 if version == 3 else TO_SCHEMA_4
+    three = _older(current, tmp_path / "older.sqlite", undo + f"PRAGMA user_version={version};")
     fresh = _shape(current.db.conn)
     with Tournament.open(three, backup_every=0) as t:
         assert _shape(t.db.conn) == fresh
@@ -265,3 +269,44 @@ def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
         assert t.read_only and len(t.players.list()) == 8
     with pytest.raises(ReadOnlyError, match="must be upgraded"):
         Tournament.open(read_only_medium / "old.sqlite")
+
+
+# --------------------------------------------------------------------------- teams (schema 4)
+
+DEMO = Path(__file__).resolve().parents[2] / "sample_events" / "demo-ottawa-2009.json"
+
+
+@pytest.fixture
+def before_teams(tmp_path: Path) -> Path:
+    """A file from before teams: the demo bundle's chain was written by code that had no
+    team column (its player rows lack the key), the column dropped and the version set back."""
+    path = tmp_path / "before-teams.sqlite"
+    Tournament.import_bundle(DEMO, path, backup_every=0).close()
+    conn = sqlite3.connect(path)
+    conn.executescript(TO_SCHEMA_3 + "PRAGMA user_version=3;")
+    conn.close()
+    return path
+
+
+def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Path) -> None:
+    entries = sqlite3.connect(before_teams).execute(
+        "SELECT entry FROM chain WHERE entry LIKE '%\"players\",\"I\"%'").fetchall()
+    assert entries and not any('"team"' in e for (e,) in entries)  # really written before
+    with Tournament.open(before_teams, backup_every=0) as t:
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        n = len(t.record.log())
+        assert {p.team for p in t.players.list()} == {""}
+        assert t.record.verify().entries == n  # older rows replay with the column's default
+        bundle = t.export_bundle()
+        # nobody in a team: the bundle is the one the code before wrote
+        assert all("team" not in p for p in bundle["players"])
+        name = t.players.list()[0].name
+        t.players.update(name, team="川军", referee="赵建国")
+        assert t.players.get(name).team == "川军"
+        assert t.record.verify().entries == n + 1
+        again = t.export_bundle()
+    assert [p.get("team") for p in again["players"]][0] == "川军"
+    with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),
+                                  backup_every=0) as copy:
+        assert copy.players.get(name).team == "川军"
+        assert copy.export_bundle() == again

@@ -222,3 +222,31 @@ def test_a_three_seat_event_defaults_to_three_values(tmp_path: Path) -> None:
         with pytest.raises(StorageError) as e:
             t.update_info(placement_points="4,2,1,0")
         assert e.value.message_code == "points_count"
+
+
+def test_the_standings_csv_writes_scores_as_numbers(make_tournament, record_for,
+                                                     tmp_path: Path) -> None:
+    """A spreadsheet reads the CSV's scores as numbers: a negative score is written as a
+    number, not as text the formula guard would quote (``'-2``); a team's sums too."""
+    import csv
+
+    t = make_tournament(n=8, rounds=1)
+    t.update_info(scoring="placement")
+    t.hands.add(record_for(t, 1, 1, seed=5), round=1, table=1, hand_no=1)
+    t.penalties.add(["李伟"], 9, "late", unit="points", round=1)  # below 0 whatever his place
+    for i, p in enumerate(t.players.list()):
+        t.players.update(p.name, team="AB"[i % 2])
+    rows = t.standings.table()
+    for path, write in ((tmp_path / "s.csv", t.standings.export_csv),
+                        (tmp_path / "t.csv", t.standings.export_teams_csv)):
+        write(path)
+        got = list(csv.DictReader(open(path, encoding="utf-8-sig")))
+        for row in got:
+            for key in ("points", "chips", "round_1"):
+                assert not row[key].startswith("'"), (path.name, key, row[key])
+                float(row[key])
+    got = list(csv.DictReader(open(tmp_path / "s.csv", encoding="utf-8-sig")))
+    assert [float(r["points"]) for r in got] == [float(json_number(r.points)) for r in rows]
+    assert any(float(r["points"]) < 0 for r in got) and any(int(r["chips"]) < 0 for r in got)
+    teams = list(csv.DictReader(open(tmp_path / "t.csv", encoding="utf-8-sig")))
+    assert sum(float(r["points"]) for r in teams) == sum(float(r["points"]) for r in got)

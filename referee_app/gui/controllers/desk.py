@@ -29,6 +29,7 @@ from referee_app.storage.models import (
     Seating,
     Stage,
     StandingRow,
+    TeamRow,
 )
 from referee_app.storage.progress import RoundProgress, round_progress
 from referee_app.storage.tournament import Tournament
@@ -53,14 +54,14 @@ class RulesetFile:
     differences: tuple[tuple[str, str, str], ...]
 
 
-def load_ruleset_file(path: str | Path) -> RulesetFile:
+def load_ruleset_file(path: str | Path, lang: str = "en") -> RulesetFile:
     """Read and check a ruleset file (schema and engine consistency), as ``referee-app
     rules --file X --diff ID`` does; a refused file raises RulesetFileError (field = the
-    path inside the file, problem = what is wrong)."""
+    path inside the file, problem = what is wrong). ``lang``: the differences' words."""
     rules = ruleset_from_file(path)
     near, diffs = nearest_shipped(rules)
     return RulesetFile(str(path), rules, near,
-                       tuple((p, *diff_texts(a, b, 40)) for p, a, b in diffs))
+                       tuple((p, *diff_texts(a, b, 40, lang)) for p, a, b in diffs))
 
 
 class DeskError(FieldError):
@@ -86,7 +87,7 @@ def parse_seed(text: str) -> int | None:
     try:
         return int(text)
     except ValueError:
-        raise DeskError("seed", f"expected a whole number or nothing, got {text!r}") from None
+        raise DeskError.of("seed", "bad_seed", got=text) from None
 
 
 class Desk:
@@ -113,7 +114,7 @@ class Desk:
         ``ruleset``: a shipped id, or a club's Ruleset (:func:`load_ruleset_file`), stored
         inside the tournament as ``event new --ruleset-file`` does."""
         if not str(path).strip():
-            raise DeskError("file", "choose where to save the tournament file")
+            raise DeskError.of("file", "choose_file_new")
         return cls(Tournament.create(path, name, ruleset=ruleset, venue=venue,
                                      start_date=start_date, end_date=end_date, stake=stake,
                                      cap_fan=cap_fan, head_referee=referee), referee)
@@ -122,7 +123,7 @@ class Desk:
     def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "") -> Desk:
         """File → Import bundle…: a new tournament file built from an exported bundle."""
         if not str(db_path).strip():
-            raise DeskError("file", "choose where to save the imported tournament")
+            raise DeskError.of("file", "choose_file_import")
         return cls(Tournament.import_bundle(bundle, db_path), referee)
 
     def reopen(self) -> Desk:
@@ -249,6 +250,15 @@ class Desk:
         """The event's stages (one, until it is cut)."""
         return self.t.standings.stages()
 
+    def team_standings(self, round_no: int | None = None, *, through: int | None = None,
+                       stage: int | None = None) -> list[TeamRow]:
+        """The team standings in the same scope as :meth:`standings` ([] without teams)."""
+        return self.t.standings.teams(round_no, through_round=through, stage=stage)
+
+    def has_teams(self) -> bool:
+        """A team event: some player has a team (the standings offer the team view)."""
+        return any(p.team for p in self.t.players.list())
+
     def provisional(self, round_no: int | None = None, *, through: int | None = None) -> int:
         """Unverified hands these standings leave out (0 unless only verified hands
         count): while any are, the standings are provisional."""
@@ -284,17 +294,23 @@ class Desk:
         progress = round_progress(self.t, playing) if playing is not None else None
         stages = self.t.standings.stages()
         if n is None:
-            return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
+            return ProjectorData(title, self.t.standings.table(),
+                                 provisional=self.t.standings.provisional(),
                                  progress=progress, event=self.title,
-                                 stage=stages[-1] if len(stages) > 1 else None)
+                                 stage=stages[-1] if len(stages) > 1 else None,
+                                 teams=self.t.standings.teams())
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
         playing_stage = next((s for s in reversed(stages) if s.plays(n)), None)
+        teams = self.t.standings.teams(through_round=n)
+        team_prev = {r.team: r.rank for r in self.t.standings.teams(through_round=n - 1)} \
+            if teams and n > 1 else {}
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
                              progress=progress, event=self.title,
                              stage=playing_stage if len(stages) > 1 and playing_stage
-                             and playing_stage.number > 1 else None)
+                             and playing_stage.number > 1 else None, teams=teams,
+                             team_previous=team_prev)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
         """The switches this hand touches under the tournament's rules, with their clauses
@@ -425,9 +441,23 @@ class Desk:
         return self.t.export_bundle(path)
 
     def add_player(self, name: str, name_latin: str = "", club: str = "",
-                   status: str = "active") -> Player:
+                   status: str = "active", team: str = "") -> Player:
         return self.t.players.add(name, name_latin=name_latin, club=club, status=status,
-                                 referee=self.referee)
+                                 referee=self.referee, team=team)
+
+    def update_player(self, player: str, **fields: str) -> Player:
+        """Players → Edit player…: the fields the form changed (Latin name, club, team;
+        the record name only before the player's first hand)."""
+        return self.t.players.update(player, referee=self.referee, **fields)
+
+    def set_present(self, player: str, present: bool) -> Player:
+        """Check-in: present is active again, not present is absent (never seated while
+        absent; results kept)."""
+        return self.set_player_status(player, "active" if present else "absent")
+
+    def toggle_present(self, player: str) -> Player:
+        """One check-in (Enter in the check-in list): absent ↔ present."""
+        return self.set_present(player, self.t.players.get(player).status.value == "absent")
 
     def import_players_csv(self, path: str | Path) -> list[Player]:
         return self.t.players.import_csv(path, referee=self.referee)
@@ -450,14 +480,15 @@ class Desk:
     def swap_candidates(self, round_no: int, table: int, seat: str
                         ) -> tuple[str, list[tuple[str, tuple[int, str] | None, bool]]]:
         """Who sits in the seat ("—" when empty), and who may be put there: every other
-        player not withdrawn, with their (table, seat) this round (None when not seated)
-        and whether they have the bye."""
+        player not withdrawn nor absent, with their (table, seat) this round (None when not
+        seated) and whether they have the bye."""
         seating = self.seating(round_no)
         current = seating.tables.get(table, {}).get(seat, "—")
         byes = set(seating.byes)
         return current, [(p.name, seating.table_of(p.name), p.name in byes)
                          for p in self.players()
-                         if p.name != current and p.status.value != "withdrawn"]
+                         if p.name != current and p.status.value not in ("withdrawn",
+                                                                          "absent")]
 
     def set_seat(self, round_no: int, table: int, seat: str, player: str) -> Seating:
         return self.t.rounds.set_seat(round_no, table, seat, player, referee=self.referee)

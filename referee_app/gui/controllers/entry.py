@@ -13,7 +13,6 @@ file stored in the tournament included) with the tournament's cap and stake
 from __future__ import annotations
 
 import copy
-import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -28,12 +27,7 @@ from referee_app.core import (
     parse_tiles,
     settle,
 )
-
-#: the read error of a form with nothing typed in it (shown only when saving is tried)
-BLANK_PROBLEM = "nothing is entered yet"
-_SEAT_PATH = re.compile(r"^seats\.([A-Z])\b")
-_EVENT_PATH = re.compile(r"^events\[(\d+)\]")
-_EVENT_WORD = re.compile(r"\bevent (\d+)\b")
+from referee_app.core.record import path_parts
 
 
 def rules_of(ruleset: str | Ruleset) -> Ruleset:
@@ -54,6 +48,8 @@ class Problem:
     rule: bool = True
     #: the engine's violation (its code and params, rendered in the desk's language)
     violation: RuleViolation | None = None
+    #: the reader's refusal of a field that cannot be read (its code and params)
+    error: RecordError | None = None
 
 
 @dataclass(frozen=True)
@@ -186,22 +182,26 @@ class EntryForm:
         """Read and settle the form (~1 ms); every problem mapped to a seat and/or event."""
         rules = self.rules_obj
         if self.is_blank():
-            return Evaluation(None, None, (), RecordError("", BLANK_PROBLEM), rules, blank=True)
+            # nothing typed: the read error is shown only when saving is tried
+            return Evaluation(None, None, (), RecordError.of("", "nothing_entered"), rules,
+                              blank=True)
         try:
             record = HandRecord.from_dict(self.to_record_dict(), rules)
         except RecordError as e:
-            seat = m.group(1) if (m := _SEAT_PATH.match(e.field)) else None
-            ev = int(m.group(1)) if (m := _EVENT_PATH.match(e.field)) else None
+            parts = path_parts(e.field)
+            seat = str(parts[1]) if parts[:1] == ("seats",) and len(parts) > 1 else None
+            ev = parts[1] if parts[:1] == ("events",) and len(parts) > 1 \
+                and isinstance(parts[1], int) else None
             if ev is not None and seat is None and 0 <= ev < len(self.events):
                 seat = self.events[ev].get("seat")
-            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev, rule=False),), e,
-                              rules)
+            return Evaluation(None, None, (Problem(e.field or "record", e.problem, seat, ev,
+                                                   rule=False, error=e),), e, rules)
         s = settle(record, rules)
         first_seen = self._first_event_of_errors(record, s, rules) if s.errors else {}
         problems = []
         for v in s.errors:
-            m = _EVENT_WORD.search(v.message)
-            ev = int(m.group(1)) - 1 if m else first_seen.get(v)
+            named = dict(v.params).get("event")  # a violation about one event names it
+            ev = int(named) - 1 if named is not None else first_seen.get(v)
             problems.append(Problem(v.clause, v.message, v.seat, ev, violation=v))
         return Evaluation(record, s, tuple(problems), rules=rules)
 

@@ -7,6 +7,7 @@ separates numbers (``4-1-9``, ``4/1/9``, ``4.1.9`` all work).
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from collections.abc import Iterable, Sequence
@@ -69,12 +70,28 @@ def _fold(text: str) -> str:
     return "".join(c for c in nfkd if not unicodedata.combining(c)).casefold().replace(" ", "")
 
 
+@functools.lru_cache(maxsize=4096)
+def _pinyin(name: str) -> tuple[str, str]:
+    """A Chinese name as typed on a Latin keyboard: its pinyin run together, and the
+    initials (李伟 → ``liwei``, ``lw``); ("", "") for a name without Chinese characters.
+    pypinyin is imported at the first search, not at launch."""
+    if not any("\u4e00" <= c <= "\u9fff" for c in name):
+        return "", ""
+    from pypinyin import Style, lazy_pinyin
+
+    syllables = [s for s in lazy_pinyin(name, style=Style.NORMAL, errors="ignore") if s]
+    return "".join(syllables), "".join(s[0] for s in syllables)
+
+
 def find_players(query: str, players: Sequence[Any]) -> list[Any]:
-    """Players whose name or Latin name contains ``query`` (exact name first)."""
+    """Players whose name or Latin name contains ``query`` (exact name first), or whose
+    Chinese name's pinyin or initials start with it (``liw``, ``lw`` find 李伟)."""
     q = _fold(query)
     if not q:
         return []
     exact = [p for p in players if _fold(p.name) == q or _fold(p.name_latin) == q]
     rest = [p for p in players if p not in exact
             and (q in _fold(p.name) or q in _fold(p.name_latin))]
-    return exact + rest
+    sounds = [p for p in players if p not in exact and p not in rest and q.isascii()
+              and any(form.startswith(q) for form in _pinyin(p.name) if form)]
+    return exact + rest + sounds

@@ -13,14 +13,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from referee_app.core.errors import RecordError
+from referee_app.core.errors import RecordError, render
 from referee_app.core.jsonin import json_kind, parse_json
 from referee_app.core.record import (
     EVENT_FIELDS,
     SEAT_FIELDS,
     TOP_FIELDS,
     near_field,
-    record_warnings,
+    unknown_fields,
 )
 
 from .entry import EntryForm
@@ -33,9 +33,9 @@ class NearMissError(RecordError):
     code = "near_miss"
 
     def __init__(self, where: str, key: str, near: str) -> None:
+        params = {"near": near}
         super().__init__(f"{where}.{key}" if where else key,
-                         f"unknown field; did you mean {near!r}?",
-                         params={"key": key, "near": near})
+                         render("near_miss", params, "en"), code="near_miss", params=params)
         self.where, self.key, self.near = where, key, near
 
 
@@ -67,18 +67,14 @@ def near_misses(data: dict[str, Any]) -> list[NearMissError]:
 def read_record(data: Any) -> RecordInput:
     """A parsed record: refused (the first near miss) or accepted with its unknown keys."""
     if not isinstance(data, dict):
-        raise RecordError("", f"a hand record is a JSON object, got {json_kind(data)}")
+        raise RecordError.of("", "record_not_json_object", kind=json_kind(data))
     misses = near_misses(data)
     if misses:
         raise misses[0]
-    unknown = []
-    for line in record_warnings(data):
-        path, _, rest = line.partition(": ")
-        unknown.append((path, "kept" in rest))
-    return RecordInput(data, tuple(unknown))
+    return RecordInput(data, tuple(unknown_fields(data)))
 
 
-def read_record_text(text: str | bytes, source: str = "the input") -> RecordInput:
+def read_record_text(text: str | bytes, source: str | None = None) -> RecordInput:
     """Text (a file's bytes, the clipboard) -> :func:`read_record`; RecordError with one
     clear line for anything that is not a hand record."""
     return read_record(parse_json(text, source))

@@ -23,7 +23,7 @@ from referee_app.core.errors import FieldError
 
 #: the reports library (reportlab and the templates) is imported when a report is made,
 #: not when the window opens (launch time, issue 12)
-REPORTS = ("standings", "table", "player", "hand", "seating", "slips")
+REPORTS = ("standings", "table", "player", "hand", "seating", "slips", "teams")
 
 if TYPE_CHECKING:
     from PySide6.QtPrintSupport import QPrinter
@@ -37,8 +37,11 @@ class ReportRequestError(FieldError):
     code = "report_request"
 
 
-class PdfPageError(ValueError):
-    """The PDF bytes cannot be read, or a page number is out of range."""
+class PdfPageError(FieldError):
+    """The PDF bytes cannot be read, a page number is out of range, or the printer cannot
+    start."""
+
+    code = "pdf_page"
 
 
 @dataclass(frozen=True)
@@ -50,8 +53,8 @@ class ReportRequest:
 
     def __post_init__(self) -> None:
         if self.report not in REPORTS:
-            raise ReportRequestError("report", f"unknown report {self.report!r} "
-                                     f"(known: {', '.join(REPORTS)})")
+            raise ReportRequestError.of("report", "unknown_report", got=self.report,
+                                        known=list(REPORTS))
         object.__setattr__(self, "params", MappingProxyType(dict(self.params)))
 
     def file_stem(self) -> str:
@@ -78,34 +81,35 @@ class Selection:
 
 
 def standings_request(only: int | None = None, through: int | None = None,
-                      stage: int | None = None) -> ReportRequest:
+                      report: str = "standings", stage: int | None = None) -> ReportRequest:
     """The standings as the filter shows them: round N alone (``round``), after round N
     (``through``), or overall — the meanings of ``report standings --round/--through``;
-    ``stage``: one stage alone (``--stage``)."""
+    ``stage``: one stage alone (``--stage``); ``report="teams"``: the team standings in
+    that scope."""
     params = {k: v for k, v in (("round", only), ("through", through), ("stage", stage))
               if v is not None}
-    return ReportRequest("standings", params)
+    return ReportRequest(report, params)
 
 
 def request_for(report: str, sel: Selection) -> ReportRequest:
     """The request of ``report`` for the selection; names what is missing when it cannot."""
-    if report == "standings":
-        return standings_request(sel.standings_only, sel.standings_round)
+    if report in ("standings", "teams"):
+        return standings_request(sel.standings_only, sel.standings_round, report)
     if report == "hand":
         if sel.hand_id is None:
-            raise ReportRequestError("hand", "no saved hand is selected")
+            raise ReportRequestError.of("hand", "no_hand_selected")
         return ReportRequest("hand", {"hand_id": sel.hand_id})
     if report == "player":
         if not sel.player:
-            raise ReportRequestError("player", "no player is selected")
+            raise ReportRequestError.of("player", "no_player_selected")
         return ReportRequest("player", {"player": sel.player})
     if sel.round is None:
-        raise ReportRequestError("round", "no round is selected")
+        raise ReportRequestError.of("round", "no_round_selected")
     if report == "seating":
         return ReportRequest("seating", {"round": sel.round})
     if report in ("table", "slips"):
         return ReportRequest(report, {"round": sel.round, "table": sel.table})
-    raise ReportRequestError("report", f"unknown report {report!r} (known: {', '.join(REPORTS)})")
+    raise ReportRequestError.of("report", "unknown_report", got=report, known=list(REPORTS))
 
 
 def gather(desk: Desk, req: ReportRequest, generated_at: datetime | None = None) -> Any:
@@ -148,7 +152,7 @@ class PdfPages:
         try:
             self._doc = pdfium.PdfDocument(pdf)
         except pdfium.PdfiumError as e:
-            raise PdfPageError(f"pdf: cannot read the document ({e})") from None
+            raise PdfPageError.of("pdf", "pdf_unreadable", detail=str(e)) from None
         self.count = len(self._doc)
 
     def close(self) -> None:
@@ -176,8 +180,7 @@ class PdfPages:
 
     def _page(self, index: int) -> Any:
         if not 0 <= index < self.count:
-            raise PdfPageError(f"page: {index + 1} is not a page of this report "
-                               f"(1 to {self.count})")
+            raise PdfPageError.of("page", "pdf_no_page", page=index + 1, count=self.count)
         return self._doc[index]
 
 
@@ -189,13 +192,13 @@ def print_pdf(pages: PdfPages, printer: QPrinter) -> int:
     first = max(1, printer.fromPage() or 1)
     last = min(pages.count, printer.toPage() or pages.count)
     if first > last:
-        raise PdfPageError(f"pages: {first}-{last} selects no page of this report "
-                           f"(1 to {pages.count})")
+        raise PdfPageError.of("pages", "pdf_no_pages", first=first, last=last,
+                              count=pages.count)
     # capped at 300 dpi: sharp text and tiles, while an A4 page stays a 26 MB bitmap
     dpi = max(72, min(printer.resolution(), 300))
     painter = QPainter()
     if not painter.begin(printer):
-        raise OSError("printer: cannot start printing (is the printer or output file usable?)")
+        raise PdfPageError.of("printer", "printer_not_started")
     try:
         for i in range(first - 1, last):
             if i > first - 1:

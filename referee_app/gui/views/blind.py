@@ -55,6 +55,8 @@ class BlindHost(Protocol):
 
     def message(self, text: str, error: bool = True) -> None: ...
 
+    def reason_given(self, reason: str | None) -> bool: ...
+
     def may_leave_form(self) -> bool: ...
 
     def update_header(self) -> None: ...
@@ -128,16 +130,14 @@ class BlindVerify:
         signer = None
         if head and d.referee != head:  # the head referee resolves, and signs
             signer = win.ask_text(tr("head_sign_title"), tr("verify_head_prompt", head=head))
-            if not signer or not signer.strip():
-                win.message(tr("reason_required"))
+            if not win.reason_given(signer):
                 return False
             signer = signer.strip()
         reason = None
         if choice != "first":
             reason = win.ask_reason(tr("amend_title"), tr("verify_take_second"),
                                     tr("verify_differ", title=title, n=len(res.differences)))
-            if not reason or not reason.strip():
-                win.message(tr("reason_required"))
+            if not win.reason_given(reason):
                 return False
         try:
             _, refused = d.resolve_blind(hid, win.entry.form, reason, signer)

@@ -24,6 +24,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel, QMessageBox, QVBoxL
 
 from referee_app.core.errors import RecordError
 from referee_app.core.input_files import InputTooLargeError, read_limited
+from referee_app.core.jsonin import source_named
 from referee_app.storage.errors import BusyError, HandChangedError
 
 from ..controllers.follow import Follower, conflict_differences, open_hand_state
@@ -33,12 +34,13 @@ from ..controllers.record_input import (
     form_from_record,
     read_record_text,
 )
-from ..faults import fault_text, read_only_text
+from ..faults import read_only_text
 from ..i18n import LANG, tr
 from ..messages import exception_text, field_words
 from .banner import BannerArea
 from .blind import BlindVerify
 from .conflict import ConflictDialog
+from .keyboard import with_mnemonic
 from .menus import WindowMenus
 from .session import DeskSession
 
@@ -140,8 +142,8 @@ class DeskFaults(QObject):
         self.banners.clear(kind)
 
     def retranslate(self, *_args: object) -> None:
-        self.act_load_record.setText(tr("Load hand record…"))
-        self.act_paste_record.setText(tr("Paste hand record"))
+        self.act_load_record.setText(with_mnemonic(tr("Load hand record…"), "L"))
+        self.act_paste_record.setText(with_mnemonic(tr("Paste hand record"), "A"))
         for kind, make in list(self._banner_makers.items()):
             self._banner(kind, make)
 
@@ -195,7 +197,7 @@ class DeskFaults(QObject):
             try:
                 return save()
             except BusyError as e:
-                if not self.ask_retry(fault_text(e) or str(e)):
+                if not self.ask_retry(exception_text(e)):
                     raise
 
     # ------------------------------------------------------------------ other writers
@@ -292,7 +294,7 @@ class DeskFaults(QObject):
         """The store refused the save (another desk was faster than the next poll)."""
         self.stale = self.desk.hand(e.hand_id)
         self._show_stale_banner()
-        self.win.message(fault_text(e) or str(e), error=False)
+        self.win.message(exception_text(e), error=False)
         self.compare_versions()
 
     def compare_versions(self) -> str | None:
@@ -338,7 +340,7 @@ class DeskFaults(QObject):
         try:
             data = read_limited(path)
         except OSError as e:
-            self.win.message(tr("record_unreadable", msg=e.strerror or str(e)))
+            self.win.message(tr("record_unreadable", msg=exception_text(e)))
             return False
         except InputTooLargeError as e:
             self.win.message(tr("record_unreadable", msg=exception_text(e)))
@@ -351,7 +353,7 @@ class DeskFaults(QObject):
         if not text.strip():
             self.win.message(tr("record_clipboard_empty"))
             return False
-        return self.load_record_text(text, "clipboard")
+        return self.load_record_text(text, source_named("clipboard"))
 
     def load_record_text(self, text: str | bytes, source: str) -> bool:
         if self.win.context is None:

@@ -31,11 +31,13 @@ from PySide6.QtWidgets import (
 from referee_app.core import HandRecord, Ruleset, Settlement
 from referee_app.core.settle import as_stored
 
-from ..faults import shown_error
 from ..i18n import seat_name, tr
+from ..messages import exception_text
 from .colours import LIGHT_GREY, brush
+from .keyboard import leave_on_tab, submit_on_ctrl_enter, with_mnemonic
 from .record_log import RecordLogTable
 from .trace import TraceView
+from .wraplist import WrappedRows
 
 
 def short_time(iso: str) -> str:
@@ -82,32 +84,48 @@ class HistoryDialog(QDialog):
                 self.table.setItem(r, c, item)
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.rows = WrappedRows(self.table)  # a long reason wraps, never "…"
+        self.rows.fit()
+        versions_box = QGroupBox(with_mnemonic(tr("Versions"), "V"))  # Alt+V: to the versions
+        versions_lay = QVBoxLayout(versions_box)
+        versions_lay.setContentsMargins(4, 4, 4, 4)
+        versions_lay.addWidget(self.table)
         self.trace = TraceView()
+        self.trace.whatif.setVisible(False)  # a stored version is read, not re-ruled
         self._ruleset = ruleset
         self.table.itemSelectionChanged.connect(self._selected)
         self.log = RecordLogTable()
         self.log.set_entries(entries)
-        self.log.setMinimumHeight(120)
-        log_box = QGroupBox(tr("record_entries"))
+        log_box = QGroupBox(with_mnemonic(tr("record_entries"), "E"))
         log_lay = QVBoxLayout(log_box)
         log_lay.setContentsMargins(4, 4, 4, 4)
         log_lay.addWidget(self.log)
         split = QSplitter(Qt.Orientation.Vertical)
-        split.addWidget(self.table)
+        split.addWidget(versions_box)
         split.addWidget(log_box)
         split.addWidget(self.trace)
         split.setStretchFactor(0, 1)
         split.setStretchFactor(1, 1)
         split.setStretchFactor(2, 3)
-        self.table.setMinimumHeight(90)
+        self.table.setMinimumHeight(70)
+        self.log.setMinimumHeight(70)
+        # room for a few versions (a long reason wraps) and entries; the trace, the rest
+        split.setSizes([150, 110, 560])
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close)
         buttons.button(QDialogButtonBox.StandardButton.Close).setText(tr("Close"))
         buttons.rejected.connect(self.reject)
         lay = QVBoxLayout(self)
         lay.addWidget(split, 1)
         lay.addWidget(buttons)
+        leave_on_tab(self)
+        # Tab: versions → record entries → wins → payments → trace lines → clause → Close
+        chain = [self.table, self.log, self.trace.wins, self.trace.payments, self.trace.lines,
+                 self.trace.clause, buttons.button(QDialogButtonBox.StandardButton.Close)]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
         if self.versions:
             self.table.selectRow(len(self.versions) - 1)
+        self.table.setFocus()
 
     def _selected(self) -> None:
         items = self.table.selectedItems()
@@ -144,9 +162,12 @@ class PenaltiesDialog(QDialog):
         self.table.setObjectName("penalties_table")
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setHorizontalHeaderLabels(["#", tr("Player"), tr("Penalty_amount"),
                                               tr("Reason"), tr("Clause"), tr("Round"),
                                               tr("Referee")])
+        table_box = QGroupBox(with_mnemonic(tr("pen_recorded"), "T"))  # Alt+T: the list
+        QVBoxLayout(table_box).addWidget(self.table)
         box = QGroupBox(tr("Add penalty"))
         form = QFormLayout(box)
         self.players = QListWidget()
@@ -182,28 +203,48 @@ class PenaltiesDialog(QDialog):
         self.message = QLabel()
         self.message.setObjectName("penalty_message")
         self.message.setWordWrap(True)
-        form.addRow(tr("Player"), self.players)
         amount = QHBoxLayout()
         amount.addWidget(self.chips)
         amount.addWidget(self.unit)
         amount.addStretch(1)
-        form.addRow(tr("Penalty_amount"), amount)
-        form.addRow(tr("Reason"), self.reason)
-        form.addRow(tr("Clause"), self.clause)
-        form.addRow(tr("Round"), self.round)
+        # each field has its Alt+letter (the same in both languages); the labels' buddies
+        for key, letter, field in (("Player", "P", self.players),
+                                   ("Penalty_amount", "M", self.chips),
+                                   ("Reason", "R", self.reason), ("Clause", "L", self.clause),
+                                   ("Round", "O", self.round)):
+            label = QLabel(with_mnemonic(tr(key), letter))
+            label.setBuddy(field)
+            form.addRow(label, amount if field is self.chips else field)
+        self.zero_sum.setText(with_mnemonic(tr("Zero-sum"), "Z"))
         form.addRow("", self.zero_sum)
+        self.keys = QLabel(tr("pen_keys"))
+        self.keys.setObjectName("penalty_keys")
+        self.keys.setWordWrap(True)
+        self.keys.setStyleSheet("color: #666666")
+        form.addRow("", self.keys)
         form.addRow("", self.message)
         buttons = QDialogButtonBox()
-        self.btn_add = buttons.addButton(tr("Add penalty"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.btn_add = buttons.addButton(with_mnemonic(tr("Add penalty"), "A"),
+                                         QDialogButtonBox.ButtonRole.ActionRole)
         self.btn_add.setObjectName("penalty_add")
         close = buttons.addButton(tr("Close"), QDialogButtonBox.ButtonRole.RejectRole)
         close.clicked.connect(self.reject)
         self.btn_add.clicked.connect(self.submit)
+        for b in (self.btn_add, close):  # Enter in a field adds nothing: Ctrl+Enter or Alt+A
+            b.setAutoDefault(False)
+        submit_on_ctrl_enter(self, self.submit)
         lay = QVBoxLayout(self)
-        lay.addWidget(self.table, 1)
+        lay.addWidget(table_box, 1)
         lay.addWidget(box)
         lay.addWidget(buttons)
         self.refresh()
+        leave_on_tab(self)
+        # the form first (a penalty is what the dialog is opened for), the list last
+        chain = [self.players, self.chips, self.reason, self.clause, self.round,
+                 self.zero_sum, self.btn_add, close, self.table]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        self.players.setFocus()
 
     def refresh(self) -> None:
         rows = list(self._fetch())
@@ -240,7 +281,7 @@ class PenaltiesDialog(QDialog):
                       unit=self.unit.currentData() or "chips")
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
-            self.message.setText(shown_error(e))
+            self.message.setText(exception_text(e))
             return False
         self.message.setStyleSheet("color: #1b7a3a")
         self.message.setText("✔")

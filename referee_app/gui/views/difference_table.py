@@ -18,7 +18,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..messages import field_words, problem_text
+from ..messages import field_words, line_text
+from .keyboard import leave_on_tab
 
 
 def difference_table(differences: Sequence[Any], headers: Sequence[str],
@@ -31,10 +32,11 @@ def difference_table(differences: Sequence[Any], headers: Sequence[str],
     table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
     for r, d in enumerate(differences):
         for c, text in enumerate((field_words(d.field) or d.field,
-                                  problem_text(d.first) if d.first else "—",
-                                  problem_text(d.second) if d.second else "—")):
+                                  line_text(d.first) if d.first else "—",
+                                  line_text(d.second) if d.second else "—")):
             table.setItem(r, c, QTableWidgetItem(text))
     table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+    leave_on_tab(table)
     return table
 
 

@@ -126,11 +126,12 @@ class EntryView(QWidget):
         self.btn_save = QPushButton()
         self.btn_save.setObjectName("save_button")
         self.btn_save.clicked.connect(self.save_requested)
-        buttons = QVBoxLayout()
-        for b in (self.btn_kong, self.btn_win, self.btn_edit, self.btn_up, self.btn_down,
-                  self.btn_delete):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        # two columns of buttons: the form's height goes to the seats' messages at 800 px
+        buttons = QGridLayout()
+        for i, b in enumerate((self.btn_kong, self.btn_win, self.btn_edit, self.btn_delete,
+                               self.btn_up, self.btn_down)):
+            buttons.addWidget(b, i // 2, i % 2)
+        buttons.setRowStretch(3, 1)
         ev_lay = QHBoxLayout()
         ev_lay.addWidget(self.events, 1)
         ev_lay.addLayout(buttons)
@@ -243,7 +244,7 @@ class EntryView(QWidget):
         for p in panels:
             chain += [p.concealed, p.pongs]
         chain += [self.events_line, self.events, self.btn_kong, self.btn_win, self.btn_edit,
-                  self.btn_up, self.btn_down, self.btn_delete, self.wall, self.btn_save]
+                  self.btn_delete, self.btn_up, self.btn_down, self.wall, self.btn_save]
         for a, b in zip(chain, chain[1:], strict=False):
             QWidget.setTabOrder(a, b)
         for i, p in enumerate(panels):
@@ -353,7 +354,7 @@ class EntryView(QWidget):
         by_seat: dict[str, list[str]] = {s: [] for s in self.panels}
         for p in ev.problems:
             if p.seat in by_seat:
-                clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
+                clause, message = shown_problem(p)
                 by_seat[p.seat].append(f"{clause}: {message}" if clause else message)
         for s, panel in self.panels.items():
             panel.set_problems(by_seat[s])
@@ -483,6 +484,17 @@ class EntryView(QWidget):
         events = list(self.form.events)
         del events[i]
         self.set_events(events, "delete event", select=min(i, len(events) - 1))
+
+    def first_field(self) -> QWidget | None:
+        """Where typing a hand starts: the first seat's tiles."""
+        first = next(iter(self.panels.values()), None)
+        return None if first is None else first.concealed
+
+    def clear_line(self) -> None:
+        """Another hand: the events line and its message start empty."""
+        self.events_line.clear()
+        self.line_message.clear()
+        self.line_message.setVisible(False)
 
     def focus_seat(self, index: int) -> None:
         panels = list(self.panels.values())

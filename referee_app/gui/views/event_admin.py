@@ -11,9 +11,16 @@ from typing import Any, Protocol
 from PySide6.QtWidgets import QDialog, QWidget
 
 from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
-from ..faults import shown_error
-from ..i18n import seat_name, tr
-from .manage import AddPlayerDialog, NewTournamentDialog, SeatRoundDialog, SwapDialog
+from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
+from .checkin import CheckInDialog
+from .manage import (
+    AddPlayerDialog,
+    EditPlayerDialog,
+    NewTournamentDialog,
+    SeatRoundDialog,
+    SwapDialog,
+)
 
 
 class AdminHost(Protocol):
@@ -47,6 +54,17 @@ class EventAdmin:
         #: the forms' parent widget
         self.widget: QWidget | None = win if isinstance(win, QWidget) else None
 
+    def wire(self) -> None:
+        """The Players and Seating tabs' buttons open these forms."""
+        w = self.win
+        w.players.add_requested.connect(self.add_player)
+        w.players.import_requested.connect(self.import_players)
+        w.players.edit_requested.connect(lambda: self.edit_player())
+        w.players.checkin_requested.connect(self.check_in)
+        w.players.status_requested.connect(self.set_player_status)
+        w.seating.seat_round_requested.connect(self.seat_round)
+        w.seating.swap_requested.connect(self.swap_seat)
+
     @property
     def desk(self) -> Any:
         """The window's desk at this moment (another file may have been opened)."""
@@ -70,7 +88,7 @@ class EventAdmin:
 
         dlg = NewTournamentDialog(ruleset_choices(), self.win.ask_save_file, submit,
                                   self.refused, self.widget, self.win.ask_open_file,
-                                  load_ruleset_file)
+                                  lambda path: load_ruleset_file(path, LANG.code))
         if not self.win.run_dialog(dlg) or not isinstance(dlg.outcome, Desk):
             return False
         self.win.switch_desk(dlg.outcome)
@@ -92,7 +110,7 @@ class EventAdmin:
         try:
             desk = Desk.import_bundle(bundle, target, self.desk.referee)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.switch_desk(desk)
         self.win.message(tr("imported", name=desk.title, path=target), error=False)
@@ -107,7 +125,7 @@ class EventAdmin:
         try:
             data = self.desk.export_bundle(path)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.message(tr("exported", path=path, players=len(data.get("players", [])),
                              hands=len(data.get("hands", []))), error=False)
@@ -117,7 +135,8 @@ class EventAdmin:
         """Players → Add player…: register one player (the name must be new)."""
         def submit(d: AddPlayerDialog) -> Any:
             v = d.values()
-            return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"])
+            return self.desk.add_player(v["name"], v["name_latin"], v["club"], v["status"],
+                                        v["team"])
 
         dlg = AddPlayerDialog(submit, self.refused, self.widget)
         if not self.win.run_dialog(dlg) or dlg.outcome is None:
@@ -128,6 +147,38 @@ class EventAdmin:
         self.win.message(tr("player_added", name=name), error=False)
         return True
 
+    def edit_player(self, name: str = "") -> bool:
+        """Players → Edit player…: the player in view (Latin name, club, team, and the
+        record name until their first hand); nothing changed, nothing saved."""
+        name = name or self.win.players.current_player()
+        if not name:
+            self.win.message(tr("select_player"))
+            return False
+        player = next((p for p in self.desk.players() if p.name == name), None)
+        if player is None:
+            self.win.message(tr("find_none", text=name))
+            return False
+
+        def submit(d: EditPlayerDialog) -> Any:
+            changes = d.changes()
+            return self.desk.update_player(name, **changes) if changes else player
+
+        dlg = EditPlayerDialog(player, submit, self.refused, self.widget)
+        if not self.win.run_dialog(dlg) or dlg.outcome is None:
+            return False
+        done = dlg.outcome
+        self.win.reload()
+        self.win.players.select_player(done.name)  # type: ignore[attr-defined]
+        self.win.message(tr("player_updated", name=done.name), error=False)  # type: ignore[attr-defined]
+        return True
+
+    def check_in(self) -> bool:
+        """Players → Check-in… (Ctrl+Shift+K): type a name, Enter marks present/absent."""
+        dlg = CheckInDialog(self.desk.players, self.desk.toggle_present, self.widget)
+        self.win.run_dialog(dlg)
+        self.win.reload()
+        return True
+
     def import_players(self) -> bool:
         """Players → Import players CSV…: all rows or none (the store names the bad line)."""
         path = self.win.ask_open_file(tr("Import players CSV…"), tr("csv_file"))
@@ -136,7 +187,7 @@ class EventAdmin:
         try:
             added = self.desk.import_players_csv(path)
         except (ValueError, OSError) as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             return False
         self.win.reload()
         self.win.message(tr("players_imported", n=len(added), path=path), error=False)
@@ -147,7 +198,7 @@ class EventAdmin:
         try:
             p = self.desk.set_player_status(name, status)
         except ValueError as e:
-            self.refused(shown_error(e))
+            self.refused(exception_text(e))
             self.win.reload()  # the box shows the stored status again
             return False
         self.win.reload()

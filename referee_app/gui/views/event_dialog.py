@@ -29,6 +29,7 @@ from referee_app.core import Ruleset, TileParseError, get_ruleset, parse_tiles
 
 from ..controllers.event_line import FLAG_KEYS
 from ..i18n import seat_name, tr
+from ..messages import exception_text
 from .tiles import TileGroup, TileStrip
 
 KONG_KINDS = ("concealed", "added", "direct")
@@ -218,7 +219,7 @@ class EventDialog(QDialog):
             self.tile_msg.setText("")
         except TileParseError as e:
             tiles = ()
-            self.tile_msg.setText(str(e))
+            self.tile_msg.setText(exception_text(e))
         self.tile_msg.setVisible(bool(self.tile_msg.text()))
         self.tile_view.set_groups([TileGroup(tiles)])
 

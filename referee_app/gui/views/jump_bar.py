@@ -23,21 +23,29 @@ class JumpBar(QLineEdit):
         super().__init__(parent)
         self.setObjectName("jump_bar")
         self.mode = "goto"
+        self._player_names: list[str] = []
         self._names = QStringListModel(self)
-        self._completer = QCompleter(self._names, self)
+        # not the line's child: a line deletes its own child completer when another (or
+        # none, in go-to mode) takes its place, and find mode would then lose it
+        self._completer = QCompleter(self._names, self._names)
         self._completer.setCaseSensitivity(Qt.CaseSensitivity.CaseInsensitive)
         self._completer.setFilterMode(Qt.MatchFlag.MatchContains)
+        # set once and kept: QLineEdit.setCompleter(None) deletes a completer it parents,
+        # and the next Ctrl+G used the deleted object (issue 25); "goto" empties its list
+        self.setCompleter(self._completer)
         self.returnPressed.connect(self._submit)
         self.setVisible(False)
         LANG.changed.connect(self._placeholder)
 
     def set_player_names(self, names: Sequence[str]) -> None:
-        self._names.setStringList(list(names))
+        self._player_names = list(names)
+        if self.mode == "find":
+            self._names.setStringList(self._player_names)
 
     def open(self, mode: str) -> None:
         """Show the bar in ``goto`` or ``find`` mode with the focus in it."""
         self.mode = mode
-        self.setCompleter(self._completer if mode == "find" else None)
+        self._names.setStringList(self._player_names if mode == "find" else [])
         self.clear()
         self._placeholder()
         self.setVisible(True)
@@ -47,8 +55,8 @@ class JumpBar(QLineEdit):
         self.setPlaceholderText(tr("goto_hint") if self.mode == "goto" else tr("find_hint"))
 
     def _submit(self) -> None:
-        popup = self._completer.popup()
-        if self.mode == "find" and popup is not None and popup.isVisible():
+        popup = self._completer.popup() if self.mode == "find" else None
+        if popup is not None and popup.isVisible():
             return  # Enter picks the completion first; the next Enter submits
         text = self.text().strip()
         if not text:

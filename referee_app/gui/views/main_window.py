@@ -18,7 +18,6 @@ from PySide6.QtCore import Qt, QTimer
 from PySide6.QtWidgets import (
     QDialog,
     QFileDialog,
-    QInputDialog,
     QLabel,
     QMainWindow,
     QMessageBox,
@@ -43,6 +42,7 @@ from .dialogs import HistoryDialog, PenaltiesDialog
 from .entry import EntryView
 from .event_admin import EventAdmin
 from .jump_bar import JumpBar
+from .keyboard import ViewCycle, leave_on_tab
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
 from .players import PlayerView
@@ -50,6 +50,7 @@ from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
 from .session import DeskSession, HeadCancelled
 from .standings import StandingsView
+from .style import use_desk_style
 from .tab_guard import TabLayoutGuard
 from .trace import TraceView
 
@@ -58,6 +59,7 @@ class MainWindow(QMainWindow):
     """The window a referee lives in all day."""
 
     def __init__(self, desk: Desk, banner: str = "") -> None:
+        use_desk_style()  # before any widget: whole group box titles
         super().__init__()
         self.desk = desk
         self.banner = banner
@@ -124,6 +126,9 @@ class MainWindow(QMainWindow):
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
         self.event_admin = EventAdmin(self)
+        #: Ctrl+Tab / Ctrl+Shift+Tab (a view's focus starts in its table, if it has one)
+        self.view_cycle = ViewCycle(self.tabs, {self.entry: self.entry.first_field,
+                                                self.trace: lambda: self.trace.payments})
         self.menus = WindowMenus(self, self.session, self.event_admin, self.blind,
                                  self.projector)
         self.navigator.hand_selected.connect(self._nav_hand)
@@ -142,22 +147,25 @@ class MainWindow(QMainWindow):
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
-        self.players.add_requested.connect(self.event_admin.add_player)
-        self.players.import_requested.connect(self.event_admin.import_players)
-        self.players.status_requested.connect(self.event_admin.set_player_status)
-        self.seating.seat_round_requested.connect(self.event_admin.seat_round)
-        self.seating.swap_requested.connect(self.event_admin.swap_seat)
+        self.event_admin.wire()  # the Players and Seating tabs' buttons
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
+        leave_on_tab(self)  # Tab leaves every table and list of the window
         #: banners, read-only, following other writers (issue 11)
         self.faults = DeskFaults(self, self.session, self.blind, self.menus)
 
     # ------------------------------------------------------------------ messages
 
     def _ask_text_dialog(self, title: str, prompt: str) -> str | None:
-        text, ok = QInputDialog.getText(self, title, prompt)
-        return text if ok else None
+        dlg = ReasonDialog(title, prompt, "", self, multiline=False)
+        return dlg.reason() if self.run_dialog(dlg) else None
+
+    def reason_given(self, reason: str | None) -> bool:
+        """A reason typed and confirmed; cancelled (Esc) is no error, confirmed empty is."""
+        if reason is not None and not reason.strip():
+            self.message(tr("reason_required"))
+        return bool(reason and reason.strip())
 
     def _reason_dialog(self, title: str, prompt: str, summary: str) -> str | None:
         dlg = ReasonDialog(title, prompt, summary, self)
@@ -188,6 +196,9 @@ class MainWindow(QMainWindow):
             self.message(tr(e.msg_id, **e.values))
             return False
         self.jump_bar.close_bar()
+        if target.key[0] == "hand" and self.tabs.currentWidget() not in (self.entry,
+                                                                          self.trace):
+            self.tabs.setCurrentWidget(self.entry)  # from Standings or Seating: the hand shows
         self.navigator.select_key(target.key)
         if target.key[0] != "table":
             self.navigator.setFocus()
@@ -229,18 +240,15 @@ class MainWindow(QMainWindow):
 
     def open_database(self) -> bool:
         """File → Open database…: switch this window to another tournament file."""
-        from PySide6.QtWidgets import QFileDialog
-
         if not self.may_leave_form():
             return False
-        path, _filter = QFileDialog.getOpenFileName(self, tr("Open database…"), "",
-                                                    "SQLite (*.sqlite *.db);;* (*)")
+        path = self.ask_open_file(tr("Open database…"), "SQLite (*.sqlite *.db);;* (*)")
         if not path:
             return False
         try:
             desk = Desk.open(path, self.desk.referee)
         except ValueError as e:
-            self.message(str(e))
+            self.message(exception_text(e))
             return False
         self.switch_desk(desk)
         return True
@@ -273,8 +281,7 @@ class MainWindow(QMainWindow):
         rounds = self.desk.rounds()
         self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
                                 self.desk.hand_index())
-        self.standings.set_rounds(rounds)
-        self.standings.set_stages(self.desk.stages())
+        self.standings.set_rounds(rounds, self.desk.stages())
         self.seating.set_rounds(rounds)
         self.seating.set_next_round(self.desk.next_round())
         if rounds:
@@ -282,10 +289,10 @@ class MainWindow(QMainWindow):
         else:
             self.seating.show_empty()
         players = self.desk.players()
-        self.players.set_players([p.name for p in players])
+        self.players.show_players(players)
         self.jump_bar.set_player_names([p.name for p in players]
                                        + [p.name_latin for p in players if p.name_latin])
-        self.players.set_statuses({p.name: p.status.value for p in players})
+        self.standings.set_has_teams(any(p.team for p in players))
         self.refresh_standings()
         self.session.update_record_digest()
         self.progress.set_rounds(rounds)
@@ -319,10 +326,11 @@ class MainWindow(QMainWindow):
 
     def refresh_standings(self, *_args: object) -> None:
         only, through = self.standings.selected_scope()
-        stage = self.standings.selected_stage()
-        if stage is not None:
-            only = None  # one stage alone: its rounds, as far as the scope goes
-        self.standings.set_rows(self.desk.standings(only, through=through, stage=stage))
+        scope = {"through": through, "stage": self.standings.selected_stage()}
+        if self.standings.showing_teams():  # the team view (a team event)
+            self.standings.set_team_rows(self.desk.team_standings(only, **scope))
+        else:
+            self.standings.set_rows(self.desk.standings(only, **scope))
         self.standings.set_provisional(self.desk.provisional(only, through=through))
 
     def _seating_round(self, r: int) -> None:
@@ -367,7 +375,7 @@ class MainWindow(QMainWindow):
     def update_title(self, *_args: object) -> None:
         if hasattr(self, "shown"):
             self._update_status()
-            if self.amending():
+            if self.amending() and self.isVisible():  # a closed window's file is closed
                 self.impact_timer.start()
             elif self.entry.impact.isVisible():
                 self.show_impact()  # back to the saved hand: the summary goes
@@ -385,9 +393,16 @@ class MainWindow(QMainWindow):
         text += tr("hand_n", n=n) if hid is not None else tr("new_hand_n", n=n)
         self.entry.header.setText(text)
 
+    def _forget_messages(self) -> None:
+        """Another hand in the form: what was said about the last one goes (status line,
+        events line)."""
+        self.status_label.clear()
+        self.entry.clear_line()
+
     def open_hand(self, hand_id: int) -> None:
         """Show a saved hand in the entry form (editing it makes an amendment)."""
         h = self.desk.hand(hand_id)
+        self._forget_messages()
         self.faults.form_shown()
         self.context = (h.round, h.table, h.hand_no, h.id)
         self.shown = h
@@ -400,6 +415,7 @@ class MainWindow(QMainWindow):
     def new_hand(self, round_no: int, table: int) -> None:
         """A blank form for the table's next hand, dealer suggested by the ruleset."""
         form, hand_no = self.desk.new_form(round_no, table)
+        self._forget_messages()
         self.faults.form_shown()
         self.context = (round_no, table, hand_no, None)
         self.shown = None
@@ -409,9 +425,9 @@ class MainWindow(QMainWindow):
         self.update_header()
         self.update_title()
         self.tabs.setCurrentWidget(self.entry)
-        first = next(iter(self.entry.panels.values()), None)
+        first = self.entry.first_field()
         if first is not None:
-            first.concealed.setFocus()
+            first.setFocus()
 
     def next_hand(self) -> None:
         if self.context is None:
@@ -489,8 +505,7 @@ class MainWindow(QMainWindow):
         signer = None
         if not ev.ok:
             override = self.ask_text(tr("override_title"), tr("override_prompt"))
-            if not override or not override.strip():
-                self.message(tr("reason_required"))
+            if not self.reason_given(override):
                 return False
             ok, signer = self._head_by_name()
             if not ok:
@@ -508,8 +523,7 @@ class MainWindow(QMainWindow):
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                              self.impact_summary())
-                    if not reason or not reason.strip():
-                        self.message(tr("reason_required"))
+                    if not self.reason_given(reason):
                         return False
                     seen = self.shown.version if self.shown is not None else None
                     h = self.faults.retrying(lambda: self.desk.amend_hand(
@@ -539,8 +553,7 @@ class MainWindow(QMainWindow):
         if self.desk.has_referees() or not head or self.desk.referee == head:
             return True, None
         name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-        if not name or not name.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(name):
             return False, None
         return True, name.strip()
 
@@ -556,8 +569,7 @@ class MainWindow(QMainWindow):
         summary = ", ".join(f"{seat_name(s)} {w.base.totals[s]:+d} → {w.alt.totals[s]:+d}"
                             for s in w.base.totals)
         reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         ok, signer = self._head_by_name()
         if not ok:
@@ -620,8 +632,7 @@ class MainWindow(QMainWindow):
     def void_hand(self) -> bool:
         """Void the hand (it stays listed, counts nothing); the store requires a reason."""
         reason = self.ask_text(tr("Void hand…"), tr("void_prompt"))
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         return self._set_status("void", reason)
 
@@ -631,8 +642,7 @@ class MainWindow(QMainWindow):
             self.message(tr("restore_not_void"))
             return False
         reason = self.ask_text(tr("Restore hand…"), tr("restore_prompt"))
-        if not reason or not reason.strip():
-            self.message(tr("reason_required"))
+        if not self.reason_given(reason):
             return False
         return self._set_status("restored", reason)
 

@@ -27,14 +27,15 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ..faults import shown_error
 from ..i18n import LANG, seat_name, tr
+from ..messages import exception_text
+from .keyboard import cannot_be_undone
 from .ruleset_file import RulesetFilePanel
 
 #: the ruleset box's entry for a club's ruleset file
 FROM_FILE = "\x00file"
 #: player statuses in the order the forms list them (the store's PlayerStatus values)
-PLAYER_STATUSES = ("active", "withdrawn", "late", "substitute")
+PLAYER_STATUSES = ("active", "absent", "withdrawn", "late", "substitute")
 
 
 class SubmitDialog(QDialog):
@@ -58,11 +59,52 @@ class SubmitDialog(QDialog):
         lay.addLayout(self.form)
         lay.addWidget(self.buttons)
 
+    def cannot_be_undone(self, ok: str, letter: str) -> None:
+        """OK cannot be undone: it says what it does, Cancel is the default (Enter never
+        does it), and its Alt+letter or a click does; the form says so above the buttons."""
+        note = cannot_be_undone(self.buttons, ok, letter)
+        lay = self.layout()
+        assert isinstance(lay, QVBoxLayout)
+        lay.insertWidget(lay.count() - 1, note)
+
+    def fields(self) -> list[QWidget]:
+        """The form's fields that take the focus, top to bottom."""
+        out: list[QWidget] = []
+
+        def walk(item: Any) -> None:
+            if item is None:
+                return
+            w = item.widget()
+            if w is not None:
+                if w.focusPolicy() & Qt.FocusPolicy.TabFocus and not w.isHidden():
+                    out.append(w)
+                return
+            lay = item.layout()
+            if lay is not None:
+                for i in range(lay.count()):
+                    walk(lay.itemAt(i))
+
+        for row in range(self.form.rowCount()):
+            for role in (QFormLayout.ItemRole.LabelRole, QFormLayout.ItemRole.FieldRole,
+                         QFormLayout.ItemRole.SpanningRole):
+                walk(self.form.itemAt(row, role))
+        return out
+
+    def showEvent(self, event: Any) -> None:
+        """Tab goes down the fields, then OK and Cancel; the first field has the focus
+        (the buttons, made first, were first in the chain: the focus started on one)."""
+        super().showEvent(event)
+        chain = self.fields() + [b for b in self.buttons.buttons() if b.isVisible()]
+        for a, b in zip(chain, chain[1:], strict=False):
+            QWidget.setTabOrder(a, b)
+        if chain:
+            chain[0].setFocus(Qt.FocusReason.TabFocusReason)
+
     def accept(self) -> None:
         try:
             self.outcome = self._submit(self)
         except (ValueError, OSError) as e:
-            self._on_error(shown_error(e))
+            self._on_error(exception_text(e))
             return
         super().accept()
 
@@ -82,7 +124,8 @@ class NewTournamentDialog(SubmitDialog):
         self._ask_save_file = ask_save_file
         self.path = QLineEdit()
         self.path.setObjectName("nt_path")
-        browse = QPushButton(tr("Browse…"))
+        browse = self.browse = QPushButton(tr("Browse…"))
+        browse.setObjectName("nt_browse")
         browse.clicked.connect(self._browse)
         row = QHBoxLayout()
         row.addWidget(self.path, 1)
@@ -169,6 +212,9 @@ class AddPlayerDialog(SubmitDialog):
         self.name_latin.setObjectName("ap_latin")
         self.club = QLineEdit()
         self.club.setObjectName("ap_club")
+        self.team = QLineEdit()
+        self.team.setObjectName("ap_team")
+        self.team.setPlaceholderText(tr("team_hint"))
         self.status = QComboBox()
         self.status.setObjectName("ap_status")
         for st in PLAYER_STATUSES:
@@ -176,11 +222,46 @@ class AddPlayerDialog(SubmitDialog):
         self.form.addRow(tr("Name"), self.name)
         self.form.addRow(tr("Latin name"), self.name_latin)
         self.form.addRow(tr("Club"), self.club)
+        self.form.addRow(tr("team_col"), self.team)
         self.form.addRow(tr("Status"), self.status)
 
     def values(self) -> dict[str, str]:
         return {"name": self.name.text(), "name_latin": self.name_latin.text(),
-                "club": self.club.text(), "status": self.status.currentData()}
+                "club": self.club.text(), "status": self.status.currentData(),
+                "team": self.team.text()}
+
+
+class EditPlayerDialog(SubmitDialog):
+    """Players → Edit player…: Latin name, club and team of one player (and the record
+    name, which the store refuses to change once the player has a hand)."""
+
+    def __init__(self, player: Any, submit: Callable[[Any], object],
+                 on_error: Callable[[str], None], parent: QWidget | None = None) -> None:
+        super().__init__(tr("edit_player_title", name=player.name), submit, on_error, parent)
+        self.setObjectName("edit_player_dialog")
+        self.resize(420, 0)
+        self.player = player
+        self.name = QLineEdit(player.name)
+        self.name.setObjectName("ep_name")
+        self.name_latin = QLineEdit(player.name_latin)
+        self.name_latin.setObjectName("ep_latin")
+        self.club = QLineEdit(player.club)
+        self.club.setObjectName("ep_club")
+        self.team = QLineEdit(player.team)
+        self.team.setObjectName("ep_team")
+        self.team.setPlaceholderText(tr("team_hint"))
+        self.form.addRow(tr("Name"), self.name)
+        self.form.addRow(tr("Latin name"), self.name_latin)
+        self.form.addRow(tr("Club"), self.club)
+        self.form.addRow(tr("team_col"), self.team)
+        self.team.setFocus()
+
+    def changes(self) -> dict[str, str]:
+        """Only the fields the referee changed (an unchanged name is not sent: it is fixed
+        once the player has hands)."""
+        now = {"name": self.name.text().strip(), "name_latin": self.name_latin.text().strip(),
+               "club": self.club.text().strip(), "team": self.team.text().strip()}
+        return {k: v for k, v in now.items() if v != getattr(self.player, k)}
 
 
 class SeatRoundDialog(SubmitDialog):
@@ -209,6 +290,7 @@ class SeatRoundDialog(SubmitDialog):
         self.form.addRow(tr("Fill"), self.fill)
         self.fill.setEnabled(bool(extra))
         self.form.setRowVisible(self.fill, bool(extra))
+        self.cannot_be_undone(tr("Seat round", n=round_no), "S")
 
     def values(self) -> dict[str, Any]:
         return {"seed": self.seed.text(),

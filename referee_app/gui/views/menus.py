@@ -17,6 +17,7 @@ from ..i18n import LANG, tr
 from .blind import BlindVerify
 from .desk_projector import DeskProjector
 from .event_admin import EventAdmin
+from .keyboard import plain, with_mnemonic
 from .report_menu import ReportHost, ReportMenu
 from .session import DeskSession
 
@@ -27,6 +28,7 @@ class MenusHost(ReportHost, Protocol):
     the window that holds it."""
 
     jump_bar: Any
+    view_cycle: Any
 
     def save(self) -> bool: ...
 
@@ -88,23 +90,37 @@ class WindowMenus:
         # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
         self.act_penalties = act("Ctrl+Shift+P", win.show_penalties, "act_penalties")
         self.act_verify = act("Ctrl+Shift+V", win.verify_hand, "act_verify")
-        self.act_void = act(None, win.void_hand, "act_void")
-        self.act_restore = act(None, win.restore_hand, "act_restore")
+        self.act_void = act("Ctrl+Shift+X", win.void_hand, "act_void")
+        self.act_restore = act("Ctrl+Shift+R", win.restore_hand, "act_restore")
         self.act_add_referee = act(None, session.add_referee, "act_add_referee")
-        self.act_sign_in = act(None, session.sign_in, "act_sign_in")
+        self.act_sign_in = act("Ctrl+Shift+I", session.sign_in, "act_sign_in")
         self.act_lock = act("Ctrl+L", session.lock, "act_lock")
         self.act_verify_blind = act("Ctrl+Shift+B", blind.verify_blind, "act_verify_blind")
         self.act_goto = act("Ctrl+G", lambda: win.jump_bar.open("goto"), "act_goto")
         self.act_find = act(QKeySequence.StandardKey.Find, lambda: win.jump_bar.open("find"),
                             "act_find")
+        # Ctrl+Tab from anywhere, a table's cell or a text box included (issue 25)
+        self.act_next_view = act("Ctrl+Tab", lambda: win.view_cycle.step(1), "act_next_view")
+        self.act_next_view.setShortcuts([QKeySequence("Ctrl+Tab"), QKeySequence("Ctrl+PgDown")])
+        self.act_prev_view = act(None, lambda: win.view_cycle.step(-1), "act_prev_view")
+        self.act_prev_view.setShortcuts([QKeySequence("Ctrl+Shift+Tab"),
+                                         QKeySequence("Ctrl+Shift+Backtab"),
+                                         QKeySequence("Ctrl+PgUp")])
         self.act_projector = act("F11", projector.open, "act_projector")
         self.act_projector_settings = act(None, projector.settings,
                                           "act_projector_settings")
-        self.act_quit = act(QKeySequence.StandardKey.Quit, win.close, "act_quit")
+        self.act_quit = act("Ctrl+Q", win.close, "act_quit")  # the platform's Quit is
+        # empty on some desktops (Windows, offscreen): Ctrl+Q everywhere
         self.act_open = act(QKeySequence.StandardKey.Open, win.open_database, "act_open")
         self.act_new_tournament = act(None, admin.new_tournament, "act_new_tournament")
         self.act_import_bundle = act(None, admin.import_bundle, "act_import_bundle")
         self.act_export_bundle = act(None, admin.export_bundle, "act_export_bundle")
+        self.act_switch_lang = act("Ctrl+Shift+L", lambda: LANG.set(
+            "en" if LANG.code == "zh" else "zh"), "act_switch_lang")
+        self.act_checkin = act("Ctrl+Shift+K", admin.check_in, "act_checkin")
+        self.act_add_player = act(None, admin.add_player, "act_add_player")
+        self.act_edit_player = act(None, admin.edit_player, "act_edit_player")
+        self.act_import_players = act(None, admin.import_players, "act_import_players")
         self.act_lang = QActionGroup(parent)
         self.act_zh = QAction("中文", parent, checkable=True)
         self.act_en = QAction("English", parent, checkable=True)
@@ -130,14 +146,22 @@ class WindowMenus:
                   self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
                   self.act_penalties):
             self.menu_hand.addAction(a)
+        self.menu_players = mb.addMenu("")
+        self.menu_players.setObjectName("menu_players")
+        for a in (self.act_checkin, self.act_add_player, self.act_edit_player,
+                  self.act_import_players):
+            self.menu_players.addAction(a)
         self.menu_view = mb.addMenu("")
-        self.menu_view.addAction(self.act_goto)
-        self.menu_view.addAction(self.act_find)
+        for a in (self.act_goto, self.act_find, self.act_next_view, self.act_prev_view):
+            self.menu_view.addAction(a)
+        self.menu_view.addSeparator()
         self.menu_view.addAction(self.act_projector)
         self.menu_view.addAction(self.act_projector_settings)
         self.menu_lang = self.menu_view.addMenu("")
         self.menu_lang.addAction(self.act_zh)
         self.menu_lang.addAction(self.act_en)
+        self.menu_lang.addSeparator()
+        self.menu_lang.addAction(self.act_switch_lang)
         self.reports = ReportMenu(win, session)
 
         tb = QToolBar()
@@ -163,32 +187,39 @@ class WindowMenus:
         tb.addWidget(self.lang_box)
 
     def retranslate(self, *_args: object) -> None:
-        self.act_save.setText(tr("Save hand"))
-        self.act_next.setText(tr("Next hand"))
-        self.act_undo.setText(tr("Undo"))
-        self.act_redo.setText(tr("Redo"))
-        self.act_history.setText(tr("History…"))
-        self.act_penalties.setText(tr("Penalties…"))
-        self.act_verify.setText(tr("Mark verified"))
-        self.act_void.setText(tr("Void hand…"))
-        self.act_restore.setText(tr("Restore hand…"))
-        self.act_add_referee.setText(tr("Add referee…"))
-        self.act_sign_in.setText(tr("Sign in…"))
-        self.act_lock.setText(tr("Lock desk"))
-        self.act_verify_blind.setText(tr("Verify blind…"))
-        self.act_goto.setText(tr("Go to hand…"))
-        self.act_find.setText(tr("Find player…"))
-        self.act_projector.setText(tr("Projector window"))
-        self.act_projector_settings.setText(tr("proj_settings_act"))
-        self.act_quit.setText(tr("Quit"))
-        self.act_open.setText(tr("Open database…"))
-        self.act_new_tournament.setText(tr("New tournament…"))
-        self.act_import_bundle.setText(tr("Import bundle…"))
-        self.act_export_bundle.setText(tr("Export bundle…"))
+        """Texts in the current language, each with its underlined letter (the same in
+        both languages: ``&Save hand`` / ``保存牌局(&S)``)."""
+        for a, key, letter in (
+                (self.act_save, "Save hand", "S"), (self.act_next, "Next hand", "N"),
+                (self.act_undo, "Undo", "U"), (self.act_redo, "Redo", "R"),
+                (self.act_history, "History…", "H"), (self.act_penalties, "Penalties…", "P"),
+                (self.act_verify, "Mark verified", "V"), (self.act_void, "Void hand…", "D"),
+                (self.act_restore, "Restore hand…", "T"),
+                (self.act_verify_blind, "Verify blind…", "B"),
+                (self.act_new_tournament, "New tournament…", "N"),
+                (self.act_open, "Open database…", "O"),
+                (self.act_import_bundle, "Import bundle…", "I"),
+                (self.act_export_bundle, "Export bundle…", "E"),
+                (self.act_sign_in, "Sign in…", "S"), (self.act_lock, "Lock desk", "L"),
+                (self.act_add_referee, "Add referee…", "A"), (self.act_quit, "Quit", "Q"),
+                (self.act_goto, "Go to hand…", "G"), (self.act_find, "Find player…", "F"),
+                (self.act_next_view, "Next view", "X"),
+                (self.act_prev_view, "Previous view", "P"),
+                (self.act_projector, "Projector window", "J"),
+                (self.act_projector_settings, "proj_settings_act", "S"),
+                (self.act_switch_lang, "switch_language", "W"),
+                (self.act_checkin, "Check-in…", "C"), (self.act_add_player, "Add player…", "A"),
+                (self.act_edit_player, "Edit player…", "E"),
+                (self.act_import_players, "Import players CSV…", "I")):
+            a.setText(with_mnemonic(tr(key), letter))
+            a.setIconText(plain(tr(key)).rstrip("…"))  # the toolbar shows no "(S)"
+        self.act_zh.setText("中文(&Z)")
+        self.act_en.setText("&English")
+        self.menu_players.setTitle(tr("players_menu"))
         self.menu_file.setTitle(tr("File"))
         self.menu_hand.setTitle(tr("Hand"))
         self.menu_view.setTitle(tr("View"))
-        self.menu_lang.setTitle(tr("Language"))
+        self.menu_lang.setTitle(with_mnemonic(tr("Language"), "L"))
         (self.act_zh if LANG.code == "zh" else self.act_en).setChecked(True)
         self.lang_box.blockSignals(True)
         self.lang_box.setCurrentIndex(self.lang_box.findData(LANG.code))

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
-from ..messages import problem_text
+from ..messages import line_text
 from .colours import brush
 
 #: status -> (mark, colour); a hand shows every mark that applies
@@ -33,6 +33,10 @@ STATUS_MARKS: dict[str, tuple[str, str]] = {
     "void": ("⊘", "#888888"),
     "override": ("⚠", "#b3261e"),
 }
+
+
+#: the navigator never takes more than this for its rows (it scrolls sideways beyond)
+MAX_WIDTH = 380
 
 
 def hand_marks(hand: Any) -> list[str]:
@@ -59,6 +63,11 @@ class Navigator(QTreeWidget):
         self.setObjectName("navigator")
         self.setHeaderHidden(True)
         self.setUniformRowHeights(True)
+        # a row is never cut with "…": the column is as wide as its longest row, the tree
+        # scrolls sideways beyond its width, and it starts wide enough for the usual rows
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.ResizeToContents)
+        self.setTextElideMode(Qt.TextElideMode.ElideNone)
         self.itemSelectionChanged.connect(self._moved)
         self.itemActivated.connect(lambda _it, _c: self._selected())
         self.itemClicked.connect(lambda _it, _c: self._selected())
@@ -99,6 +108,7 @@ class Navigator(QTreeWidget):
         key = item.data(0, Qt.ItemDataRole.UserRole) or ()
         if key[:1] == ("table",):
             self._fill((key[1], key[2]))
+            self._fit_width()
 
     def _fill(self, table: tuple[int, int]) -> None:
         """Add the hand rows of a table not built yet."""
@@ -178,6 +188,13 @@ class Navigator(QTreeWidget):
         self.blockSignals(False)
         if keep is not None and self._item(keep) is not None:
             self.select_key(keep, emit=False)
+        self._fit_width()
+
+    def _fit_width(self) -> None:
+        """Wide enough for the tournament's name and its tables' rows (up to MAX_WIDTH):
+        the window's splitter gives the tree at least that."""
+        frame = 2 * self.frameWidth() + self.verticalScrollBar().sizeHint().width() + 8
+        self.setMinimumWidth(min(MAX_WIDTH, max(200, self.sizeHintForColumn(0) + frame)))
 
     def item_text(self, key: tuple) -> str:
         """The text shown for a node (``("hand", id)``, ``("table", r, t)``, …), or ""."""
@@ -397,24 +414,35 @@ class SeatingView(QWidget):
         self.table.setHorizontalHeaderLabels([tr("Table")] + [seat_name(s) for s in seats])
         tables = seating.tables
         self.table.setRowCount(len(tables))
+        absent = set(getattr(seating, "absent", ()))
         for r, (t, row) in enumerate(tables.items()):
             item = QTableWidgetItem(tr("table_n", n=t))
             self.table.setItem(r, 0, item)
             item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsSelectable)
             for c, s in enumerate(seats, start=1):
-                cell = QTableWidgetItem(row.get(s, "—"))
+                name = row.get(s, "—")
+                cell = QTableWidgetItem(tr("absent_mark", name=name) if name in absent
+                                        else name)
+                if name in absent:  # seated but not here: to re-seat
+                    cell.setForeground(brush("#b3261e"))
                 cell.setData(Qt.ItemDataRole.UserRole, (t, s))
                 self.table.setItem(r, c, cell)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         parts = [tr("repeat_pairs", n=seating.repeat_pairs)]
+        if getattr(seating, "team_pairs", 0):
+            parts.append(tr("team_pairs", n=seating.team_pairs))
         if seating.byes:
             parts.append(tr("byes", names=", ".join(seating.byes)))
+        seated = {n for row in tables.values() for n in row.values()}
+        if absent - seated:
+            parts.append(tr("absent_list", names=", ".join(
+                n for n in seating.absent if n not in seated)))
         self.byes.setText("   ".join(parts))
         if self._problems is None:
             self.problems.setText("")
         elif self._problems:
             self.problems.setText(tr("seating_problems", list="; ".join(
-                problem_text(p) for p in self._problems)))
+                line_text(p) for p in self._problems)))
             self.problems.setStyleSheet("color: #b3261e")
         else:
             self.problems.setText(tr("seating_ok"))

@@ -25,11 +25,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.server.client import item_error
 from referee_app.storage import StorageError
 from referee_app.storage.checks import MAX_HAND_NO
 
 from ..i18n import LANG, tr
-from ..messages import exception_text, problem_text
+from ..messages import error_words, exception_text, line_text
 from ..server_desk import HandQueued, ServerBackend, ServerUnreachable
 from .prompts import confirm_destructive
 
@@ -59,8 +60,8 @@ class Watcher(threading.Thread):
                     rep = client.flush()
                     if rep.sent or len(rep.conflicts) != before:
                         self.signals.flushed.emit(len(rep.sent), len(rep.conflicts) - before)
-                    if rep.problem:
-                        raise ServerUnreachable("server", rep.problem)
+                    if rep.problem:  # the server cannot take them now: wait for it
+                        raise ServerUnreachable.of("server", "server_busy")
                 if since is None:
                     since = int(client.tournament()["revision"])
                     self.signals.reachable.emit(True)
@@ -222,8 +223,11 @@ class ConflictsDialog(QDialog):
         self.list.clear()
         self.items = self.status.backend.conflicts()
         for it in self.items:
-            line = tr("srv_conflict_line", r=it.round, t=it.table, n=it.hand_no,
-                      problem=problem_text(it.problem))
+            err = item_error(it)
+            why = (tr("srv_number_taken", n=it.hand_no, t=it.table, r=it.round,
+                      id=err.params.get("hand_id", "?"))
+                   if err.message_code == "duplicate_hand" else error_words(err))
+            line = tr("srv_conflict_line", r=it.round, t=it.table, n=it.hand_no, problem=why)
             w = QListWidgetItem(line)
             w.setData(256, it.key)
             self.list.addItem(w)
@@ -242,7 +246,7 @@ class ConflictsDialog(QDialog):
             self.error.setText(exception_text(e))
             self.fill()
             return False
-        self.error.setText("" if r is None or not r.queued else r.problem)
+        self.error.setText("" if r is None or not r.queued else line_text(r.problem))
         self.status.win.reload()
         if r is not None and not r.queued:
             self.status.win.message(tr("srv_resent", n=hand_no), error=False)

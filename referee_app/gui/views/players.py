@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import LANG, seat_name, tr
-from ..messages import problem_text
+from ..messages import line_text
 from .colours import chips_brush
 from .manage import PLAYER_STATUSES
 
@@ -30,14 +30,17 @@ from .manage import PLAYER_STATUSES
 class PlayerView(QWidget):
     """``player_changed(name)`` asks for a statement; ``hand_activated(id)`` opens a hand.
 
-    ``add_requested``, ``import_requested`` and ``status_requested(name, status)`` ask the
-    window to register players or change the shown player's status.
+    ``add_requested``, ``import_requested``, ``edit_requested``, ``checkin_requested`` and
+    ``status_requested(name, status)`` ask the window to register players, edit the shown
+    one (team included), open the check-in list or change the shown player's status.
     """
 
     player_changed = Signal(str)
     hand_activated = Signal(int)
     add_requested = Signal()
     import_requested = Signal()
+    edit_requested = Signal()
+    checkin_requested = Signal()
     status_requested = Signal(str, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -73,16 +76,27 @@ class PlayerView(QWidget):
         self.btn_import = QPushButton()
         self.btn_import.setObjectName("import_players_button")
         self.btn_import.clicked.connect(self.import_requested)
+        self.btn_edit = QPushButton()
+        self.btn_edit.setObjectName("edit_player_button")
+        self.btn_edit.clicked.connect(self.edit_requested)
+        self.btn_checkin = QPushButton()
+        self.btn_checkin.setObjectName("checkin_button")
+        self.btn_checkin.clicked.connect(self.checkin_requested)
+        self.team_lbl = QLabel()
+        self.team_lbl.setObjectName("player_team")
         top = QHBoxLayout()
         top.addWidget(self.lbl)
         top.addWidget(self.player_box, 1)
         top.addWidget(self.status_lbl)
         top.addWidget(self.status_box)
+        top.addWidget(self.team_lbl)
         top.addStretch(1)
         top.addWidget(self.total)
         manage = QHBoxLayout()
         manage.addWidget(self.btn_add)
         manage.addWidget(self.btn_import)
+        manage.addWidget(self.btn_edit)
+        manage.addWidget(self.btn_checkin)
         manage.addStretch(1)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.table)
@@ -97,6 +111,7 @@ class PlayerView(QWidget):
         self._statement: Any = None
         self._players: list[str] = []
         self._statuses: dict[str, str] = {}
+        self._teams: dict[str, str] = {}
         LANG.changed.connect(self.retranslate)
         self.retranslate()
 
@@ -105,6 +120,8 @@ class PlayerView(QWidget):
         self.status_lbl.setText(tr("player_status"))
         self.btn_add.setText(tr("Add player…"))
         self.btn_import.setText(tr("Import players CSV…"))
+        self.btn_edit.setText(tr("Edit player…"))
+        self.btn_checkin.setText(tr("Check-in…"))
         self.status_box.blockSignals(True)
         self.status_box.clear()
         for st in PLAYER_STATUSES:
@@ -132,12 +149,25 @@ class PlayerView(QWidget):
             self.detail.clear()
         self._show_status()
 
+    def show_players(self, players: Sequence[Any]) -> None:
+        """The store's players (names, statuses and teams) in this view."""
+        self.set_players([p.name for p in players])
+        self.set_statuses({p.name: p.status.value for p in players})
+        self.set_teams({p.name: p.team for p in players})
+
     def set_statuses(self, statuses: dict[str, str]) -> None:
         """Each player's status (``active``…), shown for the player in view."""
         self._statuses = dict(statuses)
         self._show_status()
 
+    def set_teams(self, teams: dict[str, str]) -> None:
+        """Each player's team ("" for none), shown for the player in view."""
+        self._teams = dict(teams)
+        self._show_status()
+
     def _show_status(self) -> None:
+        team = self._teams.get(self.current_player(), "")
+        self.team_lbl.setText(tr("team_of", team=team) if team else "")
         st = self._statuses.get(self.current_player())
         self.status_box.setEnabled(st is not None)
         idx = self.status_box.findData(st) if st is not None else -1
@@ -191,7 +221,7 @@ class PlayerView(QWidget):
         self.detail.clear()
         if items and self._statement is not None:
             line = self._statement.lines[items[0].data(Qt.ItemDataRole.UserRole)]
-            self.detail.addItems([problem_text(d) for d in line.detail])
+            self.detail.addItems([line_text(d) for d in line.detail])
 
     def _activated(self, item: QTableWidgetItem) -> None:
         if self._statement is None:

@@ -21,10 +21,10 @@ from PySide6.QtWidgets import (
 )
 
 from ..controllers.entry import Evaluation
-from ..i18n import bonus_name, both, reason_text, seat_name, tr
+from ..i18n import LANG, bonus_name, both, reason_text, seat_name, tr
 from ..messages import shown_problem
 from .colours import GREEN, RED, brush
-from .wraplist import WrapList
+from .wraplist import WrapList, WrappedRows
 
 STALE = "#9a9a9a"  # what rests on a seat's last readable tiles
 
@@ -54,7 +54,7 @@ class PreviewPanel(QWidget):
             t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
             t.verticalHeader().setDefaultSectionSize(22)
         self.wins.setMaximumHeight(120)
-        self.wins.setWordWrap(True)
+        self.wins_rows = WrappedRows(self.wins)  # a long pattern wraps, never "…"
         for table, stretch in ((self.wins, 2), (self.payments, 4)):
             header = table.horizontalHeader()
             for c in range(table.columnCount()):
@@ -150,7 +150,7 @@ class PreviewPanel(QWidget):
         self._problem_rows = list(problems)
         texts = []
         for p in problems:
-            clause, message = shown_problem(p.clause, p.message, p.rule, p.violation)
+            clause, message = shown_problem(p)
             if not clause:  # an unreadable field: the message names it in words
                 texts.append(message)
                 continue
@@ -169,7 +169,8 @@ class PreviewPanel(QWidget):
                 it.setForeground(colour)
                 if rules and i < len(problems) and problems[i].rule:
                     c = rules.clause(problems[i].clause)
-                    title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
+                    title = (c.title_zh or c.title_en) if LANG.code == "zh" else \
+                        (c.title_en or c.title_zh)
                     if title:
                         it.setToolTip(f"{c.id} {title}")
                 self.problems.addItem(it)
@@ -177,6 +178,8 @@ class PreviewPanel(QWidget):
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
         pays = s.payments if s is not None and s.ok else ()
+        wins_before = [[self.wins.item(r, 2).text() if self.wins.item(r, 2) else ""]
+                       for r in range(self.wins.rowCount())]
         self.wins.setRowCount(len(wins))
         for r, w in enumerate(wins):
             sc = w.score
@@ -193,7 +196,8 @@ class PreviewPanel(QWidget):
                 if dim:
                     item.setForeground(brush(STALE))
                 self.wins.setItem(r, c, item)
-        self.wins.resizeRowsToContents()
+        if wins_before != [[self.wins.item(r, 2).text()] for r in range(len(wins))]:
+            self.wins_rows.fit()  # only a changed pattern can change a row's lines
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,

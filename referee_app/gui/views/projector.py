@@ -1,8 +1,9 @@
 """Standings for the hall's projector: pages of at most 24 large rows that turn by
 themselves, "after round N · updated HH:MM", and ▲▼ for each player's rank change since
-the previous round; with "show round progress" (key P, or View → Projector settings) a
-page of the round in play's progress — per table the hands entered, verified and
-missing — joins the rotation. It refreshes on a timer, so it follows hands saved anywhere
+the previous round; in a team event the team standings (each team's members added up,
+▲▼ since the previous round) follow as pages of their own (key T takes them out and back);
+with "show round progress" (key P, or View → Projector settings) a page of the round in
+play's progress — per table the hands entered, verified and missing — joins the rotation. It refreshes on a timer, so it follows hands saved anywhere
 (this window, another desk, the CLI) without being told.
 """
 
@@ -108,6 +109,7 @@ class ProjectorWindow(QWidget):
         super().__init__(parent, Qt.WindowType.Window)
         self._fetch = fetch
         self.show_progress = show_progress
+        self.show_teams = True  # a team event's pages (nothing to show without teams)
         self.setObjectName("projector")
         self.setStyleSheet("QWidget#projector { background: #10222b; }"
                            " QLabel { color: #f4f1e6; }"
@@ -156,8 +158,9 @@ class ProjectorWindow(QWidget):
         self.page_timer = QTimer(self)
         self.page_timer.setInterval(max(1, page_seconds) * 1000)
         self.page_timer.timeout.connect(self.next_page)
-        for seq in ("Esc", "F11"):
-            QShortcut(QKeySequence(seq), self).activated.connect(self._toggle_full)
+        QShortcut(QKeySequence("F11"), self).activated.connect(self._toggle_full)
+        for seq in ("Esc", "Ctrl+W"):  # the hall's screen goes; F11 on the desk shows it again
+            QShortcut(QKeySequence(seq), self).activated.connect(self.close)
         for seq, step in (("PgDown", 1), ("Space", 1), ("PgUp", -1)):
             QShortcut(QKeySequence(seq), self).activated.connect(
                 lambda step=step: self.turn(step))
@@ -190,22 +193,39 @@ class ProjectorWindow(QWidget):
     def standings_pages(self) -> int:
         return max(1, -(-len(self._data.rows) // self.per_page))
 
+    def team_pages(self) -> int:
+        """Pages of the team standings (none without teams, or with T switched off)."""
+        teams = self._data.teams if self.show_teams else ()
+        return -(-len(teams) // self.per_page) if teams else 0
+
     def keyPressEvent(self, event: Any) -> None:
-        """P: the round progress page in or out of the rotation."""
+        """P: the round progress page in or out of the rotation; T: the team pages."""
         if event.key() == Qt.Key.Key_P and not event.modifiers():
             self.set_show_progress(not self.show_progress)
+            return
+        if event.key() == Qt.Key.Key_T and not event.modifiers():
+            self.set_show_teams(not self.show_teams)
             return
         super().keyPressEvent(event)
 
     def pages(self) -> int:
-        """Standings pages, then the progress page when it is shown."""
-        return self.standings_pages() + (1 if self._has_progress() else 0)
+        """Standings pages, the team pages, then the progress page when it is shown."""
+        return self.standings_pages() + self.team_pages() + (1 if self._has_progress() else 0)
 
     def _has_progress(self) -> bool:
         return self.show_progress and self._data.progress is not None
 
     def on_progress_page(self) -> bool:
-        return self._has_progress() and self.page == self.standings_pages()
+        return self._has_progress() and self.page == self.standings_pages() + self.team_pages()
+
+    def on_team_page(self) -> bool:
+        return 0 <= self.page - self.standings_pages() < self.team_pages()
+
+    def set_show_teams(self, on: bool) -> None:
+        """Put the team standings pages in the rotation (T toggles them) or take them out."""
+        self.show_teams = on
+        self.page = min(self.page, self.pages() - 1)
+        self._show_page()
 
     def set_page_seconds(self, seconds: int) -> None:
         self.page_timer.setInterval(max(1, seconds) * 1000)
@@ -306,33 +326,30 @@ class ProjectorWindow(QWidget):
             tr("proj_progress", n=prog.round, v=prog.verified, h=prog.hands),
             tr("updated", t=self._updated), tr("proj_page", p=self.page + 1, n=self.pages())]))
 
-    def _show_page(self) -> None:
-        if self.on_progress_page():
-            self._show_progress_page()
-            return
-        d = self._data
-        self.title.setText(d.title)
-        # under placement scoring the points first, then the chips that break their ties
-        placement = any(getattr(r, "points", None) is not None for r in d.rows)
-        heads = [tr("Rank"), tr("Player"), *([tr("Points")] if placement else []),
+    def _ranked_rows(self, name_head: str,
+                     rows: list[tuple[int, bool, str, Any, Any, int, int]],
+                     previous: Mapping[str, int]) -> None:
+        """A page of a leaderboard (players' or teams'): rank (``=`` when shared), name,
+        the points in bold under placement scoring (None: chips scoring), chips
+        (green/red), wins, hands and ▲▼ since ``previous``; the header says the same."""
+        placement = any(row[3] is not None for row in rows)
+        heads = [tr("Rank"), name_head, *([tr("Points")] if placement else []),
                  tr("Chips"), tr("Wins"), tr("Hands"), tr("proj_move")]
         chips_col = 3 if placement else 2
         self.table.setColumnCount(len(heads))
         self.table.setHorizontalHeaderLabels(heads)
-        start = self.page * self.per_page
-        shown = list(d.rows)[start:start + self.per_page]
-        self.table.setRowCount(len(shown))
-        for r, row in enumerate(shown):
-            move, colour = rank_move(row.player, row.rank, d.previous)
-            cells = [f"{row.rank}{'=' if row.tied else ''}", row.player,
-                     *([figure(row.points)] if placement else []),
-                     figure(row.chips, signed=True), str(row.wins), str(row.hands), move]
+        self.table.setRowCount(len(rows))
+        for r, (rank, tied, name, points, chips, wins, hands) in enumerate(rows):
+            move, colour = rank_move(name, rank, previous)
+            cells = [f"{rank}{'=' if tied else ''}", name,
+                     *([figure(points)] if placement else []),
+                     figure(chips, signed=True), str(wins), str(hands), move]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
                     Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
                 if c == chips_col:
-                    item.setForeground(chips_brush(row.chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
+                    item.setForeground(chips_brush(chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
                 if c == 2 and placement:
                     bold = QFont(item.font())
                     bold.setBold(True)
@@ -341,6 +358,36 @@ class ProjectorWindow(QWidget):
                     item.setForeground(brush(colour))
                 self.table.setItem(r, c, item)
         self._fit_names()
+
+    def _show_team_page(self) -> None:
+        """The team standings: rank, team, (points,) chips, wins, hands and ▲▼ since the
+        round before, as the players' page shows them."""
+        d = self._data
+        self.title.setText(f"{d.event} · {tr('team_standings')}" if d.event else d.title)
+        start = (self.page - self.standings_pages()) * self.per_page
+        self._ranked_rows(tr("team_col"), [
+            (row.rank, row.tied, row.team, row.points, row.chips,
+             int(row.totals.get("wins", 0)), int(row.totals.get("hands", 0)))
+            for row in list(d.teams)[start:start + self.per_page]], d.team_previous)
+        parts = [tr("proj_after", n=d.after_round)] if d.after_round is not None else []
+        parts.append(tr("updated", t=self._updated))
+        parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
+        self.subtitle.setText(" · ".join(parts))
+
+    def _show_page(self) -> None:
+        if self.on_progress_page():
+            self._show_progress_page()
+            return
+        if self.on_team_page():
+            self._show_team_page()
+            return
+        d = self._data
+        self.title.setText(d.title)
+        # under placement scoring the points first, then the chips that break their ties
+        start = self.page * self.per_page
+        self._ranked_rows(tr("Player"), [
+            (row.rank, row.tied, row.player, getattr(row, "points", None), row.chips, row.wins,
+             row.hands) for row in list(d.rows)[start:start + self.per_page]], d.previous)
         parts = []
         if d.stage is not None:
             parts.append(tr("proj_stage", name=stage_name(d.stage, LANG.code), top=d.stage.top))

@@ -1,12 +1,16 @@
 """Questions the desk asks: a destructive choice (Cancel is the default, so Enter never
-throws work away) and a required reason (multi-line, with a summary of what it changes)."""
+throws work away) and a required reason (one line, or a wrapping box under a summary of
+what it changes; Enter and Ctrl+Enter are OK in both)."""
 
 from __future__ import annotations
 
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QKeyEvent
 from PySide6.QtWidgets import (
     QDialog,
     QDialogButtonBox,
     QLabel,
+    QLineEdit,
     QMessageBox,
     QPlainTextEdit,
     QVBoxLayout,
@@ -14,6 +18,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import tr
+from .keyboard import plain, submit_on_ctrl_enter
 
 
 def destructive_box(parent: QWidget | None, text: str, action: str) -> QMessageBox:
@@ -36,14 +41,33 @@ def confirm_destructive(parent: QWidget | None, text: str, action: str) -> bool:
     return box.clickedButton() is not None and box.clickedButton().objectName() == "prompt_go"
 
 
+class WrappingLine(QPlainTextEdit):
+    """A reason is stored as one line (the store refuses a line break): a box that wraps a
+    long reason for reading, where Enter is OK, not a new line."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setTabChangesFocus(True)
+        self.setMinimumHeight(60)
+
+    def keyPressEvent(self, e: QKeyEvent) -> None:
+        if e.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter):
+            e.ignore()  # to the dialog: Enter is its default button, OK
+            return
+        super().keyPressEvent(e)
+
+
 class ReasonDialog(QDialog):
-    """A required reason in a multi-line box, under a summary of the change (may be "")."""
+    """A required reason under a summary of the change (may be ""), in one line or in a
+    box that wraps it. Enter and Ctrl+Enter are OK, Esc cancels (the dialog says so); a
+    cancelled prompt gives None and the caller says nothing (only an empty reason given
+    with OK is refused)."""
 
     def __init__(self, title: str, prompt: str, summary: str = "",
-                 parent: QWidget | None = None) -> None:
+                 parent: QWidget | None = None, multiline: bool = True) -> None:
         super().__init__(parent)
         self.setObjectName("reason_dialog")
-        self.setWindowTitle(title)
+        self.setWindowTitle(plain(title))
         lay = QVBoxLayout(self)
         if summary:
             s = QLabel(summary)
@@ -54,11 +78,15 @@ class ReasonDialog(QDialog):
         p = QLabel(prompt)
         p.setWordWrap(True)
         lay.addWidget(p)
-        self.text = QPlainTextEdit()
+        self.text: QPlainTextEdit | QLineEdit = WrappingLine() if multiline else QLineEdit()
         self.text.setObjectName("reason_text")
-        self.text.setTabChangesFocus(True)
-        self.text.setMinimumHeight(80)
+        p.setBuddy(self.text)
         lay.addWidget(self.text)
+        self.keys = QLabel(tr("reason_keys"))
+        self.keys.setObjectName("reason_keys")
+        self.keys.setWordWrap(True)
+        self.keys.setStyleSheet("color: #666666")
+        lay.addWidget(self.keys)
         buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok
                                    | QDialogButtonBox.StandardButton.Cancel)
         buttons.button(QDialogButtonBox.StandardButton.Ok).setText(tr("OK"))
@@ -66,7 +94,11 @@ class ReasonDialog(QDialog):
         buttons.accepted.connect(self.accept)
         buttons.rejected.connect(self.reject)
         lay.addWidget(buttons)
-        self.resize(520, 260 if summary else 200)
+        submit_on_ctrl_enter(self)
+        self.text.setFocus()
+        self.resize(520, (240 if summary else 180) if multiline else 0)
 
     def reason(self) -> str:
-        return self.text.toPlainText().strip()
+        """The reason as one line (a pasted line break becomes a space)."""
+        t = self.text
+        return " ".join((t.toPlainText() if isinstance(t, QPlainTextEdit) else t.text()).split())

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import tr
+from .wraplist import WrappedRows
 
 #: chain actions the GUI names in words (others are shown as stored)
 ACTIONS = ("hand.add", "hand.amend", "hand.status", "hand.voided", "hand.restored",
@@ -70,6 +71,7 @@ class RecordLogTable(QTableWidget):
         self.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.entries: list[dict[str, Any]] = []
+        self.wrapped = WrappedRows(self)  # long details wrap, never "…"
 
     def set_entries(self, entries: Sequence[Mapping[str, Any]]) -> None:
         self.entries = [dict(e) for e in entries]
@@ -86,6 +88,7 @@ class RecordLogTable(QTableWidget):
                 self.setItem(r, c, item)
         self.resizeColumnsToContents()
         self.horizontalHeader().setSectionResizeMode(4, QHeaderView.ResizeMode.Stretch)
+        self.wrapped.fit()
 
     def rows(self) -> list[list[str]]:
         """The cells as shown (tests, copying)."""

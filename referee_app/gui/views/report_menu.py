@@ -18,6 +18,8 @@ from referee_app.core import RecordError
 
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
+from ..messages import exception_text
+from .keyboard import with_mnemonic
 from .report_preview import ReportPreviewDialog
 from .session import DeskSession, HeadCancelled
 
@@ -51,7 +53,12 @@ ENTRIES: tuple[tuple[str, str], ...] = (
     ("hand", "hand"),
     ("seating", "seating"),
     ("slips", "slips"),
+    ("teams", "teams"),
 )
+#: each entry's underlined letter, the same in both languages (Print preview: P,
+#: template folder: M)
+LETTERS = {"standings_all": "A", "standings_round": "R", "table": "T", "player": "L",
+           "hand": "H", "seating": "S", "slips": "B", "teams": "E"}
 
 
 class ReportMenu(QObject):
@@ -134,11 +141,12 @@ class ReportMenu(QObject):
 
     def retranslate(self, *_args: object) -> None:
         self.menu.setTitle(tr("Reports"))
-        self.act_preview.setText(tr("Print preview…"))
-        self.act_templates.setText(tr("report_templates"))
+        self.act_preview.setText(with_mnemonic(tr("Print preview…"), "P"))
+        self.act_preview.setIconText(tr("Print preview…").rstrip("…"))  # on the toolbar
+        self.act_templates.setText(with_mnemonic(tr("report_templates"), "M"))
         sel = self.selection()
         for key, a in self.actions.items():
-            a.setText(self.label(key, sel))
+            a.setText(with_mnemonic(self.label(key, sel), LETTERS[key]))
 
     # ------------------------------------------------------------------ opening
 
@@ -148,7 +156,7 @@ class ReportMenu(QObject):
             return ctl.standings_request()
         if key == "standings_round":
             if sel.round is None:
-                raise ctl.ReportRequestError("round", "no round is selected")
+                raise ctl.ReportRequestError.of("round", "no_round_selected")
             return ctl.standings_request(through=sel.round)
         return ctl.request_for(report, sel)
 
@@ -168,6 +176,9 @@ class ReportMenu(QObject):
         detail: the player's statement)."""
         w = self.win
         tab = w.tabs.currentWidget()
+        if tab is w.standings and w.standings.showing_teams():  # the team view, as filtered
+            only, rnd = w.standings.selected_scope()
+            return self.preview(ctl.standings_request(only, rnd, "teams"), tr("report_teams"))
         if tab is w.standings:  # exactly what the filter shows
             only, rnd = w.standings.selected_scope()
             stage = w.standings.selected_stage()
@@ -243,7 +254,8 @@ def win_hand_text(win: ReportHost) -> str:
 
 
 def _reason(e: BaseException) -> str:
-    """The library's one-line ``field: problem``; a KeyError names its missing key."""
+    """The refusal in the referee's words (its field, then what is wrong); a KeyError
+    names its missing key."""
     if isinstance(e, KeyError):
-        return f"{e.args[0]}: missing" if e.args else "missing value"
-    return str(e) or type(e).__name__
+        return tr("missing_value", key=e.args[0] if e.args else "?")
+    return exception_text(e)

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from ..controllers import reports as ctl
 from ..i18n import LANG, tr
+from ..messages import exception_text
 
 #: zoom choices: "width"/"page" fit the window, numbers are percent of the printed size
 ZOOMS: tuple[str | int, ...] = ("width", "page", 50, 75, 100, 125, 150, 200, 300)
@@ -246,7 +247,7 @@ class ReportPreviewDialog(QDialog):
         try:
             written = ctl.save_pdf(self.pdf, path)
         except OSError as e:
-            self.message(tr("cannot_write", path=path, msg=e.strerror or str(e)))
+            self.message(tr("cannot_write", path=path, msg=exception_text(e)))
             return False
         self.messages.append(tr("saved_pdf", path=str(written), n=len(self.pdf)))
         return True
@@ -260,6 +261,6 @@ class ReportPreviewDialog(QDialog):
         try:
             ctl.print_pdf(self.pages, printer)
         except (OSError, ValueError) as e:
-            self.message(tr("cannot_print", msg=str(e)))
+            self.message(tr("cannot_print", msg=exception_text(e)))
             return False
         return True

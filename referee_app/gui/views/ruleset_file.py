@@ -24,12 +24,14 @@ from PySide6.QtWidgets import (
 from referee_app.core import RecordError
 
 from ..i18n import tr
+from ..messages import exception_text
 from .colours import RED
+from .keyboard import leave_on_tab
 
 
 def refused_text(path: str, e: RecordError) -> str:
     """One line: which file, where in it, what is wrong (and how many more problems)."""
-    where = f"{e.field}: {e.problem}" if e.field else e.problem
+    where = exception_text(e)
     more = len(getattr(e, "errors", ()) or ()) - 1
     text = tr("ruleset_file_bad", file=Path(path).name, msg=where)
     return text + (" " + tr("ruleset_file_more", n=more) if more > 0 else "")
@@ -60,6 +62,7 @@ class RulesetFilePanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setMinimumHeight(160)
         self.table.setWordWrap(False)
+        leave_on_tab(self.table)
         row = QHBoxLayout()
         row.addWidget(self.button)
         row.addWidget(self.message, 1)

@@ -44,6 +44,45 @@ def tiles_or_none(text: str) -> tuple[Any, ...] | None:
         return None
 
 
+class MessageLine(QLabel):
+    """A seat's problems under its tiles. Room for two lines is always there; a longer
+    message gets the lines it needs instead of being cut at the top and bottom (issue 25),
+    and keeps that room while the hand is in the form: a typo that comes and goes does not
+    make the form jump (nor re-lay out the whole tab on each keystroke)."""
+
+    MIN_LINES = 2
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setStyleSheet("color: #b3261e")
+        self.setWordWrap(True)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        self._room = 0
+        self._fit()
+
+    def setText(self, text: str) -> None:
+        super().setText(text)
+        self._fit()
+
+    def forget_room(self) -> None:
+        """Another hand: no message yet, back to two lines."""
+        self._room = 0
+        self.setText("")
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if event.oldSize().width() != event.size().width():
+            self._room = 0  # other widths, other line counts
+            self._fit()
+
+    def _fit(self) -> None:
+        least = self.MIN_LINES * self.fontMetrics().lineSpacing() + 4
+        need = self.heightForWidth(self.width()) if self.text() and self.width() > 0 else 0
+        self._room = max(least, need, self._room)
+        if self.minimumHeight() != self._room or self.maximumHeight() != self._room:
+            self.setFixedHeight(self._room)
+
+
 class SeatPanel(QGroupBox):
     """One seat: concealed tiles and pongs typed in notation, drawn as tiles as typed."""
 
@@ -62,15 +101,10 @@ class SeatPanel(QGroupBox):
         self.pongs = FormLineEdit()
         self.pongs.setObjectName(f"pongs_{seat}")
         self.tiles = TileStrip(36)
-        self.message = QLabel()
+        self.message = MessageLine()
         self.message.setObjectName(f"seat_message_{seat}")
-        self.message.setStyleSheet("color: #b3261e")
-        self.message.setWordWrap(True)
-        # the panel keeps its size whatever the message: room for two lines, always there
-        line = self.message.fontMetrics().lineSpacing()
-        self.message.setFixedHeight(2 * line + 4)
-        self.message.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Fixed)
+        # as tall as the row it shares with its neighbour (a longer message grows both)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
         #: the last tiles each field could be read as (shown faded while it cannot)
         self.last_good: dict[str, tuple[Any, ...]] = {"concealed": (), "pongs": ()}
         self.last_good_text: dict[str, str] = {"concealed": "", "pongs": ""}
@@ -88,6 +122,7 @@ class SeatPanel(QGroupBox):
         grid.addWidget(self.tiles, 2, 0, 1, 2)
         grid.addWidget(self.message, 3, 0, 1, 2)
         grid.setColumnStretch(1, 1)
+        grid.setRowStretch(4, 1)  # a taller neighbour: the room goes below the message
         self.concealed.textEdited.connect(lambda t: self.edited.emit(self.seat, "concealed", t))
         self.pongs.textEdited.connect(lambda t: self.edited.emit(self.seat, "pongs", t))
         self.concealed.textChanged.connect(self._redraw)
@@ -120,6 +155,7 @@ class SeatPanel(QGroupBox):
         """Another hand: forget the last good tiles of the previous one."""
         self.last_good = {"concealed": (), "pongs": ()}
         self.last_good_text = {"concealed": "", "pongs": ""}
+        self.message.forget_room()
 
     def unreadable(self) -> list[str]:
         """The fields ("concealed", "pongs") whose text cannot be read as tiles now."""

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import QApplication, QDialog, QLabel, QStatusBar, QWidget
 from referee_app.storage.errors import AuthError
 
 from ..i18n import LANG, tr
-from ..messages import exception_text, message_text, problem_text
+from ..messages import error_words, exception_text
 from .record_log import digest_text
 from .signin import AddRefereeDialog, PinDialog
 
@@ -50,8 +50,7 @@ def _auth_text(e: Exception) -> str:
     """A refused PIN in one line, without the field name ("wrong PIN for 李裁判 …")."""
     if not isinstance(e, AuthError) or not e.problem:
         return exception_text(e)
-    said = message_text(e)
-    return said if said is not None else problem_text(e.problem)
+    return error_words(e)
 
 
 class HeadCancelled(Exception):
@@ -162,6 +161,10 @@ class DeskSession(QObject):
                 self.show_referee()
                 return False
             name, pin = got
+            if not name or (names and name not in names):  # never said back: it may be a PIN
+                self.win.message(tr("signin_pick_name"))
+                default = ""
+                continue
             try:
                 self.desk.sign_in(name, pin)
             except (AuthError, ValueError) as e:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from ..i18n import tr
+from .keyboard import cannot_be_undone
 
 
 def _pin_field(name: str) -> QLineEdit:
@@ -51,19 +52,27 @@ class PinDialog(QDialog):
         self.prompt.setWordWrap(True)
         self.name = QComboBox()
         self.name.setObjectName("pin_name")
-        self.name.setEditable(True)  # a name not listed gets the store's own message
+        # a name is picked from the registered referees, never typed: a PIN typed at once
+        # cannot land in the name (and be shown back as "no referee named '4821'");
+        # only a desk that cannot list its referees takes a typed name
+        self.name.setEditable(not names)
         self.name.addItems(list(names))
-        if default:
-            self.name.setCurrentText(default)
+        self.name.setCurrentIndex(self.name.findText(default) if default in names
+                                  else 0 if len(names) == 1 else -1)
         self.pin = _pin_field("pin_field")
         form = QFormLayout()
-        form.addRow(tr("Referee"), self.name)
-        form.addRow(tr("PIN"), self.pin)
+        form.addRow(tr("pin_referee_label"), self.name)
+        form.addRow(tr("pin_label"), self.pin)
+        for w in (self.name, self.pin):
+            label = form.labelForField(w)
+            if isinstance(label, QLabel):
+                label.setBuddy(w)
         lay = QVBoxLayout(self)
         lay.addWidget(self.prompt)
         lay.addLayout(form)
         lay.addWidget(_buttons(self, tr("Sign in")))
-        (self.pin if default else self.name).setFocus()
+        # the PIN as soon as the name is set; the name first when it is not
+        (self.pin if self.name.currentText() else self.name).setFocus()
 
     def answer(self) -> tuple[str, str]:
         return self.name.currentText().strip(), self.pin.text()
@@ -92,10 +101,13 @@ class AddRefereeDialog(QDialog):
         form.addRow(tr("PIN"), self.pin)
         form.addRow(tr("PIN again"), self.pin2)
         form.addRow("", self.head)
+        buttons = _buttons(self, tr("Add referee"))
         lay = QVBoxLayout(self)
         lay.addWidget(self.note)
         lay.addLayout(form)
-        lay.addWidget(_buttons(self, tr("Add referee")))
+        if first:  # from now on every change needs a PIN, and the last head referee stays
+            lay.addWidget(cannot_be_undone(buttons, tr("Add referee"), "A"))
+        lay.addWidget(buttons)
 
     def values(self) -> dict[str, object]:
         return {"name": self.name.text().strip(), "pin": self.pin.text(),

@@ -41,7 +41,9 @@ from ..i18n import (
     trace_text,
     violation_words,
 )
+from ..messages import exception_text
 from .colours import RED, brush
+from .keyboard import start_above_rows, with_mnemonic
 from .whatif import WhatIfPanel
 from .wraplist import WrapList
 
@@ -52,7 +54,7 @@ def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
         rules = ruleset if isinstance(ruleset, Ruleset) else get_ruleset(ruleset)
         c = rules.clause(clause_id)
     except UnknownRulesetError as e:
-        return f"<p>{escape(str(e))}</p>"
+        return f"<p>{escape(exception_text(e))}</p>"
     title = " · ".join(x for x in (c.title_zh, c.title_en) if x)
     parts = [f"<h3>{escape(c.id)} {escape(title)}</h3>"]
     for label, text in ((tr("Original"), c.zh), (tr("English"), c.en),
@@ -67,6 +69,16 @@ def clause_html(ruleset: Ruleset | str, clause_id: str) -> str:
 def clause_of_line(line: str) -> str:
     """A trace line starts with its clause id (``§2.10 S declares …``)."""
     return line.split(" ", 1)[0] if line else ""
+
+
+def _split(orientation: Qt.Orientation, *parts: tuple[QWidget, int]) -> QSplitter:
+    """A splitter of (widget, stretch) parts, none of which collapses to nothing."""
+    split = QSplitter(orientation)
+    for i, (w, stretch) in enumerate(parts):
+        split.addWidget(w)
+        split.setStretchFactor(i, stretch)
+    split.setChildrenCollapsible(False)
+    return split
 
 
 class TraceView(QWidget):
@@ -111,24 +123,17 @@ class TraceView(QWidget):
         self.box_wins = QGroupBox()
         QVBoxLayout(self.box_wins).addWidget(self.wins)
 
-        lower = QSplitter(Qt.Orientation.Vertical)
-        lower.addWidget(self.box_pay)
-        lower.addWidget(self.box_lines)
-        lower.setStretchFactor(0, 3)
-        lower.setStretchFactor(1, 2)
+        # left: what the hand paid, as tall as the window allows (the payments and the
+        # trace lines share it); right: the clause read out at a dispute, and what-if
+        lower = _split(Qt.Orientation.Vertical, (self.box_pay, 1), (self.box_lines, 1))
         left = QWidget()
         left_lay = QVBoxLayout(left)
         left_lay.setContentsMargins(0, 0, 0, 0)
         left_lay.addWidget(self.box_wins)  # as tall as its lines
         left_lay.addWidget(lower, 1)
         self.whatif = WhatIfPanel()
-        left_lay.addWidget(self.whatif)
-        split = QSplitter(Qt.Orientation.Horizontal)
-        split.addWidget(left)
-        split.addWidget(self.box_clause)
-        split.setStretchFactor(0, 3)
-        split.setStretchFactor(1, 2)
-        split.setChildrenCollapsible(False)
+        right = _split(Qt.Orientation.Vertical, (self.box_clause, 1), (self.whatif, 0))
+        split = _split(Qt.Orientation.Horizontal, (left, 3), (right, 2))
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
         lay.addWidget(self.title)
@@ -142,10 +147,11 @@ class TraceView(QWidget):
 
     def retranslate(self, *_args: object) -> None:
         self.whatif.retranslate()
-        self.box_wins.setTitle(tr("Wins"))
-        self.box_pay.setTitle(tr("Payments"))
-        self.box_lines.setTitle(tr("Trace lines"))
-        self.box_clause.setTitle(tr("clause_texts"))
+        # Alt+letter takes the focus to the box's list (the same letters in both languages)
+        self.box_wins.setTitle(with_mnemonic(tr("Wins"), "W"))
+        self.box_pay.setTitle(with_mnemonic(tr("Payments"), "P"))
+        self.box_lines.setTitle(with_mnemonic(tr("Trace lines"), "T"))
+        self.box_clause.setTitle(with_mnemonic(tr("clause_texts"), "C"))
         self.payments.setHorizontalHeaderLabels([tr("From"), tr("To"), tr("Chips"), tr("Clause"),
                                                  tr("Reason")])
         if self._settlement is not None:
@@ -178,6 +184,8 @@ class TraceView(QWidget):
         self.wins.relayout()
         pays = s.get("payments", [])
         paid = data.payments if data is not None else ()
+        self.payments.clearSelection()  # another hand: the first Down is its payment 1
+        start_above_rows(self.payments)
         self.payments.setRowCount(len(pays))
         for r, p in enumerate(pays):
             cells = [seat_name(p["from"]), seat_name(p["to"]), str(p["chips"]), p["clause"],
@@ -193,9 +201,11 @@ class TraceView(QWidget):
         self.lines.clear()
         steps = data.steps if data is not None else ()
         for i, line in enumerate(s.get("trace", [])):
-            it = QListWidgetItem(trace_text(steps[i]) if i < len(steps) else line)
-            it.setToolTip(line)
-            it.setData(Qt.ItemDataRole.UserRole, clause_of_line(line))
+            shown = trace_text(steps[i]) if i < len(steps) else line
+            it = QListWidgetItem(shown)
+            it.setToolTip(shown)  # the whole line where the list is too narrow for it
+            it.setData(Qt.ItemDataRole.UserRole,
+                       steps[i].clause if i < len(steps) else clause_of_line(line))
             self.lines.addItem(it)
         broken = data.errors if data is not None else ()
         for i, e in enumerate(s.get("errors", [])):

@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
 
 from ..i18n import seat_name, tr
 from .colours import chips_brush
+from .keyboard import with_mnemonic
 
 
 def _value(v: Any) -> str:
@@ -51,7 +52,6 @@ class WhatIfPanel(QGroupBox):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
-        self.table.setMaximumHeight(150)
         self.note = QLabel()
         self.note.setWordWrap(True)
         self.btn_record = QPushButton()
@@ -73,8 +73,8 @@ class WhatIfPanel(QGroupBox):
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.setTitle(tr("What if"))
-        self.btn_record.setText(tr("Record as override…"))
+        self.setTitle(with_mnemonic(tr("What if"), "I"))  # Alt+I: to the switches
+        self.btn_record.setText(with_mnemonic(tr("Record as override…"), "O"))
         self.table.setHorizontalHeaderLabels([tr("Seat"), tr("As ruled"), tr("whatif_col"),
                                               tr("whatif_change")])
         self.show_options(self._options, self._clauses)
@@ -111,6 +111,8 @@ class WhatIfPanel(QGroupBox):
     def _show(self, w: Any) -> None:
         self.current = w
         self.btn_record.setEnabled(w is not None and w.alt.ok)
+        # the comparison takes room only while a switch is ticked (the trace needs it)
+        self.table.setVisible(w is not None and w.base.ok and w.alt.ok)
         if w is None or not (w.base.ok and w.alt.ok):
             self.table.setRowCount(0)
             return
@@ -126,6 +128,10 @@ class WhatIfPanel(QGroupBox):
                 if c == 3:
                     it.setForeground(chips_brush(d))
                 self.table.setItem(r, c, it)
+        # every seat's row in view: the clause text above gives up the room
+        self.table.setFixedHeight(self.table.horizontalHeader().height()
+                                  + self.table.verticalHeader().length()
+                                  + 2 * self.table.frameWidth())
 
     def _record(self) -> None:
         if self.current is not None:
