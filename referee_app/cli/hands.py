@@ -124,7 +124,8 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             return
         click.echo(say("hand.history", id=hand_id, where=where(h.round, h.table, h.hand_no),
                        n=len(vs)))
-        for before, v in zip([None, *vs], vs, strict=False):
+        paid = _payments_as_data(vs, t.rules())
+        for i, (before, v) in enumerate(zip([None, *vs], vs, strict=False)):
             click.echo(f"  v{v.version} {pad(term('action_', v.action.value), 9)} "
                        f"{pad(term('status_', v.status.value), 8)} {v.at[:19]} "
                        + say("hand.by", referee=v.referee or "-")
@@ -134,8 +135,26 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             click.echo("     " + say("hand.totals", totals=_chips(v.totals))
                        + (say("hand.totals_change", change=_chips(v.diff))
                           if v.version > 1 else ""))
-            for c in change_items(before, v) if before is not None else ():
+            both = (paid[i - 1], paid[i]) if i and None not in paid[i - 1:i + 1] else None
+            for c in change_items(before, v, both) if before is not None else ():
                 click.echo(f"     {change_text(c, lang())}")
+
+
+def _payments_as_data(vs: list[Any], rules: Any) -> list[tuple[Any, ...] | None]:
+    """Each version's payments as data (its settlement settled again, when that is exactly
+    what was stored), so that their reasons are said in the reader's language; None for a
+    version stored otherwise (an older engine, an override), whose stored words are shown."""
+    from referee_app.core import HandRecord
+    from referee_app.core.settle import as_stored
+
+    out: list[tuple[Any, ...] | None] = []
+    for v in vs:
+        try:
+            s = as_stored(v.settlement, HandRecord.from_dict(v.record, rules), rules)
+        except ValueError:
+            s = None
+        out.append(s.payments if s is not None else None)
+    return out
 
 
 def _chips(by_seat: dict[str, int]) -> str:

@@ -4,11 +4,12 @@ referee reads (in either language: ``change.*`` in the catalogue)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from referee_app.core.i18n import known, text
-from referee_app.core.wording import seat_word
+from referee_app.core.results import Payment
+from referee_app.core.wording import reason_text, seat_word
 
 from .models import (
     HandVersion,
@@ -18,9 +19,15 @@ from .models import (
 Change = tuple[str, dict[str, Any]]
 
 
-def change_items(prev: HandVersion, cur: HandVersion) -> list[Change]:
+def change_items(prev: HandVersion, cur: HandVersion,
+                 payments: tuple[Sequence[Payment], Sequence[Payment]] | None = None
+                 ) -> list[Change]:
     """What a new version changed: status, the record's seats and events, and the payments
-    (removed, then added, with clauses), and the override."""
+    (removed, then added, with clauses), and the override.
+
+    ``payments``: both versions' payments as data (their settlements settled again and equal
+    to the stored ones), so that their reasons can be said in any language; without them a
+    payment's reason is its stored English text."""
     out: list[Change] = []
     if prev.status is not cur.status:
         out.append(("status", {"a": prev.status.value, "b": cur.status.value}))
@@ -38,8 +45,10 @@ def change_items(prev: HandVersion, cur: HandVersion) -> list[Change]:
                                       "b": sb.get(key)}))
     for label, xs, ys in (("event", [_event(e) for e in a.get("events", [])],
                            [_event(e) for e in b.get("events", [])]),
-                          ("payment", [_payment(p) for p in prev.settlement.get("payments", [])],
-                           [_payment(p) for p in cur.settlement.get("payments", [])])):
+                          ("payment", *(
+                              [_payment(p) for p in payments[i]] if payments else
+                              [_payment(p) for p in v.settlement.get("payments", [])]
+                              for i, v in enumerate((prev, cur))))):
         english = {change_text(x, "en"): x for x in xs + ys}
         ca = Counter(change_text(x, "en") for x in xs)
         cb = Counter(change_text(x, "en") for x in ys)
@@ -61,14 +70,17 @@ def _event(e: Mapping[str, Any]) -> Change:
              "flags": list(e.get("flags") or ())})
 
 
-def _payment(p: Mapping[str, Any]) -> Change:
+def _payment(p: Mapping[str, Any] | Payment) -> Change:
+    if isinstance(p, Payment):  # its reason as data: said in the reader's language
+        return ("payment", {"clause": p.clause, "f": p.payer, "s": p.payee, "n": p.chips,
+                            "reason": p})
     return ("payment", {"clause": p["clause"], "f": p["from"], "s": p["to"],
                         "n": p["chips"], "reason": p["reason"]})
 
 
 def change_text(change: Change, lang: str) -> str:
-    """One change as a line in ``lang`` (seats and statuses in its words; tiles, clauses and
-    a payment's stored reason as they are)."""
+    """One change as a line in ``lang`` (seats and statuses in its words, a payment's reason
+    too when it is data; tiles, clauses and a reason kept only as text as they are)."""
     code, params = change
     name = seat_word(lang)
     sep = text("error.list_sep", lang)
@@ -89,6 +101,8 @@ def change_text(change: Change, lang: str) -> str:
                 _word("flag_", f, lang) for f in v)) if v else ""
         elif k == "item":
             fields[k] = change_text(v, lang)
+        elif k == "reason" and isinstance(v, Payment):
+            fields[k] = reason_text(v, lang)
         else:
             fields[k] = v
     return text(f"change.{code}", lang, **fields)

@@ -521,3 +521,24 @@ def test_no_command_line_module_prints_an_english_sentence_of_its_own() -> None:
                     and node.value.startswith(("error: ", "warning: ")):
                 found.append(f"{name}:{node.lineno}: {node.value!r}")
     assert found == []
+
+
+def test_hand_history_says_a_changed_payments_reason_in_chinese(event: Path,
+                                                                 tmp_path: Path) -> None:
+    """An amendment's payment lines name their reasons in the reader's language (the
+    stored settlement keeps them in English; the settled-again one has them as data)."""
+    r = example()
+    for s in r["seats"].values():
+        s.pop("player")
+    r["events"][2]["from"] = "S"  # E wins on S's discard instead of drawing the 1m
+    f = tmp_path / "fixed.json"
+    f.write_text(json.dumps(r), encoding="utf-8")
+    db = ["--db", str(event)]
+    res = run(["hand", "amend", "1", str(f), "--reason", "E won on S's discard", *db])
+    assert res.exit_code == 0, res.output
+    zh = run(["--lang", "zh", "hand", "history", "1", *db]).stdout
+    en = run(["--lang", "en", "hand", "history", "1", *db]).stdout
+    assert "+ 支付" in zh and "- 支付" in zh and "自摸 一万" in zh and "点炮" in zh, zh
+    paid = [ln for ln in zh.splitlines() if "支付" in ln]
+    assert not {w for ln in paid for w in _english_words(ln)}, paid
+    assert "self-drawn win 1m" in en
