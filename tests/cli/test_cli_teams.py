@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -99,7 +100,9 @@ def test_an_impossible_team_says_how_many_times(tmp_path: Path) -> None:
     assert "team-mates at one table: 3 (least possible 3)" in r.output
 
 
-def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None:
+def _round_1_standings(event: Path, csv_path: Path) -> tuple[list[Any], list[Any]]:
+    """Round 1 seated and one hand played at each table: the players' standings and the
+    team standings (``--json``, the CSV written to ``csv_path``)."""
     run("round", "seat", "1", "--seed", "5", "--db", str(event))
     with Tournament.open(event, backup_every=0) as t:
         for table, names in t.rounds.seating(1).tables.items():
@@ -108,10 +111,13 @@ def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None
                 rec["seats"][s]["player"] = n
             t.hands.add(rec, round=1, table=table, hand_no=1)
     players = json.loads(run("standings", "--json", "--db", str(event)).output)
-    r = run("standings", "--teams", "--json", "--csv", str(tmp_path / "t.csv"), "--db",
-            str(event))
+    r = run("standings", "--teams", "--json", "--csv", str(csv_path), "--db", str(event))
     assert r.exit_code == 0, r.output
-    teams = json.loads(r.output)
+    return players, json.loads(r.output)
+
+
+def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None:
+    players, teams = _round_1_standings(event, tmp_path / "t.csv")
     team_of = dict(zip(NAMES, (TEAMS[i // 4] for i in range(16)), strict=True))
     for row in teams:
         mine = [p for p in players if team_of[p["player"]] == row["team"]]
@@ -164,18 +170,7 @@ def test_team_standings_under_placement_sum_the_points_and_rank_by_them(
     the points rank the teams first (text, JSON, CSV); once cut, --stage gives the team rows
     of that stage's players alone."""
     assert run("event", "set", "--scoring", "placement", "--db", str(event)).exit_code == 0
-    run("round", "seat", "1", "--seed", "5", "--db", str(event))
-    with Tournament.open(event, backup_every=0) as t:
-        for table, names in t.rounds.seating(1).tables.items():
-            rec = json.loads(json.dumps(spec_example()))
-            for s, n in names.items():
-                rec["seats"][s]["player"] = n
-            t.hands.add(rec, round=1, table=table, hand_no=1)
-    players = json.loads(run("standings", "--json", "--db", str(event)).output)
-    r = run("standings", "--teams", "--json", "--csv", str(tmp_path / "t.csv"), "--db",
-            str(event))
-    assert r.exit_code == 0, r.output
-    teams = json.loads(r.output)
+    players, teams = _round_1_standings(event, tmp_path / "t.csv")
     team_of = dict(zip(NAMES, (TEAMS[i // 4] for i in range(16)), strict=True))
     for row in teams:
         mine = [p for p in players if team_of[p["player"]] == row["team"]]
