@@ -22,10 +22,13 @@ DEMO = ROOT / "sample_events" / "demo-placement.json"
 @pytest.fixture(scope="module")
 def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, httpx.Response]:
     db = tmp_path_factory.mktemp("pages") / "placement.sqlite"
-    Tournament.import_bundle(DEMO, db, backup_every=0).close()
+    with Tournament.import_bundle(DEMO, db, backup_every=0) as t:  # a team event too
+        for i, p in enumerate(t.players.list()):
+            t.players.update(p.name, team=("川军", "蓉城")[i % 2], referee="赵建国")
     wanted = ["/?lang=en", "/?lang=zh", "/?stage=2&lang=en", "/?stage=9&lang=en",
               "/projector?lang=zh", "/player/1?lang=zh", "/api/standings",
-              "/api/standings?stage=2", "/api/stages"]
+              "/api/standings?stage=2", "/api/stages", "/teams?lang=en",
+              "/api/standings/teams", "/api/standings/teams?stage=2"]
 
     async def get() -> dict[str, httpx.Response]:
         app = create_app(db, backup_every=0)
@@ -36,6 +39,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, httpx.Response]
     got = asyncio.run(get())
     with Tournament.open(db, backup_every=0) as t:
         got["rows"] = t.standings.table()  # type: ignore[assignment]
+        got["teams"] = t.standings.teams()  # type: ignore[assignment]
     return got
 
 
@@ -84,3 +88,21 @@ def test_the_api_rows_carry_points_before_chips_and_the_stages(pages: dict) -> N
     stages = pages["/api/stages"].json()
     assert [(s["number"], s["name"], s["carry"]) for s in stages] == [(1, "", None),
                                                                       (2, "决赛", "half")]
+
+
+def test_the_team_standings_carry_the_members_points(pages: dict) -> None:
+    """A team's row: its members' points summed, first and ranking (the page, the API, one
+    stage alone), and the projector's team pages with a points column."""
+    teams = pages["teams"]
+    assert [r.points for r in teams] == sorted((r.points for r in teams), reverse=True)
+    page = pages["/teams?lang=en"].text
+    assert _heads(page)[:4] == ["Rank", "Team", "Points", "Chips"]
+    first = page.split("<tbody>", 1)[1].split("</tr>", 1)[0]
+    assert f'<td class="num points">{figure(teams[0].points)}</td>' in first
+    api = pages["/api/standings/teams"].json()
+    assert [(r["team"], r["points"]) for r in api] == [
+        (r.team, pytest.approx(float(r.points), abs=0.005)) for r in teams]
+    final = pages["/api/standings/teams?stage=2"].json()
+    assert sum(len(r["members"]) for r in final) == 8  # the final's players alone
+    projector = pages["/projector?lang=zh"].text
+    assert projector.count("<th>比赛分</th>") >= 2  # the players' pages and the team page
