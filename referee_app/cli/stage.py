@@ -33,7 +33,10 @@ def stage_line(st: Stage) -> str:
 
 @click.group()
 def stage() -> None:
-    """Stages: cut the event after a round (the top players play on), list, cancel."""
+    """Stages: cut the event after a round, list, check, cancel.
+
+    A cut keeps the top players of the standings after a round: they play on in the next
+    stage, carrying all, half or none of their score."""
 
 
 @stage.command("cut")

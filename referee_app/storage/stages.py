@@ -76,7 +76,7 @@ class Stages:
         needed exactly when a tie straddles the cut. Later rounds seated before the cut are
         dropped (no hand was played in them), and so are the stored plan's rounds after it.
         """
-        referee = self.store.authorize(referee, head=True, action="a stage cut")
+        referee = self.store.authorize(referee, head=True, action="cutting to the next stage")
         after_round = positive_int(after_round, "after_round")
         top = positive_int(top, "top")
         if carry not in CARRY_FACTORS:

@@ -40,7 +40,10 @@ _FIGURES: tuple[tuple[str, str, bool], ...] = (
 
 
 def _num(value: Any, signed: bool = False) -> QTableWidgetItem:
-    item = QTableWidgetItem(figure(value, signed=signed) if value is not None else "")
+    """A figure's cell; a signed one reads +0 at zero, as the desk has always shown chips."""
+    text = "" if value is None else "+0" if signed and value == 0 else figure(value,
+                                                                             signed=signed)
+    item = QTableWidgetItem(text)
     item.setData(Qt.ItemDataRole.UserRole, value)
     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
     return item
