@@ -1,10 +1,20 @@
 #!/usr/bin/env python3
-"""Storage benchmark: standings over 200 players / 10,000 hands; adding one hand durably.
+"""Storage benchmark: standings over 200 players / 10,000 hands; adding one hand durably;
+then events the size of a real tournament (issue 23).
 
 Targets (issue 3): standings recomputed in <= 1 s; add_hand (validate, settle, commit with
 synchronous=FULL) <= 30 ms median. Issue 10: verify (chain, every version re-settled,
-integrity_check) <= 3 s; the chain adds <= 2 ms to saving a hand. The 10,000-hand setup is written with synchronous=OFF to
-keep the set-up short; the measured adds reopen the file with the normal FULL setting.
+integrity_check) <= 3 s; the chain adds <= 2 ms to saving a hand. The 10,000-hand setup is
+written with synchronous=OFF to keep the set-up short; the measured adds reopen the file
+with the real settings: synchronous=FULL and automatic backups (a point every 25 saves).
+
+Issue 23, on the events of ``event_cache.py`` (256 and 1,000 players x 8 rounds x 4 hands,
+built through the library): export and import of the whole event <= 3 s each, verify <=
+1.5 s, one player's statement (``report player``) <= 0.3 s, blank slips <= 5 ms a page and
+<= 200 MiB at 1,000 pages; then a round of saves at every table with backups on and
+synchronous=FULL: bytes written for backups per saved hand <= 10x the hand's record, the
+backup folder <= 4x the file. Each time is printed as wall and CPU seconds beside the load
+average (the machine is shared: CPU is what the code costs, wall what a referee waits).
 
 Issue 26: standings under placement scoring (each round's places at every table) for
 1,000 players x 8 rounds (the cached event of ``event_cache.py``) <= 2x the chips standings'
@@ -13,21 +23,28 @@ hand (the kept sums: one table placed again), the two alternated so machine load
 alike.
 
 Usage:  python benchmarks/bench_storage.py [--players 200] [--hands 10000]
-                                            [--placement-players 1000 | 0 to skip]
+                                           [--event 256 --event 1000 | --no-event]
+                                           [--placement-players 1000 | 0 to skip]
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
+import os
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from referee_app.core import DEFAULT_RULESET
 from referee_app.core.generate import random_record
@@ -144,18 +161,8 @@ def print_placement(players: int) -> bool:
     return ok
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--players", type=int, default=200)
-    ap.add_argument("--hands", type=int, default=10_000)
-    ap.add_argument("--adds", type=int, default=60, help="durable adds to time")
-    ap.add_argument("--placement-players", type=int, default=1000,
-                    help="players of the placement-vs-chips standings figures (0: skip)")
-    ap.add_argument("--only-placement", action="store_true",
-                    help="only the placement-vs-chips standings figures")
-    args = ap.parse_args(argv)
-    if args.only_placement:
-        return 0 if print_placement(args.placement_players) else 1
+def classic(args: argparse.Namespace) -> bool:
+    """The 200-player, 10,000-hand file of issues 3 and 10."""
     rng = random.Random(7)
     pool = []
     for _ in range(400):
@@ -195,8 +202,9 @@ def main(argv: list[str] | None = None) -> int:
             opens.append(time.perf_counter() - a)
         print(f"open (tournament checks + PRAGMA quick_check, {size_mb:.0f} MB): median "
               f"{statistics.median(opens) * 1000:.0f} ms")
-        t = Tournament.open(path, backup_every=0)
+        t = Tournament.open(path)  # the real settings: FULL, a backup point every 25 saves
         assert t.db.execute("PRAGMA synchronous").fetchone()[0] == 2
+        t.backups.write()  # the first point ships the record so far: not counted below
         times = []
         for _ in range(7):
             a = time.perf_counter()
@@ -222,6 +230,7 @@ def main(argv: list[str] | None = None) -> int:
 
         r_extra = rounds + 1
         t.rounds.seat(r_extra, seed=99)
+        written = t.backups.written
         add_times = []
         for i in range(args.adds):
             rec = pool[(i * 7) % len(pool)]
@@ -230,9 +239,10 @@ def main(argv: list[str] | None = None) -> int:
             add_times.append(time.perf_counter() - a)
         med = statistics.median(add_times) * 1000
         p90 = sorted(add_times)[int(len(add_times) * 0.9)] * 1000
-        print(f"add_hand (validate + settle + durable commit, synchronous=FULL, WAL): "
-              f"median {med:.1f} ms, p90 {p90:.1f} ms over {len(add_times)} adds "
-              f"(target <= 30 ms)")
+        print(f"add_hand (validate + settle + durable commit, synchronous=FULL, WAL, backups "
+              f"on): median {med:.1f} ms, p90 {p90:.1f} ms, max {max(add_times) * 1000:.1f} "
+              f"ms over {len(add_times)} adds (target <= 30 ms); backups "
+              f"{(t.backups.written - written) / len(add_times):.0f} bytes per add")
         chain_ms, chain_cpu = _chain_cost(pool, [p.name for p in t.players.list()], 2 * args.adds)
         print(f"the chain's cost per saved hand (add_hand with - without row capture and "
               f"entry): {chain_ms:.2f} ms wall, {chain_cpu:.2f} ms CPU, medians "
@@ -246,7 +256,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"export_bundle ({len(b['hands'])} hands): {time.perf_counter() - a:.2f} s")
         a = time.perf_counter()
         t.backups.write()
-        print(f"backup (SQLite backup API): {time.perf_counter() - a:.2f} s")
+        print(f"a backup point (what changed since the last): "
+              f"{(time.perf_counter() - a) * 1000:.1f} ms; a whole copy as before issue 23 "
+              f"(SQLite backup API, every 25 saves): {whole_copy(t) * 1000:.0f} ms")
         a, c = time.perf_counter(), time.process_time()
         r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
         rep = t.record.verify()
@@ -257,10 +269,188 @@ def main(argv: list[str] | None = None) -> int:
               f"integrity_check): {verify_s:.2f} s (target <= 3 s); CPU {time.process_time() - c:.2f} s "
               f"here + {child:.2f} s in the worker process")
         t.close()
-        ok = (statistics.median(times) <= 1.0 and med <= 30 and verify_s <= 3
-              and chain_ms <= 2)
+        return (statistics.median(times) <= 1.0 and med <= 30 and verify_s <= 3
+                and chain_ms <= 2)
+
+
+def whole_copy(t: Tournament) -> float:
+    """Seconds to copy the open file whole with SQLite's backup API (what a backup was
+    before the logs, every 25 saves, in the saving thread)."""
+    import sqlite3
+
+    with tempfile.TemporaryDirectory() as d:
+        dst = sqlite3.connect(str(Path(d) / "copy.sqlite"))
+        a = time.perf_counter()
+        t.db.conn.backup(dst)
+        dst.close()
+        return time.perf_counter() - a
+
+
+def timed(fn: Callable[[], object]) -> tuple[float, float, float, object]:
+    """(wall s, CPU s here, CPU s of child processes, result) of ``fn()``."""
+    r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    a, c = time.perf_counter(), time.process_time()
+    out = fn()
+    wall, cpu = time.perf_counter() - a, time.process_time() - c
+    r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return wall, cpu, r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime, out
+
+
+def shown(label: str, wall: float, cpu: float, child: float = 0.0, target: float | None = None,
+          extra: str = "") -> bool:
+    """Print one figure (wall and CPU, the worker's CPU when there is one, the target)."""
+    worker = f" + {child:.2f} s in the worker" if child > 0.01 else ""
+    goal = f"    target <= {target:g} s" if target is not None else ""
+    print(f"  {label}: {wall:.2f} s wall, CPU {cpu:.2f} s{worker}{extra}{goal}")
+    return target is None or wall <= target
+
+
+def peak_kib() -> int:
+    """This process's peak resident memory (VmHWM, KiB): ``ru_maxrss`` would carry the
+    parent's peak across the exec of a child on Linux."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # pragma: no cover
+
+
+def slips_child(players: int) -> None:
+    """In a process of its own (``--slips-child``): blank slips for every table of the
+    last round, 8 a table (1,000 pages at 1,000 players, two slips a page); prints pages,
+    wall and CPU seconds, and the peak memory before and after."""
+    from event_cache import event_file
+
+    from referee_app.reports import render_slips  # noqa: F401  (imported before measuring)
+    from referee_app.reports.api import generate
+
+    with Tournament.open(event_file(players), backup_every=0) as t:
+        last = max(r.number for r in t.rounds.list())
+        generate("slips", t, round=last, table=1, count=1)  # fonts and templates loaded
+        before = peak_kib()
+        a, c = time.perf_counter(), time.process_time()
+        pdf = generate("slips", t, round=last, count=8)
+        wall, cpu = time.perf_counter() - a, time.process_time() - c
+    from pypdf import PdfReader
+
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    after = peak_kib()
+    print(json.dumps({"pages": pages, "wall": wall, "cpu": cpu, "before": before,
+                      "after": after}))
+
+
+def event(players: int) -> bool:
+    """Issue 23's figures on an event of ``players`` players x 8 rounds x 4 hands."""
+    from event_cache import HEAD, HEAD_PIN, event_file, fresh_copy
+
+    from referee_app.reports.api import generate
+    from referee_app.storage.backup_files import folder_size
+
+    event_file(players)  # built (and cached) before anything is timed
+    print(f"event of {players} players x 8 rounds x 4 hands (load average "
+          f"{os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {os.uname().nodename})")
+    ok = True
+    with tempfile.TemporaryDirectory() as d:
+        tmp = Path(d)
+        db = fresh_copy(players, tmp)
+        with Tournament.open(db, backup_every=0) as t:
+            n = len(t.hands.index())
+            ok &= shown(f"export ({n} hands)", *timed(
+                lambda: t.export_bundle(tmp / "event.json"))[:3], target=3)
+            wall, cpu, child, rep = timed(t.record.verify)
+            ok &= shown(f"verify ({rep.versions} versions re-settled)",  # type: ignore[attr-defined]
+                        wall, cpu, child, target=1.5)
+            table = t.standings.table()
+            pid = table[len(table) // 2].player_id
+            first = timed(lambda: generate("player", t, player=pid))
+            ok &= shown("report player (first in this process: fonts, templates)", *first[:3],
+                        target=0.3)
+            ok &= shown("report player (again)", *timed(
+                lambda: generate("player", t, player=pid))[:3], target=0.3)
+        ok &= shown("import (every entry checked, verified)", *timed(
+            lambda: Tournament.import_bundle(tmp / "event.json", tmp / "imported.sqlite",
+                                             backup_every=0).close())[:3], target=3)
+        run = subprocess.run([sys.executable, __file__, "--slips-child", str(players)],
+                             capture_output=True, text=True, check=True)
+        got = json.loads(run.stdout.strip().splitlines()[-1])
+        per_page = got["cpu"] / got["pages"] * 1000
+        print(f"  slips: {got['pages']} pages in {got['wall']:.1f} s wall, CPU "
+              f"{per_page:.1f} ms a page (target <= 5 ms); the process's memory "
+              f"{got['before'] / 1024:.0f} MiB before, {got['after'] / 1024:.0f} MiB at most "
+              f"(target <= 200 MiB)")
+        ok &= per_page <= 5 and got["after"] / 1024 <= 200
+        ok &= backups_round(db, players, HEAD, HEAD_PIN, folder_size)
+    print(f"  memory of this process at most {peak_kib() / 1024:.0f} MiB")
+    return ok
+
+
+def backups_round(db: Path, players: int, head: str, pin: str,
+                  folder_size: Callable[[Path], int]) -> bool:
+    """A round of saves at every table, as desks make them: synchronous=FULL, a backup
+    point every 25 saves; the bytes the backups wrote per saved hand and the folder's
+    size against the file's."""
+    t = Tournament.open(db)  # the real settings
+    t.referees.sign_in(head, pin)
+    wall, cpu, _, _ = timed(t.backups.write)
+    first = t.backups.written
+    print(f"  backups: the first point of a file that had none ships its whole record: "
+          f"{first / 1e6:.1f} MB in {wall:.2f} s (CPU {cpu:.2f} s), once")
+    rnd = max(r.number for r in t.rounds.list()) + 1
+    seating = t.rounds.seat(rnd, seed=rnd, referee=head)
+    t.backups.write()
+    before = t.backups.written
+    rng = random.Random(23)
+    sizes, saves, pointed = [], [], []
+    for table, row in sorted(seating.tables.items()):
+        rec = random_record(rng, DEFAULT_RULESET, players=row)
+        sizes.append(len(json.dumps(rec, separators=(",", ":")).encode("utf-8")))
+        w0 = t.backups.written
+        a = time.perf_counter()
+        t.hands.add(rec, round=rnd, table=table, hand_no=1, referee=head)
+        (pointed if t.backups.written > w0 else saves).append(time.perf_counter() - a)
+    t.close()  # the last point
+    per_hand = (t.backups.written - before) / len(sizes)
+    record = statistics.mean(sizes)
+    size = db.stat().st_size
+    folder = folder_size(db)
+    print(f"  backups over {len(sizes)} saves (one a table, synchronous=FULL): "
+          f"{per_hand / 1e3:.1f} kB written per saved hand = {per_hand / record:.1f}x the "
+          f"hand's record ({record / 1e3:.2f} kB) (target <= 10x); a save median "
+          f"{statistics.median(saves) * 1000:.1f} ms, one that wrote a point median "
+          f"{statistics.median(pointed or [0]) * 1000:.1f} ms")
+    print(f"  backup folder {folder / 1e6:.1f} MB = {folder / size:.2f}x the file "
+          f"({size / 1e6:.1f} MB) (target <= 4x); a whole copy every 25 saves wrote "
+          f"{size / 25 / 1e3:.0f} kB per hand")
+    return per_hand <= 10 * record and folder <= 4 * size
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--players", type=int, default=200)
+    ap.add_argument("--hands", type=int, default=10_000)
+    ap.add_argument("--adds", type=int, default=60, help="durable adds to time")
+    ap.add_argument("--event", type=int, action="append",
+                    help="event size in players (repeatable; default 256 and 1000)")
+    ap.add_argument("--no-event", action="store_true", help="the 10,000-hand file only")
+    ap.add_argument("--no-classic", action="store_true", help="the events only")
+    ap.add_argument("--placement-players", type=int, default=1000,
+                    help="players of the placement-vs-chips standings figures (0: skip)")
+    ap.add_argument("--only-placement", action="store_true",
+                    help="only the placement-vs-chips standings figures")
+    ap.add_argument("--slips-child", type=int, help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.slips_child:
+        slips_child(args.slips_child)
+        return 0
+    if args.only_placement:
+        return 0 if print_placement(args.placement_players) else 1
+    ok = True
+    if not args.no_classic:
+        ok = classic(args)
     if args.placement_players:
         ok = print_placement(args.placement_players) and ok
+    if not args.no_event:
+        for players in args.event or [256, 1000]:
+            ok = event(players) and ok
     print("PASS" if ok else "FAIL")
     return 0 if ok else 1
 

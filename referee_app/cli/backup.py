@@ -1,8 +1,9 @@
-"""``referee-app backup``: list the automatic backups and restore one safely.
+"""``referee-app backup``: list the automatic backup points and restore one safely.
 
 Never copy database files by hand: a copied-in backup beside the old ``-wal`` gets stale
-changes replayed into it. ``backup restore`` checks the backup, moves the current file and
-its ``-wal``/``-shm`` aside (kept) and writes the backup in with SQLite's backup API.
+changes replayed into it. ``backup restore`` rebuilds the point from its backup log,
+checks it, moves the current file and its ``-wal``/``-shm`` aside (kept) and puts the
+checked file in place.
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ def backup() -> None:
 @db_option
 @handle_errors
 def backup_list(as_json: bool, db: Path) -> None:
-    """Every kept backup of --db, newest first: number, time, round, hands, digest."""
+    """The backup points of --db, newest first (the newest 20 and each round's last):
+    number, time, round, hands, record digest."""
     infos = Tournament.backup_list(db)
     if as_json:
         echo_json([{"number": b.number, "file": str(b.path), "at": b.at, "round": b.round,
-                    "hands": b.hands, "digest": b.digest, "bytes": b.size,
-                    "problem": b.problem} for b in infos])
+                    "hands": b.hands, "entries": b.entries, "digest": b.digest,
+                    "bytes": b.size, "problem": b.problem} for b in infos])
         return
     if not infos:
         click.echo(say("backup.none", path=db))

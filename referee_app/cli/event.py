@@ -10,6 +10,7 @@ import click
 from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament
+from referee_app.storage.backup_files import folder_size
 from referee_app.storage.models import TournamentInfo
 from referee_app.storage.scoring import points_text
 
@@ -276,10 +277,17 @@ def event_export(bundle: str, db: Path) -> None:
 @db_option
 @handle_errors
 def event_backup(db: Path) -> None:
-    """Write a backup copy now (SQLite backup API) and list the kept backups."""
+    """Write a backup point now (what changed since the last one) and say where."""
     with open_db(db) as t:
         p = t.backups.write()
-        click.echo(say("event.backup_written", path=p))
-        click.echo(say("event.backups_kept", n=len(t.backups.paths()), folder=p.parent))
+        entries, digest = t.record.digest()
+        click.echo(say("event.backup_written" if t.backups.written else
+                       "event.backup_unchanged", path=p, entries=entries, digest=digest))
+        click.echo(say("event.backups_kept", size=_size(folder_size(t.path)), folder=p.parent,
+                       db=_size(t.store.size())))
+
+
+def _size(n: int) -> str:
+    return f"{n / 1e6:.1f} MB" if n >= 1e6 else f"{n / 1e3:.0f} kB"
 
 

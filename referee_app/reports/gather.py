@@ -274,7 +274,7 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
     """个人结算单 of one player (by id, ``#id`` or name): per opponent and per hand."""
     p = t.players.get(player)
     rules = t.ruleset()
-    hands = [h for h in t.hands.list() if p.name in h.players.values()]
+    hands = _hands_of(t, p.id, p.name)
     per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
     lines = []
     for h in hands:
@@ -298,6 +298,17 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
     pens = _penalty_lines(t.penalties.list(player=p.id), player=p.name)
     return PlayerStatementData(meta(t, generated_at), p.display, tuple(opps), tuple(lines),
                                player_id=str(p.id), club=p.club, penalties=pens)
+
+
+def _hands_of(t: Tournament, player_id: int, name: str) -> list[HandInfo]:
+    """One player's hands: through the file's player index (a 1,000-player event's 8,000
+    hands are not all read for one player's 32), or, from a server desk whose list has no
+    player filter, picked from the list."""
+    from referee_app.storage import Tournament
+
+    if isinstance(t, Tournament):
+        return t.hands.list(player=player_id)
+    return [h for h in t.hands.list() if name in h.players.values()]
 
 
 # --------------------------------------------------------------------------- 4 hand ruling

@@ -102,7 +102,7 @@ class Results:
                 for rnd, table in changes_mod.tables_of(conn, c):
                     old = self._progress.get(rnd)
                     if old is not None:
-                        self._progress[rnd] = _with_table(old, table_progress(t, rnd, table))
+                        self._progress[rnd] = old.with_tables([table_progress(t, rnd, table)])
         self.revision = now
         return now
 
@@ -238,13 +238,6 @@ class Results:
 
     def seated(self, t: Tournament, round_no: int | None) -> bool:
         return round_no is not None and any(r.number == round_no for r in self.rounds(t))
-
-
-def _with_table(old: RoundProgress, table: Any) -> RoundProgress:
-    """``old`` with one table's progress replaced (or added), tables in order."""
-    tables = {tp.table: tp for tp in old.tables}
-    tables[table.table] = table
-    return RoundProgress(old.round, tuple(tables[k] for k in sorted(tables)))
 
 
 __all__ = ["Results"]

@@ -1,9 +1,16 @@
-"""Backup files: written with SQLite's backup API under a temp name, pruned, listed.
+"""The backup folder ``<file>.backups/``: what it holds, how big it may grow, temp files.
 
-Kept: the newest :data:`KEEP_NEWEST` plus the last backup taken in each round (the file
-name carries ``-rN``, the newest seated round then), so the state at the end of every
-round survives a long day of automatic backups. Temp files of a killed or failed backup
-are removed (the failed one at once, a killed one's by the next backup or restore).
+It holds backup logs (``<stem>-<UTC time>.record.jsonl``, :mod:`.backup_log`: the current
+one grows by what each backup point adds) and, from versions before the logs, whole copies
+(``<stem>-<UTC time>-r<round>.sqlite``), still listed and restorable.
+
+Kept: everything while the folder is at most :data:`FOLDER_LIMIT` times the size of the
+database file; beyond it the oldest files go first (an older log — the record as it was
+before a restore — or an old copy), never the current log, which holds every point of the
+record since it started. The current log is a compressed copy of the record's chain, a
+fraction of the file (a sixth to a third), so the folder stays within the limit at any size.
+Temp files of a killed restore (and of a copy from an older version) are removed by the next
+backup or restore (their process is gone).
 """
 
 from __future__ import annotations
@@ -12,27 +19,25 @@ import contextlib
 import glob
 import os
 import re
-import sqlite3
 import time
-from collections.abc import Callable
-from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from referee_app.core.errors import os_reason
 
-from .db import file_uri
+from . import backup_log
 from .errors import ReadOnlyError, StorageFault
 
-if TYPE_CHECKING:
-    from sqlite_utils import Database
-
+#: the points ``backup list`` shows: the newest this many, and each round's last
 KEEP_NEWEST = 20
+#: the folder is pruned (oldest files first) to at most this many times the database file
+FOLDER_LIMIT = 3
 #: a backup temp file this old was left by a crash even if its pid is reused
 STALE_BACKUP_SECONDS = 3600
-#: a connection that changed the record backs up on closing if the newest backup is older
-BACKUP_MAX_AGE_SECONDS = 600
+#: a save writes a backup point when the newest is older than this (seconds), even before
+#: ``backup_every`` changes: a desk saving a hand now and then is never long without one
+BACKUP_MAX_AGE_SECONDS = 60
 BACKUP_NAME = re.compile(r"-(\d{8}T\d{6}\d*Z)(?:-r(\d+))?\.sqlite$")
+LOG_NAME = re.compile(r"-(\d{8}T\d{6}\d*Z)" + re.escape(backup_log.SUFFIX) + "$")
 _TMP = re.compile(r"\.(\d+)\.tmp(?:-journal|-wal|-shm)?$")
 
 
@@ -40,11 +45,27 @@ def backup_dir(path: Path) -> Path:
     return path.with_name(path.name + ".backups")
 
 
-def list_backups(path: Path) -> list[Path]:
-    """Backup files of ``path``, oldest first."""
+def list_copies(path: Path) -> list[Path]:
+    """Whole-file copies (written by versions before the logs), oldest first."""
     d = backup_dir(path)
     pattern = f"{glob.escape(path.stem)}-*.sqlite"
-    return sorted(d.glob(pattern), key=lambda p: p.name) if d.exists() else []
+    return sorted((p for p in d.glob(pattern) if BACKUP_NAME.search(p.name)),
+                  key=lambda p: p.name) if d.exists() else []
+
+
+def list_logs(path: Path) -> list[Path]:
+    """The backup logs of ``path``, oldest first (the last is the current one)."""
+    return backup_log.logs(backup_dir(path), path.stem)
+
+
+def _stamp(p: Path) -> str:
+    m = BACKUP_NAME.search(p.name) or LOG_NAME.search(p.name)
+    return m.group(1) if m else ""
+
+
+def list_backups(path: Path) -> list[Path]:
+    """Every backup file of ``path`` (logs and copies), oldest first."""
+    return sorted(list_copies(path) + list_logs(path), key=_stamp)
 
 
 def round_of(p: Path) -> int | None:
@@ -52,15 +73,49 @@ def round_of(p: Path) -> int | None:
     return int(m.group(2)) if m and m.group(2) else None
 
 
-def kept(backups: list[Path], keep: int) -> set[Path]:
-    """The newest ``keep`` plus the newest backup of each round (``backups`` oldest first)."""
-    out = set(backups[-keep:]) if keep > 0 else set(backups)
-    last: dict[int, Path] = {}
-    for p in backups:
-        r = round_of(p)
-        if r is not None:
-            last[r] = p
-    return out | set(last.values())
+def folder_size(path: Path) -> int:
+    """Bytes of every backup file of ``path``."""
+    total = 0
+    for p in list_backups(path):
+        with contextlib.suppress(OSError):
+            total += p.stat().st_size
+    return total
+
+
+def db_size(path: Path) -> int:
+    """The database's size as SQLite sees it: the file and its ``-wal`` (in WAL mode the
+    newest pages may all still be in the ``-wal``)."""
+    total = 0
+    for suffix in ("", "-wal"):
+        with contextlib.suppress(OSError):
+            total += Path(str(path) + suffix).stat().st_size
+    return total
+
+
+def prune(path: Path, size: int | None = None, limit: float = FOLDER_LIMIT) -> list[Path]:
+    """Remove the oldest backup files until the folder holds at most ``limit`` times the
+    database (``size`` bytes: its pages, as the open connection counts them; else
+    :func:`db_size`); the current log stays whatever its size. Returns what was removed."""
+    budget = limit * (db_size(path) if size is None else size)
+    files = list_backups(path)
+    logs = list_logs(path)
+    current = logs[-1] if logs else None
+    sizes = {}
+    for p in files:
+        with contextlib.suppress(OSError):
+            sizes[p] = p.stat().st_size
+    total = sum(sizes.values())
+    removed = []
+    for p in files:
+        if total <= budget:
+            break
+        if p == current or p not in sizes:
+            continue
+        with contextlib.suppress(OSError):
+            p.unlink()
+            total -= sizes[p]
+            removed.append(p)
+    return removed
 
 
 def _pid_alive(pid: int) -> bool:
@@ -101,44 +156,17 @@ def unlink_temp(tmp: Path) -> None:
 
 
 def stale(path: Path, max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
-    """No backup yet, or the newest is older than ``max_age`` seconds: what makes a
-    long-lived connection (the desk, open all day) back up after a save without waiting
-    for ``backup_every`` changes."""
+    """No backup yet, or the newest point is older than ``max_age`` seconds (a log's time
+    is that of its last point: appending touches it)."""
     backups = list_backups(path)
     try:
-        return not backups or time.time() - backups[-1].stat().st_mtime >= max_age
+        newest = max(p.stat().st_mtime for p in backups) if backups else None
     except OSError:
         return True
+    return newest is None or time.time() - newest >= max_age
 
 
-def backup_due(path: Path, entries: int, round_no: int, every: int,
-               hash_at: Callable[[int], str | None],
-               max_age: float = BACKUP_MAX_AGE_SECONDS) -> bool:
-    """Whether a closing connection that changed the record should back it up: no readable
-    backup yet, or the newest is of an earlier round, ``every`` or more chain entries
-    behind, older than ``max_age`` seconds, or not of this record's history (``hash_at(n)``:
-    the hash of the record's entry ``n``; after a restore of an older backup the newest
-    backup holds the record set aside, and the restored one's changes had none). A
-    command-line save closes its file each time; backing up on every close would copy the
-    whole file per hand (~12 ms at 1 MB, growing with the tournament)."""
-    backups = [] if stale(path, max_age) else list_backups(path)
-    if not backups or round_of(backups[-1]) != round_no:  # (or pruned meanwhile)
-        return True
-    newest = backups[-1]
-    try:
-        conn = sqlite3.connect(file_uri(newest, immutable=True), uri=True)
-        try:
-            row = conn.execute("SELECT entries, hash FROM chain_head WHERE id=1").fetchone()
-        finally:
-            conn.close()
-    except (OSError, sqlite3.Error):
-        return True
-    if row is None or entries - int(row[0]) >= every:
-        return True
-    return int(row[0]) > entries or hash_at(int(row[0])) != row[1]
-
-
-def _writable_backup_dir(path: Path) -> Path:
+def writable_backup_dir(path: Path) -> Path:
     """The backup folder, made if missing; a fault naming it when it cannot hold backups
     (a file in its place, read-only), never a bare ``File exists``/``Permission denied``."""
     d = backup_dir(path)
@@ -152,40 +180,3 @@ def _writable_backup_dir(path: Path) -> Path:
     if not os.access(d, os.W_OK | os.X_OK):
         raise ReadOnlyError.of("backup", "backup_folder_read_only", folder=str(d))
     return d
-
-
-def write_backup(db: Database, path: Path, keep: int) -> Path:
-    """Copy the live database with SQLite's online backup API; prune to :func:`kept`.
-
-    Written under a temporary name and renamed, so a crash mid-backup never leaves a
-    half file that looks like a backup; a failed one removes its temp file, and temp files
-    of killed backups are removed by the next one.
-    """
-    d = _writable_backup_dir(path)
-    clean_temp_files(path)
-    row = db.execute("SELECT MAX(number) FROM rounds").fetchone()
-    rnd = int(row[0]) if row and row[0] is not None else 0
-    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
-    final = d / f"{path.stem}-{stamp}-r{rnd}.sqlite"
-    tmp = d / f".{final.name}.{os.getpid()}.tmp"  # per process: two writers may back up at once
-    try:
-        try:
-            dst = sqlite3.connect(str(tmp))
-        except sqlite3.OperationalError as e:  # the folder vanished or became read-only
-            raise StorageFault.of("backup", "backup_not_written", folder=str(d),
-                                  detail=str(e)) from None
-        try:
-            db.conn.backup(dst)
-        finally:
-            dst.close()
-        os.replace(tmp, final)
-    except BaseException:
-        unlink_temp(tmp)
-        raise
-    backups = list_backups(path)
-    keep_set = kept(backups, keep)
-    for old in backups:
-        if old not in keep_set:
-            with contextlib.suppress(OSError):
-                old.unlink()
-    return final

@@ -1,12 +1,18 @@
-"""Backups: written with SQLite's backup API, listed, kept, and restored safely.
+"""Backups: listed, and restored safely.
+
+A backup is a *point* of a backup log (``backup_log.py``: each point appends what changed
+since the one before, written by :meth:`Store.backup <.store.Store.backup>`), or a whole
+copy written by a version before the logs. ``backup list`` shows the newest points and
+each round's last; ``backup restore N`` rebuilds point N into a temp file (a copy: copied
+with SQLite's backup API), checks it, and puts it in place.
 
 Why restore is not "copy the file back": SQLite keeps recent commits in ``<file>-wal``;
 a copied-in backup beside the old ``-wal`` gets that stale log replayed into it (a
 restored file with the wrong hands, or a malformed one). ``Tournament.restore_backup``
 therefore checks the backup, moves the current file *with* its ``-wal``/``-shm`` aside to a
-timestamped name that is never deleted, and writes the backup in place with the backup API.
+timestamped name that is never deleted, and renames the checked file in place.
 
-Writing, pruning and listing the files: ``backup_files.py``.
+The folder, its size limit and temp files: ``backup_files.py``.
 """
 
 from __future__ import annotations
@@ -15,20 +21,22 @@ import contextlib
 import os
 import sqlite3
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from referee_app.core.errors import nested
+from referee_app.core.errors import Message, nested
 
-from . import chain
+from . import backup_log, chain
 from . import db as dbm
 from .backup_files import (
     BACKUP_NAME,
+    KEEP_NEWEST,
     backup_dir,
     clean_temp_files,
     list_backups,
+    list_copies,
     round_of,
     unlink_temp,
 )
@@ -53,7 +61,9 @@ Opener = Callable[..., Any]
 
 @dataclass(frozen=True)
 class BackupInfo:
-    """One backup as ``referee-app backup list`` shows it (``number`` 1 = newest)."""
+    """One backup as ``referee-app backup list`` shows it (``number`` 1 = newest): a point
+    of a backup log (``point``; ``path`` is the log, ``size`` its bytes up to the point) or
+    a whole copy (``path``)."""
 
     number: int
     path: Path
@@ -62,7 +72,9 @@ class BackupInfo:
     hands: int | None
     size: int
     digest: str | None = None
-    problem: str | None = None
+    problem: Message | None = None
+    entries: int | None = None
+    point: backup_log.Point | None = field(default=None, compare=False, repr=False)
 
 
 def _stamp_text(p: Path) -> str:
@@ -80,7 +92,7 @@ def _open_backup_ro(p: Path) -> sqlite3.Connection:
 
 
 class Backups:
-    """``t.backups``: this file's backups, and writing one now (automatic ones are counted by
+    """``t.backups``: this file's backups, and writing a backup point now (automatic ones:
     :meth:`Store.saved <.store.Store.saved>`). Listing and restoring work on a path, even
     when the current file is damaged: :meth:`Tournament.backup_list
     <.tournament.Tournament.backup_list>` and ``Tournament.restore_backup``."""
@@ -89,9 +101,15 @@ class Backups:
         self.store = store
 
     def write(self) -> Path:
-        """Write a backup now (SQLite backup API); returns its path. Refused
-        (:class:`FileReplacedError`) once the path names another file than the one open."""
+        """Write a backup point now (what changed since the last one); returns the log it
+        went into. Refused (:class:`FileReplacedError`) once the path names another file
+        than the one open."""
         return self.store.backup()
+
+    @property
+    def written(self) -> int:
+        """Bytes this connection wrote into backups (what the benchmarks count per hand)."""
+        return self.store.backup_written
 
     @property
     def error(self) -> str | None:
@@ -113,26 +131,61 @@ def backup_digest(conn: sqlite3.Connection) -> str | None:
     return digest if entries else None
 
 
+def _copy_info(p: Path) -> BackupInfo:
+    """A whole copy from a version before the logs: its hands and digest read from it."""
+    hands: int | None = None
+    digest = problem = None
+    entries: int | None = None
+    try:
+        conn = _open_backup_ro(p)
+        try:
+            hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
+            digest = backup_digest(conn)
+            entries = chain.head(conn)[0] if digest else None
+        finally:
+            conn.close()
+    except (sqlite3.Error, ValueError) as e:
+        problem = Message.of("backup_list_unreadable", detail=str(e))
+    size = p.stat().st_size if p.exists() else 0
+    return BackupInfo(0, p, _stamp_text(p), round_of(p), hands, size, digest, problem, entries)
+
+
+def _log_infos(log: Path) -> list[BackupInfo]:
+    """The points of one log (the pieces of a long first point are not points), and a line
+    naming what stopped the reading when the log is damaged."""
+    points, problem = backup_log.read_points(log)
+    out = [BackupInfo(0, log, p.taken.strftime("%Y-%m-%d %H:%M:%S UTC"), p.round, p.hands,
+                      p.end, p.digest, None, p.entries, p)
+           for p in points if not p.part]
+    if problem is not None:
+        out.append(BackupInfo(0, log, _stamp_text(log), None, None, log.stat().st_size
+                              if log.exists() else 0, None,
+                              Message.of("backup_list_damaged", detail=problem)))
+    return out
+
+
+def _shown(infos: list[BackupInfo]) -> list[BackupInfo]:
+    """The newest :data:`KEEP_NEWEST` points and each round's last (``infos`` oldest first):
+    every point of a log can be rebuilt, but a day of saves makes hundreds."""
+    keep = set(range(max(0, len(infos) - KEEP_NEWEST), len(infos)))
+    last: dict[int, int] = {}
+    for i, b in enumerate(infos):
+        if b.round is not None and b.problem is None:
+            last[b.round] = i
+    keep |= set(last.values())
+    keep |= {i for i, b in enumerate(infos) if b.problem is not None and b.point is None}
+    return [b for i, b in enumerate(infos) if i in keep]
+
+
 def backup_list(path: str | Path) -> list[BackupInfo]:
     """The backups of ``path``, newest first, each with its time, hand count and digest."""
     path = Path(path)
-    out = []
-    for n, p in enumerate(reversed(list_backups(path)), start=1):
-        hands: int | None = None
-        digest = problem = None
-        try:
-            conn = _open_backup_ro(p)
-            try:
-                hands = int(conn.execute("SELECT COUNT(*) FROM hands").fetchone()[0])
-                digest = backup_digest(conn)
-            finally:
-                conn.close()
-        except (sqlite3.Error, ValueError) as e:
-            problem = f"unreadable ({e})"
-        size = p.stat().st_size if p.exists() else 0
-        out.append(BackupInfo(n, p, _stamp_text(p), round_of(p), hands, size, digest,
-                              problem))
-    return out
+    infos: list[BackupInfo] = []
+    copies = set(list_copies(path))
+    for p in list_backups(path):
+        infos += [_copy_info(p)] if p in copies else _log_infos(p)
+    shown = _shown(infos)
+    return [replace(b, number=n) for n, b in enumerate(reversed(shown), start=1)]
 
 
 def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: str = "",
@@ -140,9 +193,10 @@ def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: st
     """Put backup ``number`` (as listed, 1 = newest) in place of ``path``; ``opener``
     opens a tournament file (``Tournament.open``).
 
-    Checks the backup (SQLite ``integrity_check``, the checks of ``Tournament.open`` and
-    ``t.record.verify``), moves the current file with its ``-wal``/``-shm`` aside (returned;
-    never deleted) and copies the backup in with the backup API. Restoring is the head
+    Rebuilds the point from its log (a whole copy: copies it with the backup API) into a
+    temp file beside ``path``, checks it (SQLite ``integrity_check``, the checks of
+    ``Tournament.open`` and ``t.record.verify``), moves the current file with its
+    ``-wal``/``-shm`` aside (returned; never deleted) and renames the checked file in. Restoring is the head
     referee's decision: with referees, ``referee`` signs in with ``pin`` (a PIN, or a
     function asked only when one is needed) on the current file — or on the backup
     when the current file cannot be read; without, ``referee`` must be the named head
@@ -165,14 +219,15 @@ def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: st
     stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
     aside = path.with_name(f"{path.name}.before-restore-{stamp}")
     try:
-        _copy_checked(opener, info.path, tmp, path, referee, pin)
+        _copy_checked(opener, info, tmp, path, referee, pin)
         # the restore's own chain entry goes into the copy before it is put in place:
         # the restored file never exists without it (a kill right after the swap)
         current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
         with opener(tmp, backup_every=0) as t, t.store.write():
-            t.store.note(referee, "backup.restore",
-                   {"backup": info.path.name, "moved_aside": aside.name if current
-                    else None}, dbm.now())
+            detail = {"backup": info.path.name, "moved_aside": aside.name if current else None}
+            if info.point is not None:  # which point of the log: the record's length then
+                detail["entries"] = info.point.entries
+            t.store.note(referee, "backup.restore", detail, dbm.now())
         with _write_locked(path):  # a save under way ends before the file moves
             moved = _move_aside(path, aside)
             os.replace(tmp, path)
@@ -184,8 +239,41 @@ def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: st
     return info, aside if moved else path
 
 
-def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str,
+def _copy_checked(opener: Opener, info: BackupInfo, tmp: Path, path: Path, referee: str,
                   pin: Callable[[], str] | str | None) -> None:
+    if info.problem is not None:
+        raise DamagedError.of("backup", "backup_unreadable", name=info.path.name,
+                              detail=info.problem)
+    if info.point is not None:
+        _rebuild(info.point, tmp, path)
+    else:
+        _copy(info.path, tmp, path)
+    _check_copy(opener, info.path, tmp, path, referee, pin)
+
+
+def _rebuild(point: backup_log.Point, tmp: Path, path: Path) -> None:
+    """The file of a log's point, rebuilt at ``tmp`` from the entries up to it."""
+    try:
+        backup_log.materialise(point, tmp)
+    except backup_log.LogError as e:
+        raise DamagedError.of("backup", "backup_unreadable", name=point.log.name,
+                              detail=e.said) from None
+    except chain.ChainError as e:
+        why = Message.of(e.code, **e.params)
+        detail = Message.of("chain_entry", seq=e.seq, why=why) if e.seq is not None \
+            else Message.of("chain_record", why=why)
+        raise DamagedError.of("backup", "backup_unreadable", name=point.log.name,
+                              detail=detail) from None
+    except (sqlite3.Error, OSError) as e:
+        fault = fault_from(e, path)  # writing the copy beside the file: full, read-only
+        if isinstance(fault, DiskFullError | ReadOnlyError):
+            raise fault from None
+        raise DamagedError.of("backup", "backup_unreadable", name=point.log.name,
+                              detail=str(e)) from None
+
+
+def _copy(src: Path, tmp: Path, path: Path) -> None:
+    """A whole copy (a version before the logs) copied to ``tmp`` with the backup API."""
     src_conn = _open_backup_ro(src)
     try:
         ok = str(src_conn.execute("PRAGMA integrity_check").fetchone()[0])
@@ -204,6 +292,12 @@ def _copy_checked(opener: Opener, src: Path, tmp: Path, path: Path, referee: str
                               detail=str(e)) from None
     finally:
         src_conn.close()
+
+
+def _check_copy(opener: Opener, src: Path, tmp: Path, path: Path, referee: str,
+                pin: Callable[[], str] | str | None) -> None:
+    """The rebuilt or copied file opens as a tournament, verifies, and the restore is
+    allowed (the head referee)."""
     try:
         with opener(tmp, backup_every=0) as t:
             t.record.verify()

@@ -124,3 +124,31 @@ def tables_of(conn: sqlite3.Connection, c: Changes) -> set[tuple[int, int]]:
     """The (round, table) of every hand these saves wrote."""
     return {(int(r), int(t)) for r, t in _in(
         conn, "SELECT round, table_no FROM hands WHERE id IN", c.hand_ids())}
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """What a window showing the tournament (the desk) shows again after the entries up to
+    ``upto``: these hands' rows, these players' standings and statements, these (round,
+    table)s' progress, and every standing when a penalty was written."""
+
+    upto: int
+    hands: frozenset[int]
+    players: frozenset[int]
+    tables: frozenset[tuple[int, int]]
+    penalties: bool
+
+    @property
+    def none(self) -> bool:
+        """Nothing shown changed (no entry, or entries that wrote no hand or penalty)."""
+        return not (self.hands or self.penalties)
+
+
+def to_show(conn: sqlite3.Connection, revision: int) -> Shown | None:
+    """What changed since ``revision`` for a window to show again, or None when it must read
+    everything again (a change of the structure, too many entries, a shorter chain)."""
+    c = since(conn, revision)
+    if c is None or c.touches(STRUCTURE):
+        return None
+    return Shown(c.upto, frozenset(c.hand_ids()), frozenset(players_of(conn, c)),
+                 frozenset(tables_of(conn, c)), c.touches(PENALTY_TABLES))

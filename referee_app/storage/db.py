@@ -23,9 +23,10 @@ import contextlib
 import os
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 from sqlite_utils import Database
 
@@ -248,6 +249,23 @@ def connect(path: Path, *, read_only: str | None = None, uri: str | None = None
         db.execute("PRAGMA synchronous=FULL")
     db.execute("PRAGMA foreign_keys=ON")
     return db
+
+
+def fetch_all(conn: sqlite3.Connection, sql: str, params: Sequence[Any] = ()
+              ) -> list[tuple[Any, ...]]:
+    """All rows of ``sql``, text decoded by SQLite itself (a Python decoder called per value
+    costs a tenth of a second per 100,000 values); stored bytes that are not UTF-8 are
+    read again through the connection's own decoder, which names the damage."""
+    factory = conn.text_factory
+    conn.text_factory = str
+    try:
+        return conn.execute(sql, params).fetchall()
+    except sqlite3.OperationalError as e:
+        if "decode" not in str(e):
+            raise
+    finally:
+        conn.text_factory = factory
+    return conn.execute(sql, params).fetchall()
 
 
 def _text_reader(path: Path) -> Callable[[bytes], str]:

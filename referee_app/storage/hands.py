@@ -524,9 +524,18 @@ class Hands:
         return rows[0] if rows else None
 
     def list(self, *, round: int | None = None, table: int | None = None,
-              status: HandStatus | str | None = None) -> list[HandInfo]:
-        """Current versions, ordered by round, table, hand number (void ones included)."""
-        conds, params = [], []
+              status: HandStatus | str | None = None, player: int | None = None
+              ) -> list[HandInfo]:
+        """Current versions, ordered by round, table, hand number (void ones included).
+        ``player`` (an id): only the hands whose current version seats that player — read
+        through the player index, so one player's statement costs their hands, not all."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if player is not None:
+            conds.append("h.id IN (SELECT hs.hand_id FROM hand_seats hs JOIN hands c ON "
+                         "c.id=hs.hand_id AND hs.version=c.current_version "
+                         "WHERE hs.player_id=?)")
+            params.append(lookup_int(player, "player"))
         if round is not None:
             conds.append("h.round=?")
             params.append(lookup_int(round, "round"))
@@ -539,14 +548,17 @@ class Hands:
         where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
         return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
 
-    def index(self) -> list[HandSummary]:
+    def index(self, ids: Sequence[int] | None = None) -> list[HandSummary]:
         """Every hand's number, status and flags, ordered as :meth:`list` — for lists that
-        show no record (the desk's navigator at launch)."""
+        show no record (the desk's navigator at launch); ``ids``: those hands only (the
+        ones a save changed)."""
+        where = "" if ids is None else f"WHERE h.id IN ({','.join('?' * len(ids))}) "
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
             "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
             "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
-            "v.version=h.current_version ORDER BY h.round, h.table_no, h.hand_no").fetchall()
+            "v.version=h.current_version " + where + "ORDER BY h.round, h.table_no, h.hand_no",
+            list(ids or ())).fetchall()
         return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
                 for r in rows]
 

@@ -7,7 +7,8 @@ Built only from :class:`~referee_app.storage.tournament.Tournament`'s public rea
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import StorageError
@@ -84,6 +85,13 @@ class RoundProgress:
     def to_dict(self) -> dict[str, Any]:
         return {"round": self.round, "hands": self.hands, "verified": self.verified,
                 "unverified": self.unverified, "tables": [t.to_dict() for t in self.tables]}
+
+    def with_tables(self, tables: Sequence[TableProgress]) -> RoundProgress:
+        """This round with the rows of ``tables`` replaced (or added), tables in order: what
+        saves at those tables changed of it."""
+        rows = {tp.table: tp for tp in self.tables}
+        rows.update((tp.table, tp) for tp in tables)
+        return replace(self, tables=tuple(rows[k] for k in sorted(rows)))
 
 
 def round_progress(t: Tournament, round_no: int) -> RoundProgress:

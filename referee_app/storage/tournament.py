@@ -21,7 +21,7 @@ given; a part that needs another is given it too. The map::
     t.standings table  stages  statement  provisional  unverified  seat_rows  export_csv
     t.stages    list  get  of_round  cut  cancel  check              (qualifying → final)
     t.record    log  digest  verify  integrity                      (the tamper-evident chain)
-    t.backups   write  paths  error
+    t.backups   write  paths  error  written
     t.store     the shared services (parts and bundle import use them; callers rarely do)
 
 Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
@@ -55,7 +55,7 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import backup_files, backups, bundle, chain, migrations, opening, ruleset_store
+from . import backups, bundle, chain, migrations, opening, ruleset_store
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import (
@@ -91,15 +91,15 @@ class Tournament:
     """One tournament in one SQLite file, as parts (see the module doc). Use :meth:`create`
     or :meth:`open`.
 
-    ``backup_every`` changes (and on :meth:`close`) a copy is written with SQLite's backup
-    API to ``<file>.backups/``, keeping the newest ``backup_keep`` (20) and each round's
-    last (list and restore them with :meth:`backup_list`, :meth:`restore_backup`).
-    ``backup_every=0`` turns automatic backups off (tests, benchmarks).
+    Every ``backup_every`` changes (and after a save when the newest backup point is over a
+    minute old, and on :meth:`close` after changes) a backup point holding what changed is
+    appended to the file's backup log in ``<file>.backups/`` (list and restore them with
+    :meth:`backup_list`, :meth:`restore_backup`). ``backup_every=0`` turns automatic backups
+    off (tests, benchmarks).
     """
 
-    def __init__(self, path: Path, db: dbm.Database, *, backup_every: int = 25,
-                 backup_keep: int = backup_files.KEEP_NEWEST) -> None:
-        self.store = store = Store(path, db, backup_every=backup_every, backup_keep=backup_keep)
+    def __init__(self, path: Path, db: dbm.Database, *, backup_every: int = 25) -> None:
+        self.store = store = Store(path, db, backup_every=backup_every)
         self.path = path
         self.db = db
         self.referees = Referees(store)

@@ -133,7 +133,7 @@ def test_standings_update_when_a_hand_is_saved(qtbot, desk_window):
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     shown = win.standings.chips_by_player()
     assert shown == {seating[s]: SPEC_TOTALS[s] for s in SPEC_TOTALS}
-    leader = win.standings.table.item(0, 1).data(Qt.ItemDataRole.UserRole)
+    leader = win.standings.player_at(0)
     assert leader == seating["E"]
 
 

@@ -238,7 +238,7 @@ def test_read_only_file_opens_for_viewing_with_a_banner(read_only_window) -> Non
     banner = win.faults.banners.banner("readonly")
     assert banner is not None and banner.isVisible()
     assert banner.text().startswith("Read-only:") and str(path) in banner.text()
-    assert win.standings.table.rowCount() == 4  # viewing works
+    assert win.standings.model.rowCount() == 4  # viewing works
     win.navigator.select_key(("hand", win.desk.hands()[0].id))
     assert win.shown is not None
     m = win.menus

@@ -53,8 +53,8 @@ def test_the_timer_notices_a_cli_write_within_about_a_second(qtbot, desk_window)
     win, seating = desk_window()
     assert win.faults.follower.timer.isActive() and win.faults.follower.timer.interval() == 1000
     def shown_chips() -> dict[str, str]:
-        t = win.standings.table
-        return {t.item(r, 1).data(256): t.item(r, 2).text() for r in range(t.rowCount())}
+        m = win.standings.model
+        return {m.index(r, 1).data(256): m.index(r, 2).data() for r in range(m.rowCount())}
 
     assert set(shown_chips().values()) == {"+0"}
     with _other(win) as t:

@@ -130,3 +130,22 @@ def test_absent_players_on_the_desks_seating(desk_window) -> None:
     assert f"{who} (absent)" in cells
     assert "is absent" in win.seating.problems.text()
     assert [p for p, _ in PLAYERS if p == who]
+
+
+def test_the_teams_view_follows_a_save(desk_window, qtbot) -> None:
+    """A save refreshes only what it changed (issue 23): in the team view that is the
+    teams' rows, read again from the store — and the players' view comes back as before."""
+    win, seating = desk_window(setup=_teams)
+    t = win.desk.t
+    t.hands.add(example_record(seating), round=1, table=1, hand_no=1)
+    win.reload()
+    view = win.standings
+    view.teams_box.setChecked(True)
+    before = view.chips_by_team()
+    t.hands.add(example_record(seating), round=1, table=1, hand_no=2)  # another desk's
+    win.refresh()
+    want = {r.team: r.chips for r in win.desk.team_standings()}
+    assert view.chips_by_team() == want != before
+    assert view.player_at(0) is None  # a team's line opens no player
+    view.teams_box.setChecked(False)
+    assert view.chips_by_player() == {r.player: r.chips for r in t.standings.table()}

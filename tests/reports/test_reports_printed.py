@@ -132,11 +132,20 @@ def test_final_standings_when_every_hand_is_verified(tmp_path) -> None:
     t.close()
 
 
+def drawn(page) -> str:
+    """A page's drawing operators, with those of the forms (XObjects) it places."""
+    out = [page.get_contents().get_data().decode("latin-1")]
+    xobjects = page["/Resources"].get("/XObject", {})
+    for name in re.findall(r"(/[\w.-]+) Do", out[0]):
+        out.append(xobjects[name].get_object().get_data().decode("latin-1"))
+    return "\n".join(out)
+
+
 def test_slips_two_per_page_with_big_tick_boxes(event) -> None:
     pdf = gen(event, "slips", round=1, count=4)
     tables = len(event.rounds.seating(1).tables)
     assert len(pages(pdf)) == 2 * tables
-    content = PdfReader(io.BytesIO(pdf)).pages[0].get_contents().get_data().decode("latin-1")
+    content = drawn(PdfReader(io.BytesIO(pdf)).pages[0])
     squares = [(float(w), float(h)) for w, h in re.findall(
         r"[-\d.]+ [-\d.]+ ([\d.]+) ([\d.]+) re", content) if abs(float(w) - float(h)) < 0.01]
     ticks = [w for w, _ in squares if 10 < w < 20]
@@ -174,3 +183,63 @@ def test_template_folder_from_cli_and_tournament(event, tmp_path) -> None:
         assert r.exit_code == 2 and "templates: folder not found" in r.output
     finally:
         event.update_info(templates="")
+
+
+def test_slips_drawn_from_forms_say_what_slips_laid_out_one_by_one_say(event) -> None:
+    """The slips are drawn from forms laid out once (render_slips.SlipPrinter); the same
+    slips laid out one by one, as before, give the same pages and the same text."""
+    from referee_app.reports import gather
+    from referee_app.reports.base import build_pdf, styles
+    from referee_app.reports.render_slips import render_slips, slip, slips_per_page
+    from referee_app.reports.template import load_template
+
+    data = gather.slips(event, WHEN, round=1, count=3)
+    t = load_template("slips", None)
+    fast = render_slips(data, t)
+    st = styles(t)
+    per_page = slips_per_page(data, t, st)
+    from reportlab.platypus import KeepTogether, PageBreak
+
+    story: list = []
+    n = 0
+    for ti, table in enumerate(data.tables):
+        for i in range(data.count):
+            if n and n % per_page == 0:
+                story.append(PageBreak())
+            story.append(KeepTogether(slip(data, table, data.first_hand(ti) + i, t, st)))
+            n += 1
+    slow = build_pdf(story, t, data.meta, subtitle=t.label("round", n=data.round))
+    a, b = PdfReader(io.BytesIO(fast)).pages, PdfReader(io.BytesIO(slow)).pages
+    assert len(a) == len(b) == -(-3 * len(data.tables) // per_page)
+
+    def words(page) -> list[str]:
+        return sorted(page.extract_text().split())
+
+    for x, y in zip(a, b, strict=True):
+        assert words(x) == words(y)
+
+
+def test_a_players_statement_reads_their_hands_only_and_prints_the_same(event,
+                                                                        monkeypatch) -> None:
+    """``report player`` reads the player's hands through the player index; the PDF is
+    byte for byte the one made from every hand filtered by name (the code before)."""
+    from referee_app.reports import gather
+
+    read: list[dict] = []
+    real = event.hands.list
+
+    def counted(**kw):
+        out = real(**kw)
+        read.append({"kw": kw, "n": len(out)})
+        return out
+
+    for p in event.players.list():
+        monkeypatch.setattr(event.hands, "list", counted)
+        fast = gen(event, "player", player=p.id)
+        assert read and all(r["kw"].get("player") == p.id for r in read)  # never all hands
+        assert read[0]["n"] < len(real())
+        monkeypatch.setattr(gather, "_hands_of", lambda t, pid, name: [
+            h for h in real() if name in h.players.values()])
+        assert gen(event, "player", player=p.id) == fast
+        monkeypatch.undo()
+        read.clear()

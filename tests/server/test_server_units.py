@@ -141,8 +141,11 @@ def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Pat
     from server_helpers import HEAD, HEAD_PIN, make_event
 
     from referee_app.server.state import ServerState
-    from referee_app.storage import Tournament
-    from referee_app.storage.backup_files import list_backups
+    from referee_app.storage import Tournament, backup_log
+    from referee_app.storage.backup_files import list_logs
+
+    def points() -> list[backup_log.Point]:
+        return backup_log.read_points(list_logs(path)[-1])[0]
 
     path = make_event(tmp_path / "s.sqlite")
     with Tournament.open(path, backup_every=0) as t:
@@ -153,17 +156,18 @@ def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Pat
     t.players.add("Early", referee=HEAD)
     state._count_write()
     time.sleep(0.3)
-    assert len(list_backups(path)) == 1  # a fresh backup: wait for 25 writes
-    old = list_backups(path)[-1].stat().st_mtime - 601
-    os.utime(list_backups(path)[-1], (old, old))
+    assert len(points()) == 1  # a fresh backup: wait for 25 writes
+    old = list_logs(path)[-1].stat().st_mtime - 601
+    os.utime(list_logs(path)[-1], (old, old))
     t.players.add("Late", referee=HEAD)
     state._count_write()
     for _ in range(100):
-        if len(list_backups(path)) == 2:
+        if len(points()) == 2:
             break
         time.sleep(0.05)
     assert Tournament.backup_list(path)[0].hands == 0
-    with Tournament.open(list_backups(path)[-1], backup_every=0) as b:
+    backup_log.materialise(points()[-1], tmp_path / "newest.sqlite")
+    with Tournament.open(tmp_path / "newest.sqlite", backup_every=0) as b:
         assert "Late" in {p.name for p in b.players.list()}
     t.close()
 

@@ -46,6 +46,25 @@ def _busy_tournament(make_tournament, record_for) -> Tournament:
     return t
 
 
+def test_export_import_export_is_byte_identical(make_tournament, record_for,
+                                                tmp_path: Path) -> None:
+    """The file written is the record's one text: exported, imported and exported again it
+    is the same bytes; each player, round, hand and chain entry is one line of it."""
+    t = _busy_tournament(make_tournament, record_for)
+    b = t.export_bundle(tmp_path / "b1.json")
+    t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
+    t2.export_bundle(tmp_path / "b2.json")
+    first = (tmp_path / "b1.json").read_bytes()
+    assert (tmp_path / "b2.json").read_bytes() == first
+    lines = first.decode("utf-8").splitlines()
+    assert len(lines) == 2 + sum(len(v) + 2 if isinstance(v, list) and v else 1
+                                 for v in b.values())
+    assert lines[0] == "{" and lines[-1] == "}"
+    hand_lines = [json.loads(ln.rstrip(",")) for ln in lines if ln.startswith('  {"id"')
+                  and '"versions"' in ln]
+    assert hand_lines == b["hands"]
+
+
 def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> None:
     t = _busy_tournament(make_tournament, record_for)
     b1 = t.export_bundle(tmp_path / "b1.json")

@@ -28,6 +28,7 @@ from referee_app.storage import (
     UnknownHandError,
     UnknownPlayerError,
 )
+from referee_app.storage.backup_log import read_points
 
 EXAMPLE = spec_example()
 
@@ -294,6 +295,11 @@ def test_hands_listing_and_filters(make_tournament, record_for) -> None:
     t.hands.void(ids[0], reason="x")
     assert [h.id for h in t.hands.list(status="void")] == [ids[0]]
     assert t.hands.next_no(1, 1) == 3 and t.hands.next_no(1, 4) == 3
+    t.hands.amend(ids[5], record_for(t, 1, 3, seed=7), reason="y")
+    for p in t.players.list():  # one player's hands, through the player index
+        mine = t.hands.list(player=p.id)
+        assert mine == [h for h in t.hands.list() if p.name in h.players.values()]
+        assert len(mine) == 4 and t.hands.list(player=p.id, round=2) == mine[2:]
 
 
 # --------------------------------------------------------------------------- penalties
@@ -326,34 +332,29 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
 # --------------------------------------------------------------------------- backups
 
 
-def test_backups_every_n_changes_and_on_close_keep_last_k(tmp_path: Path) -> None:
+def test_backup_points_every_n_changes_and_on_close(tmp_path: Path) -> None:
     path = tmp_path / "b.sqlite"
 
-    def players_in_newest() -> int:
-        backs = Tournament.open(path, backup_every=0).backups.paths()
-        assert len(backs) == 2  # backup_keep
-        c = sqlite3.connect(backs[-1])
-        try:
-            assert c.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-            return c.execute("SELECT COUNT(*) FROM players").fetchone()[0]
-        finally:
-            c.close()
+    def newest() -> tuple[int, int]:
+        """The newest point's record length, and how many points the log holds."""
+        logs = Tournament.open(path, backup_every=0).backups.paths()
+        assert len(logs) == 1  # one log: each point holds what changed since the last
+        return Tournament.backup_list(path)[0].entries or 0, len(read_points(logs[0])[0])
 
-    t = Tournament.create(path, "Backups", backup_every=3, backup_keep=2)
+    t = Tournament.create(path, "Backups", backup_every=3)
     for i in range(8):
         t.players.add(f"P{i}")
-    # made after the first change (none yet), then every 3: after 1, 4 and 7 (1 pruned)
-    assert len(t.backups.paths()) == 2
-    t.close()  # one entry behind a fresh backup of this round: not due
-    assert players_in_newest() == 7
-    t = Tournament.open(path, backup_every=3, backup_keep=2)
+    # written after the first change (none yet), then every 3: after 1, 4 and 7
+    assert newest() == (8, 3)
+    t.close()  # closing after a change: a point with that one entry
+    assert newest() == (9, 4)
+    t = Tournament.open(path, backup_every=3)
+    t.close()  # nothing changed: no point
+    assert newest() == (9, 4)
+    t = Tournament.open(path, backup_every=3)
     t.players.add("P8")
-    t.close()  # two entries behind: not due
-    assert players_in_newest() == 7
-    t = Tournament.open(path, backup_every=3, backup_keep=2)
-    t.players.add("P9")
-    t.close()  # three entries behind: due on closing, though this connection made one
-    assert players_in_newest() == 10
+    t.close()
+    assert newest() == (10, 5)
 
 
 def test_export_csvs(make_tournament, record_for, tmp_path: Path) -> None:
@@ -453,7 +454,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
         f.write("partial,")
         raise OSError(errno.ENOSPC, "No space left on device")
 
-    monkeypatch.setattr(bundle.json, "dump", lambda obj, f, **kw: full(f))
+    monkeypatch.setattr(bundle, "write_json", lambda obj, f: full(f))
     monkeypatch.setattr(csv_io, "_guarded_writer", full)
     with pytest.raises(OSError, match="No space"):
         if export == "bundle":

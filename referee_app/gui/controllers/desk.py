@@ -8,7 +8,7 @@ with ``field`` and ``problem``) and the engine's (``RecordError``); the window s
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -17,6 +17,7 @@ from referee_app.core import Ruleset, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
+from referee_app.storage.changes import Shown, to_show
 from referee_app.storage.errors import AuthError
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
@@ -31,7 +32,7 @@ from referee_app.storage.models import (
     StandingRow,
     TeamRow,
 )
-from referee_app.storage.progress import RoundProgress, round_progress
+from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 from referee_app.storage.tournament import Tournament
 from referee_app.storage.verification import VerifyResult, verify_hand
 
@@ -101,6 +102,8 @@ class Desk:
         info = tournament.info
         self._title, self._ruleset = info.name, info.ruleset  # fixed for a tournament file
         self._impact: tuple[Any, ImpactModel] | None = None
+        #: the record's length when the window last showed it (None: not shown yet)
+        self._shown: int | None = None
 
     @classmethod
     def open(cls, path: str | Path, referee: str = "") -> Desk:
@@ -272,6 +275,40 @@ class Desk:
 
     def round_progress(self, round_no: int) -> RoundProgress:
         return round_progress(self.t, round_no)
+
+    # ------------------------------------------------------------------ what changed
+
+    def mark_shown(self) -> None:
+        """The window is about to show the whole record as it is now (a reload)."""
+        self._shown = self.t.record.digest()[0] if isinstance(self.t, Tournament) else None
+
+    def changes(self) -> Shown | None:
+        """What changed since the window last showed the record — saved here or by another
+        process — now counted as shown. None when the window must show everything again:
+        a change of players, rounds or settings, a backend that cannot say (a server desk),
+        nothing shown yet."""
+        if self._shown is None or not isinstance(self.t, Tournament):
+            self.mark_shown()
+            return None
+        ch = to_show(self.t.db.conn, self._shown)
+        if ch is None:
+            self.mark_shown()
+            return None
+        self._shown = ch.upto
+        return ch
+
+    def hand_summaries(self, ids: Iterable[int]) -> list[Any]:
+        """The navigator's view of these hands (number, status, flags) as they are now."""
+        return self.t.hands.index(sorted(ids))
+
+    def progress_updated(self, progress: RoundProgress, tables: Iterable[int]
+                         ) -> RoundProgress:
+        """``progress`` with these tables' rows read again."""
+        return progress.with_tables([table_progress(self.t, progress.round, tbl)
+                                     for tbl in sorted(set(tables))])
+
+    def player_id(self, name: str) -> int:
+        return self.t.players.get(name).id
 
     def amend_impact(self, hand_id: int, form: EntryForm) -> AmendImpact:
         """What saving ``form`` over hand ``hand_id`` would change (nothing is written).

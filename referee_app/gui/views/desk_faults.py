@@ -68,6 +68,8 @@ class FaultsHost(Protocol):
 
     def reload(self) -> None: ...
 
+    def refresh(self) -> None: ...
+
     def sync_rules(self) -> bool: ...
 
     def update_header(self) -> None: ...
@@ -203,8 +205,9 @@ class DeskFaults(QObject):
     # ------------------------------------------------------------------ other writers
 
     def follow_changes(self) -> None:
-        """Another process wrote: re-read what is shown, then check the form's hand."""
-        self.win.reload()  # the record's digest too
+        """Another process wrote: show again what it changed (the record's digest too), then
+        check the form's hand."""
+        self.win.refresh()
         self.win.sync_rules()  # a cap or stake changed elsewhere
         self.check_open_hand()
         self.win.status_label.setText(tr("follow_refreshed"))

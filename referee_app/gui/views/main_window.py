@@ -49,6 +49,7 @@ from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
 from .session import DeskSession, HeadCancelled
+from .shown import ShownRecord
 from .standings import StandingsView
 from .style import use_desk_style
 from .tab_guard import TabLayoutGuard
@@ -141,13 +142,14 @@ class MainWindow(QMainWindow):
         self.tabs.currentChanged.connect(self._tab_changed)
         self.standings.round_changed.connect(self.refresh_standings)
         self.standings.player_activated.connect(self.show_player)
-        self.seating.round_changed.connect(self._seating_round)
+        self.seating.round_changed.connect(self.show_seating_round)
         self.progress.round_changed.connect(self.refresh_progress)
         self.progress.table_activated.connect(
             lambda r, t: self.navigator.select_key(("table", r, t)))
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
         self.event_admin.wire()  # the Players and Seating tabs' buttons
+        self.showing = ShownRecord(self)  # what the window shows, read again after a change
         LANG.changed.connect(self.retranslate)
         self.retranslate()
         self.reload()
@@ -277,32 +279,14 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ loading
 
     def reload(self) -> None:
-        """Re-read everything from the store (after a save, or on start)."""
-        rounds = self.desk.rounds()
-        self.navigator.populate(self.desk.title, rounds, self.desk.seating_map(),
-                                self.desk.hand_index())
-        self.standings.set_rounds(rounds, self.desk.stages())
-        self.seating.set_rounds(rounds)
-        self.seating.set_next_round(self.desk.next_round())
-        if rounds:
-            self._seating_round(self.seating.current_round() or rounds[0])
-        else:
-            self.seating.show_empty()
-        players = self.desk.players()
-        self.players.show_players(players)
-        self.jump_bar.set_player_names([p.name for p in players]
-                                       + [p.name_latin for p in players if p.name_latin])
-        self.standings.set_has_teams(any(p.team for p in players))
-        self.refresh_standings()
-        self.session.update_record_digest()
-        self.progress.set_rounds(rounds)
-        if self.tabs.currentWidget() is self.progress:  # else when the tab is opened
-            self.refresh_progress()
-        if self.players.current_player() and self.tabs.currentWidget() is self.players:
-            self.players.show_statement(self.desk.statement(self.players.current_player()))
-        else:
-            self._statement_stale = True  # read when the player tab is opened
-        self.update_title()
+        """Re-read everything from the store (on start, or after a change that reshaped the
+        tournament: players, rounds, settings)."""
+        self.showing.reload()
+
+    def refresh(self) -> None:
+        """Show again what changed since the window last looked (a save here or at another
+        desk): only the rows it changed (``views/shown.py``)."""
+        self.showing.refresh()
 
     def sync_rules(self) -> bool:
         """A settings change (here or by the CLI) reaches the open form at once: it is
@@ -320,21 +304,19 @@ class MainWindow(QMainWindow):
         return True
 
     def refresh_progress(self, *_args: object) -> None:
-        r = self.progress.current_round()
-        if r is not None:
-            self.progress.show_progress(self.desk.round_progress(r))
+        self.showing.progress()
 
     def refresh_standings(self, *_args: object) -> None:
-        only, through = self.standings.selected_scope()
-        scope = {"through": through, "stage": self.standings.selected_stage()}
-        if self.standings.showing_teams():  # the team view (a team event)
-            self.standings.set_team_rows(self.desk.team_standings(only, **scope))
-        else:
-            self.standings.set_rows(self.desk.standings(only, **scope))
-        self.standings.set_provisional(self.desk.provisional(only, through=through))
+        self.showing.standings()
 
-    def _seating_round(self, r: int) -> None:
+    def show_seating_round(self, r: int) -> None:
         self.seating.show_seating(self.desk.seating(r), self.desk.seating_problems(r))
+
+    def show_statement(self, name: str) -> None:
+        self.players.show_statement(self.desk.statement(name))
+
+    def mark_statement_stale(self) -> None:
+        self._statement_stale = True
 
     def _player_changed(self, name: str) -> None:
         """The statement is read when it can be seen (a 2,000-hand one takes ~0.1 s)."""
@@ -540,7 +522,7 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.context = (h.round, h.table, h.hand_no, h.id)
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
@@ -590,7 +572,7 @@ class MainWindow(QMainWindow):
             self.message(tr("cannot_save", msg=exception_text(e)))
             return False
         self.entry.undo_stack.setClean()
-        self.reload()
+        self.refresh()
         self.open_hand(h.id)
         self.message(tr("whatif_saved", v=h.version), error=False)
         return True
@@ -620,7 +602,7 @@ class MainWindow(QMainWindow):
         except ValueError as e:  # a status change, not a save: "not done", and why
             self.message(tr("not_done", msg=exception_text(e)))
             return False
-        self.reload()
+        self.refresh()
         self.navigator.select_key(("hand", h.id), emit=False)
         self.open_hand(h.id)
         return True
@@ -665,7 +647,7 @@ class MainWindow(QMainWindow):
                     p = self.desk.add_penalty(*args, referee=signer, **kwargs)
             except HeadCancelled:
                 raise ValueError(tr("head_cancelled", what=tr("head_penalty"))) from None
-            self.reload()
+            self.refresh()
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),

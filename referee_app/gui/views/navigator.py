@@ -73,8 +73,10 @@ class Navigator(QTreeWidget):
         self.itemClicked.connect(lambda _it, _c: self._selected())
         #: keys of expanded nodes (None: first build, default expansion)
         self._expanded: set[tuple] | None = None
-        self._data: tuple[str, Sequence[int], Mapping[int, Mapping[int, Mapping[str, str]]],
-                          Sequence[Any]] | None = None
+        self._data: tuple[str, Sequence[int],
+                          Mapping[int, Mapping[int, Mapping[str, str]]]] | None = None
+        #: the hands shown, by id (HandSummary or HandInfo values)
+        self._hands: dict[int, Any] = {}
         self._items: dict[tuple, QTreeWidgetItem] = {}
         #: a collapsed table's hands, added to the tree when it opens (launch time: 2,000
         #: hand rows are not built for tables nobody has expanded)
@@ -89,8 +91,39 @@ class Navigator(QTreeWidget):
         """``seating[round][table][seat] -> player``; ``hands`` are HandInfo values."""
         if self._data is not None and self._data[0] != title:
             self._expanded = None  # another tournament: default expansion
-        self._data = (title, list(rounds), seating, list(hands))
+        self._data = (title, list(rounds), seating)
+        self._hands = {h.id: h for h in hands}
         self._rebuild()
+
+    def update_hands(self, hands: Sequence[Any]) -> bool:
+        """Show these hands as they are now (a save changed them, here or at another desk):
+        a shown row gets its new marks, a new hand its row in its table (or waits with the
+        table's other rows until the table is opened); nothing else is rebuilt. False when a
+        hand's table is not in the tree (a round seated meanwhile): populate again."""
+        if self._data is None or any(("table", h.round, h.table) not in self._items
+                                     for h in hands):
+            return False
+        blocked = self.signalsBlocked()
+        self.blockSignals(True)
+        for h in hands:
+            self._hands[h.id] = h
+            self._hand_table[h.id] = (h.round, h.table)
+            table = (h.round, h.table)
+            item = self._items.get(("hand", h.id))
+            if item is not None:
+                self._style(item, h)
+            elif table in self._pending:
+                rest = [x for x in self._pending[table] if x.id != h.id]
+                self._pending[table] = sorted([*rest, h], key=lambda x: x.hand_no)
+            else:
+                ti = self._items[("table", *table)]
+                at = 0
+                while at < ti.childCount() and self._hands[
+                        ti.child(at).data(0, Qt.ItemDataRole.UserRole)[1]].hand_no < h.hand_no:
+                    at += 1
+                ti.insertChild(at, self._hand_item(h))
+        self.blockSignals(blocked)
+        return True
 
     def expanded_keys(self) -> set[tuple]:
         """Keys of the nodes now expanded (kept across rebuilds)."""
@@ -120,24 +153,35 @@ class Navigator(QTreeWidget):
         self.blockSignals(True)
         ti.setChildIndicatorPolicy(QTreeWidgetItem.ChildIndicatorPolicy.DontShowIndicatorWhenChildless)
         for h in hands:
-            marks = hand_marks(h)
-            symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
-            text = f"{tr('hand_n', n=h.hand_no)}  {symbols} " + ", ".join(
-                tr(f"status_{m}") for m in marks)
-            hi = QTreeWidgetItem([text])
-            hi.setToolTip(0, text)
-            hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
-            worst = "override" if "override" in marks else "void" if "void" in marks \
-                else marks[-1]
-            hi.setForeground(0, brush(STATUS_MARKS.get(worst, ("", "#000000"))[1]))
-            ti.addChild(hi)
-            self._items[("hand", h.id)] = hi
+            ti.addChild(self._hand_item(h))
         self.blockSignals(blocked)
+
+    def _hand_item(self, h: Any) -> QTreeWidgetItem:
+        """A hand's row (kept in ``_items``)."""
+        hi = QTreeWidgetItem()
+        hi.setData(0, Qt.ItemDataRole.UserRole, ("hand", h.id))
+        self._style(hi, h)
+        self._items[("hand", h.id)] = hi
+        return hi
+
+    @staticmethod
+    def _style(hi: QTreeWidgetItem, h: Any) -> None:
+        """A hand row's text (number, marks, status words) and colour (its worst mark)."""
+        marks = hand_marks(h)
+        symbols = "".join(STATUS_MARKS.get(m, ("?", ""))[0] for m in marks)
+        text = f"{tr('hand_n', n=h.hand_no)}  {symbols} " + ", ".join(
+            tr(f"status_{m}") for m in marks)
+        hi.setText(0, text)
+        hi.setToolTip(0, text)
+        worst = "override" if "override" in marks else "void" if "void" in marks \
+            else marks[-1]
+        hi.setForeground(0, brush(STATUS_MARKS.get(worst, ("", "#000000"))[1]))
 
     def _rebuild(self, *_args: object) -> None:
         if self._data is None:
             return
-        title, rounds, seating, hands = self._data
+        title, rounds, seating = self._data
+        hands = list(self._hands.values())
         keep = self.current_key()
         if getattr(self, "_items", None):
             self._expanded = self.expanded_keys()
@@ -246,17 +290,9 @@ class Navigator(QTreeWidget):
             return int(key[1])
         if key[:1] == ("table",):
             return int(key[2])
-        if key[:1] == ("hand",) and self._data is not None:
-            return self._hand_numbers().get(key[1])
+        if key[:1] == ("hand",) and key[1] in self._hands:
+            return int(self._hands[key[1]].hand_no)
         return None
-
-    def _hand_numbers(self) -> dict[int, int]:
-        assert self._data is not None
-        cache = getattr(self, "_hand_no_cache", None)
-        if cache is None or cache[0] is not self._data:
-            cache = (self._data, {h.id: h.hand_no for h in self._data[3]})
-            self._hand_no_cache = cache
-        return cache[1]
 
     def _moved(self) -> None:
         """Arrowing: only the seating tab follows the round; nothing opens."""

@@ -114,10 +114,7 @@ class ReportMenu(QObject):
         hand_id = ctx[3] if ctx is not None else None
         player = win.players.current_player() or None
         if win.tabs.currentWidget() is win.standings:
-            row = win.standings.table.currentRow()
-            item = win.standings.table.item(row, 1) if row >= 0 else None
-            if item is not None and item.data(Qt.ItemDataRole.UserRole):
-                player = item.data(Qt.ItemDataRole.UserRole)
+            player = win.standings.current_player() or player
         only, through = win.standings.selected_scope()
         return ctl.Selection(round=rnd, table=table, hand_id=hand_id, player=player,
                              standings_round=through, standings_only=only)
