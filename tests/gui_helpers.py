@@ -96,8 +96,12 @@ def desk_window(qtbot, tmp_path: Path) -> Callable[..., Any]:
         win.ask_text = Answers()
         # the multi-line reason dialog answers from the same prepared answers
         win.ask_reason = lambda title, prompt, summary: win.ask_text(title, prompt)
+        # the override: a prepared (reason, {seat: chips}) answer from the same queue
+        win.ask_override = lambda players: win.ask_text("override", ", ".join(players))
         win.show_message = lambda text: None
         win.confirm_discard = lambda: True
+        win.dealer_warnings = []  # the dealer warnings shown before saving; saved anyway
+        win.confirm_dealer = lambda text: win.dealer_warnings.append(text) or True
         qtbot.addWidget(win)
         win.show()
         win.activateWindow()

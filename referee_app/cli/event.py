@@ -241,6 +241,10 @@ def event_info(db: Path) -> None:
             byes = say("event.byes", names=_names(r.byes)) if r.byes else ""
             click.echo("  " + say("event.round", round=r.number, tables=r.tables,
                                   hands=r.hands, byes=byes))
+        if t.rounds.list():
+            from .rounds import in_play_text
+
+            click.echo("  " + in_play_text(t.rounds.in_play()))
 
 
 @event.command("import")

@@ -2,21 +2,32 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 from typing import Any
 
 import click
 
-from referee_app.cli.common import HAND_NO, ID, NUMBER, TABLE, parse_totals
-from referee_app.storage import HandInfo
+from referee_app.cli.common import EXIT_BAD_INPUT, HAND_NO, ID, NUMBER, TABLE, parse_totals
+from referee_app.core import dealer_by_rule
+from referee_app.core.display import when
+from referee_app.storage import (
+    HandInfo,
+    HandStatus,
+    HandVersion,
+    StorageError,
+    StorageFault,
+    VersionAction,
+)
 from referee_app.storage.hand_queries import change_items, change_text
 
 from .desk_checks import amend_dry_run, verify_record
-from .lang import lang, say, seat, term, violation_data
+from .lang import error_line, lang, problem, say, seat, term, violation_data
 from .layout import pad
 from .options import (
     db_option,
     echo_json,
+    fail,
     hand_line,
     handle_errors,
     open_db,
@@ -40,9 +51,11 @@ def hand() -> None:
               help="Hand number at the table (1-999).")
 @click.option("--referee", default="", help="Who entered the hand.")
 @click.option("--override-reason", default=None,
-              help="Head referee only: record a rule-breaking hand anyway, with this reason.")
+              help="Head referee only: record a rule-breaking hand anyway, with this reason "
+                   "and --totals.")
 @click.option("--totals", default=None,
-              help="With --override-reason: the chips to count, e.g. E=4,S=-4,W=0,N=0.")
+              help="With --override-reason (required with it): every seat's chips as ruled, "
+                   "summing to 0, e.g. E=4,S=-4,W=0,N=0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the saved hand as JSON.")
 @db_option
 @handle_errors
@@ -55,13 +68,9 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
         suggested = t.hands.next_dealer(round_no, table)
         h = t.hands.add(data, round=round_no, table=table, hand_no=hand_no, referee=referee,
                        override_reason=override_reason, override_totals=parse_totals(totals))
-        notes = []
         if hand_no > expected_no:
-            notes.append(say("hand.note_gap", first=expected_no, last=hand_no - 1, table=table))
-        if hand_no == expected_no and h.dealer != suggested:
-            notes.append(say("hand.note_dealer", dealer=seat(h.dealer), suggested=seat(suggested)))
-        for n in notes:
-            click.echo(n, err=True)
+            click.echo(say("hand.note_gap", first=expected_no, last=hand_no - 1, table=table),
+                       err=True)
         if as_json:
             echo_json(_hand_json(h))
         else:
@@ -69,6 +78,10 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
             click.echo(hand_line(h, t.info.seats))
             click.echo(say("hand.next_dealer", table=table,
                            seat=seat(t.hands.next_dealer(round_no, table))))
+        if hand_no == expected_no and h.dealer != suggested and \
+                dealer_by_rule(t.ruleset(), hand_no):  # saved, but worth a look
+            click.echo(say("hand.note_dealer", dealer=seat(h.dealer), suggested=seat(suggested),
+                           id=h.id), err=as_json)
 
 
 @hand.command("amend")
@@ -76,8 +89,10 @@ def hand_add(record: str, round_no: int, table: int, hand_no: int, referee: str,
 @click.argument("record", metavar="RECORD.json")
 @click.option("--reason", required=True, help="Why the hand is corrected (required).")
 @click.option("--referee", default="")
-@click.option("--override-reason", default=None)
-@click.option("--totals", default=None)
+@click.option("--override-reason", default=None,
+              help="Head referee only: the corrected record breaks a rule; with --totals.")
+@click.option("--totals", default=None,
+              help="With --override-reason: every seat's chips as ruled, summing to 0.")
 @db_option
 @click.option("--dry-run", is_flag=True, default=False,
               help="Print what the amendment would change (each seat's total, every rank) "
@@ -126,8 +141,7 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
                        n=len(vs)))
         paid = _payments_as_data(vs, t.rules())
         for i, (before, v) in enumerate(zip([None, *vs], vs, strict=False)):
-            click.echo(f"  v{v.version} {pad(term('action_', v.action.value), 9)} "
-                       f"{pad(term('status_', v.status.value), 8)} {v.at[:19]} "
+            click.echo(f"  v{v.version} {pad(_what(v), 10)} {when(v.at)} "
                        + say("hand.by", referee=v.referee or "-")
                        + (say("hand.reason", reason=v.reason) if v.reason else "")
                        + (say("hand.override", reason=v.override_reason)
@@ -138,6 +152,15 @@ def hand_history(hand_id: int, as_json: bool, db: Path) -> None:
             both = (paid[i - 1], paid[i]) if i and None not in paid[i - 1:i + 1] else None
             for c in change_items(before, v, both) if before is not None else ():
                 click.echo(f"     {change_text(c, lang())}")
+
+
+def _what(v: HandVersion) -> str:
+    """What a version did, in one word: entered, amended, verified, unverified, voided,
+    restored (a status change says the status it set, not "status")."""
+    if v.action is VersionAction.STATUS:
+        return term("status_", "verified") if v.status is HandStatus.VERIFIED \
+            else say("hand.unverified")
+    return term("action_", v.action.value)
 
 
 def _payments_as_data(vs: list[Any], rules: Any) -> list[tuple[Any, ...] | None]:
@@ -256,16 +279,31 @@ def hand_restore(hand_id: int, reason: str, referee: str, db: Path) -> None:
 
 
 @hand.command("verify")
-@click.argument("hand_id", type=ID, metavar="HAND_ID")
+@click.argument("hand_id", type=ID, metavar="[HAND_ID]", required=False)
+@click.option("--round", "round_no", type=NUMBER, default=None,
+              help="Instead of HAND_ID: every hand of round N not yet verified.")
+@click.option("--table", type=TABLE, default=None, help="With --round: only this table.")
 @click.option("--referee", default="")
 @db_option
 @click.option("--record", default=None, metavar="FILE",
               help="Blind double entry: compare FILE (the slip keyed again) with the saved "
                    "hand; verified only if they match (exit 1 lists the differences).")
-def hand_verify(hand_id: int, referee: str, db: Path, record: str | None) -> None:
-    """Mark HAND_ID verified (a second referee checked it)."""
+def hand_verify(hand_id: int | None, round_no: int | None, table: int | None, referee: str,
+                db: Path, record: str | None) -> None:
+    """Mark HAND_ID verified (a second referee checked it), or every hand of a round
+    (--round N) or of one of its tables (--round N --table T): each hand is verified as
+    HAND_ID would be; one that cannot be is named, and the others are verified."""
+    if table is not None and round_no is None:
+        fail(say("hand.verify_table_needs_round"), EXIT_BAD_INPUT)
+    if (hand_id is None) == (round_no is None):
+        fail(say("hand.verify_which"), EXIT_BAD_INPUT)
     if record is not None:
+        if hand_id is None:
+            fail(say("hand.verify_record_one_hand"), EXIT_BAD_INPUT)
         verify_record(hand_id, record, referee, db)
+        return
+    if hand_id is None:
+        _verify_round(round_no or 0, table, referee, db)
         return
     _mark_verified(hand_id, referee, db)
 
@@ -275,5 +313,34 @@ def _mark_verified(hand_id: int, referee: str, db: Path) -> None:
     with open_db(db, referee) as t:
         h = t.hands.set_status(hand_id, "verified", referee=referee)
         click.echo(hand_line(h, t.info.seats))
+
+
+@handle_errors
+def _verify_round(round_no: int, table: int | None, referee: str, db: Path) -> None:
+    """Every entered hand of the round (or table) verified one by one, as ``hand verify
+    HAND_ID``; a hand the store refuses is named on stderr (exit 2) and the rest go on."""
+    with open_db(db, referee) as t:
+        if round_no not in {r.number for r in t.rounds.list()}:
+            raise StorageError.of("round", "round_not_seated_yet", round=round_no)
+        waiting = [h for h in t.hands.list(round=round_no, table=table)
+                   if h.status is HandStatus.ENTERED]
+        refused = 0
+        for h in waiting:
+            try:
+                done = t.hands.set_status(h.id, "verified", referee=referee)
+            except StorageFault:
+                raise
+            except StorageError as e:
+                refused += 1
+                click.echo(error_line(f"{where(h.round, h.table, h.hand_no)} (#{h.id}): "
+                                      f"{problem(e)}"), err=True)
+                continue
+            click.echo(hand_line(done, t.info.seats))
+    at = (say("hand.verify_where_table", round=round_no, table=table) if table is not None
+          else say("hand.verify_where_round", round=round_no))
+    click.echo(say("hand.verify_done", n=len(waiting) - refused, where=at)
+               + (" " + say("hand.verify_refused", n=refused) if refused else ""))
+    if refused:
+        sys.exit(EXIT_BAD_INPUT)
 
 

@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import inspect
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 import click
 
+from referee_app.core.display import wide
 from referee_app.core.i18n import known, text
 
 from . import lang as cli_lang
@@ -140,7 +140,7 @@ def localise(cmd: click.Command, path: tuple[str, ...], lang: str) -> None:
                 _remember(sub, "short_help")
                 sub.help = text(HELP_PREFIX + path_key((*path, name)), lang)
                 # English: click's own cut of the first sentence, as before
-                sub.short_help = (short_help(sub.help) if _wide(sub.help)
+                sub.short_help = (short_help(sub.help) if wide(sub.help)
                                   else source(sub, "short_help"))
 
 
@@ -153,10 +153,6 @@ def context_path(ctx: click.Context) -> tuple[str, ...]:
 
 
 # ----------------------------------------------------------------------------- wrapping
-
-
-def _wide(s: str) -> bool:
-    return any(unicodedata.east_asian_width(c) in "WF" for c in s)
 
 
 #: a line may break after a wide character or at a space; closing punctuation stays with
@@ -191,7 +187,7 @@ def _join(lines: Iterable[str]) -> str:
     out = ""
     for ln in lines:
         ln = ln.strip()
-        if out and ln and not (_wide(out[-1]) and _wide(ln[0])):
+        if out and ln and not (wide(out[-1]) and wide(ln[0])):
             out += " "
         out += ln
     return out
@@ -214,11 +210,11 @@ class WideHelpFormatter(click.HelpFormatter):
     wrapped by click as before)."""
 
     def write_heading(self, heading: str) -> None:
-        colon = "：" if _wide(heading) else ":"
+        colon = "：" if wide(heading) else ":"
         self.write(f"{'':>{self.current_indent}}{heading}{colon}\n")
 
     def write_text(self, words: str) -> None:
-        if not _wide(words):
+        if not wide(words):
             return super().write_text(words)
         self.write(wrap_text(words, self.width, " " * self.current_indent))
         self.write("\n")
@@ -226,7 +222,7 @@ class WideHelpFormatter(click.HelpFormatter):
 
     def write_dl(self, rows: Any, col_max: int = 30, col_spacing: int = 2) -> None:
         rows = list(rows)
-        if not any(_wide(second) for _, second in rows):
+        if not any(wide(second) for _, second in rows):
             return super().write_dl(rows, col_max, col_spacing)
         first_col = min(max(text_width(first) for first, _ in rows), col_max) + col_spacing
         for first, second in rows:

@@ -3,14 +3,10 @@ columns), so a table lines up in either language."""
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
-
-def text_width(text: str) -> int:
-    """Terminal columns of ``text``: wide (中文) characters count two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+from referee_app.core.display import width as text_width  # 中文 two columns, marks none
 
 
 def pad(text: str, width: int) -> str:

@@ -9,6 +9,7 @@ import click
 from referee_app.cli.common import CHIPS, ID, NUMBER
 
 from .lang import say
+from .layout import table as text_table
 from .options import (
     db_option,
     handle_errors,
@@ -38,7 +39,8 @@ def penalty() -> None:
                    "credit; placement scoring only; never zero-sum).")
 @click.option("--reason", required=True)
 @click.option("--clause", default=None, help="Rule clause cited, e.g. §2.4")
-@click.option("--round", "round_no", type=NUMBER, default=None)
+@click.option("--round", "round_no", type=NUMBER, default=None,
+              help="The round it counts in (default: the round in play, 'round list').")
 @click.option("--zero-sum", is_flag=True,
               help="Pay the chips to each tablemate in --round instead of a deduction.")
 @click.option("--referee", default="")
@@ -56,6 +58,8 @@ def penalty_add(players: tuple[str, ...], chips: int | None, points: int | None,
                             unit="chips" if points is None else "points")
         click.echo(say("penalty.added", id=p.id, entries=_entries(p.entries, p.unit),
                        reason=p.reason))
+        click.echo(say("penalty.round", n=p.round) if round_no is not None
+                   else say("penalty.round_in_play", n=p.round))
 
 
 @penalty.command("list")
@@ -64,11 +68,13 @@ def penalty_add(players: tuple[str, ...], chips: int | None, points: int | None,
 def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
-        for p in t.penalties.list():
-            click.echo(f"#{p.id:<3} {where(p.round) if p.round else '-'} {p.clause or '':<6} "
-                       + _entries(p.entries, p.unit) + f"  {p.reason}  "
-                       + say("hand.by", referee=p.referee or "-")
-                       + (say("marks", marks=say("penalty.void_mark")) if p.void else ""))
+        header = ["#", say("col.round"), say("col.clause"), say("col.by"), say("col.reason"),
+                  say("col.chips")]
+        rows = [(p.id, where(p.round) if p.round else "-", p.clause or "", p.referee or "-",
+                 p.reason + (say("marks", marks=say("penalty.void_mark")) if p.void else ""),
+                 _entries(p.entries, p.unit)) for p in t.penalties.list()]
+        for line in text_table(header, rows, "rlllll"):
+            click.echo(line)
 
 
 @penalty.command("void")

@@ -7,11 +7,12 @@ from pathlib import Path
 
 import click
 
+from referee_app.core.display import when
 from referee_app.storage import RecordIntegrityError
 
 from .common import ID
 from .lang import error_text, say, term
-from .layout import pad
+from .layout import table as text_table
 from .options import EXIT_RULES, db_option, echo_json, handle_errors, open_db
 
 
@@ -47,14 +48,27 @@ def verify(db: Path) -> None:
 def log(hand_id: int | None, referee: str | None, as_json: bool, db: Path) -> None:
     """Who did what and when, read from the chain (oldest first)."""
     with open_db(db) as t:
-        entries = t.record.log(hand=hand_id, referee=referee)
+        entries = t.record.log(hand=hand_id, referee=referee, names=not as_json)
         if as_json:
             echo_json(entries)
             return
+        rows = []
         for e in entries:
-            d = e["detail"]
-            brief = ", ".join(f"{k}={v}" for k, v in d.items()
+            brief = ", ".join(f"{k}={_brief(v)}" for k, v in e["detail"].items()
                               if k != "log" and v not in (None, "", [], {}))
-            click.echo(f"{e['id']:>5}  {e['at'][:19].replace('T', ' ')}  "
-                       f"{pad(e['referee'] or '-', 8)} {pad(term('log_', e['action']), 20)} "
-                       f"{brief}")
+            rows.append((e["id"], when(e["at"]), e["referee"] or "-",
+                         term("log_", e["action"]), brief))
+        header = ["#", say("col.when"), say("col.by"), say("col.action"), say("col.detail")]
+        for line in text_table(header, rows, "rllll"):
+            click.echo(line)
+
+
+def _brief(value: object) -> str:
+    """A detail's value in a log line: lists without brackets or quotes, a SHA-256 digest
+    to its first 12 digits (as report footers print it)."""
+    if isinstance(value, list):
+        return "[" + ", ".join(_brief(v) for v in value) + "]"
+    text = str(value)
+    if len(text) == 64 and all(c in "0123456789abcdef" for c in text):
+        return text[:12]
+    return text

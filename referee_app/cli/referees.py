@@ -10,7 +10,10 @@ from pathlib import Path
 
 import click
 
+from referee_app.core.display import when
+
 from .lang import say
+from .layout import table as text_table
 from .options import db_option, echo_json, handle_errors, open_db, read_pin, referee_option
 
 
@@ -48,9 +51,12 @@ def referee_list(as_json: bool, db: Path) -> None:
             return
         if not refs:
             click.echo(say("referee.none"))
-        for r in refs:
-            click.echo(say("referee.line_head" if r.head else "referee.line", name=r.name,
-                           at=r.added_at))
+            return
+        rows = [(r.name, say("referee.role_head") if r.head else say("referee.role"),
+                 when(r.added_at)) for r in refs]
+        for line in text_table([say("col.referee"), say("col.role"), say("col.added")], rows,
+                               "lll"):
+            click.echo(line)
 
 
 @referee.command("pin")

@@ -24,6 +24,7 @@ from .common import ID, NUMBER, TABLE, BoundedInt
 from .lang import error_text, exception_text, say
 
 EXIT_BAD_INPUT, EXIT_FAULT = 2, 3
+IN_PLAY_HELP = "The round (default: the round in play, as 'referee-app round list' says)."
 #: slips per table: a pad's worth at most
 SLIPS = BoundedInt(1, 200, "slips")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -80,6 +81,7 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
     from referee_app.storage import StorageError, StorageFault, Tournament
     from referee_app.storage.files import output_path
 
+    in_play: int | None = None
     try:
         if template is not None or templates is not None:
             load_template(report, template, folder=templates)  # a bad file: before the db
@@ -90,6 +92,8 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
             tpl = load_template(report, template, folder=templates or templates_folder(t))
             if report == "player":
                 params["player"] = _player_ref(t, params["player"])
+            if "round" in params and params["round"] is None and report != "standings":
+                params["round"] = in_play = t.rounds.in_play().round  # the "current round"
             data = generate(report, t, template=tpl, generated_at=generated_at, **params)
         write_atomic(output, data)
     except StorageFault as e:
@@ -108,7 +112,8 @@ def _run(report: str, db: Path, output: Path, template: Path | None, templates: 
 
         click.echo(error_text(fault_from(e, db)), err=True)
         sys.exit(EXIT_FAULT)
-    click.echo(say("report.wrote", path=output, size=len(data)))
+    click.echo(say("report.wrote", path=output, size=len(data))
+               + (say("report.round_in_play", n=in_play) if in_play else ""))
 
 
 def _player_ref(t: Any, text: str) -> str | int:
@@ -132,12 +137,14 @@ def report() -> None:
 
     \b
     referee-app report standings [--round N | --through N] [--stage NAME] -o standings.pdf
-    referee-app report table --round N [--table T] -o tables.pdf
+    referee-app report table [--round N] [--table T] -o tables.pdf
     referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
     referee-app report hand HAND_ID -o ruling.pdf
-    referee-app report seating --round N -o seating.pdf
-    referee-app report slips --round N [--table T] [--count K] -o slips.pdf
+    referee-app report seating [--round N] -o seating.pdf
+    referee-app report slips [--round N] [--table T] [--count K] -o slips.pdf
     referee-app report teams [--round N | --through N] [--stage NAME] -o teams.pdf
+
+    Without --round, table, seating and slips print the round in play.
     """
 
 
@@ -156,7 +163,7 @@ def standings(round_: int | None, through: int | None, stage: str | None, **kw: 
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @common
@@ -182,7 +189,7 @@ def hand(hand_id: int, **kw: Any) -> None:
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @common
 def seating(round_: int, **kw: Any) -> None:
     """Seating chart of a round, and one table card per table."""
@@ -204,7 +211,7 @@ def teams(round_: int | None, through: int | None, stage: str | None, **kw: Any)
 
 
 @report.command()
-@click.option("--round", "round_", type=NUMBER, required=True)
+@click.option("--round", "round_", type=NUMBER, default=None, help=IN_PLAY_HELP)
 @click.option("--table", type=TABLE, default=None,
               help="Only this table (default: every table of the round).")
 @click.option("--count", type=SLIPS, default=8, show_default=True,

@@ -10,8 +10,10 @@ from typing import Any
 import click
 
 from referee_app.cli.common import MAX_INT64, NUMBER, TABLE, BoundedInt
-from referee_app.storage import StorageError
+from referee_app.core.display import when
+from referee_app.storage import RoundState, StorageError
 from referee_app.storage.models import Seating
+from referee_app.storage.round_state import MAX_MINUTES
 
 from .lang import say, seat, word
 from .layout import table as text_table
@@ -24,6 +26,7 @@ from .options import (
 )
 
 SEED = BoundedInt(-MAX_INT64, MAX_INT64, "whole")
+MINUTES = BoundedInt(1, MAX_MINUTES, "minutes")
 
 
 def seating_text(s: Seating, teams: bool = False) -> str:
@@ -237,8 +240,93 @@ def round_progress(number: int, as_json: bool, db: Path) -> None:
     header = [say(f"col.{c}") for c in ("table", "hands", "entered", "verified", "override",
                                         "void", "last", "last_entry", "gaps", "players")]
     rows = [(tp.table, tp.hands, tp.entered, tp.verified, tp.overridden, tp.void,
-             tp.last_hand, (tp.last_entry_at or "-")[:19],
+             tp.last_hand, when(tp.last_entry_at) if tp.last_entry_at else "-",
              tp.gap_text() or "-", " ".join(tp.players.values()))
             for tp in p.tables]
     for line in text_table(header, rows, "rrrrrrrlll", (5, 5, 7, 8, 8, 4, 4, 19, 4)):
         click.echo(line)
+
+
+def clock_text(state: RoundState, *, started: bool = True) -> str:
+    """``started 14:05 by 赵; ends 15:35 (90 minutes + 10 added), 42 min left``."""
+    parts = []
+    if state.started_at and started:
+        parts.append(say("round.started", at=when(state.started_at, seconds=False, day=False),
+                         by=state.started_by or "-"))
+    if state.ends_at is not None:
+        given = say("round.minutes_added", n=state.minutes, added=state.added) if state.added \
+            else say("round.minutes", n=state.minutes)
+        left = state.seconds_left() or 0
+        parts.append(say("round.ends", at=when(state.ends_at, seconds=False, day=False),
+                         given=given)
+                     + say("round.clock_sep") + (say("round.left", m=-(-left // 60))
+                                                  if left else say("round.time_up")))
+    elif state.started_at:
+        parts.append(say("round.untimed"))
+    return say("round.clock_sep").join(parts)
+
+
+def in_play_text(state: RoundState) -> str:
+    """One line: which round is in play, why, and its clock."""
+    head = say(f"round.in_play.{state.source.value}", n=state.round)
+    clock = clock_text(state)
+    return say("round.in_play_clock", line=head, clock=clock) if clock else head
+
+
+def state_json(state: RoundState) -> dict[str, object]:
+    """The round's state as ``/api/tournament`` carries it (``round_in_play``), with the
+    seconds left now."""
+    from referee_app.storage.wire import to_json
+
+    return {**to_json(state), "seconds_left": state.seconds_left()}
+
+
+@round_.command("start")
+@click.argument("number", type=NUMBER, metavar="NUMBER")
+@click.option("--minutes", type=MINUTES, default=None,
+              help="The round's time from now: the phones, the projector and the desk count "
+                   "down to its end (given again: the time is set anew from now).")
+@click.option("--extend", type=MINUTES, default=None,
+              help="Minutes added to the clock of a round already started with --minutes.")
+@click.option("--json", "as_json", is_flag=True, help="The round's state as JSON.")
+@referee_option
+@db_option
+@handle_errors
+def round_start(number: int, minutes: int | None, extend: int | None, as_json: bool,
+                referee: str, db: Path) -> None:
+    """Make round NUMBER the round in play (head referee; recorded): the phones' seating,
+    progress and projector, the desk and new penalties follow it. Without any start, the
+    round in play is the latest round with a hand, else round 1."""
+    with open_db(db, referee) as t:
+        state = t.rounds.start(number, minutes=minutes, extend=extend, referee=referee)
+    if as_json:
+        echo_json(state_json(state))
+        return
+    if extend is not None:
+        click.echo(say("round.extended", n=state.round, m=extend,
+                       clock=clock_text(state, started=False)))
+    else:
+        click.echo(in_play_text(state))
+
+
+@round_.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Machine-readable output.")
+@db_option
+@handle_errors
+def round_list(as_json: bool, db: Path) -> None:
+    """The seated rounds (tables, players, byes, hands that count) and the round in play."""
+    with open_db(db) as t:
+        rounds = t.rounds.list()
+        playing = t.rounds.in_play()
+    if as_json:
+        from referee_app.storage.wire import to_json
+
+        echo_json({"rounds": to_json(rounds), "in_play": state_json(playing)})
+        return
+    header = [say(f"col.{c}") for c in ("round", "tables", "players", "byes", "hands")] + [""]
+    rows = [(r.number, r.tables, r.players, len(r.byes), r.hands,
+             say("round.in_play_mark") if r.number == playing.round else "")
+            for r in rounds]
+    for line in text_table(header, rows, "rrrrrl"):
+        click.echo(line)
+    click.echo(in_play_text(playing))

@@ -32,6 +32,7 @@ from .settle import (
     Settlement,
     TraceStep,
     WinResult,
+    dealer_by_rule,
     next_dealer,
     payment_kind,
     score_dict,
@@ -43,7 +44,7 @@ __all__ = [
     "DEFAULT_RULESET", "Clause", "EndCheck", "FieldError", "HandRecord", "KongEvent", "KongKind", "Payment",
     "RecordError", "RuleViolation", "Ruleset", "RulesetFileError", "SeatHand", "SeatReadiness", "Settlement", "Suit",
     "Tile", "TraceStep", "TileParseError", "UnknownRulesetError", "WinEvent", "WinResult", "canonical", "diff_rulesets",
-    "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "parse_tiles",
+    "format_tiles", "get_ruleset", "list_rulesets", "load_record", "next_dealer", "dealer_by_rule", "parse_tiles",
     "payment_kind", "record_warnings", "ruleset_ids", "score_dict", "settle",
 ]
 

@@ -246,6 +246,12 @@ def payment_kind(clause: str, ruleset: Ruleset | str) -> str:
     return "other"
 
 
+def dealer_by_rule(rules: Ruleset, hand_no: int) -> bool:
+    """Whether the rules name hand ``hand_no``'s dealer, so that another one is worth a
+    warning: not a table's first hand (chosen at the table), not a ``dice`` ruleset."""
+    return hand_no > 1 and rules.next_dealer != "dice"
+
+
 def next_dealer(record: HandRecord, settlement: Settlement,
                 rules: Ruleset | None = None) -> str | None:
     """The dealer of the table's next hand, per the ruleset's ``next_dealer`` rule.

@@ -23,6 +23,7 @@ from .results import (  # re-exported: settle's public names stay importable fro
     Settlement,
     TraceStep,
     WinResult,
+    dealer_by_rule,
     next_dealer,
     payment_kind,
 )
@@ -671,4 +672,4 @@ def score_dict(data: Any) -> dict[str, Any]:
 
 
 __all__ = ["SETTLEMENT_FORMAT", "EndCheck", "as_stored", "Payment", "RuleViolation", "SeatReadiness",
-           "Settlement", "TraceStep", "WinResult", "next_dealer", "payment_kind", "score_dict", "settle"]
+           "Settlement", "TraceStep", "WinResult", "next_dealer", "dealer_by_rule", "payment_kind", "score_dict", "settle"]

@@ -171,7 +171,10 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
         running = [a + b for a, b in zip(running, totals, strict=True)]
         out.append(HandSheet(
             hand_no=hand_no, totals=totals, running=tuple(running),
-            details=_details(record, settlement, players, totals, seats, rules),
+            # itemised only where the settlement is what counts: a void hand counts
+            # nothing, an override the head referee's chips (its ruling is printed)
+            details=() if status == "void" or info.get("override") else
+            _details(record, settlement, players, totals, seats, rules),
             hand_id=str(info.get("hand_id", "")), dealer=record.dealer, status=status,
             override=bool(info.get("override", False)), ok=settlement.ok,
             version=int(info.get("version", 1)), note=str(info.get("note", "")),
@@ -180,13 +183,15 @@ def hand_sheets(hands: Iterable[tuple[int, HandRecord, Settlement, dict]],
     return tuple(out)
 
 
-def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]],
+def opponent_lines(hands: Iterable[tuple[str, Settlement | None, Mapping[str, str]]],
                    rules: Ruleset | None = None) -> tuple[OpponentLine, ...]:
     """个人结算单 per opponent, summed over hands.
 
     Each item is ``(player's seat, settlement, {seat: opponent name})``; opponents are
-    keyed by name so the same opponent met at different seats is one line. ``rules``: the
-    ruleset settled under, when it is not a shipped one (a club's file).
+    keyed by name so the same opponent met at different seats is one line. A hand whose
+    chips are not its settlement's (an override: the head referee's) is given with
+    settlement None: it counts as a hand together, its chips are not itemised. ``rules``:
+    the ruleset settled under, when it is not a shipped one (a club's file).
     """
     acc: dict[str, list[int]] = {}
     order: list[str] = []
@@ -201,6 +206,8 @@ def opponent_lines(hands: Iterable[tuple[str, Settlement, Mapping[str, str]]],
             if name not in met:
                 acc[name][0] += 1
                 met.add(name)
+        if settlement is None:
+            continue
         for other, row in settlement.breakdown(seat, rules).items():
             name = names.get(other, other)
             line = acc.setdefault(name, [0, 0, 0, 0, 0])

@@ -86,8 +86,8 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
     for p in pens:
         if p.void:
             continue
-        if through_round is not None and p.round is not None and p.round > through_round:
-            continue
+        if through_round is not None and (p.round is None or p.round > through_round):
+            continue  # as the standings count them: a penalty outside any round, overall
         if only_round is not None and p.round != only_round:
             continue
         reason = Message.of("penalty_zero_sum", reason=p.reason) if p.zero_sum else p.reason
@@ -134,6 +134,11 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
                and (round is None or h.round == round)]
     unverified = sum(1 for h in counted if str(h.status) == "entered")
     overrides = sum(1 for h in counted if h.override and not h.void)
+    overridden: dict[str, int] = defaultdict(int)  # each player's overridden hands
+    for h in counted:
+        if h.override and not h.void:
+            for name in h.players.values():
+                overridden[name] += 1
     out = []
     for r in rows:
         name = r.player + (f" {latin[r.player_id]}" if latin.get(r.player_id) else "")
@@ -143,7 +148,8 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
             largest_fan=r.largest_win_fan, penalties=r.penalties,
             penalised=r.player in penalised, points=r.points,
-            point_penalties=r.point_penalties, stage=r.stage, carried=r.carried))
+            point_penalties=r.point_penalties, stage=r.stage, carried=r.carried,
+            overrides=overridden.get(r.player, 0)))
     info = t.info
     return StandingsData(meta(t, generated_at), tuple(out), round=through,
                          tie_break=("points", *info.tie_break) if info.placement
@@ -275,14 +281,14 @@ def player_statement(t: Tournament, generated_at: datetime, player: str | int
     p = t.players.get(player)
     rules = t.ruleset()
     hands = _hands_of(t, p.id, p.name)
-    per_opp: list[tuple[str, Settlement, dict[str, str]]] = []
+    per_opp: list[tuple[str, Settlement | None, dict[str, str]]] = []
     lines = []
     for h in hands:
         seat = next(s for s, n in h.players.items() if n == p.name)
         st = settlement_from_dict(h.settlement)
         chips = h.totals.get(seat, 0)
-        if not h.void and st.ok and not h.override:
-            per_opp.append((seat, st, h.players))
+        if not h.void:  # every hand that counts is a hand together, as the standings count
+            per_opp.append((seat, st if st.ok and not h.override else None, h.players))
         parts = _result_parts(seat, st, rules)
         if h.override:
             parts.append(Message.of("line_override", reason=h.override_reason or ""))

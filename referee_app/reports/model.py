@@ -76,6 +76,7 @@ class StandingRow:
     point_penalties: Any = 0  # points from penalties in points, already in ``points``
     stage: int = 0  # the stage whose score the row shows (0: the event has no stages)
     carried: Any = None  # the score carried into that stage at its cut
+    overrides: int = 0  # hands counted as the head referee ruled (※, the legend says how)
 
     @property
     def is_penalised(self) -> bool:

@@ -198,7 +198,10 @@ def render_hand(data: HandRulingData, t: Template, out: str | Path | None = None
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
     story += _record_section(data, t, st)
-    story += _settlement_section(data, t, st)
+    if data.status == "void":  # it counts nothing: no chips or payments are printed
+        story.append(Paragraph(esc(t.label("void_counts_nothing")), st.body))
+    else:
+        story += _settlement_section(data, t, st)
 
     story.append(CondPageBreak(30 * mm))
     story.append(Paragraph(esc(t.label("trace")), st.h2))

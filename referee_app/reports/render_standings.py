@@ -48,6 +48,8 @@ def _cell(name: str, row: StandingRow, t: Template, data: StandingsData) -> str:
             mark = " †"
         elif t.option("mark_penalties") and row.penalties:
             mark = " ‡"  # received chips from someone else's zero-sum penalty
+        if row.overrides:
+            mark += " ※"  # sat in an overridden hand: the legend says what it counts
         return row.name + mark
     if name in ("chips", "penalties"):
         v = getattr(row, name)
@@ -120,15 +122,16 @@ def subtitle(data: StandingsData | TeamStandingsData, t: Template) -> str:
 
 def heading(data: StandingsData | TeamStandingsData, t: Template, st: Any,
             note: str = "") -> list[Flowable]:
-    """Title, scope, FINAL or PROVISIONAL, the template's header, ``note`` and the
+    """Title, scope, FINAL or PROVISIONAL (only when only verified hands count, as the
+    text, the pages and the desk say it), the template's header, ``note`` and the
     tie-break order: the top of the players' and the teams' standings alike."""
     story: list[Flowable] = [Paragraph(esc(t.title), st.title),
                              Paragraph(esc(subtitle(data, t)), st.h3)]
-    state = (t.label("final") if data.final
-             else t.label("provisional_uncounted" if data.verified_only else "provisional",
-                          n=data.unverified))
-    colour = "#1b5e20" if data.final else MARK_HEX
-    story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
+    if data.verified_only:
+        state = (t.label("final") if data.final
+                 else t.label("provisional_uncounted", n=data.unverified))
+        colour = "#1b5e20" if data.final else MARK_HEX
+        story.append(Paragraph(f"<font color='{colour}'><b>{esc(state)}</b></font>", st.body))
     if t.header:
         story.append(Paragraph(esc(t.header).replace("\n", "<br/>"), st.body))
     if note:
@@ -171,7 +174,7 @@ def render_standings(data: StandingsData, t: Template, out: str | Path | None = 
         story.append(Paragraph(f"† {esc(t.label('penalty_mark'))}", st.small))
     if t.option("mark_penalties") and any(r.penalties and not r.is_penalised for r in data.rows):
         story.append(Paragraph(f"‡ {esc(t.label('penalty_received'))}", st.small))
-    if data.overrides:  # what an overridden hand adds to the tie-break columns: nothing
+    if any(r.overrides for r in data.rows):  # the legend of the ※ a row carries
         story.append(Paragraph(f"※ {esc(t.label('override_counts', n=data.overrides))}",
                                st.small))
     if t.option("list_penalties") and data.penalties:

@@ -152,7 +152,9 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
                 block.append(grid_table([hd for _, _, hd in cols], drow, widths,
                                         [c.align for _, c, _ in cols], t, zebra=False,
                                         repeat=False))
-            elif not h.violations:
+            elif h.status == "void":  # its payments count nothing: none are printed
+                block.append(Paragraph(esc(t.label("void_counts_nothing")), st.small))
+            elif not h.violations and not h.override:
                 block.append(Paragraph(esc(t.label("invalid")), st.small))
             if h.note:
                 block.append(Paragraph(esc(h.note), st.small))

@@ -61,9 +61,13 @@ def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
 
 
 def tournament_json(t: Tournament) -> dict[str, Any]:
+    """The tournament's settings, record, rounds and the round in play (``round_in_play``:
+    its number, why it is in play, and when started its start and, when timed, its end as
+    ISO 8601 UTC: a phone counts down to ``ends_at``)."""
     n, digest = t.record.digest()
     return {**to_json(t.info), "read_only": not t.referees.required(), "revision": n,
-            "record": {"entries": n, "digest": digest}, "rounds": to_json(t.rounds.list())}
+            "record": {"entries": n, "digest": digest}, "rounds": to_json(t.rounds.list()),
+            "round_in_play": to_json(t.rounds.in_play())}
 
 
 # --------------------------------------------------------------------------- input
@@ -533,6 +537,19 @@ async def add_penalty(request: Request) -> JSONResponse:
     return JSONResponse(to_json(p), status_code=201)
 
 
+async def start_round(request: Request) -> JSONResponse:
+    """``round start N [--minutes M | --extend M]`` over the API (head referee)."""
+    session = await authorize(request)
+    n = path_int(request, "round")
+    data = await body_object(request) if int(request.headers.get("content-length")
+                                             or 0) else {}
+    minutes = field(data, "minutes", int, required=False)
+    extend = field(data, "extend", int, required=False)
+    s = await write(request, session, lambda t, who: t.rounds.start(
+        n, minutes=minutes, extend=extend, referee=who))
+    return JSONResponse(to_json(s))
+
+
 async def void_penalty(request: Request) -> JSONResponse:
     session = await authorize(request)
     pid = path_int(request, "penalty_id")
@@ -570,8 +587,8 @@ HANDLERS: dict[str, Callable[[Request], Any]] = {
     "add_hand": add_hand, "next_hand": next_hand, "amend_hand": amend_hand,
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),
-    "add_penalty": add_penalty, "void_penalty": void_penalty, "record": record, "log": log,
-    "changes": changes,
+    "add_penalty": add_penalty, "void_penalty": void_penalty, "start_round": start_round,
+    "record": record, "log": log, "changes": changes,
 }
 
 

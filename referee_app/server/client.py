@@ -357,10 +357,12 @@ class DeskClient:
                 return None
         return self._ruleset
 
-    def check(self, record: dict[str, Any], override_reason: str | None = None) -> None:
+    def check(self, record: dict[str, Any], override_reason: str | None = None,
+              override_totals: dict[str, int] | None = None) -> None:
         """Validate a record against the tournament's own rules here, before it is queued:
         RecordError for an unreadable record, HandRuleError for one that breaks the rules
-        (unless a head referee's ``override_reason`` goes with it)."""
+        (unless a head referee's ``override_reason`` goes with it, with every seat's chips
+        in ``override_totals``: the server refuses an override without them)."""
         info = self.cached_ruleset()
         if info is None:
             raise ServerUnreachable.of("server", "server_never_seen", url=self.base_url)
@@ -385,7 +387,7 @@ class DeskClient:
             raise StorageError.of("outbox", "no_outbox")
         if not self.signed_in and self.reauth is None:
             raise AuthError.of("referee", "sign_in_first")
-        self.check(record, override_reason)
+        self.check(record, override_reason, override_totals)
         with self._send_lock:
             waiting = self.outbox.waiting()
         if waiting:

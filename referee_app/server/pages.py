@@ -25,6 +25,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
 from referee_app.core import HandRecord
+from referee_app.core.display import when
 from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.scores import figure
 from referee_app.core.settle import as_stored
@@ -40,9 +41,6 @@ from .state import Rendered, Renders, state_of
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
-
-#: rows on one projector page (1080p, large type)
-PROJECTOR_ROWS = 16
 
 #: the pages' words are the catalogue's ``page.<key>`` (referee_app/locale)
 PAGE_PREFIX = "page."
@@ -91,7 +89,7 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
     def make(results: Results, t: Tournament) -> Rendered:
         # what the page shows, and only that: unchanged data is not rendered again
         ctx = {"info": results.info(t), "numbers": results.round_numbers(t),
-               "has_teams": results.has_teams(t)}
+               "in_play": results.in_play(t), "has_teams": results.has_teams(t)}
         ctx.update(build(results, t))
         status = ctx.pop("status", 200)
 
@@ -117,7 +115,8 @@ def _helpers(lang: str) -> dict[str, Any]:
     return {"lang": lang, "t": tx, "lq": f"?lang={lang}",
             "seat_name": lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s,
             "fmt": lambda key, **kw: tx[key].format(**kw),
-            "num": figure, "stage_name": lambda st: stage_name(st, lang)}
+            "num": figure, "stage_name": lambda st: stage_name(st, lang),
+            "clock_time": lambda at: when(at, seconds=False, day=False)}
 
 
 @functools.cache
@@ -269,8 +268,7 @@ async def seating_page(request: Request) -> Response:
     query = request.query_params.get("q", "").strip()[:50]
 
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rounds = results.rounds(t)
-        n = rnd or (max(r.number for r in rounds) if rounds else None)
+        n = rnd or results.current_round(t)
         if not results.seated(t, n):
             return {"seating": None, "round": n, "found": []}
         assert n is not None
@@ -293,14 +291,12 @@ async def progress_page(request: Request) -> Response:
 
 
 async def projector_page(request: Request) -> Response:
+    """Every row in one table: ``live.js`` pages it by what fits the screen (any size),
+    the page counter always in view."""
     def build(results: Results, t: Tournament) -> dict[str, Any]:
-        rows, teams = results.standings(t), results.teams(t)
-        stages = results.stages(t)
+        rows, stages = results.standings(t), results.stages(t)
         # a team event's team standings turn with the players' pages
-        return {"pages": [rows[i:i + PROJECTOR_ROWS] for i in range(0, len(rows),
-                                                                    PROJECTOR_ROWS)] or [[]],
-                "team_pages": [teams[i:i + PROJECTOR_ROWS]
-                               for i in range(0, len(teams), PROJECTOR_ROWS)],
+        return {"rows": rows, "teams": results.teams(t),
                 "placement": any(r.points is not None for r in rows),
                 "stage": stages[-1] if len(stages) > 1 else None,
                 "stages": {st.number: st for st in stages} if len(stages) > 1 else {}}

@@ -30,7 +30,7 @@ from referee_app.storage import (
     TournamentInfo,
 )
 from referee_app.storage import changes as changes_mod
-from referee_app.storage.models import RoundInfo, Stage, StandingRow, TeamRow
+from referee_app.storage.models import RoundInfo, RoundState, Stage, StandingRow, TeamRow
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 
 #: values kept per kind at most (players' pages of a 1,000-player event fit; a flood of
@@ -65,6 +65,7 @@ class Results:
         self._latin: dict[str, str] | None = None
         self._rounds: list[RoundInfo] | None = None
         self._stages: list[Stage] | None = None
+        self._in_play: RoundState | None = None
         self._progress: dict[int, RoundProgress] = {}
         self._statements = _Lru()
         self._hands = _Lru()
@@ -91,6 +92,7 @@ class Results:
         else:
             if c.hand_ids() or c.penalty_ids():
                 self._rounds = None  # the hands entered per round
+                self._in_play = None  # without a start: the latest round with a hand
                 self._standings.clear()
                 self._teams.clear()
                 self._provisional.clear()
@@ -230,11 +232,20 @@ class Results:
     def player(self, t: Tournament, player_id: int) -> Player | None:
         return self.players(t).get(player_id)
 
+    def in_play(self, t: Tournament) -> RoundState | None:
+        """The round in play (``round start``; else the latest round with a hand, else
+        round 1), when it is seated: every page's clock line."""
+        if self._in_play is None:
+            self._in_play = t.rounds.in_play()
+        return self._in_play if self.seated(t, self._in_play.round) else None
+
     def current_round(self, t: Tournament) -> int | None:
-        """The last round with hands (else the first seated round): the pages' default."""
+        """The round in play (else the first seated round): the pages' default round."""
+        playing = self.in_play(t)
+        if playing is not None:
+            return playing.round
         rounds = self.rounds(t)
-        return max((r.number for r in rounds if r.hands),
-                   default=(rounds[0].number if rounds else None))
+        return rounds[0].number if rounds else None
 
     def seated(self, t: Tournament, round_no: int | None) -> bool:
         return round_no is not None and any(r.number == round_no for r in self.rounds(t))

@@ -50,9 +50,14 @@ def bundle_sections(t: Any) -> dict[str, Any]:
     for n, seed, at, by in t.db.execute("SELECT number, seed, created_at, created_by FROM "
                                         "rounds ORDER BY number").fetchall():
         s = t.rounds.seating(n)
-        rounds.append({"number": n, "seed": seed, "created_at": at, "created_by": by,
-                       "tables": {str(k): v for k, v in s.tables.items()},
-                       "byes": list(s.byes)})
+        entry = {"number": n, "seed": seed, "created_at": at, "created_by": by,
+                 "tables": {str(k): v for k, v in s.tables.items()}, "byes": list(s.byes)}
+        state = t.rounds.state(n)
+        if state is not None:  # started (round start): only then, as bundles before had none
+            entry["state"] = {"in_play": state.in_play, "started_at": state.started_at,
+                              "started_by": state.started_by, "ends_at": state.ends_at,
+                              "minutes": state.minutes, "added": state.added}
+        rounds.append(entry)
     hands = [{"id": hid, "round": rnd, "table": tbl, "hand_no": hno, "versions": []}
              for hid, rnd, tbl, hno in t.db.execute("SELECT id, round, table_no, hand_no FROM "
                                                     "hands ORDER BY id")]
@@ -515,7 +520,7 @@ def _fill(t: Any, data: dict[str, Any], where: list[str]) -> list[Any]:
             ot = _get(v, "override_totals", vpath, dict, optional=True)
             orr = _get(v, "override_reason", vpath, str, optional=True)
             try:
-                totals = t.hands.check_override(s, seats, orr, ot)
+                totals = t.hands.check_override(s, seats, orr, ot, legacy=True)
             except StorageError as e:
                 raise BundleError.like(f"{vpath}.record", e) from None
             t.hands.insert_version(hid, num, action, status, rec.to_dict(), s.to_dict(),

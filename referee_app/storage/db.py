@@ -36,11 +36,25 @@ from .errors import DamagedError, ReadOnlyError, fault_from
 
 #: 2: the hash chain, frozen settlement settings, referees; 3: the desks' idempotency keys
 #: inside the file (``hand_keys``), sign-in failures counted per client address; 4: a
-#: player's team; 5: the stages of an event (``stages``), penalties in points
-#: (``penalties.unit``)
-SCHEMA_VERSION = 5
+#: player's team; 5: the round in play and each started round's clock (``round_state``);
+#: 6: the stages of an event (``stages``), penalties in points (``penalties.unit``)
+SCHEMA_VERSION = 6
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
+
+#: a round's state once ``round start`` was given for it (schema 3): whether it is the round
+#: in play, when it started and, when timed, when its time is up (UTC ISO 8601) with the
+#: minutes given and added since. One row per round, changed in place (each change is a
+#: chain entry); later states of a round (a stage, check-in) are columns of this table.
+ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
 
 #: the current schema's tables (name: statement), in the order a new file creates them. An
 #: older file gets there through :mod:`.migrations`, whose steps keep their own statements
@@ -70,6 +84,7 @@ TABLES: dict[str, str] = {
     PRIMARY KEY (round, table_no, seat),
     UNIQUE (round, player_id)
 )""",
+    "round_state": ROUND_STATE,
     "byes": """CREATE TABLE byes (
     round INTEGER NOT NULL REFERENCES rounds(number),
     player_id INTEGER NOT NULL REFERENCES players(id),

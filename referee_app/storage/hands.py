@@ -155,9 +155,16 @@ class Hands:
         return out
 
     def check_override(self, s: Settlement, seats: Sequence[str], override_reason: str | None,
-                        override_totals: Mapping[str, int] | None) -> dict[str, int]:
-        """The chips a version counts: the settlement's, or the head referee's override."""
+                        override_totals: Mapping[str, int] | None, *,
+                        legacy: bool = False) -> dict[str, int]:
+        """The chips a version counts: the settlement's, or the head referee's override,
+        which names every seat's chips, summing to 0 (an override without them would count
+        0 for everyone, silently). ``legacy``: a bundle from before that rule, whose
+        overrides may lack totals (they count 0, as then)."""
         reason = check_text(override_reason, "override_reason", limit=MAX_REASON) or None
+        if reason is not None and override_totals is None and not legacy and not s.ok:
+            raise StorageError.of("override_totals", "override_needs_totals",
+                                  example=",".join(f"{seat}=…" for seat in seats))
         if override_totals is not None:
             if reason is None:
                 raise StorageError.of("override_totals", "override_needs_reason")
@@ -166,6 +173,10 @@ class Hands:
                 if k not in seats:
                     raise StorageError.of(f"override_totals.{k}", "override_unknown_seat")
                 check_chips(v, f"override_totals.{k}")
+            missing = [seat for seat in seats if seat not in ot]
+            if missing and not legacy:
+                raise StorageError.of(f"override_totals.{missing[0]}", "override_seat_missing",
+                                      seats=list(seats))
             if sum(ot.values()) != 0:
                 raise StorageError.of("override_totals", "override_not_zero_sum",
                                       sum=sum(ot.values()))

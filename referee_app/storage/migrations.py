@@ -7,8 +7,9 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
 (name and time). Rules that keep the file trustworthy:
 
 * A current file is never written on opening: :func:`upgrade` is called only below
-  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too, and files made before
-  the steps were recorded (every schema-2 file: no ``_sqlite_migrations``) open unchanged.
+  :data:`.db.SCHEMA_VERSION`, so a read-only current file opens too. Files made before the
+  steps were recorded (schema 2 made new: no ``_sqlite_migrations``) get the table with
+  their next upgrade, the steps they already had recorded as no-ops.
 * One ``BEGIN IMMEDIATE`` transaction holds the whole upgrade: a second desk opening the
   file at the same moment waits for the lock, then finds it current (sqlite-utils' own
   ``apply`` creates its table outside any transaction and takes the write lock only at
@@ -21,7 +22,7 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
   to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
 
 The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
-``@upgrades_to(3)`` below, and test it on a file of the version before.
+``@upgrades_to(7)`` below, and test it on a file of the version before.
 """
 
 from __future__ import annotations
@@ -243,7 +244,29 @@ def player_teams(db: Database) -> None:
 # --------------------------------------------------------------------------- schema 5
 
 #: the table schema 5 added, as it created it
-SCHEMA_5_STAGES = """CREATE TABLE stages (
+SCHEMA_5_ROUND_STATE = """CREATE TABLE round_state (
+    round INTEGER PRIMARY KEY,
+    in_play INTEGER NOT NULL DEFAULT 0,
+    started_at TEXT NOT NULL,
+    started_by TEXT NOT NULL DEFAULT '',
+    ends_at TEXT,
+    minutes INTEGER,
+    added INTEGER NOT NULL DEFAULT 0
+)"""
+
+
+@upgrades_to(5)
+def round_state(db: Database) -> None:
+    """Schema 4 -> 5: the state of each started round (``round start``: the round in play,
+    its start and end). Empty until a round is started, so the record is unchanged and the
+    chain gets no entry."""
+    db.execute(SCHEMA_5_ROUND_STATE)
+
+
+# --------------------------------------------------------------------------- schema 6
+
+#: the table schema 6 added, as it created it
+SCHEMA_6_STAGES = """CREATE TABLE stages (
     number INTEGER PRIMARY KEY,
     name TEXT NOT NULL DEFAULT '',
     after_round INTEGER NOT NULL UNIQUE,
@@ -255,11 +278,11 @@ SCHEMA_5_STAGES = """CREATE TABLE stages (
 )"""
 
 
-@upgrades_to(5)
+@upgrades_to(6)
 def stages_and_points_penalties(db: Database) -> None:
-    """Schema 4 -> 5: the stages of an event (``stages``: one row per cut, none yet) and a
+    """Schema 5 -> 6: the stages of an event (``stages``: one row per cut, none yet) and a
     penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
     chain's older entries replay to — a column their rows lack takes its default,
     :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
-    db.execute(SCHEMA_5_STAGES)
+    db.execute(SCHEMA_6_STAGES)
     db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")

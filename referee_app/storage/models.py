@@ -7,6 +7,7 @@ and passed between threads, and nothing they do can change the database by accid
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from enum import StrEnum
 from fractions import Fraction
 from typing import Any
@@ -441,13 +442,50 @@ class PlayerStatement:
 
 @dataclass(frozen=True, slots=True)
 class RoundInfo:
-    """A seated round: its tables, players, byes and hands entered so far."""
+    """A seated round: its tables, players, byes and hands that count so far (entered or
+    verified, overrides included, void ones left out: as the standings count them)."""
 
     number: int
     tables: int
     players: int
     byes: tuple[str, ...]
     hands: int
+
+
+class InPlay(StrEnum):
+    """Why a round is the one in play (:meth:`Rounds.in_play <.rounds.Rounds.in_play>`)."""
+
+    STARTED = "started"  # ``round start N`` made it so
+    HANDS = "hands"  # none started (or a later round has hands): the latest round with a hand
+    FIRST = "first"  # nothing started and no hand yet: round 1
+
+
+@dataclass(frozen=True, slots=True)
+class RoundState:
+    """The round in play, or one round as ``round start`` left it: when it started and, when
+    timed, when its time is up (UTC ISO 8601; ``ends_at`` None: untimed). ``minutes`` is
+    the time given at the start, ``added`` the minutes added since (``--extend``). A round
+    in play that was never started (``source`` hands or first) has no times."""
+
+    round: int
+    source: InPlay = InPlay.STARTED
+    in_play: bool = True
+    started_at: str | None = None
+    started_by: str = ""
+    ends_at: str | None = None
+    minutes: int | None = None
+    added: int = 0
+
+    @property
+    def timed(self) -> bool:
+        return self.ends_at is not None
+
+    def seconds_left(self, now: datetime | None = None) -> int | None:
+        """Whole seconds until ``ends_at`` (0 once the time is up; None: untimed)."""
+        if self.ends_at is None:
+            return None
+        now = now or datetime.now(UTC)
+        return max(0, int((datetime.fromisoformat(self.ends_at) - now).total_seconds()))
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from . import db as dbm
+from . import round_state
 from .checks import (
     MAX_REASON,
     PlayerRef,
@@ -43,10 +44,12 @@ class Penalties:
         """Take ``chips`` from each named player (negative chips: a credit/adjustment).
 
         ``zero_sum``: each penalised player pays ``chips`` to each other player at their
-        table in ``round`` (required), so the tournament total stays zero. Otherwise it is
-        a deduction. Counted in the standings (in that round's column when a round is given).
+        table in ``round``, so the tournament total stays zero. Otherwise it is a
+        deduction. It counts in ``round``'s column of the standings; without one, in the
+        round in play (:meth:`Rounds.in_play <.rounds.Rounds.in_play>`).
         ``unit="points"`` (placement scoring only): that many placement points (比赛分)
-        instead, a deduction (a credit when negative) that never moves a place at a table.
+        instead, a deduction (a credit when negative) that never moves a place at a table;
+        its round is found the same way.
         """
         referee = self.store.authorize(referee, head=True, action="a penalty")
         if isinstance(players, str | int):
@@ -75,12 +78,10 @@ class Penalties:
             if pid in ids:
                 raise PenaltyError.of(f"players[{i}]", "penalty_player_twice", player=p)
             ids.append(pid)
-        if round is not None:
-            round = positive_int(round, "round")
+        round = (positive_int(round, "round") if round is not None
+                 else round_state.in_play(self.db).round)
         entries: Counter[int] = Counter()
         if zero_sum:
-            if round is None:
-                raise PenaltyError.of("round", "zero_sum_needs_round")
             for i, pid in enumerate(ids):
                 r = self.db.execute("SELECT table_no FROM seats WHERE round=? AND player_id=?",
                                     (round, pid)).fetchone()

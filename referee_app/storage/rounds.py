@@ -8,15 +8,18 @@ from collections.abc import Mapping, Sequence
 from referee_app.core.errors import Message
 
 from . import db as dbm
+from . import round_state
 from . import seating as seating_mod
 from .checks import PlayerRef, lookup_int, positive_int, table_int
 from .errors import (
     SeatingError,
+    StorageError,
 )
 from .models import (
     Player,
     PlayerStatus,
     RoundInfo,
+    RoundState,
     Seating,
 )
 from .planning import Plan
@@ -26,7 +29,8 @@ from .store import Store
 
 
 class Rounds:
-    """``t.rounds``: drawing a round, manual seatings, seat changes and their checks."""
+    """``t.rounds``: drawing a round, manual seatings, seat changes and their checks, and
+    the round in play (``round start``) with its clock."""
 
     def __init__(self, store: Store, players: Players, seats: RoundSeats, plan: Plan) -> None:
         self.store = store
@@ -36,12 +40,13 @@ class Rounds:
         self.plan = plan
 
     def list(self) -> list[RoundInfo]:
-        """The seated rounds with their tables, players, byes and hands entered so far (the
-        seatings as kept by :meth:`seating`, the hands counted in one query)."""
+        """The seated rounds with their tables, players, byes and the hands that count so
+        far, void ones left out (the seatings as kept by :meth:`seating`, the hands counted
+        in one query)."""
         with dbm.read_transaction(self.db):
             numbers = [n for (n,) in self.db.execute("SELECT number FROM rounds ORDER BY number")]
-            hands = dict(self.db.execute("SELECT round, COUNT(*) FROM hands GROUP BY round")
-                         .fetchall())
+            hands = dict(self.db.execute("SELECT round, COUNT(*) FROM hands WHERE "
+                                         "status<>'void' GROUP BY round").fetchall())
             out = []
             for n in numbers:
                 s = self.seating(n)
@@ -209,6 +214,64 @@ class Rounds:
     def seating(self, number: int) -> Seating:
         """A round's seating (empty when the round is not seated)."""
         return self.seats.seating(number)
+
+    # ------------------------------------------------------------------ the round in play
+
+    def start(self, number: int, *, minutes: int | None = None, extend: int | None = None,
+              referee: str = "") -> RoundState:
+        """Make round ``number`` the round in play (head referee; one chain entry).
+
+        ``minutes``: the round's clock runs from now for that long (given again to a
+        started round: its time is set anew from now). Without it a round started before
+        keeps its clock, and a new one is untimed. ``extend``: minutes added to the clock
+        of a started, timed round (it does not change which round is in play). The
+        phones, the projector, the desk and new penalties follow the round in play."""
+        referee = self.store.authorize(referee, head=True, action="starting a round")
+        number = positive_int(number, "round")
+        if minutes is not None and extend is not None:
+            raise StorageError.of("extend", "start_minutes_or_extend")
+        if minutes is not None:
+            minutes = positive_int(minutes, "minutes", round_state.MAX_MINUTES)
+        if extend is not None:
+            extend = positive_int(extend, "extend", round_state.MAX_MINUTES)
+        at = dbm.now()
+        with self.store.write():
+            if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
+                raise SeatingError.of("round", "round_not_seated_yet", round=number)
+            old = self.state(number)
+            table = self.db["round_state"]
+            if extend is not None:
+                if old is None or old.ends_at is None:
+                    raise StorageError.of("extend", "round_not_timed", round=number)
+                table.update(number, {"ends_at": round_state.later(old.ends_at, extend),
+                                      "added": old.added + extend})
+                self.store.note(referee, "round.extend", {"round": number, "minutes": extend},
+                                at)
+            else:
+                clock = ({"ends_at": round_state.later(at, minutes), "minutes": minutes,
+                          "added": 0}
+                         if minutes is not None else {})
+                self.db.execute("UPDATE round_state SET in_play=0 WHERE in_play<>0 AND "
+                                "round<>?", (number,))
+                if old is None:
+                    table.insert({"round": number, "in_play": 1, "started_at": at,
+                                  "started_by": referee, **clock})
+                elif not old.in_play or clock:
+                    table.update(number, {"in_play": 1, **clock})
+                self.store.note(referee, "round.start", {"round": number, "minutes": minutes},
+                                at)
+            state = self.state(number)
+        self.store.saved()
+        assert state is not None
+        return state
+
+    def state(self, number: int) -> RoundState | None:
+        """Round ``number`` as ``round start`` left it (None: never started)."""
+        return round_state.state(self.db, lookup_int(number, "round"))
+
+    def in_play(self) -> RoundState:
+        """The round in play (:func:`.round_state.in_play`)."""
+        return round_state.in_play(self.db)
 
     def problems(self, number: int) -> list[Message]:
         """Problems with a round's seating as it stands (withdrawn or absent player seated,

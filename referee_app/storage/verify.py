@@ -30,6 +30,35 @@ class _NotSo(Exception):
     """The streamed chain check met something that does not hold (named by the exact one)."""
 
 
+#: the detail keys of a chain entry that hold player ids, by action, and the key their
+#: names are shown under (:meth:`Record.log` with ``names``)
+PLAYER_IDS: dict[str, dict[str, str]] = {
+    "penalty.add": {"players": "players"},
+    "players.status": {"player_id": "player"},
+    "players.update": {"player_id": "player"},
+    "round.set_seat": {"player_id": "player", "replaced": "replaced"},
+}
+
+
+def named(action: str, detail: dict[str, Any], names: dict[int, str]) -> dict[str, Any]:
+    """An entry's detail with the player ids it holds replaced by the players' names (an id
+    no longer known stays ``#id``)."""
+    keys = PLAYER_IDS.get(action)
+    if not keys:
+        return detail
+
+    def name(v: Any) -> Any:
+        return names.get(v, f"#{v}") if isinstance(v, int) and not isinstance(v, bool) else v
+
+    out: dict[str, Any] = {}
+    for k, v in detail.items():
+        if k in keys:
+            out[keys[k]] = [name(x) for x in v] if isinstance(v, list) else name(v)
+        else:
+            out[k] = v
+    return out
+
+
 class Record:
     """``t.record``: the tamper-evident record — who did what (:meth:`log`), its digest,
     and the check of all of it (:meth:`verify`)."""
@@ -39,9 +68,11 @@ class Record:
         self.db = store.db
 
     def log(self, limit: int | None = None, *, hand: int | None = None,
-            referee: str | None = None) -> list[dict[str, Any]]:
+            referee: str | None = None, names: bool = False) -> list[dict[str, Any]]:
         """Who did what and when, read from the chain (oldest first); ``hand`` keeps the
-        entries that wrote that hand, ``referee`` those of one referee."""
+        entries that wrote that hand, ``referee`` those of one referee. ``names``: the
+        players a detail names by id (a penalty's ``players``) named by their names, as
+        people read them; without it the detail is as stored (``log --json``, the API)."""
         sql = "SELECT seq, at, referee, action, entry FROM chain"
         params: list[Any] = []
         if referee is not None:
@@ -57,6 +88,9 @@ class Record:
                 continue
             rows.append({"id": seq, "at": at, "referee": who, "action": action,
                          "detail": e["detail"]})
+        if names:
+            known = {pid: n for pid, n in self.db.execute("SELECT id, name FROM players")}
+            rows = [{**r, "detail": named(r["action"], r["detail"], known)} for r in rows]
         return rows[-limit:] if limit else rows
 
     def digest(self) -> tuple[int, str]:

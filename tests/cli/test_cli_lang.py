@@ -352,7 +352,8 @@ def test_a_rule_break_under_json_lists_each_violation_with_its_code(event: Path,
     assert "  §2.6    北 北 不能和自己打出的 7p" in res.stderr
     # recorded by the head referee's ruling: its violations stay data beside the stored words
     res = run(["hand", "add", f, "--round", "1", "--table", "1", "--hand", "2",
-               "--override-reason", "ruled", "--db", str(event)])
+               "--override-reason", "ruled", "--totals", "E=1,S=-1,W=0,N=0", "--db",
+               str(event)])
     assert res.exit_code == 0, res.output
     for lg, words in (("zh", "北 不能和自己打出的 7p"), ("en", "N cannot win on its own discard")):
         shown = json.loads(run(["--lang", lg, "hand", "show", "2", "--json", "--db",

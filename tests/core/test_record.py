@@ -292,8 +292,9 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
     totals = {h.id: h.totals for h in busy.hands.list()}
     conn = sqlite3.connect(old)
     conn.executescript(
-        "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-        "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
+        "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; "
+        "DROP TABLE rulesets; DROP TABLE referees; DROP TABLE auth_failures; "
+        "DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
         "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
         "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
         "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
@@ -388,7 +389,8 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
             env={"REFEREE_PIN": "8888"})
     assert r.exit_code == 2 and "head referee" in r.stderr
     r = run(main, ["referee", "list", "--db", db])
-    assert "赵  (head)" in r.output and "钱" in r.output and "4321" not in r.output
+    assert "head referee" in r.output and "钱" in r.output and "4321" not in r.output
+    assert "赵       head referee" in r.output  # aligned by display width
     r = run(main, ["log", "--db", db])
     assert "referee.add" in r.output and "8888" not in r.output
 

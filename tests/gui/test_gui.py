@@ -80,12 +80,14 @@ def test_invalid_hand_shows_clause_errors_and_needs_override_reason(qtbot, desk_
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     assert win.desk.hands() == []
     assert win.ask_text.asked  # it asked for the override reason
-    # with a reason it is recorded, marked override, counting nothing
-    win.ask_text.queue = ["head referee: table agreed E's hand"]
+    # with a reason and every seat's chips it is recorded, marked override, counting those
+    win.ask_text.queue = [("head referee: table agreed E's hand",
+                           {"E": 8, "S": -8, "W": 0, "N": 0})]
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hands = win.desk.hands()
     assert len(hands) == 1 and hands[0].override
     assert hands[0].override_reason == "head referee: table agreed E's hand"
+    assert hands[0].totals == {"E": 8, "S": -8, "W": 0, "N": 0}
     assert "⚠" in win.navigator.item_text(("hand", hands[0].id))
 
 
@@ -222,8 +224,10 @@ def test_penalty_dialog_changes_standings(qtbot, desk_window):
                      .index(seating["W"])).setSelected(True)
     dlg.chips.setValue(5)
     qtbot.keyClicks(dlg.reason, "late arrival")
+    assert dlg.round.currentData() == 1  # the round in play
     assert dlg.submit()
     assert dlg.table.rowCount() == 1
+    assert dlg.message.text() == "✔ recorded; it counts in round 1"
     assert win.standings.chips_by_player()[seating["W"]] == -5
 
 
@@ -290,3 +294,27 @@ def test_unsaved_edits_are_not_dropped_silently(qtbot, desk_window):
     win.navigator.select_key(("hand", hid))
     assert win.context == (1, 1, 1, hid)
     assert win.entry.form.seats["E"].concealed == "1112345678999m"
+
+
+def test_the_override_dialog_needs_a_reason_and_chips_summing_to_zero(qtbot, desk_window):
+    """The dialog itself, by keyboard: OK stays off until the reason is given and the
+    seats' chips sum to 0; Ctrl+Enter submits then."""
+    from referee_app.gui.views.override_dialog import OverrideDialog
+
+    win, _ = desk_window()
+    dlg = OverrideDialog({"E": "李伟", "S": "张敏", "W": "陈杰", "N": "王芳"}, win)
+    qtbot.addWidget(dlg)
+    dlg.show()
+    dlg.activateWindow()
+    qtbot.waitUntil(dlg.isActiveWindow, timeout=3000)
+    assert not dlg.ok.isEnabled() and "0" in dlg.sum_label.text()
+    qtbot.keyClicks(dlg.reason, "table agreed")
+    dlg.chips["E"].setValue(5)
+    assert not dlg.ok.isEnabled() and "+5" in dlg.sum_label.text()
+    qtbot.keyClick(dlg, Qt.Key.Key_Return, CTRL)
+    assert dlg.result() != dlg.DialogCode.Accepted
+    dlg.chips["N"].setValue(-5)
+    assert dlg.ok.isEnabled()
+    qtbot.keyClick(dlg, Qt.Key.Key_Return, CTRL)
+    assert dlg.result() == dlg.DialogCode.Accepted
+    assert dlg.ruling() == ("table agreed", {"E": 5, "S": 0, "W": 0, "N": -5})

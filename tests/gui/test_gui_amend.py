@@ -148,7 +148,7 @@ def test_model_reads_stored_figures_void_and_override_included(tmp_path: Path) -
         t.hands.void(hands[0].id, reason="entered twice")
         seats = list(hands[1].totals)
         t.hands.amend(hands[1].id, hands[1].record, reason="ruling", override_reason="ruling",
-                     override_totals={seats[0]: 8, seats[1]: -8})
+                     override_totals={**dict.fromkeys(seats, 0), seats[0]: 8, seats[1]: -8})
         m = ImpactModel(t)
         assert m.hands == {}  # nothing read yet
         assert m._before == {r.player: (r.rank, r.chips) for r in t.standings.table()}

@@ -28,7 +28,8 @@ def db(tmp_path: Path) -> Path:
     with Tournament.open(path) as t:
         for n in (1, 2, 4):
             t.hands.add(rec, round=1, table=1, hand_no=n, referee="A")
-        t.hands.add(broken, round=1, table=1, hand_no=5, referee="A", override_reason="slip")
+        t.hands.add(broken, round=1, table=1, hand_no=5, referee="A", override_reason="slip",
+                    override_totals=dict.fromkeys("ESWN", 0))
         t.hands.set_status(t.hands.find(1, 1, 2).id, "verified", referee="B")
         t.hands.void(t.hands.find(1, 1, 4).id, reason="entered twice", referee="A")
     return path

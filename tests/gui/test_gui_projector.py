@@ -192,3 +192,32 @@ def test_projector_settings_dialog_applies_and_is_kept(qtbot, tmp_path: Path) ->
                 st.setValue(k, v)
         desk.close()
         LANG.set("zh")
+
+
+def test_every_page_fits_the_screen_at_any_size_with_its_counter(qtbot) -> None:
+    """Issue 25: rows paged by what fits (names that wrap included), at 720p to 4K and a
+    tall 1920×1500, the page counter always shown; every player comes round once."""
+    LANG.set("en")
+    rows = [Row(i + 1, ("Fitzgerald-Montgomery, Seán Patrick " if i % 7 == 3 else "")
+                + f"选手{i + 1:02d}", 100 - i) for i in range(40)]
+    proj = ProjectorWindow(lambda: ProjectorData("Open · Standings", rows, 3),
+                           page_seconds=600)
+    qtbot.addWidget(proj)
+    proj.show()
+    qtbot.waitExposed(proj)
+    for w, h in ((1280, 720), (1920, 1080), (1920, 1500), (3840, 2160)):
+        proj.resize(w, h)
+        qtbot.wait(30)
+        t = proj.table
+        seen: list[str] = []
+        for p in range(proj.pages()):
+            assert proj.page == p
+            assert proj.subtitle.text().endswith(f"page {p + 1}/{proj.pages()}"), (w, h)
+            last = t.rowCount() - 1
+            assert t.rowViewportPosition(last) + t.rowHeight(last) <= t.viewport().height(), \
+                (w, h, p)
+            seen += [t.item(r, 1).text() for r in range(t.rowCount())]
+            proj.turn(1)
+        assert seen == [r.player for r in rows], (w, h)
+    proj.close()
+    LANG.set("zh")

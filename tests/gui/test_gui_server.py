@@ -57,6 +57,7 @@ def open_window(qtbot: Any, url: str, outbox: Path, *, watch: bool, lang: str = 
     name, pin = DESKS[0]
     desk = Desk(open_server(url, name, pin, outbox=outbox, timeout=3), name)
     win = MainWindow(desk)
+    win.confirm_dealer = lambda text: True  # the records' dealers are random
     qtbot.addWidget(win)
     win.show_message = lambda text: None
     win.confirm_discard = lambda: True
@@ -387,6 +388,7 @@ def test_window_sign_in_and_a_head_action_over_the_server(qtbot: Any, tmp_path: 
     desk = Desk(open_server(served.url, outbox=tmp_path / "ob"))
     assert desk.signed_in is None and desk.has_referees()
     win = MainWindow(desk)
+    win.confirm_dealer = lambda text: True  # the records' dealers are random
     qtbot.addWidget(win)
     win.show_message = lambda text: None
     OPENED.append(attach_status(win, watch=False))

@@ -256,7 +256,7 @@ def test_override_and_amending_a_verified_hand_ask_the_head_pin(qtbot, ref_windo
     form.extra.update(round=1, table=1, hand_no=1)
     win.entry.load(form, "", "")
     assert not win.entry.refresh().ok
-    win.ask_text.queue = ["table agreed: E was short"]
+    win.ask_text.queue = [("table agreed: E was short", dict.fromkeys("ESWN", 0))]
     win.session.ask_pin.queue = [(HEAD, HEAD_PIN)]
     assert win.save(), win.messages
     h = win.desk.hands()[0]

@@ -104,7 +104,8 @@ def test_every_table_sheet_page_names_its_table(event) -> None:
 
 def test_standings_marks_and_posting(event) -> None:
     text = "\n".join(pages(gen(event, "standings")))
-    assert "PROVISIONAL" in text and "not yet verified" in text
+    # every hand counts: no PROVISIONAL mark (only where only verified hands count)
+    assert "PROVISIONAL" not in text and "FINAL" not in text
     loser = event.rounds.seating(1).tables[1]["E"]
     others = [n for n in event.rounds.seating(1).tables[1].values() if n != loser]
     lines = text.splitlines()
@@ -127,8 +128,16 @@ def test_final_standings_when_every_hand_is_verified(tmp_path) -> None:
 
     h = t.hands.add(random_record(random.Random(1), t.info.ruleset, players=row), round=1,
                    table=1, hand_no=1)
+    t.update_info(verified_only=True)
+    h2 = t.hands.add(random_record(random.Random(2), t.info.ruleset, players=row), round=1,
+                     table=1, hand_no=2)
+    text = "".join(pages(gen(t, "standings")))
+    assert "PROVISIONAL" in text and "2 hand(s)" in text.replace("\n", " ")
     t.hands.set_status(h.id, "verified")
+    t.hands.set_status(h2.id, "verified")
     assert "FINAL" in "".join(pages(gen(t, "standings")))
+    t.update_info(verified_only=False)
+    assert "FINAL" not in "".join(pages(gen(t, "standings")))
     t.close()
 
 

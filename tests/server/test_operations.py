@@ -74,6 +74,7 @@ def event(tmp_path_factory: pytest.TempPathFactory) -> Path:
         p = t.penalties.add("李伟", 3, "late", round=1, zero_sum=True, referee=HEAD)
         t.penalties.add(["张敏"], 2, "noise", referee=HEAD)
         t.penalties.void(p.id, reason="excused", referee=HEAD)
+        t.rounds.start(1, minutes=90, referee=HEAD)
         for i, player in enumerate(t.players.list()[:8]):  # a team event: team standings
             t.players.update(player.name, team=("川军", "蓉城")[i % 2], referee=HEAD)
     return db
@@ -84,7 +85,7 @@ READS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "info": ((), {}),
     "referees.required": ((), {}), "referees.list": ((), {}),
     "players.list": ((), {}), "players.get": (("李伟",), {}),
-    "rounds.list": ((), {}), "rounds.seating": ((1,), {}),
+    "rounds.list": ((), {}), "rounds.seating": ((1,), {}), "rounds.in_play": ((), {}),
     "hands.list": ((), {"round": 1, "table": 1, "status": "void"}),
     "hands.get": ((2,), {}), "hands.find": ((1, 1, 2), {}), "hands.history": ((2,), {}),
     "hands.next_no": ((1, 1), {}), "hands.next_dealer": ((1, 1), {}),
@@ -180,10 +181,12 @@ def test_a_client_desk_writes_through_the_list_and_refuses_administration(
     back = backend.hands.set_status(saved.id, "entered", reason="recount")
     pen = backend.penalties.add("王芳", 1, "slow play", round=1)
     voided = backend.penalties.void(pen.id, reason="excused")
+    started = backend.rounds.start(1, extend=10)  # the head referee's, from any desk
     with Tournament.open(db, backup_every=0) as t:
         assert saved.entered_by == DESKS[0][0] and saved.hand_no == 1
         assert back == t.hands.get(saved.id) and verified.version == 2
         assert voided == t.penalties.get(pen.id) and voided.void
+        assert started == t.rounds.in_play() and started.added == 10
     for op in OPERATIONS:
         if op.head_desk:
             part = getattr(backend, op.part) if op.part else backend

@@ -280,7 +280,8 @@ def check_results_pages(s: ServerProcess) -> None:
     assert f"{seats['W']}: Table 2, seat W" in found
     assert "Table 2" in httpx.get(s.url + "/progress?lang=en").text
     proj = httpx.get(s.url + "/projector?lang=en").text
-    assert 'class="page"' in proj and top["player"] in proj
+    assert 'id="projector-rows"' in proj and top["player"] in proj
+    assert proj.count('<tr><td>') == len(standings)  # every row: live.js pages what fits
     qr = httpx.get(s.url + "/qr.png")
     assert qr.headers["content-type"] == "image/png" and qr.content[:8] == b"\x89PNG\r\n\x1a\n"
 

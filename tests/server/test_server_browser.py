@@ -9,6 +9,7 @@ and 4: no websocket library needed)."""
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -157,3 +158,113 @@ def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
     finally:
         browser.close()
         s.stop()
+
+
+def _projector(browser: Any, url: str) -> None:
+    """Open the projector page and wait until live.js has paged its rows."""
+    browser.open(url)
+    end = time.monotonic() + 30
+    while not browser.js("window.projectorPages && window.projectorPages().length") \
+            and time.monotonic() < end:
+        time.sleep(0.1)
+
+
+def _screen(browser: Any, w: int, h: int) -> None:
+    """The window at ``w``×``h``; the page re-fits its rows."""
+    browser.call("Emulation.setDeviceMetricsOverride",
+                 {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": False})
+    browser.js("window.dispatchEvent(new Event('resize'))")
+    time.sleep(0.3)
+
+
+def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -> None:
+    """Issue 25: at 1280×720, 1920×1080, 1920×1500 and 3840×2160 every shown row and the
+    page counter are inside the window, the pages together show every player once, and
+    the round in play's clock counts down (screenshots left in the test's folder)."""
+    from referee_app.storage import Tournament
+
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_path(), db)
+    with Tournament.open(db, backup_every=0) as t:
+        t.rounds.start(4, minutes=90)
+        players = len(t.standings.table())
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+    check = """(() => {
+        const rows = [...document.querySelectorAll('#projector-rows tbody tr')];
+        const shown = rows.filter(r => !r.hidden);
+        const last = shown[shown.length - 1].getBoundingClientRect();
+        const counter = document.querySelector('.pageno').getBoundingClientRect();
+        return {bottom: last.bottom, counterBottom: counter.bottom, counterTop: counter.top,
+                height: window.innerHeight, width: window.innerWidth,
+                counter: document.querySelector('.pageno').textContent,
+                names: shown.map(r => r.cells[1].textContent),
+                clock: document.querySelector('.clock').textContent,
+                pages: window.projectorPages()};
+    })()"""
+    try:
+        _projector(browser, s.url + "/projector?lang=en")
+        for w, h in ((1280, 720), (1920, 1080), (1920, 1500), (3840, 2160)):
+            _screen(browser, w, h)
+            first = browser.js(check)
+            assert (first["width"], first["height"]) == (w, h)
+            names: list[str] = []
+            for p in range(len(first["pages"])):
+                got = browser.js(check)
+                assert got["bottom"] <= h and got["counterBottom"] <= h, (w, h, p, got)
+                assert got["bottom"] <= got["counterTop"], (w, h, p, got)
+                assert got["counter"] == f"Page {p + 1}/{len(first['pages'])}"
+                names += got["names"]
+                browser.js("window.projectorTurn()")
+            assert len(names) == len(set(names)) == players, (w, h)
+            assert first["clock"].startswith("Round 4 · 1:") and first["clock"].endswith(" left")
+            shot = browser.call("Page.captureScreenshot", {"format": "png"})["data"]
+            (tmp_path / f"projector-{w}x{h}.png").write_bytes(base64.b64decode(shot))
+        print(f"projector screenshots in {tmp_path}")
+    finally:
+        browser.close()
+        s.stop()
+
+
+def test_the_projectors_team_standings_start_a_page_of_their_own(tmp_path: Path) -> None:
+    """A team event: the players' rows fill their pages, then the team rows begin a page
+    of their own under the teams' column heads (the players' heads hidden there); every
+    player and every team is shown once."""
+    from referee_app.storage import Tournament
+
+    db = tmp_path / "demo.sqlite"
+    shutil.copy(demo_db_path(), db)
+    with Tournament.open(db, backup_every=0) as t:
+        names = [p.name for p in t.players.list()]
+        head = t.referees.list()[0].name if t.referees.list() else ""
+        for i, name in enumerate(names):
+            t.players.update(name, team=("川军", "蓉城", "渝州")[i % 3], referee=head)
+        players = len(t.standings.table())
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+    look = """(() => {
+        const t = document.getElementById('projector-rows');
+        const shown = [...t.querySelectorAll('tbody tr')].filter(r => !r.hidden);
+        return {head: !t.tHead.hidden, team: shown[0].parentNode.classList.contains('teams'),
+                names: shown.filter(r => r.cells[0].tagName === 'TD')
+                            .map(r => r.cells[1].textContent),
+                pages: window.projectorPages()};
+    })()"""
+    try:
+        _projector(browser, s.url + "/projector?lang=zh")
+        _screen(browser, 1920, 1080)
+        seen: list[tuple[bool, bool, list[str]]] = []
+        for _ in range(len(browser.js(look)["pages"])):
+            got = browser.js(look)
+            seen.append((got["team"], got["head"], got["names"]))
+            browser.js("window.projectorTurn()")
+    finally:
+        browser.close()
+        s.stop()
+    player_pages = [names for team, _, names in seen if not team]
+    team_pages = [names for team, _, names in seen if team]
+    assert all(head for team, head, _ in seen if not team)  # the players' heads
+    assert not any(head for team, head, _ in seen if team)  # the teams bring their own
+    assert sum(map(len, player_pages)) == players and len(team_pages) == 1
+    assert sorted(team_pages[0]) == sorted(["川军", "蓉城", "渝州"])
+    assert [team for team, _, _ in seen] == sorted(team for team, _, _ in seen)  # teams last

@@ -178,9 +178,11 @@ def test_rule_breaking_version_without_override_is_refused(make_tournament, tmp_
                      zip("ESWN", ["1112345678999m", "2366p456s", "35579m2468p1357s",
                                   "2344567p345678s"], strict=True)},
            "events": [{"type": "win", "seats": ["N"], "tile": "8p", "from": "W"}]}
-    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="ruling")
+    t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="ruling",
+               override_totals={"E": 1, "S": -1, "W": 0, "N": 0})
     b = t.export_bundle()
     b["hands"][0]["versions"][0]["override_reason"] = None
+    b["hands"][0]["versions"][0]["override_totals"] = None
     with pytest.raises(BundleError, match=r"hands\[0\].versions\[0\].override_reason: does "
                        "not match the record"):
         Tournament.import_bundle(b, tmp_path / "n.sqlite")

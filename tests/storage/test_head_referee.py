@@ -24,16 +24,21 @@ def _broken(record: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+RULING = {"E": 2, "S": -2, "W": 0, "N": 0}
+
+
 def test_only_the_head_referee_may_override(make_tournament: Any, record_for: Any,
                                             db_dump: Any) -> None:
     t = make_tournament(n=4, head_referee="赵建国")
     bad = _broken(record_for(t, 1, 1, seed=3))
     before = db_dump(t.path)
     with pytest.raises(StorageError) as e:
-        t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
+        t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling",
+                    override_totals=RULING)
     assert e.value.field == "referee" and "赵建国" in str(e.value)
     assert db_dump(t.path) == before
-    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="赵建国", override_reason="ruling")
+    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="赵建国", override_reason="ruling",
+                    override_totals=RULING)
     assert h.override and t.hands.history(h.id)[-1].referee == "赵建国"
 
 
@@ -41,7 +46,8 @@ def test_without_a_head_referee_any_named_referee_may_override(make_tournament: 
                                                                record_for: Any) -> None:
     t = make_tournament(n=4)
     bad = _broken(record_for(t, 1, 1, seed=3))
-    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling")
+    h = t.hands.add(bad, round=1, table=1, hand_no=1, referee="钱文", override_reason="ruling",
+                    override_totals=RULING)
     assert h.override
 
 
@@ -54,10 +60,10 @@ def test_gui_asks_for_the_head_referee_on_an_override(qtbot: Any, desk_window: A
     e_field.end(False)
     qtbot.keyClick(e_field, Qt.Key.Key_Left)
     qtbot.keyClick(e_field, Qt.Key.Key_Backspace)
-    win.ask_text.queue = ["table agreed", "Someone Else"]
+    win.ask_text.queue = [("table agreed", RULING), "Someone Else"]
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     assert win.desk.hands() == []  # refused: not the head referee, nothing saved
-    win.ask_text.queue = ["table agreed", "Head Ref"]
+    win.ask_text.queue = [("table agreed", RULING), "Head Ref"]
     qtbot.keyClick(win, Qt.Key.Key_S, CTRL)
     hands = win.desk.hands()
     assert len(hands) == 1 and hands[0].override

@@ -22,8 +22,10 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
-#: what a schema-4 file lacked: the stages, a penalty's unit
-TO_SCHEMA_4 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-5 file lacked: the stages, a penalty's unit
+TO_SCHEMA_5 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-4 file lacked: those, and the state of the rounds started (round start)
+TO_SCHEMA_4 = TO_SCHEMA_5 + "DROP TABLE round_state; "
 #: what a schema-3 file lacked: those, and a player's team
 TO_SCHEMA_3 = TO_SCHEMA_4 + "ALTER TABLE players DROP COLUMN team; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
@@ -217,15 +219,16 @@ def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
     assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
 
 
-@pytest.mark.parametrize("version", [3, 4])
+@pytest.mark.parametrize("version", [3, 4, 5])
 def test_an_older_file_gains_stages_and_penalties_in_chips(current: Tournament,
                                                            tmp_path: Path, version: int) -> None:
-    """Schema 5 (from 3 through teams, or from 4): the stages table, and every penalty of an older file in chips — its chain
-    rows, written without a unit, replay to the column's default, so verify and bundles
-    hold and the standings are as they were."""
+    """Schema 6 (from 3 through teams and round_state, from 4 through round_state, or from
+    5): the stages table, and every penalty of an older file in chips — its chain rows,
+    written without a unit, replay to the column's default, so verify and bundles hold and
+    the standings are as they were."""
     rows = current.standings.table()
     bundle = current.export_bundle()
-    undo = TO_SCHEMA_3 if version == 3 else TO_SCHEMA_4
+    undo = {3: TO_SCHEMA_3, 4: TO_SCHEMA_4, 5: TO_SCHEMA_5}[version]
     three = _older(current, tmp_path / "older.sqlite", undo + f"PRAGMA user_version={version};")
     fresh = _shape(current.db.conn)
     with Tournament.open(three, backup_every=0) as t:
@@ -258,6 +261,29 @@ def read_only_medium(tmp_path: Path) -> Iterator[Path]:
 
 def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
+
+
+@pytest.fixture
+def schema_4(current: Tournament, tmp_path: Path) -> Path:
+    """A file the way schema 4 stored it: no round_state, stages or penalty unit (and, made new at schema 4, no
+    migrations table)."""
+    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4 + "PRAGMA user_version=4;")
+
+
+def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
+                                                                schema_4: Path) -> None:
+    fresh = _shape(current.db.conn)
+    log = current.record.log()
+    bundle = current.export_bundle()
+    with Tournament.open(schema_4, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.record.log() == log  # an empty table: nothing for the chain
+        assert t.record.verify().entries == len(log)
+        assert t.export_bundle() == bundle
+        assert t.rounds.in_play().round == 1
+        t.rounds.start(1, minutes=60)
+        assert t.record.verify().entries == len(log) + 1
+    assert _applied(schema_4) == ALL_STEPS
 
 
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(

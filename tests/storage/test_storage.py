@@ -213,8 +213,17 @@ def test_override_records_rule_breaking_hand_marked(make_tournament) -> None:
     t = make_tournament()
     rec = example_at(t)
     rec["events"][1]["tile"] = "8p"
+    # an override without the chips it counts is refused (it used to count 0 silently)
+    with pytest.raises(StorageError) as e:
+        t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="table agreed N won")
+    assert e.value.field == "override_totals" and "--totals E=…,S=…,W=…,N=…" in str(e.value)
+    with pytest.raises(StorageError) as e:
+        t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="table agreed N won",
+                    override_totals={"E": 2, "S": -2})
+    assert e.value.field == "override_totals.W" and "every seat" in str(e.value)
+    assert t.hands.list() == []
     h = t.hands.add(rec, round=1, table=1, hand_no=1, override_reason="head referee: table "
-                   "agreed N won", referee="赵")
+                   "agreed N won", referee="赵", override_totals=dict.fromkeys("ESWN", 0))
     assert h.override and "override" in h.flags
     assert h.totals == {"E": 0, "S": 0, "W": 0, "N": 0}
     h2 = t.hands.add(rec, round=1, table=1, hand_no=2, override_reason="agreed chips",
@@ -222,7 +231,7 @@ def test_override_records_rule_breaking_hand_marked(make_tournament) -> None:
     assert h2.totals == {"E": 3, "S": 0, "W": -4, "N": 1}
     with pytest.raises(StorageError, match="sum to 0"):
         t.hands.add(rec, round=1, table=1, hand_no=3, override_reason="x",
-                   override_totals={"E": 3})
+                   override_totals={"E": 3, "S": 0, "W": 0, "N": 0})
     with pytest.raises(StorageError, match="nothing to override"):
         t.hands.add(example_at(t), round=1, table=1, hand_no=3, override_reason="why not")
     row = {r.player: r for r in t.standings.table()}
@@ -319,8 +328,14 @@ def test_penalties_deduction_and_zero_sum(make_tournament) -> None:
     t.penalties.void(p.id, reason="the clock was wrong")
     assert t.penalties.get(p.id).void
     assert sum(r.chips for r in t.standings.table()) == 0
-    with pytest.raises(PenaltyError, match="round"):
-        t.penalties.add([seated["E"]], 4, "x", zero_sum=True)
+    # no round: the round in play (round 1 here), said by the penalty itself
+    assert t.penalties.add([seated["E"]], 4, "x", zero_sum=True).round == 1
+    t.rounds.seat(2, seed=5)
+    t.rounds.start(2)
+    z2 = t.penalties.add([seated["E"]], 1, "x", zero_sum=True)
+    table2 = next(row for row in t.rounds.seating(2).tables.values()
+                  if seated["E"] in row.values())
+    assert z2.round == 2 and set(z2.entries) == set(table2.values())
     with pytest.raises(PenaltyError, match="chips"):
         t.penalties.add([seated["E"]], 0, "x")
     with pytest.raises(UnknownPlayerError):

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from referee_app.core import Ruleset, get_ruleset, ruleset_ids
+from referee_app.core import Ruleset, dealer_by_rule, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
@@ -27,6 +27,7 @@ from referee_app.storage.models import (
     Player,
     PlayerStatement,
     Referee,
+    RoundState,
     Seating,
     Stage,
     StandingRow,
@@ -324,16 +325,20 @@ class Desk:
 
     def projector_data(self, title: str) -> ProjectorData:
         """The projector's standings: through the last round with a hand, with each
-        player's rank after the round before (for ▲▼), and that round's progress."""
+        player's rank after the round before (for ▲▼); the round in play's progress and
+        clock."""
         rounds = self.rounds()
         n = next((r for r in reversed(rounds) if self.t.hands.list(round=r)), None)
-        playing = n if n is not None else (rounds[0] if rounds else None)
+        state = self.in_play() if rounds else None
+        clock = state if state is not None and state.round in rounds else None
+        playing = clock.round if clock is not None else n if n is not None else \
+            (rounds[0] if rounds else None)
         progress = round_progress(self.t, playing) if playing is not None else None
         stages = self.t.standings.stages()
         if n is None:
             return ProjectorData(title, self.t.standings.table(),
                                  provisional=self.t.standings.provisional(),
-                                 progress=progress, event=self.title,
+                                 progress=progress, event=self.title, clock=clock,
                                  stage=stages[-1] if len(stages) > 1 else None,
                                  teams=self.t.standings.teams())
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
@@ -344,7 +349,7 @@ class Desk:
             if teams and n > 1 else {}
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
-                             progress=progress, event=self.title,
+                             progress=progress, event=self.title, clock=clock,
                              stage=playing_stage if len(stages) > 1 and playing_stage
                              and playing_stage.number > 1 else None, teams=teams,
                              team_previous=team_prev)
@@ -387,6 +392,20 @@ class Desk:
                                {"round": round_no, "table": table, "hand_no": hand_no})
         return form, hand_no
 
+    def dealer_warning(self, form: EntryForm, round_no: int, table: int, hand_no: int
+                       ) -> tuple[str, str] | None:
+        """(the form's dealer, the rules' suggestion) when a new hand, the table's next,
+        names another dealer than the ruleset's rule for it (first winner, ...); None
+        when they agree (the CLI says the same after ``hand add``)."""
+        try:
+            if not dealer_by_rule(self.rules(), hand_no) or \
+                    hand_no != self.t.hands.next_no(round_no, table):
+                return None
+            suggested = self.t.hands.next_dealer(round_no, table)
+        except (ValueError, OSError):  # a server desk that cannot ask: nothing to compare
+            return None
+        return None if form.dealer == suggested else (form.dealer, suggested)
+
     def blind_form(self, hand: HandInfo) -> EntryForm:
         """The blind second entry of a saved hand: its seating and place, nothing else (the
         saved version stays hidden from the second referee)."""
@@ -402,20 +421,25 @@ class Desk:
     # ------------------------------------------------------------------ writing
 
     def add_hand(self, form: EntryForm, round_no: int, table: int, hand_no: int,
-                 override_reason: str | None = None, referee: str | None = None) -> HandInfo:
-        """``referee``: who signs this save (the head referee's name for an override)."""
+                 override_reason: str | None = None, referee: str | None = None,
+                 override_totals: dict[str, int] | None = None) -> HandInfo:
+        """``referee``: who signs this save (the head referee's name for an override, which
+        gives every seat's chips in ``override_totals``)."""
         return self.t.hands.add(form.to_record_dict(), round=round_no, table=table,
                                hand_no=hand_no, referee=referee or self.referee,
-                               override_reason=override_reason)
+                               override_reason=override_reason,
+                               override_totals=override_totals)
 
     def amend_hand(self, hand_id: int, form: EntryForm, reason: str,
                    override_reason: str | None = None, referee: str | None = None,
-                   expected_version: int | None = None) -> HandInfo:
+                   expected_version: int | None = None,
+                   override_totals: dict[str, int] | None = None) -> HandInfo:
         """``expected_version``: the version shown in the form; a newer one saved by another
         desk meanwhile refuses the save (``HandChangedError``) instead of overwriting it."""
         return self.t.hands.amend(hand_id, form.to_record_dict(), reason=reason,
                                  referee=referee or self.referee, override_reason=override_reason,
-                                 expected_version=expected_version)
+                                 expected_version=expected_version,
+                                 override_totals=override_totals)
 
     @property
     def templates(self) -> str:
@@ -510,6 +534,17 @@ class Desk:
         """Active and late players (the ones the store seats): the seat-round form asks
         byes or substitutes only when they do not fill tables of the ruleset's size."""
         return sum(1 for p in self.t.players.list() if p.status.value in ("active", "late"))
+
+    def in_play(self) -> RoundState:
+        """The round in play (``round start``; else the latest round with a hand, else 1)."""
+        return self.t.rounds.in_play()
+
+    def start_round(self, round_no: int, minutes: int | None = None,
+                    extend: int | None = None, referee: str | None = None) -> RoundState:
+        """The head referee's ``round start``: round ``round_no`` in play, its clock set to
+        ``minutes`` from now or ``extend`` minutes added."""
+        return self.t.rounds.start(round_no, minutes=minutes, extend=extend,
+                                   referee=referee or self.referee)
 
     def seat_round(self, round_no: int, seed: int | None, fill: str | None) -> Seating:
         return self.t.rounds.seat(round_no, seed=seed, fill=fill, referee=self.referee)

@@ -101,6 +101,10 @@ class EntryForm:
     extra: dict[str, Any] = field(default_factory=dict)
     rules: Ruleset | None = field(default=None, compare=False, repr=False)
 
+    def players(self) -> dict[str, str]:
+        """Seat -> the player named there ("" for none)."""
+        return {seat: si.player or "" for seat, si in self.seats.items()}
+
     def __deepcopy__(self, memo: dict[int, Any]) -> EntryForm:
         """Undo snapshots copy what was typed; the Ruleset is shared, never copied (the
         engine's memos key on it)."""

@@ -153,7 +153,8 @@ class PenaltiesDialog(QDialog):
 
     def __init__(self, players: Sequence[str], rounds: Sequence[int],
                  fetch: Callable[[], Sequence[Any]], add: Callable[..., Any],
-                 parent: QWidget | None = None, *, placement: bool = False) -> None:
+                 parent: QWidget | None = None, in_play: int | None = None, *,
+                 placement: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Penalties"))
         self.resize(900, 600)
@@ -195,9 +196,10 @@ class PenaltiesDialog(QDialog):
         self.clause.setPlaceholderText("§2.2")
         self.round = QComboBox()
         self.round.setObjectName("penalty_round")
-        self.round.addItem("—", 0)
-        for r in rounds:
-            self.round.addItem(tr("round_n", n=r), r)
+        for r in rounds:  # a penalty counts in a round: the round in play unless chosen
+            self.round.addItem(tr("round_n", n=r) + (f" · {tr('round_in_play')}"
+                                                     if r == in_play else ""), r)
+        self.round.setCurrentIndex(max(0, self.round.findData(in_play)))
         self.zero_sum = QCheckBox(tr("Zero-sum"))
         self.zero_sum.setObjectName("penalty_zero_sum")
         self.message = QLabel()
@@ -275,16 +277,18 @@ class PenaltiesDialog(QDialog):
         """Record the penalty typed in the form; show the store's error if it refuses."""
         players = [it.text() for it in self.players.selectedItems()]
         try:
-            self._add(players, self.chips.value(), self.reason.text(),
-                      clause=self.clause.text().strip() or None,
-                      zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None,
-                      unit=self.unit.currentData() or "chips")
+            p = self._add(players, self.chips.value(), self.reason.text(),
+                          clause=self.clause.text().strip() or None,
+                          zero_sum=self.zero_sum.isChecked(),
+                          round_no=self.round.currentData() or None,
+                          unit=self.unit.currentData() or "chips")
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
             self.message.setText(exception_text(e))
             return False
         self.message.setStyleSheet("color: #1b7a3a")
-        self.message.setText("✔")
+        self.message.setText(f"✔ {tr('penalty_counted', n=p.round)}"
+                             if getattr(p, "round", None) else "✔")
         self.reason.clear()
         self.refresh()
         return True

@@ -45,9 +45,11 @@ from .jump_bar import JumpBar
 from .keyboard import ViewCycle, leave_on_tab
 from .menus import WindowMenus
 from .navigator import Navigator, SeatingView
+from .override_dialog import Ruling, ask_override, before_save
 from .players import PlayerView
 from .progress import ProgressView
 from .prompts import ReasonDialog, confirm_destructive
+from .round_clock import RoundClock
 from .session import DeskSession, HeadCancelled
 from .shown import ShownRecord
 from .standings import StandingsView
@@ -81,8 +83,14 @@ class MainWindow(QMainWindow):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a dealer other than the rules' suggestion, said before saving: save anyway?
+        self.confirm_dealer: Callable[[str], bool] = \
+            lambda text: confirm_destructive(self, text, tr("Save anyway"))
         #: a required reason with a summary of what it changes (multi-line dialog)
         self.ask_reason: Callable[[str, str, str], str | None] = self._reason_dialog
+        #: the head referee's override: (reason, every seat's chips summing to 0) or None
+        self.ask_override: Callable[[dict[str, str]], Ruling | None] = \
+            lambda players: ask_override(self, players)
         #: hooks for the management forms and file choosers (tests fill them in instead)
         self.run_dialog: Callable[[QDialog], bool] = \
             lambda d: d.exec() == QDialog.DialogCode.Accepted
@@ -126,6 +134,7 @@ class MainWindow(QMainWindow):
         self.status_label = QLabel()
         self.statusBar().addWidget(self.status_label, 1)
         self.session = DeskSession(self)
+        self.round_clock = RoundClock(self, self.session)
         self.event_admin = EventAdmin(self)
         #: Ctrl+Tab / Ctrl+Shift+Tab (a view's focus starts in its table, if it has one)
         self.view_cycle = ViewCycle(self.tabs, {self.entry: self.entry.first_field,
@@ -149,6 +158,7 @@ class MainWindow(QMainWindow):
         self.players.player_changed.connect(self._player_changed)
         self.players.hand_activated.connect(self._hand_activated)
         self.event_admin.wire()  # the Players and Seating tabs' buttons
+        self.seating.start_round_requested.connect(self.round_clock.start)
         self.showing = ShownRecord(self)  # what the window shows, read again after a change
         LANG.changed.connect(self.retranslate)
         self.retranslate()
@@ -216,7 +226,9 @@ class MainWindow(QMainWindow):
         self.jump_bar.close_bar()
         self.show_player(p.name)
         rounds = self.desk.rounds()
-        r = self.context[0] if self.context else (rounds[-1] if rounds else None)
+        playing = self.round_clock.state.round if self.round_clock.state else None
+        r = self.context[0] if self.context else (playing if playing in rounds else
+                                                   rounds[-1] if rounds else None)
         where = ""
         if r is not None:
             at = self.desk.seating(r).table_of(p.name)
@@ -483,15 +495,9 @@ class MainWindow(QMainWindow):
         if self.blind.hand_id is not None:
             return self.blind.save()
         r, t, n, hid = self.context
-        override = None
-        signer = None
-        if not ev.ok:
-            override = self.ask_text(tr("override_title"), tr("override_prompt"))
-            if not self.reason_given(override):
-                return False
-            ok, signer = self._head_by_name()
-            if not ok:
-                return False
+        ok, override, totals, signer = before_save(self, not ev.ok, self.context)
+        if not ok:
+            return False
         verified = self.shown is not None and self.shown.status.value == "verified"
         form = self.entry.form
         try:
@@ -501,7 +507,8 @@ class MainWindow(QMainWindow):
                 signer = head_signer or signer
                 if hid is None:
                     h = self.faults.retrying(lambda: self.desk.add_hand(
-                        form, r, t, n, override_reason=override, referee=signer))
+                        form, r, t, n, override_reason=override, referee=signer,
+                        override_totals=totals))
                 else:
                     reason = self.ask_reason(tr("amend_title"), tr("amend_prompt"),
                                              self.impact_summary())
@@ -510,7 +517,7 @@ class MainWindow(QMainWindow):
                     seen = self.shown.version if self.shown is not None else None
                     h = self.faults.retrying(lambda: self.desk.amend_hand(
                         hid, form, reason, override_reason=override, referee=signer,
-                        expected_version=seen))
+                        expected_version=seen, override_totals=totals))
         except HandChangedError as e:
             self.faults.hand_changed_on_save(e)
             return False
@@ -528,17 +535,6 @@ class MainWindow(QMainWindow):
         self.message(tr("saved", n=h.hand_no, v=h.version), error=False)
         return True
 
-    def _head_by_name(self) -> tuple[bool, str | None]:
-        """A tournament without referees (no PINs): the head referee's name signs an
-        override made at another referee's desk. (False, None) when none was given."""
-        head = self.desk.head_referee
-        if self.desk.has_referees() or not head or self.desk.referee == head:
-            return True, None
-        name = self.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
-        if not self.reason_given(name):
-            return False, None
-        return True, name.strip()
-
     def record_ruling(self, w: Any) -> bool:
         """What-if → Record as override…: the head referee makes the alternative the
         ruling (a reason is required; the head referee signs when one is named)."""
@@ -553,7 +549,7 @@ class MainWindow(QMainWindow):
         reason = self.ask_reason(tr("override_title"), tr("whatif_reason", name=name), summary)
         if not self.reason_given(reason):
             return False
-        ok, signer = self._head_by_name()
+        ok, signer = self.session.head_by_name()
         if not ok:
             return False
         try:
@@ -651,7 +647,8 @@ class MainWindow(QMainWindow):
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
-                              self.desk.penalties, add, self, placement=self.desk.placement)
+                              self.desk.penalties, add, self, self.desk.in_play().round,
+                              placement=self.desk.placement)
         dlg.show()
         return dlg
 

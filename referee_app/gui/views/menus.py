@@ -28,6 +28,7 @@ class MenusHost(ReportHost, Protocol):
     the window that holds it."""
 
     jump_bar: Any
+    round_clock: Any
     view_cycle: Any
 
     def save(self) -> bool: ...
@@ -89,6 +90,7 @@ class WindowMenus:
         self.act_history = act("Ctrl+H", win.show_history, "act_history")
         # Ctrl+P is the platform's Print: it opens the report preview (Reports menu)
         self.act_penalties = act("Ctrl+Shift+P", win.show_penalties, "act_penalties")
+        self.act_start_round = act(None, win.round_clock.start, "act_start_round")
         self.act_verify = act("Ctrl+Shift+V", win.verify_hand, "act_verify")
         self.act_void = act("Ctrl+Shift+X", win.void_hand, "act_void")
         self.act_restore = act("Ctrl+Shift+R", win.restore_hand, "act_restore")
@@ -146,6 +148,8 @@ class WindowMenus:
                   self.act_verify, self.act_verify_blind, self.act_void, self.act_restore,
                   self.act_penalties):
             self.menu_hand.addAction(a)
+        self.menu_hand.addSeparator()
+        self.menu_hand.addAction(self.act_start_round)
         self.menu_players = mb.addMenu("")
         self.menu_players.setObjectName("menu_players")
         for a in (self.act_checkin, self.act_add_player, self.act_edit_player,
@@ -193,6 +197,7 @@ class WindowMenus:
                 (self.act_save, "Save hand", "S"), (self.act_next, "Next hand", "N"),
                 (self.act_undo, "Undo", "U"), (self.act_redo, "Redo", "R"),
                 (self.act_history, "History…", "H"), (self.act_penalties, "Penalties…", "P"),
+                (self.act_start_round, "Start round…", "O"),
                 (self.act_verify, "Mark verified", "V"), (self.act_void, "Void hand…", "D"),
                 (self.act_restore, "Restore hand…", "T"),
                 (self.act_verify_blind, "Verify blind…", "B"),

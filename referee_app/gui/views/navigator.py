@@ -73,6 +73,7 @@ class Navigator(QTreeWidget):
         self.itemClicked.connect(lambda _it, _c: self._selected())
         #: keys of expanded nodes (None: first build, default expansion)
         self._expanded: set[tuple] | None = None
+        self._in_play: int | None = None  # the round in play (marked)
         self._data: tuple[str, Sequence[int],
                           Mapping[int, Mapping[int, Mapping[str, str]]]] | None = None
         #: the hands shown, by id (HandSummary or HandInfo values)
@@ -87,10 +88,12 @@ class Navigator(QTreeWidget):
 
     def populate(self, title: str, rounds: Sequence[int],
                  seating: Mapping[int, Mapping[int, Mapping[str, str]]],
-                 hands: Sequence[Any]) -> None:
-        """``seating[round][table][seat] -> player``; ``hands`` are HandInfo values."""
+                 hands: Sequence[Any], in_play: int | None = None) -> None:
+        """``seating[round][table][seat] -> player``; ``hands`` are HandInfo values;
+        ``in_play``: the round in play, marked."""
         if self._data is not None and self._data[0] != title:
             self._expanded = None  # another tournament: default expansion
+        self._in_play = in_play
         self._data = (title, list(rounds), seating)
         self._hands = {h.id: h for h in hands}
         self._rebuild()
@@ -201,7 +204,8 @@ class Navigator(QTreeWidget):
         self._pending = {}
         self._hand_table = {h.id: (h.round, h.table) for h in hands}
         for r in sorted(tables_of):
-            ri = QTreeWidgetItem([tr("round_n", n=r)])
+            ri = QTreeWidgetItem([tr("round_n", n=r) + (f" · {tr('round_in_play')}"
+                                                         if r == self._in_play else "")])
             ri.setData(0, Qt.ItemDataRole.UserRole, ("round", r))
             root.addChild(ri)
             self._items[("round", r)] = ri
@@ -321,6 +325,7 @@ class SeatingView(QWidget):
 
     round_changed = Signal(int)
     seat_round_requested = Signal()
+    start_round_requested = Signal()
     swap_requested = Signal(int, int, str)
 
     def __init__(self, parent: QWidget | None = None) -> None:
@@ -341,6 +346,9 @@ class SeatingView(QWidget):
         self.btn_seat = QPushButton()
         self.btn_seat.setObjectName("seat_round_button")
         self.btn_seat.clicked.connect(self.seat_round_requested)
+        self.btn_start = QPushButton()
+        self.btn_start.setObjectName("start_round_button")
+        self.btn_start.clicked.connect(self.start_round_requested)
         self.btn_swap = QPushButton()
         self.btn_swap.setObjectName("swap_button")
         self.btn_swap.setEnabled(False)
@@ -353,6 +361,7 @@ class SeatingView(QWidget):
         top.addWidget(self.round_box)
         top.addStretch(1)
         top.addWidget(self.btn_swap)
+        top.addWidget(self.btn_start)
         top.addWidget(self.btn_seat)
         lay = QVBoxLayout(self)
         lay.setContentsMargins(6, 6, 6, 6)
@@ -370,6 +379,7 @@ class SeatingView(QWidget):
     def retranslate(self, *_args: object) -> None:
         self.lbl.setText(tr("Round") + ":")
         self.btn_swap.setText(tr("Swap/move player…"))
+        self.btn_start.setText(tr("Start round…"))
         self.btn_swap.setToolTip(tr("select_seat"))
         self.set_next_round(self._next_round)
         self.set_rounds(self._rounds)
@@ -419,8 +429,10 @@ class SeatingView(QWidget):
         if sel is not None:
             self.swap_requested.emit(*sel)
 
-    def set_rounds(self, rounds: Sequence[int]) -> None:
-        current = self.current_round() or 0
+    def set_rounds(self, rounds: Sequence[int], prefer: int | None = None) -> None:
+        """The rounds to choose from; the one shown stays, else ``prefer`` (the round in
+        play), else the first."""
+        current = self.current_round() or prefer or 0
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
         self.round_box.clear()

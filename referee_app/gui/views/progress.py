@@ -69,8 +69,10 @@ class ProgressView(QWidget):
         if self._progress is not None:
             self.show_progress(self._progress)
 
-    def set_rounds(self, rounds: Sequence[int]) -> None:
-        current = self.current_round()
+    def set_rounds(self, rounds: Sequence[int], prefer: int | None = None) -> None:
+        """The rounds to choose from; the one shown stays, else ``prefer`` (the round in
+        play), else the last."""
+        current = self.current_round() or prefer
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
         self.round_box.clear()

@@ -36,6 +36,7 @@ from referee_app.storage.stage_board import stage_name
 from ..controllers.projector import ProjectorData
 from ..i18n import LANG, tr
 from .colours import brush, chips_brush
+from .round_clock import clock_text
 
 MAX_ROWS = 24  # per page: readable from the back of the hall
 MIN_ROW_PX = 36  # at 1080p
@@ -131,6 +132,15 @@ class ProjectorWindow(QWidget):
         self.subtitle.setFont(sf)
         self.subtitle.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.clock = self.subtitle  # the "updated HH:MM" line (older name)
+        #: the round in play and its clock ("Round 3 · 42:10 left"), under the title
+        self.round_clock = QLabel()
+        self.round_clock.setObjectName("projector_clock")
+        cf = QFont(self.font())
+        cf.setPointSize(22)
+        cf.setBold(True)
+        self.round_clock.setFont(cf)
+        self.round_clock.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.round_clock.hide()
         self.table = QTableWidget(0, 6)
         self.table.setObjectName("projector_table")
         self.table.verticalHeader().setVisible(False)
@@ -150,6 +160,7 @@ class ProjectorWindow(QWidget):
         lay = QVBoxLayout(self)
         lay.setContentsMargins(30, 20, 30, 20)
         lay.addWidget(self.title)
+        lay.addWidget(self.round_clock)
         lay.addWidget(self.subtitle)
         lay.addWidget(self.table, 1)
         self.timer = QTimer(self)
@@ -158,6 +169,9 @@ class ProjectorWindow(QWidget):
         self.page_timer = QTimer(self)
         self.page_timer.setInterval(max(1, page_seconds) * 1000)
         self.page_timer.timeout.connect(self.next_page)
+        self.clock_timer = QTimer(self)
+        self.clock_timer.setInterval(1000)
+        self.clock_timer.timeout.connect(self._tick)
         QShortcut(QKeySequence("F11"), self).activated.connect(self._toggle_full)
         for seq in ("Esc", "Ctrl+W"):  # the hall's screen goes; F11 on the desk shows it again
             QShortcut(QKeySequence(seq), self).activated.connect(self.close)
@@ -168,6 +182,8 @@ class ProjectorWindow(QWidget):
         self.refreshes = 0
         self.page = 0
         self.per_page = MAX_ROWS
+        #: the standings pages as (first, end) row ranges: as many rows as fit the screen
+        self._pages: list[tuple[int, int]] = [(0, 0)]
         self._data = ProjectorData("", ())
         self._updated = ""
         self.refresh()
@@ -178,20 +194,23 @@ class ProjectorWindow(QWidget):
         """Refresh and turn pages only while shown (a hidden projector costs nothing)."""
         self.timer.start()
         self.page_timer.start()
+        self.clock_timer.start()
         super().showEvent(event)
 
     def hideEvent(self, event: Any) -> None:
         self.timer.stop()
         self.page_timer.stop()
+        self.clock_timer.stop()
         super().hideEvent(event)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
+        self._scale_type()
         self._layout_page()
         QTimer.singleShot(0, self._layout_page)  # again once the title has re-wrapped
 
     def standings_pages(self) -> int:
-        return max(1, -(-len(self._data.rows) // self.per_page))
+        return max(1, len(self._pages))
 
     def team_pages(self) -> int:
         """Pages of the team standings (none without teams, or with T switched off)."""
@@ -260,40 +279,105 @@ class ProjectorWindow(QWidget):
         self.title.setText(data.title)
         self.setWindowTitle(data.title)
         self._updated = datetime.now().strftime("%H:%M")
+        self._tick()
         self._layout_page()
 
+    def scale(self) -> float:
+        """How much larger than at 1080p the screen is (1 at most sizes up to 1080p)."""
+        return max(1.0, self.height() / 1080)
+
+    def _scale_type(self) -> None:
+        """Title, clock, subtitle and column heads grow with a screen taller than 1080p
+        (their point sizes at 1080p), so a 4K projector is read from as far away."""
+        k = self.scale()
+        for widget, points in ((self.title, 30), (self.round_clock, 22), (self.subtitle, 18)):
+            f = QFont(widget.font())
+            f.setPointSizeF(points * k)
+            widget.setFont(f)
+        # the sections are drawn by the style sheet: their size goes there
+        self.table.horizontalHeader().setStyleSheet(
+            f"QHeaderView::section {{ font-size: {18 * k:.0f}pt; font-weight: bold; }}")
+
+    def _tick(self) -> None:
+        """The round in play's clock, counting down (shown when there is a round)."""
+        text = clock_text(self._data.clock)
+        self.round_clock.setText(text)
+        self.round_clock.setVisible(bool(text))
+        left = self._data.clock.seconds_left() if self._data.clock is not None else None
+        self.round_clock.setStyleSheet(
+            "color: #f4d58d" if left is None or left > 300 else
+            "color: #ffb454" if left else "color: #ff7b72")
+
     def _layout_page(self) -> None:
-        """Rows per page: as many as fit at ≥ 36 px, at most 24; text sized to the row."""
+        """Rows per page: as many as fit at ≥ 36 px, at most 24; text sized to the row; a
+        page ends where the next row (a long name wraps in a taller row) would not fit."""
         header = self.table.horizontalHeader().height() or 40
         avail = max(MIN_ROW_PX, self.table.height() - header - 4)
         self.per_page = max(1, min(MAX_ROWS, avail // MIN_ROW_PX))
-        rows = min(self.per_page, max(1, len(self._data.rows)))
-        row_h = max(MIN_ROW_PX, min(72, avail // rows))
-        f = QFont(self.table.font())
-        f.setPixelSize(max(14, int(row_h * 0.55)))
-        self.table.setFont(f)
-        self.table.verticalHeader().setDefaultSectionSize(row_h)
+        n = len(self._data.rows)
+        rows = min(self.per_page, max(1, n))
+        row_h = max(MIN_ROW_PX, min(int(72 * self.scale()), avail // rows))
+        names = [r.player for r in self._data.rows]
+        # the name column's width as the standings page has it (a points column under
+        # placement scoring narrows it): the pages are cut by the names' wrapped heights
+        placement = any(getattr(r, "points", None) is not None for r in self._data.rows)
+        self._set_columns(7 if placement else 6)
+        while True:  # smaller type while wrapped names would need more pages than rows do
+            f = QFont(self.table.font())
+            f.setPixelSize(max(14, int(row_h * 0.55)))
+            self.table.setFont(f)
+            self.table.verticalHeader().setDefaultSectionSize(row_h)
+            self._pages = self._paginate(names, avail)
+            if len(self._pages) <= max(1, -(-n // self.per_page)) or row_h <= MIN_ROW_PX:
+                break
+            row_h = max(MIN_ROW_PX, int(row_h * 0.85))
         self.page = min(self.page, self.pages() - 1)
         self._show_page()
 
-    def _fit_names(self) -> None:
-        """A name wider than its column shrinks (to 60 %), then wraps in a taller row; it is
-        never cut (issue 13)."""
+    def _set_columns(self, count: int) -> None:
+        """``count`` columns, their stretched widths laid out at once (not at the next
+        paint), so a name's fit is measured in the column it will be shown in."""
+        if self.table.columnCount() != count:
+            self.table.setColumnCount(count)
+            self.table.horizontalHeader().resizeSections(QHeaderView.ResizeMode.Stretch)
+
+    def _paginate(self, names: list[str], avail: int) -> list[tuple[int, int]]:
+        """Row ranges of the standings pages: at most ``per_page`` rows whose heights (a
+        wrapped name's taller) add up to no more than ``avail``."""
+        pages: list[tuple[int, int]] = []
+        start, used = 0, 0
+        for i, name in enumerate(names):
+            h = self._name_fit(name)[1]
+            if i > start and (used + h > avail or i - start >= self.per_page):
+                pages.append((start, i))
+                start, used = i, 0
+            used += h
+        pages.append((start, len(names)))
+        return pages
+
+    def _name_fit(self, name: str) -> tuple[QFont, int]:
+        """A name's font (shrunk to 60 % when wider than its column) and its row's height
+        (taller when it still wraps): a name is never cut (issue 13)."""
         f = self.table.font()
         row_h = self.table.verticalHeader().defaultSectionSize()
         width = self.table.horizontalHeader().sectionSize(1) - 12
+        nf = QFont(f)
+        text_w = QFontMetrics(f).horizontalAdvance(name)
+        if width > 0 and text_w > width:
+            nf.setPixelSize(max(10, int(f.pixelSize() * max(0.6, width / text_w))))
+        fm = QFontMetrics(nf)
+        lines = -(-fm.horizontalAdvance(name) // max(1, width))
+        return nf, max(row_h, lines * fm.lineSpacing() + 6)
+
+    def _fit_names(self) -> None:
+        """Each name in its fitted font and its row at its fitted height."""
         for r in range(self.table.rowCount()):
             item = self.table.item(r, 1)
             if item is None:
                 continue
-            nf = QFont(f)
-            text_w = QFontMetrics(f).horizontalAdvance(item.text())
-            if width > 0 and text_w > width:
-                nf.setPixelSize(max(10, int(f.pixelSize() * max(0.6, width / text_w))))
+            nf, h = self._name_fit(item.text())
             item.setFont(nf)
-            fm = QFontMetrics(nf)
-            lines = -(-fm.horizontalAdvance(item.text()) // max(1, width))
-            self.table.setRowHeight(r, max(row_h, lines * fm.lineSpacing() + 6))
+            self.table.setRowHeight(r, h)
 
     def _show_progress_page(self) -> None:
         """The round in play, one row per table: hands entered, verified, the last hand
@@ -301,7 +385,7 @@ class ProjectorWindow(QWidget):
         prog = self._data.progress
         self.title.setText(f"{self._data.event} · {tr('Progress')}" if self._data.event
                            else self._data.title)
-        self.table.setColumnCount(6)
+        self._set_columns(6)
         self.table.setHorizontalHeaderLabels([tr("Table"), tr("Players_col"), tr("Hands"),
                                               tr("prog_verified"), tr("prog_last_hand"),
                                               tr("prog_gaps")])
@@ -336,7 +420,7 @@ class ProjectorWindow(QWidget):
         heads = [tr("Rank"), name_head, *([tr("Points")] if placement else []),
                  tr("Chips"), tr("Wins"), tr("Hands"), tr("proj_move")]
         chips_col = 3 if placement else 2
-        self.table.setColumnCount(len(heads))
+        self._set_columns(len(heads))
         self.table.setHorizontalHeaderLabels(heads)
         self.table.setRowCount(len(rows))
         for r, (rank, tied, name, points, chips, wins, hands) in enumerate(rows):
@@ -384,10 +468,10 @@ class ProjectorWindow(QWidget):
         d = self._data
         self.title.setText(d.title)
         # under placement scoring the points first, then the chips that break their ties
-        start = self.page * self.per_page
+        start, end = self._pages[min(self.page, len(self._pages) - 1)]
         self._ranked_rows(tr("Player"), [
             (row.rank, row.tied, row.player, getattr(row, "points", None), row.chips, row.wins,
-             row.hands) for row in list(d.rows)[start:start + self.per_page]], d.previous)
+             row.hands) for row in list(d.rows)[start:end]], d.previous)
         parts = []
         if d.stage is not None:
             parts.append(tr("proj_stage", name=stage_name(d.stage, LANG.code), top=d.stage.top))
@@ -396,6 +480,5 @@ class ProjectorWindow(QWidget):
         parts.append(tr("updated", t=self._updated))
         if d.provisional:
             parts.append(tr("proj_provisional", n=d.provisional))
-        if self.pages() > 1:
-            parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
+        parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))  # always in view
         self.subtitle.setText(" · ".join(parts))

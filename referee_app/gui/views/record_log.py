@@ -23,12 +23,12 @@ ACTIONS = ("hand.add", "hand.amend", "hand.status", "hand.voided", "hand.restore
            "event.create", "event.update", "event.import_legacy", "backup.restore",
            "penalty.add", "penalty.void", "players.add", "players.status", "players.update",
            "referee.add", "referee.locked", "referee.pin", "referee.remove", "round.plan",
-           "round.seat",
-           "round.set_seating", "round.set_seat", "round.reseat", "event.migrate")
+           "round.seat", "round.set_seating", "round.set_seat", "round.reseat",
+           "event.migrate", "round.start", "round.extend")
 #: detail keys shown in words; hand ids are the dialog's own hand and are left out
 DETAIL_KEYS = ("version", "status", "reason", "override", "round", "table", "hand_no", "name",
                "head", "players", "penalty_id", "cap_fan", "stake", "ruleset", "seat",
-               "player", "client", "self_verify")
+               "player", "client", "self_verify", "minutes")
 
 
 def action_text(action: str) -> str:

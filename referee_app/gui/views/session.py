@@ -63,6 +63,7 @@ class SessionHost(Protocol):
 
     desk: Any
     run_dialog: Callable[[QDialog], bool]
+    ask_text: Callable[[str, str], str | None]
 
     def statusBar(self) -> QStatusBar: ...
 
@@ -215,6 +216,19 @@ class DeskSession(QObject):
         return False
 
     # ------------------------------------------------------------------ head actions
+
+    def head_by_name(self) -> tuple[bool, str | None]:
+        """A tournament without referees (no PINs): the head referee's name signs an
+        override made at another referee's desk. (False, None) when none was given."""
+        desk = self.desk
+        head = desk.head_referee
+        if desk.has_referees() or not head or desk.referee == head:
+            return True, None
+        name = self.win.ask_text(tr("head_sign_title"), tr("head_sign_prompt", head=head))
+        if not self.win.reason_given(name):
+            return False, None
+        assert name is not None
+        return True, name.strip()
 
     @contextlib.contextmanager
     def head_signature(self, what: str, needed: bool = True) -> Iterator[str | None]:

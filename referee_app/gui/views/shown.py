@@ -28,6 +28,7 @@ class ShownHost(Protocol):
     jump_bar: Any
     session: Any
     tabs: Any
+    round_clock: Any
 
     def show_seating_round(self, r: int) -> None: ...
 
@@ -51,9 +52,12 @@ class ShownRecord:
         desk = win.desk
         desk.mark_shown()
         rounds = desk.rounds()
-        win.navigator.populate(desk.title, rounds, desk.seating_map(), desk.hand_index())
+        win.round_clock.refresh()  # the round in play: the views' default round
+        playing = win.round_clock.state.round if win.round_clock.state else None
+        win.navigator.populate(desk.title, rounds, desk.seating_map(), desk.hand_index(),
+                               in_play=playing)
         win.standings.set_rounds(rounds, win.desk.stages())
-        win.seating.set_rounds(rounds)
+        win.seating.set_rounds(rounds, prefer=playing)
         win.seating.set_next_round(desk.next_round())
         if rounds:
             win.show_seating_round(win.seating.current_round() or rounds[0])
@@ -66,7 +70,7 @@ class ShownRecord:
         win.standings.set_has_teams(any(p.team for p in players))
         self.standings()
         win.session.update_record_digest()
-        win.progress.set_rounds(rounds)
+        win.progress.set_rounds(rounds, prefer=playing)
         if win.tabs.currentWidget() is win.progress:  # else when the tab is opened
             self.progress()
         if win.players.current_player() and win.tabs.currentWidget() is win.players:
@@ -85,6 +89,9 @@ class ShownRecord:
             self.reload()
             return
         if not ch.none:
+            if ch.hands and self._in_play_moved():  # the first hand of a later round
+                self.reload()
+                return
             if not win.navigator.update_hands(win.desk.hand_summaries(ch.hands)):
                 self.reload()
                 return
@@ -99,6 +106,14 @@ class ShownRecord:
                     win.mark_statement_stale()
         win.session.update_record_digest()
         win.update_title()
+
+    def _in_play_moved(self) -> bool:
+        """Read the round in play again; whether it is another round now (without a
+        ``round start`` it is the latest round with a hand: the views' default moves)."""
+        clock = self.win.round_clock
+        before = clock.state.round if clock.state is not None else None
+        clock.refresh()
+        return (clock.state.round if clock.state is not None else None) != before
 
     def progress(self, tables: Collection[tuple[int, int]] | None = None) -> None:
         """The shown round's progress; ``tables`` (round, table): only those rows changed."""

@@ -1,5 +1,6 @@
 // Live results: long-poll /api/changes and swap in the page's fresh <main> when the record
-// changes; find-your-seat filtering; projector paging. No sign-in, nothing is written.
+// changes; find-your-seat filtering; the round's clock counting down; the projector's rows
+// paged by what fits the screen. No sign-in, nothing is written.
 // A page refreshes at most about once a second (a quarter second at random on top, so the
 // phones of a hall do not all ask at the same instant): while desks save hands faster than
 // that, each refresh shows the latest of them.
@@ -9,6 +10,7 @@
   var body = document.body;
   var rev = parseInt(body.getAttribute("data-revision") || "-1", 10);
   var page = 0;
+  var skew = 0;  // the server's clock minus this device's, in ms (from responses' Date)
   var refreshed = Date.now();
 
   function wireFind() {
@@ -26,11 +28,76 @@
     if (input.value) apply();
   }
 
+  // ---- the clock: data-ends is ISO 8601 UTC; the device's clock is corrected by skew
+  function noteDate(response) {
+    var d = Date.parse(response.headers.get("Date") || "");
+    if (isNaN(d)) return;
+    var off = d + 500 - Date.now();  // Date is whole seconds: its middle
+    skew = Math.abs(off) > 2000 ? off : 0;
+  }
+
+  function two(n) { return (n < 10 ? "0" : "") + n; }
+
+  function tick() {
+    document.querySelectorAll(".clock.timed").forEach(function (el) {
+      var ends = Date.parse(el.getAttribute("data-ends"));
+      var left = Math.floor((ends - (Date.now() + skew)) / 1000);
+      if (isNaN(left)) return;
+      if (left > 0) {
+        var h = Math.floor(left / 3600), m = Math.floor(left / 60) % 60, s = left % 60;
+        var t = (h ? h + ":" + two(m) : String(m)) + ":" + two(s);
+        el.textContent = el.getAttribute("data-left").replace("{t}", t);
+      } else {
+        el.textContent = el.getAttribute("data-up");
+      }
+      el.classList.toggle("soon", left > 0 && left <= 300);
+      el.classList.toggle("up", left <= 0);
+    });
+  }
+
+  // ---- the projector: as many rows on a page as fit above the page counter
+  var pages = [];
+
+  function fitRows() {
+    var table = document.getElementById("projector-rows");
+    if (!table || !table.tBodies.length) return;
+    if (table.tHead) table.tHead.hidden = false;
+    var rows = [];
+    Array.prototype.forEach.call(table.tBodies, function (b) {
+      Array.prototype.forEach.call(b.rows, function (r) { r.hidden = false; rows.push(r); });
+    });
+    var counter = document.querySelector(".pageno");
+    var bottom = window.innerHeight - (counter ? counter.offsetHeight : 0) -
+        window.innerHeight * 0.015;
+    var top = table.tBodies[0].getBoundingClientRect().top;
+    pages = [];
+    var cur = [], y = top;
+    rows.forEach(function (r) {
+      var h = r.getBoundingClientRect().height;
+      // a body after the first (a team event's team standings) starts a page of its own
+      var first = r === r.parentNode.rows[0] && r.parentNode !== table.tBodies[0];
+      if (cur.length && (first || y + h > bottom)) { pages.push(cur); cur = []; y = top; }
+      cur.push(r);
+      y += h;
+    });
+    pages.push(cur);
+    showPage();
+  }
+
   function showPage() {
-    var pages = document.querySelectorAll("section.page");
     if (!pages.length) return;
     page = page % pages.length;
-    pages.forEach(function (p, i) { p.hidden = i !== page; });
+    pages.forEach(function (p, i) { p.forEach(function (r) { r.hidden = i !== page; }); });
+    // the players' column heads over the players' rows only (the team rows bring their own)
+    var table = document.getElementById("projector-rows");
+    if (table && table.tHead && pages[page].length) {
+      table.tHead.hidden = pages[page][0].parentNode !== table.tBodies[0];
+    }
+    var counter = document.querySelector(".pageno");
+    if (counter && counter.getAttribute("data-fmt")) {
+      counter.textContent = counter.getAttribute("data-fmt")
+        .replace("{a}", page + 1).replace("{b}", pages.length);
+    }
   }
 
   function refresh() {
@@ -39,7 +106,7 @@
       open.push(s.textContent);
     });
     return fetch(location.href, { headers: { "Accept": "text/html" }, cache: "no-store" })
-      .then(function (r) { return r.text(); })
+      .then(function (r) { noteDate(r); return r.text(); })
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("live");
@@ -58,13 +125,18 @@
           i2.value = typed;
           i2.dispatchEvent(new Event("input"));
         }
-        showPage();
+        tick();
+        fitRows();
       });
   }
 
   function poll() {
     fetch("/api/changes?since=" + rev + "&timeout=25", { cache: "no-store" })
-      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        noteDate(r);
+        return r.json();
+      })
       .then(function (d) {
         body.classList.remove("offline");
         if (d.revision !== rev) {
@@ -80,7 +152,18 @@
   }
 
   wireFind();
+  tick();
+  setInterval(tick, 1000);
+  if (document.querySelector(".clock.timed")) {
+    fetch("/static/live.js", { method: "HEAD", cache: "no-store" }).then(noteDate, function () {});
+  }
   if (body.classList.contains("projector")) {
+    // for a look from outside (tests, a hall's own tooling): rows per page, turn a page
+    window.projectorPages = function () { return pages.map(function (p) { return p.length; }); };
+    window.projectorTurn = function () { page += 1; showPage(); return page; };
+    fitRows();
+    window.addEventListener("resize", fitRows);
+    if (document.fonts && document.fonts.ready) document.fonts.ready.then(fitRows);
     setInterval(function () { page += 1; showPage(); }, 10000);
   }
   poll();
