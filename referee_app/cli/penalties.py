@@ -18,9 +18,14 @@ from .options import (
 )
 
 
-def _entries(entries: dict[str, int], unit: str = "chips") -> str:
+def _entries(entries: dict[str, int], unit: str = "chips", *, named: bool = False) -> str:
+    """Each player's share: ``李伟 -2 pts`` in points; in chips a bare figure, or ``李伟 -4
+    chips`` when ``named`` (a list that holds penalties in both)."""
     if unit == "points":
         return say("list_sep").join(say("penalty.in_points", name=n, n=f"{c:+d}")
+                                    for n, c in entries.items())
+    if named:
+        return say("list_sep").join(say("penalty.in_chips", name=n, n=f"{c:+d}")
                                     for n, c in entries.items())
     return say("list_sep").join(f"{n} {c:+d}" for n, c in entries.items())
 
@@ -68,11 +73,14 @@ def penalty_add(players: tuple[str, ...], chips: int | None, points: int | None,
 def penalty_list(db: Path) -> None:
     """List penalties (void ones marked)."""
     with open_db(db) as t:
+        penalties = t.penalties.list()
+        # penalties in points too (placement scoring): each amount says its unit
+        both = any(p.unit == "points" for p in penalties)
         header = ["#", say("col.round"), say("col.clause"), say("col.by"), say("col.reason"),
-                  say("col.chips")]
+                  say("col.penalty" if both else "col.chips")]
         rows = [(p.id, where(p.round) if p.round else "-", p.clause or "", p.referee or "-",
                  p.reason + (say("marks", marks=say("penalty.void_mark")) if p.void else ""),
-                 _entries(p.entries, p.unit)) for p in t.penalties.list()]
+                 _entries(p.entries, p.unit, named=both)) for p in penalties]
         for line in text_table(header, rows, "rlllll"):
             click.echo(line)
 

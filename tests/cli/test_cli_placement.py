@@ -101,6 +101,7 @@ def test_penalties_in_points_on_the_command_line(tmp_path: Path) -> None:
     assert run("players", "add", "李伟", "--db", str(db)).exit_code == 0
     r = run("penalty", "add", "李伟", "--points", "1", "--reason", "late", "--db", str(db))
     assert r.exit_code == 0 and "李伟 -1 pts" in r.output
+    assert "counted in round 1 (the round in play" in r.output  # no --round given
     assert "李伟 -1 pts" in run("penalty", "list", "--db", str(db)).output
     for args in (("--chips", "2", "--points", "1"), ()):
         r = run("penalty", "add", "李伟", *args, "--reason", "x", "--db", str(db))
@@ -110,6 +111,12 @@ def test_penalties_in_points_on_the_command_line(tmp_path: Path) -> None:
     assert r.exit_code == 2 and "cannot be zero-sum" in r.output
     row = json.loads(run("standings", "--json", "--db", str(db)).output)[0]
     assert (row["points"], row["point_penalties"], row["chips"]) == (-1, -1, 0)
+    assert run("penalty", "add", "李伟", "--chips", "3", "--reason", "noise", "--db",
+               str(db)).exit_code == 0
+    listed = run("--lang", "zh", "penalty", "list", "--db", str(db)).output
+    # both units in one list: each amount names its own, under a "penalty" column
+    assert "罚分" in listed.splitlines()[0] and "李伟 -1 比赛分" in listed \
+        and "李伟 -3 筹码" in listed
 
 
 def test_stage_cut_list_check_and_cancel(tmp_path: Path) -> None:

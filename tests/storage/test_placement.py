@@ -215,6 +215,25 @@ def test_penalties_in_points_and_the_switches_around_them(make_tournament) -> No
     assert t.record.verify()
 
 
+def test_a_penalty_in_points_without_a_round_counts_in_the_round_in_play(
+        make_tournament) -> None:
+    """As a penalty in chips: without --round, the round in play (round 1 until a round is
+    started or has hands), a round given is kept; the points go to that round's column."""
+    t = make_tournament(n=8, rounds=2)
+    t.update_info(scoring="placement")
+    assert t.penalties.add(["李伟"], 1, "late", unit="points").round == 1
+    t.rounds.start(2)
+    p = t.penalties.add(["李伟"], 2, "phone", unit="points")
+    assert (p.round, p.unit, p.entries) == (2, "points", {"李伟": -2})
+    assert t.penalties.add(["李伟"], 4, "noise", unit="points", round=1).round == 1
+    row = next(r for r in t.standings.table() if r.player == "李伟")
+    assert (row.points, row.point_penalties, row.per_round_points) == (-7, -7, {1: -5, 2: -2})
+    assert row.chips == 0 and row.penalties == 0
+    only_2 = next(r for r in t.standings.table(2) if r.player == "李伟")
+    assert only_2.points == -2
+    assert t.record.verify()
+
+
 def test_a_three_seat_event_defaults_to_three_values(tmp_path: Path) -> None:
     with Tournament.create(tmp_path / "z.sqlite", "Z", ruleset="zigong-3p",
                            scoring="placement", backup_every=0) as t:
