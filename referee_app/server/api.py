@@ -428,8 +428,11 @@ async def changes(request: Request) -> JSONResponse:
         timeout = math.nan
     if not 0 <= timeout <= MAX_WAIT:  # nan and inf too
         raise ApiError.of(400, "timeout", "bad_wait", max=MAX_WAIT, got=raw_timeout[:40])
-    rev = await state_of(request).watch.wait_change(int(since), timeout)
-    return JSONResponse({"revision": rev})
+    state = state_of(request)
+    rev = await state.watch.wait_change(int(since), timeout)
+    # "every": how long an open page should let pass before its next refresh (longer while
+    # the server is busy making pages: see state.Pace)
+    return JSONResponse({"revision": rev, "every": state.pace.every()})
 
 
 # --------------------------------------------------------------------------- writes
