@@ -322,15 +322,18 @@ async def progress(request: Request) -> Response:
 
 
 def _leaderboard(request: Request, kind: str,
-                 rows_of: Callable[[Results, Tournament, int | None, int | None], Any]
+                 rows_of: Callable[[Results, Tournament, int | None, int | None, str | None],
+                                   Any]
                  ) -> Awaitable[Response]:
-    """A leaderboard's rows (``?round=N`` or ``?through=N``) as their ``--json`` prints
-    them, shared by every asker of a revision; provisional standings say so in a header
-    (hands still to verify when only verified hands count)."""
+    """A leaderboard's rows (``?round=N`` or ``?through=N``; ``?stage=`` one stage alone, by
+    its number or name) as their ``--json`` prints them, shared by every asker of a
+    revision; provisional standings say so in a header (hands still to verify when only
+    verified hands count)."""
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    return shared(request, (kind, rnd, through),
+    stage = request.query_params.get("stage") or None  # a number or a name
+    return shared(request, (kind, rnd, through, stage),
                   lambda results, t: [results.json_of(r, to_json)
-                                      for r in rows_of(results, t, rnd, through)],
+                                      for r in rows_of(results, t, rnd, through, stage)],
                   lambda results, t: {"X-Provisional-Hands": str(
                       results.provisional(t, rnd, through))})
 
@@ -530,8 +533,10 @@ async def add_penalty(request: Request) -> JSONResponse:
     clause = field(data, "clause", str, required=False)
     rnd = field(data, "round", int, required=False)
     zero_sum = field(data, "zero_sum", bool, required=False, default=False)
+    unit = field(data, "unit", str, required=False, default="chips")
     p = await write(request, session, lambda t, who: t.penalties.add(
-        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
+        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd,
+        unit=unit))
     return JSONResponse(to_json(p), status_code=201)
 
 

@@ -22,7 +22,7 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
   to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
 
 The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
-``@upgrades_to(3)`` below, and test it on a file of the version before.
+``@upgrades_to(7)`` below, and test it on a file of the version before.
 """
 
 from __future__ import annotations
@@ -261,3 +261,28 @@ def round_state(db: Database) -> None:
     its start and end). Empty until a round is started, so the record is unchanged and the
     chain gets no entry."""
     db.execute(SCHEMA_5_ROUND_STATE)
+
+
+# --------------------------------------------------------------------------- schema 6
+
+#: the table schema 6 added, as it created it
+SCHEMA_6_STAGES = """CREATE TABLE stages (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    after_round INTEGER NOT NULL UNIQUE,
+    top INTEGER NOT NULL,
+    carry TEXT NOT NULL,
+    players TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL
+)"""
+
+
+@upgrades_to(6)
+def stages_and_points_penalties(db: Database) -> None:
+    """Schema 5 -> 6: the stages of an event (``stages``: one row per cut, none yet) and a
+    penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
+    chain's older entries replay to — a column their rows lack takes its default,
+    :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
+    db.execute(SCHEMA_6_STAGES)
+    db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")

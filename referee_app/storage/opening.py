@@ -39,8 +39,9 @@ from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
 #: those of the current schema, and of the schemas before (without those later ones added)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V4 = TABLES - {"round_state"}  # schema 4 added a column only (players.team)
-TABLES_V3 = TABLES_V4
+TABLES_V5 = TABLES - {"stages"}  # schema 6 also added a column (penalties.unit)
+TABLES_V4 = TABLES_V5 - {"round_state"}
+TABLES_V3 = TABLES_V4  # schema 4 added a column only (players.team)
 TABLES_V2 = TABLES_V3 - frozenset(SCHEMA_3_TABLES)
 TABLES_V1 = TABLES_V2 - frozenset(SCHEMA_2_TABLES)
 
@@ -135,8 +136,9 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    missing = (TABLES if version >= 5 else TABLES_V4 if version == 4 else
-               TABLES_V3 if version == 3 else TABLES_V2 if version == 2 else TABLES_V1) - tables
+    missing = (TABLES if version >= 6 else TABLES_V5 if version == 5
+               else TABLES_V4 if version == 4 else TABLES_V3 if version == 3
+               else TABLES_V2 if version == 2 else TABLES_V1) - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),
                                      tables=sorted(missing))

@@ -12,6 +12,7 @@ import os
 import sqlite3
 import warnings
 from collections.abc import Iterator, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -236,7 +237,9 @@ class Store:
             created_at=meta.get("created_at", ""), cap_fan=meta.get("cap_fan"),
             templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
             verified_only=bool(meta.get("verified_only", False)),
-            self_verify=bool(meta.get("self_verify", False)))
+            self_verify=bool(meta.get("self_verify", False)),
+            scoring=meta.get("scoring", "chips"),
+            placement_points=tuple(Fraction(str(v)) for v in meta.get("placement_points", ())))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

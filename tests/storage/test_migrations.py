@@ -22,24 +22,26 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
+#: what a schema-5 file lacked: the stages, a penalty's unit
+TO_SCHEMA_5 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-4 file lacked: those, and the state of the rounds started (round start)
+TO_SCHEMA_4 = TO_SCHEMA_5 + "DROP TABLE round_state; "
+#: what a schema-3 file lacked: those, and a player's team
+TO_SCHEMA_3 = TO_SCHEMA_4 + "ALTER TABLE players DROP COLUMN team; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
-    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
-    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
-    "DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
+    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
+    "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; " + TO_SCHEMA_3 +
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
     "PRAGMA user_version=1;")
 #: what a schema-2 file lacked: the keys table, the client address of a sign-in failure
 TO_SCHEMA_2 = (
-    "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
-    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
-    "ALTER TABLE players DROP COLUMN team; "
+    "DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); " + TO_SCHEMA_3 +
     "PRAGMA user_version=2;")
-#: what a schema-4 file lacked: the state of the rounds started (round start)
-TO_SCHEMA_4 = "DROP TABLE round_state; PRAGMA user_version=4;"
 #: every step an upgrade from schema 1 records
 ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
@@ -217,6 +219,28 @@ def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
     assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
 
 
+@pytest.mark.parametrize("version", [3, 4, 5])
+def test_an_older_file_gains_stages_and_penalties_in_chips(current: Tournament,
+                                                           tmp_path: Path, version: int) -> None:
+    """Schema 6 (from 3 through teams and round_state, from 4 through round_state, or from
+    5): the stages table, and every penalty of an older file in chips — its chain rows,
+    written without a unit, replay to the column's default, so verify and bundles hold and
+    the standings are as they were."""
+    rows = current.standings.table()
+    bundle = current.export_bundle()
+    undo = {3: TO_SCHEMA_3, 4: TO_SCHEMA_4, 5: TO_SCHEMA_5}[version]
+    three = _older(current, tmp_path / "older.sqlite", undo + f"PRAGMA user_version={version};")
+    fresh = _shape(current.db.conn)
+    with Tournament.open(three, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("SELECT DISTINCT unit FROM penalties").fetchall() == [("chips",)]
+        assert [p.unit for p in t.penalties.list()] == ["chips"]
+        assert t.stages.list()[1:] == [] and t.standings.table() == rows
+        assert t.record.verify().entries == len(current.record.log())
+        assert t.export_bundle() == bundle
+    assert _applied(three) == ALL_STEPS
+
+
 def _mount_tmpfs(where: Path) -> bool:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         return False
@@ -241,9 +265,9 @@ def _remount_read_only(where: Path) -> None:
 
 @pytest.fixture
 def schema_4(current: Tournament, tmp_path: Path) -> Path:
-    """A file the way schema 4 stored it: no round_state (and, made new at schema 4, no
+    """A file the way schema 4 stored it: no round_state, stages or penalty unit (and, made new at schema 4, no
     migrations table)."""
-    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4)
+    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4 + "PRAGMA user_version=4;")
 
 
 def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
@@ -285,8 +309,7 @@ def before_teams(tmp_path: Path) -> Path:
     path = tmp_path / "before-teams.sqlite"
     Tournament.import_bundle(DEMO, path, backup_every=0).close()
     conn = sqlite3.connect(path)
-    conn.executescript("DROP TABLE round_state; ALTER TABLE players DROP COLUMN team; "
-                       "PRAGMA user_version=3;")
+    conn.executescript(TO_SCHEMA_3 + "PRAGMA user_version=3;")
     conn.close()
     return path
 
