@@ -18,8 +18,15 @@ synchronous=FULL: bytes written for backups per saved hand <= 10x the hand's rec
 backup folder <= 4x the file. Each time is printed as wall and CPU seconds beside the load
 average (the machine is shared: CPU is what the code costs, wall what a referee waits).
 
+Issue 26: standings under placement scoring (each round's places at every table) for
+1,000 players x 8 rounds (the cached event of ``event_cache.py``) <= 2x the chips standings'
+time, made afresh (a new connection's first standings) and brought forward after one more
+hand (the kept sums: one table placed again), the two alternated so machine load hits both
+alike.
+
 Usage:  python benchmarks/bench_storage.py [--players 200] [--hands 10000]
                                            [--event 256 --event 1000 | --no-event]
+                                           [--placement-players 1000 | 0 to skip]
 """
 
 from __future__ import annotations
@@ -133,6 +140,76 @@ def _sign_alone(n: int = 2000) -> float:
     for i in range(n):
         key.sign(i + 1, "0" * 64)
     return (time.process_time() - a) / n * 1000
+
+
+def _timed(fn: object) -> tuple[float, float, object]:
+    """(wall s, CPU s, result) of one call."""
+    a, c = time.perf_counter(), time.process_time()
+    out = fn()  # type: ignore[operator]
+    return time.perf_counter() - a, time.process_time() - c, out
+
+
+def placement_figures(players: int, repeats: int = 9) -> dict[str, dict[str, list[float]]]:
+    """Standings of the cached event by chips and by placement points: afresh and after one
+    more hand, alternating chips and placement (wall and CPU seconds per kind)."""
+    from event_cache import HEAD, HEAD_PIN, fresh_copy
+
+    out: dict[str, dict[str, list[float]]] = {
+        f"{scope} {kind}": {"wall": [], "cpu": []}
+        for scope in ("afresh", "after a hand") for kind in ("chips", "placement")}
+    with tempfile.TemporaryDirectory() as d:
+        dbs = {"chips": fresh_copy(players, Path(d), "chips.sqlite"),
+               "placement": fresh_copy(players, Path(d), "placement.sqlite")}
+        with Tournament.open(dbs["placement"], backup_every=0) as t:
+            t.referees.sign_in(HEAD, HEAD_PIN)
+            t.update_info(scoring="placement", referee=HEAD)
+        for _ in range(repeats):
+            for kind, db in dbs.items():
+                with Tournament.open(db, backup_every=0) as t:
+                    wall, cpu, rows = _timed(t.standings.table)
+                    assert len(rows) == players  # type: ignore[arg-type]
+                out[f"afresh {kind}"]["wall"].append(wall)
+                out[f"afresh {kind}"]["cpu"].append(cpu)
+        opened = {kind: Tournament.open(db, backup_every=0) for kind, db in dbs.items()}
+        try:
+            rng = random.Random(26)
+            last = max(r.number for r in opened["chips"].rounds.list())
+            seating = opened["chips"].rounds.seating(last).tables
+            for t in opened.values():
+                t.referees.sign_in(HEAD, HEAD_PIN)
+                t.standings.table()  # kept from now on
+            for i in range(repeats):
+                table = 1 + (i * 37) % len(seating)
+                rec = random_record(rng, DEFAULT_RULESET, players=seating[table])
+                for kind, t in opened.items():
+                    t.hands.add(rec, round=last, table=table,
+                                hand_no=t.hands.next_no(last, table), referee=HEAD)
+                    wall, cpu, _ = _timed(t.standings.table)
+                    out[f"after a hand {kind}"]["wall"].append(wall)
+                    out[f"after a hand {kind}"]["cpu"].append(cpu)
+        finally:
+            for t in opened.values():
+                t.close()
+    return out
+
+
+def print_placement(players: int) -> bool:
+    """The figures of :func:`placement_figures`, printed; whether placement stays within 2x."""
+    import os
+
+    figures = placement_figures(players)
+    ok = True
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    for scope in ("afresh", "after a hand"):
+        med = {k: {m: statistics.median(v) * 1000 for m, v in figures[f"{scope} {k}"].items()}
+               for k in ("chips", "placement")}
+        ratio = med["placement"]["cpu"] / max(med["chips"]["cpu"], 1e-9)
+        ok = ok and ratio <= 2
+        print(f"standings {scope}, {players} players x 8 rounds: chips {med['chips']['wall']:.1f}"
+              f" ms wall / {med['chips']['cpu']:.1f} ms CPU; placement "
+              f"{med['placement']['wall']:.1f} ms wall / {med['placement']['cpu']:.1f} ms CPU; "
+              f"placement / chips (CPU) {ratio:.2f} (target <= 2; load average {load})")
+    return ok
 
 
 def classic(args: argparse.Namespace) -> bool:
@@ -422,14 +499,22 @@ def main(argv: list[str] | None = None) -> int:
                     help="event size in players (repeatable; default 256 and 1000)")
     ap.add_argument("--no-event", action="store_true", help="the 10,000-hand file only")
     ap.add_argument("--no-classic", action="store_true", help="the events only")
+    ap.add_argument("--placement-players", type=int, default=1000,
+                    help="players of the placement-vs-chips standings figures (0: skip)")
+    ap.add_argument("--only-placement", action="store_true",
+                    help="only the placement-vs-chips standings figures")
     ap.add_argument("--slips-child", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.slips_child:
         slips_child(args.slips_child)
         return 0
+    if args.only_placement:
+        return 0 if print_placement(args.placement_players) else 1
     ok = True
     if not args.no_classic:
         ok = classic(args)
+    if args.placement_players:
+        ok = print_placement(args.placement_players) and ok
     if not args.no_event:
         for players in args.event or [256, 1000]:
             ok = event(players) and ok

@@ -53,6 +53,8 @@ def test_the_glossary_table_reads() -> None:
     assert len(rows) >= 19
     assert rows["absent (checked in as not here: not seated, results kept)"][0] == "缺席"
     assert rows["chips"] == ("筹码", ["游戏豆", "积分", "豆"])
+    assert rows["placement points (a player's points for their place at the table in one "
+                "round, e.g. 4, 2, 1, 0)"] == ("比赛分", ["积分", "名次分"])
     assert rows["discards paid (the discarder pays the win)"][0] == "点炮"
 
 
@@ -75,6 +77,12 @@ NAMED_AT = {
     "override (a hand recorded against the rules by the head referee, with a reason)": (
         "status_override", "prog_override", "report.label.override", "page.override",
         "error.line_override", "error.opponent_override"),
+    "placement points (a player's points for their place at the table in one round, "
+    "e.g. 4, 2, 1, 0)": ("Points", "report.col.standings.points", "page.points",
+                         "cli.standings.col.points", "n_points", "report.label.points_unit",
+                         "page.scoring_placement", "cli.penalty.in_points"),
+    "stage (the rounds played by the players a cut chose: qualifying, final)": (
+        "Stage", "report.col.standings.stage", "page.stage", "cli.standings.col.stage"),
     "ready (a hand one tile from winning)": (
         "trace.ready", "report.label.ready", "error.result_ready"),
     # issue 26: a team event and check-in, on the desk, the sheets, the pages, the CLI

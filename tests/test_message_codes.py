@@ -230,6 +230,7 @@ PARSERS = {
     "gui/controllers/navigation.py": "the go-to line a referee types (1 2 3)",
     "gui/server_desk.py": "the server address a referee types; its outbox folder's name",
     "storage/settings.py": "the results address a head referee types",
+    "storage/scoring.py": "the places' points a head referee types (4,2,1,0 or 3.5,2,1,0)",
     "server/api.py": "a number in a request's query (since=)",
     "storage/backup_files.py": "backup file names on disk",
     "reports/textfit.py": "where text may break across lines (typesetting)",

@@ -12,6 +12,12 @@ transplanted into a generated hand as a crafted winning hand, and kept only if t
 settles it ok. Deterministic: same seed, same file (timestamps are synthetic).
 
 Usage:  python tools/make_demo_event.py [--seed 2009] [--out sample_events/demo-ottawa-2009.json]
+
+``--placement`` builds the placement-scored variant instead,
+``sample_events/demo-placement.json``: the same 16 players ranked by placement points
+(比赛分 4,2,1,0 a table each round, chips breaking ties), three qualifying rounds × 4 tables
+× 6 hands, a cut after round 3 sending the top 8 to the final (决赛) with half their points
+carried, one final round × 2 tables × 6 hands, one penalty in points and one in chips.
 """
 
 from __future__ import annotations
@@ -204,6 +210,55 @@ def build(seed: int) -> tuple[dict[str, Any], Counter[str]]:
     return bundle, seen
 
 
+PLACEMENT_ROUNDS, PLACEMENT_HANDS, FINAL_TOP = 3, 6, 8
+
+
+def build_placement(seed: int) -> tuple[dict[str, Any], Counter[str]]:
+    """The placement-scored variant (see the module doc)."""
+    rng = random.Random(seed)
+    seen: Counter[str] = Counter()
+    with tempfile.TemporaryDirectory() as d, synthetic_clock("2009-01-04"):
+        t = Tournament.create(Path(d) / "demo.sqlite", "渥太华川渝同乡会比赛分赛 2009 (演示)",
+                              ruleset=RULESET, venue="Ottawa Chinese Community Centre",
+                              start_date="2009-01-04", end_date="2009-01-04",
+                              referees=REFEREES, head_referee=REFEREES[0], backup_every=0,
+                              scoring="placement", placement_points="4,2,1,0")
+        for name, latin, club in PLAYERS:
+            t.players.add(name, name_latin=latin, club=club, referee=REFEREES[0])
+
+        def play(r: int) -> None:
+            seating = t.rounds.seat(r, seed=seed * 10 + r, referee=REFEREES[0])
+            for table in sorted(seating.tables):
+                players = seating.tables[table]
+                for n in range(1, PLACEMENT_HANDS + 1):
+                    dealer = t.hands.next_dealer(r, table)
+                    rec = pick_record(rng, dealer, players, seen, None)
+                    h = t.hands.add(rec, round=r, table=table, hand_no=n,
+                                    referee=REFEREES[(table + r) % len(REFEREES)])
+                    seen.update(coverage_of(rec))
+                    if n % 2 == 0:
+                        t.hands.set_status(h.id, "verified",
+                                           referee=REFEREES[(table + r + 1) % 3])
+
+        for r in range(1, PLACEMENT_ROUNDS + 1):
+            play(r)
+        late = t.rounds.seating(2).tables[3]["N"]
+        t.penalties.add([late], 1, "迟到 (late for round 2: one placement point)",
+                        clause="§3", referee=REFEREES[0], round=2, unit="points")
+        rude = t.rounds.seating(3).tables[1]["E"]
+        t.penalties.add([rude], 8, "诈和 (false win declared; hand continued)",
+                        clause="§2.4", referee=REFEREES[0], zero_sum=True, round=3)
+        rows = [r for r in t.standings.table(through_round=PLACEMENT_ROUNDS)]
+        top = FINAL_TOP
+        while rows[top - 1].rank == rows[top].rank:  # no tie across the cut in the demo
+            top += 1
+        t.stages.cut(PLACEMENT_ROUNDS, top, "half", name="决赛", referee=REFEREES[0])
+        play(PLACEMENT_ROUNDS + 1)
+        bundle = t.export_bundle()
+        t.close()
+    return bundle, seen
+
+
 KONG_REASON = ("表上记分单: 漏记了一个杠 (a kong was missed at entry; corrected from the "
                "table's score sheet)")
 
@@ -246,9 +301,14 @@ def check_amendments(bundle: dict[str, Any]) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=2009)
-    ap.add_argument("--out", type=Path, default=ROOT / "sample_events" / "demo-ottawa-2009.json")
+    ap.add_argument("--placement", action="store_true",
+                    help="the placement-scored variant (sample_events/demo-placement.json)")
+    ap.add_argument("--out", type=Path, default=None)
     args = ap.parse_args(argv)
-    bundle, seen = build(args.seed)
+    if args.out is None:
+        args.out = ROOT / "sample_events" / ("demo-placement.json" if args.placement
+                                             else "demo-ottawa-2009.json")
+    bundle, seen = build_placement(args.seed) if args.placement else build(args.seed)
     wrong = check_amendments(bundle)
     if wrong:
         print("\n".join(wrong))

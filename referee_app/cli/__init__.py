@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "hand": "referee_app.cli.hands:hand",
     "standings": "referee_app.cli.standings:standings",
     "penalty": "referee_app.cli.penalties:penalty",
+    "stage": "referee_app.cli.stage:stage",
     "referee": "referee_app.cli.referees:referee",
     "key": "referee_app.cli.keys:key",
     "verify": "referee_app.cli.record:verify",

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 import click
 
 from referee_app.core.errors import RecordError
+from referee_app.core.scores import figure
 from referee_app.storage import StorageError, Tournament
 
 from .common import load_json_input, require_object
@@ -67,7 +68,8 @@ def impact_lines(imp: Any) -> list[str]:
         f"({d:+d})" for s, d in imp.seat_changes.items())))
     if imp.rank_changes:
         out += [say("impact.rank", player=r.player, a=r.rank_before, b=r.rank_after,
-                    chips_a=f"{r.chips_before:+d}", chips_b=f"{r.chips_after:+d}")
+                    chips_a=figure(r.chips_before, signed=True),
+                    chips_b=figure(r.chips_after, signed=True))
                 for r in imp.rank_changes]
     else:
         out.append(say("impact.no_rank"))

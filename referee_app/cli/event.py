@@ -11,6 +11,8 @@ from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament, signing
 from referee_app.storage.backup_files import folder_size
+from referee_app.storage.models import TournamentInfo
+from referee_app.storage.scoring import points_text
 from referee_app.storage.wire import to_json
 
 from .lang import lang, say, seat
@@ -23,6 +25,26 @@ from .options import (
     referee_option,
     tie_break_text,
 )
+from .stage import stage_line
+
+
+def scoring_options(f: Any) -> Any:
+    """``--scoring`` and ``--placement-points`` (event new and event set)."""
+    f = click.option("--placement-points", default=None, metavar="LIST",
+                     help="The places' points under placement scoring, best first, one per "
+                          "seat (default 4,2,1,0; 2,1,0 at three seats); level players "
+                          "share the points of the places they cover.")(f)
+    return click.option("--scoring", type=click.Choice(["chips", "placement"]), default=None,
+                        help="Rank by the chips (the default), or by placement points "
+                             "(比赛分): each round, each table's players get the points of "
+                             "their place by their chips there; chips break ties.")(f)
+
+
+def scoring_text(i: TournamentInfo) -> str:
+    """How the event ranks, in one line."""
+    if i.placement:
+        return say("event.scoring_placement", points=points_text(i.placement_points))
+    return say("event.scoring_chips")
 
 
 @click.group()
@@ -56,14 +78,19 @@ def event() -> None:
 @click.option("--verified-only", is_flag=True,
               help="Standings count only verified hands (provisional until every hand is "
                    "verified); 'event set --all-hands-count' turns it off.")
+@scoring_options
 @db_option
 @handle_errors
 def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, start_date: str,
               end_date: str, head_referee: str, referees: str, stake: int | None,
               cap_fan: int | None, tie_break: str | None, verified_only: bool,
-              db: Path) -> None:
+              scoring: str | None, placement_points: str | None, db: Path) -> None:
     """Create a new tournament NAME in --db (refuses to overwrite an existing file)."""
     kw: dict[str, Any] = {}
+    if scoring is not None:
+        kw["scoring"] = scoring
+    if placement_points is not None:
+        kw["placement_points"] = placement_points
     rules: str | Ruleset = ruleset
     if ruleset_file is not None:
         from referee_app.core.ruleset_file import ruleset_from_file
@@ -83,6 +110,7 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
         only = say("event.with_verified_only") if i.verified_only else ""
         click.echo(say("event.created", name=i.name, ruleset=i.ruleset, seats=i.table_size,
                        cap=cap, verified=only, path=db))
+        click.echo("  " + scoring_text(i))
         click.echo(say("event.signing_key_made", fp=i.signing_key, short=i.signing_key_short,
                        folder=signing.key_dir()))
 
@@ -132,6 +160,7 @@ def _split(text: str | None) -> list[str]:
 @click.option("--resettle", is_flag=True,
               help="Also write a new version of every saved hand that settles differently "
                    "under the new cap/stake (reason \"cap changed to N\"; head referee).")
+@scoring_options
 @referee_option
 @db_option
 @handle_errors
@@ -140,7 +169,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
               stake: int | None, cap_fan: int | None, tie_break: str | None,
               templates: str | None, verified_only: bool | None,
               results_url: str | None, self_verify: bool | None, resettle: bool,
-              referee: str, db: Path) -> None:
+              scoring: str | None, placement_points: str | None, referee: str,
+              db: Path) -> None:
     """Change the tournament's details (the ruleset cannot change once created).
 
     A new cap or stake applies to hands saved after it: saved hands keep the settlement
@@ -150,7 +180,8 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
         ("name", name), ("venue", venue), ("start_date", start_date), ("end_date", end_date),
         ("head_referee", head_referee), ("stake", stake), ("cap_fan", cap_fan),
         ("templates", templates), ("verified_only", verified_only),
-        ("results_url", results_url), ("self_verify", self_verify))
+        ("results_url", results_url), ("self_verify", self_verify), ("scoring", scoring),
+        ("placement_points", placement_points))
         if v is not None}
     if referees is not None:
         fields["referees"] = _split(referees)
@@ -174,6 +205,7 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
                        tie_break=tie_break_text(i.tie_break), templates=i.templates or "-",
                        counted=_counted(i.verified_only), verifier=_verifier(i.self_verify),
                        results=i.results_url or "-"))
+        click.echo("  " + scoring_text(i))
         differ = t.settled_differently()
         if resettle:
             done = t.resettle(referee=referee)
@@ -216,6 +248,11 @@ def event_info(as_json: bool, db: Path) -> None:
                        results=i.results_url or "-", players=len(t.players.list())))
         click.echo("  " + (say("event.key_here" if t.keys.here() else "event.key_not_here",
                                fp=i.signing_key) if i.signing_key else say("event.key_none")))
+        click.echo("  " + scoring_text(i))
+        stages = t.stages.list()
+        if len(stages) > 1:
+            for st in stages:
+                click.echo("  " + stage_line(st))
         for r in t.rounds.list():
             byes = say("event.byes", names=_names(r.byes)) if r.byes else ""
             click.echo("  " + say("event.round", round=r.number, tables=r.tables,

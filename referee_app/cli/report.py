@@ -136,13 +136,13 @@ def report() -> None:
     copies to edit; docs/reports.md).
 
     \b
-    referee-app report standings [--round N | --through N] -o standings.pdf
+    referee-app report standings [--round N | --through N] [--stage NAME] -o standings.pdf
     referee-app report table [--round N] [--table T] -o tables.pdf
     referee-app report player PLAYER_ID_OR_NAME -o statement.pdf
     referee-app report hand HAND_ID -o ruling.pdf
     referee-app report seating [--round N] -o seating.pdf
     referee-app report slips [--round N] [--table T] [--count K] -o slips.pdf
-    referee-app report teams [--round N | --through N] -o teams.pdf
+    referee-app report teams [--round N | --through N] [--stage NAME] -o teams.pdf
 
     Without --round, table, seating and slips print the round in play.
     """
@@ -153,10 +153,13 @@ def report() -> None:
               help="Round N alone (as 'referee-app standings --round N').")
 @click.option("--through", type=NUMBER, default=None,
               help="After round N: rounds 1..N. Default (neither): overall.")
+@click.option("--stage", default=None, metavar="NAME",
+              help="One stage alone (its number or name, as 'referee-app standings --stage').")
 @common
-def standings(round_: int | None, through: int | None, **kw: Any) -> None:
-    """Standings: ranks with ties, tie-break columns, penalties marked."""
-    _run("standings", round=round_, through=through, **kw)
+def standings(round_: int | None, through: int | None, stage: str | None, **kw: Any) -> None:
+    """Standings: ranks with ties, tie-break columns, penalties marked; under placement
+    scoring the points (比赛分) first; once the event is cut, each row's stage."""
+    _run("standings", round=round_, through=through, stage=stage, **kw)
 
 
 @report.command()
@@ -198,10 +201,13 @@ def seating(round_: int, **kw: Any) -> None:
               help="Round N alone (as 'referee-app standings --teams --round N').")
 @click.option("--through", type=NUMBER, default=None,
               help="After round N: rounds 1..N. Default (neither): overall.")
+@click.option("--stage", default=None, metavar="NAME",
+              help="One stage alone (its number or name, as 'referee-app standings --stage').")
 @common
-def teams(round_: int | None, through: int | None, **kw: Any) -> None:
-    """Team standings: each team's members added up, ranks with ties."""
-    _run("teams", round=round_, through=through, **kw)
+def teams(round_: int | None, through: int | None, stage: str | None, **kw: Any) -> None:
+    """Team standings: each team's members added up, ranks with ties; under placement
+    scoring their points first."""
+    _run("teams", round=round_, through=through, stage=stage, **kw)
 
 
 @report.command()

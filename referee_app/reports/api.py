@@ -42,7 +42,7 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
     """The report's dataclass(es) from the database; ``params`` as for :func:`generate`."""
     if report == "standings":
         return gather.standings(tournament, generated_at, round=params.get("round"),
-                                through=params.get("through"))
+                                through=params.get("through"), stage=params.get("stage"))
     if report == "table":
         return gather.table_sheets(tournament, generated_at, round=params["round"],
                                    table=params.get("table"))
@@ -54,7 +54,7 @@ def gather_data(report: str, tournament: Tournament, generated_at: datetime,
         return gather.seating(tournament, generated_at, round=params["round"])
     if report == "teams":
         return gather.team_standings(tournament, generated_at, round=params.get("round"),
-                                     through=params.get("through"))
+                                     through=params.get("through"), stage=params.get("stage"))
     if report == "slips":
         return gather.slips(tournament, generated_at, round=params["round"],
                             table=params.get("table"), count=params.get("count", 8))
@@ -98,7 +98,8 @@ def generate(report: str, tournament: Tournament, *, out: str | Path | None = No
              generated_at: datetime | None = None, **params: Any) -> bytes:
     """Make one report as PDF bytes (also written to ``out``).
 
-    ``params``: standings ``round`` (that round alone) or ``through`` (rounds 1..N); table ``round``, ``table``; player ``player``; hand
+    ``params``: standings ``round`` (that round alone) or ``through`` (rounds 1..N), and
+    ``stage`` (one stage alone); table ``round``, ``table``; player ``player``; hand
     ``hand_id``; seating ``round``; slips ``round``, ``table``, ``count``.
     ``generated_at`` defaults to now (UTC); pass a fixed time for reproducible bytes.
     """

@@ -26,6 +26,7 @@ from reportlab.platypus import TableStyle as _TableStyle
 from reportlab.platypus.doctemplate import LayoutError
 
 from referee_app.core.errors import FieldError
+from referee_app.core.scores import Number, figure
 from referee_app.fonts import register_reportlab_font
 
 from . import textfit
@@ -57,9 +58,14 @@ def font() -> str:
     return register_reportlab_font()
 
 
-def signed(n: int) -> str:
-    """Chips as a referee writes them: +5, -3, 0."""
-    return f"+{n}" if n > 0 else str(n)
+def signed(n: Number) -> str:
+    """Chips as a referee writes them: +5, -3, 0 (a halved carry: +2.5)."""
+    return figure(n, signed=True)
+
+
+def penalty_amount(p: Any, t: Any) -> str:
+    """A penalty line's amount: chips as :func:`signed`, points with their unit."""
+    return signed(p.chips) + (f" {t.label('points_unit')}" if p.unit == "points" else "")
 
 
 def esc(text: object) -> str:

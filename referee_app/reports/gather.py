@@ -37,6 +37,7 @@ from .model import (
     SeatingData,
     SeatingTable,
     SlipsData,
+    StageLine,
     StandingRow,
     StandingsData,
     TableSheetData,
@@ -97,7 +98,7 @@ def _penalty_lines(pens: Sequence[Penalty], *, through_round: int | None = None,
         for name in names:
             if name in p.entries:
                 out.append(PenaltyLine(name, p.entries[name], reason, p.round, p.clause or "",
-                                       p.referee))
+                                       p.referee, p.unit))
     return tuple(out)
 
 
@@ -113,18 +114,23 @@ def _require_round(t: Tournament, round: int) -> None:
 
 
 def standings(t: Tournament, generated_at: datetime, *, round: int | None = None,
-              through: int | None = None) -> StandingsData:
+              through: int | None = None, stage: int | str | None = None) -> StandingsData:
     """Overall standings, round N alone (``round``), or after round N (``through``: rounds
-    1..N) — the same meaning as ``referee-app standings --round/--through``."""
+    1..N) — the same meaning as ``referee-app standings --round/--through``; ``stage``: one
+    stage alone (``--stage``)."""
     if round is not None and through is not None:
         raise ReportDataError.of("round", "report_round_or_through")
     for n in (round, through):
         if n is not None:
             _require_round(t, n)
-    rows = t.standings.table(round, through_round=through)
+    from referee_app.storage.stage_board import stage_name
+
+    rows = t.standings.table(round, through_round=through, stage=stage)
+    stages = t.standings.stages()
+    only_stage = t.stages.get(stage).number if stage is not None else None
     latin = {p.id: p.name_latin for p in t.players.list()}
     lines = _penalty_lines(t.penalties.list(), through_round=through, only_round=round)
-    penalised = {p.player for p in lines if p.chips < 0}
+    penalised = {p.player for p in lines if p.chips < 0}  # in chips or in points
     counted = [h for h in t.hands.list() if (through is None or h.round <= through)
                and (round is None or h.round == round)]
     unverified = sum(1 for h in counted if str(h.status) == "entered")
@@ -142,32 +148,46 @@ def standings(t: Tournament, generated_at: datetime, *, round: int | None = None
             status=str(r.status), tied=r.tied, hands=r.hands, wins=r.wins,
             self_drawn=r.self_drawn, discards_paid=r.discards_paid, flower_pigs=r.flower_pigs,
             largest_fan=r.largest_win_fan, penalties=r.penalties,
-            penalised=r.player in penalised, overrides=overridden.get(r.player, 0)))
+            penalised=r.player in penalised, points=r.points,
+            point_penalties=r.point_penalties, stage=r.stage, carried=r.carried,
+            overrides=overridden.get(r.player, 0)))
+    info = t.info
     return StandingsData(meta(t, generated_at), tuple(out), round=through,
-                         tie_break=tuple(t.info.tie_break), penalties=lines,
+                         tie_break=("points", *info.tie_break) if info.placement
+                         else tuple(info.tie_break), penalties=lines,
                          final=bool(counted) and unverified == 0, unverified=unverified,
                          overrides=overrides, only_round=round,
-                         verified_only=t.info.verified_only)
+                         verified_only=info.verified_only,
+                         placement_points=info.placement_points if info.placement else (),
+                         stages=tuple(StageLine(s.number, stage_name(s, "zh"),
+                                                stage_name(s, "en"), s.after_round, s.top,
+                                                s.carry) for s in stages)
+                         if len(stages) > 1 else (), stage=only_stage)
 
 
 def team_standings(t: Tournament, generated_at: datetime, *, round: int | None = None,
-                   through: int | None = None) -> TeamStandingsData:
+                   through: int | None = None, stage: int | str | None = None
+                   ) -> TeamStandingsData:
     """The team standings (``standings --teams``) in the scope and state the players'
-    standings report gives: each team's row is the sum of its members' rows."""
-    players = standings(t, generated_at, round=round, through=through)
-    rows = t.standings.teams(round, through_round=through)
+    standings report gives: each team's row is the sum of its members' rows (their points
+    first under placement scoring; ``stage``: that stage's players alone)."""
+    players = standings(t, generated_at, round=round, through=through, stage=stage)
+    rows = t.standings.teams(round, through_round=through, stage=stage)
     if not rows:
         raise ReportDataError.of("teams", "no_teams")
     out = tuple(StandingRow(
         rank=r.rank, name=r.team, chips=r.chips, members=r.members, tied=r.tied,
         hands=r.totals["hands"], wins=r.totals["wins"], self_drawn=r.totals["self_drawn"],
         discards_paid=r.totals["discards_paid"], flower_pigs=r.totals["flower_pigs"],
-        largest_fan=r.totals["largest_win_fan"], penalties=r.totals["penalties"])
+        largest_fan=r.totals["largest_win_fan"], penalties=r.totals["penalties"],
+        points=r.points, point_penalties=r.totals.get("point_penalties", 0))
         for r in rows)
     return TeamStandingsData(players.meta, out, round=players.round,
                              tie_break=players.tie_break, final=players.final,
                              unverified=players.unverified, only_round=players.only_round,
-                             verified_only=players.verified_only)
+                             verified_only=players.verified_only,
+                             placement_points=players.placement_points,
+                             stages=players.stages, stage=players.stage)
 
 
 # --------------------------------------------------------------------------- 2 table sheets

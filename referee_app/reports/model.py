@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from referee_app.core import Clause, HandRecord, Ruleset, Settlement
 
@@ -48,6 +49,7 @@ class PenaltyLine:
     round: int | None = None
     clause: str = ""
     referee: str = ""
+    unit: str = "chips"  # "points": placement points (比赛分) instead of chips
 
 
 # --------------------------------------------------------------------------- standings
@@ -73,11 +75,27 @@ class StandingRow:
     penalties: int = 0  # chips from penalties/adjustments, already included in ``chips``
     members: tuple[str, ...] = ()  # a team's line (``name`` the team): its members
     penalised: bool | None = None  # paid a penalty (red †); None: when penalties < 0
+    points: Any = None  # placement points (比赛分; exact) under placement scoring, else None
+    point_penalties: Any = 0  # points from penalties in points, already in ``points``
+    stage: int = 0  # the stage whose score the row shows (0: the event has no stages)
+    carried: Any = None  # the score carried into that stage at its cut
     overrides: int = 0  # hands counted as the head referee ruled (※, the legend says how)
 
     @property
     def is_penalised(self) -> bool:
         return self.penalised if self.penalised is not None else self.penalties < 0
+
+
+@dataclass(frozen=True, slots=True)
+class StageLine:
+    """A stage of an event that was cut, as the standings report names it."""
+
+    number: int
+    name_zh: str
+    name_en: str
+    after_round: int = 0  # the cut's round (0: stage 1)
+    top: int | None = None
+    carry: str | None = None  # "full" | "half" | "none"
 
 
 @dataclass(frozen=True, slots=True)
@@ -92,6 +110,9 @@ class StandingsData:
     overrides: int = 0  # head-referee overrides counted (the legend says how they count)
     only_round: int | None = None  # N: round N alone (then ``round`` is None)
     verified_only: bool = False  # the tournament counts only verified hands
+    placement_points: tuple[Any, ...] = ()  # the places' points under placement scoring
+    stages: tuple[StageLine, ...] = ()  # the event's stages once it is cut, else none
+    stage: int | None = None  # N: stage N alone
 
 
 # --------------------------------------------------------------------------- table sheets
@@ -100,7 +121,8 @@ class StandingsData:
 @dataclass(frozen=True, slots=True)
 class TeamStandingsData:
     """The team standings for the wall, in the scope and state of the players' standings:
-    each row a team's (``name``) with its ``members`` and their figures added up."""
+    each row a team's (``name``) with its ``members`` and their figures added up (their
+    points too, under placement scoring)."""
 
     meta: ReportMeta
     rows: tuple[StandingRow, ...]
@@ -110,6 +132,9 @@ class TeamStandingsData:
     unverified: int = 0
     only_round: int | None = None
     verified_only: bool = False
+    placement_points: tuple[Any, ...] = ()  # the places' points under placement scoring
+    stages: tuple[StageLine, ...] = ()  # the event's stages once it is cut, else none
+    stage: int | None = None  # N: stage N's players alone
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,7 +240,8 @@ class PlayerStatementData:
 
     @property
     def total(self) -> int:
-        return self.hand_chips + sum(p.chips for p in self.penalties)
+        """The chips: the hands' and the penalties in chips (a penalty in points is not)."""
+        return self.hand_chips + sum(p.chips for p in self.penalties if p.unit == "chips")
 
 
 # --------------------------------------------------------------------------- hand ruling

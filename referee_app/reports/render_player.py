@@ -11,7 +11,17 @@ from pathlib import Path
 from reportlab.lib import colors
 from reportlab.platypus import Flowable, Paragraph, Spacer
 
-from .base import MUTED, build_pdf, esc, frame_width, grid_table, scaled_widths, signed, styles
+from .base import (
+    MUTED,
+    build_pdf,
+    esc,
+    frame_width,
+    grid_table,
+    penalty_amount,
+    scaled_widths,
+    signed,
+    styles,
+)
 from .model import OpponentLine, PlayerHandLine, PlayerStatementData
 from .template import Template
 
@@ -75,7 +85,7 @@ def render_player(data: PlayerStatementData, t: Template, out: str | Path | None
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         for p in data.penalties:
             where = f" ({t.label('round', n=p.round)})" if p.round is not None else ""
-            story.append(Paragraph(esc(f"{signed(p.chips)}{where} {p.clause} "
+            story.append(Paragraph(esc(f"{penalty_amount(p, t)}{where} {p.clause} "
                                        f"{t.said(p.reason)}"), st.body))
 
     if t.option("show_hands"):

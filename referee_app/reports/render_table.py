@@ -18,6 +18,7 @@ from .base import (
     esc,
     frame_width,
     grid_table,
+    penalty_amount,
     scaled_widths,
     signature_lines,
     signed,
@@ -161,7 +162,7 @@ def table_story(data: TableSheetData, t: Template, st) -> list[Flowable]:
     if data.penalties:
         story.append(Paragraph(esc(t.label("penalties")), st.h3))
         for p in data.penalties:
-            story.append(Paragraph(esc(f"{p.player}: {signed(p.chips)} {p.clause} "
+            story.append(Paragraph(esc(f"{p.player}: {penalty_amount(p, t)} {p.clause} "
                                        f"{t.said(p.reason)}"), st.body))
     # the players and the table's referee sign the sheet as a true record
     story.append(signature_lines(t, st, [f"{s} {p}" for s, p in

@@ -7,10 +7,12 @@ from pathlib import Path
 
 from reportlab.platypus import Spacer
 
+from referee_app.core.scores import figure
+
 from .base import build_pdf, frame_width, grid_table, scaled_widths, signature_lines, signed, styles
 from .model import StandingRow, TeamStandingsData
 from .qr import results_block
-from .render_standings import heading, subtitle
+from .render_standings import columns, heading, subtitle
 from .template import Template
 
 
@@ -23,6 +25,10 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
         return (", " if t.language == "en" else "、").join(row.members)
     if name == "players":
         return str(len(row.members))
+    if name == "points":
+        return figure(row.points)
+    if name == "point_penalties":
+        return signed(row.point_penalties) if row.point_penalties else ""
     if name in ("chips", "penalties"):
         v = getattr(row, name)
         return signed(v) if (v or name == "chips") else ""
@@ -30,10 +36,11 @@ def _cell(name: str, row: StandingRow, t: Template) -> str:
 
 
 def render_teams(data: TeamStandingsData, t: Template, out: str | Path | None = None) -> bytes:
-    """The team standings table: ranks with ties (=N), the members, the summed columns."""
+    """The team standings table: ranks with ties (=N), the members, the summed columns
+    (the points first under placement scoring)."""
     st = styles(t)
     story = heading(data, t, st, note=t.label("team_sums"))
-    cols = t.column_specs()
+    cols = columns(data, t)  # the points before the chips under placement scoring
     widths = scaled_widths([c.width for _, c, _ in cols], frame_width(t))
     rows = [[_cell(name, r, t) for name, _, _ in cols] for r in data.rows]
     story.append(grid_table([h for _, _, h in cols], rows, widths,

@@ -83,6 +83,9 @@ STANDINGS_COLUMNS: dict[str, ColumnSpec] = {
     "player_id": _c("standings", "player_id", 1.2, "LEFT"),
     "club": _c("standings", "club", 2.4, "LEFT"),
     "status": _c("standings", "status", 1.6, "LEFT"),
+    "stage": _c("standings", "stage", 1.6, "LEFT"),  # once the event is cut
+    "points": _c("standings", "points", 1.3),  # placement scoring: 比赛分, before the chips
+    "carried": _c("standings", "carried", 1.2),  # once cut: the score carried in
     "chips": _c("standings", "chips", 1.3),
     "hands": _c("standings", "hands", 1.1),
     "wins": _c("standings", "wins", 1.1),
@@ -91,6 +94,7 @@ STANDINGS_COLUMNS: dict[str, ColumnSpec] = {
     "flower_pigs": _c("standings", "flower_pigs", 1.3),
     "largest_fan": _c("standings", "largest_fan", 1.5),
     "penalties": _c("standings", "penalties", 1.3),
+    "point_penalties": _c("standings", "point_penalties", 1.3),  # penalties in points
 }
 
 #: Columns of the 详细结算单 (seed 003) printed under each hand of a table sheet.
@@ -157,6 +161,9 @@ TEAM_COLUMNS: dict[str, ColumnSpec] = {
     "flower_pigs": _c("teams", "flower_pigs", 1.3),
     "largest_fan": _c("teams", "largest_fan", 1.5),
     "penalties": _c("teams", "penalties", 1.3),
+    # placement scoring: the members' points summed (the players' columns, their labels)
+    "points": STANDINGS_COLUMNS["points"],
+    "point_penalties": STANDINGS_COLUMNS["point_penalties"],
 }
 
 #: report -> template key -> the columns that key may list.

@@ -325,15 +325,18 @@ async def progress(request: Request) -> Response:
 
 
 def _leaderboard(request: Request, kind: str,
-                 rows_of: Callable[[Results, Tournament, int | None, int | None], Any]
+                 rows_of: Callable[[Results, Tournament, int | None, int | None, str | None],
+                                   Any]
                  ) -> Awaitable[Response]:
-    """A leaderboard's rows (``?round=N`` or ``?through=N``) as their ``--json`` prints
-    them, shared by every asker of a revision; provisional standings say so in a header
-    (hands still to verify when only verified hands count)."""
+    """A leaderboard's rows (``?round=N`` or ``?through=N``; ``?stage=`` one stage alone, by
+    its number or name) as their ``--json`` prints them, shared by every asker of a
+    revision; provisional standings say so in a header (hands still to verify when only
+    verified hands count)."""
     rnd, through = query_int(request, "round"), query_int(request, "through")
-    return shared(request, (kind, rnd, through),
+    stage = request.query_params.get("stage") or None  # a number or a name
+    return shared(request, (kind, rnd, through, stage),
                   lambda results, t: [results.json_of(r, to_json)
-                                      for r in rows_of(results, t, rnd, through)],
+                                      for r in rows_of(results, t, rnd, through, stage)],
                   lambda results, t: {"X-Provisional-Hands": str(
                       results.provisional(t, rnd, through))})
 
@@ -454,8 +457,11 @@ async def changes(request: Request) -> JSONResponse:
         timeout = math.nan
     if not 0 <= timeout <= MAX_WAIT:  # nan and inf too
         raise ApiError.of(400, "timeout", "bad_wait", max=MAX_WAIT, got=raw_timeout[:40])
-    rev = await state_of(request).watch.wait_change(int(since), timeout)
-    return JSONResponse({"revision": rev})
+    state = state_of(request)
+    rev = await state.watch.wait_change(int(since), timeout)
+    # "every": how long an open page should let pass before its next refresh (longer while
+    # the server is busy making pages: see state.Pace)
+    return JSONResponse({"revision": rev, "every": state.pace.every()})
 
 
 # --------------------------------------------------------------------------- writes
@@ -556,8 +562,10 @@ async def add_penalty(request: Request) -> JSONResponse:
     clause = field(data, "clause", str, required=False)
     rnd = field(data, "round", int, required=False)
     zero_sum = field(data, "zero_sum", bool, required=False, default=False)
+    unit = field(data, "unit", str, required=False, default="chips")
     p = await write(request, session, lambda t, who: t.penalties.add(
-        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd))
+        who_list, chips, reason, clause=clause, referee=who, zero_sum=zero_sum, round=rnd,
+        unit=unit))
     return JSONResponse(to_json(p), status_code=201)
 
 

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import errno
 import sqlite3
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -48,6 +49,10 @@ from .state import ApiError, ServerState, error_response, message_response
 
 #: largest request body accepted (a hand record is about 2 KB)
 MAX_BODY = 256 * 1024
+#: the interpreter's thread switch interval while serving (seconds; Python's default is
+#: 0.005): the writer gives up the GIL at each SQLite call and, with the results worker
+#: busy, waited a whole interval to get it back each time — tens of intervals per save
+SWITCH_INTERVAL = 0.0005
 
 
 def status_of(e: Exception) -> int:
@@ -201,9 +206,12 @@ def create_app(db: str | Path, *, public_url: str = "", backup_every: int = 25,
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         task = asyncio.create_task(state.watch.run())
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(SWITCH_INTERVAL)
         try:
             yield
         finally:
+            sys.setswitchinterval(switch)
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task

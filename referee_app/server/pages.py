@@ -30,9 +30,12 @@ from starlette.templating import Jinja2Templates
 from referee_app.core import HandRecord
 from referee_app.core.display import when
 from referee_app.core.i18n import LANGS, Texts, known, text
+from referee_app.core.scores import figure
 from referee_app.core.settle import as_stored
 from referee_app.core.wording import reason_text, step_text
 from referee_app.storage import HandInfo, Tournament
+from referee_app.storage.scoring import points_text
+from referee_app.storage.stage_board import stage_name
 
 from . import state as state_mod
 from .qr import results_qr_png
@@ -61,8 +64,9 @@ def _int_param(request: Request, name: str) -> int | None:
     return int(raw) if raw.isascii() and raw.isdigit() and 0 < len(raw) < 10 and int(raw) else None
 
 
-#: the query parameters a results page reads (the language, a round, a search, a hand)
-PAGE_PARAMS = frozenset({"lang", "round", "q", "hand"})
+#: the query parameters a results page reads (the language, a round, a stage, a search, a
+#: hand)
+PAGE_PARAMS = frozenset({"lang", "round", "stage", "q", "hand"})
 
 #: a page's data: (the results, the worker's connection) -> the template's values
 Build = Callable[[Results, Tournament], dict[str, Any]]
@@ -130,6 +134,7 @@ def _helpers(lang: str) -> dict[str, Any]:
     return {"lang": lang, "t": tx, "lq": f"?lang={lang}",
             "seat_name": lambda s: text(SEAT_PREFIX + s, lang) if known(SEAT_PREFIX + s) else s,
             "fmt": lambda key, **kw: tx[key].format(**kw),
+            "num": figure, "stage_name": lambda st: stage_name(st, lang),
             "clock_time": lambda at: when(at, seconds=False, day=False)}
 
 
@@ -146,11 +151,25 @@ def _lines(parts: Iterable[str]) -> Markup:
 
 def _standing_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
     """Each row rendered once for what it shows (a hand moves a few dozen rows of a
-    thousand), the page's rows joined."""
+    thousand), the page's rows joined. Under placement scoring the points come first; once
+    the event is cut each row names its stage and what it carried in."""
     row, lq = _macro("standing_row"), h["lq"]
-    return {"rows_html": _lines(kept.rows(("standings", lq), ctx["rows"], lambda r: kept.fragment(
-        ("standing", lq, r.rank, r.tied, r.player_id, r.player, r.club, r.chips, r.hands,
-         r.wins), lambda: row(r, lq))))}
+    cols = _columns(ctx["rows"])
+    names = {st.number: h["stage_name"](st) for st in ctx.get("stages", ())}
+    return {"columns": cols, "rows_html": _lines(kept.rows(
+        ("standings", lq, cols), ctx["rows"], lambda r: kept.fragment(
+            ("standing", lq, cols, r.rank, r.tied, r.player_id, r.player, r.club, r.chips,
+             r.hands, r.wins, r.points, r.stage, r.carried, names.get(r.stage)),
+            lambda: row(r, lq, cols, names, figure))))}
+
+
+def _columns(rows: list[Any]) -> tuple[str, ...]:
+    """The score columns a standings page shows: the points first under placement scoring,
+    the stage and what it carried in once the event is cut, then the chips."""
+    return tuple(c for c, on in (
+        ("stage", any(r.stage for r in rows)),
+        ("points", any(r.points is not None for r in rows)),
+        ("carried", any(r.carried is not None for r in rows)), ("chips", True)) if on)
 
 
 def _progress_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dict[str, Any]:
@@ -166,12 +185,19 @@ def _progress_rows(ctx: dict[str, Any], h: dict[str, Any], kept: Renders) -> dic
 
 async def standings_page(request: Request) -> Response:
     rnd = _int_param(request, "round")
+    stage = _int_param(request, "stage")
 
     def build(results: Results, t: Tournament) -> dict[str, Any]:
         cur = next((r for r in results.rounds(t) if r.number == results.current_round(t)),
                    None)
-        return {"rows": results.standings(t, rnd), "provisional": results.provisional(t, rnd),
-                "round": rnd, "current": cur}
+        stages = results.stages(t)
+        shown = stage if stage is not None and 1 <= stage <= len(stages) \
+            and len(stages) > 1 and rnd is None else None
+        return {"rows": results.standings(t, rnd, None, None if shown is None else str(shown)),
+                "provisional": results.provisional(t, rnd), "round": rnd, "current": cur,
+                "stages": stages if len(stages) > 1 else [], "stage": shown,
+                "placement": results.info(t).placement,
+                "points": points_text(results.info(t).placement_points)}
 
     return await _page(request, "standings.html", build, _standing_rows)
 
@@ -237,8 +263,11 @@ async def player_page(request: Request) -> Response:
             hands.append({"h": h, "seat": line.seat, "chips": line.chips, "trace": trace,
                           "payments": pays})
         standing = next((r for r in results.standings(t) if r.player_id == p.id), None)
+        stages = results.stages(t)
+        stage = next((s for s in stages if standing is not None and s.number == standing.stage
+                      and len(stages) > 1), None)
         return {"player": p, "hands": hands, "penalties": results.penalties(t, p.id),
-                "standing": standing}
+                "standing": standing, "stage": stage}
 
     open_hand = _int_param(request, "hand")
 
@@ -284,8 +313,12 @@ async def projector_page(request: Request) -> Response:
     """Every row in one table: ``live.js`` pages it by what fits the screen (any size),
     the page counter always in view."""
     def build(results: Results, t: Tournament) -> dict[str, Any]:
+        rows, stages = results.standings(t), results.stages(t)
         # a team event's team standings turn with the players' pages
-        return {"rows": results.standings(t), "teams": results.teams(t)}
+        return {"rows": rows, "teams": results.teams(t),
+                "placement": any(r.points is not None for r in rows),
+                "stage": stages[-1] if len(stages) > 1 else None,
+                "stages": {st.number: st for st in stages} if len(stages) > 1 else {}}
 
     return await _page(request, "projector.html", build)
 

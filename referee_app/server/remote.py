@@ -271,8 +271,8 @@ class RemoteTournament:
 
     def penalties_add(self, players: Sequence[str | int] | str | int, chips: int, reason: str,
                       *, clause: str | None = None, referee: str = "", zero_sum: bool = False,
-                      round: int | None = None) -> Penalty:
+                      round: int | None = None, unit: str = "chips") -> Penalty:
         """One player is sent as a list of one (the API takes a list)."""
         who = [players] if isinstance(players, str | int) else list(players)
         return self.request(OPERATION["penalties.add"], who, chips, reason,  # type: ignore[no-any-return]
-                            clause=clause, zero_sum=zero_sum, round=round)
+                            clause=clause, zero_sum=zero_sum, round=round, unit=unit)

@@ -30,7 +30,7 @@ from referee_app.storage import (
     TournamentInfo,
 )
 from referee_app.storage import changes as changes_mod
-from referee_app.storage.models import RoundInfo, RoundState, StandingRow, TeamRow
+from referee_app.storage.models import RoundInfo, RoundState, Stage, StandingRow, TeamRow
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
 
 #: values kept per kind at most (players' pages of a 1,000-player event fit; a flood of
@@ -64,13 +64,15 @@ class Results:
         self._players: dict[int, Player] | None = None
         self._latin: dict[str, str] | None = None
         self._rounds: list[RoundInfo] | None = None
+        self._stages: list[Stage] | None = None
         self._in_play: RoundState | None = None
         self._progress: dict[int, RoundProgress] = {}
         self._statements = _Lru()
         self._hands = _Lru()
         self._penalties = _Lru()
-        self._standings: dict[tuple[int | None, int | None], list[StandingRow]] = {}
-        self._teams: dict[tuple[int | None, int | None], list[TeamRow]] = {}
+        self._standings: dict[tuple[int | None, int | None, str | None],
+                              list[StandingRow]] = {}
+        self._teams: dict[tuple[int | None, int | None, str | None], list[TeamRow]] = {}
         self._provisional: dict[tuple[int | None, int | None], int] = {}
         self._views = _Lru()
         self._json: OrderedDict[int, tuple[Any, Any]] = OrderedDict()
@@ -133,19 +135,27 @@ class Results:
         return self._latin
 
     def standings(self, t: Tournament, round: int | None = None,
-                  through: int | None = None) -> list[StandingRow]:
-        key = (round, through)
+                  through: int | None = None, stage: str | None = None) -> list[StandingRow]:
+        """The leaderboard (``stage``: one stage alone, by its number or name)."""
+        key = (round, through, stage)
         if key not in self._standings:
-            self._standings[key] = t.standings.table(round, through_round=through)
+            self._standings[key] = t.standings.table(round, through_round=through,
+                                                     stage=stage)
         return self._standings[key]
 
+    def stages(self, t: Tournament) -> list[Stage]:
+        """The event's stages (read again only when its structure changes)."""
+        if self._stages is None:
+            self._stages = t.standings.stages()
+        return self._stages
+
     def teams(self, t: Tournament, round: int | None = None,
-              through: int | None = None) -> list[TeamRow]:
+              through: int | None = None, stage: str | None = None) -> list[TeamRow]:
         """The team standings of that scope ([] without teams), kept as the standings are:
         made again after a save that touched hands or penalties."""
-        key = (round, through)
+        key = (round, through, stage)
         if key not in self._teams:
-            self._teams[key] = t.standings.teams(round, through_round=through)
+            self._teams[key] = t.standings.teams(round, through_round=through, stage=stage)
         return self._teams[key]
 
     def has_teams(self, t: Tournament) -> bool:

@@ -10,7 +10,8 @@ import contextlib
 import json
 import sqlite3
 import threading
-from collections import OrderedDict
+import time
+from collections import OrderedDict, deque
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -50,6 +51,38 @@ KEEP_RENDERED = 4096
 KEEP_BYTES = 64 * 1024 * 1024
 #: rendered rows kept (a 1,000-player event's standings rows and players' hands, twice)
 KEEP_FRAGMENTS = 50_000
+#: how often an open results page refreshes at most (seconds) while the server has time;
+#: when the results worker is busier than PACE_BUSY of the last PACE_WINDOW seconds, the
+#: pages are told to wait longer, in proportion, up to PACE_MAX (``/api/changes`` says it)
+PACE_EVERY = 1.0
+PACE_BUSY = 0.25
+PACE_WINDOW = 2.0
+PACE_MAX = 5.0
+
+
+class Pace:
+    """How long open pages should wait between refreshes, from how busy the results worker
+    was lately: a hundred phones each on its own page cost a page each per save, so under a
+    flood of saves they refresh less often instead of queueing behind one another (results
+    a few seconds old rather than pages that take seconds to load)."""
+
+    def __init__(self) -> None:
+        self._spans: deque[tuple[float, float]] = deque()  # (ended at, seconds busy)
+
+    def worked(self, seconds: float, now: float | None = None) -> None:
+        """The results worker spent ``seconds`` making a page or an answer."""
+        self._spans.append((time.monotonic() if now is None else now, seconds))
+
+    def busy(self, now: float | None = None) -> float:
+        """The share of the last :data:`PACE_WINDOW` seconds the worker was working."""
+        now = time.monotonic() if now is None else now
+        while self._spans and self._spans[0][0] < now - PACE_WINDOW:
+            self._spans.popleft()
+        return sum(d for _, d in self._spans) / PACE_WINDOW
+
+    def every(self, now: float | None = None) -> float:
+        """Seconds an open page should let pass between its refreshes."""
+        return round(min(PACE_MAX, PACE_EVERY * max(1.0, self.busy(now) / PACE_BUSY)), 2)
 
 
 class ApiError(Exception):
@@ -298,6 +331,7 @@ class ServerState:
         self._pools: dict[str, ThreadPoolExecutor] = {}
         self._pools_lock = threading.Lock()
         self.results = Results()  # the results worker's only
+        self.pace = Pace()
         self.renders = Renders()  # the results worker's only
         #: the loop's side: the last answer of each page or shared read, and those being made
         self._answers: OrderedDict[Hashable, Rendered] = OrderedDict()
@@ -412,10 +446,14 @@ class ServerState:
     def _make(self, make: Callable[[Results, Tournament], Rendered]) -> Rendered:
         """On the results worker: the results brought forward, then the answer, all read
         in one read transaction (one state of the file)."""
+        t0 = time.perf_counter()
         t = self.tournament()
-        with dbm.read_transaction(t.db):
-            self.results.advance(t)
-            return make(self.results, t)
+        try:
+            with dbm.read_transaction(t.db):
+                self.results.advance(t)
+                return make(self.results, t)
+        finally:
+            self.pace.worked(time.perf_counter() - t0)
 
     def _made(self, key: Hashable, fut: asyncio.Future[Rendered]) -> None:
         if self._making.get(key) is fut:

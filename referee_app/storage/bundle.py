@@ -49,7 +49,7 @@ BUNDLE_FORMAT = "referee-tournament/3"
 UNSIGNED_FORMAT = "referee-tournament/2"
 #: bundles written before the tamper-evident record: no chain, no stored settlements
 LEGACY_FORMAT = "referee-tournament/1"
-SECTIONS = ("tournament", "players", "rounds", "hands", "penalties")
+SECTIONS = ("tournament", "players", "rounds", "hands", "penalties", "stages")
 
 
 def bundle_sections(t: Any) -> dict[str, Any]:
@@ -101,9 +101,19 @@ def bundle_sections(t: Any) -> dict[str, Any]:
         penalties.append({"id": p.id, "players": list(p.players), "chips": p.chips,
                           "reason": p.reason, "clause": p.clause, "referee": p.referee,
                           "at": p.at, "zero_sum": p.zero_sum, "round": p.round,
-                          "entries": dict(p.entries), "void": void})
-    return {"tournament": info, "players": players, "rounds": rounds, "hands": hands,
-            "penalties": penalties}
+                          "entries": dict(p.entries), "void": void,
+                          # only when in points: bundles of chips penalties stay as they were
+                          **({"unit": p.unit} if p.unit != "chips" else {})})
+    out = {"tournament": info, "players": players, "rounds": rounds, "hands": hands,
+           "penalties": penalties}
+    names = {p["id"]: p["name"] for p in players}
+    stages = [{"number": st.number, "name": st.name, "after_round": st.after_round,
+               "top": st.top, "carry": st.carry, "referee": st.referee, "at": st.at,
+               "players": [names.get(pid, pid) for pid in st.players]}
+              for st in t.stages.list()[1:]]
+    if stages:  # only when cut: bundles of events without stages stay as they were
+        out["stages"] = stages
+    return out
 
 
 @contextlib.contextmanager
@@ -387,7 +397,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         with dbm.read_transaction(t.db):
             rebuilt = bundle_sections(t)
         for key in SECTIONS:
-            d = same_json(data.get(key), rebuilt[key], key)
+            d = same_json(data.get(key), rebuilt.get(key), key)
             if d is not None:
                 raise BundleError.of(d, "section_edited")
         if upgraded:

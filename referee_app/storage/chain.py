@@ -28,7 +28,7 @@ from referee_app.core.errors import render
 #: the tables whose every row is derived from the chain (in the order they are compared)
 RECORD_TABLES = ("meta", "rulesets", "referees", "players", "rounds", "seats", "byes", "hands",
                  "hand_versions", "hand_seats", "penalties", "penalty_entries", "penalty_voids",
-                 "round_state")
+                 "round_state", "stages")
 GENESIS = "0" * 64
 
 

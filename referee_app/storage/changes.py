@@ -23,12 +23,12 @@ from typing import Any
 
 from . import chain
 
-#: the tables a round's seating, the players' names, the tournament's settings and the round
-#: in play live in: a save that writes one of them (a round seated or started, a player
-#: added, renamed or withdrawn, the tie-break changed) is a change of the event's
-#: *structure*, rare and read whole again
+#: the tables a round's seating, the players' names, the tournament's settings, the round in
+#: play and the stages live in: a save that writes one of them (a round seated or started, a
+#: player added, renamed or withdrawn, the tie-break or the scoring changed, a cut) is a
+#: change of the event's *structure*, rare and read whole again
 STRUCTURE = frozenset({"meta", "rulesets", "referees", "players", "rounds", "seats", "byes",
-                       "round_state"})
+                       "round_state", "stages"})
 #: the tables of the hands (each save of a hand writes some of these)
 HAND_TABLES = frozenset({"hands", "hand_versions", "hand_seats"})
 #: the tables of the penalties

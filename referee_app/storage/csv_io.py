@@ -23,6 +23,7 @@ from typing import Any
 
 from referee_app.core.errors import Message, os_reason
 from referee_app.core.input_files import FILE_LIMIT, MIB, InputTooLargeError, read_limited
+from referee_app.core.scores import json_number
 
 from .errors import CSVImportError
 from .files import atomic_file
@@ -158,33 +159,52 @@ def write_players(path: str | Path, players: list[Player]) -> Path:
 
 
 def write_standings(path: str | Path, rows: list[StandingRow]) -> Path:
-    """The standings as a spreadsheet (one column per round played)."""
-    rounds = sorted({r for row in rows for r in row.per_round})
+    """The standings as a spreadsheet (one column per round played): under placement
+    scoring the points first (two decimals at most) and each round's points; once the event
+    is cut, each row's stage and what it carried in."""
+    placement = any(r.points is not None for r in rows)
+    staged = any(r.stage for r in rows)
+    rounds = sorted({r for row in rows for r in (row.per_round_points if placement
+                                                  else row.per_round)})
     path = Path(path)
     with atomic_file(path, encoding="utf-8-sig", newline="") as f:
         w = _guarded_writer(f)
-        w.writerow(["rank", "player", "club", "status", "chips", "hands", "wins",
+        w.writerow(["rank", "player", "club", "status", *(["stage", "carried"] if staged else []),
+                    *(["points"] if placement else []), "chips", "hands", "wins",
                     "self_drawn", "discards_paid", "flower_pigs", "largest_win_fan",
-                    "penalties", *[f"round_{n}" for n in rounds]])
-        for r in rows:
-            w.writerow([r.rank, r.player, r.club, r.status.value, r.chips, r.hands, r.wins,
-                        r.self_drawn, r.discards_paid, r.flower_pigs, r.largest_win_fan,
-                        r.penalties, *[r.per_round.get(n, 0) for n in rounds]])
+                    "penalties", *(["point_penalties"] if placement else []),
+                    *[f"round_{n}" for n in rounds]])
+        for r in rows:  # numbers as numbers (a half or a third to two decimals): a text
+            # "-5" would be guarded as a formula ("'-5") and read back as text
+            per: dict[int, Any] = r.per_round_points if placement else r.per_round
+            w.writerow([r.rank, r.player, r.club, r.status.value,
+                        *([r.stage, "" if r.carried is None else json_number(r.carried)]
+                          if staged else []),
+                        *([json_number(r.points)] if placement else []),
+                        json_number(r.chips), r.hands, r.wins, r.self_drawn, r.discards_paid,
+                        r.flower_pigs, r.largest_win_fan, r.penalties,
+                        *([json_number(r.point_penalties)] if placement else []),
+                        *[json_number(per[n]) if n in per else ("" if staged else 0)
+                          for n in rounds]])
     return path
 
 
 def write_team_standings(path: str | Path, rows: list[TeamRow]) -> Path:
-    """The team standings as a spreadsheet: the members' sums, one column per round."""
-    rounds = sorted({r for row in rows for r in row.per_round})
+    """The team standings as a spreadsheet: the members' sums (the points first under
+    placement scoring), one column per round (its points under placement, else chips)."""
+    placement = any(r.points is not None for r in rows)
+    rounds = sorted({r for row in rows
+                     for r in (row.per_round_points if placement else row.per_round)})
     columns = [c for c in rows[0].totals if c != "hand_chips"] if rows else ["chips"]
     path = Path(path)
     with atomic_file(path, encoding="utf-8-sig", newline="") as f:
         w = _guarded_writer(f)
         w.writerow(["rank", "team", "members", *columns, *[f"round_{n}" for n in rounds]])
-        for r in rows:
+        for r in rows:  # each round's points under placement scoring, else its chips
+            per: dict[int, Any] = r.per_round_points if placement else r.per_round
             w.writerow([r.rank, r.team, ", ".join(r.members),
-                        *[r.totals[c] for c in columns],
-                        *[r.per_round.get(n, 0) for n in rounds]])
+                        *[json_number(r.totals[c]) for c in columns],
+                        *[json_number(per.get(n, 0)) for n in rounds]])
     return path
 
 

@@ -37,8 +37,9 @@ from .errors import DamagedError, ReadOnlyError, fault_from
 #: 2: the hash chain, frozen settlement settings, referees; 3: the desks' idempotency keys
 #: inside the file (``hand_keys``), sign-in failures counted per client address; 4: a
 #: player's team; 5: the round in play and each started round's clock (``round_state``);
-#: 6: signed heads (``chain.sig``), PIN hashes out of the record (``pins``)
-SCHEMA_VERSION = 6
+#: 6: the stages of an event (``stages``), penalties in points (``penalties.unit``); 7: signed
+#: heads (``chain.sig``), PIN hashes out of the record (``pins``)
+SCHEMA_VERSION = 7
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -139,7 +140,8 @@ TABLES: dict[str, str] = {
     referee TEXT NOT NULL,
     at TEXT NOT NULL,
     zero_sum INTEGER NOT NULL,
-    round INTEGER
+    round INTEGER,
+    unit TEXT NOT NULL DEFAULT 'chips'
 )""",
     "penalty_entries": """CREATE TABLE penalty_entries (
     penalty_id INTEGER NOT NULL REFERENCES penalties(id),
@@ -187,6 +189,16 @@ TABLES: dict[str, str] = {
     round INTEGER NOT NULL,
     table_no INTEGER NOT NULL,
     hand_no INTEGER NOT NULL,
+    at TEXT NOT NULL
+)""",
+    "stages": """CREATE TABLE stages (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    after_round INTEGER NOT NULL UNIQUE,
+    top INTEGER NOT NULL,
+    carry TEXT NOT NULL,
+    players TEXT NOT NULL,
+    referee TEXT NOT NULL,
     at TEXT NOT NULL
 )""",
 }

@@ -1,10 +1,11 @@
 """Correction impact: what amending a saved hand would change — each seat's total and every
 player whose rank moves — worked out before anything is written.
 
-The standings are recomputed with :func:`referee_app.storage.standings.compute` from the
-current hands' stored per-seat figures (``Tournament.standings.seat_rows``) with the one hand
-replaced; the amended hand's figures are derived from its record and settlement the same
-way the store derives them when it saves (wins, self-drawn, discards paid, flower pigs, fan).
+The standings are ranked again (``leaderboard.Leaderboards``, as the store ranks them:
+placement points and stages included) from the current hands' stored per-seat figures
+(``Tournament.standings.seat_rows``) with the one hand replaced; the amended hand's figures
+are derived from its record and settlement the same way the store derives them when it
+saves (wins, self-drawn, discards paid, flower pigs, fan).
 """
 
 from __future__ import annotations
@@ -15,26 +16,31 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee_app.core import HandRecord, RuleViolation, settle
+from referee_app.core.scores import POINT_UNIT, Number, figure, json_number
 
 from .errors import StorageError
-from .ranking import compute
+from .leaderboard import Leaderboards
 from .tournament import Tournament
 
-SeatRow = tuple[int, int, int, int, int, int, int, int, int]
+#: (player_id, round, chips, counted, won, self_drawn, discards_paid, flower_pig, fan, table)
+SeatRow = tuple[int, int, int, int, int, int, int, int, int, int]
 
 
 @dataclass(frozen=True)
 class RankChange:
+    """A player whose rank an amendment moves; ``chips_*`` is the score that ranks (the
+    placement points under placement scoring)."""
+
     player: str
     rank_before: int
     rank_after: int
-    chips_before: int
-    chips_after: int
+    chips_before: Number
+    chips_after: Number
 
     def to_dict(self) -> dict[str, Any]:
         return {"player": self.player, "rank_before": self.rank_before,
-                "rank_after": self.rank_after, "chips_before": self.chips_before,
-                "chips_after": self.chips_after}
+                "rank_after": self.rank_after, "chips_before": json_number(self.chips_before),
+                "chips_after": json_number(self.chips_after)}
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,8 @@ class AmendImpact:
             f" ({d:+d})" for s, d in self.seat_changes.items()))
         if self.rank_changes:
             out += [f"rank: {r.player} {r.rank_before} -> {r.rank_after} "
-                    f"({r.chips_before:+d} -> {r.chips_after:+d})" for r in self.rank_changes]
+                    f"({figure(r.chips_before, signed=True)} -> "
+                    f"{figure(r.chips_after, signed=True)})" for r in self.rank_changes]
         else:
             out.append("rank: no player's rank changes")
         return out
@@ -84,9 +91,9 @@ class AmendImpact:
 
 def seat_rows(record: Mapping[str, Any], settlement: Mapping[str, Any],
               totals: Mapping[str, int], ids: Mapping[str, int], round_no: int,
-              counted: bool) -> list[SeatRow]:
-    """(player_id, round, chips, counted, won, self_drawn, discards_paid, flower_pig, fan)
-    of each seat of one hand, as the store counts them in the standings."""
+              counted: bool, table: int = 0) -> list[SeatRow]:
+    """(player_id, round, chips, counted, won, self_drawn, discards_paid, flower_pig, fan,
+    table) of each seat of one hand, as the store counts them in the standings."""
     wins = {w["seat"]: w for w in settlement.get("wins", [])}
     claimed: dict[str, Mapping[str, Any]] = {}
     discards: Counter[str] = Counter()
@@ -102,14 +109,15 @@ def seat_rows(record: Mapping[str, Any], settlement: Mapping[str, Any],
     out = []
     for seat, pid in ids.items():
         if not counted:
-            out.append((pid, round_no, 0, 0, 0, 0, 0, 0, 0))
+            out.append((pid, round_no, 0, 0, 0, 0, 0, 0, 0, table))
             continue
         w = wins.get(seat)
         ev = claimed.get(seat)
         won = 1 if (w is not None or (not ok and ev is not None)) else 0
         self_drawn = 1 if won and ev is not None and not ev.get("from") else 0
         out.append((pid, round_no, int(totals.get(seat, 0)), 1, won, self_drawn,
-                    discards[seat], 1 if seat in pigs else 0, int(w["fan"]) if w else 0))
+                    discards[seat], 1 if seat in pigs else 0, int(w["fan"]) if w else 0,
+                    table))
     return out
 
 
@@ -122,7 +130,8 @@ class ImpactModel:
         self.rules = t.rules()
         self.players = t.players.list()
         self.ids = {p.name: p.id for p in self.players}
-        self.tie_break = t.info.tie_break
+        self.info = t.info
+        self.stages = t.standings.stages()
         self.hands: dict[int, Any] = {}  # HandInfo, read when a hand is amended
         stored = getattr(t.standings, "seat_rows", None)  # a remote tournament has none
         if stored is not None:  # the figures as saved: no record is read (2,000 hands: ms)
@@ -139,22 +148,29 @@ class ImpactModel:
         self.verified_only = t.info.verified_only
         self.counted = {hid for hid, st in status.items()
                         if not self.verified_only or st == "verified"}
-        self.pen_rows = [(self.ids[name], pen.round, chips) for pen in t.penalties.list()
-                         if not pen.void for name, chips in pen.entries.items()
-                         if name in self.ids]
+        self.pen_rows = [(self.ids[name], pen.round, 0, chips * POINT_UNIT)
+                         if pen.unit == "points" else (self.ids[name], pen.round, chips, 0)
+                         for pen in t.penalties.list() if not pen.void
+                         for name, chips in pen.entries.items() if name in self.ids]
         self._before = self._standings(self.rows)
 
     def _rows(self, record: Mapping[str, Any], settlement: Mapping[str, Any],
               totals: Mapping[str, int], h: Any) -> list[SeatRow]:
         ids = {s: self.ids[p] for s, p in h.players.items() if p in self.ids}
-        return seat_rows(record, settlement, totals, ids, h.round, not h.void)
+        return seat_rows(record, settlement, totals, ids, h.round, not h.void, h.table)
 
     def _standings(self, rows: Mapping[int, list[SeatRow]], counted: set[int] | None = None
-                   ) -> dict[str, tuple[int, int]]:
+                   ) -> dict[str, tuple[int, Any]]:
+        """Each player's rank and score (points under placement scoring, else chips)."""
         counted = self.counted if counted is None else counted
-        flat = [r for hid, rs in rows.items() if hid in counted for r in rs]
-        return {r.player: (r.rank, r.chips) for r in
-                compute(self.players, flat, self.pen_rows, self.tie_break)}
+        boards = Leaderboards(-1, self.players, self.info, self.stages)
+        for hid, rs in rows.items():
+            if hid in counted:
+                for r in rs:
+                    boards.hands.setdefault(r[0], []).append(r)
+        for r in self.pen_rows:
+            boards.pens.setdefault(r[0], []).append(r)
+        return {r.player: (r.rank, r.score) for r in boards.placed().table()}
 
     def impact(self, hand_id: int, record: Mapping[str, Any]) -> AmendImpact:
         h = self.hands.get(hand_id)

@@ -22,7 +22,7 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
   to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
 
 The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
-``@upgrades_to(7)`` below, and test it on a file of the version before. A step that
+``@upgrades_to(8)`` below, and test it on a file of the version before. A step that
 writes a chain entry into a signed record must sign it.
 """
 
@@ -266,8 +266,33 @@ def round_state(db: Database) -> None:
 
 # --------------------------------------------------------------------------- schema 6
 
-#: the tables schema 6 added, as it created them
-SCHEMA_6_TABLES = {
+#: the table schema 6 added, as it created it
+SCHEMA_6_STAGES = """CREATE TABLE stages (
+    number INTEGER PRIMARY KEY,
+    name TEXT NOT NULL DEFAULT '',
+    after_round INTEGER NOT NULL UNIQUE,
+    top INTEGER NOT NULL,
+    carry TEXT NOT NULL,
+    players TEXT NOT NULL,
+    referee TEXT NOT NULL,
+    at TEXT NOT NULL
+)"""
+
+
+@upgrades_to(6)
+def stages_and_points_penalties(db: Database) -> None:
+    """Schema 5 -> 6: the stages of an event (``stages``: one row per cut, none yet) and a
+    penalty's unit (``penalties.unit``: every older penalty was in chips, which is what the
+    chain's older entries replay to — a column their rows lack takes its default,
+    :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
+    db.execute(SCHEMA_6_STAGES)
+    db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")
+
+
+# --------------------------------------------------------------------------- schema 7
+
+#: the tables schema 7 added, as it created them
+SCHEMA_7_TABLES = {
     "pins": """CREATE TABLE pins (
     name TEXT PRIMARY KEY,
     hash TEXT NOT NULL,
@@ -276,9 +301,9 @@ SCHEMA_6_TABLES = {
 }
 
 
-@upgrades_to(6)
+@upgrades_to(7)
 def secrets_out_of_the_record(db: Database) -> None:
-    """Schema 5 -> 6: PIN hashes leave the record, heads can be signed.
+    """Schema 6 -> 7: PIN hashes leave the record, heads can be signed.
 
     * every referee's PIN hash moves to the ``pins`` table (outside the record: never in
       the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
@@ -291,12 +316,12 @@ def secrets_out_of_the_record(db: Database) -> None:
       replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
       this upgrade's entry lists the SHA-256 of each (``redacted``), which checks them.
 
-    The upgrade's own entry (``event.migrate``, ``from_schema`` 5) says so in the chain; a
+    The upgrade's own entry (``event.migrate``, ``from_schema`` 6) says so in the chain; a
     file whose referees had no PINs gets none (nothing in its record changed)."""
     if "sig" not in chain.columns(db.conn, "chain"):
         db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
     db.execute("CREATE INDEX IF NOT EXISTS chain_action ON chain(action)")
-    db.execute(SCHEMA_6_TABLES["pins"])
+    db.execute(SCHEMA_7_TABLES["pins"])
     db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
     moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
     db.execute("ALTER TABLE referees DROP COLUMN pin")
@@ -304,5 +329,5 @@ def secrets_out_of_the_record(db: Database) -> None:
     if not moved and not redacted:  # no referee had a PIN: the record itself is unchanged
         return
     chain.append(db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
-                 detail={"from_schema": 5, "pins_moved_out": moved, "redacted": redacted},
+                 detail={"from_schema": 6, "pins_moved_out": moved, "redacted": redacted},
                  rows=[])

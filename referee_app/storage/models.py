@@ -9,7 +9,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from enum import StrEnum
+from fractions import Fraction
 from typing import Any
+
+from referee_app.core.scores import Number, json_number
 
 
 class PlayerStatus(StrEnum):
@@ -63,6 +66,8 @@ class TournamentInfo:
     verified_only: bool = False  # standings count only verified hands (provisional until then)
     #: a referee may verify a hand they entered or last amended (a one-referee event)
     self_verify: bool = False
+    scoring: str = "chips"  # "chips", or "placement": each round's places at a table (比赛分)
+    placement_points: tuple[Fraction, ...] = ()  # the places' points, best first (placement)
     #: the fingerprint of the key that signs the record ("": made before signing, unsigned
     #: until its next write); its short form (:attr:`signing_key_short`) is printed
     signing_key: str = ""
@@ -76,6 +81,11 @@ class TournamentInfo:
         """The fingerprint's first 16 hex digits, printed beside the record's digest."""
         return self.signing_key[:16]
 
+    @property
+    def placement(self) -> bool:
+        """Whether the standings rank by placement points (比赛分) before chips."""
+        return self.scoring == "placement"
+
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "ruleset": self.ruleset, "start_date": self.start_date,
                 "end_date": self.end_date, "venue": self.venue, "stake": self.stake,
@@ -84,7 +94,10 @@ class TournamentInfo:
                 "cap_fan": self.cap_fan,
                 # only when set: bundles written before the setting existed stay identical
                 **({"verified_only": True} if self.verified_only else {}),
-                **({"signing_key": self.signing_key} if self.signing_key else {})}
+                **({"signing_key": self.signing_key} if self.signing_key else {}),
+                **({"scoring": self.scoring,
+                    "placement_points": [json_number(p) for p in self.placement_points]}
+                   if self.placement else {})}
 
 
 @dataclass(frozen=True, slots=True)
@@ -257,7 +270,8 @@ class SentHand:
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
-    """Chips taken from ``players`` (each pays ``chips``); zero-sum: paid to their tablemates."""
+    """Chips taken from ``players`` (each pays ``chips``); zero-sum: paid to their tablemates.
+    ``unit`` "points": placement points (比赛分) taken instead, ``chips`` being that number."""
 
     id: int
     players: tuple[str, ...]
@@ -271,18 +285,25 @@ class Penalty:
     entries: dict[str, int]  # player name -> net chips (negative for the penalised)
     void: bool = False
     void_reason: str | None = None
+    unit: str = "chips"  # "chips" or "points"
 
 
 @dataclass(frozen=True, slots=True)
 class StandingRow:
-    """One line of the leaderboard: rank, chips and the tie-break figures."""
+    """One line of the leaderboard: rank, chips and the tie-break figures; under placement
+    scoring the points (比赛分) that rank first; in an event with stages, the stage whose
+    score the row shows and what it carried in.
+
+    A row's score is its carried part plus its rounds: ``points`` (placement) or ``chips``
+    equals ``carried`` + the sum of ``per_round_points`` or ``per_round`` (plus penalties
+    outside any round). ``chips`` is whole unless a half carry halved an odd number."""
 
     rank: int
     player_id: int
     player: str
     club: str
     status: PlayerStatus
-    chips: int  # hands + penalties
+    chips: Number  # hands + penalties (+ chips carried into a stage)
     hand_chips: int
     hands: int
     wins: int
@@ -293,40 +314,116 @@ class StandingRow:
     penalties: int  # net chips from penalties and adjustments
     per_round: dict[int, int] = field(default_factory=dict)  # round -> chips (incl. penalties)
     tied: bool = False
+    points: Number | None = None  # placement points (比赛分); None under chips scoring
+    point_penalties: Number = 0  # points from points penalties, already in ``points``
+    per_round_points: dict[int, Number] = field(default_factory=dict)  # round -> points
+    stage: int = 0  # the stage whose score this row shows (0: the event has no stages)
+    carried: Number | None = None  # the score carried into that stage (None: none)
+
+    @property
+    def score(self) -> Number:
+        """What ranks first: the points under placement scoring, else the chips."""
+        return self.chips if self.points is None else self.points
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "player": self.player, "player_id": self.player_id,
-                "club": self.club, "status": self.status.value, "chips": self.chips,
-                "hand_chips": self.hand_chips, "hands": self.hands, "wins": self.wins,
-                "self_drawn": self.self_drawn, "discards_paid": self.discards_paid,
-                "flower_pigs": self.flower_pigs, "largest_win_fan": self.largest_win_fan,
-                "penalties": self.penalties, "tied": self.tied,
-                "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
+        out = {"rank": self.rank, "player": self.player, "player_id": self.player_id,
+               "club": self.club, "status": self.status.value}
+        if self.points is not None:  # under placement the points come first
+            out["points"] = json_number(self.points)
+        out.update({
+            "chips": json_number(self.chips),
+            "hand_chips": self.hand_chips, "hands": self.hands, "wins": self.wins,
+            "self_drawn": self.self_drawn, "discards_paid": self.discards_paid,
+            "flower_pigs": self.flower_pigs, "largest_win_fan": self.largest_win_fan,
+            "penalties": self.penalties, "tied": self.tied,
+            "per_round": {str(k): v for k, v in sorted(self.per_round.items())}})
+        if self.points is not None:
+            out["point_penalties"] = json_number(self.point_penalties)
+            out["per_round_points"] = {str(k): json_number(v)
+                                       for k, v in sorted(self.per_round_points.items())}
+        if self.stage:
+            out["stage"] = self.stage
+            out["carried"] = None if self.carried is None else json_number(self.carried)
+        return out
+
+
+#: what a cut carries into the next stage: the whole score, half of it, or nothing
+CARRY_FACTORS: dict[str, Fraction] = {"full": Fraction(1), "half": Fraction(1, 2),
+                                      "none": Fraction(0)}
+
+
+@dataclass(frozen=True, slots=True)
+class Stage:
+    """A stage of the event. Stage 1 is everyone from round 1; each cut (``stage cut``)
+    starts the next after round ``first_round - 1``, played by the ``players`` it chose
+    (the top ``top`` then, best first), who carry ``carry`` of their score into it.
+    ``name``: as the head referee named it ("" reads as the default, see ``stage_name``)."""
+
+    number: int
+    first_round: int
+    last_round: int | None = None  # None: the stage still going on (the last one)
+    name: str = ""
+    top: int | None = None  # None: stage 1, everyone
+    carry: str | None = None  # "full" | "half" | "none"; None for stage 1
+    players: tuple[int, ...] = ()  # the players chosen by the cut, best first
+    referee: str = ""
+    at: str = ""
+
+    @property
+    def after_round(self) -> int:
+        """The round after which the cut was made (0 for stage 1)."""
+        return self.first_round - 1
+
+    @property
+    def factor(self) -> Fraction:
+        """The share of the score carried in (1, 1/2 or 0; stage 1 carries nothing)."""
+        return CARRY_FACTORS[self.carry] if self.carry else Fraction(0)
+
+    def plays(self, round_no: int) -> bool:
+        """Whether ``round_no`` is one of this stage's rounds."""
+        return round_no >= self.first_round and (self.last_round is None
+                                                 or round_no <= self.last_round)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "name": self.name, "first_round": self.first_round,
+                "last_round": self.last_round, "top": self.top, "carry": self.carry,
+                "players": list(self.players), "referee": self.referee, "at": self.at}
 
 
 @dataclass(frozen=True, slots=True)
 class TeamRow:
     """One line of the team standings: the standings rows of a team's members added up.
 
-    ``totals`` holds every score column of the players' rows (chips, hands, wins, …, and
-    whatever columns the standings gain), each the members' sum — ``largest_win_fan`` the
-    best of them; ``per_round`` the members' chips per round, summed."""
+    ``totals`` holds every score column of the players' rows (the points under placement
+    scoring, first; chips, hands, wins, …, and whatever columns the standings gain), each
+    the members' sum — ``largest_win_fan`` the best of them; ``per_round`` the members'
+    chips per round, summed, and ``per_round_points`` their points (placement scoring)."""
 
     rank: int
     team: str
     members: tuple[str, ...]  # in the order of the players' standings
     totals: dict[str, Any]
-    per_round: dict[int, int] = field(default_factory=dict)
+    per_round: dict[int, Number] = field(default_factory=dict)
     tied: bool = False
+    per_round_points: dict[int, Number] = field(default_factory=dict)
 
     @property
-    def chips(self) -> int:
-        return int(self.totals.get("chips", 0))
+    def chips(self) -> Number:
+        return self.totals.get("chips", 0)
+
+    @property
+    def points(self) -> Number | None:
+        """The members' points summed (None under chips scoring)."""
+        return self.totals.get("points")
 
     def to_dict(self) -> dict[str, Any]:
-        return {"rank": self.rank, "team": self.team, "members": list(self.members),
-                **self.totals, "tied": self.tied,
-                "per_round": {str(k): v for k, v in sorted(self.per_round.items())}}
+        out = {"rank": self.rank, "team": self.team, "members": list(self.members),
+               **{k: json_number(v) for k, v in self.totals.items()}, "tied": self.tied,
+               "per_round": {str(k): json_number(v) for k, v in sorted(self.per_round.items())}}
+        if self.points is not None:
+            out["per_round_points"] = {str(k): json_number(v)
+                                       for k, v in sorted(self.per_round_points.items())}
+        return out
 
 
 @dataclass(frozen=True, slots=True)

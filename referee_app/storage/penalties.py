@@ -17,6 +17,7 @@ from .checks import (
     dump,
     lookup_int,
     positive_int,
+    shown,
 )
 from .errors import (
     PenaltyError,
@@ -25,6 +26,7 @@ from .models import (
     Penalty,
 )
 from .players import Players
+from .scoring import MAX_POINTS
 from .store import Store
 
 
@@ -38,20 +40,34 @@ class Penalties:
 
     def add(self, players: Sequence[PlayerRef] | PlayerRef, chips: int, reason: str, *,
                     clause: str | None = None, referee: str = "", zero_sum: bool = False,
-                    round: int | None = None) -> Penalty:
+                    round: int | None = None, unit: str = "chips") -> Penalty:
         """Take ``chips`` from each named player (negative chips: a credit/adjustment).
 
         ``zero_sum``: each penalised player pays ``chips`` to each other player at their
         table in ``round``, so the tournament total stays zero. Otherwise it is a
         deduction. It counts in ``round``'s column of the standings; without one, in the
         round in play (:meth:`Rounds.in_play <.rounds.Rounds.in_play>`).
+        ``unit="points"`` (placement scoring only): that many placement points (比赛分)
+        instead, a deduction (a credit when negative) that never moves a place at a table;
+        its round is found the same way.
         """
         referee = self.store.authorize(referee, head=True, action="a penalty")
         if isinstance(players, str | int):
             players = [players]
         if not players:
             raise PenaltyError.of("players", "penalty_no_players")
-        if check_chips(chips, "chips") == 0:
+        if unit not in ("chips", "points"):
+            raise PenaltyError.of("unit", "unknown_penalty_unit", got=str(unit)[:20])
+        if unit == "points":
+            if not self.store.info.placement:
+                raise PenaltyError.of("unit", "points_penalty_needs_placement")
+            if zero_sum:
+                raise PenaltyError.of("zero_sum", "points_penalty_not_zero_sum")
+            if isinstance(chips, bool) or not isinstance(chips, int) or chips == 0 \
+                    or abs(chips) > MAX_POINTS:
+                raise PenaltyError.of("points", "bad_penalty_points", max=MAX_POINTS,
+                                      got=shown(chips))
+        elif check_chips(chips, "chips") == 0:
             raise PenaltyError.of("chips", "bad_chips", got=0)
         reason = check_text(reason, "reason", required=True, limit=MAX_REASON)
         clause = check_text(clause, "clause") or None
@@ -85,13 +101,16 @@ class Penalties:
         with self.store.write():
             penalties = self.db["penalties"].insert({
                 "players": dump(ids), "chips": chips, "reason": reason, "clause": clause,
-                "referee": referee, "at": at, "zero_sum": int(zero_sum), "round": round})
+                "referee": referee, "at": at, "zero_sum": int(zero_sum), "round": round,
+                "unit": unit})
             pen_id = int(penalties.last_pk or 0)
             self.db["penalty_entries"].insert_all(
                 {"penalty_id": pen_id, "player_id": pid, "chips": c}
                 for pid, c in entries.items() if c)
             self.store.note(referee, "penalty.add", {"penalty_id": pen_id, "players": ids,
-                                               "chips": chips, "reason": reason}, at)
+                                               "chips": chips, "reason": reason,
+                                               **({"unit": unit} if unit != "chips" else {})},
+                            at)
         self.store.saved()
         return self.get(pen_id)
 
@@ -122,7 +141,7 @@ class Penalties:
                   ) -> list[Penalty]:
         names = {p.id: p.name for p in self.players.list()}
         q = ("SELECT p.id, p.players, p.chips, p.reason, p.clause, p.referee, p.at, p.zero_sum, "
-             "p.round, v.reason FROM penalties p LEFT JOIN penalty_voids v ON "
+             "p.round, v.reason, p.unit FROM penalties p LEFT JOIN penalty_voids v ON "
              "v.penalty_id=p.id")
         params: list[Any] = []
         if _only is not None:
@@ -136,7 +155,7 @@ class Penalties:
         for r in self.db.execute(q + " ORDER BY p.id", params).fetchall():
             out.append(Penalty(r[0], tuple(names[i] for i in json.loads(r[1])), r[2], r[3], r[4],
                                r[5], r[6], bool(r[7]), r[8], entries[r[0]], r[9] is not None,
-                               r[9]))
+                               r[9], r[10]))
         if player is not None:
             name = self.players.get(player).name
             out = [p for p in out if name in p.entries]

@@ -101,6 +101,12 @@ class Plan:
         players = [p for p in self.players.list()
                    if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE, PlayerStatus.ABSENT)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
+        staged = self.seats.stage_players(done + 1)
+        if staged != self.seats.stage_players(rounds):  # one stage's players at a time
+            raise SeatingError.of("rounds", "plan_crosses_cut", first=done + 1, last=rounds)
+        if staged is not None:  # a later stage: its players only, byes when they are short
+            players = [p for p in players if p.id in staged]
+            fill = fill or "byes"
         if not any(p.status is not PlayerStatus.ABSENT for p in players):
             raise SeatingError.of("players", "no_active_players")
         extra = len(players) % size
@@ -298,8 +304,10 @@ class Plan:
         the round; when ``unchanged`` is given and nothing changes, nothing is written."""
         seats = self.store.seats()
         everyone = self.players.list()
+        staged = self.seats.stage_players(number)
         playing = [p.id for p in everyone
-                   if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
+                   if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)
+                   and (staged is None or p.id in staged)]
         seated = {pid for t in tables for pid in t}
         # substitutes the plan seated keep their seats
         keep = playing + [p.id for p in everyone if p.status is PlayerStatus.SUBSTITUTE

@@ -10,7 +10,7 @@ from typing import Any
 
 from referee_app.core.teams import team_pairs
 
-from . import changes
+from . import changes, stage_board
 from . import db as dbm
 from . import seating as seating_mod
 from .checks import MAX_TABLE_NO, lookup_int
@@ -30,7 +30,8 @@ class RoundSeats:
         #: the seatings read so far and each round's repeat pairs, as at revision ``_seen``
         #: (-1: nothing kept): a hand saved changes neither, so they are read again only
         #: when a save wrote seats, byes, rounds, players or settings (``changes.py``) —
-        #: or, for a round listing absent players, a hand of that round
+        #: or, while a player is absent, a hand of that round (it may end or bring back
+        #: the marking of its seated absent players)
         self._seen = -1
         self._seatings: dict[int, Seating] = {}
         self._repeats: dict[int, int] | None = None
@@ -48,12 +49,13 @@ class RoundSeats:
             if c is None or c.touches(changes.STRUCTURE):
                 self._seatings.clear()
                 self._repeats = None
-            elif c.touches(changes.HAND_TABLES):
-                # a round's first hand ends the marking of its seated absent players
+            elif c.touches(changes.HAND_TABLES) and self._seatings and self.db.execute(
+                    "SELECT 1 FROM players WHERE status=? LIMIT 1",
+                    (PlayerStatus.ABSENT.value,)).fetchone():
+                # a round's first hand ends the marking of its seated absent players, and
+                # voiding its last live hand brings it back
                 for rnd, _ in changes.tables_of(conn, c):
-                    kept = self._seatings.get(rnd)
-                    if kept is not None and kept.absent:
-                        del self._seatings[rnd]
+                    self._seatings.pop(rnd, None)
             self._seen = now
         return True
 
@@ -199,12 +201,23 @@ class RoundSeats:
             raise SeatingError.of("round", "round_seated", round=number)
         return exists is not None
 
-    def check_seatable(self, pid: int, field: str) -> None:
+    def check_seatable(self, pid: int, field: str, number: int | None = None) -> None:
+        """A player may be seated (in round ``number``: one of its stage's players)."""
         p = self.players.get(pid)
         if p.status is PlayerStatus.WITHDRAWN:
             raise SeatingError.of(field, "player_withdrawn", name=p.name)
         if p.status is PlayerStatus.ABSENT:
             raise SeatingError.of(field, "player_absent", name=p.name)
+        if number is not None:
+            allowed = self.stage_players(number)
+            if allowed is not None and pid not in allowed:
+                raise SeatingError.of(field, "player_not_in_stage", name=p.name, round=number)
+
+    def stage_players(self, number: int) -> set[int] | None:
+        """The players who play round ``number``: those its stage's cut chose (None: stage
+        1, everyone)."""
+        st = stage_board.stage_of(stage_board.read(self.db.conn), number)
+        return set(st.players) if st.number > 1 else None
 
     def teams(self) -> dict[int, str]:
         """Each player's team (player id → team name), for players in one."""

@@ -88,6 +88,10 @@ class Rounds:
         seatable = [p for p in self.players.list()
                     if p.status in (PlayerStatus.ACTIVE, PlayerStatus.LATE)]
         subs = [p for p in self.players.list() if p.status is PlayerStatus.SUBSTITUTE]
+        staged = self.seats.stage_players(number)
+        if staged is not None:  # a later stage: its players only, byes when they are short
+            seatable = [p for p in seatable if p.id in staged]
+            fill = fill or "byes"
         if not seatable:
             raise SeatingError.of("players", "no_active_players")
         import random  # here, not at the top: hand add and standings never seat a round
@@ -148,7 +152,7 @@ class Rounds:
                 if row.get(s) in (None, ""):
                     raise SeatingError.of(f"table {t}.{s}", "seat_empty")
                 pid = self.players.id_of(row[s], f"table {t}.{s}")
-                self.seats.check_seatable(pid, f"table {t}.{s}")
+                self.seats.check_seatable(pid, f"table {t}.{s}", number)
                 if pid in where:
                     raise SeatingError.of(f"table {t}.{s}", "player_seated_twice",
                                           name=self.players.get(pid).name,
@@ -178,7 +182,7 @@ class Rounds:
         if not self.db.execute("SELECT 1 FROM rounds WHERE number=?", (number,)).fetchone():
             raise SeatingError.of("round", "round_not_seated_yet", round=number)
         pid = self.players.id_of(player, "player")
-        self.seats.check_seatable(pid, "player")
+        self.seats.check_seatable(pid, "player", number)
         cur = self.db.execute("SELECT player_id FROM seats WHERE round=? AND table_no=? AND "
                               "seat=?", (number, table, seat)).fetchone()
         if cur is None:
@@ -279,12 +283,16 @@ class Rounds:
                 if seat not in row:
                     out.append(Message.of("line_seat_empty", table=t, seat=seat))
         absent = set(s.absent)
+        staged = self.seats.stage_players(number)
         for a in s.assignments:
             if self.players.get(a.player_id).status is PlayerStatus.WITHDRAWN:
                 out.append(Message.of("line_seat_withdrawn", table=a.table, seat=a.seat,
                                       player=a.player))
             elif a.player in absent:
                 out.append(Message.of("line_seat_absent", table=a.table, seat=a.seat,
+                                      player=a.player))
+            elif staged is not None and a.player_id not in staged:
+                out.append(Message.of("line_seat_not_in_stage", table=a.table, seat=a.seat,
                                       player=a.player))
         return out
 

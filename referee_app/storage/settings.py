@@ -8,6 +8,7 @@ import re
 from typing import Any
 
 from referee_app.core import HandRecord, settle
+from referee_app.core.scores import json_number
 
 from . import db as dbm
 from .checks import (
@@ -23,7 +24,21 @@ from .checks import (
 from .errors import StorageError
 from .hands import Hands
 from .models import HandInfo, TournamentInfo
+from .scoring import check_points, check_scoring, default_points
 from .store import Store
+
+
+def scoring_fields(info: TournamentInfo, scoring: Any, points: Any) -> dict[str, Any]:
+    """The scoring settings to store (checked): ``scoring`` (None: as now) and, under
+    placement, the places' points (None: as now, else the default for the table size)."""
+    kind = info.scoring if scoring is None else check_scoring(scoring)
+    if kind == "chips":
+        if points is not None:
+            raise StorageError.of("placement_points", "points_need_placement")
+        return {"scoring": "chips", "placement_points": []}
+    values = (check_points(points, info.table_size) if points is not None
+              else info.placement_points or default_points(info.table_size))
+    return {"scoring": "placement", "placement_points": [json_number(v) for v in values]}
 
 
 def _results_url(value: Any) -> str:
@@ -51,8 +66,11 @@ class Settings:
         folder of report templates; relative to the database's folder), verified_only
         (standings count only verified hands and are provisional until all are),
         results_url (the players' live results page: its QR code goes on table cards
-        and printed standings) or self_verify (a one-referee event: the referee may verify
-        the hands they entered; refused while two or more referees are registered).
+        and printed standings), self_verify (a one-referee event: the referee may verify
+        the hands they entered; refused while two or more referees are registered),
+        scoring ("chips" or "placement": the standings rank by each round's places at the
+        tables) or placement_points (the places' points, one per seat, best first;
+        ``scoring.check_points``).
 
         A changed cap or stake applies to hands saved from then on; saved versions keep the
         settlement they were saved with (:meth:`settled_differently` says which would change,
@@ -60,7 +78,7 @@ class Settings:
         """
         allowed = {"name", "start_date", "end_date", "venue", "stake", "tie_break", "referees",
                    "head_referee", "cap_fan", "templates", "verified_only",
-                   "results_url", "self_verify"}
+                   "results_url", "self_verify", "scoring", "placement_points"}
         for k in fields:
             if k not in allowed:
                 raise StorageError.of(k, "setting_fixed", changeable=sorted(allowed))
@@ -94,6 +112,14 @@ class Settings:
                 raise StorageError.of("self_verify", "self_verify_many_referees", referees=n)
         if "results_url" in fields:
             fields["results_url"] = _results_url(fields["results_url"])
+        if {"scoring", "placement_points"} & set(fields):
+            fields.update(scoring_fields(self.store.info, fields.get("scoring"),
+                                         fields.get("placement_points")))
+            if fields["scoring"] == "chips" and self.db.execute(
+                    "SELECT COUNT(*) FROM penalties p LEFT JOIN penalty_voids v ON "
+                    "v.penalty_id=p.id WHERE p.unit='points' AND v.penalty_id IS NULL"
+                    ).fetchone()[0]:
+                raise StorageError.of("scoring", "points_penalties_stand")
         at = dbm.now()
         with self.store.write():
             # INSERT OR REPLACE, key by key: each key's old row out, then its new row in

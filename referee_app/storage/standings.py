@@ -10,32 +10,38 @@ from pathlib import Path
 from typing import Any
 
 from referee_app.core.errors import Message
+from referee_app.core.scores import POINT_UNIT
 
-from . import changes, csv_io
+from . import changes, csv_io, stage_board
 from . import db as dbm
 from .checks import PlayerRef, lookup_int
+from .leaderboard import HandRow, Leaderboards
 from .models import (
     Penalty,
     PlayerStatement,
+    Stage,
     StandingRow,
     StatementLine,
     TeamRow,
 )
 from .penalties import Penalties
 from .players import Players
-from .ranking import Ranking, compute, totals
 from .store import Store
 from .stored_words import StoredReason, today_if_stored
 
 
 def penalty_lines(name: str, penalties: Iterable[Penalty]) -> list[StatementLine]:
     """A player's statement lines for their penalties: the payer's own, or their share of a
-    zero-sum penalty on others (void ones at 0 chips, marked void)."""
+    zero-sum penalty on others (void ones at 0 chips, marked void). A penalty in placement
+    points moves no chips: its line is at 0 chips and says the points."""
     lines = []
     for pen in penalties:
-        c = 0 if pen.void else pen.entries.get(name, 0)
-        share = "" if name in pen.players else Message.of("line_share",
-                                                          players=list(pen.players))
+        n = pen.entries.get(name, 0)
+        c = 0 if pen.void or pen.unit == "points" else n
+        share: Message | str = "" if name in pen.players else Message.of(
+            "line_share", players=list(pen.players))
+        if pen.unit == "points":  # the points it moved, before whose share it is
+            share = Message.of("line_points", points=f"{n:+d}", share=share)
         said = (Message.of("line_penalty_clause", clause=pen.clause, id=pen.id, share=share,
                            reason=pen.reason) if pen.clause else
                 Message.of("line_penalty", id=pen.id, share=share, reason=pen.reason))
@@ -67,31 +73,10 @@ def hand_detail(seat: str, settlement: Mapping[str, Any], override: str | None,
     return lines
 
 
-#: one player's sums in one round, as the standings query adds them up: (player_id, round,
-#: chips, hands counted, wins, self-drawn, discards paid, flower pigs, largest fan)
-HandRow = tuple[int, int, int, int, int, int, int, int, int]
-
 _SUMS = ("SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
-         "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan) "
-         "FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND hs.version=h.current_version ")
-
-
-class _Kept:
-    """The standings' inputs as at revision ``seen``: the players, each player's sums per
-    round and penalty rows, and the totals and tables asked for so far (per scope)."""
-
-    def __init__(self, seen: int, players: list[Any], tie_break: tuple[str, ...],
-                 verified_only: bool) -> None:
-        self.seen = seen
-        self.players = players
-        self.tie_break = tie_break
-        self.verified_only = verified_only
-        self.hands: dict[int, list[HandRow]] = {}
-        self.pens: dict[int, list[tuple[Any, ...]]] = {}
-        self.totals: dict[tuple[int | None, int | None], dict[int, Any]] = {}
-        #: each leaderboard asked for so far, and the players whose totals changed since
-        self.rankings: dict[tuple[int | None, int | None, bool], Ranking] = {}
-        self.moved: dict[tuple[int | None, int | None, bool], set[int]] = {}
+         "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan), "
+         "h.table_no FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
+         "hs.version=h.current_version ")
 
 
 class Standings:
@@ -99,7 +84,9 @@ class Standings:
 
     The sums per player and round are kept between calls and, after a save, added up again
     only for the players it touched (``changes.py`` says which), so a leaderboard after one
-    more hand costs four players' sums and a ranking, not every hand again."""
+    more hand costs four players' sums and a ranking, not every hand again. Under placement
+    scoring the one table the save touched is placed again (``placement.py``); an event with
+    stages puts its stages' leaderboards together (``stage_board.py``)."""
 
     def __init__(self, store: Store, players: Players, penalties: Penalties) -> None:
         self.store = store
@@ -107,16 +94,21 @@ class Standings:
         self.players = players
         self.penalties = penalties
         self._fresh: dict[tuple[str, str, str], Any] = {}
-        self._kept: _Kept | None = None
+        self._kept: Leaderboards | None = None
 
     def table(self, round: int | None = None, *, through_round: int | None = None,
-                  include_substitutes: bool = False) -> list[StandingRow]:
+              include_substitutes: bool = False, stage: int | str | None = None
+              ) -> list[StandingRow]:
         """The leaderboard, as the current version of every hand stands now.
 
         ``round``: that round only; ``through_round``: rounds 1..N; neither: everything.
-        Ranked by the tournament's tie-break order; players still tied share a rank. When
-        the tournament counts only verified hands (``info.verified_only``), a hand not yet
-        verified adds nothing until it is (:meth:`unverified` says how many wait).
+        Ranked by the points under placement scoring (``info.scoring``), then the
+        tournament's tie-break order; players still tied share a rank. When the tournament
+        counts only verified hands (``info.verified_only``), a hand not yet verified adds
+        nothing until it is (:meth:`unverified` says how many wait). In an event with
+        stages (``t.stages``) the players of the stage in play rank first, those each cut
+        left out below them (``stage_board.compose``); ``stage`` (a number or name): that
+        stage's own leaderboard alone, after ``through_round`` or its last round.
         """
         for value, field in ((round, "round"), (through_round, "through_round")):
             if value is not None:
@@ -124,25 +116,14 @@ class Standings:
         with dbm.read_transaction(self.db):
             kept = self._current()
             if kept is None:  # during a save on this connection: read it all, keep nothing
-                info = self.store.info
-                return compute(self.players.list(), self._hand_rows(info.verified_only),
-                               self._pen_rows(), info.tie_break, round=round,
-                               through_round=through_round,
-                               include_substitutes=include_substitutes)
-            key = (round, through_round, include_substitutes)
-            ranking = kept.rankings.get(key)
-            if ranking is not None:
-                return ranking.update(kept.moved.pop(key, ()))
-            scope = (round, through_round)
-            acc = kept.totals.get(scope)
-            if acc is None:
-                acc = kept.totals[scope] = totals(
-                    (r for rs in kept.hands.values() for r in rs),
-                    (r for rs in kept.pens.values() for r in rs),
-                    round=round, through_round=through_round)
-            ranking = kept.rankings[key] = Ranking(kept.players, acc, kept.tie_break,
-                                                   include_substitutes=include_substitutes)
-            return ranking.rows()
+                kept = self._read_all(-1)
+            return kept.table(round, through_round, include_substitutes, stage)
+
+    def stages(self) -> list[Stage]:
+        """The event's stages (stage 1 alone until the first cut), as kept."""
+        with dbm.read_transaction(self.db):
+            kept = self._current()
+            return list(kept.stages if kept is not None else stage_board.read(self.db.conn))
 
     def _hand_rows(self, verified_only: bool, players: Iterable[int] | None = None
                    ) -> list[HandRow]:
@@ -152,19 +133,32 @@ class Standings:
             params = list(players)
             conds.append(f"hs.player_id IN ({','.join('?' * len(params))})")
         where = f"WHERE {' AND '.join(conds)} " if conds else ""
-        return self.db.execute(_SUMS + where + "GROUP BY hs.player_id, h.round",
+        return self.db.execute(_SUMS + where + "GROUP BY hs.player_id, h.round, h.table_no",
                                params).fetchall()
 
     def _pen_rows(self) -> list[tuple[Any, ...]]:
-        return self.db.execute(
-            "SELECT e.player_id, p.round, SUM(e.chips) FROM penalty_entries e JOIN penalties p "
-            "ON p.id=e.penalty_id LEFT JOIN penalty_voids v ON v.penalty_id=p.id "
-            "WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round").fetchall()
+        """(player, round, chips, points in units) of every penalty that counts."""
+        return [(pid, rnd, chips, pts * POINT_UNIT) for pid, rnd, chips, pts in self.db.execute(
+            "SELECT e.player_id, p.round, SUM(CASE WHEN p.unit='points' THEN 0 ELSE e.chips "
+            "END), SUM(CASE WHEN p.unit='points' THEN e.chips ELSE 0 END) FROM "
+            "penalty_entries e JOIN penalties p ON p.id=e.penalty_id LEFT JOIN penalty_voids v "
+            "ON v.penalty_id=p.id WHERE v.penalty_id IS NULL GROUP BY e.player_id, p.round")]
 
-    def _current(self) -> _Kept | None:
+    def _read_all(self, now: int) -> Leaderboards:
+        """Every input read afresh (at revision ``now``)."""
+        kept = Leaderboards(now, self.players.list(), self.store.info,
+                            stage_board.read(self.db.conn))
+        for row in self._hand_rows(kept.verified_only):
+            kept.hands.setdefault(row[0], []).append(row)
+        for row in self._pen_rows():
+            kept.pens.setdefault(row[0], []).append(row)
+        return kept.placed()
+
+    def _current(self) -> Leaderboards | None:
         """The kept inputs brought up to the revision now (inside a read transaction):
-        read whole after a change of the structure (players, settings), else only the
-        players whose hands or penalties a save touched. None during a save."""
+        read whole after a change of the structure (players, settings, stages), else only
+        the players whose hands or penalties a save touched (and, under placement scoring,
+        their tablemates). None during a save."""
         if self.store.writing:
             return None
         conn = self.db.conn
@@ -174,13 +168,7 @@ class Standings:
             return kept
         c = changes.since(conn, kept.seen, now) if kept is not None else None
         if kept is None or c is None or c.touches(changes.STRUCTURE):
-            info = self.store.info
-            kept = _Kept(now, self.players.list(), info.tie_break, info.verified_only)
-            for row in self._hand_rows(kept.verified_only):
-                kept.hands.setdefault(row[0], []).append(row)
-            for row in self._pen_rows():
-                kept.pens.setdefault(row[0], []).append(row)
-            self._kept = kept
+            self._kept = kept = self._read_all(now)
             return kept
         touched = changes.players_of(conn, c)
         if c.touches(changes.PENALTY_TABLES):
@@ -195,46 +183,38 @@ class Standings:
             for i in range(0, len(ids), 500):
                 for row in self._hand_rows(kept.verified_only, ids[i:i + 500]):
                     kept.hands.setdefault(row[0], []).append(row)
-            for (rnd, through), acc in kept.totals.items():
-                fresh = totals((r for pid in ids for r in kept.hands.get(pid, ())),
-                               (r for pid in ids for r in kept.pens.get(pid, ())),
-                               round=rnd, through_round=through)
-                for pid in ids:
-                    if pid in fresh:
-                        acc[pid] = fresh[pid]
-                    else:
-                        acc.pop(pid, None)
-            for key in kept.rankings:
-                kept.moved.setdefault(key, set()).update(ids)
+            kept.bring_forward(ids)
         kept.seen = now
         return kept
 
-    def teams(self, round: int | None = None, *, through_round: int | None = None
-              ) -> list[TeamRow]:
+    def teams(self, round: int | None = None, *, through_round: int | None = None,
+              stage: int | str | None = None) -> list[TeamRow]:
         """The team standings: each team's members' rows of :meth:`table` (same scope)
         added up and ranked (:mod:`.team_standings`); [] when nobody is in a team."""
         from .team_standings import team_table
 
         with dbm.read_transaction(self.db):
-            rows = self.table(round, through_round=through_round)
+            rows = self.table(round, through_round=through_round, stage=stage)
             teams = {p.id: p.team for p in self.players.list() if p.team}
             tie_break = self.store.info.tie_break
         return team_table(rows, teams, tie_break)
 
     def export_teams_csv(self, path: str | Path, *, round: int | None = None,
-                         through_round: int | None = None) -> Path:
+                         through_round: int | None = None,
+                         stage: int | str | None = None) -> Path:
         """The team standings (as :meth:`teams`) written as a spreadsheet, atomically."""
-        return csv_io.write_team_standings(path, self.teams(round,
-                                                            through_round=through_round))
+        return csv_io.write_team_standings(path, self.teams(round, through_round=through_round,
+                                                            stage=stage))
 
     def seat_rows(self) -> dict[int, tuple[str, list[tuple[int, ...]]]]:
         """Each hand's status and its seats' standings figures as stored with its current
         version: (player_id, round, chips, counted, won, self_drawn, discards_paid,
-        flower_pig, win_fan) — what :meth:`table` adds up, without reading records."""
+        flower_pig, win_fan, table) — what :meth:`table` adds up, without reading records."""
         out: dict[int, tuple[str, list[tuple[int, ...]]]] = {}
         for hid, status, *row in self.db.execute(
                 "SELECT h.id, h.status, hs.player_id, h.round, hs.chips, hs.counted, hs.won, "
-                "hs.self_drawn, hs.discards_paid, hs.flower_pig, hs.win_fan FROM hands h JOIN "
+                "hs.self_drawn, hs.discards_paid, hs.flower_pig, hs.win_fan, h.table_no "
+                "FROM hands h JOIN "
                 "hand_seats hs ON hs.hand_id=h.id AND hs.version=h.current_version "
                 "ORDER BY h.id, hs.seat").fetchall():
             out.setdefault(hid, (status, []))[1].append(tuple(row))
@@ -305,6 +285,7 @@ class Standings:
         return settled
 
     def export_csv(self, path: str | Path, *, round: int | None = None,
-                   through_round: int | None = None) -> Path:
+                   through_round: int | None = None, stage: int | str | None = None) -> Path:
         """The standings (as :meth:`table`) written as a spreadsheet, atomically."""
-        return csv_io.write_standings(path, self.table(round, through_round=through_round))
+        return csv_io.write_standings(path, self.table(round, through_round=through_round,
+                                                       stage=stage))

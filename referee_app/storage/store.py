@@ -12,6 +12,7 @@ import os
 import sqlite3
 import warnings
 from collections.abc import Iterator, Mapping
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -302,6 +303,8 @@ class Store:
             templates=meta.get("templates", ""), results_url=meta.get("results_url", ""),
             verified_only=bool(meta.get("verified_only", False)),
             self_verify=bool(meta.get("self_verify", False)),
+            scoring=meta.get("scoring", "chips"),
+            placement_points=tuple(Fraction(str(v)) for v in meta.get("placement_points", ())),
             signing_key=(signing.PublicKey.from_meta(meta[signing.META_KEY]).fingerprint
                          if signing.META_KEY in meta else ""))
 

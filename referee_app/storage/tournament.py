@@ -18,7 +18,8 @@ given; a part that needs another is given it too. The map::
     t.hands     add  amend  void  restore  set_status  get  find  list  index  history
                 next_no  next_dealer  versions  export_csv
     t.penalties add  void  get  list
-    t.standings table  statement  provisional  unverified  seat_rows  export_csv
+    t.standings table  stages  statement  provisional  unverified  seat_rows  export_csv
+    t.stages    list  get  of_round  cut  cancel  check              (qualifying → final)
     t.record    log  digest  verify  integrity                      (the tamper-evident chain)
     t.keys      fingerprint  here  export  replace                   (the key that signs it)
     t.backups   write  paths  error  written
@@ -26,6 +27,8 @@ given; a part that needs another is given it too. The map::
 
 Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
 ``round_seats.py``), the plan (``planning.py``), hands (``hands.py``), penalties, standings,
+the stages (``stages.py``; ranked together in ``stage_board.py``, the leaderboards
+themselves in ``leaderboard.py``, placement points in ``placement.py`` and ``scoring.py``),
 the record (``verify.py``; its signatures and anchors ``trust.py``), the signing key
 (``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
 (``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
@@ -80,7 +83,8 @@ from .players import Players
 from .referees import Referees
 from .round_seats import RoundSeats
 from .rounds import Rounds
-from .settings import Settings
+from .settings import Settings, scoring_fields
+from .stages import Stages
 from .standings import Standings
 from .store import Store
 from .verify import Record
@@ -109,6 +113,7 @@ class Tournament:
         self.hands = Hands(store, self.players)
         self.penalties = Penalties(store, self.players)
         self.standings = Standings(store, self.players, self.penalties)
+        self.stages = Stages(store, self.players, seats, self.standings)
         self.record = Record(store)
         self.keys = Keys(store)
         self.backups = Backups(store)
@@ -122,7 +127,8 @@ class Tournament:
                stake: int | None = None, tie_break: Sequence[str] = DEFAULT_TIE_BREAK,
                referees: Sequence[str] = (), head_referee: str = "",
                cap_fan: int | None = None, head_pin: str | None = None,
-               verified_only: bool = False, **kwargs: Any) -> Tournament:
+               verified_only: bool = False, scoring: str = "chips",
+               placement_points: Any = None, **kwargs: Any) -> Tournament:
         """Create a new tournament file; refuses to overwrite an existing database.
 
         ``ruleset``: a shipped id, or a :class:`Ruleset` read from a club's file
@@ -149,6 +155,8 @@ class Tournament:
         start_date, end_date = check_date(start_date, "start_date"), check_date(end_date, "end_date")
         if head_pin is not None and not head_referee:
             raise StorageError.of("head_referee", "pin_without_head")
+        scored = scoring_fields(TournamentInfo("", rules.id, tuple(rules.seats)), scoring,
+                                placement_points)
         if path.exists() and not path.is_file():  # a folder, /dev/null, a pipe
             raise TournamentExistsError.of("db", "path_not_a_file", path=str(path))
         if path.exists() and path.stat().st_size > 0:
@@ -174,6 +182,8 @@ class Tournament:
                 if verified_only is not True:
                     raise StorageError.of("verified_only", "not_bool", got=verified_only)
                 info["verified_only"] = True
+            if scored["scoring"] != "chips":  # a chips event's meta stays as it always was
+                info.update(scored)
             with t.store.write(signer=key):
                 db["rulesets"].insert({"digest": digest, "id": rules.id,
                                        "data": chain.canonical(snap)})

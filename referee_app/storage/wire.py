@@ -15,25 +15,38 @@ import types
 import typing
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from functools import cache
 from typing import Any
 
-from .models import HandInfo, Player, SeatAssignment, Seating, TeamRow, TournamentInfo
+from referee_app.core.scores import json_number
+
+from .models import (
+    HandInfo,
+    Player,
+    SeatAssignment,
+    Seating,
+    StandingRow,
+    TeamRow,
+    TournamentInfo,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Shape:
     """How one model's JSON differs from its fields: ``omit`` fields never sent, ``extra``
     keys computed from the value (read back by nobody), ``only_if_set`` fields sent only when
-    not at their default, ``inherit`` fields the models nested in it take from it,
-    ``flatten`` a dict field whose items are keys of the object itself (read back as every
-    key that is not another field), and ``read`` turning a JSON object back into field
-    values."""
+    not at their default, ``write`` the model's own JSON, ``inherit`` fields the models
+    nested in it take from it, ``flatten`` a dict field whose items are keys of the object
+    itself (read back as every key that is not another field), and ``read`` turning a JSON
+    object back into field values."""
 
     omit: tuple[str, ...] = ()
     flatten: str = ""
     extra: Mapping[str, Callable[[Any], Any]] = field(default_factory=dict)
     only_if_set: tuple[str, ...] = ()
+    #: the model's own JSON instead of its fields (read back field by field)
+    write: Callable[[Any], dict[str, Any]] | None = None
     inherit: tuple[str, ...] = ()
     read: Callable[[dict[str, Any]], dict[str, Any]] | None = None
 
@@ -52,10 +65,14 @@ SHAPES: dict[type, Shape] = {
     # a team only when set: answers about events without teams stay as they were
     Player: Shape(only_if_set=("team",)),
     # a team's sums beside its name, as a player's row carries its figures
-    TeamRow: Shape(flatten="totals"),
+    TeamRow: Shape(flatten="totals", only_if_set=("per_round_points",)),
     SeatAssignment: Shape(omit=("round",)),
+    # as ``standings --json`` writes it: the points first under placement scoring, the
+    # placement and stage figures only when there are any
+    StandingRow: Shape(write=StandingRow.to_dict),
     TournamentInfo: Shape(omit=("templates",),
-                          only_if_set=("verified_only", "self_verify", "signing_key"),
+                          only_if_set=("verified_only", "self_verify", "signing_key", "scoring",
+                                       "placement_points"),
                           extra={"table_size": lambda i: i.table_size}),
 }
 
@@ -70,6 +87,8 @@ def to_json(value: Any) -> Any:
         return _object_json(value)
     if isinstance(value, enum.Enum):
         return value.value
+    if isinstance(value, Fraction):  # points: a number (two decimals at most)
+        return json_number(value)
     if isinstance(value, tuple | list):
         return [to_json(v) for v in value]
     if isinstance(value, dict):
@@ -79,6 +98,8 @@ def to_json(value: Any) -> Any:
 
 def _object_json(value: Any) -> dict[str, Any]:
     shape = SHAPES.get(type(value), Shape())
+    if shape.write is not None:
+        return shape.write(value)
     out: dict[str, Any] = {}
     for f in dataclasses.fields(value):
         if f.name in shape.omit:
@@ -104,6 +125,8 @@ def from_json(tp: Any, data: Any, *, inherited: Mapping[str, Any] | None = None)
         kinds = typing.get_args(tp)
         if data is None and type(None) in kinds:
             return None
+        if Fraction in kinds and isinstance(data, float):  # a score that is not whole
+            return Fraction(str(data))
         return from_json(next(k for k in kinds if k is not type(None)), data,
                          inherited=inherited)
     if origin in (list, tuple):
@@ -119,6 +142,10 @@ def from_json(tp: Any, data: Any, *, inherited: Mapping[str, Any] | None = None)
         return {int(k) if key is int else k: from_json(val, v) for k, v in data.items()}
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return tp(data)
+    if tp is Fraction:
+        if isinstance(data, bool) or not isinstance(data, int | float):
+            raise WireError(f"expected a number, got {type(data).__name__}")
+        return Fraction(str(data))
     if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         return _object_from(tp, data, inherited or {})
     if tp in (dict, list) and not isinstance(data, tp):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -99,7 +100,9 @@ def test_an_impossible_team_says_how_many_times(tmp_path: Path) -> None:
     assert "team-mates at one table: 3 (least possible 3)" in r.output
 
 
-def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None:
+def _round_1_standings(event: Path, csv_path: Path) -> tuple[list[Any], list[Any]]:
+    """Round 1 seated and one hand played at each table: the players' standings and the
+    team standings (``--json``, the CSV written to ``csv_path``)."""
     run("round", "seat", "1", "--seed", "5", "--db", str(event))
     with Tournament.open(event, backup_every=0) as t:
         for table, names in t.rounds.seating(1).tables.items():
@@ -108,10 +111,13 @@ def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None
                 rec["seats"][s]["player"] = n
             t.hands.add(rec, round=1, table=table, hand_no=1)
     players = json.loads(run("standings", "--json", "--db", str(event)).output)
-    r = run("standings", "--teams", "--json", "--csv", str(tmp_path / "t.csv"), "--db",
-            str(event))
+    r = run("standings", "--teams", "--json", "--csv", str(csv_path), "--db", str(event))
     assert r.exit_code == 0, r.output
-    teams = json.loads(r.output)
+    return players, json.loads(r.output)
+
+
+def test_standings_teams_add_up_the_members(event: Path, tmp_path: Path) -> None:
+    players, teams = _round_1_standings(event, tmp_path / "t.csv")
     team_of = dict(zip(NAMES, (TEAMS[i // 4] for i in range(16)), strict=True))
     for row in teams:
         mine = [p for p in players if team_of[p["player"]] == row["team"]]
@@ -156,3 +162,38 @@ def test_check_in_from_the_command_line(event: Path) -> None:
         actions = [(e["action"], e["detail"].get("status")) for e in t.record.log()]
     assert actions[-3:] == [("players.status", "absent"), ("round.seat", None),
                             ("players.status", "active")]
+
+
+def test_team_standings_under_placement_sum_the_points_and_rank_by_them(
+        event: Path, tmp_path: Path) -> None:
+    """Placement scoring (issue 26): a team's row carries its members' points summed, and
+    the points rank the teams first (text, JSON, CSV); once cut, --stage gives the team rows
+    of that stage's players alone."""
+    assert run("event", "set", "--scoring", "placement", "--db", str(event)).exit_code == 0
+    players, teams = _round_1_standings(event, tmp_path / "t.csv")
+    team_of = dict(zip(NAMES, (TEAMS[i // 4] for i in range(16)), strict=True))
+    for row in teams:
+        mine = [p for p in players if team_of[p["player"]] == row["team"]]
+        assert row["points"] == pytest.approx(sum(p["points"] for p in mine))
+        assert row["per_round_points"]["1"] == pytest.approx(row["points"])
+        assert list(row)[:4] == ["rank", "team", "members", "points"]
+    assert sum(row["points"] for row in teams) == pytest.approx(4 * (4 + 2 + 1 + 0))
+    points = [row["points"] for row in teams]
+    assert points == sorted(points, reverse=True)  # the points rank first
+    with (tmp_path / "t.csv").open(encoding="utf-8-sig") as f:
+        rows = list(csv.DictReader(f))
+    assert [(x["team"], float(x["points"])) for x in rows] == [
+        (row["team"], pytest.approx(row["points"])) for row in teams]
+    text = run("standings", "--teams", "--db", str(event)).output.splitlines()
+    assert text[0].endswith("tie-break: points, chips, wins, largest_win_fan, -discards_paid")
+    assert text[1].split()[:4] == ["rank", "team", "points", "chips"]
+    # a cut: the final's team rows are its players' alone
+    r = run("stage", "cut", "--after-round", "1", "--top", "8", "--carry", "half", "--name",
+            "final", "--db", str(event))
+    assert r.exit_code == 0, r.output
+    final = {p["player"] for p in json.loads(run("standings", "--stage", "final", "--json",
+                                                 "--db", str(event)).output)}
+    staged = json.loads(run("standings", "--teams", "--stage", "final", "--json", "--db",
+                            str(event)).output)
+    assert sorted(n for row in staged for n in row["members"]) == sorted(final)
+    assert all("stage" not in row for row in staged)

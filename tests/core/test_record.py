@@ -297,6 +297,7 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
         "DROP TABLE hand_keys; DROP TABLE pins; "
         "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
         "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
+        "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
         "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
         "action TEXT NOT NULL, detail TEXT NOT NULL); "
         "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "

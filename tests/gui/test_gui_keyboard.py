@@ -582,7 +582,7 @@ def test_penalty_added_by_keyboard_when_one_exists(qtbot, desk_window) -> None:
     kb.key(Qt.Key.Key_Down)
     kb.key(Qt.Key.Key_Space)
     assert [it.text() for it in dlg.players.selectedItems()] == [first]
-    kb.chord("Alt+H")
+    kb.chord("Alt+M")  # the amount (chips, or points under placement scoring)
     assert _focus() == "" or dlg.chips.hasFocus()
     kb.type("5")
     kb.chord("Alt+R")

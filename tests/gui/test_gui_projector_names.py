@@ -7,6 +7,7 @@ from types import SimpleNamespace
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QFontMetrics
 
+from referee_app.gui.i18n import tr
 from referee_app.gui.views.projector import ProjectorWindow
 
 LONG = "O'Brien & <Co> O'Brien, Seán Patrick Fitzgerald-Montgomery"
@@ -32,3 +33,33 @@ def test_long_name_shrinks_instead_of_an_ellipsis(qtbot) -> None:
     assert lines >= 2  # too long even shrunk: it wraps, and its row is tall enough for it
     assert table.rowHeight(0) >= lines * fm.lineSpacing()
     assert table.rowHeight(1) < table.rowHeight(0)
+
+
+def test_pages_under_placement_fit_with_the_points_column(qtbot) -> None:
+    """Under placement scoring the points column narrows the names' column: the pages are
+    cut by the heights the names wrap to there (also on the refresh that follows a switch
+    from chips, the table still laid out for six columns), so every page fits the screen
+    and every player is shown once."""
+    rows = [SimpleNamespace(rank=i + 1, tied=False, points=None, chips=40 - 7 * i, wins=2,
+                            hands=8,
+                            player=(f"{i:02d} {LONG}" if i % 2 else f"选手{i:02d} 王小明"))
+            for i in range(30)]
+    win = ProjectorWindow(lambda: ("Open", rows), interval_ms=60_000)
+    qtbot.addWidget(win)
+    win.resize(900, 700)
+    win.show()
+    qtbot.waitExposed(win)
+    table = win.table
+    assert table.columnCount() == 6
+    for i, r in enumerate(rows):  # the event now scores by placement
+        r.points = 30 - i
+    win.refresh()
+    room = table.viewport().height()
+    seen: list[str] = []
+    for page in range(win.standings_pages()):
+        win.page = page
+        win._show_page()
+        assert table.columnCount() == 7 and table.horizontalHeaderItem(2).text() == tr("Points")
+        assert sum(table.rowHeight(r) for r in range(table.rowCount())) <= room, page
+        seen += [table.item(r, 1).text() for r in range(table.rowCount())]
+    assert seen == [r.player for r in rows]

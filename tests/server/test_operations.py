@@ -91,7 +91,8 @@ READS: dict[str, tuple[tuple[Any, ...], dict[str, Any]]] = {
     "hands.next_no": ((1, 1), {}), "hands.next_dealer": ((1, 1), {}),
     "penalties.list": ((), {}),
     "standings.table": ((), {"through_round": 1}), "standings.provisional": ((1,), {}),
-    "standings.statement": (("李伟",), {}), "standings.teams": ((), {"through_round": 1}),
+    "standings.statement": (("李伟",), {}), "standings.stages": ((), {}),
+    "standings.teams": ((), {"through_round": 1}),
     "record.log": ((), {"hand": 2}), "record.digest": ((), {}),
 }
 
@@ -191,3 +192,38 @@ def test_a_client_desk_writes_through_the_list_and_refuses_administration(
             part = getattr(backend, op.part) if op.part else backend
             with pytest.raises(StorageError, match="head desk"):
                 getattr(part, op.method)()
+
+
+def test_a_client_desk_reads_placement_points_and_stages_as_the_file(tmp_path: Path) -> None:
+    """Under placement scoring, after a cut: the rows (exact points, carried halves, stages),
+    one stage alone, the stages and a penalty in points, over the API as from the file."""
+    db = make_event(tmp_path / "placed.sqlite")
+    with Tournament.open(db, backup_every=0) as t:
+        t.referees.sign_in(HEAD, HEAD_PIN)
+        t.update_info(scoring="placement", referee=HEAD)
+        for table in (1, 2, 3, 4):
+            for n, rec in enumerate(records(db, table, 2, seed=table)):
+                t.hands.add(rec, round=1, table=table, hand_no=n + 1, referee=HEAD)
+        rows = t.standings.table(through_round=1)
+        top = next(k for k in range(8, 16) if rows[k - 1].rank != rows[k].rank)
+        t.stages.cut(1, top, "half", name="final", referee=HEAD)
+        t.rounds.seat(2, seed=2, referee=HEAD)
+    with TestClient(create_app(db, backup_every=0), base_url="http://desk.test") as http:
+        client = DeskClient("http://desk.test", tmp_path / "outbox")
+        client.http.close()
+        client.http = http
+        backend = ServerBackend(client)
+        backend.referees.sign_in(HEAD, HEAD_PIN)
+        backend.penalties.add(["李伟"], 1, "late", round=1, unit="points")
+        with Tournament.open(db, backup_every=0) as t:
+            assert backend.standings.stages() == t.standings.stages()
+            for kw in ({}, {"stage": "final"}, {"stage": 1}, {"through_round": 1}):
+                got = backend.standings.table(**kw)
+                assert got == t.standings.table(**kw), kw
+            assert any(r.carried is not None for r in got) or kw
+            assert backend.penalties.list()[-1].unit == "points"
+        body = http.get("/api/standings").json()
+        assert list(body[0])[:6] == ["rank", "player", "player_id", "club", "status",
+                                     "points"]  # the points before the chips
+        assert {"stage", "carried", "per_round_points"} <= set(body[0])
+        assert http.get("/api/standings?stage=nosuch").status_code == 400

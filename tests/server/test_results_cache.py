@@ -1,7 +1,8 @@
 """Incremental results equal a full recompute (issue 23): after every step of seeded random
 sequences of writes — hands added, amended, voided, restored, verified; penalties given and
 voided; players withdrawn and back; rounds seated, seats swapped; the tie-break and the
-verified-only switch changed — what a long-lived server shows (``Results`` brought forward
+verified-only switch changed; under placement scoring too (penalties in points, the scoring
+switched, stage cuts made and cancelled) — what a long-lived server shows (``Results`` brought forward
 save by save, the storage's kept seatings and standings, the pages' kept renderings) is
 exactly what a fresh connection computes from scratch. So caching never shows a stale
 standing. Writes come from another connection (a desk, the CLI) and, for the storage's own
@@ -51,9 +52,12 @@ def _step(t: Tournament, rng: random.Random) -> str:
     kind = rng.choice(["add"] * 6 + ["amend"] * 2 + ["void", "restore", "verify", "unverify",
                                                      "penalty", "unpenalty", "withdraw",
                                                      "return", "seat", "swap", "settings",
-                                                     "absent", "team"])
+                                                     "absent", "team"]
+                      + (["points", "cut", "seat", "cancel", "scoring"]
+                         if t.info.placement or t.stages.list()[1:] else []))
     try:
-        if kind == "add" or not hands and kind in ("amend", "void", "verify", "unverify"):
+        if kind == "add" or not hands and kind in ("amend", "void", "restore", "verify",
+                                                   "unverify"):
             rnd = rng.choice(rounds)
             seating = t.rounds.seating(rnd).tables
             table = rng.choice(sorted(seating))
@@ -95,6 +99,15 @@ def _step(t: Tournament, rng: random.Random) -> str:
             a = rng.choice(t.rounds.seating(rnd).assignments)
             b = rng.choice(t.rounds.seating(rnd).assignments)
             t.rounds.set_seat(rnd, a.table, a.seat, b.player_id)
+        elif kind == "points":
+            t.penalties.add([rng.choice(t.players.list()).name], rng.choice([-1, 1, 2]),
+                            "conduct", round=rng.choice([None, *rounds]), unit="points")
+        elif kind == "cut":
+            t.stages.cut(max(rounds), rng.randint(4, 12), rng.choice(["full", "half", "none"]))
+        elif kind == "cancel":
+            t.stages.cancel(reason="cut after the wrong round")
+        elif kind == "scoring":
+            t.update_info(scoring="chips" if t.info.placement else "placement")
         elif kind == "settings":
             info = t.info
             if rng.random() < 0.5:
@@ -121,6 +134,9 @@ def _same_as_fresh(results: Results, kept: Tournament, db: Path, step: str) -> N
         for scope in [(None, None), *((n, None) for n in rounds), *((None, n) for n in rounds)]:
             assert results.standings(kept, *scope) == fresh.standings.table(
                 scope[0], through_round=scope[1]), (step, scope)
+        for st in fresh.stages.list():
+            assert kept.standings.table(stage=st.number) == fresh.standings.table(
+                stage=st.number), (step, st)
             assert results.provisional(kept, *scope) == fresh.standings.provisional(
                 scope[0], through_round=scope[1]), (step, scope)
             assert results.teams(kept, *scope) == fresh.standings.teams(
@@ -144,11 +160,18 @@ def _pages(app: Any) -> list[tuple[int, bytes]]:
     return asyncio.run(run())
 
 
-# one sequence in the quick loop, more with the slow tests
-@pytest.mark.parametrize("seed", [1, pytest.param(2, marks=pytest.mark.slow),
-                                  pytest.param(3, marks=pytest.mark.slow)])
-def test_results_brought_forward_equal_a_full_recompute(tmp_path: Path, seed: int) -> None:
+# one sequence of each scoring in the quick loop, more with the slow tests
+@pytest.mark.parametrize(("seed", "scoring"), [
+    (1, "chips"), (8, "placement"), pytest.param(2, "chips", marks=pytest.mark.slow),
+    pytest.param(3, "chips", marks=pytest.mark.slow),
+    pytest.param(14, "placement", marks=pytest.mark.slow),
+    pytest.param(16, "placement", marks=pytest.mark.slow)])
+def test_results_brought_forward_equal_a_full_recompute(tmp_path: Path, seed: int,
+                                                         scoring: str) -> None:
     db = make_event(tmp_path / "e.sqlite", referees=False)
+    if scoring == "placement":
+        with Tournament.open(db, backup_every=0) as t:
+            t.update_info(scoring="placement")
     rng = random.Random(seed)
     kept = Tournament.open(db, backup_every=0)  # the results worker's connection
     results = Results()
@@ -170,6 +193,7 @@ def test_the_storage_kept_values_follow_writes_on_their_own_connection(tmp_path:
     db = make_event(tmp_path / "e.sqlite", referees=False)
     rng = random.Random(7)
     with Tournament.open(db, backup_every=0) as t:
+        t.update_info(scoring="placement")
         for i in range(40):
             step = f"step {i}: {_step(t, rng)}"
             t.standings.table()  # kept now, to be brought forward by the next step

@@ -243,16 +243,23 @@ def _screen(browser: Any, w: int, h: int) -> None:
     time.sleep(0.3)
 
 
-def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -> None:
+@pytest.mark.parametrize("scoring, lang", [("chips", "en"), ("placement", "zh")])
+def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path, scoring: str,
+                                                              lang: str) -> None:
     """Issue 25: at 1280×720, 1920×1080, 1920×1500 and 3840×2160 every shown row and the
     page counter are inside the window, the pages together show every player once, and
-    the round in play's clock counts down (screenshots left in the test's folder)."""
+    the round in play's clock counts down (screenshots left in the test's folder). Under
+    placement scoring (in 中文) the same with the points column first, before the chips."""
+    from referee_app.core.i18n import text
     from referee_app.storage import Tournament
 
     db = tmp_path / "demo.sqlite"
     shutil.copy(demo_db_path(), db)
     with Tournament.open(db, backup_every=0) as t:
-        t.rounds.start(4, minutes=90)
+        head = t.referees.list()[0].name if t.referees.list() else ""
+        if scoring == "placement":
+            t.update_info(scoring="placement", referee=head)
+        t.rounds.start(4, minutes=90, referee=head)
         players = len(t.standings.table())
     s = ServerProcess(db).start()
     browser = DevTools(tmp_path / "profile")
@@ -264,28 +271,38 @@ def test_the_projector_fits_its_rows_and_counter_to_any_screen(tmp_path: Path) -
         return {bottom: last.bottom, counterBottom: counter.bottom, counterTop: counter.top,
                 height: window.innerHeight, width: window.innerWidth,
                 counter: document.querySelector('.pageno').textContent,
+                heads: [...document.querySelectorAll('#projector-rows thead th')]
+                    .map(c => c.textContent),
                 names: shown.map(r => r.cells[1].textContent),
                 clock: document.querySelector('.clock').textContent,
                 pages: window.projectorPages()};
     })()"""
     try:
-        _projector(browser, s.url + "/projector?lang=en")
+        _projector(browser, s.url + f"/projector?lang={lang}")
+        page_fmt = text("page.page", lang)
         for w, h in ((1280, 720), (1920, 1080), (1920, 1500), (3840, 2160)):
             _screen(browser, w, h)
             first = browser.js(check)
             assert (first["width"], first["height"]) == (w, h)
+            points, chips = text("page.points", lang), text("page.chips", lang)
+            assert first["heads"][2:4] == ([points, chips] if scoring == "placement"
+                                           else [chips, text("page.hands", lang)])
             names: list[str] = []
             for p in range(len(first["pages"])):
                 got = browser.js(check)
                 assert got["bottom"] <= h and got["counterBottom"] <= h, (w, h, p, got)
                 assert got["bottom"] <= got["counterTop"], (w, h, p, got)
-                assert got["counter"] == f"Page {p + 1}/{len(first['pages'])}"
+                assert got["counter"] == page_fmt.format(a=p + 1, b=len(first["pages"]))
                 names += got["names"]
                 browser.js("window.projectorTurn()")
             assert len(names) == len(set(names)) == players, (w, h)
-            assert first["clock"].startswith("Round 4 · 1:") and first["clock"].endswith(" left")
+            if lang == "en":
+                assert first["clock"].startswith("Round 4 · 1:") \
+                    and first["clock"].endswith(" left")
+            else:
+                assert first["clock"].startswith("第4轮 · 剩余 1:"), first["clock"]
             shot = browser.call("Page.captureScreenshot", {"format": "png"})["data"]
-            (tmp_path / f"projector-{w}x{h}.png").write_bytes(base64.b64decode(shot))
+            (tmp_path / f"projector-{scoring}-{w}x{h}.png").write_bytes(base64.b64decode(shot))
         print(f"projector screenshots in {tmp_path}")
     finally:
         browser.close()

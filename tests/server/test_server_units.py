@@ -229,3 +229,23 @@ def test_errors_are_rebuilt_from_their_code_not_their_sentence() -> None:
     busy = error_from(httpx.Response(503, json={"error": {
         "field": "db", "problem": "busy", "code": "busy"}}))
     assert type(busy) is ServerUnreachable
+
+
+@pytest.mark.parametrize("worked,every", [
+    ([], 1.0),                       # idle: a page refreshes at most every second
+    ([0.2], 1.0),                    # 10 % busy over the window: no change
+    ([0.25, 0.25], 1.0),             # exactly PACE_BUSY
+    ([0.5, 0.5], 2.0),               # half the time making pages: twice as long
+    ([0.5] * 3, 3.0),
+    ([1.0] * 4, 5.0),                # fully busy (and more): at most PACE_MAX
+])
+def test_pages_are_paced_by_how_busy_the_results_worker_was(worked: list[float],
+                                                            every: float) -> None:
+    from referee_app.server.state import PACE_MAX, PACE_WINDOW, Pace
+
+    pace = Pace()
+    for d in worked:
+        pace.worked(d, now=100.0)
+    assert pace.every(now=100.0) == every <= PACE_MAX
+    # work older than the window no longer counts
+    assert pace.every(now=100.0 + PACE_WINDOW + 0.01) == 1.0

@@ -22,34 +22,32 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
+#: what a schema-6 file lacked: the PINs outside the record (its referees held them) and
+#: the chain's index. (It keeps the current file's signatures: a real file of before, signed
+#: by none, is upgraded in tests/storage/test_signed_record.py.)
+TO_SCHEMA_6 = ("DROP TABLE pins; DROP INDEX chain_action; "
+               "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; ")
+#: what a schema-5 file lacked: those, the stages, a penalty's unit
+TO_SCHEMA_5 = TO_SCHEMA_6 + "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-4 file lacked: those, and the state of the rounds started (round start)
+TO_SCHEMA_4 = TO_SCHEMA_5 + "DROP TABLE round_state; "
+#: what a schema-3 file lacked: those, and a player's team
+TO_SCHEMA_3 = TO_SCHEMA_4 + "ALTER TABLE players DROP COLUMN team; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
-    "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
-    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; DROP TABLE pins; "
+    TO_SCHEMA_3 + "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
+    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
     "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
-    "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
+    "ALTER TABLE hand_versions DROP COLUMN settings; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
     "PRAGMA user_version=1;")
-#: what a schema-2 file lacked: the keys table, the client address of a sign-in failure,
-#: the PINs outside the record (its referees held them) and the chain's index. (It keeps
-#: the current file's signatures: a real schema-2 file, signed by none, is upgraded in
-#: tests/storage/test_signed_record.py.)
+#: what a schema-2 file lacked: the keys table, the client address of a sign-in failure
 TO_SCHEMA_2 = (
-    "DROP TABLE round_state; DROP TABLE hand_keys; DROP TABLE auth_failures; "
-    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); "
-    "DROP TABLE pins; DROP INDEX chain_action; "
-    "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; "
-    "ALTER TABLE players DROP COLUMN team; "
+    "DROP TABLE hand_keys; DROP TABLE auth_failures; "
+    "CREATE TABLE auth_failures (name TEXT NOT NULL, at REAL NOT NULL); " + TO_SCHEMA_3 +
     "PRAGMA user_version=2;")
-#: what a schema-5 file lacked: the PINs outside the record and the chain's index (as
-#: TO_SCHEMA_2, it keeps the current file's signatures)
-UNDO_SCHEMA_6 = ("DROP TABLE pins; DROP INDEX chain_action; "
-                 "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; ")
-TO_SCHEMA_5 = UNDO_SCHEMA_6 + "PRAGMA user_version=5;"
-#: what a schema-4 file lacked besides: the state of the rounds started (round start)
-TO_SCHEMA_4 = UNDO_SCHEMA_6 + "DROP TABLE round_state; PRAGMA user_version=4;"
 #: every step an upgrade from schema 1 records
 ALL_STEPS = [("referee-desk", f"schema-{v}") for v in range(2, dbm.SCHEMA_VERSION + 1)]
 
@@ -227,6 +225,28 @@ def test_a_schema_2_file_takes_in_the_keys_of_its_side_file(current: Tournament,
     assert _applied(schema_2) == ALL_STEPS  # the steps before run as no-ops, recorded
 
 
+@pytest.mark.parametrize("version", [3, 4, 5])
+def test_an_older_file_gains_stages_and_penalties_in_chips(current: Tournament,
+                                                           tmp_path: Path, version: int) -> None:
+    """Schema 6 (from 3 through teams and round_state, from 4 through round_state, or from
+    5): the stages table, and every penalty of an older file in chips — its chain rows,
+    written without a unit, replay to the column's default, so verify and bundles hold and
+    the standings are as they were."""
+    rows = current.standings.table()
+    bundle = current.export_bundle()
+    undo = {3: TO_SCHEMA_3, 4: TO_SCHEMA_4, 5: TO_SCHEMA_5}[version]
+    three = _older(current, tmp_path / "older.sqlite", undo + f"PRAGMA user_version={version};")
+    fresh = _shape(current.db.conn)
+    with Tournament.open(three, backup_every=0) as t:
+        assert _shape(t.db.conn) == fresh
+        assert t.db.execute("SELECT DISTINCT unit FROM penalties").fetchall() == [("chips",)]
+        assert [p.unit for p in t.penalties.list()] == ["chips"]
+        assert t.stages.list()[1:] == [] and t.standings.table() == rows
+        assert t.record.verify().entries == len(current.record.log())
+        assert t.export_bundle() == bundle
+    assert _applied(three) == ALL_STEPS
+
+
 def _mount_tmpfs(where: Path) -> bool:
     if os.geteuid() != 0 or shutil.which("mount") is None:
         return False
@@ -249,14 +269,16 @@ def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
 
 
-@pytest.mark.parametrize("version", [4, 5])
-def test_a_schema_4_or_5_file_gets_the_tables_after_it_and_keeps_its_record(
+@pytest.mark.parametrize("version", [4, 5, 6])
+def test_a_schema_4_5_or_6_file_gets_the_tables_after_it_and_keeps_its_record(
         current: Tournament, tmp_path: Path, version: int) -> None:
     """Schema 4 lacked ``round_state`` (and, made new at schema 4, the migrations table);
-    schema 5 the ``pins`` table (PIN hashes in ``referees``) and the index on the chain's
-    actions. Neither step has anything for the chain here (no round started, no referee)."""
+    schema 5 the stages and a penalty's unit; schema 6 the ``pins`` table (PIN hashes in
+    ``referees``) and the index on the chain's actions. No step has anything for the chain
+    here (no round started, no stage, no referee)."""
     older = _older(current, tmp_path / f"v{version}.sqlite",
-                   {4: TO_SCHEMA_4, 5: TO_SCHEMA_5}[version])
+                   {4: TO_SCHEMA_4, 5: TO_SCHEMA_5, 6: TO_SCHEMA_6}[version]
+                   + f"PRAGMA user_version={version};")
     fresh = _shape(current.db.conn)
     log = current.record.log()
     bundle = current.export_bundle()
@@ -298,9 +320,7 @@ def before_teams(tmp_path: Path) -> Path:
     path = tmp_path / "before-teams.sqlite"
     Tournament.import_bundle(DEMO, path, backup_every=0).close()
     conn = sqlite3.connect(path)
-    conn.executescript(UNDO_SCHEMA_6 + "DROP TABLE round_state; "
-                       "ALTER TABLE players DROP COLUMN team; "
-                       "PRAGMA user_version=3;")
+    conn.executescript(TO_SCHEMA_3 + "PRAGMA user_version=3;")
     conn.close()
     return path
 

@@ -382,7 +382,7 @@ def test_an_old_file_still_verifies_says_unsigned_and_signs_from_its_next_write(
         rep = t.record.verify()
         assert not rep.signed and rep.unsigned == old_n + 1 == rep.entries
         last = t.record.log()[-1]
-        assert last["action"] == "event.migrate" and last["detail"]["from_schema"] == 5
+        assert last["action"] == "event.migrate" and last["detail"]["from_schema"] == 6
         assert len(last["detail"]["redacted"]) == 4  # created, added twice, PIN changed
         # digests published before the upgrade still hold: the history was not rewritten
         assert t.record.verify(against=f"{old_n}:{old_head}")

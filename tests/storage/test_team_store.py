@@ -4,8 +4,10 @@ team's row the sum of its members' rows, whatever the scope."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -202,19 +204,25 @@ def test_equal_teams_share_a_rank_and_the_tie_break_decides_the_rest() -> None:
     assert team_table(rows, {}, ("chips",)) == []
 
 
-def test_a_score_column_the_standings_gain_is_summed_too() -> None:
-    """The team sum is over the rows' columns, not a list of them: a row type with a
-    ``points`` column (placement scoring) gets its points summed without a change."""
-    from dataclasses import dataclass
+def test_under_placement_the_members_points_are_summed_and_rank_first() -> None:
+    """Placement scoring: a team's points are its members' (exact: thirds stay thirds),
+    per round too, and they rank before the chips — team B has fewer chips but more
+    points. Once cut, a member who carried nothing adds 0 and the stage is not summed."""
+    def placed(pid: int, chips: int, pts: Fraction, carried: Fraction | None) -> StandingRow:
+        return dataclasses.replace(_row(pid, chips), points=pts, per_round_points={1: pts},
+                                   stage=2, carried=carried)
 
-    @dataclass(frozen=True)
-    class WithPoints(StandingRow):
-        points: float = 0.0
-
-    base = _row(1, 4)
-    rows = [WithPoints(**{**{f: getattr(base, f) for f in base.__dataclass_fields__},
-                          "player_id": pid, "player": f"p{pid}", "chips": c, "points": pts})
-            for pid, c, pts in ((1, 4, 3.0), (2, -4, 1.5), (3, 0, 2.5))]
-    assert "points" in score_columns(rows[0])
-    got = team_table(rows, {1: "A", 2: "A", 3: "B"}, ("chips",))
-    assert {r.team: r.totals["points"] for r in got} == {"A": 4.5, "B": 2.5}
+    rows = [placed(1, 30, Fraction(7, 3), Fraction(1, 2)), placed(2, 20, Fraction(0), None),
+            placed(3, -20, Fraction(7, 3), None), placed(4, -30, Fraction(4), Fraction(2))]
+    assert score_columns(rows)[0] == "points" and "carried" in score_columns(rows)
+    assert "stage" not in score_columns(rows)
+    got = team_table(rows, {1: "A", 2: "A", 3: "B", 4: "B"}, ("chips",))
+    assert [(r.team, r.rank, r.points, r.chips) for r in got] == [
+        ("B", 1, Fraction(19, 3), -50), ("A", 2, Fraction(7, 3), 50)]
+    assert got[0].per_round_points == {1: Fraction(19, 3)} and got[0].per_round == {1: -50}
+    assert {r.team: r.totals["carried"] for r in got} == {"A": Fraction(1, 2), "B": 2}
+    assert got[0].to_dict()["points"] == 6.33 and got[0].to_dict()["per_round_points"] == {
+        "1": 6.33}
+    # under chips scoring the rows have no points: the teams neither
+    chips = team_table([_row(1, 5), _row(2, -5)], {1: "A", 2: "B"}, ("chips",))
+    assert all(r.points is None and "per_round_points" not in r.to_dict() for r in chips)

@@ -29,6 +29,7 @@ from referee_app.storage.models import (
     Referee,
     RoundState,
     Seating,
+    Stage,
     StandingRow,
     TeamRow,
 )
@@ -177,6 +178,11 @@ class Desk:
     # ------------------------------------------------------------------ reading
 
     @property
+    def placement(self) -> bool:
+        """Whether the event ranks by placement points (比赛分): penalties may be in points."""
+        return self.t.info.placement
+
+    @property
     def title(self) -> str:
         return self._title
 
@@ -242,15 +248,20 @@ class Desk:
     def revision(self) -> tuple[int, int]:
         return self.t.revision()
 
-    def standings(self, round_no: int | None = None, *,
-                  through: int | None = None) -> list[StandingRow]:
-        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all."""
-        return self.t.standings.table(round_no, through_round=through)
+    def standings(self, round_no: int | None = None, *, through: int | None = None,
+                  stage: int | None = None) -> list[StandingRow]:
+        """``round_no``: that round alone; ``through``: rounds 1…N; neither: all;
+        ``stage``: one stage alone (once the event is cut)."""
+        return self.t.standings.table(round_no, through_round=through, stage=stage)
 
-    def team_standings(self, round_no: int | None = None, *,
-                       through: int | None = None) -> list[TeamRow]:
+    def stages(self) -> list[Stage]:
+        """The event's stages (one, until it is cut)."""
+        return self.t.standings.stages()
+
+    def team_standings(self, round_no: int | None = None, *, through: int | None = None,
+                       stage: int | None = None) -> list[TeamRow]:
         """The team standings in the same scope as :meth:`standings` ([] without teams)."""
-        return self.t.standings.teams(round_no, through_round=through)
+        return self.t.standings.teams(round_no, through_round=through, stage=stage)
 
     def has_teams(self) -> bool:
         """A team event: some player has a team (the standings offer the team view)."""
@@ -327,18 +338,24 @@ class Desk:
         playing = clock.round if clock is not None else n if n is not None else \
             (rounds[0] if rounds else None)
         progress = round_progress(self.t, playing) if playing is not None else None
+        stages = self.t.standings.stages()
         if n is None:
-            return ProjectorData(title, self.t.standings.table(), provisional=self.t.standings.provisional(),
+            return ProjectorData(title, self.t.standings.table(),
+                                 provisional=self.t.standings.provisional(),
                                  progress=progress, event=self.title, clock=clock,
+                                 stage=stages[-1] if len(stages) > 1 else None,
                                  teams=self.t.standings.teams())
         prev = {r.player: r.rank for r in self.t.standings.table(through_round=n - 1)} \
             if n > 1 else {}
+        playing_stage = next((s for s in reversed(stages) if s.plays(n)), None)
         teams = self.t.standings.teams(through_round=n)
         team_prev = {r.team: r.rank for r in self.t.standings.teams(through_round=n - 1)} \
             if teams and n > 1 else {}
         return ProjectorData(title, self.t.standings.table(through_round=n), n, prev,
                              provisional=self.t.standings.provisional(through_round=n),
-                             progress=progress, event=self.title, clock=clock, teams=teams,
+                             progress=progress, event=self.title, clock=clock,
+                             stage=playing_stage if len(stages) > 1 and playing_stage
+                             and playing_stage.number > 1 else None, teams=teams,
                              team_previous=team_prev)
 
     def what_if_options(self, form: EntryForm) -> tuple[list[WhatIf], list[str]]:
@@ -474,10 +491,11 @@ class Desk:
 
     def add_penalty(self, players: Sequence[str], chips: int, reason: str, *,
                     clause: str | None, zero_sum: bool, round_no: int | None,
-                    referee: str | None = None) -> Penalty:
+                    referee: str | None = None, unit: str = "chips") -> Penalty:
+        """``unit="points"``: placement points (比赛分) instead of chips."""
         return self.t.penalties.add(list(players), chips, reason, clause=clause,
                                   referee=referee or self.referee, zero_sum=zero_sum,
-                                  round=round_no)
+                                  round=round_no, unit=unit)
 
     def void_penalty(self, penalty_id: int, reason: str) -> Penalty:
         return self.t.penalties.void(penalty_id, reason=reason, referee=self.referee)

@@ -19,6 +19,7 @@ class ProjectorData:
     provisional: int = 0  # unverified hands left out (only verified hands count); 0: none
     progress: Any = None  # RoundProgress of the round in play (the projector's progress page)
     event: str = ""  # the tournament's name (the progress page's title)
+    stage: Any = None  # the stage in play (a ``Stage``) once the event is cut, else None
     clock: Any = None  # RoundState of the round in play (its clock counts down on screen)
     #: a team event's team standings in the same scope (the team page); empty: no teams
     teams: Sequence[Any] = ()

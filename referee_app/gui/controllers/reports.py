@@ -81,11 +81,13 @@ class Selection:
 
 
 def standings_request(only: int | None = None, through: int | None = None,
-                      report: str = "standings") -> ReportRequest:
+                      report: str = "standings", stage: int | None = None) -> ReportRequest:
     """The standings as the filter shows them: round N alone (``round``), after round N
     (``through``), or overall — the meanings of ``report standings --round/--through``;
-    ``report="teams"``: the team standings in that scope."""
-    params = {k: v for k, v in (("round", only), ("through", through)) if v is not None}
+    ``stage``: one stage alone (``--stage``); ``report="teams"``: the team standings in
+    that scope."""
+    params = {k: v for k, v in (("round", only), ("through", through), ("stage", stage))
+              if v is not None}
     return ReportRequest(report, params)
 
 

@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFormLayout,
     QGroupBox,
+    QHBoxLayout,
     QHeaderView,
     QLabel,
     QLineEdit,
@@ -152,7 +153,8 @@ class PenaltiesDialog(QDialog):
 
     def __init__(self, players: Sequence[str], rounds: Sequence[int],
                  fetch: Callable[[], Sequence[Any]], add: Callable[..., Any],
-                 parent: QWidget | None = None, in_play: int | None = None) -> None:
+                 parent: QWidget | None = None, in_play: int | None = None, *,
+                 placement: bool = False) -> None:
         super().__init__(parent)
         self.setWindowTitle(tr("Penalties"))
         self.resize(900, 600)
@@ -162,8 +164,9 @@ class PenaltiesDialog(QDialog):
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setHorizontalHeaderLabels(["#", tr("Player"), tr("Chips"), tr("Reason"),
-                                              tr("Clause"), tr("Round"), tr("Referee")])
+        self.table.setHorizontalHeaderLabels(["#", tr("Player"), tr("Penalty_amount"),
+                                              tr("Reason"), tr("Clause"), tr("Round"),
+                                              tr("Referee")])
         table_box = QGroupBox(with_mnemonic(tr("pen_recorded"), "T"))  # Alt+T: the list
         QVBoxLayout(table_box).addWidget(self.table)
         box = QGroupBox(tr("Add penalty"))
@@ -178,6 +181,14 @@ class PenaltiesDialog(QDialog):
         self.chips.setObjectName("penalty_chips")
         self.chips.setRange(-999, 999)
         self.chips.setValue(8)
+        #: in chips or, under placement scoring, in placement points (比赛分)
+        self.unit = QComboBox()
+        self.unit.setObjectName("penalty_unit")
+        self.unit.addItem(tr("Chips"), "chips")
+        if placement:
+            self.unit.addItem(tr("Points"), "points")
+        self.unit.setEnabled(placement)
+        self.unit.currentIndexChanged.connect(self._unit_changed)
         self.reason = QLineEdit()
         self.reason.setObjectName("penalty_reason")
         self.clause = QLineEdit()
@@ -194,11 +205,18 @@ class PenaltiesDialog(QDialog):
         self.message = QLabel()
         self.message.setObjectName("penalty_message")
         self.message.setWordWrap(True)
+        amount = QHBoxLayout()
+        amount.addWidget(self.chips)
+        amount.addWidget(self.unit)
+        amount.addStretch(1)
         # each field has its Alt+letter (the same in both languages); the labels' buddies
-        for key, letter, field in (("Player", "P", self.players), ("Chips", "H", self.chips),
+        for key, letter, field in (("Player", "P", self.players),
+                                   ("Penalty_amount", "M", self.chips),
                                    ("Reason", "R", self.reason), ("Clause", "L", self.clause),
                                    ("Round", "O", self.round)):
-            form.addRow(with_mnemonic(tr(key), letter), field)
+            label = QLabel(with_mnemonic(tr(key), letter))
+            label.setBuddy(field)
+            form.addRow(label, amount if field is self.chips else field)
         self.zero_sum.setText(with_mnemonic(tr("Zero-sum"), "Z"))
         form.addRow("", self.zero_sum)
         self.keys = QLabel(tr("pen_keys"))
@@ -235,7 +253,9 @@ class PenaltiesDialog(QDialog):
         self.table.setRowCount(len(rows))
         for r, p in enumerate(rows):
             who = ", ".join(f"{n} {c:+d}" for n, c in p.entries.items()) or ", ".join(p.players)
-            cells = [str(p.id), who, str(p.chips), p.reason + (f" (void: {p.void_reason})"
+            amount = tr("n_points", n=p.chips) if p.unit == "points" else \
+                tr("n_chips", n=p.chips)
+            cells = [str(p.id), who, amount, p.reason + (f" (void: {p.void_reason})"
                                                                if p.void else ""),
                      p.clause or "", "" if p.round is None else str(p.round), p.referee]
             for c, text in enumerate(cells):
@@ -246,13 +266,22 @@ class PenaltiesDialog(QDialog):
         self.table.resizeColumnsToContents()
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
 
+    def _unit_changed(self, *_args: object) -> None:
+        """A penalty in points is a deduction: zero-sum is for chips."""
+        points = self.unit.currentData() == "points"
+        if points:
+            self.zero_sum.setChecked(False)
+        self.zero_sum.setEnabled(not points)
+
     def submit(self) -> bool:
         """Record the penalty typed in the form; show the store's error if it refuses."""
         players = [it.text() for it in self.players.selectedItems()]
         try:
             p = self._add(players, self.chips.value(), self.reason.text(),
-                      clause=self.clause.text().strip() or None,
-                      zero_sum=self.zero_sum.isChecked(), round_no=self.round.currentData() or None)
+                          clause=self.clause.text().strip() or None,
+                          zero_sum=self.zero_sum.isChecked(),
+                          round_no=self.round.currentData() or None,
+                          unit=self.unit.currentData() or "chips")
         except ValueError as e:
             self.message.setStyleSheet("color: #b3261e")
             self.message.setText(exception_text(e))

@@ -647,7 +647,8 @@ class MainWindow(QMainWindow):
             return p
 
         dlg = PenaltiesDialog([p.name for p in self.desk.players()], self.desk.rounds(),
-                              self.desk.penalties, add, self, self.desk.in_play().round)
+                              self.desk.penalties, add, self, self.desk.in_play().round,
+                              placement=self.desk.placement)
         dlg.show()
         return dlg
 

@@ -30,8 +30,11 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.core.scores import figure
+from referee_app.storage.stage_board import stage_name
+
 from ..controllers.projector import ProjectorData
-from ..i18n import tr
+from ..i18n import LANG, tr
 from .colours import brush, chips_brush
 from .round_clock import clock_text
 
@@ -315,6 +318,10 @@ class ProjectorWindow(QWidget):
         rows = min(self.per_page, max(1, n))
         row_h = max(MIN_ROW_PX, min(int(72 * self.scale()), avail // rows))
         names = [r.player for r in self._data.rows]
+        # the name column's width as the standings page has it (a points column under
+        # placement scoring narrows it): the pages are cut by the names' wrapped heights
+        placement = any(getattr(r, "points", None) is not None for r in self._data.rows)
+        self._set_columns(7 if placement else 6)
         while True:  # smaller type while wrapped names would need more pages than rows do
             f = QFont(self.table.font())
             f.setPixelSize(max(14, int(row_h * 0.55)))
@@ -326,6 +333,13 @@ class ProjectorWindow(QWidget):
             row_h = max(MIN_ROW_PX, int(row_h * 0.85))
         self.page = min(self.page, self.pages() - 1)
         self._show_page()
+
+    def _set_columns(self, count: int) -> None:
+        """``count`` columns, their stretched widths laid out at once (not at the next
+        paint), so a name's fit is measured in the column it will be shown in."""
+        if self.table.columnCount() != count:
+            self.table.setColumnCount(count)
+            self.table.horizontalHeader().resizeSections(QHeaderView.ResizeMode.Stretch)
 
     def _paginate(self, names: list[str], avail: int) -> list[tuple[int, int]]:
         """Row ranges of the standings pages: at most ``per_page`` rows whose heights (a
@@ -371,6 +385,7 @@ class ProjectorWindow(QWidget):
         prog = self._data.progress
         self.title.setText(f"{self._data.event} · {tr('Progress')}" if self._data.event
                            else self._data.title)
+        self._set_columns(6)
         self.table.setHorizontalHeaderLabels([tr("Table"), tr("Players_col"), tr("Hands"),
                                               tr("prog_verified"), tr("prog_last_hand"),
                                               tr("prog_gaps")])
@@ -395,38 +410,49 @@ class ProjectorWindow(QWidget):
             tr("proj_progress", n=prog.round, v=prog.verified, h=prog.hands),
             tr("updated", t=self._updated), tr("proj_page", p=self.page + 1, n=self.pages())]))
 
-    def _ranked_rows(self, rows: list[tuple[int, bool, str, int, int, int]],
+    def _ranked_rows(self, name_head: str,
+                     rows: list[tuple[int, bool, str, Any, Any, int, int]],
                      previous: Mapping[str, int]) -> None:
         """A page of a leaderboard (players' or teams'): rank (``=`` when shared), name,
-        chips (green/red), wins, hands and ▲▼ since ``previous``."""
+        the points in bold under placement scoring (None: chips scoring), chips
+        (green/red), wins, hands and ▲▼ since ``previous``; the header says the same."""
+        placement = any(row[3] is not None for row in rows)
+        heads = [tr("Rank"), name_head, *([tr("Points")] if placement else []),
+                 tr("Chips"), tr("Wins"), tr("Hands"), tr("proj_move")]
+        chips_col = 3 if placement else 2
+        self._set_columns(len(heads))
+        self.table.setHorizontalHeaderLabels(heads)
         self.table.setRowCount(len(rows))
-        for r, (rank, tied, name, chips, wins, hands) in enumerate(rows):
+        for r, (rank, tied, name, points, chips, wins, hands) in enumerate(rows):
             move, colour = rank_move(name, rank, previous)
-            cells = [f"{rank}{'=' if tied else ''}", name, f"{chips:+d}", str(wins),
-                     str(hands), move]
+            cells = [f"{rank}{'=' if tied else ''}", name,
+                     *([figure(points)] if placement else []),
+                     figure(chips, signed=True), str(wins), str(hands), move]
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignVCenter | (
                     Qt.AlignmentFlag.AlignLeft if c == 1 else Qt.AlignmentFlag.AlignCenter))
-                if c == 2:
+                if c == chips_col:
                     item.setForeground(chips_brush(chips, "#8fe0a0", "#ff9c8f", "#f4f1e6"))
-                if c == 5:
+                if c == 2 and placement:
+                    bold = QFont(item.font())
+                    bold.setBold(True)
+                    item.setFont(bold)
+                if c == len(cells) - 1:
                     item.setForeground(brush(colour))
                 self.table.setItem(r, c, item)
         self._fit_names()
 
     def _show_team_page(self) -> None:
-        """The team standings: rank, team, chips, wins, hands and ▲▼ since the round
-        before, as the players' page shows them."""
+        """The team standings: rank, team, (points,) chips, wins, hands and ▲▼ since the
+        round before, as the players' page shows them."""
         d = self._data
         self.title.setText(f"{d.event} · {tr('team_standings')}" if d.event else d.title)
-        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("team_col"), tr("Chips"),
-                                              tr("Wins"), tr("Hands"), tr("proj_move")])
         start = (self.page - self.standings_pages()) * self.per_page
-        self._ranked_rows([(row.rank, row.tied, row.team, row.chips,
-                            int(row.totals.get("wins", 0)), int(row.totals.get("hands", 0)))
-                           for row in list(d.teams)[start:start + self.per_page]],
-                          d.team_previous)
+        self._ranked_rows(tr("team_col"), [
+            (row.rank, row.tied, row.team, row.points, row.chips,
+             int(row.totals.get("wins", 0)), int(row.totals.get("hands", 0)))
+            for row in list(d.teams)[start:start + self.per_page]], d.team_previous)
         parts = [tr("proj_after", n=d.after_round)] if d.after_round is not None else []
         parts.append(tr("updated", t=self._updated))
         parts.append(tr("proj_page", p=self.page + 1, n=self.pages()))
@@ -441,12 +467,14 @@ class ProjectorWindow(QWidget):
             return
         d = self._data
         self.title.setText(d.title)
-        self.table.setHorizontalHeaderLabels([tr("Rank"), tr("Player"), tr("Chips"),
-                                              tr("Wins"), tr("Hands"), tr("proj_move")])
+        # under placement scoring the points first, then the chips that break their ties
         start, end = self._pages[min(self.page, len(self._pages) - 1)]
-        self._ranked_rows([(row.rank, row.tied, row.player, row.chips, row.wins, row.hands)
-                           for row in list(d.rows)[start:end]], d.previous)
+        self._ranked_rows(tr("Player"), [
+            (row.rank, row.tied, row.player, getattr(row, "points", None), row.chips, row.wins,
+             row.hands) for row in list(d.rows)[start:end]], d.previous)
         parts = []
+        if d.stage is not None:
+            parts.append(tr("proj_stage", name=stage_name(d.stage, LANG.code), top=d.stage.top))
         if d.after_round is not None:
             parts.append(tr("proj_after", n=d.after_round))
         parts.append(tr("updated", t=self._updated))

@@ -178,6 +178,11 @@ class ReportMenu(QObject):
             return self.preview(ctl.standings_request(only, rnd, "teams"), tr("report_teams"))
         if tab is w.standings:  # exactly what the filter shows
             only, rnd = w.standings.selected_scope()
+            stage = w.standings.selected_stage()
+            if stage is not None:
+                return self.preview(ctl.standings_request(through=rnd, stage=stage),
+                                    f"{tr('report_standings_all')} — "
+                                    f"{w.standings.stage_box.currentText()}")
             if only is not None:
                 return self.preview(ctl.standings_request(only=only),
                                     tr("report_standings_only", n=only))

@@ -56,7 +56,7 @@ class ShownRecord:
         playing = win.round_clock.state.round if win.round_clock.state else None
         win.navigator.populate(desk.title, rounds, desk.seating_map(), desk.hand_index(),
                                in_play=playing)
-        win.standings.set_rounds(rounds)
+        win.standings.set_rounds(rounds, win.desk.stages())
         win.seating.set_rounds(rounds, prefer=playing)
         win.seating.set_next_round(desk.next_round())
         if rounds:
@@ -136,8 +136,10 @@ class ShownRecord:
         differ."""
         win = self.win
         only, through = win.standings.selected_scope()
+        stage = win.standings.selected_stage()  # one stage alone, once the event is cut
         if win.standings.showing_teams():
-            win.standings.set_team_rows(win.desk.team_standings(only, through=through))
+            win.standings.set_team_rows(win.desk.team_standings(only, through=through,
+                                                                stage=stage))
         else:
-            win.standings.set_rows(win.desk.standings(only, through=through))
+            win.standings.set_rows(win.desk.standings(only, through=through, stage=stage))
         win.standings.set_provisional(win.desk.provisional(only, through=through))

@@ -27,52 +27,98 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from referee_app.core.scores import figure
+from referee_app.storage.stage_board import stage_name
+
 from ..i18n import LANG, tr
 from .colours import chips_brush
 
-_COLUMNS = ("Rank", "Player", "Chips", "Hands", "Wins", "Self-drawn", "Discards paid",
-            "Flower pigs", "Largest win", "Penalties")
-#: the team view's columns: a team's figures are its members' added up
-_TEAM_COLUMNS = ("Rank", "team_col", "members_col", "Chips", "Hands", "Wins", "Self-drawn",
-                 "Discards paid", "Flower pigs", "Largest win", "Penalties")
-#: the figures shown after the names (a StandingRow's attributes, a TeamRow's totals), in
-#: column order; the signed ones are shown +5
-_FIGURES = ("chips", "hands", "wins", "self_drawn", "discards_paid", "flower_pigs",
-            "largest_win_fan", "penalties")
-_SIGNED = frozenset({"chips", "penalties"})
+#: the figures after the names: (header key, the row's value, signed +5)
+_FIGURES: tuple[tuple[str, str, bool], ...] = (
+    ("Chips", "chips", True), ("Hands", "hands", False), ("Wins", "wins", False),
+    ("Self-drawn", "self_drawn", False), ("Discards paid", "discards_paid", False),
+    ("Flower pigs", "flower_pigs", False), ("Largest win", "largest_win_fan", False),
+    ("Penalties", "penalties", True))
+#: the columns before the figures: a player's line, a team's (its members' figures summed)
+_NAMES = ("Rank", "Player")
+_TEAM_NAMES = ("Rank", "team_col", "members_col")
 _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 #: rows a column's width is measured on (those on screen and around them)
 CONTENTS_ROWS = 64
 AnyIndex = QModelIndex | QPersistentModelIndex
 
 
+def _text(value: Any, signed: bool) -> str:
+    """A figure as shown: ``""`` for none, a signed one +5 (and +0, as the desk has always
+    shown chips), fractions of a point to two decimals."""
+    if value is None:
+        return ""
+    return "+0" if signed and value == 0 else figure(value, signed=signed)
+
+
+def columns(rows: Sequence[Any]) -> list[tuple[str, str, bool]]:
+    """The figures the rows have, in order: under placement scoring the points first (then
+    the chips that break their ties); once the event is cut, the stage and what it carried
+    in; the points penalties when any. Players' rows or teams' (whose points are their
+    members' summed)."""
+    placement = any(r.points is not None for r in rows)
+    out: list[tuple[str, str, bool]] = []
+    if any(getattr(r, "stage", 0) for r in rows):  # a player's row (a team's has none)
+        out.append(("Stage", "stage", False))
+    if placement:
+        out.append(("Points", "points", False))
+    if any(getattr(r, "carried", None) is not None for r in rows):
+        out.append(("Carried", "carried", False))
+    out += _FIGURES
+    if placement and any(_point_penalties(r) for r in rows):
+        out.append(("Point penalties", "point_penalties", True))
+    return out
+
+
+def _point_penalties(row: Any) -> Any:
+    """A player's row's points from penalties, or a team's (its members' summed)."""
+    totals = getattr(row, "totals", None)
+    return totals.get("point_penalties", 0) if totals is not None else row.point_penalties
+
+
 class StandingsModel(QAbstractTableModel):
-    """StandingRow values (or, in the team view, TeamRow values), one per line, with one
-    column per round after the figures. The view asks for the cells it paints;
-    :meth:`set_rows` tells it which rows changed."""
+    """StandingRow values (or, in the team view, TeamRow values), one per line: the names,
+    the figures :func:`columns` says, then one column per round (its points under placement
+    scoring, else its chips). The view asks for the cells it paints; :meth:`set_rows` tells
+    it which rows changed."""
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.rows: list[Any] = []
         self.rounds: list[int] = []
+        self.figures: list[tuple[str, str, bool]] = list(_FIGURES)
         self.teams = False  # TeamRow values: the team and its members before the figures
+        self.stage_names: dict[int, str] = {}  # stage number -> its name, as shown
         self.bold = QFont()
         self.bold.setBold(True)
 
     @property
-    def columns(self) -> tuple[str, ...]:
-        return _TEAM_COLUMNS if self.teams else _COLUMNS
+    def names(self) -> tuple[str, ...]:
+        return _TEAM_NAMES if self.teams else _NAMES
 
     @property
-    def chips_column(self) -> int:
-        return self.columns.index("Chips")
+    def placement(self) -> bool:
+        return any(key == "points" for _, key, _ in self.figures)
+
+    def column_of(self, key: str) -> int:
+        """The column of a figure (``chips``, ``points``…)."""
+        return len(self.names) + [k for _, k, _ in self.figures].index(key)
 
     def set_rows(self, rows: Sequence[Any], *, teams: bool = False) -> None:
         rows = list(rows)
-        rounds = sorted({r for row in rows for r in row.per_round})
-        if teams != self.teams or rounds != self.rounds or len(rows) != len(self.rows):
+        figures = columns(rows)
+        placement = any(key == "points" for _, key, _ in figures)
+        per = "per_round_points" if placement else "per_round"
+        rounds = sorted({r for row in rows for r in getattr(row, per)})
+        if (teams != self.teams or rounds != self.rounds or figures != self.figures
+                or len(rows) != len(self.rows)):
             self.beginResetModel()
-            self.rows, self.rounds, self.teams = rows, rounds, teams
+            self.rows, self.rounds, self.teams, self.figures = rows, rounds, teams, figures
             self.endResetModel()
             return
         changed = [i for i, (a, b) in enumerate(zip(self.rows, rows, strict=True)) if a != b]
@@ -92,30 +138,34 @@ class StandingsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else len(self.columns) + len(self.rounds)
+        return 0 if parent.isValid() else (len(self.names) + len(self.figures)
+                                           + len(self.rounds))
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if orientation != Qt.Orientation.Horizontal or role != Qt.ItemDataRole.DisplayRole:
             return None
-        if section < len(self.columns):
-            return tr(self.columns[section])
-        return tr("round_n", n=self.rounds[section - len(self.columns)])
+        heads = [*self.names, *(h for h, _, _ in self.figures)]
+        if section < len(heads):
+            return tr(heads[section])
+        return tr("round_n", n=self.rounds[section - len(heads)])
 
     def value(self, row: int, col: int) -> tuple[Any, bool]:
         """A cell's value and whether it is shown signed (+5). A team's name and members'
-        value is "" (no player to open)."""
+        value is "" (no player to open); a round a staged row did not play, None."""
         r = self.rows[row]
-        names = len(self.columns) - len(_FIGURES)  # rank and the names before the figures
+        names = len(self.names)
         if col == 0:
             return r.rank, False
         if col < names:
             return ("" if self.teams else r.player), False
-        if col < len(self.columns):
-            name = _FIGURES[col - names]
-            v = int(r.totals.get(name, 0)) if self.teams else getattr(r, name)
-            return v, name in _SIGNED
-        return r.per_round.get(self.rounds[col - len(self.columns)], 0), True
+        if col < names + len(self.figures):
+            _, key, signed = self.figures[col - names]
+            return (r.totals.get(key, 0) if self.teams else getattr(r, key)), signed
+        n = self.rounds[col - names - len(self.figures)]
+        values = r.per_round_points if self.placement else r.per_round
+        staged = any(key == "stage" for _, key, _ in self.figures)
+        return values.get(n, None if staged else 0), not self.placement
 
     def _text(self, row: int, col: int) -> str:
         r = self.rows[row]
@@ -128,13 +178,19 @@ class StandingsModel(QAbstractTableModel):
         if col == 1:
             return r.player + (f"  ({r.club})" if r.club else "")
         value, signed = self.value(row, col)
-        return f"{value:+d}" if signed else str(value)
+        if col == self._stage_column():
+            return self.stage_names.get(value, str(value))
+        return _text(value, signed)
+
+    def _stage_column(self) -> int:
+        keys = [k for _, k, _ in self.figures]
+        return len(self.names) + keys.index("stage") if "stage" in keys else -1
 
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
         if not index.isValid():
             return None
         row, col = index.row(), index.column()
-        names = len(self.columns) - len(_FIGURES)
+        names = len(self.names)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(row, col)
         if role == Qt.ItemDataRole.UserRole:
@@ -142,10 +198,11 @@ class StandingsModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.TextAlignmentRole:
             return Qt.AlignmentFlag.AlignCenter if col == 0 else None if col < names \
                 else _RIGHT
-        chips = col == self.chips_column
+        chips = col == self.column_of("chips")
         if chips and role == Qt.ItemDataRole.ForegroundRole:
             return chips_brush(self.value(row, col)[0])
-        if (chips or (self.teams and col == 1)) and role == Qt.ItemDataRole.FontRole:
+        first = col == self.column_of("points" if self.placement else "chips")  # what ranks
+        if (first or (self.teams and col == 1)) and role == Qt.ItemDataRole.FontRole:
             return self.bold
         return None
 
@@ -164,6 +221,13 @@ class StandingsView(QWidget):
         self.round_box.setObjectName("standings_round")
         self.round_box.currentIndexChanged.connect(
             lambda _i: self.round_changed.emit(self.selected_round()))
+        #: one stage alone (shown once the event is cut): item data 0 all, N stage N
+        self.stage_box = QComboBox()
+        self.stage_box.setObjectName("standings_stage")
+        self.stage_box.currentIndexChanged.connect(
+            lambda _i: self.round_changed.emit(self.selected_round()))
+        self.stage_box.setVisible(False)
+        self._stages: list[Any] = []
         self.lbl_round = QLabel()
         self.teams_box = QCheckBox()
         self.teams_box.setObjectName("standings_teams")
@@ -190,6 +254,7 @@ class StandingsView(QWidget):
         top = QHBoxLayout()
         top.addWidget(self.lbl_round)
         top.addWidget(self.round_box)
+        top.addWidget(self.stage_box)
         top.addWidget(self.teams_box)
         top.addWidget(self.provisional)
         top.addStretch(1)
@@ -208,6 +273,7 @@ class StandingsView(QWidget):
         self.teams_box.setText(tr("teams_view"))
         self.set_provisional(self._waiting)
         self.set_rounds(self._rounds)
+        self.set_stages(self._stages)
         self.model.retranslated()
         if self._updated:
             self.info.setText(tr("updated", t=self._updated))
@@ -222,10 +288,34 @@ class StandingsView(QWidget):
         """The team view is on (a team event, and the box ticked)."""
         return not self.teams_box.isHidden() and self.teams_box.isChecked()
 
-    def set_rounds(self, rounds: Sequence[int]) -> None:
+    def set_stages(self, stages: Sequence[Any]) -> None:
+        """The event's stages (``Stage`` values): a choice of one stage alone once it is
+        cut (hidden before)."""
+        current = self.stage_box.currentData() if self.stage_box.currentIndex() >= 0 else 0
+        self._stages = list(stages)
+        self.model.stage_names = {st.number: stage_name(st, LANG.code) for st in self._stages}
+        self.stage_box.blockSignals(True)
+        self.stage_box.clear()
+        self.stage_box.addItem(tr("all_stages"), 0)
+        for st in self._stages:
+            self.stage_box.addItem(tr("stage_n", name=stage_name(st, LANG.code)), st.number)
+        self.stage_box.setCurrentIndex(max(0, self.stage_box.findData(current or 0)))
+        self.stage_box.blockSignals(False)
+        self.stage_box.setVisible(len(self._stages) > 1)
+
+    def selected_stage(self) -> int | None:
+        """The one stage shown alone, or None (every stage, as the event ranks them)."""
+        if len(self._stages) <= 1:
+            return None
+        return int(self.stage_box.currentData() or 0) or None
+
+    def set_rounds(self, rounds: Sequence[int], stages: Sequence[Any] | None = None) -> None:
         """One meaning of rounds everywhere (as ``--through N`` / ``--round N`` in the CLI):
         "after round N" is rounds 1…N, "round N only" that round alone. Item data: 0 all
-        rounds, N after round N, -N round N only."""
+        rounds, N after round N, -N round N only. ``stages``: the event's, when they may
+        have changed too (:meth:`set_stages`)."""
+        if stages is not None:
+            self.set_stages(stages)
         current = self.round_box.currentData() if self.round_box.currentIndex() >= 0 else 0
         self._rounds = list(rounds)
         self.round_box.blockSignals(True)
@@ -246,10 +336,14 @@ class StandingsView(QWidget):
         self.provisional.setVisible(bool(waiting))
 
     def selected_scope(self) -> tuple[int | None, int | None]:
-        """(round only, through round): at most one is set; (None, None) is all rounds."""
+        """(round only, through round): at most one is set; (None, None) is all rounds. One
+        stage alone (:meth:`selected_stage`) is its rounds as far as the scope goes: never a
+        round alone."""
         if self.round_box.currentIndex() < 0:
             return None, None
         d = int(self.round_box.currentData() or 0)
+        if d < 0 and self.selected_stage() is not None:
+            return None, None
         return (-d, None) if d < 0 else (None, d or None)
 
     def selected_round(self) -> int | None:
@@ -297,21 +391,26 @@ class StandingsView(QWidget):
         """The player of the selected line, or None."""
         return self.player_at(self.table.currentIndex().row())
 
-    def chips_by_team(self) -> dict[str, int]:
+    def chips_by_team(self) -> dict[str, Any]:
         """The team view as shown, read back through its model (tests compare it)."""
         m = self.model
-        return {m.data(m.index(r, 1)): int(m.data(m.index(r, 3), Qt.ItemDataRole.UserRole))
+        c = m.column_of("chips")
+        return {m.data(m.index(r, 1)): m.data(m.index(r, c), Qt.ItemDataRole.UserRole)
                 for r in range(m.rowCount())} if m.teams else {}
 
-    def chips_by_player(self) -> dict[str, int]:
+    def chips_by_player(self) -> dict[str, Any]:
         """What the table shows, read back through its model (tests compare it with the
         store)."""
+        return self.column_by_player("chips")
+
+    def column_by_player(self, key: str) -> dict[str, Any]:
+        """One figure's column (``points``, ``chips``...), read back through the model."""
         m = self.model
         if m.teams:
             return {}
+        c = m.column_of(key)
         return {m.data(m.index(r, 1), Qt.ItemDataRole.UserRole):
-                int(m.data(m.index(r, 2), Qt.ItemDataRole.UserRole))
-                for r in range(m.rowCount())}
+                m.data(m.index(r, c), Qt.ItemDataRole.UserRole) for r in range(m.rowCount())}
 
     def _activated(self, index: QModelIndex) -> None:
         name = self.player_at(index.row())

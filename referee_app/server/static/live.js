@@ -8,6 +8,7 @@
 (function () {
   "use strict";
   var EVERY = 1000, SPREAD = 250;
+  var every = EVERY;  // longer while the server says it is busy (/api/changes "every")
   var body = document.body;
   var rev = parseInt(body.getAttribute("data-revision") || "-1", 10);
   var page = 0;
@@ -222,13 +223,14 @@
       })
       .then(function (d) {
         body.classList.remove("offline");
+        if (d.every > 0) every = d.every * 1000;  // the server paces the pages when busy
         if (d.revision !== rev) {
           rev = d.revision;
           return refresh();
         }
       })
       .then(function () {
-              setTimeout(poll, Math.max(50, refreshed + EVERY - Date.now()) +
+              setTimeout(poll, Math.max(50, refreshed + every - Date.now()) +
                          Math.random() * SPREAD);
             },
             function () { body.classList.add("offline"); setTimeout(poll, 3000); });
