@@ -5,6 +5,13 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the tournaments' private signing keys go to a folder of this run, never the user's data
+# folder (commands run as subprocesses inherit it; tests of a desk without the key point it
+# elsewhere)
+if not os.environ.get("REFEREE_APP_KEYS"):
+    import tempfile as _tempfile
+
+    os.environ["REFEREE_APP_KEYS"] = _tempfile.mkdtemp(prefix="referee-keys-")
 # the command line speaks the locale's language unless told (docs/i18n.md): the tests read
 # its English unless a test chooses (tests/cli/test_cli_lang.py)
 os.environ["REFEREE_LANG"] = "en"

@@ -63,8 +63,9 @@ def _ruleset_ids() -> set[str]:
 
 ALLOWED |= _pattern_words() | _ruleset_ids()
 
-#: a record digest as the status bar shows it (12 hex digits): letters, but no word
-_DIGEST = re.compile(r"\b[0-9a-f]{12}\b")
+#: a record digest as the status bar shows it (12 hex digits), a signing key's short form
+#: (16): letters, but no word
+_DIGEST = re.compile(r"\b[0-9a-f]{12,16}\b")
 #: a path or a file name (the chooser's folder, a suggested name): the user's own words;
 #: a quoted command or value to type (``'referee-app verify'``), an option (``--fill``)
 _PATH = re.compile(r"\S*[/\\]\S*|\S+\.(?:sqlite|json|csv|pdf|toml|db)\b|'[^']*'|--[a-z-]+|"

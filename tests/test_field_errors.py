@@ -38,9 +38,10 @@ from referee_app.reports.base import ReportLayoutError
 from referee_app.reports.detail import SettlementFormatError
 from referee_app.reports.gather import ReportDataError
 from referee_app.reports.template import TemplateError, template_from_dict
-from referee_app.server.client import ServerUnreachable
+from referee_app.server.client import RecordRewrittenError, ServerUnreachable
 from referee_app.server.remote import HandQueued
 from referee_app.storage import errors as se
+from referee_app.storage.signing import KeyFileError, KeyMissingError
 
 #: every FieldError class, its code, and one error of it as the code raises it
 TABLE: list[tuple[type[FieldError], str, Callable[[], FieldError]]] = [
@@ -84,6 +85,11 @@ TABLE: list[tuple[type[FieldError], str, Callable[[], FieldError]]] = [
     (UnknownRulesetError, "unknown_ruleset", lambda: UnknownRulesetError("x")),
     (PdfPageError, "pdf_page", lambda: PdfPageError("page", "none")),
     (ReportLayoutError, "report_layout", lambda: ReportLayoutError("report", "too large")),
+    (RecordRewrittenError, "record_rewritten",
+     lambda: RecordRewrittenError.of("server", "record_rewritten", after=12)),
+    (KeyMissingError, "key_missing",
+     lambda: KeyMissingError.of("key", "key_missing", key="0123456789abcdef", folder="k")),
+    (KeyFileError, "key_file", lambda: KeyFileError("file", "not a key file")),
     (TemplateError, "template", lambda: TemplateError("paper", "unknown")),
     (SettlementFormatError, "settlement_format",
      lambda: SettlementFormatError("wins[0]", "missing")),

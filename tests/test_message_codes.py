@@ -235,6 +235,7 @@ PARSERS = {
     "storage/backup_files.py": "backup file names on disk",
     "reports/textfit.py": "where text may break across lines (typesetting)",
     "gui/views/keyboard.py": "a label's mnemonic mark (&S, (&S)) for Qt (typesetting)",
+    "storage/trust.py": "a published digest a person types (verify --against ENTRIES:DIGEST)",
 }
 
 

@@ -41,6 +41,7 @@ COMMANDS: dict[str, str] = {
     "penalty": "referee_app.cli.penalties:penalty",
     "stage": "referee_app.cli.stage:stage",
     "referee": "referee_app.cli.referees:referee",
+    "key": "referee_app.cli.keys:key",
     "verify": "referee_app.cli.record:verify",
     "log": "referee_app.cli.record:log",
     "gui": "referee_app.cli.gui:gui",

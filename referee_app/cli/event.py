@@ -9,14 +9,16 @@ import click
 
 from referee_app.cli.common import CAP_FAN, STAKE
 from referee_app.core import Ruleset
-from referee_app.storage import StorageError, Tournament
+from referee_app.storage import StorageError, Tournament, signing
 from referee_app.storage.backup_files import folder_size
 from referee_app.storage.models import TournamentInfo
 from referee_app.storage.scoring import points_text
+from referee_app.storage.wire import to_json
 
 from .lang import lang, say, seat
 from .options import (
     db_option,
+    echo_json,
     handle_errors,
     open_db,
     read_pin,
@@ -109,6 +111,8 @@ def event_new(name: str, ruleset: str, ruleset_file: str | None, venue: str, sta
         click.echo(say("event.created", name=i.name, ruleset=i.ruleset, seats=i.table_size,
                        cap=cap, verified=only, path=db))
         click.echo("  " + scoring_text(i))
+        click.echo(say("event.signing_key_made", fp=i.signing_key, short=i.signing_key_short,
+                       folder=signing.key_dir()))
 
 
 def _verifier(self_verify: bool) -> str:
@@ -212,12 +216,22 @@ def event_set(name: str | None, venue: str | None, start_date: str | None,
 
 
 @event.command("info")
+@click.option("--json", "as_json", is_flag=True)
 @db_option
 @handle_errors
-def event_info(db: Path) -> None:
-    """Show the tournament's details, rounds and counts."""
+def event_info(as_json: bool, db: Path) -> None:
+    """Show the tournament's details, rounds and counts (--json: with the record's entries,
+    full digest and signing key)."""
     with open_db(db) as t:
         i = t.info
+        if as_json:
+            n, full = t.record.head()
+            echo_json({**to_json(i), "record": {"entries": n, "digest": full},
+                       "signing_key": i.signing_key or None,
+                       "private_key_here": t.keys.here(),
+                       "rounds": to_json(t.rounds.list()),
+                       "players": len(t.players.list())})
+            return
         cap = say("event.cap_fan", n=i.cap_fan) if i.cap_fan is not None else \
             say("event.cap_ruleset")
         n, digest = t.record.digest()
@@ -232,6 +246,8 @@ def event_info(db: Path) -> None:
                        head=i.head_referee or "-", templates=i.templates or "-",
                        counted=_counted(i.verified_only), verifier=_verifier(i.self_verify),
                        results=i.results_url or "-", players=len(t.players.list())))
+        click.echo("  " + (say("event.key_here" if t.keys.here() else "event.key_not_here",
+                               fp=i.signing_key) if i.signing_key else say("event.key_none")))
         click.echo("  " + scoring_text(i))
         stages = t.stages.list()
         if len(stages) > 1:
@@ -252,16 +268,36 @@ def event_info(db: Path) -> None:
 @click.option("--legacy", is_flag=True,
               help="Accept a bundle written before the tamper-evident record (no chain): it is "
                    "settled under the current rules and the record says it was imported so.")
+@click.option("--key", "key", default=None, metavar="FINGERPRINT",
+              help="Refuse the bundle unless its record is signed by this key (at least the "
+                   "first 16 hex digits of the fingerprint 'event info' shows).")
 @db_option
 @handle_errors
-def event_import(bundle: str, legacy: bool, db: Path) -> None:
+def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
     """Create --db from a tournament BUNDLE.json after verifying all of it (the chain, every
-    settlement under its stored settings, seating, penalties); all or nothing."""
-    with Tournament.import_bundle(bundle, db, legacy=legacy) as t:
+    signature, every settlement under its stored settings, seating, penalties); all or
+    nothing. No PIN travels in a bundle: a tournament with referees asks a new PIN for its
+    head referee (twice, or NEW_REFEREE_PIN); every other referee sets theirs with
+    'referee pin NAME' before their first change."""
+
+    def head_pin(name: str) -> str:
+        return read_pin(say("new_head_pin_for", name=name), "NEW_REFEREE_PIN", confirm=True)
+
+    with Tournament.import_bundle(bundle, db, legacy=legacy, key=key, head_pin=head_pin) as t:
         n, digest = t.record.digest()
         click.echo(say("event.imported", name=t.info.name, players=len(t.players.list()),
                        rounds=len(t.rounds.list()), hands=len(t.hands.list()),
                        penalties=len(t.penalties.list()), path=db, entries=n, record=digest))
+        fp = t.info.signing_key
+        if not fp:
+            click.echo(say("event.imported_unsigned"))
+        else:
+            click.echo(say("event.imported_signed" if t.keys.here()
+                           else "event.imported_signed_not_here", fp=fp,
+                           short=signing.short(fp)))
+        missing = t.referees.without_pin()
+        if missing:
+            click.echo(say("event.imported_no_pins", names=_names(missing)))
 
 
 @event.command("export")

@@ -31,6 +31,7 @@ from referee_app.storage import (
 )
 from referee_app.storage import db as dbm
 from referee_app.storage.errors import fault_from
+from referee_app.storage.referees import PIN_MIN
 
 from .lang import (
     error_data,
@@ -163,23 +164,28 @@ def open_db(db: Path, referee: str | None = None) -> Tournament:
     try:
         if not referee.strip():
             raise StorageError.of("referee", "name_yourself")
-        t.referees.sign_in(referee.strip(), read_pin(say("pin_for", name=referee.strip()),
-                                                     "REFEREE_PIN"))
+        pin = read_pin(say("pin_for", name=referee.strip()), "REFEREE_PIN")
+        t.referees.sign_in(referee.strip(), pin)
+        if len(pin) < PIN_MIN:  # set before new PINs needed PIN_MIN characters
+            click.echo(warning_line(say("pin_short", name=referee.strip(), min=PIN_MIN)),
+                       err=True)
     except BaseException:
         t.close()
         raise
     return t
 
 
-
-def read_pin(prompt: str, env: str, *, confirm: bool = False) -> str:
-    """A PIN from the environment variable ``env`` (scripts) or asked without echo on a
-    terminal (twice with ``confirm``, for a new PIN)."""
+def read_pin(prompt: str, env: str, *, confirm: bool = False,
+             refusal: str = "no_terminal_for_pin") -> str:
+    """A PIN (or a key's passphrase: ``refusal`` ``no_terminal_for_passphrase``) from the
+    environment variable ``env`` (scripts) or asked without echo on a terminal (twice with
+    ``confirm``, for a new one)."""
     pin = os.environ.get(env)
     if pin is not None:
         return pin
     if not sys.stdin.isatty():
-        raise StorageError.of("pin", "no_terminal_for_pin", env=env)
+        raise StorageError.of("pin" if refusal == "no_terminal_for_pin" else "passphrase",
+                              refusal, env=env)
     return str(click.prompt(prompt, hide_input=True, confirmation_prompt=confirm))
 
 

@@ -46,8 +46,10 @@ def referee_list(as_json: bool, db: Path) -> None:
     """The referees (names and roles; PINs are never shown or stored in clear)."""
     with open_db(db) as t:
         refs = t.referees.list()
+        missing = set(t.referees.without_pin())
         if as_json:
-            echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at} for r in refs])
+            echo_json([{"name": r.name, "head": r.head, "added_at": r.added_at,
+                        "pin_here": r.name not in missing} for r in refs])
             return
         if not refs:
             click.echo(say("referee.none"))
@@ -57,6 +59,9 @@ def referee_list(as_json: bool, db: Path) -> None:
         for line in text_table([say("col.referee"), say("col.role"), say("col.added")], rows,
                                "lll"):
             click.echo(line)
+        for r in refs:  # a bundle carries no PIN: who must set one on this desk
+            if r.name in missing:
+                click.echo(say("referee.no_pin_here", name=r.name))
 
 
 @referee.command("pin")
@@ -65,12 +70,18 @@ def referee_list(as_json: bool, db: Path) -> None:
 @db_option
 @handle_errors
 def referee_pin(name: str, referee: str, db: Path) -> None:
-    """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee."""
-    with open_db(db, referee or name) as t:
+    """Change NAME's PIN: NAME signed in as themselves (--referee NAME), or the head referee.
+    A referee with no PIN on this desk yet (after 'event import') sets their first one
+    here, on the head desk, without signing in."""
+    with open_db(db) as probe:
+        first = (not referee or referee.strip() == name.strip()) and bool(
+            probe.referees.required()) and name.strip() in probe.referees.without_pin()
+    with open_db(db, None if first else referee or name) as t:
         t.referees.change_pin(name, read_pin(say("new_pin_for", name=name.strip()),
                                              "NEW_REFEREE_PIN", confirm=True),
-                              referee=referee or name)
-        click.echo(say("referee.pin_changed", name=name.strip()))
+                              referee="" if first else referee or name)
+        click.echo(say("referee.pin_set" if first else "referee.pin_changed",
+                       name=name.strip()))
 
 
 @referee.command("remove")

@@ -63,6 +63,8 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
     with Tournament.open(db, backup_every=0) as t:
         name, has_refs = t.info.name, t.referees.required()
         heads = [r.name for r in t.referees.list() if r.head]
+        signed_elsewhere = bool(t.keys.fingerprint) and not t.keys.here()
+        fp = t.info.signing_key_short
     scheme = "https" if cert else "http"
     shown = host
     if host in ("0.0.0.0", "::"):
@@ -76,6 +78,8 @@ def serve(host: str, port: int, cert: Path | None, key_file: Path | None, public
         click.echo(say("serve.read_only"))
     if cert is None and not _loopback(host):
         click.echo(warning_line(say("serve.no_tls")), err=True)
+    if signed_elsewhere:  # a standby without the key: results yes, saves refused (503)
+        click.echo(warning_line(say("serve.key_missing", key=fp)), err=True)
     sock = _bind(host, port)
     click.echo(say("serve.stop"))
     config = uvicorn.Config(app, ssl_certfile=str(cert) if cert else None,

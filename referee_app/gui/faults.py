@@ -57,6 +57,8 @@ def fault_text(e: BaseException) -> str | None:
         return tr("fault_read_only", why=read_only_text(reason) or tr("ro_unknown"))
     if isinstance(e, DamagedError):
         return tr("fault_damaged")
+    if isinstance(e, StorageFault) and e.code == "key_missing":  # says what to do itself
+        return e.text(LANG.code)
     if isinstance(e, StorageFault):
         return tr("fault_other", detail=e.text(LANG.code))
     return None

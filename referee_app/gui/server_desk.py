@@ -268,6 +268,7 @@ def open_server(url: str, referee: str = "", pin: str | None = None, *,
     backend = ServerBackend(client)
     try:
         client.ruleset()  # kept in the outbox: hands can be checked offline
+        client.check_record()  # the server's record extends what this desk saw before?
         backend.referees.required()  # kept: the window asks it at every turn, offline too
         if pin is not None:
             backend.referees.sign_in(referee, pin)

@@ -1,8 +1,8 @@
 """What every report PDF shares: page frame, header, "page X of Y" footer, styles, tables.
 
 Every page carries the tournament name, the report title, the time of generation, the
-ruleset id, the record's entry count and digest (``Tournament.record.digest``)
-and its page number out of the total. Documents are built in reportlab's
+ruleset id, the record's entry count and digest (``Tournament.record.digest``), the short
+form of the key that signs it, and its page number out of the total. Documents are built in reportlab's
 invariant mode and the time shown is the injected ``ReportMeta.generated_at``, so the
 same data and template always give the same bytes.
 """
@@ -189,8 +189,10 @@ def build_pdf(story: Sequence[Flowable], t: Template, meta: ReportMeta, *,
     if meta.generated_at.tzinfo is not None:
         generated += f" {meta.generated_at.tzname() or ''}".rstrip()
     heading = t.title + (f" · {subtitle}" if subtitle else "")
+    signed = (t.label("signing_key", fp=meta.signing_key) if meta.signing_key
+              else t.label("unsigned"))
     record = (f"{t.label('record_entries', n=meta.record_entries)} · {meta.record_digest}"
-              if meta.record_entries is not None else "")
+              f" · {signed}" if meta.record_entries is not None else "")
 
     def draw_header(c: Canvas, doc: BaseDocTemplate) -> None:
         c.saveState()

@@ -62,6 +62,7 @@ def meta(t: Tournament, generated_at: datetime) -> ReportMeta:
     entries, digest = t.record.digest()
     return ReportMeta(info.name, info.ruleset, generated_at, venue=info.venue, dates=dates,
                       record_entries=entries, record_digest=digest,
+                      signing_key=info.signing_key_short,
                       results_url=info.results_url)
 
 

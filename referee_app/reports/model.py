@@ -32,6 +32,9 @@ class ReportMeta:
     #: a posted sheet can be matched to the database (``referee-app verify`` prints both)
     record_entries: int | None = None
     record_digest: str = ""
+    #: the short form (16 hex digits) of the key that signs the record ("": not signed yet),
+    #: printed beside the digest (``referee-app verify --key`` takes it)
+    signing_key: str = ""
     #: the players' live results page: a QR code to it on table cards and standings
     results_url: str = ""
 

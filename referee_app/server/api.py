@@ -61,12 +61,15 @@ def hand_json(h: HandInfo, *, full: bool = True) -> dict[str, Any]:
 
 
 def tournament_json(t: Tournament) -> dict[str, Any]:
-    """The tournament's settings, record, rounds and the round in play (``round_in_play``:
-    its number, why it is in play, and when started its start and, when timed, its end as
-    ISO 8601 UTC: a phone counts down to ``ends_at``)."""
-    n, digest = t.record.digest()
+    """The tournament's settings, record (its length, digest, whole head and the short form
+    of the key that signs it), rounds and the round in play (``round_in_play``: its number,
+    why it is in play, and when started its start and, when timed, its end as ISO 8601 UTC:
+    a phone counts down to ``ends_at``)."""
+    n, head = t.record.head()
     return {**to_json(t.info), "read_only": not t.referees.required(), "revision": n,
-            "record": {"entries": n, "digest": digest}, "rounds": to_json(t.rounds.list()),
+            "record": {"entries": n, "digest": head[:12], "head": head,
+                       "signing_key": t.info.signing_key_short},
+            "rounds": to_json(t.rounds.list()),
             "round_in_play": to_json(t.rounds.in_play())}
 
 
@@ -409,9 +412,35 @@ async def record(request: Request) -> JSONResponse:
     def check(t: Tournament) -> dict[str, Any]:
         rep = t.record.verify()
         return {"ok": True, "entries": rep.entries, "versions": rep.versions,
-                "digest": rep.short}
+                "digest": rep.short, "keys": [list(k) for k in rep.keys],
+                "unsigned": rep.unsigned}
 
     return await read_as(request, session, check)
+
+
+#: the most entry numbers one ``/api/chain`` request may ask about
+MAX_CHAIN_ASKED = 64
+
+
+async def chain(request: Request) -> JSONResponse:
+    """The record's head and its hashes at the entries asked (``?seq=12&seq=40``): what a
+    witness (a desk, a results page) checks its earlier digests against. No token: hashes
+    say nothing but whether the record still passes through them."""
+    raw = request.query_params.getlist("seq")
+    if len(raw) > MAX_CHAIN_ASKED:
+        raise ApiError.of(400, "seq", "api_chain_too_many", max=MAX_CHAIN_ASKED)
+    seqs = []
+    for r in raw:
+        if not r.isascii() or not r.isdigit() or len(r) > 19 or not 0 < int(r) <= MAX_ID:
+            raise ApiError.of(400, "seq", "api_bad_entry_number", got=r[:40])
+        seqs.append(int(r))
+
+    def get(t: Tournament) -> dict[str, Any]:
+        n, head = t.record.head()
+        return {"entries": n, "digest": head,
+                "hashes": {str(s): t.record.hash_at(s) for s in seqs}}
+
+    return await read(request, get)
 
 
 async def changes(request: Request) -> JSONResponse:
@@ -591,7 +620,7 @@ HANDLERS: dict[str, Callable[[Request], Any]] = {
     "void_hand": _status_change("void"), "restore_hand": _status_change("restore"),
     "verify_hand": _status_change("verify"), "unverify_hand": _status_change("unverify"),
     "add_penalty": add_penalty, "void_penalty": void_penalty, "start_round": start_round,
-    "record": record, "log": log, "changes": changes,
+    "record": record, "log": log, "changes": changes, "chain": chain,
 }
 
 

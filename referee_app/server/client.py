@@ -45,6 +45,7 @@ from referee_app.storage import (
 )
 
 from .outbox import CONFLICT, Outbox, OutboxItem, write_atomic
+from .witness import Witness
 
 
 def _untrusted(e: httpx.TransportError) -> bool:
@@ -63,6 +64,13 @@ class ServerUnreachable(StorageError):
     """The server did not answer (down, network, timeout); hands saved now wait."""
 
     code = "server_unreachable"
+
+
+class RecordRewrittenError(StorageError):
+    """The server's record no longer passes through a digest this desk was given: it was
+    rewritten after entry ``after``. Nothing is sent until a head referee accepts it."""
+
+    code = "record_rewritten"
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,6 +214,11 @@ class DeskClient:
         self.http = httpx.Client(base_url=self.base_url, timeout=timeout, verify=verify,
                                  transport=transport, trust_env=False)
         self.outbox = Outbox(outbox) if outbox is not None else None
+        #: the digests the server gave this desk (kept beside the outbox), checked at each
+        #: reconnect: see :mod:`.witness`
+        self.witness = Witness(self.outbox.folder / "witness.state"
+                               if self.outbox is not None else None)
+        self._witness_due = True  # at the first contact, and again after every reconnect
         self.reauth = reauth
         self.referee: str | None = None
         self.head = False
@@ -241,6 +254,7 @@ class DeskClient:
             return self.http.request(method, path, json=json_body, params=params, headers=h,
                                      **kw)
         except httpx.TransportError as e:
+            self._witness_due = True  # the server's record is checked again once it answers
             if _untrusted(e):
                 raise ServerUnreachable.of("server", "server_cert_untrusted",
                                            url=self.base_url) from None
@@ -330,6 +344,53 @@ class DeskClient:
             raise error_from(resp)
         return int(resp.json()["revision"])
 
+    # ------------------------------------------------------------------ the witness
+
+    def chain_hashes(self, seqs: list[int]) -> tuple[int, str, dict[int, str | None]]:
+        """The server's (entries, head digest) and its hashes at entries ``seqs``."""
+        data = self.call("GET", "/api/chain", params={"seq": [str(s) for s in seqs]})
+        hashes = data.get("hashes") if isinstance(data, dict) else None
+        if not isinstance(hashes, dict):
+            raise ServerUnreachable.of("server", "server_no_chain", url=self.base_url)
+        return (int(data["entries"]), str(data["digest"]),
+                {int(k): (v if isinstance(v, str) else None) for k, v in hashes.items()})
+
+    def check_record(self) -> int | None:
+        """Whether the server's record still extends every digest this desk was given: None
+        if so (its head is kept as the newest), else the entry it was rewritten after (from
+        then on nothing is sent until :meth:`accept_record`). ``ServerUnreachable`` when it
+        does not answer."""
+        after = self.witness.check(self.chain_hashes)
+        self._witness_due = False
+        return after
+
+    @property
+    def rewritten_after(self) -> int | None:
+        """The entry the server's record was found rewritten after (None: not found so)."""
+        return self.witness.rewritten_after
+
+    def rewritten_error(self) -> RecordRewrittenError | None:
+        after = self.witness.rewritten_after
+        return None if after is None else RecordRewrittenError.of("server", "record_rewritten",
+                                                                  after=after)
+
+    def accept_record(self) -> None:
+        """The head referee accepts the server's record as it now is (e.g. a backup was
+        restored on purpose): this desk witnesses it from its current head and sends again."""
+        self.witness.accept()
+        self._witness_due = True
+
+    def _record_trusted(self) -> str:
+        """Before sending: "" when the server's record extends what this desk saw (checked
+        once after each reconnect), else why nothing is sent."""
+        if self._witness_due and self.witness.rewritten_after is None:
+            try:
+                self.check_record()
+            except ServerUnreachable as e:
+                return _said(e)
+        err = self.rewritten_error()
+        return "" if err is None else _said(err)
+
     # ------------------------------------------------------------------ hands and the outbox
 
     def ruleset(self) -> dict[str, Any]:
@@ -403,6 +464,9 @@ class DeskClient:
     def _send(self, item: OutboxItem, *, interactive: bool) -> SaveResult:
         """Send one outboxed hand (the caller holds ``_send_lock``)."""
         assert self.outbox is not None
+        stop = self._record_trusted()
+        if stop:  # the hand waits in the outbox (a rewritten record, or no answer)
+            return SaveResult(item.key, True, problem=stop)
         body = {"round": item.round, "table": item.table, "hand_no": item.hand_no,
                 "record": item.record, "override_reason": item.override_reason,
                 "override_totals": item.override_totals}

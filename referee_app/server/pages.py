@@ -4,8 +4,11 @@
 player's hands with each hand's trace in words, ``/seating`` with find-your-seat (absent
 players said so), ``/progress`` hands per table, ``/projector`` paged standings (and team
 standings) for a big screen. Each page long-polls ``/api/changes`` (``static/live.js``)
-and swaps in its fresh content within a second of a write. Templates are Jinja2 with
-autoescaping: a player's name is always text, never markup. No PIN or token appears here.
+and swaps in its fresh content within a second of a write. Every page shows the record's
+digest and the short form of its signing key, and the phone witnesses it: it keeps the
+digests it was shown and says so when a new one does not extend them. Templates are Jinja2
+with autoescaping: a player's name is always text, never markup. No PIN or token appears
+here.
 """
 
 from __future__ import annotations
@@ -97,9 +100,11 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
             helpers = _helpers(lang)
             made = rows(ctx, helpers, state.renders) if rows else {}
             return templates.env.get_template(template).render(
-                **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK)
+                **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK,
+                record=RECORD_MARK)
 
-        return state.renders.page(key, results.revision, ctx, status, render)
+        return state.renders.page(key, results.revision, ctx, status, render,
+                                  _record_line(t, ctx["info"].signing_key_short, lang))
 
     return state.answer(key, make)
 
@@ -107,6 +112,20 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
 #: stands for the revision in a rendered page (``<`` is escaped in any text a page shows,
 #: so only the template's own marker reads so): the revision is spliced in when served
 REVISION_MARK = Markup(state_mod.REVISION_MARK.decode())
+#: and for the record's line (:func:`_record_line`), made for each revision
+RECORD_MARK = Markup(state_mod.RECORD_MARK.decode())
+
+
+def _record_line(t: Tournament, key: str, lang: str) -> bytes:
+    """The record's entries, digest and signing key as every page shows them (as a printed
+    sheet's footer does), with the entries and digest as data for ``live.js``, which keeps
+    them to tell whether the record later shown still extends them."""
+    n, digest = t.record.digest()
+    tx = Texts(PAGE_PREFIX, lang)
+    words = (tx["record"].format(n=n, digest=digest, fp=key) if key
+             else tx["record_unsigned"].format(n=n, digest=digest))
+    return str(Markup('<div id="record" class="record" data-entries="{}" data-digest="{}">{}'
+                      '</div>').format(n, digest, words)).encode("utf-8")
 
 
 def _helpers(lang: str) -> dict[str, Any]:

@@ -52,10 +52,12 @@ class HandQueued(StorageError):
 
     code = "hand_queued"
 
-    def __init__(self, key: str, waiting: int) -> None:
-        params = {"waiting": waiting}
-        super().__init__("server", render("hand_queued", params, "en"), code="hand_queued",
-                         params=params)
+    def __init__(self, key: str, waiting: int, why: Any = None) -> None:
+        """``why``: the message that keeps it waiting though the server answers (the
+        record there was rewritten, the server's desk cannot sign), said instead."""
+        code, params = (str(why.code), dict(why.params)) if hasattr(why, "code") else \
+            ("hand_queued", {"waiting": waiting})
+        super().__init__("server", render(code, params, "en"), code=code, params=params)
         self.key = key
 
 
@@ -244,7 +246,10 @@ class RemoteTournament:
                                  if override_totals is not None else None)
         if r.queued:
             n = len(self.client.waiting())
-            raise HandQueued(r.key, n)
+            # the server answers, but nothing is saved: a rewritten record, a key not there
+            kept = r.problem if getattr(r.problem, "code", "") in (
+                "record_rewritten", "key_missing") else None
+            raise HandQueued(r.key, n, kept)
         assert r.hand is not None
         return from_json(HandInfo, r.hand)  # type: ignore[no-any-return]
 

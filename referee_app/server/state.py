@@ -201,7 +201,10 @@ class ChangeWatch:
 @dataclass(frozen=True, slots=True)
 class Rendered:
     """A page or a shared read as made at ``revision``: the body is ``head``, the revision's
-    number, ``tail`` (a page shows the revision it was made at; a JSON answer has no tail)."""
+    number, ``tail`` (a page shows the revision it was made at; a JSON answer has no tail),
+    then — on a page — ``stamp``, the record's line of that revision (its digest and
+    signing key, which change at every revision though the page's data may not), and
+    ``rest``."""
 
     revision: int
     status: int
@@ -209,14 +212,18 @@ class Rendered:
     tail: bytes | None = None
     media_type: str = "text/html; charset=utf-8"
     headers: tuple[tuple[str, str], ...] = ()
+    rest: bytes | None = None
+    stamp: bytes = b""
 
     @property
     def size(self) -> int:
-        return len(self.head) + len(self.tail or b"")
+        return len(self.head) + len(self.tail or b"") + len(self.rest or b"")
 
     def response(self) -> Response:
         body = self.head if self.tail is None else \
             self.head + str(self.revision).encode() + self.tail
+        if self.rest is not None:
+            body += self.stamp + self.rest
         return Response(body, status_code=self.status, media_type=self.media_type,
                         headers={"Cache-Control": "no-store", **dict(self.headers)})
 
@@ -227,7 +234,8 @@ class Renders:
     rendered again at a new revision, only its revision number changes."""
 
     def __init__(self) -> None:
-        self._kept: OrderedDict[Hashable, tuple[dict[str, Any], int, bytes, bytes]] = \
+        self._kept: OrderedDict[Hashable, tuple[dict[str, Any], int, bytes, bytes,
+                                                bytes | None]] = \
             OrderedDict()
         self.rendered = 0  # how many times a page was rendered (tests, figures)
         self._bytes = 0
@@ -264,27 +272,35 @@ class Renders:
         return hit
 
     def page(self, key: Hashable, revision: int, ctx: dict[str, Any], status: int,
-             render: Callable[[], str]) -> Rendered:
+             render: Callable[[], str], stamp: bytes = b"") -> Rendered:
+        """The page ``key`` at ``revision``: the last rendering if made from the same
+        ``ctx``, else rendered now; ``stamp`` (the record's line) goes where the template
+        put :data:`RECORD_MARK`."""
         hit = self._kept.get(key)
         if hit is not None and hit[1] == status and hit[0] == ctx:
             self._kept.move_to_end(key)
-            return Rendered(revision, status, hit[2], hit[3])
+            return Rendered(revision, status, hit[2], hit[3], rest=hit[4], stamp=stamp)
         html = render().encode("utf-8")
         self.rendered += 1
         head, mark, tail = html.partition(REVISION_MARK)
         if not mark:
             raise RuntimeError("a results page without data-revision")
+        tail, marked, rest = tail.partition(RECORD_MARK)
         old = self._kept.pop(key, None)
-        self._bytes += len(head) + len(tail) - (len(old[2]) + len(old[3]) if old else 0)
-        self._kept[key] = (ctx, status, head, tail)
+        self._bytes += len(head) + len(tail) + len(rest) - (
+            len(old[2]) + len(old[3]) + len(old[4] or b"") if old else 0)
+        self._kept[key] = (ctx, status, head, tail, rest if marked else None)
         while len(self._kept) > KEEP_RENDERED or self._bytes > KEEP_BYTES:
-            _, (_, _, h, t) = self._kept.popitem(last=False)
-            self._bytes -= len(h) + len(t)
-        return Rendered(revision, status, head, tail)
+            _, (_, _, h, t, r) = self._kept.popitem(last=False)
+            self._bytes -= len(h) + len(t) + len(r or b"")
+        return Rendered(revision, status, head, tail, rest=rest if marked else None,
+                        stamp=stamp)
 
 
 #: what a page's template renders where the revision goes (``pages.REVISION_MARK``)
 REVISION_MARK = b"<rev/>"
+#: and where the record's line goes, after it (``pages.RECORD_MARK``)
+RECORD_MARK = b"<rec/>"
 
 
 class ServerState:

@@ -62,7 +62,9 @@ SUFFIX = ".record.jsonl"
 #: entries per line of a log's first point (a whole record shipped in pieces)
 PART_ENTRIES = 1000
 #: tables outside the record that a backup does not carry: recent wrong PINs are a
-#: lock-out of minutes, not part of what a restore brings back
+#: lock-out of minutes, not part of what a restore brings back. (The referees' PIN hashes,
+#: ``pins``, are carried: a backup is this desk's own copy, not an export, and a restored
+#: file keeps its PINs.)
 NOT_CARRIED = ("auth_failures", "_sqlite_migrations")
 
 
@@ -427,8 +429,11 @@ def materialise(point: Point, target: Path) -> None:
                               first=p.first, last=p.entries, before=len(rows))
         payload = _payload(data, point.log, i)
         part = payload.get("chain") or {}
-        columns = list(part.get("columns") or columns)
         got = list(part.get("rows") or [])
+        cols = list(part.get("columns") or columns)
+        if cols != columns and rows:  # a schema step added a column (``chain.sig``): the
+            rows = _widened(rows, columns, cols)  # rows before get it, as NULL
+        columns = cols
         if len(got) != p.entries - p.first + 1:
             raise LogError.of("backup_log_count", log=point.log.name, line=i + 1,
                               got=len(got), says=p.entries - p.first + 1)
@@ -464,6 +469,13 @@ def materialise(point: Point, target: Path) -> None:
         db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     finally:
         db.close()
+
+
+def _widened(rows: list[list[Any]], had: list[str], now: list[str]) -> list[list[Any]]:
+    """Rows of the columns ``had`` in the columns ``now`` (one a log's earlier points lack is
+    None, what ``ALTER TABLE … ADD COLUMN`` gave the file's own rows)."""
+    at = {c: i for i, c in enumerate(had)}
+    return [[r[at[c]] if c in at and at[c] < len(r) else None for c in now] for r in rows]
 
 
 def _insert(conn: sqlite3.Connection, table: str, columns: list[str], rows: list[list[Any]]

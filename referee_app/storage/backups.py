@@ -223,7 +223,9 @@ def restore_backup(opener: Opener, path: str | Path, number: int, *, referee: st
         # the restore's own chain entry goes into the copy before it is put in place:
         # the restored file never exists without it (a kill right after the swap)
         current = any(Path(str(path) + s).exists() for s in ("", "-wal", "-shm"))
-        with opener(tmp, backup_every=0) as t, t.store.write():
+        # a backup made before signing goes on with the current file's key, not a new one
+        with opener(tmp, backup_every=0) as t, t.store.write(
+                start_with=_current_key(opener, path)):
             detail = {"backup": info.path.name, "moved_aside": aside.name if current else None}
             if info.point is not None:  # which point of the log: the record's length then
                 detail["entries"] = info.point.entries
@@ -323,6 +325,15 @@ def _authorize_restore(t: Any, referee: str, pin: Callable[[], str] | str | None
     head = t.info.head_referee
     if head and referee != head:
         raise StorageError.of("referee", "restore_needs_head", head=head)
+
+
+def _current_key(opener: Opener, path: Path) -> Any:
+    """The private key of the current file's record, when it is on this desk (else None)."""
+    try:
+        with opener(path, backup_every=0) as t:
+            return t.store.signing_key()
+    except (StorageError, sqlite3.Error, OSError):
+        return None
 
 
 def _authorized_on_current(opener: Opener, path: Path, referee: str,

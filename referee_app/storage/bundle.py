@@ -1,11 +1,23 @@
-"""Whole-tournament JSON bundle (``referee-tournament/1``): export and lossless import.
+"""Whole-tournament JSON bundle (``referee-tournament/3``): export and lossless import.
 
-A bundle holds the tournament info, players (with ids), every round's seating and byes,
-every version of every hand record (with referee, time, reason, override), penalties
-(with their voids) and the audit log. Settlements are *not* stored: they are recomputed
-by the engine on import, and a version that no longer validates is refused unless it was
-recorded with an override. Import builds the database in a temporary file next to the
-target and renames it only when everything has been read, so a bad bundle leaves nothing.
+A bundle holds the readable sections (the tournament info, players with ids, every round's
+seating and byes, every version of every hand with its settlement and settings, penalties
+with their voids), the whole chain (each entry with its hash and the signature of the head
+it made), the head, and the record's public key (``signing_key``). Import rebuilds the
+database from the chain alone, checks every hash, link and signature (``key=``: and that
+they are all by that key), verifies it like ``referee-app verify``, and requires the
+readable sections to equal what the chain rebuilt. It builds the database in a temporary
+file next to the target and renames it only when everything has been read, so a bad
+bundle leaves nothing.
+
+No bundle carries anything derived from a PIN: PIN hashes live outside the record, and the
+entries that older files wrote with one go out redacted (each PIN hash replaced by its
+commitment, checked on import against the upgrade entry that lists them). Importing a
+tournament with referees therefore asks a new PIN for its head referee; every other referee
+sets theirs on the new head desk before their first change.
+
+Formats read: ``/3`` (this one), ``/2`` (before signed heads: its PIN hashes are not kept,
+and the import's upgrade entry says so), ``/1`` (before the chain, with ``legacy=True``).
 """
 
 from __future__ import annotations
@@ -15,7 +27,7 @@ import gc
 import json
 import os
 import sqlite3
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import IO, Any
 
@@ -24,14 +36,17 @@ from referee_app.core.errors import nested, os_reason
 from referee_app.core.input_files import BUNDLE_LIMIT, read_limited
 from referee_app.core.jsonin import json_kind, parse_json
 
-from . import chain
+from . import chain, signing, trust
 from . import db as dbm
 from .checks import MAX_INT, check_text, shown
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .files import atomic_file
 from .models import HandStatus, PlayerStatus, VersionAction
+from .referees import store_pin
 
-BUNDLE_FORMAT = "referee-tournament/2"
+BUNDLE_FORMAT = "referee-tournament/3"
+#: bundles written before signed heads (their older entries carry PIN hashes)
+UNSIGNED_FORMAT = "referee-tournament/2"
 #: bundles written before the tamper-evident record: no chain, no stored settlements
 LEGACY_FORMAT = "referee-tournament/1"
 SECTIONS = ("tournament", "players", "rounds", "hands", "penalties", "stages")
@@ -116,7 +131,8 @@ def _collector_paused() -> Iterator[None]:
 
 def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
     """Build (and optionally write, atomically) the bundle of ``t``: the readable sections,
-    the whole chain (each entry with its hash) and its head."""
+    the record's public key, the whole chain (each entry with its hash and signature; an
+    older entry holding a PIN hash in its redacted form) and its head."""
     with _collector_paused():
         return _export(t, path)
 
@@ -124,11 +140,25 @@ def export_bundle(t: Any, path: str | Path | None = None) -> dict[str, Any]:
 def _export(t: Any, path: str | Path | None) -> dict[str, Any]:
     with dbm.read_transaction(t.db):
         sections = bundle_sections(t)
-        entries = [{**json.loads(text), "hash": h} for text, h in dbm.fetch_all(
-            t.db.conn, "SELECT entry, hash FROM chain ORDER BY seq")]
+        redacted = chain.stored_redaction_map(t.db.conn)
+        entries = []
+        for seq, text, h, sig in dbm.fetch_all(
+                t.db.conn, "SELECT seq, entry, hash, sig FROM chain ORDER BY seq"):
+            e = json.loads(text)
+            if seq in redacted:
+                e = chain.redact(e)
+            elif chain.has_secret(e):  # never written so since schema 3: refuse, not leak
+                raise BundleError.of(f"chain[{seq - 1}]", "secret_in_chain", seq=seq)
+            e["hash"] = h
+            if sig is not None:
+                e["sig"] = sig
+            entries.append(e)
         n, digest = chain.head(t.db.conn)
-    bundle = {"format": BUNDLE_FORMAT, **sections, "chain": entries,
-              "head": {"entries": n, "digest": digest}}
+        public = t.store.public_key()
+    bundle = {"format": BUNDLE_FORMAT, **sections,
+              **({"signing_key": {"ed25519": public.raw.hex(),
+                                  "fingerprint": public.fingerprint}} if public else {}),
+              "chain": entries, "head": {"entries": n, "digest": digest}}
     if path is not None:
         path = Path(path)
         with atomic_file(path) as f:
@@ -232,36 +262,47 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     return data
 
 
+HeadPin = str | Callable[[str], str] | None
+
+
 def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
-                  legacy: bool = False, **kwargs: Any) -> Any:
+                  legacy: bool = False, key: str | None = None, head_pin: HeadPin = None,
+                  **kwargs: Any) -> Any:
     """Create ``db_path`` from a bundle, all or nothing, after checking all of it.
 
-    A current bundle is rebuilt from its chain alone (every hash, every link, the head),
-    then verified like ``referee-app verify`` (every settlement under its stored settings),
-    and its readable sections must equal what the chain rebuilt. A bundle from before the
-    chain imports only with ``legacy=True``: it is settled under the current rules and the
-    chain records that it was imported that way."""
+    A current bundle is rebuilt from its chain alone (every hash, every link, every
+    signature, the head), then verified like ``referee-app verify`` (every settlement under
+    its stored settings), and its readable sections must equal what the chain rebuilt.
+    ``key``: the record must be signed by that key (a fingerprint, at least 16 hex digits).
+    ``head_pin``: the head referee's new PIN on this desk (or a function asked with their
+    name), needed when the tournament has referees: no PIN travels in a bundle. A bundle
+    from before the chain imports only with ``legacy=True``: it is settled under the
+    current rules and the chain records that it was imported that way."""
     with _collector_paused():
-        return _import(cls, source, db_path, legacy=legacy, **kwargs)
+        return _import(cls, source, db_path, legacy=legacy, key=key, head_pin=head_pin,
+                       **kwargs)
 
 
 def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
-            legacy: bool, **kwargs: Any) -> Any:
+            legacy: bool, key: str | None, head_pin: HeadPin, **kwargs: Any) -> Any:
     data = load_bundle(source)
     fmt = data.get("format")
     if fmt == LEGACY_FORMAT and not legacy:
         raise BundleError.of("format", "legacy_bundle", format=LEGACY_FORMAT)
-    if fmt not in (BUNDLE_FORMAT, LEGACY_FORMAT):
+    if fmt not in (BUNDLE_FORMAT, UNSIGNED_FORMAT, LEGACY_FORMAT):
         raise BundleError.of("format", "bad_bundle_format", want=BUNDLE_FORMAT, got=fmt)
+    wanted = signing.normalise_fingerprint(key) if key is not None else None
     if db_path.exists() and db_path.stat().st_size > 0:
         raise TournamentExistsError.of("db", "import_target_exists", path=str(db_path))
     tmp = db_path.with_name(f".{db_path.name}.importing")
     _cleanup(tmp)
     try:
         if fmt == LEGACY_FORMAT:
+            if wanted is not None:  # made before signing: no key can have signed it
+                raise BundleError.of("key", "bundle_not_signed", key=signing.short(wanted))
             t = _import_legacy(cls, data, tmp)
         else:
-            t = _import_chain(cls, data, tmp)
+            t = _import_chain(cls, data, tmp, wanted, head_pin)
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         t.db.close()
         t.store.closed = True
@@ -275,9 +316,11 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
     return cls.open(db_path, **kwargs)
 
 
-def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
+def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
+                  head_pin: HeadPin) -> Any:
     entries_in = _get(data, "chain", "", list)
     head = _get(data, "head", "", dict)
+    upgraded = data.get("format") == UNSIGNED_FORMAT
 
     bodies: list[str] = []  # each entry's canonical text: hashed, then stored as it is
 
@@ -285,11 +328,22 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
         for i, e in enumerate(entries_in):
             if not isinstance(e, dict) or not isinstance(e.get("hash"), str):
                 raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
-            bodies.append(chain.canonical({k: v for k, v in e.items() if k != "hash"}))
+            bodies.append(chain.canonical({k: v for k, v in e.items() if k not in _BESIDE}))
             yield bodies[-1], e["hash"]
 
+    redacted = chain.redaction_map(e.get("detail") for e in entries_in if isinstance(e, dict)
+                                   and e.get("action") == chain.MIGRATE_ACTION)
+    signatures = trust.Signatures(every=True)  # from outside: each one checked
     try:
-        entries = list(chain.read_entries(texts()))
+        entries = []
+        for e in chain.read_entries(texts(), redacted):
+            raw = entries_in[e.seq - 1]
+            if not upgraded and e.seq not in redacted and chain.has_secret(raw):
+                raise BundleError.of(f"chain[{e.seq - 1}]", "secret_in_chain", seq=e.seq)
+            signatures.see(e, raw.get("sig") if isinstance(raw.get("sig"), str) else
+                           (None if raw.get("sig") is None else ""))
+            entries.append(e)
+        signatures.finish()
     except chain.ChainError as e:
         raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
                           params=e.params) from None
@@ -300,6 +354,17 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
                              digest=last[:12])
     if not entries:
         raise BundleError.of("chain", "chain_empty")
+    keys, _ = signatures.summary()
+    said_key = data.get("signing_key")
+    if said_key is not None and (not isinstance(said_key, dict) or not keys
+                                 or said_key.get("fingerprint") != keys[-1][0]):
+        raise BundleError.of("signing_key", "bundle_key_differs")
+    if wanted is not None:
+        found = trust.check_key(keys, wanted)
+        if found is not None:
+            p = dict(found[1])
+            code = p.pop("code")
+            raise BundleError.of(f"chain[{found[0] - 1}]", code, **p)
     db = dbm.connect(tmp)
     t = None
     try:
@@ -311,14 +376,16 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
                 raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
                           params=e.params) from None
             db.conn.executemany(
-                "INSERT INTO chain(seq, at, referee, action, entry, hash) VALUES (?,?,?,?,?,?)",
-                ((e.seq, e.at, e.referee, e.action, body, e.hash)
-                 for e, body in zip(entries, bodies, strict=True)))
+                "INSERT INTO chain(seq, at, referee, action, entry, hash, sig) "
+                "VALUES (?,?,?,?,?,?,?)",
+                ((e.seq, e.at, e.referee, e.action, body, e.hash, raw.get("sig"))
+                 for e, body, raw in zip(entries, bodies, entries_in, strict=True)))
             db.execute("INSERT INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
                        (len(entries), last))
         t = cls(tmp, db, backup_every=0)
         try:
-            t.record.verify(replayed=True)  # the chain was checked and replayed just above
+            # the chain was checked (hashes, links, signatures) and replayed just above
+            t.record.verify(replayed=signatures.summary())
         except RecordIntegrityError as e:
             seq = e.seq
             raise BundleError.like(f"chain[{seq - 1}]" if seq else "chain", e) from None
@@ -333,11 +400,44 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path) -> Any:
             d = same_json(data.get(key), rebuilt.get(key), key)
             if d is not None:
                 raise BundleError.of(d, "section_edited")
+        if upgraded:
+            _upgrade_unsigned(t)
+        _head_pin(t, head_pin)
         return t
     except BaseException:
         with contextlib.suppress(Exception):
             db.close()
         raise
+
+
+#: the keys of a bundle's chain entry that are not part of the hashed entry
+_BESIDE = ("hash", "sig")
+
+
+def _upgrade_unsigned(t: Any) -> None:
+    """A ``/2`` bundle (before signed heads) carried PIN hashes in its entries: they are not
+    kept on this desk (the referees' PINs are not imported), and like a file's upgrade the
+    chain gets an entry listing the redacted form of each, so this record exports without
+    them. Nothing to list: nothing is added (the record stays exactly the bundle's)."""
+    redacted = chain.redactions(t.db.execute("SELECT seq, entry FROM chain ORDER BY seq"))
+    if not redacted:
+        return
+    with dbm.write_transaction(t.db, t.path):
+        chain.append(t.db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
+                     detail={"from_format": UNSIGNED_FORMAT, "pins_moved_out": [],
+                             "redacted": redacted}, rows=[])
+
+
+def _head_pin(t: Any, head_pin: HeadPin) -> None:
+    """The head referee's PIN on this desk: none travels in a bundle (see the module doc)."""
+    if not t.store.has_referees():
+        return
+    name = t.info.head_referee
+    pin = head_pin(name) if callable(head_pin) else head_pin
+    if pin is None:
+        raise BundleError.of("head_pin", "import_needs_head_pin", name=name)
+    with dbm.write_transaction(t.db, t.path):
+        store_pin(t.db, name, pin, dbm.now())
 
 
 def _import_legacy(cls: Any, data: dict[str, Any], tmp: Path) -> Any:

@@ -120,18 +120,96 @@ def head(conn: sqlite3.Connection) -> tuple[int, str]:
 
 
 def append(conn: sqlite3.Connection, *, referee: str, action: str, detail: Mapping[str, Any],
-           at: str, rows: Sequence[Sequence[Any]]) -> tuple[int, str]:
-    """Write the next entry (inside the caller's transaction); returns (seq, hash)."""
+           at: str, rows: Sequence[Sequence[Any]], signer: Any = None) -> tuple[int, str]:
+    """Write the next entry (inside the caller's transaction); returns (seq, hash).
+    ``signer`` (a :class:`~.signing.SigningKey`) signs the new head; None leaves it
+    unsigned (only a record made before signing, or its upgrade's entry)."""
     n, prev = head(conn)
     entry = {"seq": n + 1, "prev": prev, "at": at, "referee": referee, "action": action,
              "detail": dict(detail), "rows": [list(r) for r in rows]}
     text = canonical(entry)
     digest = sha256(text)
-    conn.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) VALUES (?,?,?,?,?,?)",
-                 (n + 1, at, referee, action, text, digest))
+    if signer is None:  # (a schema-1 file's upgrade writes into a chain without ``sig``)
+        conn.execute("INSERT INTO chain(seq, at, referee, action, entry, hash) "
+                     "VALUES (?,?,?,?,?,?)", (n + 1, at, referee, action, text, digest))
+    else:
+        conn.execute("INSERT INTO chain(seq, at, referee, action, entry, hash, sig) "
+                     "VALUES (?,?,?,?,?,?,?)", (n + 1, at, referee, action, text, digest,
+                                                signer.sign(n + 1, digest)))
     conn.execute("INSERT OR REPLACE INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
                  (n + 1, digest))
     return n + 1, digest
+
+
+# --------------------------------------------------------------------------- secrets
+
+#: the fields of record rows that hold something derived from a PIN. None is written any
+#: more (PINs live in the ``pins`` table, outside the record); files made before schema 3
+#: have them in their chain, whose exports carry each one's commitment instead
+PIN_FIELDS: dict[str, tuple[str, ...]] = {"referees": ("pin",)}
+COMMITMENT = "sha256:"
+
+
+def commitment(value: Any) -> Any:
+    """A PIN field's exported form: the SHA-256 of the stored text (a salted scrypt hash,
+    so nothing can be guessed from it: the random salt is hidden with it)."""
+    if isinstance(value, str) and value.startswith(COMMITMENT):
+        return value  # redacted already
+    return COMMITMENT + sha256(canonical(value))
+
+
+def redact(entry: Mapping[str, Any]) -> dict[str, Any]:
+    """The entry (parsed) with every PIN field replaced by its :func:`commitment`."""
+    rows = []
+    for r in entry.get("rows", []):
+        if (isinstance(r, list) and len(r) == 3 and isinstance(r[2], dict)
+                and any(f in r[2] for f in PIN_FIELDS.get(r[0], ()))):
+            r = [r[0], r[1], {k: commitment(v) if k in PIN_FIELDS[r[0]] else v
+                              for k, v in r[2].items()}]
+        rows.append(r)
+    return {**entry, "rows": rows}
+
+
+def has_secret(entry: Mapping[str, Any]) -> bool:
+    """Whether an entry's rows hold a PIN field that is not a commitment."""
+    return any(isinstance(r, list) and len(r) == 3 and isinstance(r[2], dict)
+               and any(isinstance(r[2].get(f), str) and not r[2][f].startswith(COMMITMENT)
+                       for f in PIN_FIELDS.get(r[0], ()) if f in r[2])
+               for r in entry.get("rows", []))
+
+
+def redactions(texts: Iterable[tuple[int, str]]) -> dict[str, str]:
+    """The redaction map of a chain's entries that hold a PIN hash: entry number (as JSON
+    text) -> SHA-256 of its redacted text. Written once, in the upgrade's entry."""
+    out: dict[str, str] = {}
+    for seq, text in texts:
+        if any(f'"{f}":' in text for fields in PIN_FIELDS.values() for f in fields):
+            e = json.loads(text)
+            if has_secret(e):
+                out[str(seq)] = sha256(canonical(redact(e)))
+    return out
+
+
+def redaction_map(details: Iterable[Any]) -> dict[int, str]:
+    """The redacted entries named by the upgrade entries' details (``redacted``)."""
+    out: dict[int, str] = {}
+    for d in details:
+        found = d.get("redacted") if isinstance(d, dict) else None
+        if isinstance(found, dict):
+            for k, v in found.items():
+                if isinstance(k, str) and k.isdigit() and isinstance(v, str):
+                    out[int(k)] = v
+    return out
+
+
+def stored_redaction_map(conn: sqlite3.Connection, schema: str = "main") -> dict[int, str]:
+    """:func:`redaction_map` of the upgrade entries in a file's chain."""
+    return redaction_map(json.loads(text).get("detail") for (text,) in conn.execute(
+        f"SELECT entry FROM {schema}.chain WHERE action=? ORDER BY seq", (MIGRATE_ACTION,)))
+
+
+#: the action of the entries that upgrades write (the redaction map is in their detail)
+MIGRATE_ACTION = "event.migrate"
 
 
 # --------------------------------------------------------------------------- verify
@@ -148,15 +226,31 @@ class Entry:
     hash: str
 
 
-def read_entries(texts: Iterable[tuple[str | bytes, str]]) -> Iterator[Entry]:
+def read_entries(texts: Iterable[tuple[str | bytes, str]],
+                 redacted: Mapping[int, str] | None = None) -> Iterator[Entry]:
     """Parse and check entries given as (canonical text, stored hash), in order: each hash
     matches its text, the text is canonical, seq counts from 1 and prev links the chain.
     The text may be given as its UTF-8 bytes (as read from the file: hashed as they are,
-    not decoded and encoded again)."""
+    not decoded and encoded again).
+
+    ``redacted`` (:func:`redaction_map`): entries written with a PIN hash in them, by
+    number, and the SHA-256 of each one's redacted text. Such an entry is either its
+    original text (its hash as stored; its redaction must then hash as listed, so the
+    record exports) or its redacted text, as a bundle carries it (hashing as listed; the
+    stored hash still links the chain)."""
     prev = GENESIS
+    redacted = redacted or {}
     for i, (text, stored) in enumerate(texts, start=1):
-        if not isinstance(text, str | bytes) or sha256(text) != stored:
+        if not isinstance(text, str | bytes):
             raise ChainError(i, "chain_hash")
+        got = sha256(text)
+        if got != stored:
+            if redacted.get(i) != got:
+                raise ChainError(i, "chain_hash")
+        elif i in redacted:
+            original = json.loads(text.decode("utf-8") if type(text) is bytes else text)
+            if sha256(canonical(redact(original))) != redacted[i]:
+                raise ChainError(i, "chain_redaction_differs")
         try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
             e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
         except ValueError:

@@ -37,8 +37,9 @@ from .errors import DamagedError, ReadOnlyError, fault_from
 #: 2: the hash chain, frozen settlement settings, referees; 3: the desks' idempotency keys
 #: inside the file (``hand_keys``), sign-in failures counted per client address; 4: a
 #: player's team; 5: the round in play and each started round's clock (``round_state``);
-#: 6: the stages of an event (``stages``), penalties in points (``penalties.unit``)
-SCHEMA_VERSION = 6
+#: 6: the stages of an event (``stages``), penalties in points (``penalties.unit``); 7: signed
+#: heads (``chain.sig``), PIN hashes out of the record (``pins``)
+SCHEMA_VERSION = 7
 APP_ID = "referee-desk-tournament"
 BUSY_TIMEOUT_MS = 15000
 
@@ -159,8 +160,14 @@ TABLES: dict[str, str] = {
     "referees": """CREATE TABLE referees (
     name TEXT PRIMARY KEY,
     head INTEGER NOT NULL,
-    pin TEXT NOT NULL,
     added_at TEXT NOT NULL
+)""",
+    # outside the record (never in the chain, a bundle or an answer): each referee's PIN as
+    # a salted scrypt hash; a referee without a row here has no PIN on this desk yet
+    "pins": """CREATE TABLE pins (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    set_at TEXT NOT NULL
 )""",
     "chain": """CREATE TABLE chain (
     seq INTEGER PRIMARY KEY,
@@ -168,7 +175,8 @@ TABLES: dict[str, str] = {
     referee TEXT NOT NULL,
     action TEXT NOT NULL,
     entry TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    sig TEXT
 )""",
     "chain_head": "CREATE TABLE chain_head (id INTEGER PRIMARY KEY CHECK (id = 1), "
                   "entries INTEGER NOT NULL, hash TEXT NOT NULL)",
@@ -195,7 +203,9 @@ TABLES: dict[str, str] = {
 )""",
 }
 #: the lookup indexes (the replayed copy that verify compares with the file needs none)
-INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",)
+INDEXES = ("CREATE INDEX hand_seats_player ON hand_seats(player_id)",
+           # the upgrade entries (their redaction map) without reading the whole chain
+           "CREATE INDEX chain_action ON chain(action)")
 #: the whole schema as one script (tables, then indexes)
 SCHEMA = "".join(f"{stmt};\n" for stmt in (*TABLES.values(), *INDEXES))
 

@@ -11,14 +11,9 @@ import errno
 import os
 from pathlib import Path
 
+from .places import data_dir
+
 DEMO_BUNDLE_NAME = "demo-ottawa-2009.json"
-
-
-def data_dir() -> Path:
-    """The user's data directory for Referee Desk (created on first use)."""
-    import platformdirs  # here: only a command without --db needs it
-
-    return Path(platformdirs.user_data_dir("referee-app", appauthor=False))
 
 
 def default_db_path() -> Path:
@@ -53,5 +48,8 @@ def demo_db_path(directory: str | Path | None = None, *, fresh: bool = False) ->
     for suffix in ("", "-wal", "-shm"):
         with contextlib.suppress(OSError):
             Path(str(db) + suffix).unlink()
-    Tournament.import_bundle(bundle, db, backup_every=0, legacy=True).close()
+    with Tournament.import_bundle(bundle, db, backup_every=0, legacy=True) as t:
+        if t.info.signing_key and not t.keys.here():
+            # signed by the key of the tool that made it: this desk signs with its own
+            t.keys.replace(reason="the demo, imported on this desk")
     return db

@@ -22,7 +22,8 @@ A file below it is upgraded when opened (:func:`upgrade`) by sqlite-utils' migra
   to the record goes in the chain like any change (schema 2's ``event.migrate`` entry).
 
 The next schema: raise :data:`.db.SCHEMA_VERSION`, change :data:`.db.TABLES`, add a step
-``@upgrades_to(7)`` below, and test it on a file of the version before.
+``@upgrades_to(8)`` below, and test it on a file of the version before. A step that
+writes a chain entry into a signed record must sign it.
 """
 
 from __future__ import annotations
@@ -286,3 +287,47 @@ def stages_and_points_penalties(db: Database) -> None:
     :func:`.chain.replay`): the record is unchanged and the chain gets no entry."""
     db.execute(SCHEMA_6_STAGES)
     db.execute("ALTER TABLE penalties ADD COLUMN unit TEXT NOT NULL DEFAULT 'chips'")
+
+
+# --------------------------------------------------------------------------- schema 7
+
+#: the tables schema 7 added, as it created them
+SCHEMA_7_TABLES = {
+    "pins": """CREATE TABLE pins (
+    name TEXT PRIMARY KEY,
+    hash TEXT NOT NULL,
+    set_at TEXT NOT NULL
+)""",
+}
+
+
+@upgrades_to(7)
+def secrets_out_of_the_record(db: Database) -> None:
+    """Schema 6 -> 7: PIN hashes leave the record, heads can be signed.
+
+    * every referee's PIN hash moves to the ``pins`` table (outside the record: never in
+      the chain, a bundle or an answer); ``referees`` keeps name, role and date. Every PIN
+      keeps working, a short one too, until it is changed;
+    * the chain gets a ``sig`` column (each write's head signed, from the next write on:
+      this upgrade makes no key, so the file stays unsigned until then), and an index on
+      ``action`` (verify finds the upgrade entries without reading the whole chain);
+    * the entries already written with a PIN hash in them stay as they are, so the chain and
+      every digest published from it still verify; their redacted form (each PIN hash
+      replaced by its commitment, :func:`.chain.commitment`) is what a bundle carries, and
+      this upgrade's entry lists the SHA-256 of each (``redacted``), which checks them.
+
+    The upgrade's own entry (``event.migrate``, ``from_schema`` 6) says so in the chain; a
+    file whose referees had no PINs gets none (nothing in its record changed)."""
+    if "sig" not in chain.columns(db.conn, "chain"):
+        db.execute("ALTER TABLE chain ADD COLUMN sig TEXT")
+    db.execute("CREATE INDEX IF NOT EXISTS chain_action ON chain(action)")
+    db.execute(SCHEMA_7_TABLES["pins"])
+    db.execute("INSERT INTO pins(name, hash, set_at) SELECT name, pin, added_at FROM referees")
+    moved = [r[0] for r in db.execute("SELECT name FROM pins ORDER BY name")]
+    db.execute("ALTER TABLE referees DROP COLUMN pin")
+    redacted = chain.redactions(db.execute("SELECT seq, entry FROM chain ORDER BY seq"))
+    if not moved and not redacted:  # no referee had a PIN: the record itself is unchanged
+        return
+    chain.append(db.conn, referee="", action=chain.MIGRATE_ACTION, at=dbm.now(),
+                 detail={"from_schema": 6, "pins_moved_out": moved, "redacted": redacted},
+                 rows=[])

@@ -68,10 +68,18 @@ class TournamentInfo:
     self_verify: bool = False
     scoring: str = "chips"  # "chips", or "placement": each round's places at a table (比赛分)
     placement_points: tuple[Fraction, ...] = ()  # the places' points, best first (placement)
+    #: the fingerprint of the key that signs the record ("": made before signing, unsigned
+    #: until its next write); its short form (:attr:`signing_key_short`) is printed
+    signing_key: str = ""
 
     @property
     def table_size(self) -> int:
         return len(self.seats)
+
+    @property
+    def signing_key_short(self) -> str:
+        """The fingerprint's first 16 hex digits, printed beside the record's digest."""
+        return self.signing_key[:16]
 
     @property
     def placement(self) -> bool:
@@ -86,6 +94,7 @@ class TournamentInfo:
                 "cap_fan": self.cap_fan,
                 # only when set: bundles written before the setting existed stay identical
                 **({"verified_only": True} if self.verified_only else {}),
+                **({"signing_key": self.signing_key} if self.signing_key else {}),
                 **({"scoring": self.scoring,
                     "placement_points": [json_number(p) for p in self.placement_points]}
                    if self.placement else {})}
@@ -491,7 +500,8 @@ class RoundState:
 @dataclass(frozen=True, slots=True)
 class Referee:
     """A referee of the tournament; ``head`` may override, void, restore, penalise and change
-    settings. The PIN itself is never kept, only its salted scrypt hash."""
+    settings. The PIN itself is never kept, only its salted scrypt hash, and that outside
+    the record (the ``pins`` table: never in the chain, a bundle or an answer)."""
 
     name: str
     head: bool
@@ -506,7 +516,16 @@ class VerifyReport:
     entries: int
     versions: int
     digest: str
+    #: the keys that signed the record, in order: (fingerprint, first entry, last entry)
+    keys: tuple[tuple[str, int, int], ...] = ()
+    #: entries written before the record had a key (a file made before signing): they are
+    #: vouched for by the first signed entry, whose hash covers them
+    unsigned: int = 0
 
     @property
     def short(self) -> str:
         return self.digest[:12]
+
+    @property
+    def signed(self) -> bool:
+        return bool(self.keys)

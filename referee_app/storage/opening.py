@@ -34,12 +34,13 @@ from .errors import (
     StorageFault,
     fault_from,
 )
-from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES
+from .migrations import SCHEMA_2_TABLES, SCHEMA_3_TABLES, SCHEMA_7_TABLES
 
 #: every table a tournament file has (a file missing one is not ours, or was cut short):
 #: those of the current schema, and of the schemas before (without those later ones added)
 TABLES = frozenset(dbm.TABLES)
-TABLES_V5 = TABLES - {"stages"}  # schema 6 also added a column (penalties.unit)
+TABLES_V6 = TABLES - frozenset(SCHEMA_7_TABLES)
+TABLES_V5 = TABLES_V6 - {"stages"}  # schema 6 also added a column (penalties.unit)
 TABLES_V4 = TABLES_V5 - {"round_state"}
 TABLES_V3 = TABLES_V4  # schema 4 added a column only (players.team)
 TABLES_V2 = TABLES_V3 - frozenset(SCHEMA_3_TABLES)
@@ -136,9 +137,9 @@ def check_file(path: Path) -> tuple[str | None, int]:
     if version > dbm.SCHEMA_VERSION:
         raise NotATournamentError.of("db", "newer_schema", path=str(path), version=version,
                                      max=dbm.SCHEMA_VERSION)
-    missing = (TABLES if version >= 6 else TABLES_V5 if version == 5
-               else TABLES_V4 if version == 4 else TABLES_V3 if version == 3
-               else TABLES_V2 if version == 2 else TABLES_V1) - tables
+    expected = {1: TABLES_V1, 2: TABLES_V2, 3: TABLES_V3, 4: TABLES_V4, 5: TABLES_V5,
+                6: TABLES_V6}.get(version, TABLES)
+    missing = expected - tables
     if missing:
         raise NotATournamentError.of("db", "incomplete_tournament", path=str(path),
                                      tables=sorted(missing))

@@ -89,6 +89,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     Endpoint("add_penalty", "POST", "/api/penalties", auth=True),
     Endpoint("void_penalty", "POST", "/api/penalties/{penalty_id}/void", auth=True),
     Endpoint("record", "GET", "/api/record", auth=True),
+    Endpoint("chain", "GET", "/api/chain"),
     Endpoint("log", "GET", "/api/log"),
     Endpoint("changes", "GET", "/api/changes"),
 )

@@ -1,9 +1,15 @@
 """Referees and their PINs: who may change the record.
 
-PINs are kept only as salted ``hashlib.scrypt`` hashes. Over the network, five wrong PINs
-for one name from one address lock that name for that address for five minutes; the lock
-is written to the chain (who tried, from where, when). The head desk's own use of the file
-is never locked (:meth:`Referees.sign_in`).
+PINs are kept only as salted ``hashlib.scrypt`` hashes, in the ``pins`` table *outside* the
+record: the chain says "referee added" and "PIN changed", never anything derived from a PIN,
+and no bundle or answer carries them. A new PIN has at least :data:`PIN_MIN` characters;
+one set before that rule (4 or 5) keeps working until it is changed. A tournament imported
+from a bundle has no PINs but the head referee's, given at the import: every other referee
+sets their own (``referee pin NAME``, on the head desk) before their first change.
+
+Over the network, five wrong PINs for one name from one address lock that name for that
+address for five minutes; the lock is written to the chain (who tried, from where, when).
+The head desk's own use of the file is never locked (:meth:`Referees.sign_in`).
 A tournament without referees (the demo, older files) works on names alone until its
 first referee is added; that first referee must be a head referee.
 """
@@ -24,7 +30,9 @@ from .store import Store
 SCRYPT_N, SCRYPT_R, SCRYPT_P = 2 ** 14, 8, 1
 MAX_FAILURES = 5
 LOCK_SECONDS = 300
-PIN_MIN, PIN_MAX = 4, 64
+PIN_MIN, PIN_MAX = 6, 64
+#: PINs set before new ones needed 6 characters had at least this many (they still work)
+OLD_PIN_MIN = 4
 
 
 def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
@@ -44,6 +52,13 @@ def check_pin(pin: str, stored: str) -> bool:
     except (ValueError, TypeError, MemoryError):
         return False
     return hmac.compare_digest(got.hex(), want)
+
+
+def store_pin(db: dbm.Database, name: str, pin: str, at: str) -> None:
+    """Keep ``name``'s new PIN (its hash) on this desk, outside the record; inside the
+    caller's transaction."""
+    db.execute("INSERT OR REPLACE INTO pins(name, hash, set_at) VALUES (?,?,?)",
+               (name, hash_pin(_check_new_pin(pin)), at))
 
 
 def _check_new_pin(pin: object) -> str:
@@ -88,8 +103,21 @@ class Referees:
         pin = _check_new_pin(pin)
         if self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
             raise StorageError.of("name", "duplicate_referee", name=name)
-        self.db.execute("INSERT INTO referees(name, head, pin, added_at) VALUES (?,?,?,?)",
-                        (name, int(head), hash_pin(pin), at))
+        self.db.execute("INSERT INTO referees(name, head, added_at) VALUES (?,?,?)",
+                        (name, int(head), at))
+        store_pin(self.db, name, pin, at)
+
+    def has_pin(self, name: str) -> bool:
+        """Whether ``name`` has a PIN on this desk (after an import only the head has)."""
+        return self.db.execute("SELECT 1 FROM pins WHERE name=?", (name,)).fetchone() \
+            is not None
+
+    def without_pin(self) -> list[str]:
+        """The referees who have no PIN on this desk yet (they set it before their first
+        change: ``referee pin NAME``)."""
+        return [n for (n,) in self.db.execute(
+            "SELECT name FROM referees WHERE name NOT IN (SELECT name FROM pins) "
+            "ORDER BY added_at, name")]
 
     def add(self, name: str, *, pin: str, head: bool = False,
                     referee: str = "") -> Referee:
@@ -110,18 +138,29 @@ class Referees:
 
     def change_pin(self, name: str, new_pin: str, *, referee: str = "") -> None:
         """A referee changes their own PIN (signed in as themselves), or the head referee
-        sets anyone's."""
+        sets anyone's. A referee who has no PIN on this desk yet (a tournament imported
+        from a bundle) sets their first one without signing in: on the head desk's own
+        file only (the server offers no way to). The chain says "PIN changed" (or "set"),
+        nothing more."""
         name = check_text(name, "name", required=True)
         if not self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
             raise StorageError.of("name", "no_referee", name=name)
         who = self.store.signed_in
-        head = who is None or who.name != name
-        by = self.store.authorize(referee, head=head, action="changing another referee's PIN")
+        first = not self.has_pin(name) and who is None
+        if first:
+            by = name
+            if check_text(referee, "referee") not in ("", name):
+                raise AuthError.of("referee", "signed_in_as_other", name=name, referee=referee)
+        else:
+            head = who is None or who.name != name
+            by = self.store.authorize(referee, head=head,
+                                      action="changing another referee's PIN")
         new_pin = _check_new_pin(new_pin)
         at = dbm.now()
         with self.store.write():
-            self.db["referees"].update(name, {"pin": hash_pin(new_pin)})
-            self.store.note(by, "referee.pin", {"name": name}, at)
+            store_pin(self.db, name, new_pin, at)
+            self.store.note(by, "referee.pin", {"name": name, **({"first": True} if first
+                                                                  else {})}, at)
         self.store.saved()
 
     def _failures(self, name: str, client: str) -> list[float]:
@@ -150,8 +189,11 @@ class Referees:
                 wait = int(fails[-MAX_FAILURES] + LOCK_SECONDS - time.time()) + 1
                 raise AuthError.of("referee", "referee_locked", name=name,
                                    failures=MAX_FAILURES, wait=max(wait, 1))
-        r = self.db.execute("SELECT name, head, pin, added_at FROM referees WHERE name=?",
+        r = self.db.execute("SELECT r.name, r.head, p.hash, r.added_at FROM referees r "
+                            "LEFT JOIN pins p ON p.name = r.name WHERE r.name=?",
                             (name,)).fetchone()
+        if r is not None and r[2] is None:
+            raise AuthError.of("referee", "no_pin_yet", name=name)
         if r is not None and check_pin(str(pin), r[2]):
             self.store.signed_in = Referee(r[0], bool(r[1]), r[3])
             return self.store.signed_in
@@ -199,6 +241,7 @@ class Referees:
             if row[0] and not heads:
                 raise StorageError.of("name", "last_head_referee", name=name)
             self.db.execute("DELETE FROM referees WHERE name=?", (name,))
+            self.db.execute("DELETE FROM pins WHERE name=?", (name,))  # outside the record
             self.store.note(by, "referee.remove", {"name": name}, at)
         if self.store.signed_in is not None and self.store.signed_in.name == name:
             self.store.signed_in = None

@@ -19,7 +19,7 @@ from typing import Any
 from referee_app.core import Ruleset
 from referee_app.core.errors import FieldError, Message, nested, os_reason
 
-from . import backup_files, backup_log, chain, ruleset_store
+from . import backup_files, backup_log, chain, ruleset_store, signing
 from . import db as dbm
 from .checks import check_text, dump
 from .errors import AuthError, FileReplacedError, StorageError, StorageFault, fault_from
@@ -65,6 +65,8 @@ class Store:
         #: the row-capturing triggers are created at the first save (:meth:`write`), so a
         #: command that only reads (standings, a listing) never pays for their 39 statements
         self._capturing = False
+        #: the record's public key as last read (its meta text, the key)
+        self._public: tuple[str, signing.PublicKey] | None = None
         #: the decoded meta table and the change token it was read at (:meth:`meta`)
         self._meta: tuple[tuple[int, int], dict[str, Any]] | None = None
         #: a save is in progress on this connection: what it wrote is not in the chain yet,
@@ -173,28 +175,91 @@ class Store:
         return who.name
 
     @contextlib.contextmanager
-    def write(self) -> Iterator[None]:
+    def write(self, *, signer: signing.SigningKey | None = None,
+              start_with: signing.SigningKey | None = None) -> Iterator[None]:
         """One save: a write transaction that ends with exactly one chain entry holding every
-        row it wrote (the caller says what it was with :meth:`_log`)."""
+        row it wrote (the caller says what it was with :meth:`note`), its head signed with
+        the record's key.
+
+        The key must be on this desk: a signed record whose private key is not here refuses
+        the save at once (:class:`~.signing.KeyMissingError`, naming ``referee-app key
+        import``), before anything is done. A record made before signing gets its key at
+        its first save: a new key pair (kept in the key folder) whose public key goes into
+        the record in an entry of its own (``record.key``), just before the save's.
+        ``signer``: the key that signs instead of the record's (a new tournament's, or a
+        new key replacing the record's: ``t.keys.replace``). ``start_with``: the key a record
+        made before signing starts with, instead of a new one (a backup from before signing
+        restored in place of a signed file goes on with that file's key)."""
         conn = self.db.conn
         if not self._capturing:
             chain.install_capture(conn)
             # created inside an outer transaction, they would go with its rollback: again then
             self._capturing = not conn.in_transaction
-        with dbm.write_transaction(self.db, self.path, self.read_only), self._writing():
-            self.check_same_file()  # under the write lock: never into a file moved aside
-            chain.clear_captured(self.db.conn)  # nothing from before this save
-            self._pending = None
-            yield
-            rows = chain.take_captured(self.db.conn)
-            if self._pending is None:
-                if rows:
-                    raise RuntimeError("a save wrote rows without saying what it was (_log)")
-                return
-            referee, action, detail, at = self._pending
-            self._pending = None
-            chain.append(self.db.conn, referee=referee, action=action, detail=detail, at=at,
-                         rows=rows)
+        started: signing.SigningKey | None = None
+        try:
+            with dbm.write_transaction(self.db, self.path, self.read_only), \
+                    self._writing():
+                self.check_same_file()  # under the write lock: never into a file moved aside
+                key = signer if signer is not None else self.signing_key()
+                chain.clear_captured(self.db.conn)  # nothing from before this save
+                self._pending = None
+                yield
+                rows = chain.take_captured(self.db.conn)
+                if self._pending is None:
+                    if rows:
+                        raise RuntimeError("a save wrote rows without saying what it was "
+                                           "(note)")
+                    return
+                referee, action, detail, at = self._pending
+                self._pending = None
+                if key is None and start_with is not None:
+                    key = self._start_signing(referee, at, start_with)
+                elif key is None:
+                    key = started = self._start_signing(referee, at)
+                chain.append(self.db.conn, referee=referee, action=action, detail=detail,
+                             at=at, rows=rows, signer=key)
+        except BaseException:
+            if started is not None:  # rolled back: the key signs nothing that was kept
+                signing.forget(started.fingerprint)
+            raise
+
+    def public_key(self) -> signing.PublicKey | None:
+        """The record's public key (None: made before signing, not written since)."""
+        row = self.db.execute("SELECT value FROM meta WHERE key=?",
+                              (signing.META_KEY,)).fetchone()
+        if row is None:
+            return None
+        cached = self._public
+        if cached is None or cached[0] != row[0]:
+            cached = self._public = (row[0], signing.PublicKey.from_meta(row[0]))
+        return cached[1]
+
+    def signing_key(self) -> signing.SigningKey | None:
+        """This desk's private key of the record (None: the record has no key yet);
+        :class:`~.signing.KeyMissingError` when the record has one that is not here."""
+        public = self.public_key()
+        if public is None:
+            return None
+        key = signing.load(public.fingerprint)
+        if key is None:
+            raise signing.KeyMissingError.of("key", "key_missing",
+                                             key=signing.short(public.fingerprint),
+                                             folder=str(signing.key_dir()))
+        return key
+
+    def _start_signing(self, referee: str, at: str,
+                       key: signing.SigningKey | None = None) -> signing.SigningKey:
+        """A record made before signing, at its first save: a new key (kept in the key
+        folder first) or the one given, its public key in an entry of its own."""
+        if key is None:
+            key = signing.SigningKey.generate()
+            signing.save(key)
+        self.db.execute("INSERT INTO meta(key, value) VALUES (?, ?)",
+                        (signing.META_KEY, key.public.meta_value()))
+        chain.append(self.db.conn, referee=referee, action="record.key",
+                     detail={"fingerprint": key.fingerprint, "started": True}, at=at,
+                     rows=chain.take_captured(self.db.conn), signer=key)
+        return key
 
     @contextlib.contextmanager
     def _writing(self) -> Iterator[None]:
@@ -239,7 +304,9 @@ class Store:
             verified_only=bool(meta.get("verified_only", False)),
             self_verify=bool(meta.get("self_verify", False)),
             scoring=meta.get("scoring", "chips"),
-            placement_points=tuple(Fraction(str(v)) for v in meta.get("placement_points", ())))
+            placement_points=tuple(Fraction(str(v)) for v in meta.get("placement_points", ())),
+            signing_key=(signing.PublicKey.from_meta(meta[signing.META_KEY]).fingerprint
+                         if signing.META_KEY in meta else ""))
 
     def ruleset(self) -> Ruleset:
         """The tournament's own ruleset as stored inside it (a shipped one, or a club's file):

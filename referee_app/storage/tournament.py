@@ -21,6 +21,7 @@ given; a part that needs another is given it too. The map::
     t.standings table  stages  statement  provisional  unverified  seat_rows  export_csv
     t.stages    list  get  of_round  cut  cancel  check              (qualifying → final)
     t.record    log  digest  verify  integrity                      (the tamper-evident chain)
+    t.keys      fingerprint  here  export  replace                   (the key that signs it)
     t.backups   write  paths  error  written
     t.store     the shared services (parts and bundle import use them; callers rarely do)
 
@@ -28,7 +29,8 @@ Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
 ``round_seats.py``), the plan (``planning.py``), hands (``hands.py``), penalties, standings,
 the stages (``stages.py``; ranked together in ``stage_board.py``, the leaderboards
 themselves in ``leaderboard.py``, placement points in ``placement.py`` and ``scoring.py``),
-the record (``verify.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
+the record (``verify.py``; its signatures and anchors ``trust.py``), the signing key
+(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
 (``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
 in ``db.py``.
 
@@ -55,7 +57,7 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import backups, bundle, chain, migrations, opening, ruleset_store
+from . import backups, bundle, chain, migrations, opening, ruleset_store, signing
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import (
@@ -73,6 +75,7 @@ from .errors import (
     TournamentExistsError,
 )
 from .hands import Hands
+from .keys import Keys
 from .models import DEFAULT_TIE_BREAK, HandInfo, TournamentInfo
 from .penalties import Penalties
 from .planning import Plan
@@ -112,6 +115,7 @@ class Tournament:
         self.standings = Standings(store, self.players, self.penalties)
         self.stages = Stages(store, self.players, seats, self.standings)
         self.record = Record(store)
+        self.keys = Keys(store)
         self.backups = Backups(store)
         self._settings = Settings(store, self.hands)
 
@@ -158,6 +162,8 @@ class Tournament:
         if path.exists() and path.stat().st_size > 0:
             raise TournamentExistsError.of("db", "tournament_exists", path=str(path))
         path.parent.mkdir(parents=True, exist_ok=True)
+        key = signing.SigningKey.generate()
+        signing.save(key)  # kept before anything is signed with it
         db = dbm.connect(path)
         try:
             dbm.create_schema(db)
@@ -178,10 +184,12 @@ class Tournament:
                 info["verified_only"] = True
             if scored["scoring"] != "chips":  # a chips event's meta stays as it always was
                 info.update(scored)
-            with t.store.write():
+            with t.store.write(signer=key):
                 db["rulesets"].insert({"digest": digest, "id": rules.id,
                                        "data": chain.canonical(snap)})
                 db["meta"].insert_all({"key": k, "value": dump(v)} for k, v in info.items())
+                db["meta"].insert({"key": signing.META_KEY,
+                                   "value": key.public.meta_value()})
                 if head_pin is not None:
                     t.referees.insert(head_referee, head=True, pin=head_pin,
                                       at=info["created_at"])
@@ -192,6 +200,7 @@ class Tournament:
             db.close()
             for suffix in ("", "-wal", "-shm"):  # leave no half-made tournament behind
                 Path(str(path) + suffix).unlink(missing_ok=True)
+            signing.forget(key.fingerprint)
             raise
         return t
 
@@ -226,11 +235,15 @@ class Tournament:
 
     @classmethod
     def import_bundle(cls, source: str | Path | Mapping[str, Any], db_path: str | Path, *,
-                      legacy: bool = False, **kwargs: Any) -> Self:
-        """Create ``db_path`` from a bundle after verifying all of it; all or nothing (nothing
-        is left on failure). ``legacy``: accept a bundle from before the chain."""
+                      legacy: bool = False, key: str | None = None,
+                      head_pin: bundle.HeadPin = None, **kwargs: Any) -> Self:
+        """Create ``db_path`` from a bundle after verifying all of it (hashes, signatures,
+        settlements); all or nothing (nothing is left on failure). ``legacy``: accept a
+        bundle from before the chain. ``key``: refuse a bundle not signed by that key.
+        ``head_pin``: the head referee's PIN on this desk (or a function asked with the
+        name), needed when the tournament has referees (no PIN travels in a bundle)."""
         return bundle.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
-                                    **kwargs)
+                                    key=key, head_pin=head_pin, **kwargs)
 
     @staticmethod
     def backup_list(path: str | Path) -> list[BackupInfo]:

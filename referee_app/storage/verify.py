@@ -1,11 +1,15 @@
 """``verify``: the whole record checked end to end.
 
 1. ``PRAGMA integrity_check`` (the file itself);
-2. the chain: every entry's hash, its link to the one before, the head;
+2. the chain: every entry's hash, its link to the one before, the head, and its signature
+   by the tournament's key (:mod:`.trust`: every one there; the last of each key checked
+   with Ed25519, which vouches for all before it, or each one with ``every_signature``);
 3. every table rebuilt from the chain's rows and compared with the file, row by row;
 4. every saved version settled again under the settings stored with it (the ruleset
    snapshot of that digest, its cap and stake) and compared with the stored settlement.
-The first thing that does not hold is named (its chain entry where there is one).
+The first thing that does not hold is named (its chain entry where there is one). Then,
+when asked: that a given key signed it (``key``), and that it passed through a digest
+published earlier (``against``).
 """
 
 from __future__ import annotations
@@ -19,7 +23,7 @@ from typing import Any
 from referee_app.core import HandRecord, RecordError, settle
 from referee_app.core.errors import render
 
-from . import chain
+from . import chain, signing, trust
 from . import db as dbm
 from .errors import RecordIntegrityError, StorageError
 from .models import VerifyReport
@@ -100,21 +104,67 @@ class Record:
         n, h = chain.head(self.db.conn)
         return n, h[:12]
 
+    def head(self) -> tuple[int, str]:
+        """(entries, digest): the chain's length and its last hash in full (64 hex digits),
+        the anchor ``verify --against`` takes and a witness desk keeps."""
+        return chain.head(self.db.conn)
+
+    def hash_at(self, seq: int) -> str | None:
+        """The hash of entry ``seq`` (None beyond the end): whether this record still passes
+        through a digest published at that entry (a witness desk asks it)."""
+        return trust.hash_at(self.db.conn, seq)
+
     def integrity(self) -> str:
         """SQLite's ``integrity_check`` of the file ("ok" when sound)."""
         return str(self.db.execute("PRAGMA integrity_check").fetchone()[0])
 
-    def verify(self, *, parallel: bool | None = None, replayed: bool = False
+    def verify(self, *, parallel: bool | None = None, key: str | None = None,
+               against: str | trust.Anchor | None = None,
+               every_signature: bool = False, replayed: trust.Signed | None = None
                ) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
-        entry that does not hold, or return the counts and the record's digest.
+        entry that does not hold, or return the counts, the record's digest and the keys
+        that signed it.
+
+        ``key``: the record must also be signed by this key (its fingerprint, at least 16 hex
+        digits), else the error names the first entry that is not. ``against``: a digest
+        published earlier (``DIGEST`` or ``ENTRIES:DIGEST``): the record must have passed
+        through it unchanged, else the error says where they part.
+
+        Signatures: each entry's must be there, of the right form, by the key the record
+        holds then; the last of each key's run is checked with Ed25519 (which vouches for
+        every entry before it, see :class:`.trust.Signatures`); ``every_signature``: each
+        one is.
 
         ``parallel`` (default: when it pays — two cores, many versions): a worker process
         settles versions again while this process checks the chain, then both take the
         versions left in chunks, the work on two cores. ``replayed``: the file was just
-        built by replaying its chain, every hash and link checked on the way in (bundle
-        import): its tables are the replayed chain by construction, so step 3 is not done
-        twice (a third of an import's time at 8,000 hands)."""
+        built by replaying its chain, every hash, link and signature checked on the way in
+        (bundle import; what those signatures were, :meth:`.trust.Signatures.summary`): its
+        tables are the replayed chain by construction, so step 3 is not done twice (a third
+        of an import's time at 8,000 hands)."""
+        wanted = signing.normalise_fingerprint(key) if key is not None else None
+        anchor = (against if isinstance(against, trust.Anchor) or against is None
+                  else trust.Anchor.parse(against))
+        report = self._verify(parallel, every_signature, replayed)
+        if wanted is not None:
+            found = trust.check_key(report.keys, wanted)
+            if found is not None:
+                self._untrusted("key", *found)
+        if anchor is not None:
+            parted = trust.check_anchor(self.db.conn, anchor)
+            if parted is not None:
+                self._untrusted("against", *parted)
+        return report
+
+    @staticmethod
+    def _untrusted(field: str, seq: int | None, params: dict[str, Any]) -> None:
+        p = dict(params)
+        code = p.pop("code")
+        raise RecordIntegrityError(field, render(code, p, "en"), seq, code=code, params=p)
+
+    def _verify(self, parallel: bool | None, every: bool, replayed: trust.Signed | None
+                ) -> VerifyReport:
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1 and self._version_count() >= 2000
         conn = self.db.conn
@@ -138,7 +188,8 @@ class Record:
                     p = {"detail": res}
                     raise RecordIntegrityError("db", render("file_damaged", p, "en"),
                                                code="file_damaged", params=p)
-                entries = self._read_all_entries if replayed else self._verify_chain()
+                entries, signed = ((self._read_all_entries, replayed) if replayed is not None
+                                   else self._verify_chain(every))
                 found = (pool.check() if pool is not None
                          else _check_range(rows, rules_of, 0, len(rows), set()))
                 if found is not None:
@@ -158,11 +209,14 @@ class Record:
                 conn.execute("ROLLBACK")
             conn.execute("DETACH DATABASE rebuilt")
             conn.execute(f"PRAGMA foreign_keys={'ON' if fk else 'OFF'}")
-        return VerifyReport(n, versions, digest)
+        keys, unsigned = signed
+        return VerifyReport(n, versions, digest, keys, unsigned)
 
-    def _verify_chain(self) -> Callable[[], list[chain.Entry]]:
-        """Check the chain and the tables against it; returns a function giving the entries
-        (read again only if a settlement problem must be traced to its entry).
+    def _verify_chain(self, every: bool
+                      ) -> tuple[Callable[[], list[chain.Entry]], trust.Signed]:
+        """Check the chain (hashes, links, signatures) and the tables against it; returns a
+        function giving the entries (read again only if a settlement problem must be traced
+        to its entry) and the keys that signed it (:meth:`.trust.Signatures.summary`).
 
         The usual case streams: one entry read, checked and replayed at a time, so the
         10,000s of parsed entries are never all held (their memory is reused instead of
@@ -171,26 +225,29 @@ class Record:
         entry the checks always named (a bad hash further on before a bad row here)."""
         conn = self.db.conn
         try:
-            self._verify_chain_streamed(conn)
+            signed = self._verify_chain_streamed(conn, every)
         except (chain.ChainError, _NotSo, sqlite3.Error, ValueError):
             for table in chain.RECORD_TABLES:
                 conn.execute(f"DELETE FROM rebuilt.{table}")
-            entries = self._verify_chain_exactly()
-            return lambda: entries
-        return self._read_all_entries
+            entries, signed = self._verify_chain_exactly(every)
+            return (lambda: entries), signed
+        return self._read_all_entries, signed
 
     def _read_all_entries(self) -> list[chain.Entry]:
         rows = dbm.fetch_all(self.db.conn, "SELECT CAST(entry AS BLOB), hash FROM main.chain "
                           "ORDER BY seq")
-        return list(chain.read_entries((r[0], r[1]) for r in rows))
+        return list(chain.read_entries(((r[0], r[1]) for r in rows),
+                                       chain.stored_redaction_map(self.db.conn)))
 
-    def _verify_chain_streamed(self, conn: sqlite3.Connection) -> None:
+    def _verify_chain_streamed(self, conn: sqlite3.Connection, every: bool) -> trust.Signed:
         head_n, head_hash = chain.head(conn)
+        redacted = chain.stored_redaction_map(conn)
+        signatures = trust.Signatures(every=every)
         factory = conn.text_factory
         conn.text_factory = str  # SQLite decodes; a damaged text raises, and is retried
         try:
-            cur = conn.execute("SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
-                               "FROM main.chain ORDER BY seq")
+            cur = conn.execute("SELECT seq, CAST(entry AS BLOB), hash, at, referee, action, "
+                               "sig FROM main.chain ORDER BY seq")
             current: list[tuple[Any, ...]] = []
             count, last = 0, chain.GENESIS
 
@@ -201,10 +258,11 @@ class Record:
 
             def checked() -> Iterator[chain.Entry]:
                 nonlocal count, last
-                for e in chain.read_entries(texts()):
-                    seq, _, _, at, who, action = current[0]
+                for e in chain.read_entries(texts(), redacted):
+                    seq, _, _, at, who, action, sig = current[0]
                     if seq != e.seq or (at, who, action) != (e.at, e.referee, e.action):
                         raise _NotSo
+                    signatures.see(e, sig)
                     count, last = count + 1, e.hash
                     yield e
 
@@ -216,21 +274,30 @@ class Record:
             conn.text_factory = factory
         if (head_n, head_hash) != (count, last):
             raise _NotSo
+        signatures.finish()
         chain.compare(conn, "rebuilt", [])
+        return signatures.summary()
 
-    def _verify_chain_exactly(self) -> list[chain.Entry]:
+    def _verify_chain_exactly(self, every: bool) -> tuple[list[chain.Entry], trust.Signed]:
         conn = self.db.conn
         # the entry as the bytes stored: hashed as they are, decoded once by the JSON parser
-        rows = dbm.fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, action "
-                          "FROM main.chain ORDER BY seq")
+        rows = dbm.fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, "
+                             "action, sig FROM main.chain ORDER BY seq")
         head_n, head_hash = chain.head(conn)
+        signatures = trust.Signatures(every=every)
         try:
-            entries = list(chain.read_entries((r[1], r[2]) for r in rows))
-            for (seq, _, _, at, who, action), e in zip(rows, entries, strict=True):
+            try:
+                redacted = chain.stored_redaction_map(conn)
+            except (ValueError, AttributeError):
+                redacted = {}  # an upgrade entry that is not JSON: its hash check names it
+            entries = list(chain.read_entries(((r[1], r[2]) for r in rows), redacted))
+            for (seq, _, _, at, who, action, sig), e in zip(rows, entries, strict=True):
                 if seq != e.seq:
                     raise chain.ChainError(e.seq, "chain_stored_as", seq=seq)
                 if (at, who, action) != (e.at, e.referee, e.action):
                     raise chain.ChainError(e.seq, "chain_listing_differs")
+                signatures.see(e, sig)
+            signatures.finish()
             last = entries[-1].hash if entries else chain.GENESIS
             if head_n != len(entries) or head_hash != last:
                 raise chain.ChainError(head_n if head_n > len(entries) else len(entries),
@@ -246,7 +313,7 @@ class Record:
             raise RecordIntegrityError("chain", str(e), e.seq,
                                        code="chain_entry" if e.seq is not None else "chain_record",
                                        params=p) from None
-        return entries
+        return entries, signatures.summary()
 
     def _version_count(self) -> int:
         return int(self.db.execute("SELECT COUNT(*) FROM hand_versions").fetchone()[0])

@@ -71,7 +71,7 @@ SHAPES: dict[type, Shape] = {
     # placement and stage figures only when there are any
     StandingRow: Shape(write=StandingRow.to_dict),
     TournamentInfo: Shape(omit=("templates",),
-                          only_if_set=("verified_only", "self_verify", "scoring",
+                          only_if_set=("verified_only", "self_verify", "signing_key", "scoring",
                                        "placement_points"),
                           extra={"table_size": lambda i: i.table_size}),
 }

@@ -21,7 +21,7 @@ from referee_app.storage import InPlay, Tournament
 
 PLAYERS = [("李伟", "Li Wei"), ("张敏", "Zhang Min"), ("陈杰", "Chen Jie"), ("王芳", "Wang Fang"),
            ("欧阳娜娜", "Ouyang Nana"), ("赵磊", "Zhao Lei"), ("孙丽", "Sun Li"), ("周强", "Zhou Qiang")]
-PIN = {"REFEREE_PIN": "4821", "NEW_REFEREE_PIN": "4821"}
+PIN = {"REFEREE_PIN": "482193", "NEW_REFEREE_PIN": "482193"}
 
 
 def run(*args: str, env: dict[str, str] | None = None):

@@ -294,7 +294,8 @@ def test_a_schema_1_file_is_migrated_on_open(busy: Tournament, tmp_path: Path) -
     conn.executescript(
         "DROP TABLE round_state; DROP TABLE chain; DROP TABLE chain_head; "
         "DROP TABLE rulesets; DROP TABLE referees; DROP TABLE auth_failures; "
-        "DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
+        "DROP TABLE hand_keys; DROP TABLE pins; "
+        "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
         "ALTER TABLE hand_versions DROP COLUMN settings; ALTER TABLE players DROP COLUMN team; "
         "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
         "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
@@ -321,31 +322,34 @@ def test_pins_roles_and_lockout(make_tournament, fast_scrypt, monkeypatch) -> No
     t = make_tournament(n=4)
     assert not t.referees.required()
     with pytest.raises(StorageError, match="must be a head"):
-        t.referees.add("赵", pin="1234")
-    t.referees.add("赵", pin="1234", head=True)
+        t.referees.add("赵", pin="123456")
+    t.referees.add("赵", pin="123456", head=True)
     assert t.referees.required()
-    stored = t.db.execute("SELECT pin FROM referees").fetchone()[0]
-    assert "1234" not in stored and stored.startswith("scrypt$")
+    stored = t.db.execute("SELECT hash FROM pins").fetchone()[0]
+    assert "123456" not in stored and stored.startswith("scrypt$")
+    # outside the record: nothing derived from the PIN is in the chain
+    assert not any(stored in text or "scrypt" in text
+                   for (text,) in t.db.execute("SELECT entry FROM chain"))
     with pytest.raises(AuthError, match="PIN"):  # no one signed in: nothing may change
         t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="赵")
     with pytest.raises(AuthError, match="wrong PIN"):
         t.referees.sign_in("赵", "9999")
-    t.referees.sign_in("赵", "1234")
-    t.referees.add("钱", pin="5678")
-    t.referees.sign_in("钱", "5678")
+    t.referees.sign_in("赵", "123456")
+    t.referees.add("钱", pin="567890")
+    t.referees.sign_in("钱", "567890")
     h = t.hands.add(example_at(t), round=1, table=1, hand_no=1, referee="钱")
     assert h.entered_by == "钱"
     for action in (lambda: t.hands.void(h.id, reason="x"),
                    lambda: t.penalties.add([t.players.list()[0].id], 1, "x"),
                    lambda: t.update_info(cap_fan=3),
-                   lambda: t.referees.add("孙", pin="0000")):
+                   lambda: t.referees.add("孙", pin="000000")):
         with pytest.raises(AuthError, match="head referee"):
             action()
     with pytest.raises(AuthError, match="a second referee verifies it"):
         t.hands.set_status(h.id, "verified", referee="钱")  # their own hand
-    t.referees.sign_in("赵", "1234")
+    t.referees.sign_in("赵", "123456")
     t.hands.set_status(h.id, "verified", referee="赵")
-    t.referees.sign_in("钱", "5678")
+    t.referees.sign_in("钱", "567890")
     with pytest.raises(AuthError, match="head referee"):  # amending a verified hand
         t.hands.amend(h.id, example_at(t), reason="x", referee="钱")
     with pytest.raises(AuthError, match="signed in as 钱"):
@@ -358,13 +362,13 @@ def test_pins_roles_and_lockout(make_tournament, fast_scrypt, monkeypatch) -> No
     with pytest.raises(AuthError, match="locked"):
         t.referees.sign_in("钱", "0", client="192.0.2.5")
     with pytest.raises(AuthError, match="locked"):
-        t.referees.sign_in("钱", "5678", client="192.0.2.5")  # even the right PIN
+        t.referees.sign_in("钱", "567890", client="192.0.2.5")  # even the right PIN
     assert t.record.log()[-1]["action"] == "referee.locked"
     assert t.record.log()[-1]["detail"]["client"] == "192.0.2.5"
-    assert t.referees.sign_in("钱", "5678", client="192.0.2.6").name == "钱"  # elsewhere
-    assert t.referees.sign_in("钱", "5678").name == "钱"  # the head desk's own: never locked
+    assert t.referees.sign_in("钱", "567890", client="192.0.2.6").name == "钱"  # elsewhere
+    assert t.referees.sign_in("钱", "567890").name == "钱"  # the head desk's own: never locked
     monkeypatch.setattr(referees_mod.time, "time", lambda: 10 ** 12)
-    assert t.referees.sign_in("钱", "5678", client="192.0.2.5").name == "钱"
+    assert t.referees.sign_in("钱", "567890", client="192.0.2.5").name == "钱"
     assert t.record.verify()
 
 
@@ -372,7 +376,7 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
     db = str(tmp_path / "e.sqlite")
     run = CliRunner().invoke
     r = run(main, ["event", "new", "Open", "--head-referee", "赵", "--db", db],
-            env={"NEW_REFEREE_PIN": "4321"})
+            env={"NEW_REFEREE_PIN": "432109"})
     assert r.exit_code == 0, r.output
     r = run(main, ["players", "add", "A", "--db", db])
     assert r.exit_code == 2 and "--referee NAME" in r.stderr
@@ -380,19 +384,19 @@ def test_cli_pins_from_the_environment(tmp_path: Path, fast_scrypt) -> None:
             env={"REFEREE_PIN": "1"})
     assert r.exit_code == 2 and "wrong PIN" in r.stderr
     r = run(main, ["players", "add", "A", "--referee", "赵", "--db", db],
-            env={"REFEREE_PIN": "4321"})
+            env={"REFEREE_PIN": "432109"})
     assert r.exit_code == 0, r.stderr
     r = run(main, ["referee", "add", "钱", "--referee", "赵", "--db", db],
-            env={"REFEREE_PIN": "4321", "NEW_REFEREE_PIN": "8888"})
+            env={"REFEREE_PIN": "432109", "NEW_REFEREE_PIN": "888888"})
     assert r.exit_code == 0 and "added referee 钱" in r.output
     r = run(main, ["event", "set", "--cap-fan", "3", "--referee", "钱", "--db", db],
-            env={"REFEREE_PIN": "8888"})
+            env={"REFEREE_PIN": "888888"})
     assert r.exit_code == 2 and "head referee" in r.stderr
     r = run(main, ["referee", "list", "--db", db])
-    assert "head referee" in r.output and "钱" in r.output and "4321" not in r.output
+    assert "head referee" in r.output and "钱" in r.output and "432109" not in r.output
     assert "赵       head referee" in r.output  # aligned by display width
     r = run(main, ["log", "--db", db])
-    assert "referee.add" in r.output and "8888" not in r.output
+    assert "referee.add" in r.output and "888888" not in r.output
 
 
 @pytest.mark.parametrize("parallel", [False, True])

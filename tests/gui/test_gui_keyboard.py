@@ -770,13 +770,13 @@ def test_adding_a_referee_defaults_to_cancel(qtbot, desk_window) -> None:
 
     def enter(dlg) -> None:
         assert _focus() == "referee_name"
-        kb.type("Zhao\t1234\t1234\n")
+        kb.type("Zhao\t123456\t123456\n")
 
     win.run_dialog = keys_dialog(qtbot, enter)
     assert not win.session.add_referee() and not win.desk.has_referees()
 
     def alt_a(dlg) -> None:
-        kb.type("Zhao\t1234\t1234")
+        kb.type("Zhao\t123456\t123456")
         kb.chord("Alt+A")
 
     win.run_dialog = keys_dialog(qtbot, alt_a)
@@ -785,18 +785,18 @@ def test_adding_a_referee_defaults_to_cancel(qtbot, desk_window) -> None:
 
 def test_sign_in_focuses_the_pin_and_never_shows_it(qtbot, desk_window) -> None:
     """The PIN typed at once went into the name and came back as "no referee named
-    '4821'" in a message box, the status bar and the name field."""
+    '482107'" in a message box, the status bar and the name field."""
     from gui_helpers import keys_dialog
 
     from referee_app.storage import Tournament
 
     def with_referee(t: Tournament) -> None:
-        t.referees.add("李裁判", pin="5678", referee="赵建国")
+        t.referees.add("李裁判", pin="567890", referee="赵建国")
 
-    win, _ = desk_window(head_referee="赵建国", head_pin="1234", setup=with_referee)
+    win, _ = desk_window(head_referee="赵建国", head_pin="123456", setup=with_referee)
     kb = Keyboard()
     seen: list[tuple[str, str]] = []
-    pins = iter(["4821", "5678"])
+    pins = iter(["482107", "567890"])
 
     def type_at_once(dlg) -> None:
         seen.append((_focus(), dlg.name.currentText()))
@@ -812,7 +812,7 @@ def test_sign_in_focuses_the_pin_and_never_shows_it(qtbot, desk_window) -> None:
     win.desk.sign_out()
     win.desk.referee = ""
     seen.clear()
-    answers = iter(["4821\n", None])
+    answers = iter(["482107\n", None])
 
     def no_name(dlg) -> None:
         seen.append((_focus(), dlg.name.currentText()))
@@ -826,7 +826,7 @@ def test_sign_in_focuses_the_pin_and_never_shows_it(qtbot, desk_window) -> None:
     assert not win.session.start_session()
     assert seen == [("pin_name", ""), ("pin_name", "")]
     said = win.messages + [win.status_label.text()]
-    assert not [m for m in said if "4821" in m], said
+    assert not [m for m in said if "482107" in m], said
     assert "Choose your name from the list of referees" in said[-2]
 
 

@@ -94,7 +94,9 @@ def test_amending_under_a_new_cap_previews_the_new_cap(qtbot, desk_window) -> No
 def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window) -> None:
     win, seating = desk_window()
     n0, d0 = win.desk.t.record.digest()
-    assert win.session.record_label.text() == f"Record: {n0} entries · {d0}"
+    key = win.desk.t.info.signing_key_short  # the short form of the key that signs it
+    assert len(key) == 16
+    assert win.session.record_label.text() == f"Record: {n0} entries · {d0} · key {key}"
     assert len(d0) == 12 and int(d0, 16) >= 0
     win.navigator.select_key(("table", 1, 1))
     golden, line = HANDS["README hand"]
@@ -104,17 +106,17 @@ def test_status_bar_shows_the_record_digest_after_each_write(qtbot, desk_window)
     kb.chord("Ctrl+S")
     n1, d1 = win.desk.t.record.digest()
     assert n1 == n0 + 1 and d1 != d0
-    assert win.session.record_label.text() == f"Record: {n1} entries · {d1}"
+    assert win.session.record_label.text() == f"Record: {n1} entries · {d1} · key {key}"
     # a write by another process (the CLI) shows within the next poll
     from referee_app.storage import Tournament
     with Tournament.open(win.desk.t.path, backup_every=0) as other:
         other.players.add("新人", referee="CLI")
         n2, d2 = other.record.digest()
-    qtbot.waitUntil(lambda: win.session.record_label.text() == f"Record: {n2} entries · {d2}",
-                    timeout=3000)
+    qtbot.waitUntil(lambda: win.session.record_label.text()
+                    == f"Record: {n2} entries · {d2} · key {key}", timeout=3000)
     from referee_app.gui.i18n import LANG
     LANG.set("zh")
-    assert win.session.record_label.text() == f"记录：{n2} 条 · {d2}"
+    assert win.session.record_label.text() == f"记录：{n2} 条 · {d2} · 签名密钥 {key}"
 
 
 def test_history_lists_the_chain_entries_of_the_hand(qtbot, desk_window) -> None:

@@ -13,8 +13,8 @@ from referee_app.gui.i18n import LANG
 from referee_app.storage import Tournament
 
 desk_window = gui_helpers.desk_window
-HEAD, HEAD_PIN = "赵建国", "1234"
-REF, REF_PIN = "李裁判", "5678"
+HEAD, HEAD_PIN = "赵建国", "123456"
+REF, REF_PIN = "李裁判", "567890"
 
 
 class Pins:
@@ -207,7 +207,7 @@ def test_first_referee_added_from_the_desk(qtbot, desk_window) -> None:
     assert win.desk.has_referees() and win.desk.signed_in.name == HEAD
     win.run_dialog = fill(REF, "12", "12", False)
     assert not win.session.add_referee()  # head is signed in: no PIN asked; the store refuses
-    assert "PIN: must be 4 to 64 characters long" in win.messages[-1]
+    assert "PIN: must be 6 to 64 characters long" in win.messages[-1]
     win.run_dialog = fill(REF, REF_PIN, REF_PIN, False)
     assert win.session.add_referee()
     assert [(r.name, r.head) for r in win.desk.t.referees.list()] == [(HEAD, True), (REF, False)]

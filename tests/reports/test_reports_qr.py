@@ -69,7 +69,7 @@ def test_results_address_is_a_checked_setting(event: Path) -> None:
     with Tournament.open(event, backup_every=0) as t:
         t.export_bundle(event.with_suffix(".bundle.json"))
     with Tournament.import_bundle(event.with_suffix(".bundle.json"),
-                                  event.with_name("copy.sqlite")) as c:
+                                  event.with_name("copy.sqlite"), head_pin="copy-pin") as c:
         assert c.info.results_url == URL
 
 

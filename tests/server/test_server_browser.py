@@ -160,6 +160,72 @@ def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
         s.stop()
 
 
+def test_an_open_page_says_when_the_record_was_rewritten(tmp_path: Path) -> None:
+    """Issue 24: the page keeps the digests it was shown (localStorage); after the server's
+    file is replaced by a rewritten record, the next update shows the red line naming the
+    entry after which they part. A screenshot is kept for a person to look at."""
+
+    from forgery import forge
+
+    from referee_app.storage import Tournament
+
+    db = make_event(tmp_path / "event.sqlite")
+    recs = records(db, 1, 3)
+    s = ServerProcess(db).start()
+    browser = DevTools(tmp_path / "profile")
+
+    def save(n: int) -> int:
+        token = httpx.post(s.url + "/api/session",
+                           json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
+        r = httpx.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
+                       json={"round": 1, "table": 1, "hand_no": n, "record": recs[n - 1]})
+        assert r.status_code == 201
+        return int(httpx.get(s.url + "/api/tournament").json()["revision"])
+
+    seen = ("JSON.parse(localStorage.getItem('referee-record:Server Open') || 'null')")
+    banner = "document.getElementById('rewritten')"
+    try:
+        save(1)
+        browser.open(s.url + "/?lang=en")
+        end = time.monotonic() + 30
+        while not browser.js(seen) and time.monotonic() < end:
+            time.sleep(0.1)
+        first = browser.js(seen)["seen"]
+        assert len(first) == 1
+        rev = save(2)  # the page updates and keeps the new head as well
+        while len(browser.js(seen)["seen"]) < 2 and time.monotonic() < end + 10:
+            time.sleep(0.1)
+        assert [c[0] for c in browser.js(seen)["seen"]] == [first[0][0], rev]
+        assert browser.js(banner + ".hidden") is True
+        # the server's file rewritten from the entry after the page's first digest
+        with Tournament.open(db, backup_every=0) as t:
+            t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+        def change(entries: list[dict[str, Any]]) -> None:
+            entries[first[0][0]]["at"] = "2000-01-01T00:00:00+00:00"
+
+        forge(db, tmp_path / "forged.sqlite", change, key="keep")
+        for suffix in ("-wal", "-shm"):
+            Path(str(db) + suffix).unlink(missing_ok=True)
+        os.replace(tmp_path / "forged.sqlite", db)
+        save(3)  # any later write: the page updates and asks about its digests
+        while browser.js(banner + ".hidden") and time.monotonic() < end + 20:
+            time.sleep(0.1)
+        text = browser.js(banner + ".innerText")
+        assert f"rewritten after entry {first[0][0]}" in text, text
+        shot = browser.call("Page.captureScreenshot", {"format": "png"})
+        (tmp_path / "rewritten-page.png").write_bytes(base64.b64decode(shot["data"]))
+        if os.environ.get("REFEREE_SCREENSHOTS"):
+            Path(os.environ["REFEREE_SCREENSHOTS"], "rewritten-page.png").write_bytes(
+                base64.b64decode(shot["data"]))
+        browser.js(banner + ".querySelector('button').click()")  # "Understood"
+        assert browser.js(banner + ".hidden") is True
+        assert browser.js(seen)["after"] is None
+    finally:
+        browser.close()
+        s.stop()
+
+
 def _projector(browser: Any, url: str) -> None:
     """Open the projector page and wait until live.js has paged its rows."""
     browser.open(url)

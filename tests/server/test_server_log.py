@@ -83,7 +83,7 @@ def test_no_pin_hash_or_token_is_ever_served(event: tuple[Path, int]) -> None:
     db, _ = event
     (whole,), token = _calls(db, "/api/log", sign_in=(HEAD, HEAD_PIN))
     with Tournament.open(db, backup_every=0) as t:
-        hashes = [r[0] for r in t.db.execute("SELECT pin FROM referees")]
+        hashes = [r[0] for r in t.db.execute("SELECT hash FROM pins")]
     assert len(hashes) == 1 + len(DESKS) and all(len(h) > 20 for h in hashes)
     secrets = [*hashes, token, HEAD_PIN, "Nw-5555x", *(pin for _, pin in DESKS)]
     for secret in secrets:

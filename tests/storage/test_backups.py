@@ -438,10 +438,10 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     from referee_app.storage import AuthError
 
     path = tmp_path / "pin.sqlite"
-    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="2468",
+    with Tournament.create(path, "PIN Open", head_referee="Zhao", head_pin="246802",
                            backup_every=0) as t:
-        t.referees.sign_in("Zhao", "2468")
-        t.referees.add("Qian", pin="1357", referee="Zhao")
+        t.referees.sign_in("Zhao", "246802")
+        t.referees.add("Qian", pin="135702", referee="Zhao")
         t.players.add("李伟", referee="Zhao")
         t.backups.write()
         t.players.add("张敏", referee="Zhao")
@@ -450,9 +450,9 @@ def test_restore_needs_the_head_referees_pin(tmp_path: Path) -> None:
     with pytest.raises(StorageError, match="wrong PIN"):
         Tournament.restore_backup(path, 1, referee="Zhao", pin="0000")
     with pytest.raises(StorageError):  # a referee, but not the head referee
-        Tournament.restore_backup(path, 1, referee="Qian", pin="1357")
+        Tournament.restore_backup(path, 1, referee="Qian", pin="135702")
     asked: list[bool] = []
-    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "2468")
+    Tournament.restore_backup(path, 1, referee="Zhao", pin=lambda: asked.append(True) or "246802")
     assert asked == [True]
     with Tournament.open(path, backup_every=0) as t:
         assert [p.name for p in t.players.list()] == ["李伟"]
@@ -733,10 +733,14 @@ def test_a_table_beside_the_record_is_carried_and_wrong_pins_are_not(make_tourna
                                                                       tmp_path, monkeypatch
                                                                       ) -> None:
     """The chain rebuilds the record; a table kept beside it (a later version's) travels
-    in the points as it changes; recent wrong PINs (a lock of minutes) do not."""
+    in the points as it changes, and so do the referees' PIN hashes (``pins``: a backup is
+    the desk's own copy, and a restored file keeps its PINs); recent wrong PINs (a lock of
+    minutes) do not."""
     from referee_app.storage import db as dbm
 
     t = make_tournament(head_referee="Zhao")
+    t.referees.add("Zhao", pin="135790", head=True)
+    t.referees.sign_in("Zhao", "135790")
     t.db.execute("CREATE TABLE desk_notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")
     t.db.execute("INSERT INTO desk_notes(text) VALUES ('first')")
     t.db.execute("INSERT INTO auth_failures(name, at) VALUES ('Zhao', 1.0)")
@@ -745,7 +749,10 @@ def test_a_table_beside_the_record_is_carried_and_wrong_pins_are_not(make_tourna
     t.players.add("Late")
     t.backups.write()
     points = backup_log.read_points(list_logs(t.path)[-1])[0]
-    assert [p.tables.keys() for p in points] == [{"chain_head", "desk_notes", "hand_keys"}] * 2
+    assert [p.tables.keys() for p in points] == [{"chain_head", "desk_notes", "hand_keys",
+                                                  "pins"}] * 2
+    pins = t.db.execute("SELECT name, hash, set_at FROM pins").fetchall()
+    assert [r[0] for r in pins] == ["Zhao"]
     for p, notes in zip(points, (["first"], ["first", "second"]), strict=True):
         target = tmp_path / f"p{p.entries}.sqlite"
         # rebuilt as a later version would: its schema has the table
@@ -756,6 +763,7 @@ def test_a_table_beside_the_record_is_carried_and_wrong_pins_are_not(make_tourna
         c = sqlite3.connect(str(target))
         assert [r[0] for r in c.execute("SELECT text FROM desk_notes ORDER BY id")] == notes
         assert c.execute("SELECT COUNT(*) FROM auth_failures").fetchone()[0] == 0
+        assert c.execute("SELECT name, hash, set_at FROM pins").fetchall() == pins
         c.close()
     t.close()
 

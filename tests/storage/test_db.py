@@ -89,7 +89,7 @@ def test_the_schema_is_the_tables_and_indexes_of_db_py(make_tournament) -> None:
     made = {r[0]: r[1] for r in t.db.execute(
         "SELECT name, type FROM sqlite_master WHERE name NOT LIKE 'sqlite_autoindex%'")}
     assert {n for n, kind in made.items() if kind == "table"} == set(dbm.TABLES)
-    assert {n for n, kind in made.items() if kind == "index"} == {"hand_seats_player"}
+    assert {n for n, kind in made.items() if kind == "index"} == {"hand_seats_player", "chain_action"}
     assert {n for n, kind in made.items() if kind == "trigger"} == {
         f"{table}_no_{op}" for table in dbm.APPEND_ONLY for op in ("update", "delete")}
     assert t.db.execute("PRAGMA user_version").fetchone()[0] == dbm.SCHEMA_VERSION

@@ -331,6 +331,8 @@ def test_a_removed_referee_cannot_sign_in_or_write(make_tournament, record_for,
         t.referees.sign_in("钱", "222222")
     assert t.hands.get(h.id).entered_by == "钱"  # their history stays
     assert [r.name for r in t.referees.list()] == ["赵"]
+    # their PIN hash (kept outside the record) went with them
+    assert t.db.execute("SELECT name FROM pins").fetchall() == [("赵",)]
     assert t.record.verify()
 
 

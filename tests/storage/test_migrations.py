@@ -22,17 +22,23 @@ from referee_app.core import UnknownRulesetError
 from referee_app.storage import ReadOnlyError, Tournament, chain, migrations
 from referee_app.storage import db as dbm
 
-#: what a schema-5 file lacked: the stages, a penalty's unit
-TO_SCHEMA_5 = "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
+#: what a schema-6 file lacked: the PINs outside the record (its referees held them) and
+#: the chain's index. (It keeps the current file's signatures: a real file of before, signed
+#: by none, is upgraded in tests/storage/test_signed_record.py.)
+TO_SCHEMA_6 = ("DROP TABLE pins; DROP INDEX chain_action; "
+               "ALTER TABLE referees ADD COLUMN pin TEXT NOT NULL DEFAULT ''; ")
+#: what a schema-5 file lacked: those, the stages, a penalty's unit
+TO_SCHEMA_5 = TO_SCHEMA_6 + "DROP TABLE stages; ALTER TABLE penalties DROP COLUMN unit; "
 #: what a schema-4 file lacked: those, and the state of the rounds started (round start)
 TO_SCHEMA_4 = TO_SCHEMA_5 + "DROP TABLE round_state; "
 #: what a schema-3 file lacked: those, and a player's team
 TO_SCHEMA_3 = TO_SCHEMA_4 + "ALTER TABLE players DROP COLUMN team; "
 #: what a schema-1 file lacked, undone on a current file (as test_record.py builds it)
 TO_SCHEMA_1 = (
-    "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; DROP TABLE referees; "
-    "DROP TABLE auth_failures; DROP TABLE hand_keys; DELETE FROM meta WHERE key='ruleset_digest'; "
-    "ALTER TABLE hand_versions DROP COLUMN settings; " + TO_SCHEMA_3 +
+    TO_SCHEMA_3 + "DROP TABLE chain; DROP TABLE chain_head; DROP TABLE rulesets; "
+    "DROP TABLE referees; DROP TABLE auth_failures; DROP TABLE hand_keys; "
+    "DELETE FROM meta WHERE key IN ('ruleset_digest', 'signing_key'); "
+    "ALTER TABLE hand_versions DROP COLUMN settings; "
     "CREATE TABLE log (id INTEGER PRIMARY KEY, at TEXT NOT NULL, referee TEXT NOT NULL, "
     "action TEXT NOT NULL, detail TEXT NOT NULL); "
     "INSERT INTO log VALUES (1, '2009', 'x', 'event.create', '{}'); "
@@ -263,27 +269,32 @@ def _remount_read_only(where: Path) -> None:
     subprocess.run(["mount", "-o", "remount,ro", str(where)], check=True)
 
 
-@pytest.fixture
-def schema_4(current: Tournament, tmp_path: Path) -> Path:
-    """A file the way schema 4 stored it: no round_state, stages or penalty unit (and, made new at schema 4, no
-    migrations table)."""
-    return _older(current, tmp_path / "four.sqlite", TO_SCHEMA_4 + "PRAGMA user_version=4;")
-
-
-def test_a_schema_4_file_gets_round_state_and_keeps_its_record(current: Tournament,
-                                                                schema_4: Path) -> None:
+@pytest.mark.parametrize("version", [4, 5, 6])
+def test_a_schema_4_5_or_6_file_gets_the_tables_after_it_and_keeps_its_record(
+        current: Tournament, tmp_path: Path, version: int) -> None:
+    """Schema 4 lacked ``round_state`` (and, made new at schema 4, the migrations table);
+    schema 5 the stages and a penalty's unit; schema 6 the ``pins`` table (PIN hashes in
+    ``referees``) and the index on the chain's actions. No step has anything for the chain
+    here (no round started, no stage, no referee)."""
+    older = _older(current, tmp_path / f"v{version}.sqlite",
+                   {4: TO_SCHEMA_4, 5: TO_SCHEMA_5, 6: TO_SCHEMA_6}[version]
+                   + f"PRAGMA user_version={version};")
     fresh = _shape(current.db.conn)
     log = current.record.log()
     bundle = current.export_bundle()
-    with Tournament.open(schema_4, backup_every=0) as t:
+    conn = sqlite3.connect(older)
+    assert "pins" not in {n for (n,) in conn.execute("SELECT name FROM sqlite_master")}
+    conn.close()
+    with Tournament.open(older, backup_every=0) as t:
         assert _shape(t.db.conn) == fresh
-        assert t.record.log() == log  # an empty table: nothing for the chain
-        assert t.record.verify().entries == len(log)
+        assert dbm.schema_version(t.db) == dbm.SCHEMA_VERSION
+        assert t.record.log() == log
+        assert t.record.verify(key=current.info.signing_key).entries == len(log)
         assert t.export_bundle() == bundle
         assert t.rounds.in_play().round == 1
         t.rounds.start(1, minutes=60)
         assert t.record.verify().entries == len(log) + 1
-    assert _applied(schema_4) == ALL_STEPS
+    assert _applied(older) == ALL_STEPS
 
 
 def test_a_read_only_file_opens_when_current_and_is_refused_when_older(
@@ -329,7 +340,9 @@ def test_a_file_from_before_teams_gets_the_column_and_verifies(before_teams: Pat
         name = t.players.list()[0].name
         t.players.update(name, team="川军", referee="赵建国")
         assert t.players.get(name).team == "川军"
-        assert t.record.verify().entries == n + 1
+        # the demo is unsigned: its first write starts signing (its own entry) before its own
+        assert [e["action"] for e in t.record.log()[n:]] == ["record.key", "players.update"]
+        assert t.record.verify().entries == n + 2
         again = t.export_bundle()
     assert [p.get("team") for p in again["players"]][0] == "川军"
     with Tournament.import_bundle(again, before_teams.with_name("again.sqlite"),

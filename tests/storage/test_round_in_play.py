@@ -96,16 +96,16 @@ def test_refusals_name_the_field_and_write_nothing(t, kwargs, field, words) -> N
 
 
 def test_only_the_head_referee_starts_a_round(tmp_path: Path) -> None:
-    t = Tournament.create(tmp_path / "r.sqlite", "R", head_referee="赵", head_pin="1234",
+    t = Tournament.create(tmp_path / "r.sqlite", "R", head_referee="赵", head_pin="123456",
                           backup_every=0)
-    t.referees.sign_in("赵", "1234")
+    t.referees.sign_in("赵", "123456")
     t.players.import_csv(_csv(tmp_path, 4), referee="赵")
-    t.referees.add("钱", pin="5678", referee="赵")
+    t.referees.add("钱", pin="567890", referee="赵")
     t.rounds.seat(1, seed=1, referee="赵")
-    t.referees.sign_in("钱", "5678")
+    t.referees.sign_in("钱", "567890")
     with pytest.raises(AuthError, match="head referee"):
         t.rounds.start(1, referee="钱")
-    t.referees.sign_in("赵", "1234")
+    t.referees.sign_in("赵", "123456")
     assert t.rounds.start(1, minutes=5, referee="赵").started_by == "赵"
     t.close()
 

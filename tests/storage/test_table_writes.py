@@ -47,7 +47,7 @@ OPS: dict[str, Op] = {
                                                   zero_sum=True, round=1),
     "penalties.void": lambda t, _: t.penalties.void(1, reason="mistake"),
     "update_info": lambda t, _: t.update_info(venue="Hall", stake=2),
-    "referees.add": lambda t, _: t.referees.add("裁判", pin="1234", head=True),
+    "referees.add": lambda t, _: t.referees.add("裁判", pin="123456", head=True),
 }
 
 

@@ -241,6 +241,10 @@ class Desk:
         """(entries, 12-hex digest) of the record, as report footers print it."""
         return self.t.record.digest()
 
+    def signing_key(self) -> str:
+        """The short form of the key that signs the record ("": not signed yet)."""
+        return str(self.t.info.signing_key_short)
+
     def revision(self) -> tuple[int, int]:
         return self.t.revision()
 

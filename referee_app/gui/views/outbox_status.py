@@ -33,12 +33,14 @@ from ..i18n import LANG, tr
 from ..messages import error_words, exception_text, line_text
 from ..server_desk import HandQueued, ServerBackend, ServerUnreachable
 from .prompts import confirm_destructive
+from .session import HeadCancelled
 
 
 class _Signals(QObject):
     changed = Signal(int)        # the record's revision moved (any desk, the CLI)
     reachable = Signal(bool)     # the server answered / did not
     flushed = Signal(int, int)   # waiting hands sent, refused (conflicts) in this flush
+    rewritten = Signal(int)      # the server's record no longer extends what this desk saw
 
 
 class Watcher(threading.Thread):
@@ -55,20 +57,24 @@ class Watcher(threading.Thread):
         since: int | None = None
         while not self.stopped.is_set():
             try:
-                if client.waiting() and client.referee:  # nobody signed in (locked): wait
+                if since is None:  # (re)connected: does the server's record extend ours?
+                    since = int(client.tournament()["revision"])
+                    self._witness()
+                    self.signals.reachable.emit(True)
+                # nobody signed in (locked), or a rewritten record: the hands wait
+                if client.waiting() and client.referee and client.rewritten_after is None:
                     before = len(client.conflicts())
                     rep = client.flush()
                     if rep.sent or len(rep.conflicts) != before:
                         self.signals.flushed.emit(len(rep.sent), len(rep.conflicts) - before)
-                    if rep.problem:  # the server cannot take them now: wait for it
+                    if rep.problem and client.rewritten_after is None:
+                        # the server cannot take them now: wait for it
                         raise ServerUnreachable.of("server", "server_busy")
-                if since is None:
-                    since = int(client.tournament()["revision"])
-                    self.signals.reachable.emit(True)
                 rev = client.changes(since, timeout=self.poll)
                 self.signals.reachable.emit(True)
                 if rev != since:
                     since = rev
+                    self._witness()
                     self.signals.changed.emit(rev)
             except ServerUnreachable:
                 since = None  # a restarted server counts again from its own record
@@ -78,6 +84,12 @@ class Watcher(threading.Thread):
                 if self.stopped.is_set():
                     return
                 self.stopped.wait(1.0)
+
+    def _witness(self) -> None:
+        """Check the server's record against the digests this desk was given."""
+        client = self.backend.client
+        if client.rewritten_after is None and client.check_record() is not None:
+            self.signals.rewritten.emit(int(client.rewritten_after or 0))
 
     def stop(self) -> None:
         self.stopped.set()
@@ -102,12 +114,16 @@ class OutboxStatus(QWidget):
         lay.addWidget(self.label)
         lay.addWidget(self.conflicts_button)
         self.online = True
+        #: asks before a destructive decision (tests answer it)
+        self.confirm: Any = lambda text, action: confirm_destructive(
+            win if isinstance(win, QWidget) else None, text, action)
         self.watcher: Watcher | None = None
         if watch:
             self.watcher = Watcher(backend, poll)
             self.watcher.signals.changed.connect(self._changed)
             self.watcher.signals.reachable.connect(self._reachable)
             self.watcher.signals.flushed.connect(self._flushed)
+            self.watcher.signals.rewritten.connect(lambda _n: self.refresh())
             self.watcher.start()
         LANG.changed.connect(self.refresh)
         self.refresh()
@@ -129,6 +145,40 @@ class OutboxStatus(QWidget):
         n = len(self.backend.conflicts())
         self.conflicts_button.setText(tr("srv_conflicts", n=n))
         self.conflicts_button.setVisible(n > 0)
+        self.show_rewritten()
+
+    # ------------------------------------------------------------------ the witness
+
+    def show_rewritten(self) -> None:
+        """The red banner while the server's record does not extend what this desk saw."""
+        banners = getattr(getattr(self.win, "faults", None), "banners", None)
+        if banners is None:
+            return
+        after = self.backend.client.rewritten_after
+        if after is None:
+            banners.clear("rewritten")
+            return
+        banners.show_banner("rewritten", tr("srv_rewritten", n=after), "danger",
+                            [(tr("srv_rewritten_accept"), self.accept_record)])
+
+    def accept_record(self) -> bool:
+        """The head referee accepts the server's record as it now is (after saying why it
+        changed, e.g. a backup restored): the desk witnesses it afresh and sends again."""
+        client = self.backend.client
+        found = client.witness.found or (0, "")
+        if not self.confirm(tr("srv_rewritten_prompt", entries=found[0], digest=found[1][:12]),
+                            tr("srv_rewritten_accept")):
+            return False
+        try:
+            with self.win.session.head_signature("head_accept_record"):
+                client.accept_record()
+        except HeadCancelled:
+            return False
+        self.win.message(tr("srv_rewritten_accepted"), error=False)
+        self.refresh()
+        if self.backend.waiting():
+            self.send_now()
+        return True
 
     def _reachable(self, ok: bool) -> None:
         if ok != self.online:
@@ -158,9 +208,12 @@ class OutboxStatus(QWidget):
         if not isinstance(e, HandQueued) or self.win.context is None:
             return False
         r, t, n, _hid = self.win.context
-        self.online = False
         self.win.new_hand(r, t)
-        self.win.message(tr("srv_queued", n=n, k=self.backend.waiting()), error=False)
+        if e.code in ("record_rewritten", "key_missing"):  # answered, but nothing is saved
+            self.win.message(exception_text(e))
+        else:
+            self.online = False
+            self.win.message(tr("srv_queued", n=n, k=self.backend.waiting()), error=False)
         self.refresh()
         return True
 

@@ -24,11 +24,12 @@ ACTIONS = ("hand.add", "hand.amend", "hand.status", "hand.voided", "hand.restore
            "penalty.add", "penalty.void", "players.add", "players.status", "players.update",
            "referee.add", "referee.locked", "referee.pin", "referee.remove", "round.plan",
            "round.seat", "round.set_seating", "round.set_seat", "round.reseat",
-           "event.migrate", "round.start", "round.extend")
+           "event.migrate", "round.start", "round.extend", "record.key")
 #: detail keys shown in words; hand ids are the dialog's own hand and are left out
 DETAIL_KEYS = ("version", "status", "reason", "override", "round", "table", "hand_no", "name",
                "head", "players", "penalty_id", "cap_fan", "stake", "ruleset", "seat",
-               "player", "client", "self_verify", "minutes")
+               "player", "client", "self_verify", "minutes", "fingerprint", "previous",
+               "pins_moved_out", "first", "started")
 
 
 def action_text(action: str) -> str:
@@ -49,15 +50,18 @@ def detail_text(detail: Mapping[str, Any]) -> str:
     """``version 2 · reason: wrong tile`` from an entry's detail (empty values left out)."""
     parts = []
     for k, v in detail.items():
-        if k in ("hand_id", "log") or v in (None, "", [], {}):
+        if k in ("hand_id", "log", "redacted") or v in (None, "", [], {}):
             continue
         label = tr(f"logkey_{k}") if k in DETAIL_KEYS else k
         parts.append(f"{label}: {_value(k, v)}")
     return " · ".join(parts)
 
 
-def digest_text(entries: int, short: str) -> str:
-    """The status bar's record line: entry count and the chain's 12-digit digest."""
+def digest_text(entries: int, short: str, key: str = "") -> str:
+    """The status bar's record line: entry count, the chain's 12-digit digest and the short
+    form of the key that signs it (as every report's footer)."""
+    if key:
+        return tr("record_digest_key", n=entries, digest=short, fp=key)
     return tr("record_digest", n=entries, digest=short)
 
 

@@ -107,12 +107,16 @@ class DeskSession(QObject):
     # ------------------------------------------------------------------ the record's digest
 
     def update_record_digest(self) -> None:
-        """Show the record's entry count and 12-digit digest (as every report's footer)."""
+        """Show the record's entry count, 12-digit digest and signing key (as every report's
+        footer)."""
         try:
             n, short = self.desk.record_digest()
+            key = self.desk.signing_key()
         except sqlite3.Error:  # the window's file is already closed (quitting)
             return
-        self.record_label.setText(digest_text(n, short))
+        except ValueError:  # a server that cannot be reached: the digest without the key
+            key = ""
+        self.record_label.setText(digest_text(n, short, key))
         self.record_label.setToolTip(tr("record_digest_tip"))
 
     def retranslate(self) -> None:

@@ -1,6 +1,7 @@
 // Live results: long-poll /api/changes and swap in the page's fresh <main> when the record
 // changes; find-your-seat filtering; the round's clock counting down; the projector's rows
-// paged by what fits the screen. No sign-in, nothing is written.
+// paged by what fits the screen; the phone as a witness of the record (below). No sign-in,
+// nothing is written to the server.
 // A page refreshes at most about once a second (a quarter second at random on top, so the
 // phones of a hall do not all ask at the same instant): while desks save hands faster than
 // that, each refresh shows the latest of them.
@@ -13,6 +14,85 @@
   var page = 0;
   var skew = 0;  // the server's clock minus this device's, in ms (from responses' Date)
   var refreshed = Date.now();
+
+  // The witness: the phone keeps the digests it was shown (a few checkpoints: entry number
+  // and digest, in localStorage, per tournament) and asks the server for its hashes at
+  // those entries. Each hash covers every entry before it: all equal, the record only grew;
+  // one different, the record on the server was rewritten after the last checkpoint that
+  // still matches, and the page says so (red) until the reader acknowledges it.
+  var KEEP = 32;
+  var store = "referee-record:" + (body.getAttribute("data-tournament") || "");
+
+  function loadSeen() {
+    try {
+      var d = JSON.parse(window.localStorage.getItem(store) || "null");
+      return d && d.seen instanceof Array ? d : { seen: [], after: null };
+    } catch (e) { return { seen: [], after: null }; }
+  }
+
+  function saveSeen(d) {
+    try { window.localStorage.setItem(store, JSON.stringify(d)); } catch (e) { /* private mode */ }
+  }
+
+  function thin(seen) {
+    while (seen.length > KEEP) {
+      var cut = seen.length - KEEP / 2, older = [];
+      for (var i = 0; i < cut; i += 2) older.push(seen[i]);
+      seen = older.concat(seen.slice(cut));
+    }
+    return seen;
+  }
+
+  function showRewritten(after) {
+    var box = document.getElementById("rewritten");
+    if (!box) return;
+    box.querySelector("span").textContent =
+      (body.getAttribute("data-rewritten") || "").replace("{n}", String(after));
+    box.hidden = false;
+  }
+
+  function extends_(hash, seen) {  // a digest kept (12 digits or all 64) and the server's
+    return typeof hash === "string" && hash.indexOf(seen) === 0;
+  }
+
+  function witness() {
+    var d = loadSeen();
+    var rec = document.getElementById("record");
+    var entries = rec ? parseInt(rec.getAttribute("data-entries") || "0", 10) : 0;
+    var digest = rec ? rec.getAttribute("data-digest") || "" : "";
+    if (d.after !== null && d.after !== undefined) { showRewritten(d.after); return; }
+    if (!d.seen.length) {
+      if (entries && digest) saveSeen({ seen: [[entries, digest]], after: null });
+      return;
+    }
+    var q = d.seen.slice(-64).map(function (c) { return "seq=" + c[0]; }).join("&");
+    fetch("/api/chain?" + q, { cache: "no-store" })
+      .then(function (r) { if (!r.ok) throw new Error(r.status); return r.json(); })
+      .then(function (a) {
+        var good = 0;
+        for (var i = 0; i < d.seen.length; i++) {
+          if (!extends_(a.hashes[String(d.seen[i][0])], d.seen[i][1])) {
+            saveSeen({ seen: d.seen, after: good });
+            showRewritten(good);
+            return;
+          }
+          good = d.seen[i][0];
+        }
+        var last = d.seen[d.seen.length - 1];
+        if (a.entries && (last[0] !== a.entries || !extends_(a.digest, last[1]))) {
+          d.seen.push([a.entries, a.digest]);
+          saveSeen({ seen: thin(d.seen), after: null });
+        }
+      })
+      .catch(function () { /* offline: checked again at the next change */ });
+  }
+
+  function acknowledge() {
+    // the reader has seen the warning: witness the record from what the server has now
+    saveSeen({ seen: [], after: null });
+    document.getElementById("rewritten").hidden = true;
+    witness();
+  }
 
   function wireFind() {
     var input = document.getElementById("find");
@@ -117,6 +197,8 @@
         var input = document.getElementById("find");
         var typed = input ? input.value : null;
         if (fresh) document.getElementById("live").innerHTML = fresh.innerHTML;
+        var record = doc.getElementById("record"), mine = document.getElementById("record");
+        if (record && mine && mine !== record) mine.replaceWith(document.importNode(record, true));
         document.querySelectorAll("details summary .label").forEach(function (s) {
           if (open.indexOf(s.textContent) >= 0) s.parentNode.parentNode.open = true;
         });
@@ -128,6 +210,7 @@
         }
         tick();
         fitRows();
+        witness();
       });
   }
 
@@ -154,6 +237,9 @@
   }
 
   wireFind();
+  var ok = document.querySelector("#rewritten button");
+  if (ok) ok.addEventListener("click", acknowledge);
+  witness();
   tick();
   setInterval(tick, 1000);
   if (document.querySelector(".clock.timed")) {

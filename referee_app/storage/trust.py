@@ -1,0 +1,180 @@
+"""Why a record can be trusted beyond its own hashes: signed heads and published anchors.
+
+Anyone with the file can recompute every hash of a changed record. Two things they cannot
+recompute:
+
+* **signatures** — every write's head is signed with the tournament's private key
+  (:mod:`.signing`), which is not in the file. :class:`Signatures` checks them entry by
+  entry as the chain is read: each entry is signed by the key the record holds once that
+  entry is applied (the entry that records a key is signed by it). Entries written before
+  the record had a key (files made before signing) are vouched for by the first signed
+  entry, whose hash covers them. :func:`check_key` then asks for one given key;
+* **anchors** — a digest written down or printed earlier (a posted standings sheet, a
+  desk's last answer from the server). :func:`check_anchor` says whether the record
+  passed through it, i.e. whether its entry at that point still has that hash (which
+  covers everything up to it).
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from . import chain, signing
+from .errors import StorageError
+
+#: the keys that signed a record, each (fingerprint, first entry, last entry), and the number
+#: of entries written before it had a key (:meth:`Signatures.summary`)
+Signed = tuple[tuple[tuple[str, int, int], ...], int]
+
+
+class Signatures:
+    """The signature check of a chain read in order (:meth:`see` each entry, then
+    :meth:`finish`).
+
+    Every entry after the record got its key must carry a signature (of the right form)
+    by the key it holds then. Which of them are checked with Ed25519: with ``every``, each
+    one (about 0.1 ms each); without, the last one of each key's run of entries — the head
+    for the current key. That proves as much about the record: each signature signs a
+    head, whose hash covers every entry before it, so the last signature of a key vouches
+    for every entry it signed (changing any of them changes that head). A signature in
+    between signs an earlier head, which only a copy cut short after it would end on — and
+    that copy's head is then checked."""
+
+    def __init__(self, *, every: bool = False) -> None:
+        self.every = every
+        self.key: signing.PublicKey | None = None
+        self._verifier: Any = None
+        #: (fingerprint, first entry, last entry) of each key's run of signed entries
+        self.keys: list[list[Any]] = []
+        self.unsigned = 0
+        self._last: tuple[int, str, str] | None = None  # the run's last (seq, hash, sig)
+
+    def see(self, e: chain.Entry, sig: str | None) -> None:
+        """Check entry ``e``'s signature ``sig``; ChainError naming it otherwise."""
+        key = self._key_after(e)
+        if key is None:
+            if sig is not None:
+                raise chain.ChainError(e.seq, "chain_signed_without_key")
+            self.unsigned += 1
+            return
+        if key is not self.key:
+            self._check_last()  # the previous key's run ends here
+            self.key, self._verifier = key, key.verifier()
+        fp = key.fingerprint
+        if sig is None:
+            raise chain.ChainError(e.seq, "chain_unsigned", key=signing.short(fp))
+        if not signing.well_formed(sig):
+            raise chain.ChainError(e.seq, "chain_bad_signature", key=signing.short(fp))
+        self._last = (e.seq, e.hash, sig)
+        if self.every:
+            self._check_last()
+        if self.keys and self.keys[-1][0] == fp:
+            self.keys[-1][2] = e.seq
+        else:
+            self.keys.append([fp, e.seq, e.seq])
+
+    def finish(self) -> None:
+        """After the last entry: its signature (the head's) is checked."""
+        self._check_last()
+
+    def _check_last(self) -> None:
+        if self._last is None or self.key is None:
+            return
+        seq, digest, sig = self._last
+        self._last = None
+        if not signing.check_with(self._verifier, seq, digest, sig):
+            raise chain.ChainError(seq, "chain_bad_signature",
+                                   key=signing.short(self.key.fingerprint))
+
+    def _key_after(self, e: chain.Entry) -> signing.PublicKey | None:
+        """The record's key once ``e`` is applied (its rows may record a new one)."""
+        key = self.key
+        for table, op, row in e.rows:
+            if table == "meta" and type(row) is dict and row.get("key") == signing.META_KEY:
+                if op == "D":
+                    key = None
+                else:
+                    try:
+                        key = signing.PublicKey.from_meta(row.get("value"))
+                    except (ValueError, TypeError):
+                        raise chain.ChainError(e.seq, "chain_key_unreadable") from None
+                    if self.key is not None and key == self.key:
+                        key = self.key
+        if key is None and self.key is not None:
+            raise chain.ChainError(e.seq, "chain_key_removed")
+        return key
+
+    def summary(self) -> Signed:
+        """(keys, unsigned) for the :class:`~.models.VerifyReport` (after :meth:`finish`)."""
+        return tuple((fp, a, b) for fp, a, b in self.keys), self.unsigned
+
+
+def check_key(keys: Iterable[tuple[str, int, int]], wanted: str
+              ) -> tuple[int, dict[str, Any]] | None:
+    """Whether the record is signed by the key ``wanted`` (a fingerprint, at least its
+    first 16 hex digits): None when it is, else (the first entry that is not, the message
+    code's parameters) for :class:`~.errors.RecordIntegrityError`. Entries written before
+    the record had a key are vouched for by the first signed one (its hash covers them)."""
+    keys = list(keys)
+    if not keys:
+        return 1, {"code": "not_signed_at_all", "key": signing.short(wanted)}
+    for fp, first, _ in keys:
+        if not fp.startswith(wanted):
+            return first, {"code": "signed_by_other", "seq": first, "key": signing.short(wanted),
+                           "other": signing.short(fp)}
+    return None
+
+
+# --------------------------------------------------------------------------- anchors
+
+#: ``DIGEST`` or ``ENTRIES:DIGEST`` (as a report footer prints them: "N entries · DIGEST")
+_ANCHOR = re.compile(r"^\s*(?:(\d{1,12})\s*[:/@]\s*)?([0-9a-fA-F]{12,64})\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Anchor:
+    """A digest published earlier: its first hex digits (12 to 64) and, when known, the
+    entry it was the hash of (the count printed beside it)."""
+
+    digest: str
+    seq: int | None = None
+
+    @classmethod
+    def parse(cls, text: str, field: str = "against") -> Anchor:
+        m = _ANCHOR.match(str(text))
+        if m is None:
+            raise StorageError.of(field, "bad_anchor", got=str(text)[:80])
+        return cls(m[2].lower(), int(m[1]) if m[1] else None)
+
+
+def check_anchor(conn: sqlite3.Connection, anchor: Anchor
+                 ) -> tuple[int | None, dict[str, Any]] | None:
+    """Whether the file's chain passed through ``anchor`` (None) or where they part: (the
+    entry named, the message's parameters). Call it on a chain that verified: an entry's
+    hash then covers every entry before it, so one equal hash proves them all unchanged."""
+    n, _ = chain.head(conn)
+    if anchor.seq is not None:
+        if anchor.seq > n:
+            return n + 1, {"code": "anchor_beyond", "entries": n, "seq": anchor.seq,
+                           "digest": anchor.digest[:12]}
+        row = conn.execute("SELECT hash FROM chain WHERE seq=?", (anchor.seq,)).fetchone()
+        if row is not None and str(row[0]).startswith(anchor.digest):
+            return None
+        return anchor.seq, {"code": "anchor_differs", "seq": anchor.seq,
+                            "digest": anchor.digest[:12],
+                            "found": str(row[0])[:12] if row else "-"}
+    row = conn.execute("SELECT seq FROM chain WHERE substr(hash, 1, ?) = ? ORDER BY seq "
+                       "LIMIT 1", (len(anchor.digest), anchor.digest)).fetchone()
+    if row is not None:
+        return None
+    return None, {"code": "anchor_not_found", "digest": anchor.digest[:12], "entries": n}
+
+
+def hash_at(conn: sqlite3.Connection, seq: int) -> str | None:
+    """The stored hash of entry ``seq`` (None beyond the chain's end)."""
+    row = conn.execute("SELECT hash FROM chain WHERE seq=?", (seq,)).fetchone()
+    return str(row[0]) if row else None
