@@ -45,7 +45,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from event_cache import DESKS, desk_login, event_file, fresh_copy  # noqa: E402
+from event_cache import DESKS, HEAD_PIN, desk_login, event_file, fresh_copy  # noqa: E402
 from event_load import desk_process, phone_pages, phones_process  # noqa: E402
 from server_helpers import ServerProcess  # noqa: E402
 
@@ -363,7 +363,9 @@ def tools(tmp: Path, players: int) -> bool:
         generate("player", t, player=pid)
         out["report player"] = time.perf_counter() - a
     a = time.perf_counter()
-    Tournament.import_bundle(tmp / "event.json", tmp / "imported.sqlite").close()
+    # no PIN travels in a bundle: the head referee's is given again on this desk
+    Tournament.import_bundle(tmp / "event.json", tmp / "imported.sqlite",
+                             head_pin=HEAD_PIN).close()
     out["import"] = time.perf_counter() - a
     goals = {"export": 3.0, "import": 3.0, "verify": 1.5, "report player": 0.3}
     print(f"tools on {players} players, {n} hands (in-process, library calls):")

@@ -177,6 +177,7 @@ def save_times(tmp: Path, players: int, saves: int) -> dict[str, tuple[list[floa
     win = MainWindow(desk)
     win.show_message = lambda _text: None
     win.confirm_discard = lambda: True
+    win.confirm_dealer = lambda _text: True  # random records: any seat deals
     win.resize(1500, 900)
     win.show()
     app.processEvents()

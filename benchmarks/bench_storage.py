@@ -435,7 +435,8 @@ def event(players: int) -> bool:
                 lambda: generate("player", t, player=pid))[:3], target=0.3)
         ok &= shown("import (every entry checked, verified)", *timed(
             lambda: Tournament.import_bundle(tmp / "event.json", tmp / "imported.sqlite",
-                                             backup_every=0).close())[:3], target=3)
+                                             backup_every=0, head_pin=HEAD_PIN
+                                             ).close())[:3], target=3)
         run = subprocess.run([sys.executable, __file__, "--slips-child", str(players)],
                              capture_output=True, text=True, check=True)
         got = json.loads(run.stdout.strip().splitlines()[-1])
