@@ -165,17 +165,13 @@ def _what(v: HandVersion) -> str:
 
 def _payments_as_data(vs: list[Any], rules: Any) -> list[tuple[Any, ...] | None]:
     """Each version's payments as data (its settlement settled again, when that is exactly
-    what was stored), so that their reasons are said in the reader's language; None for a
-    version stored otherwise (an older engine, an override), whose stored words are shown."""
-    from referee_app.core import HandRecord
+    what was stored: their reasons are then said in the reader's language), None for a
+    version whose stored words are shown as they are."""
     from referee_app.core.settle import as_stored
 
     out: list[tuple[Any, ...] | None] = []
     for v in vs:
-        try:
-            s = as_stored(v.settlement, HandRecord.from_dict(v.record, rules), rules)
-        except ValueError:
-            s = None
+        s = as_stored(v.settlement, v.record, rules)
         out.append(s.payments if s is not None else None)
     return out
 
@@ -201,7 +197,6 @@ def _hand_json(h: HandInfo) -> dict[str, Any]:
 def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
     """Show the current version of HAND_ID with the settlement it was saved with (never
     settled again: a later change of cap or ruleset data does not touch it)."""
-    from referee_app.core import HandRecord
     from referee_app.core.settle import as_stored
     from referee_app.reports.detail import settlement_from_dict
 
@@ -211,12 +206,7 @@ def hand_show(hand_id: int, as_json: bool, db: Path) -> None:
         h = t.hands.get(hand_id)
         # the stored settlement, as data when today's engine writes it so (its words then
         # in the reader's language), else as stored
-        rules = t.rules()
-        try:
-            s = as_stored(h.settlement, HandRecord.from_dict(h.record, rules), rules)
-        except ValueError:
-            s = None
-        s = s or settlement_from_dict(h.settlement)
+        s = as_stored(h.settlement, h.record, t.rules()) or settlement_from_dict(h.settlement)
         if as_json:
             # the stored document as kept; beside it the rules an overridden hand breaks,
             # each with its code (empty for one known only by its stored words)

@@ -654,12 +654,15 @@ def settle(record: HandRecord, rules: Ruleset | None = None) -> Settlement:
                        tuple(walk.trace), extra)
 
 
-def as_stored(stored: Mapping[str, Any], record: HandRecord,
+def as_stored(stored: Mapping[str, Any], record: HandRecord | Mapping[str, Any],
               rules: Ruleset | None = None) -> Settlement | None:
-    """Today's settlement of ``record`` when it is exactly the ``stored`` document, so that
-    its steps, violations and reasons are data to show in any language; None when the
-    document was written otherwise (an older engine, other settings): show it as stored."""
+    """Today's settlement of ``record`` (a record or its stored document) when it is exactly
+    the ``stored`` document, so that its steps, violations and reasons are data to show in
+    any language; None when the document was written otherwise (an older engine, other
+    settings) or the record no longer reads: show it as stored."""
     try:
+        if not isinstance(record, HandRecord):
+            record = HandRecord.from_dict(dict(record), rules)
         s = settle(record, rules)
     except ValueError:
         return None

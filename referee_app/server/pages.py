@@ -27,7 +27,6 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 
-from referee_app.core import HandRecord
 from referee_app.core.display import when
 from referee_app.core.i18n import LANGS, Texts, known, text
 from referee_app.core.scores import figure
@@ -219,11 +218,8 @@ def _in_chinese(stored: dict[str, Any], record: dict[str, Any], t: Tournament,
                 ) -> tuple[list[str], list[dict[str, Any]]]:
     """A hand's trace and payments in 中文, rendered from today's settlement when it is the
     stored one (its steps are data); a settlement written otherwise is shown as stored."""
-    try:
-        rules = t.rules()  # the tournament's ruleset under its settings, as it settles
-        fresh = as_stored(stored, HandRecord.from_dict(record, rules), rules)
-    except ValueError:
-        fresh = None
+    # the tournament's ruleset under its settings, as it settles
+    fresh = as_stored(stored, record, t.rules())
     if fresh is None:
         return trace, pays
     reasons = {(p.payer, p.payee, p.chips, p.clause, p.reason): reason_text(p, "zh")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from referee_app.core import HandRecord, Ruleset
+from referee_app.core import Ruleset
 from referee_app.core.errors import Message
 from referee_app.core.settle import as_stored
 from referee_app.core.wording import Reason
@@ -49,8 +49,5 @@ def today_if_stored(record: Mapping[str, Any], settlement: Mapping[str, Any],
     """:func:`hand_detail`'s ``settled``: the record settled now under ``rules``, when
     that is the stored settlement (None otherwise, or when the record no longer reads)."""
     def settled() -> Any:
-        try:
-            return as_stored(settlement, HandRecord.from_dict(dict(record), rules), rules)
-        except ValueError:
-            return None
+        return as_stored(settlement, record, rules)
     return settled

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from referee_app.core import HandRecord, Ruleset, Settlement
+from referee_app.core import Ruleset, Settlement
 from referee_app.core.settle import as_stored
 
 from ..i18n import seat_name, tr
@@ -138,10 +138,7 @@ class HistoryDialog(QDialog):
         """The version's settlement as values when today's engine writes it the same (its
         steps then show in the desk's language), else None (shown as stored)."""
         rules = self._ruleset if isinstance(self._ruleset, Ruleset) else None
-        try:
-            return as_stored(stored, HandRecord.from_dict(record, rules), rules)
-        except ValueError:
-            return None
+        return as_stored(stored, record, rules)
 
 
 class PenaltiesDialog(QDialog):
