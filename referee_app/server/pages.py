@@ -105,7 +105,9 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
         return state.renders.page(key, results.revision, ctx, status, render,
                                   _record_line(t, ctx["info"].signing_key_short, lang))
 
-    return state.answer(key, make)
+    # a page may be behind the record by PAGE_LAG seconds at most (a newer one is being
+    # made meanwhile); the phone's live.js asks again at its next refresh
+    return state.answer(key, make, lag=state_mod.PAGE_LAG)
 
 
 #: stands for the revision in a rendered page (``<`` is escaped in any text a page shows,

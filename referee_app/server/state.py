@@ -58,6 +58,19 @@ PACE_EVERY = 1.0
 PACE_BUSY = 0.25
 PACE_WINDOW = 2.0
 PACE_MAX = 5.0
+#: how far behind the record a results page may be when served (seconds): a kept page that
+#: lacks only saves announced less than PAGE_LAG ago is sent at once, and a newer one is made
+#: in the background; one that lacks an older save is made (or waited for) first. The API's
+#: reads are never served behind (a desk reads its own write)
+PAGE_LAG = 2.0
+#: how often the kept pages served behind are made again, all in one go (seconds): each at
+#: most once per period, one read of the record and one bringing forward of the results
+#: for all of them
+REFRESH_EVERY = 0.25
+#: a batch of pages made in the background gives the results worker back after this long
+#: (seconds): the rest is queued again, behind what waits for the worker meanwhile (a desk's
+#: read, a page beyond PAGE_LAG)
+BATCH_SLICE = 0.05
 
 
 class Pace:
@@ -148,6 +161,10 @@ class ChangeWatch:
         self._event = asyncio.Event()
         self._told = 0  # revisions told by this server's writer (see run)
         self.digest: tuple[int, str] | None = None  # the record's (entries, short hash)
+        self.clock: Callable[[], float] = time.monotonic
+        #: (when, revision) of each revision announced, the last PAGE_LAG seconds' and the
+        #: one before them (see revision_at)
+        self._seen: deque[tuple[float, int]] = deque()
 
     def read(self) -> tuple[tuple[int, str], bool]:
         t = self.state.tournament()
@@ -155,9 +172,26 @@ class ChangeWatch:
 
     def update(self, rev: int) -> None:
         if rev != self.revision:
+            now = self.clock()
+            if rev < self.revision:  # another file: nothing before it counts
+                self._seen.clear()
+            self._seen.append((now, rev))
+            while len(self._seen) > 1 and self._seen[1][0] <= now - PAGE_LAG:
+                self._seen.popleft()
             self.revision = rev
             self._event.set()
             self._event = asyncio.Event()
+
+    def revision_at(self, when: float) -> int:
+        """The revision this server knew at ``when`` (a moment of :attr:`clock` within the
+        last :data:`PAGE_LAG` seconds): a page made at it or later lacks only saves
+        announced after ``when``."""
+        at = self._seen[0][1] if self._seen else self.revision
+        for t, rev in self._seen:
+            if t > when:
+                break
+            at = rev
+        return at
 
     def told(self, digest: tuple[int, str]) -> None:
         """This server's writer saved the record up to ``digest`` (entries, short hash):
@@ -336,6 +370,9 @@ class ServerState:
         #: the loop's side: the last answer of each page or shared read, and those being made
         self._answers: OrderedDict[Hashable, Rendered] = OrderedDict()
         self._making: dict[Hashable, asyncio.Future[Rendered]] = {}
+        #: pages served behind, to be made again at the next refresh
+        self._stale: dict[Hashable, Callable[[Results, Tournament], Rendered]] = {}
+        self._refresh: asyncio.TimerHandle | None = None
         self._answered_bytes = 0
         self._waiting = 0
         self._writes_waiting = 0
@@ -408,35 +445,113 @@ class ServerState:
         return result
 
     # -- the pages and shared reads
-    async def answer(self, key: Hashable, make: Callable[[Results, Tournament], Rendered]
-                     ) -> Response:
-        """The answer ``key`` as the record stands now: the one kept if made at the current
-        revision, else made by the results worker — once for all who ask meanwhile."""
+    async def answer(self, key: Hashable, make: Callable[[Results, Tournament], Rendered],
+                     *, lag: float = 0.0) -> Response:
+        """The answer ``key`` as the record stands now — or, with ``lag`` (a results page:
+        :data:`PAGE_LAG`) while the results worker is busy with other answers, as it stood
+        at most ``lag`` seconds ago: the one kept if it is recent enough (when it lacks a
+        save, a newer one is made in the background), else made by the results worker,
+        once for all who ask meanwhile."""
         if self._waiting >= PAGE_WAITING:
             raise _busy("server_busy_waiting", n=self._waiting)
         self._waiting += 1
         try:
             for _ in range(2):  # a making started before the last save: once more
                 rev = self.watch.revision
+                need = self.watch.revision_at(self.watch.clock() - lag) if lag else rev
                 hit = self._answers.get(key)
                 # (no watch running, as in an app without its lifespan: ask the worker)
-                if hit is not None and rev >= 0 and hit.revision >= rev:
+                if hit is not None and rev >= 0 and hit.revision >= need and (
+                        hit.revision >= rev or self._making):
+                    # behind the record only while the worker is making other answers:
+                    # idle, it makes this one now
                     self._answers.move_to_end(key)
+                    if hit.revision < rev:
+                        self._refresh_later(key, make)
                     return hit.response()
                 fut = self._making.get(key)
                 if fut is None:
                     if len(self._making) >= PAGE_QUEUE:
                         raise _busy("server_busy_making", n=len(self._making))
+                    self._stale.pop(key, None)
                     fut = asyncio.get_running_loop().run_in_executor(
                         self._pool("referee-results"), self._make, make)
                     self._making[key] = fut
                     fut.add_done_callback(lambda f, key=key: self._made(key, f))
                 got = await asyncio.shield(fut)
-                if got.revision >= rev:
+                if got.revision >= need:
                     break
             return got.response()
         finally:
             self._waiting -= 1
+
+    def _refresh_later(self, key: Hashable, make: Callable[[Results, Tournament], Rendered]
+                       ) -> None:
+        """Have ``key`` made again at the next refresh (:data:`REFRESH_EVERY`), with every
+        other page served behind meanwhile, unless it is being made already."""
+        if key in self._making or key in self._stale:
+            return
+        self._stale[key] = make
+        if self._refresh is None:
+            self._refresh = asyncio.get_running_loop().call_later(REFRESH_EVERY,
+                                                                  self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        """On the loop: the pages served behind since the last refresh, handed to the
+        results worker as one batch (at most half the queue: what is asked for and not
+        kept always has room)."""
+        self._refresh = None
+        loop = asyncio.get_running_loop()
+        batch: list[tuple[Hashable, Callable[[Results, Tournament], Rendered],
+                          asyncio.Future[Rendered]]] = []
+        for key, make in self._stale.items():
+            if key in self._making:
+                continue
+            if len(self._making) >= PAGE_QUEUE // 2:
+                break
+            fut: asyncio.Future[Rendered] = loop.create_future()
+            self._making[key] = fut
+            fut.add_done_callback(lambda f, key=key: self._made(key, f))
+            batch.append((key, make, fut))
+        self._stale.clear()
+        if batch:
+            try:
+                self._pool("referee-results").submit(self._make_batch, batch, loop)
+            except RuntimeError as e:  # the server stops
+                for _, _, fut in batch:
+                    _settle(fut, None, e)
+
+    def _make_batch(self, batch: list[tuple[Hashable, Callable[[Results, Tournament], Rendered],
+                                            asyncio.Future[Rendered]]],
+                    loop: asyncio.AbstractEventLoop) -> None:
+        """On the results worker: the pages of ``batch`` made in one read transaction
+        (the results brought forward once for all); after :data:`BATCH_SLICE` the rest is
+        queued again, behind whatever waits for the worker meanwhile."""
+        t0 = time.perf_counter()
+        t = self.tournament()
+        done = 0
+        try:
+            with dbm.read_transaction(t.db):
+                self.results.advance(t)
+                for _, make, fut in batch:
+                    if done and time.perf_counter() - t0 > BATCH_SLICE:
+                        break
+                    done += 1
+                    try:
+                        got = make(self.results, t)
+                    except Exception as e:  # answered to whoever waits
+                        loop.call_soon_threadsafe(_settle, fut, None, e)
+                    else:
+                        loop.call_soon_threadsafe(_settle, fut, got, None)
+        except Exception as e:  # the read itself failed: every page waits
+            for _, _, fut in batch[done:]:
+                loop.call_soon_threadsafe(_settle, fut, None, e)
+            done = len(batch)
+        finally:
+            self.pace.worked(time.perf_counter() - t0)
+        if done < len(batch):
+            with contextlib.suppress(RuntimeError):  # the server stops
+                self._pool("referee-results").submit(self._make_batch, batch[done:], loop)
 
     def forget_answers(self) -> None:
         """Drop every kept answer (on the loop): the file was replaced."""
@@ -513,6 +628,18 @@ class ServerState:
 
     def pending_writes(self) -> int:
         return self._writes
+
+
+def _settle(fut: asyncio.Future[Rendered], got: Rendered | None,
+            error: BaseException | None) -> None:
+    """On the loop: a page made in the background, or its failure, to whoever waits."""
+    if fut.done():
+        return
+    if error is not None:
+        fut.set_exception(error)
+    else:
+        assert got is not None
+        fut.set_result(got)
 
 
 def _busy(code: str, /, **params: Any) -> ApiError:

@@ -559,19 +559,32 @@ class Hands:
         where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
         return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
 
-    def index(self, ids: Sequence[int] | None = None) -> list[HandSummary]:
+    def index(self, ids: Sequence[int] | None = None, *, round: int | None = None,
+              table: int | None = None) -> list[HandSummary]:
         """Every hand's number, status and flags, ordered as :meth:`list` — for lists that
-        show no record (the desk's navigator at launch); ``ids``: those hands only (the
-        ones a save changed)."""
-        where = "" if ids is None else f"WHERE h.id IN ({','.join('?' * len(ids))}) "
+        show no record (the desk's navigator at launch, a round's progress); ``ids``: those
+        hands only (the ones a save changed); ``round``, ``table``: that round's, that
+        table's."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if ids is not None:
+            conds.append(f"h.id IN ({','.join('?' * len(ids))})")
+            params.extend(ids)
+        if round is not None:
+            conds.append("h.round=?")
+            params.append(lookup_int(round, "round"))
+        if table is not None:
+            conds.append("h.table_no=?")
+            params.append(lookup_int(table, "table"))
+        where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
             "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
-            "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+            "a.action='amended'), v.at FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
             "v.version=h.current_version " + where + "ORDER BY h.round, h.table_no, h.hand_no",
-            list(ids or ())).fetchall()
-        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
-                for r in rows]
+            params).fetchall()
+        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]),
+                            r[7] or "") for r in rows]
 
     def versions(self, hand_id: int, only: int | None = None) -> list[HandVersion]:
         q = ("SELECT version, action, status, record, settlement, override_reason, "
