@@ -100,7 +100,7 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
             made = rows(ctx, helpers, state.renders) if rows else {}
             return templates.env.get_template(template).render(
                 **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK,
-                record=RECORD_MARK)
+                record=RECORD_MARK, page_lag=f"{state_mod.PAGE_LAG:g}")
 
         return state.renders.page(key, results.revision, ctx, status, render,
                                   _record_line(t, ctx["info"].signing_key_short, lang))

@@ -177,6 +177,19 @@ def test_an_idle_worker_makes_the_page_current_at_once(served: Any) -> None:
     assert shown == r1
 
 
+def test_the_page_says_how_far_behind_it_may_be(served: Any) -> None:
+    db, app, state, clock, tables, busy = served
+
+    async def body(c: httpx.AsyncClient) -> tuple[str, str]:
+        state.watch.update(_head(db))
+        return (await c.get("/?lang=en")).text, (await c.get("/progress?lang=zh")).text
+
+    en, zh = _run(app, body)
+    lag = f"{state_mod.PAGE_LAG:g}"
+    assert f"at most {lag} s behind the record" in en
+    assert f"最多比记录晚 {lag} 秒" in zh
+
+
 def test_a_desks_api_read_is_never_behind(served: Any) -> None:
     """``/api/standings`` (what a desk reads after its own save) waits for the busy worker
     rather than answer what it read before the save."""
