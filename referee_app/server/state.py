@@ -63,6 +63,10 @@ PACE_MAX = 5.0
 #: in the background; one that lacks an older save is made (or waited for) first. The API's
 #: reads are never served behind (a desk reads its own write)
 PAGE_LAG = 2.0
+#: how long a request for a page within PAGE_LAG waits for the idle worker to make it
+#: current (seconds) before it is sent the kept one (a quiet event's pages are current: a
+#: page is made in a few milliseconds when nothing else runs)
+FRESH_WAIT = 0.05
 #: how often the kept pages served behind are made again, all in one go (seconds): each at
 #: most once per period, one read of the record and one bringing forward of the results
 #: for all of them
@@ -478,7 +482,16 @@ class ServerState:
                         self._pool("referee-results"), self._make, make)
                     self._making[key] = fut
                     fut.add_done_callback(lambda f, key=key: self._made(key, f))
-                got = await asyncio.shield(fut)
+                if hit is not None and rev >= 0 and hit.revision >= need:
+                    # the idle worker makes it now; a page within the bound is not kept
+                    # waiting for it past FRESH_WAIT (it lands in the cache all the same)
+                    try:
+                        got = await asyncio.wait_for(asyncio.shield(fut), FRESH_WAIT)
+                    except TimeoutError:
+                        self._answers.move_to_end(key)
+                        return hit.response()
+                else:
+                    got = await asyncio.shield(fut)
                 if got.revision >= need:
                     break
             return got.response()

@@ -52,6 +52,7 @@ class _Busy:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.entered, self.go = threading.Event(), threading.Event()
         self.held = True
+        self.standings = threading.Event()
         real = Results.latin
 
         def latin(results: Results, t: Tournament) -> dict[str, str]:
@@ -84,13 +85,19 @@ def served(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
     state.watch.clock = lambda: clock[0]
     tables: list[int] = []
     real = Standings.table
+    monkeypatch.setattr(state_mod, "FRESH_WAIT", 30.0)  # a slow test machine: see below
+    standings_open = threading.Event()
+    standings_open.set()
 
     def counted(self: Standings, *a: Any, **kw: Any) -> Any:
         tables.append(1)  # the standings page reads it once per making
+        assert standings_open.wait(30)
         return real(self, *a, **kw)
 
     monkeypatch.setattr(Standings, "table", counted)
-    return db, app, state, clock, tables, _Busy(monkeypatch)
+    busy = _Busy(monkeypatch)
+    busy.standings = standings_open  # clear it: the standings page's making waits
+    return db, app, state, clock, tables, busy
 
 
 def _run(app: Any, body: Callable[[httpx.AsyncClient], Any]) -> Any:
@@ -175,6 +182,35 @@ def test_an_idle_worker_makes_the_page_current_at_once(served: Any) -> None:
 
     r1, shown = _run(app, body)
     assert shown == r1
+
+
+def test_a_slow_making_does_not_hold_a_page_within_the_bound(
+        served: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The idle worker makes the page current, but a phone is not kept waiting for it past
+    FRESH_WAIT when the page it has is within the bound; the page made meanwhile is kept."""
+    db, app, state, clock, tables, busy = served
+    monkeypatch.setattr(state_mod, "FRESH_WAIT", 0.2)
+
+    async def body(c: httpx.AsyncClient) -> tuple[int, int, float, int, int]:
+        state.watch.update(_head(db))
+        shown = _revision(await c.get("/?lang=en"))
+        r1 = _penalty(db, 5)
+        state.watch.update(r1)
+        clock[0] += 0.1
+        busy.standings.clear()  # the making of "/" takes long
+        t0 = asyncio.get_running_loop().time()
+        sent = _revision(await c.get("/?lang=en"))
+        took = asyncio.get_running_loop().time() - t0
+        busy.standings.set()
+        for _ in range(100):
+            await asyncio.sleep(0.05)
+            if not state._making:
+                break
+        return shown, r1, took, sent, _revision(await c.get("/?lang=en"))
+
+    shown, r1, took, sent, after = _run(app, body)
+    assert sent == shown < r1 and took < 5  # not held for the making (30 s at most)
+    assert after == r1  # the making went on and was kept
 
 
 def test_the_page_says_how_far_behind_it_may_be(served: Any) -> None:
