@@ -42,6 +42,8 @@ PAGE_QUEUE = 512
 PAGE_WAITING = 4000
 #: other reads (a hand, its history, the log) running or waiting at most: 503 beyond
 API_READS = 64
+#: how often a save looks whether the newest backup is too old (seconds)
+STALE_CHECK = 10.0
 #: what a 503 of an overloaded server asks the client to wait (seconds)
 RETRY_AFTER = "1"
 #: rendered pages and answers kept (per key: the last one rendered), and their bytes at
@@ -362,6 +364,9 @@ class ServerState:
         self.public_url = public_url
         self.sessions = SessionStore() if token_seconds is None else SessionStore(token_seconds)
         self.sign_in_limiter = RateLimiter()
+        #: PIN checks (scrypt: ~0.1 s of a core and 16 MiB each) made one at a time, so a
+        #: rush of sign-ins leaves a core to the saves and pages
+        self.pin_checks = threading.Semaphore(1)
         self.write_lock = threading.Lock()
         self.watch = ChangeWatch(self)
         self.backup_every = backup_every
@@ -383,6 +388,7 @@ class ServerState:
         self._reads = 0
         self._writes = 0
         self._counter_lock = threading.Lock()
+        self._stale_checked = -STALE_CHECK
         self._backup_lock = threading.Lock()
 
     # -- the file, one connection per worker thread
@@ -616,7 +622,12 @@ class ServerState:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _count_write(self) -> None:
-        stale = bool(self.backup_every) and backup_files.stale(self.path)
+        now = time.monotonic()
+        stale = False
+        if self.backup_every and now >= self._stale_checked + STALE_CHECK:
+            # (a listing of the backups folder: not at every save)
+            self._stale_checked = now
+            stale = backup_files.stale(self.path)
         with self._counter_lock:
             self._writes += 1
             # every backup_every writes, or at once when the newest backup is over ten
