@@ -463,7 +463,7 @@ async def changes(request: Request) -> JSONResponse:
     rev = await state.watch.wait_change(int(since), timeout)
     # "every": how long an open page should let pass before its next refresh (longer while
     # the server is busy making pages: see state.Pace)
-    return JSONResponse({"revision": rev, "every": state.pace.every()})
+    return JSONResponse({"revision": rev, "every": state.pace.tell()})
 
 
 # --------------------------------------------------------------------------- writes

@@ -100,14 +100,15 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
             made = rows(ctx, helpers, state.renders) if rows else {}
             return templates.env.get_template(template).render(
                 **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK,
-                record=RECORD_MARK, page_lag=f"{state_mod.PAGE_LAG:g}")
+                record=RECORD_MARK, page_lag=f"{state_mod.MOST_BEHIND:g}")
 
         return state.renders.page(key, results.revision, ctx, status, render,
                                   _record_line(t, ctx["info"].signing_key_short, lang))
 
-    # a page may be behind the record by PAGE_LAG seconds at most (a newer one is being
-    # made meanwhile); the phone's live.js asks again at its next refresh
-    return state.answer(key, make, lag=state_mod.PAGE_LAG)
+    # a page may be behind the record by PAGE_LAG seconds (more while the pages are paced)
+    # at most, a newer one being made meanwhile; the phone's live.js asks again at its next
+    # refresh
+    return state.answer(key, make, lag=state.pace.lag())
 
 
 #: stands for the revision in a rendered page (``<`` is escaped in any text a page shows,

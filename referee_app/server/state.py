@@ -65,6 +65,8 @@ PACE_MAX = 5.0
 #: in the background; one that lacks an older save is made (or waited for) first. The API's
 #: reads are never served behind (a desk reads its own write)
 PAGE_LAG = 2.0
+#: and at most, while the pages are paced (see Pace.lag): what every page says
+MOST_BEHIND = PAGE_LAG + PACE_MAX - PACE_EVERY
 #: how long a request for a page within PAGE_LAG waits for the idle worker to make it
 #: current (seconds) before it is sent the kept one (a quiet event's pages are current: a
 #: page is made in a few milliseconds when nothing else runs)
@@ -87,6 +89,7 @@ class Pace:
 
     def __init__(self) -> None:
         self._spans: deque[tuple[float, float]] = deque()  # (ended at, seconds busy)
+        self._told: deque[tuple[float, float]] = deque()  # (when, every) above PACE_EVERY
 
     def worked(self, seconds: float, now: float | None = None) -> None:
         """The results worker spent ``seconds`` making a page or an answer."""
@@ -102,6 +105,25 @@ class Pace:
     def every(self, now: float | None = None) -> float:
         """Seconds an open page should let pass between its refreshes."""
         return round(min(PACE_MAX, PACE_EVERY * max(1.0, self.busy(now) / PACE_BUSY)), 2)
+
+    def tell(self, now: float | None = None) -> float:
+        """:meth:`every`, as told to an open page now (kept for :meth:`lag`)."""
+        now = time.monotonic() if now is None else now
+        every = self.every(now)
+        if every > PACE_EVERY:
+            self._told.append((now, every))
+        return every
+
+    def lag(self, now: float | None = None) -> float:
+        """How far behind the record a results page may be sent (seconds): PAGE_LAG, and
+        what pages were lately told to wait beyond PACE_EVERY on top (a phone told to wait
+        3 s comes back with a page 3 s old: it is sent that one, not kept waiting for a
+        newer one) — at most PAGE_LAG + PACE_MAX - PACE_EVERY."""
+        now = time.monotonic() if now is None else now
+        while self._told and self._told[0][0] < now - PACE_MAX - PAGE_LAG:
+            self._told.popleft()
+        longest = max((e for _, e in self._told), default=PACE_EVERY)
+        return PAGE_LAG + max(0.0, longest - PACE_EVERY)
 
 
 class ApiError(Exception):

@@ -221,7 +221,7 @@ def test_the_page_says_how_far_behind_it_may_be(served: Any) -> None:
         return (await c.get("/?lang=en")).text, (await c.get("/progress?lang=zh")).text
 
     en, zh = _run(app, body)
-    lag = f"{state_mod.PAGE_LAG:g}"
+    lag = f"{state_mod.MOST_BEHIND:g}"
     assert f"at most {lag} s behind the record" in en
     assert f"最多比记录晚 {lag} 秒" in zh
 
@@ -277,3 +277,23 @@ def test_the_watch_knows_the_revision_of_each_moment_of_the_bound() -> None:
         return watch2.revision_at(clock[0] - 1)
 
     assert asyncio.run(restored()) == 5
+
+
+def test_while_pages_are_paced_they_may_be_behind_by_the_pace_too() -> None:
+    """A phone told to refresh every 3 s comes back with a page 3 s old: the bound grows by
+    what the pages were told beyond a second, for as long as they may still be waiting, and
+    never past MOST_BEHIND."""
+    pace = state_mod.Pace()
+    assert pace.lag(now=10.0) == state_mod.PAGE_LAG
+    for d in (0.4, 0.4):  # the worker busy 0.8 s of the last 2 s: pages told to wait longer
+        pace.worked(d, now=10.0)
+    every = pace.tell(now=10.0)
+    assert every > state_mod.PACE_EVERY
+    assert pace.lag(now=10.5) == pytest.approx(state_mod.PAGE_LAG + every - state_mod.PACE_EVERY)
+    assert pace.lag(now=10.0 + state_mod.PACE_MAX + state_mod.PAGE_LAG + 0.1) == \
+        state_mod.PAGE_LAG  # told long ago: every phone has asked again since
+    for _ in range(20):
+        pace.worked(1.0, now=30.0)
+    pace.tell(now=30.0)
+    assert pace.lag(now=30.0) == state_mod.MOST_BEHIND == state_mod.PAGE_LAG + \
+        state_mod.PACE_MAX - state_mod.PACE_EVERY
