@@ -10,8 +10,9 @@ after a save repaint the rows that changed and only as far as they are on screen
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
@@ -87,7 +88,17 @@ def _key(row: Any) -> Any:
 
 def _unranked(row: Any) -> Any:
     """A line without its rank: what it shows besides its place (None stays None)."""
-    return None if row is None else replace(row, rank=0, tied=False)
+    if row is None:
+        return None
+    get = _BESIDES_RANK.get(type(row))
+    if get is None:
+        get = _BESIDES_RANK[type(row)] = attrgetter(
+            *(f.name for f in fields(row) if f.name not in ("rank", "tied")))
+    return get(row)
+
+
+#: a row's fields besides its rank, read at once (a few hundred lines move at each save)
+_BESIDES_RANK: dict[type, attrgetter] = {}
 
 
 def _point_penalties(row: Any) -> Any:
@@ -148,7 +159,8 @@ class StandingsModel(QAbstractTableModel):
             self._lay_out()
             self.endResetModel()
             return None
-        changed = [i for i, (a, b) in enumerate(zip(self.rows, rows, strict=True)) if a != b]
+        changed = [i for i, (a, b) in enumerate(zip(self.rows, rows, strict=True))
+                   if a is not b and a != b]
         self.rows = rows
         last = self._columns - 1
         for first, end in _runs(changed):  # a line that did not change is not read again
