@@ -158,3 +158,28 @@ def test_a_saved_hand_is_settled_and_drawn_once_when_it_reopens(qtbot, desk_wind
     assert len(drawn) == 1 and drawn[0].settlement.totals == win.entry.preview.totals()
     LANG.set("zh")  # a language change still draws it again, in the new language
     assert len(drawn) == 2 and win.entry.btn_save.text().startswith("保存")
+
+
+def test_the_same_settlement_is_not_written_again(qtbot, desk_window) -> None:
+    """The form reopening the hand it saved shows the same wins and payments: their cells
+    stay as they are; a language change or another hand writes them again."""
+    win, _ = desk_window(players=PLAYERS)
+    rng = random.Random(7)
+    _save_here(win, 1, rng)
+    pays = win.entry.preview.payments
+
+    def cells() -> list[Any]:
+        return [pays.item(r, c) for r in range(pays.rowCount()) for c in range(5)]
+
+    shown = cells()
+    assert shown and all(shown)
+    texts = [it.text() for it in shown]
+    win.open_hand(win.context[3])
+    assert all(a is b for a, b in zip(cells(), shown, strict=True))
+    LANG.set("zh")  # the reasons in Chinese: written again
+    assert [it.text() for it in cells()] != texts
+    assert not any(a is b for a, b in zip(cells(), shown, strict=False))
+    LANG.set("en")
+    assert [it.text() for it in cells()] == texts
+    _save_here(win, 2, rng)  # another table's hand
+    assert [it.text() for it in cells()] != texts
