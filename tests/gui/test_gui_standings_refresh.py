@@ -7,11 +7,13 @@ figure; a saved hand is settled and drawn once when the form reopens it."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 import gui_helpers
 import pytest
-from PySide6.QtCore import QModelIndex, Qt
+from PySide6.QtCore import QEvent, QModelIndex, QObject, Qt
+from PySide6.QtGui import QRegion
 
 from referee_app.core.generate import random_record
 from referee_app.gui.controllers.entry import EntryForm
@@ -87,6 +89,57 @@ def test_a_save_tells_the_standings_only_the_lines_it_changed(qtbot, desk_window
         four = list(t.rounds.seating(1).tables[2].values())
     assert {p: shown[p] for p in four} == {p: store[p] for p in four}
     assert shown == store
+
+
+class _Paints(QObject):
+    """The regions a widget is asked to paint."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.regions: list[QRegion] = []
+
+    def eventFilter(self, _obj: QObject, event: QEvent) -> bool:
+        if event.type() == QEvent.Type.Paint:
+            self.regions.append(QRegion(event.region()))
+        return False
+
+
+def test_the_shown_standings_repaint_only_the_lines_that_changed(qtbot, desk_window) -> None:
+    """With the standings on screen, lines that changed off screen repaint nothing, and
+    two changed lines on screen repaint those two, not the lines between them (a change
+    told as one range of lines repainted those between, or past ~200 cells the whole
+    table)."""
+    many = [(f"选手{i:02d}", f"Player {i}") for i in range(64)]
+    win, _ = desk_window(players=many)
+    _save_here(win, 1, random.Random(2))
+    win.tabs.setCurrentWidget(win.standings)
+    qtbot.wait(20)
+    table, model = win.standings.table, win.standings.model
+    rows = list(model.rows)
+    on_screen = table.rowAt(table.viewport().height() - 1)
+    assert 8 < on_screen < 40 < len(rows)  # lines 40 on are off screen
+    paints = _Paints()
+    table.viewport().installEventFilter(paints)
+
+    def changed(lines: range | tuple[int, ...]) -> QRegion:
+        table.viewport().repaint()  # what was waiting to be painted, painted now
+        qtbot.wait(10)
+        paints.regions.clear()
+        new = list(model.rows)
+        for i in lines:  # a figure of these lines changed (as a save changes them)
+            new[i] = replace(new[i], wins=new[i].wins + 1)
+        win.standings.set_rows(new)
+        qtbot.wait(20)
+        painted = QRegion()
+        for region in paints.regions:
+            painted = painted.united(region)
+        return painted
+
+    assert changed(range(40, 64)).isEmpty()  # 24 lines x 11 columns, none on screen
+    painted = changed((2, 6))
+    line = [table.visualRect(model.index(r, 1)).adjusted(0, 2, 0, -2) for r in range(8)]
+    assert painted.intersects(line[2]) and painted.intersects(line[6])
+    assert not any(painted.intersects(line[r]) for r in (0, 1, 3, 4, 5, 7))
 
 
 def test_hidden_standings_are_not_measured_until_shown(qtbot, desk_window,
