@@ -12,6 +12,7 @@ import pytest
 from referee_app.core import HandRecord, get_ruleset, settle
 from referee_app.storage import (
     BundleError,
+    StorageError,
     Tournament,
     TournamentExistsError,
     demo_bundle_path,
@@ -51,9 +52,10 @@ def test_export_import_export_is_byte_identical(make_tournament, record_for,
     """The file written is the record's one text: exported, imported and exported again it
     is the same bytes; each player, round, hand and chain entry is one line of it."""
     t = _busy_tournament(make_tournament, record_for)
-    b = t.export_bundle(tmp_path / "b1.json")
+    t.write_bundle(tmp_path / "b1.json")
+    b = t.export_bundle()
     t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
-    t2.export_bundle(tmp_path / "b2.json")
+    t2.write_bundle(tmp_path / "b2.json")
     first = (tmp_path / "b1.json").read_bytes()
     assert (tmp_path / "b2.json").read_bytes() == first
     lines = first.decode("utf-8").splitlines()
@@ -67,7 +69,8 @@ def test_export_import_export_is_byte_identical(make_tournament, record_for,
 
 def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> None:
     t = _busy_tournament(make_tournament, record_for)
-    b1 = t.export_bundle(tmp_path / "b1.json")
+    t.write_bundle(tmp_path / "b1.json")
+    b1 = t.export_bundle()
     t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
     b2 = t2.export_bundle()
     assert b2 == b1
@@ -79,6 +82,44 @@ def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> 
     assert t2.penalties.list() == t.penalties.list()
     assert t2.rounds.seating(2) == t.rounds.seating(2)
     t2.close()
+
+
+@pytest.mark.parametrize("column", ["record", "settlement", "settings"])
+def test_a_stored_value_that_is_not_json_is_refused_not_written(
+        make_tournament, record_for, tmp_path: Path, column: str) -> None:
+    """The bundle is written from the stored texts without parsing them: SQLite's check
+    still refuses a damaged one, naming the hand and version, and writes nothing."""
+    t = _busy_tournament(make_tournament, record_for)
+    hid = t.hands.list()[3].id
+    t.db.execute("DROP TRIGGER IF EXISTS hand_versions_no_update")
+    t.db.execute(f"UPDATE hand_versions SET {column}=substr({column}, 2) WHERE hand_id=?",
+                 (hid,))
+    with pytest.raises(StorageError) as e:
+        t.write_bundle(tmp_path / "b.json")
+    assert e.value.code == "stored_value_not_json"
+    assert e.value.params == {"hand_id": hid, "version": 1, "column": column}
+    assert f"hand {hid} version 1: its stored {column} is not JSON" in str(e.value)
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_chain_entry_that_no_longer_hashes_is_written_as_read(make_tournament, record_for,
+                                                                 tmp_path: Path) -> None:
+    """An entry whose text does not match its hash goes out parsed and written again (as
+    the values say, for the import to refuse by its hash); one that is not JSON is refused."""
+    t = _busy_tournament(make_tournament, record_for)
+    t.db.execute("DROP TRIGGER IF EXISTS chain_no_update")
+    t.db.execute("UPDATE chain SET entry=replace(entry, '\"slow play\"', '\"fast play\"') "
+                 "WHERE action='penalty.add'")
+    t.write_bundle(tmp_path / "b.json")
+    assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8")) == t.export_bundle()
+    with pytest.raises(BundleError) as e:
+        Tournament.import_bundle(tmp_path / "b.json", tmp_path / "copy.sqlite")
+    assert "hash" in e.value.problem
+    t.db.execute("UPDATE chain SET entry='{' WHERE seq=3")
+    with pytest.raises(StorageError) as e:
+        t.write_bundle(tmp_path / "c.json")
+    assert e.value.code == "stored_entry_not_json" and e.value.params == {"seq": 3}
+    assert not (tmp_path / "c.json").exists()
 
 
 def to_legacy(b: dict) -> dict:

@@ -202,7 +202,7 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
                                                                 tmp_path: Path) -> None:
     fp = event.info.signing_key
     bundle = tmp_path / "event.json"
-    event.export_bundle(bundle)
+    event.write_bundle(bundle)
     data = json.loads(bundle.read_text(encoding="utf-8"))
     assert data["format"] == "referee-tournament/3"
     assert data["signing_key"]["fingerprint"] == fp
@@ -218,7 +218,7 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
     own = forge(event.path, forged, lambda es: penalty_chips(es, -50), key="own")
     assert own is not None
     with Tournament.open(forged, backup_every=0) as f:
-        f.export_bundle(tmp_path / "forged.json")
+        f.write_bundle(tmp_path / "forged.json")
     target = tmp_path / "b.sqlite"
     r = run(main, ["event", "import", str(tmp_path / "forged.json"), "--key", fp[:16],
                    "--db", str(target)])
@@ -406,7 +406,7 @@ def test_no_pin_hash_salt_or_derived_value_leaves_in_any_export(old_file: Path,
     secrets = _secrets_of(old_file)
     with Tournament.open(old_file, backup_every=0) as t:
         bundle = tmp_path / "old.json"
-        t.export_bundle(bundle)
+        t.write_bundle(bundle)
         pins = [h for (h,) in t.db.execute("SELECT hash FROM pins")]
         assert len(pins) == 3
         secrets |= {p for h in pins for p in (h, *h.split("$")[-2:])}
