@@ -227,7 +227,8 @@ class Entry:
 
 
 def read_entries(texts: Iterable[tuple[str | bytes, str]],
-                 redacted: Mapping[int, str] | None = None) -> Iterator[Entry]:
+                 redacted: Mapping[int, str] | None = None, *,
+                 values: Iterable[dict[str, Any]] | None = None) -> Iterator[Entry]:
     """Parse and check entries given as (canonical text, stored hash), in order: each hash
     matches its text, the text is canonical, seq counts from 1 and prev links the chain.
     The text may be given as its UTF-8 bytes (as read from the file: hashed as they are,
@@ -237,9 +238,13 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
     number, and the SHA-256 of each one's redacted text. Such an entry is either its
     original text (its hash as stored; its redaction must then hash as listed, so the
     record exports) or its redacted text, as a bundle carries it (hashing as listed; the
-    stored hash still links the chain)."""
+    stored hash still links the chain).
+
+    ``values``: each text's value, already parsed (a bundle's entries: each text was made
+    from its value by :func:`canonical`), so that it is not parsed again."""
     prev = GENESIS
     redacted = redacted or {}
+    parsed = iter(values) if values is not None else None
     for i, (text, stored) in enumerate(texts, start=1):
         if not isinstance(text, str | bytes):
             raise ChainError(i, "chain_hash")
@@ -251,10 +256,13 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
             original = json.loads(text.decode("utf-8") if type(text) is bytes else text)
             if sha256(canonical(redact(original))) != redacted[i]:
                 raise ChainError(i, "chain_redaction_differs")
-        try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
-            e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
-        except ValueError:
-            raise ChainError(i, "chain_not_json") from None
+        if parsed is not None:
+            e = next(parsed)
+        else:
+            try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
+                e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
+            except ValueError:
+                raise ChainError(i, "chain_not_json") from None
         if not isinstance(e, dict):
             raise ChainError(i, "chain_not_object")
         try:

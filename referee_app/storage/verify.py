@@ -268,6 +268,9 @@ class Record:
 
             try:
                 chain.replay(checked(), conn, "rebuilt")
+            except BaseException:
+                signatures.first_bad()  # its checks are not waited for: read again exactly
+                raise
             finally:
                 cur.close()  # stopped early, it would keep DETACH from running
         finally:
@@ -305,6 +308,7 @@ class Record:
             chain.replay(entries, conn, "rebuilt")
             chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
+            e = signatures.first_bad(before=e.seq) or e  # a signature before it: named first
             if e.seq is not None and 0 < e.seq <= len(rows) and isinstance(rows[e.seq - 1][1],
                                                                              bytes):
                 # bytes that are not UTF-8: the file is damaged, said as reading it says so

@@ -122,6 +122,49 @@ def test_a_chain_entry_that_no_longer_hashes_is_written_as_read(make_tournament,
     assert not (tmp_path / "c.json").exists()
 
 
+def test_an_edited_hands_section_is_named_and_a_reordered_one_imports(
+        make_tournament, record_for, tmp_path: Path) -> None:
+    """The hands section is compared as stored texts: an edit anywhere in it is named by its
+    path (a value, a type, a key added), while the same values in another key order are the
+    same hands."""
+    t = _busy_tournament(make_tournament, record_for)
+    b = t.export_bundle()
+
+    def edited(change) -> str | None:
+        data = copy.deepcopy(b)
+        change(data["hands"])
+        try:
+            Tournament.import_bundle(data, tmp_path / "x.sqlite").close()
+        except BundleError as e:
+            assert e.message_code == "section_edited"
+            return e.field
+        (tmp_path / "x.sqlite").unlink()
+        return None
+
+    def chips(hands) -> None:
+        v = hands[5]["versions"][0]["settlement"]
+        v["totals"]["E"] += 1
+
+    def as_float(hands) -> None:
+        hands[2]["versions"][0]["version"] = 1.0
+
+    def key_added(hands) -> None:
+        hands[3]["versions"][0]["record"]["note"] = "x"
+
+    def reordered(hands) -> None:
+        for h in hands:
+            for v in h["versions"]:
+                v["record"] = dict(reversed(list(v["record"].items())))
+            h["versions"] = h.pop("versions")
+            h.update(reversed(list(h.items())))
+
+    assert edited(chips) == "hands[5].versions[0].settlement.totals.E"
+    assert edited(as_float) == "hands[2].versions[0].version"
+    assert edited(key_added) == "hands[3].versions[0].record.note"
+    assert edited(lambda hands: hands.pop()) == f"hands[{len(b['hands']) - 1}]"
+    assert edited(reordered) is None
+
+
 def to_legacy(b: dict) -> dict:
     """The same tournament as a bundle from before the chain (``referee-tournament/1``)."""
     b = copy.deepcopy(b)
