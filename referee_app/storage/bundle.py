@@ -276,11 +276,6 @@ def _document(t: Any, sections: dict[str, Any], entries: list[Any]) -> dict[str,
             "chain": entries, "head": {"entries": n, "digest": digest}}
 
 
-#: in a canonical entry's text, the only way a PIN field's key can appear (inside a JSON
-#: string every quote is escaped, so this is a key, never part of a value)
-_PIN_KEYS = tuple(f'"{f}":' for fields in chain.PIN_FIELDS.values() for f in fields)
-
-
 def _entry_texts(t: Any, rows: list[tuple[Any, ...]], *, checked: bool = False
                  ) -> list[str]:
     """Each chain entry as the bundle carries it, as JSON text: the stored entry with its
@@ -294,7 +289,7 @@ def _entry_texts(t: Any, rows: list[tuple[Any, ...]], *, checked: bool = False
     out = []
     for seq, text, h, sig in rows:
         beside = f',"hash":"{h}"' + (f',"sig":"{sig}"' if sig is not None else "") + "}"
-        plain = (seq not in redacted and not any(k in text for k in _PIN_KEYS)
+        plain = (seq not in redacted and not chain.may_hold_secret(text)
                  and (not checked or chain.sha256(text) == h) and text.endswith("}"))
         if plain:
             out.append(text[:-1] + beside if text != "{}" else "{" + beside[1:])
@@ -501,7 +496,8 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         entries = []
         for e in chain.read_entries(texts(), redacted, values=parsed()):
             raw = entries_in[e.seq - 1]
-            if not upgraded and e.seq not in redacted and chain.has_secret(raw):
+            if (not upgraded and e.seq not in redacted
+                    and chain.may_hold_secret(bodies[e.seq - 1]) and chain.has_secret(raw)):
                 raise BundleError.of(f"chain[{e.seq - 1}]", "secret_in_chain", seq=e.seq)
             signatures.see(e, raw.get("sig") if isinstance(raw.get("sig"), str) else
                            (None if raw.get("sig") is None else ""))

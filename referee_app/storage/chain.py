@@ -170,6 +170,17 @@ def redact(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {**entry, "rows": rows}
 
 
+#: how a PIN field's key appears in an entry's JSON text (inside a JSON string every quote
+#: is escaped, so this is a key, never part of a value)
+_PIN_KEYS = tuple(f'"{f}":' for fields in PIN_FIELDS.values() for f in fields)
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether an entry's JSON text names a PIN field at all (when not, :func:`has_secret`
+    of its value is False, and the text need not be parsed to know it)."""
+    return any(k in text for k in _PIN_KEYS)
+
+
 def has_secret(entry: Mapping[str, Any]) -> bool:
     """Whether an entry's rows hold a PIN field that is not a commitment."""
     return any(isinstance(r, list) and len(r) == 3 and isinstance(r[2], dict)

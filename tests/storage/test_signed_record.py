@@ -230,6 +230,35 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
     assert r.exit_code == 0 and own.fingerprint in r.output
 
 
+def test_a_bundle_whose_entry_holds_a_pin_hash_is_refused(event: Tournament,
+                                                         tmp_path: Path) -> None:
+    """No bundle carries a PIN hash: one rebuilt with a PIN field in a referee's row (every
+    hash recomputed) is refused at that entry, before anything else about it is trusted."""
+    seq = []
+
+    def add_pin(entries: list) -> None:
+        for e in entries:
+            for table, op, row in e["rows"]:
+                if table == "referees" and op == "I":
+                    row["pin"] = "scrypt$16384$8$1$" + "ab" * 16 + "$" + "cd" * 32
+                    seq.append(e["seq"])
+                    return
+
+    event.referees.add("赵", pin="123456", head=True)
+    event.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    forge(event.path, tmp_path / "forged.sqlite", add_pin)
+    assert seq, "the event has a referee"
+    data = event.export_bundle()
+    pairs = entries_of(tmp_path / "forged.sqlite")
+    data["chain"] = [{**e, "hash": chain.sha256(chain.canonical(e)), "sig": sig}
+                     for e, sig in pairs]
+    data["head"] = {"entries": len(pairs), "digest": data["chain"][-1]["hash"]}
+    with pytest.raises(BundleError) as e:
+        Tournament.import_bundle(data, tmp_path / "x.sqlite", head_pin="123456")
+    assert e.value.message_code == "secret_in_chain" and e.value.field == f"chain[{seq[0] - 1}]"
+    assert not (tmp_path / "x.sqlite").exists()
+
+
 def test_a_bundle_whose_signature_was_changed_is_refused(event: Tournament,
                                                        tmp_path: Path) -> None:
     data = event.export_bundle()
