@@ -546,9 +546,22 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
             db.execute("INSERT INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
                        (len(entries), last))
         t = cls(tmp, db, backup_every=0)
+        edited: list[str] = []
+
+        def compare_sections() -> None:
+            rebuilt = bundle_sections(t, with_hands=False)
+            for key in SECTIONS:
+                d = (same_hands(data.get(key), t) if key == "hands"
+                     else same_json(data.get(key), rebuilt.get(key), key))
+                if d is not None:
+                    edited.append(d)
+                    return
+
         try:
-            # the chain was checked (hashes, links, signatures) and replayed just above
-            t.record.verify(replayed=signatures.summary())
+            # the chain was checked (hashes, links, signatures) and replayed just above; the
+            # readable sections are compared while the worker settles (a settlement that
+            # does not reproduce is still named first)
+            t.record.verify(replayed=signatures.summary(), meanwhile=compare_sections)
         except RecordIntegrityError as e:
             seq = e.seq
             raise BundleError.like(f"chain[{seq - 1}]" if seq else "chain", e) from None
@@ -557,13 +570,8 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                 raise BundleError.like("chain", e) from None
             raise BundleError.of("chain", "field_problem", field=e.field,
                                  why=nested(e)) from None
-        with dbm.read_transaction(t.db):
-            rebuilt = bundle_sections(t, with_hands=False)
-            for key in SECTIONS:
-                d = (same_hands(data.get(key), t) if key == "hands"
-                     else same_json(data.get(key), rebuilt.get(key), key))
-                if d is not None:
-                    raise BundleError.of(d, "section_edited")
+        if edited:
+            raise BundleError.of(edited[0], "section_edited")
         if upgraded:
             _upgrade_unsigned(t)
         _head_pin(t, head_pin)

@@ -120,8 +120,8 @@ class Record:
 
     def verify(self, *, parallel: bool | None = None, key: str | None = None,
                against: str | trust.Anchor | None = None,
-               every_signature: bool = False, replayed: trust.Signed | None = None
-               ) -> VerifyReport:
+               every_signature: bool = False, replayed: trust.Signed | None = None,
+               meanwhile: Callable[[], object] | None = None) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
         entry that does not hold, or return the counts, the record's digest and the keys
         that signed it.
@@ -142,11 +142,14 @@ class Record:
         built by replaying its chain, every hash, link and signature checked on the way in
         (bundle import; what those signatures were, :meth:`.trust.Signatures.summary`): its
         tables are the replayed chain by construction, so step 3 is not done twice (a third
-        of an import's time at 8,000 hands)."""
+        of an import's time at 8,000 hands). ``meanwhile``: work of the caller's done here
+        once the worker has started and the chain is checked, before this process settles
+        its share (an import compares the bundle's readable sections while the worker
+        settles); it reads the file as verify does, in the same read transaction."""
         wanted = signing.normalise_fingerprint(key) if key is not None else None
         anchor = (against if isinstance(against, trust.Anchor) or against is None
                   else trust.Anchor.parse(against))
-        report = self._verify(parallel, every_signature, replayed)
+        report = self._verify(parallel, every_signature, replayed, meanwhile)
         if wanted is not None:
             found = trust.check_key(report.keys, wanted)
             if found is not None:
@@ -163,8 +166,8 @@ class Record:
         code = p.pop("code")
         raise RecordIntegrityError(field, render(code, p, "en"), seq, code=code, params=p)
 
-    def _verify(self, parallel: bool | None, every: bool, replayed: trust.Signed | None
-                ) -> VerifyReport:
+    def _verify(self, parallel: bool | None, every: bool, replayed: trust.Signed | None,
+                meanwhile: Callable[[], object] | None = None) -> VerifyReport:
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1 and self._version_count() >= 2000
         conn = self.db.conn
@@ -190,6 +193,8 @@ class Record:
                                                code="file_damaged", params=p)
                 entries, signed = ((self._read_all_entries, replayed) if replayed is not None
                                    else self._verify_chain(every))
+                if meanwhile is not None:
+                    meanwhile()
                 found = (pool.check() if pool is not None
                          else recheck.check_range(rows, rules_of, 0, len(rows), set()))
                 if found is not None:
