@@ -398,8 +398,16 @@ def _list(d: Any, key: str, path: str) -> list[Any]:
 
 
 def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
+    """A bundle's document (from a file, or given as values)."""
+    return read_bundle(source)[0]
+
+
+def read_bundle(source: str | Path | Mapping[str, Any]
+                ) -> tuple[dict[str, Any], list[str] | None]:
+    """A bundle's document, and the lines of its chain as written (one entry a line, when
+    the file is laid out as :func:`write_bundle` writes it; else None)."""
     if isinstance(source, Mapping):
-        return dict(source)
+        return dict(source), None
     try:
         raw = read_limited(source, BUNDLE_LIMIT)
     except OSError as e:
@@ -411,7 +419,42 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
         raise BundleError.like("file", e) from None
     if not isinstance(data, dict):
         raise BundleError.of("file", "bundle_not_object", got=json_kind(data))
-    return data
+    chain_in = data.get("chain")
+    return data, _chain_lines(raw, len(chain_in) if isinstance(chain_in, list) else 0)
+
+
+#: where :func:`write_json` begins and ends the chain's lines
+_CHAIN_OPEN, _LIST_CLOSE, _LINE_BREAK = '\n "chain": [\n  ', "\n ]", ",\n  "
+
+
+def _chain_lines(raw: bytes, count: int) -> list[str] | None:
+    """The chain's ``count`` lines of a bundle's text, as written (None when it is laid out
+    otherwise: reformatted, or written by hand). A JSON string holds no line break, so the
+    lines are the entries; whether each is the entry's hashed text is for its hash to say
+    (:func:`_import_chain`)."""
+    if not count:
+        return None
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return None
+    start = text.find(_CHAIN_OPEN)
+    if start < 0:
+        return None
+    start += len(_CHAIN_OPEN)
+    end = text.find(_LIST_CLOSE, start)
+    lines = text[start:end].split(_LINE_BREAK) if end >= 0 else []
+    return lines if len(lines) == count else None
+
+
+def _written_text(line: str, e: dict[str, Any]) -> str | None:
+    """The hashed text of a chain entry ``e`` read from the ``line`` it was written on
+    (:func:`_entry_texts` wrote it there with its hash and signature after it), or None."""
+    h, sig = e.get("hash"), e.get("sig")
+    tail = f',"hash":"{h}"' + (f',"sig":"{sig}"' if isinstance(sig, str) else "") + "}"
+    if sig is not None and not isinstance(sig, str) or not line.endswith(tail):
+        return None
+    return line[:-len(tail)] + "}"
 
 
 HeadPin = str | Callable[[str], str] | None
@@ -437,7 +480,7 @@ def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Pat
 
 def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
             legacy: bool, key: str | None, head_pin: HeadPin, **kwargs: Any) -> Any:
-    data = load_bundle(source)
+    data, lines = read_bundle(source)
     fmt = data.get("format")
     if fmt == LEGACY_FORMAT and not legacy:
         raise BundleError.of("format", "legacy_bundle", format=LEGACY_FORMAT)
@@ -454,7 +497,7 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
                 raise BundleError.of("key", "bundle_not_signed", key=signing.short(wanted))
             t = _import_legacy(cls, data, tmp)
         else:
-            t = _import_chain(cls, data, tmp, wanted, head_pin)
+            t = _import_chain(cls, data, tmp, wanted, head_pin, lines)
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         t.db.close()
         t.store.closed = True
@@ -469,7 +512,7 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
 
 
 def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
-                  head_pin: HeadPin) -> Any:
+                  head_pin: HeadPin, lines: list[str] | None = None) -> Any:
     entries_in = _get(data, "chain", "", list)
     head = _get(data, "head", "", dict)
     upgraded = data.get("format") == UNSIGNED_FORMAT
@@ -482,8 +525,15 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
             if not isinstance(e, dict) or not isinstance(e.get("hash"), str):
                 raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
             value[:] = [{k: v for k, v in e.items() if k not in _BESIDE}]
-            bodies.append(chain.canonical(value[0]))
+            # the text as written, when it is (its hash says so, below): not written again
+            written = _written_text(lines[i], e) if lines is not None else None
+            bodies.append(written if written is not None else chain.canonical(value[0]))
             yield bodies[-1], e["hash"]
+
+    def canonical(seq: int) -> str:
+        """The entry's canonical text, where the line it was on was not what was hashed."""
+        bodies[seq - 1] = chain.canonical(value[0])
+        return bodies[seq - 1]
 
     def parsed() -> Any:
         while True:
@@ -494,7 +544,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
     signatures = trust.Signatures(every=True)  # from outside: each one checked
     try:
         entries = []
-        for e in chain.read_entries(texts(), redacted, values=parsed()):
+        for e in chain.read_entries(texts(), redacted, values=parsed(), again=canonical):
             raw = entries_in[e.seq - 1]
             if (not upgraded and e.seq not in redacted
                     and chain.may_hold_secret(bodies[e.seq - 1]) and chain.has_secret(raw)):

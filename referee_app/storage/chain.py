@@ -19,7 +19,7 @@ import hashlib
 import json
 import operator
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,7 +239,8 @@ class Entry:
 
 def read_entries(texts: Iterable[tuple[str | bytes, str]],
                  redacted: Mapping[int, str] | None = None, *,
-                 values: Iterable[dict[str, Any]] | None = None) -> Iterator[Entry]:
+                 values: Iterable[dict[str, Any]] | None = None,
+                 again: Callable[[int], str] | None = None) -> Iterator[Entry]:
     """Parse and check entries given as (canonical text, stored hash), in order: each hash
     matches its text, the text is canonical, seq counts from 1 and prev links the chain.
     The text may be given as its UTF-8 bytes (as read from the file: hashed as they are,
@@ -252,7 +253,10 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
     stored hash still links the chain).
 
     ``values``: each text's value, already parsed (a bundle's entries: each text was made
-    from its value by :func:`canonical`), so that it is not parsed again."""
+    from its value by :func:`canonical`), so that it is not parsed again. ``again``: where
+    an entry's text does not hash to its stored hash, the text to try instead (a bundle's
+    entry is given as the line it was written on, and tried again as its value's canonical
+    text, should the file have been laid out anew)."""
     prev = GENESIS
     redacted = redacted or {}
     parsed = iter(values) if values is not None else None
@@ -260,6 +264,9 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
         if not isinstance(text, str | bytes):
             raise ChainError(i, "chain_hash")
         got = sha256(text)
+        if got != stored and again is not None:
+            text = again(i)
+            got = sha256(text)
         if got != stored:
             if redacted.get(i) != got:
                 raise ChainError(i, "chain_hash")
