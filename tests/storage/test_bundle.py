@@ -165,6 +165,36 @@ def test_an_edited_hands_section_is_named_and_a_reordered_one_imports(
     assert edited(reordered) is None
 
 
+def test_a_bundle_laid_out_anew_imports_the_same(make_tournament, record_for,
+                                                  tmp_path: Path) -> None:
+    """Import takes each chain entry's hashed text from the line it was written on; a bundle
+    reformatted by another tool (indented, or its entries' keys reordered on their lines)
+    is the same values and imports to the same record."""
+    t = _busy_tournament(make_tournament, record_for)
+    t.write_bundle(tmp_path / "b.json")
+    text = (tmp_path / "b.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    (tmp_path / "indented.json").write_text(json.dumps(data, indent=2, ensure_ascii=False),
+                                            encoding="utf-8")
+    lines = text.split("\n")
+    chain_at = lines.index(' "chain": [')
+    for i in range(chain_at + 1, chain_at + 1 + len(data["chain"])):
+        comma = lines[i].endswith(",")
+        e = json.loads(lines[i].rstrip(","))
+        beside = {k: e.pop(k) for k in ("hash", "sig") if k in e}  # still last, as written
+        lines[i] = "  " + json.dumps({**dict(reversed(list(e.items()))), **beside},
+                                     ensure_ascii=False, separators=(",", ":")) + (
+                                         "," if comma else "")
+    (tmp_path / "reordered.json").write_text("\n".join(lines), encoding="utf-8")
+    assert json.loads((tmp_path / "reordered.json").read_text(encoding="utf-8")) == data
+    want = t.record.head()
+    for name in ("b", "indented", "reordered"):
+        with Tournament.import_bundle(tmp_path / f"{name}.json", tmp_path / f"{name}.sqlite",
+                                      backup_every=0) as again:
+            assert again.record.head() == want
+            assert again.export_bundle() == data
+
+
 def to_legacy(b: dict) -> dict:
     """The same tournament as a bundle from before the chain (``referee-tournament/1``)."""
     b = copy.deepcopy(b)
