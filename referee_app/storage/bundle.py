@@ -514,7 +514,7 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
 def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                   head_pin: HeadPin, lines: list[str] | None = None) -> Any:
     entries_in = _get(data, "chain", "", list)
-    head = _get(data, "head", "", dict)
+    _get(data, "head", "", dict)  # there before the chain is read (named first)
     upgraded = data.get("format") == UNSIGNED_FORMAT
 
     bodies: list[str] = []  # each entry's canonical text: hashed, then stored as it is
@@ -552,14 +552,37 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
             signatures.see(e, raw.get("sig") if isinstance(raw.get("sig"), str) else
                            (None if raw.get("sig") is None else ""))
             entries.append(e)
-        signatures.finish()
+        # the signatures go on being checked on their thread while the record is rebuilt;
+        # what they found is waited for before the import is kept (and named before any
+        # problem met later, as the first)
+        signatures.finish(wait=False)
     except chain.ChainError as e:
-        e = signatures.first_bad(before=e.seq) or e  # a signature before it: named first
-        raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
-                          params=e.params) from None
+        raise _chain_problem(signatures.first_bad(before=e.seq) or e) from None
     except BaseException:
         signatures.first_bad()
         raise
+    try:
+        return _rebuild(cls, data, tmp, wanted, head_pin, entries, bodies, entries_in,
+                        signatures, upgraded)
+    except BaseException:
+        bad = signatures.first_bad()
+        if bad is not None:
+            raise _chain_problem(bad) from None
+        raise
+
+
+def _chain_problem(e: chain.ChainError) -> BundleError:
+    """A chain's problem as the bundle's: its field the entry's place in the list."""
+    return BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code, params=e.params)
+
+
+def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
+             head_pin: HeadPin, entries: list[chain.Entry], bodies: list[str],
+             entries_in: list[Any], signatures: trust.Signatures, upgraded: bool) -> Any:
+    """The database rebuilt from a bundle's chain, read and checked by
+    :func:`_import_chain` (its signatures perhaps still being checked): head, key, rows,
+    verify, the readable sections, then the head referee's PIN."""
+    head = _get(data, "head", "", dict)
     last = entries[-1].hash if entries else chain.GENESIS
     if head.get("entries") != len(entries) or head.get("digest") != last:
         raise BundleError.of("head", "head_mismatch", said=head.get("entries"),
@@ -586,8 +609,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
             try:
                 chain.replay(entries, db.conn, "main")
             except chain.ChainError as e:
-                raise BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code,
-                          params=e.params) from None
+                raise _chain_problem(e) from None
             db.conn.executemany(
                 "INSERT INTO chain(seq, at, referee, action, entry, hash, sig) "
                 "VALUES (?,?,?,?,?,?,?)",
@@ -620,6 +642,9 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                 raise BundleError.like("chain", e) from None
             raise BundleError.of("chain", "field_problem", field=e.field,
                                  why=nested(e)) from None
+        bad = signatures.first_bad()
+        if bad is not None:
+            raise _chain_problem(bad)
         if edited:
             raise BundleError.of(edited[0], "section_edited")
         if upgraded:

@@ -94,12 +94,13 @@ class Signatures:
         else:
             self.keys.append([fp, e.seq, e.seq])
 
-    def finish(self) -> None:
+    def finish(self, *, wait: bool = True) -> None:
         """After the last entry: its signature (the head's) is checked, and with ``every``
-        all of them."""
+        all of them (``wait=False``: the last ones sent to be checked, :meth:`first_bad`
+        says what was found)."""
         self._check_last()
         self._send()
-        bad = self.first_bad()
+        bad = self.first_bad() if wait else None
         if bad is not None:
             raise bad
 
