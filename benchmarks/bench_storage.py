@@ -422,7 +422,7 @@ def event(players: int) -> bool:
         with Tournament.open(db, backup_every=0) as t:
             n = len(t.hands.index())
             ok &= shown(f"export ({n} hands)", *timed(
-                lambda: t.export_bundle(tmp / "event.json"))[:3], target=3)
+                lambda: t.write_bundle(tmp / "event.json"))[:3], target=3)
             wall, cpu, child, rep = timed(t.record.verify)
             ok &= shown(f"verify ({rep.versions} versions re-settled)",  # type: ignore[attr-defined]
                         wall, cpu, child, target=1.5)

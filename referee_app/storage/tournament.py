@@ -6,7 +6,7 @@ who may make a change, the settings and rulesets, automatic backups), which ever
 given; a part that needs another is given it too. The map::
 
     Tournament.create(path, name, ...) / Tournament.open(path)     -> Tournament
-    Tournament.import_bundle(bundle, db)  t.export_bundle(path)    whole tournament as JSON
+    Tournament.import_bundle(bundle, db)  t.write_bundle(path)     whole tournament as JSON
     Tournament.backup_list(path)          Tournament.restore_backup(path, number, ...)
     t.info  t.update_info(...)  t.ruleset()  t.rules()  t.settings()  t.rules_for(s)
     t.settled_differently()  t.resettle(...)                        event settings
@@ -286,9 +286,13 @@ class Tournament:
         """Raise :class:`FileReplacedError` if :meth:`replaced`."""
         self.store.check_same_file()
 
-    def export_bundle(self, path: str | Path | None = None) -> dict[str, Any]:
-        """The whole tournament as one JSON document (written to ``path`` if given)."""
-        return bundle.export_bundle(self, path)
+    def export_bundle(self) -> dict[str, Any]:
+        """The whole tournament as one JSON document (its values)."""
+        return bundle.export_bundle(self)
+
+    def write_bundle(self, path: str | Path) -> bundle.BundleWritten:
+        """The whole tournament written to ``path`` as one JSON document (atomically)."""
+        return bundle.write_bundle(self, path)
 
     # ------------------------------------------------------------------ event settings
 
