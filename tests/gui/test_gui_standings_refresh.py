@@ -240,3 +240,38 @@ def test_the_same_settlement_is_not_written_again(qtbot, desk_window) -> None:
     assert [it.text() for it in cells()] == texts
     _save_here(win, 2, rng)  # another table's hand
     assert [it.text() for it in cells()] != texts
+
+
+def test_the_hidden_seating_is_drawn_when_shown(qtbot, desk_window) -> None:
+    """The form moving to another round's hand moves the seating tab to that round; while
+    the tab is hidden its grid is not read or drawn, and a seat selected in the earlier
+    round's grid is no longer a seat of the round shown. Shown, it is that round's."""
+    def seat_round_two(t: Tournament) -> None:
+        t.rounds.seat(2, seed=9)
+
+    win, _ = desk_window(players=PLAYERS, setup=seat_round_two)
+    asked: list[int] = []
+    real = win.desk.seating
+    win.desk.seating = lambda r: asked.append(r) or real(r)  # type: ignore[method-assign]
+    win.tabs.setCurrentWidget(win.seating)
+    win.seating.round_box.setCurrentIndex(win.seating.round_box.findData(1))
+    qtbot.wait(10)
+    assert win.seating.current_round() == 1
+    win.seating.table.setCurrentCell(0, 1)
+    assert win.seating.selected_seat() is not None
+    win.tabs.setCurrentWidget(win.entry)
+    asked.clear()
+    win.navigator.select_key(("table", 2, 3))  # a round 2 table's form
+    qtbot.wait(10)
+    assert win.seating.current_round() == 2 and asked == []  # not read while hidden
+    assert win.seating.selected_seat() is None  # round 1's seat is not round 2's
+    win.tabs.setCurrentWidget(win.seating)
+    qtbot.wait(10)
+    assert asked == [2]
+    with Tournament.open(win.desk.t.path, backup_every=0) as t:
+        two = t.rounds.seating(2).tables
+    t1 = win.seating.table
+    shown = {int(t1.item(r, 0).text().split()[-1]): [t1.item(r, c).text()
+                                                   for c in range(1, t1.columnCount())]
+             for r in range(t1.rowCount())}
+    assert shown == {n: list(row.values()) for n, row in two.items()}
