@@ -30,7 +30,7 @@ Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
 the stages (``stages.py``; ranked together in ``stage_board.py``, the leaderboards
 themselves in ``leaderboard.py``, placement points in ``placement.py`` and ``scoring.py``),
 the record (``verify.py``; its signatures and anchors ``trust.py``), the signing key
-(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
+(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``, ``bundle_import.py``), CSV
 (``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
 in ``db.py``.
 
@@ -57,7 +57,7 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import backups, bundle, chain, migrations, opening, ruleset_store, signing
+from . import backups, bundle, bundle_import, chain, migrations, opening, ruleset_store, signing
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import (
@@ -236,13 +236,13 @@ class Tournament:
     @classmethod
     def import_bundle(cls, source: str | Path | Mapping[str, Any], db_path: str | Path, *,
                       legacy: bool = False, key: str | None = None,
-                      head_pin: bundle.HeadPin = None, **kwargs: Any) -> Self:
+                      head_pin: bundle_import.HeadPin = None, **kwargs: Any) -> Self:
         """Create ``db_path`` from a bundle after verifying all of it (hashes, signatures,
         settlements); all or nothing (nothing is left on failure). ``legacy``: accept a
         bundle from before the chain. ``key``: refuse a bundle not signed by that key.
         ``head_pin``: the head referee's PIN on this desk (or a function asked with the
         name), needed when the tournament has referees (no PIN travels in a bundle)."""
-        return bundle.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
+        return bundle_import.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
                                     key=key, head_pin=head_pin, **kwargs)
 
     @staticmethod
