@@ -353,7 +353,7 @@ def tools(tmp: Path, players: int) -> bool:
     with Tournament.open(db, backup_every=0) as t:
         n = len(t.hands.list())
         a = time.perf_counter()
-        t.export_bundle(tmp / "event.json")
+        t.write_bundle(tmp / "event.json")
         out["export"] = time.perf_counter() - a
         a = time.perf_counter()
         t.record.verify()

@@ -13,7 +13,8 @@
   open on the 1,000-player event of ``event_cache.py``, a hand typed in (loaded into the
   form) at a table of the last round, timed from Ctrl+S's save until the window (navigator,
   standings, digest, the saved hand reopened) is repainted; also with the progress tab
-  open, and for another desk's save followed (the one-second look).
+  open, and for another desk's save followed (the one-second look) with the entry tab open
+  and with the standings tab open (its changed lines repainted on screen).
 
 Data: 16 players, 5 rounds x 4 tables x 100 hands of valid random records
 (``referee_app.core.generate``) stored through ``referee_app.storage`` (building is
@@ -187,12 +188,16 @@ def save_times(tmp: Path, players: int, saves: int) -> dict[str, tuple[list[floa
     out: dict[str, tuple[list[float], list[float]]] = {}
     other = Tournament.open(db)
     other.referees.sign_in(HEAD, HEAD_PIN)
-    for kind in ("entry tab open", "progress tab open", "another desk's save followed"):
+    for kind in ("entry tab open", "progress tab open", "another desk's save followed",
+                 "another desk's save, standings tab open"):
         walls, cpus = out.setdefault(kind, ([], []))
+        if kind.endswith("standings tab open"):
+            win.tabs.setCurrentWidget(win.standings)
+            app.processEvents()
         for i in range(saves):
             table = 1 + (i * 37 + len(walls) * 11) % len(tables)
             rec = random_record(rng, "ottawa-2009", players=tables[table])
-            if kind == "another desk's save followed":
+            if kind.startswith("another desk's save"):
                 other.hands.add(rec, round=last, table=table,
                                 hand_no=other.hands.next_no(last, table), referee=HEAD)
                 c0, t0 = time.process_time(), time.perf_counter()

@@ -50,7 +50,7 @@ def main() -> int:
             t.hands.add(random_record(rng, t.info.ruleset, players=seating), round=1,
                         table=table, hand_no=n)
     t.penalties.add([t.players.list()[0].id], -5, "late", round=1)
-    t.export_bundle(OUT / "event.bundle.json")
+    t.write_bundle(OUT / "event.bundle.json")
     t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     t.close()
     conn = sqlite3.connect(db)

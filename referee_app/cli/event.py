@@ -307,10 +307,9 @@ def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
 def event_export(bundle: str, db: Path) -> None:
     """Write the whole tournament to BUNDLE.json (lossless; re-import with 'event import')."""
     with open_db(db) as t:
-        b = t.export_bundle(bundle)
-        click.echo(say("event.exported", path=bundle, players=len(b["players"]),
-                       rounds=len(b["rounds"]), hands=len(b["hands"]),
-                       penalties=len(b["penalties"])))
+        b = t.write_bundle(bundle)
+        click.echo(say("event.exported", path=bundle, players=b.players, rounds=b.rounds,
+                       hands=b.hands, penalties=b.penalties))
 
 
 @event.command("backup")

@@ -33,9 +33,15 @@ __all__ = ["render_text", "score", "settlement_json"]
 
 
 def _dump(d: dict[str, Any], *, compact: bool) -> str:
-    if compact:
-        return json.dumps(d, ensure_ascii=False, separators=(",", ":"))
-    return json.dumps(d, ensure_ascii=False, indent=2)
+    """JSON as UTF-8 text; where a value quoted from bad input holds a lone surrogate (no
+    UTF-8 can carry one), everything outside ASCII is written as ``\\u`` escapes instead."""
+    shape: dict[str, Any] = {"separators": (",", ":")} if compact else {"indent": 2}
+    text = json.dumps(d, ensure_ascii=False, **shape)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return json.dumps(d, ensure_ascii=True, **shape)
+    return text
 
 
 def _score_jsonl(lines: Iterable[bytes], settings: dict[str, int | None],

@@ -19,7 +19,7 @@ Qt or reportlab. Public API (see docs/tournament.md for the full contract)::
     t.hands.history(h.id); t.record.verify(); t.record.log(); t.record.digest()
     t.penalties.add(["李伟"], 10, "late arrival", zero_sum=False, round=1)
     t.standings.table(round=None) -> list[StandingRow]; t.standings.statement("李伟")
-    t.hands.next_dealer(round, table); t.export_bundle(path); Tournament.import_bundle(b, db)
+    t.hands.next_dealer(round, table); t.write_bundle(path); Tournament.import_bundle(b, db)
     t.standings.export_csv(path); t.hands.export_csv(path); t.backups.write(); t.close()
 
 Every method that changes something is one transaction: it happens completely or raises

@@ -19,7 +19,7 @@ import hashlib
 import json
 import operator
 import sqlite3
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -170,6 +170,17 @@ def redact(entry: Mapping[str, Any]) -> dict[str, Any]:
     return {**entry, "rows": rows}
 
 
+#: how a PIN field's key appears in an entry's JSON text (inside a JSON string every quote
+#: is escaped, so this is a key, never part of a value)
+_PIN_KEYS = tuple(f'"{f}":' for fields in PIN_FIELDS.values() for f in fields)
+
+
+def may_hold_secret(text: str) -> bool:
+    """Whether an entry's JSON text names a PIN field at all (when not, :func:`has_secret`
+    of its value is False, and the text need not be parsed to know it)."""
+    return any(k in text for k in _PIN_KEYS)
+
+
 def has_secret(entry: Mapping[str, Any]) -> bool:
     """Whether an entry's rows hold a PIN field that is not a commitment."""
     return any(isinstance(r, list) and len(r) == 3 and isinstance(r[2], dict)
@@ -227,7 +238,9 @@ class Entry:
 
 
 def read_entries(texts: Iterable[tuple[str | bytes, str]],
-                 redacted: Mapping[int, str] | None = None) -> Iterator[Entry]:
+                 redacted: Mapping[int, str] | None = None, *,
+                 values: Iterable[dict[str, Any]] | None = None,
+                 again: Callable[[int], str] | None = None) -> Iterator[Entry]:
     """Parse and check entries given as (canonical text, stored hash), in order: each hash
     matches its text, the text is canonical, seq counts from 1 and prev links the chain.
     The text may be given as its UTF-8 bytes (as read from the file: hashed as they are,
@@ -237,13 +250,23 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
     number, and the SHA-256 of each one's redacted text. Such an entry is either its
     original text (its hash as stored; its redaction must then hash as listed, so the
     record exports) or its redacted text, as a bundle carries it (hashing as listed; the
-    stored hash still links the chain)."""
+    stored hash still links the chain).
+
+    ``values``: each text's value, already parsed (a bundle's entries: each text was made
+    from its value by :func:`canonical`), so that it is not parsed again. ``again``: where
+    an entry's text does not hash to its stored hash, the text to try instead (a bundle's
+    entry is given as the line it was written on, and tried again as its value's canonical
+    text, should the file have been laid out anew)."""
     prev = GENESIS
     redacted = redacted or {}
+    parsed = iter(values) if values is not None else None
     for i, (text, stored) in enumerate(texts, start=1):
         if not isinstance(text, str | bytes):
             raise ChainError(i, "chain_hash")
         got = sha256(text)
+        if got != stored and again is not None:
+            text = again(i)
+            got = sha256(text)
         if got != stored:
             if redacted.get(i) != got:
                 raise ChainError(i, "chain_hash")
@@ -251,10 +274,13 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
             original = json.loads(text.decode("utf-8") if type(text) is bytes else text)
             if sha256(canonical(redact(original))) != redacted[i]:
                 raise ChainError(i, "chain_redaction_differs")
-        try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
-            e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
-        except ValueError:
-            raise ChainError(i, "chain_not_json") from None
+        if parsed is not None:
+            e = next(parsed)
+        else:
+            try:  # bytes: UTF-8 and nothing else (json.loads would also take UTF-16)
+                e = json.loads(text.decode("utf-8") if type(text) is bytes else text)
+            except ValueError:
+                raise ChainError(i, "chain_not_json") from None
         if not isinstance(e, dict):
             raise ChainError(i, "chain_not_object")
         try:

@@ -3,21 +3,17 @@ dates, chips): one place, so every field is refused with the same words."""
 
 from __future__ import annotations
 
-import json
 import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from referee_app.core.recheck import dump as dump  # the stored form of a JSON value
 from referee_app.core.ruleset import MAX_CAP_FAN, MAX_STAKE
 
 from .errors import StorageError
 from .models import TIE_BREAK_KEYS
 
 PlayerRef = int | str
-
-
-def dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"), sort_keys=False)
 
 
 #: SQLite's INTEGER range: ids, round, table and hand numbers are checked against it

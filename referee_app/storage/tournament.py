@@ -6,7 +6,7 @@ who may make a change, the settings and rulesets, automatic backups), which ever
 given; a part that needs another is given it too. The map::
 
     Tournament.create(path, name, ...) / Tournament.open(path)     -> Tournament
-    Tournament.import_bundle(bundle, db)  t.export_bundle(path)    whole tournament as JSON
+    Tournament.import_bundle(bundle, db)  t.write_bundle(path)     whole tournament as JSON
     Tournament.backup_list(path)          Tournament.restore_backup(path, number, ...)
     t.info  t.update_info(...)  t.ruleset()  t.rules()  t.settings()  t.rules_for(s)
     t.settled_differently()  t.resettle(...)                        event settings
@@ -30,7 +30,7 @@ Modules: players (``players.py``), rounds (``rounds.py``, stored seats in
 the stages (``stages.py``; ranked together in ``stage_board.py``, the leaderboards
 themselves in ``leaderboard.py``, placement points in ``placement.py`` and ``scoring.py``),
 the record (``verify.py``; its signatures and anchors ``trust.py``), the signing key
-(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``), CSV
+(``keys.py``, its material ``signing.py``), backups (``backups.py``), bundles (``bundle.py``, ``bundle_import.py``), CSV
 (``csv_io.py``), settings (``settings.py``), checks of values (``checks.py``); the schema is
 in ``db.py``.
 
@@ -57,7 +57,7 @@ from referee_app.core import (
     get_ruleset,
 )
 
-from . import backups, bundle, chain, migrations, opening, ruleset_store, signing
+from . import backups, bundle, bundle_import, chain, migrations, opening, ruleset_store, signing
 from . import db as dbm
 from .backups import BackupInfo, Backups
 from .checks import (
@@ -236,13 +236,13 @@ class Tournament:
     @classmethod
     def import_bundle(cls, source: str | Path | Mapping[str, Any], db_path: str | Path, *,
                       legacy: bool = False, key: str | None = None,
-                      head_pin: bundle.HeadPin = None, **kwargs: Any) -> Self:
+                      head_pin: bundle_import.HeadPin = None, **kwargs: Any) -> Self:
         """Create ``db_path`` from a bundle after verifying all of it (hashes, signatures,
         settlements); all or nothing (nothing is left on failure). ``legacy``: accept a
         bundle from before the chain. ``key``: refuse a bundle not signed by that key.
         ``head_pin``: the head referee's PIN on this desk (or a function asked with the
         name), needed when the tournament has referees (no PIN travels in a bundle)."""
-        return bundle.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
+        return bundle_import.import_bundle(cls, source, Path(db_path), legacy=legacy,  # type: ignore[no-any-return]
                                     key=key, head_pin=head_pin, **kwargs)
 
     @staticmethod
@@ -286,9 +286,13 @@ class Tournament:
         """Raise :class:`FileReplacedError` if :meth:`replaced`."""
         self.store.check_same_file()
 
-    def export_bundle(self, path: str | Path | None = None) -> dict[str, Any]:
-        """The whole tournament as one JSON document (written to ``path`` if given)."""
-        return bundle.export_bundle(self, path)
+    def export_bundle(self) -> dict[str, Any]:
+        """The whole tournament as one JSON document (its values)."""
+        return bundle.export_bundle(self)
+
+    def write_bundle(self, path: str | Path) -> bundle.BundleWritten:
+        """The whole tournament written to ``path`` as one JSON document (atomically)."""
+        return bundle.write_bundle(self, path)
 
     # ------------------------------------------------------------------ event settings
 

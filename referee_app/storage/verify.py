@@ -20,7 +20,7 @@ import sqlite3
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from referee_app.core import HandRecord, RecordError, settle
+from referee_app.core import recheck
 from referee_app.core.errors import render
 
 from . import chain, signing, trust
@@ -120,8 +120,8 @@ class Record:
 
     def verify(self, *, parallel: bool | None = None, key: str | None = None,
                against: str | trust.Anchor | None = None,
-               every_signature: bool = False, replayed: trust.Signed | None = None
-               ) -> VerifyReport:
+               every_signature: bool = False, replayed: trust.Signed | None = None,
+               meanwhile: Callable[[], object] | None = None) -> VerifyReport:
         """Check everything (see the module doc); raise RecordIntegrityError naming the first
         entry that does not hold, or return the counts, the record's digest and the keys
         that signed it.
@@ -142,11 +142,14 @@ class Record:
         built by replaying its chain, every hash, link and signature checked on the way in
         (bundle import; what those signatures were, :meth:`.trust.Signatures.summary`): its
         tables are the replayed chain by construction, so step 3 is not done twice (a third
-        of an import's time at 8,000 hands)."""
+        of an import's time at 8,000 hands). ``meanwhile``: work of the caller's done here
+        once the worker has started and the chain is checked, before this process settles
+        its share (an import compares the bundle's readable sections while the worker
+        settles); it reads the file as verify does, in the same read transaction."""
         wanted = signing.normalise_fingerprint(key) if key is not None else None
         anchor = (against if isinstance(against, trust.Anchor) or against is None
                   else trust.Anchor.parse(against))
-        report = self._verify(parallel, every_signature, replayed)
+        report = self._verify(parallel, every_signature, replayed, meanwhile)
         if wanted is not None:
             found = trust.check_key(report.keys, wanted)
             if found is not None:
@@ -163,8 +166,8 @@ class Record:
         code = p.pop("code")
         raise RecordIntegrityError(field, render(code, p, "en"), seq, code=code, params=p)
 
-    def _verify(self, parallel: bool | None, every: bool, replayed: trust.Signed | None
-                ) -> VerifyReport:
+    def _verify(self, parallel: bool | None, every: bool, replayed: trust.Signed | None,
+                meanwhile: Callable[[], object] | None = None) -> VerifyReport:
         if parallel is None:
             parallel = (os.cpu_count() or 1) > 1 and self._version_count() >= 2000
         conn = self.db.conn
@@ -190,8 +193,10 @@ class Record:
                                                code="file_damaged", params=p)
                 entries, signed = ((self._read_all_entries, replayed) if replayed is not None
                                    else self._verify_chain(every))
+                if meanwhile is not None:
+                    meanwhile()
                 found = (pool.check() if pool is not None
-                         else _check_range(rows, rules_of, 0, len(rows), set()))
+                         else recheck.check_range(rows, rules_of, 0, len(rows), set()))
                 if found is not None:
                     _, hid, version, problem = found
                     seq = chain.last_writer(entries(), "hand_versions", (hid, version),
@@ -268,6 +273,9 @@ class Record:
 
             try:
                 chain.replay(checked(), conn, "rebuilt")
+            except BaseException:
+                signatures.first_bad()  # its checks are not waited for: read again exactly
+                raise
             finally:
                 cur.close()  # stopped early, it would keep DETACH from running
         finally:
@@ -305,6 +313,7 @@ class Record:
             chain.replay(entries, conn, "rebuilt")
             chain.compare(conn, "rebuilt", entries)
         except chain.ChainError as e:
+            e = signatures.first_bad(before=e.seq) or e  # a signature before it: named first
             if e.seq is not None and 0 < e.seq <= len(rows) and isinstance(rows[e.seq - 1][1],
                                                                              bytes):
                 # bytes that are not UTF-8: the file is damaged, said as reading it says so
@@ -336,59 +345,13 @@ class Record:
 #: versions settled per task: small enough that the two processes finish together
 CHUNK = 250
 
-#: (index in the rows, hand id, version, problem)
-Found = tuple[int, int, int, str]
-
-
-def _check_range(rows: list[tuple[Any, ...]], rules_of: dict[str, Any], lo: int, hi: int,
-                 checked: set[tuple[str, str, str]]) -> Found | None:
-    from_dict, loads = HandRecord.from_dict, json.loads
-    for i in range(lo, hi):
-        hid, version, record, settlement, settings = rows[i]
-        key = (record, settlement, settings)
-        if key in checked:  # a status change copies its version: the same text, settled
-            continue
-        checked.add(key)
-        rules = rules_of.get(settings)
-        if rules is None:
-            continue
-        if isinstance(rules, Exception):
-            return i, hid, version, f"its stored settings cannot be read ({rules})"
-        try:
-            again = settle(from_dict(loads(record), rules), rules).to_dict()
-        except (RecordError, ValueError, KeyError, TypeError) as e:
-            return i, hid, version, f"cannot be settled again ({e})"
-        try:
-            same = loads(settlement) == again  # parsing beats writing ``again`` out
-        except ValueError:
-            same = False
-        if not same:
-            return i, hid, version, ("its stored settlement differs from settling its "
-                                     "record under its stored settings")
-    return None
-
 
 def check_settlements(rows: list[tuple[Any, ...]], rules_of: dict[str, Any]
                       ) -> tuple[int, int, str] | None:
     """Settle every version again under its stored settings; the first (hand, version,
     problem) that does not reproduce its stored settlement, or None."""
-    found = _check_range(rows, rules_of, 0, len(rows), set())
+    found = recheck.check_range(rows, rules_of, 0, len(rows), set())
     return None if found is None else found[1:]
-
-
-#: the worker process's rulesets by settings text, and the texts it has settled
-_WORKER_RULES: dict[str, Any] = {}
-_WORKER_CHECKED: set[tuple[str, str, str]] = set()
-
-
-def _worker_start(rules_of: dict[str, Any]) -> None:
-    _WORKER_RULES.update(rules_of)
-
-
-def _worker_check(lo: int, rows: list[tuple[Any, ...]]) -> Found | None:
-    """:func:`_check_range` over one chunk in the worker; the index is the whole list's."""
-    found = _check_range(rows, _WORKER_RULES, 0, len(rows), _WORKER_CHECKED)
-    return None if found is None else (lo + found[0], *found[1:])
 
 
 class _Pool:
@@ -411,8 +374,8 @@ class _Pool:
         portable = {k: RuntimeError(str(v)) if isinstance(v, Exception) else v
                     for k, v in rules_of.items()}
         self._pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                         initializer=_worker_start, initargs=(portable,))
-        self._futures = {lo: self._pool.submit(_worker_check, lo, rows[lo:lo + CHUNK])
+                                         initializer=recheck.worker_start, initargs=(portable,))
+        self._futures = {lo: self._pool.submit(recheck.worker_check, lo, rows[lo:lo + CHUNK])
                          for lo in reversed(range(0, len(rows), CHUNK))}
 
     @classmethod
@@ -423,20 +386,20 @@ class _Pool:
         except (OSError, ImportError, NotImplementedError):
             return None
 
-    def check(self) -> Found | None:
+    def check(self) -> recheck.Found | None:
         """The first problem over all the chunks, each settled here or by the worker."""
         checked: set[tuple[str, str, str]] = set()
         total = len(self._rows)
         for lo in range(0, total, CHUNK):
             future = self._futures[lo]
             if future.cancel():
-                found = _check_range(self._rows, self._rules, lo, min(lo + CHUNK, total),
+                found = recheck.check_range(self._rows, self._rules, lo, min(lo + CHUNK, total),
                                      checked)
             else:
                 try:
                     found = future.result()
                 except Exception:
-                    found = _check_range(self._rows, self._rules, lo,
+                    found = recheck.check_range(self._rows, self._rules, lo,
                                          min(lo + CHUNK, total), checked)
             if found is not None:
                 return found

@@ -148,6 +148,22 @@ def test_score_jsonl_fuzz(data: list[bytes]) -> None:
     check(["score", "--jsonl", _file(b"\n".join(lines))])
 
 
+def test_a_lone_surrogate_quoted_in_an_error_line_is_escaped() -> None:
+    """Found by the fuzz above: a bad value with a lone surrogate in it, quoted back in a
+    ``--jsonl`` error line, is written as a JSON escape (no UTF-8 carries it)."""
+    line = (b'{"format": "sichuan-hand/1", "ruleset": "ottawa-2009", '
+            b'"dealer": {"\\ud800": null}, "seats": {'
+            b'"E": {"concealed": "1112345678999m", "pongs": []}, '
+            b'"S": {"concealed": "2366p456s", "pongs": ["5p"]}, '
+            b'"W": {"concealed": "35579m2468p1357s", "pongs": []}, '
+            b'"N": {"concealed": "2344567p345678s", "pongs": []}}, "events": []}')
+    check(["score", "--jsonl", _file(line)])
+    res = CliRunner().invoke(cli_main, ["score", "--jsonl", _file(line)])
+    out = json.loads(res.stdout)
+    assert res.exit_code == 2 and out["errors"][0]["field"] == "dealer"
+    assert out["errors"][0]["params"]["got"] == {"\ud800": None}
+
+
 @FUZZ
 @given(tiles=TILE_TEXT, win=st.none() | TILE_TEXT, pongs=st.lists(TILE_TEXT, max_size=2),
        kongs=st.lists(TILE_TEXT, max_size=2),

@@ -67,7 +67,7 @@ def test_results_address_is_a_checked_setting(event: Path) -> None:
     assert f"results: {URL}" in r.output
     # the record holds it: a bundle carries it to another desk
     with Tournament.open(event, backup_every=0) as t:
-        t.export_bundle(event.with_suffix(".bundle.json"))
+        t.write_bundle(event.with_suffix(".bundle.json"))
     with Tournament.import_bundle(event.with_suffix(".bundle.json"),
                                   event.with_name("copy.sqlite"), head_pin="copy-pin") as c:
         assert c.info.results_url == URL

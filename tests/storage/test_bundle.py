@@ -12,6 +12,7 @@ import pytest
 from referee_app.core import HandRecord, get_ruleset, settle
 from referee_app.storage import (
     BundleError,
+    StorageError,
     Tournament,
     TournamentExistsError,
     demo_bundle_path,
@@ -51,9 +52,10 @@ def test_export_import_export_is_byte_identical(make_tournament, record_for,
     """The file written is the record's one text: exported, imported and exported again it
     is the same bytes; each player, round, hand and chain entry is one line of it."""
     t = _busy_tournament(make_tournament, record_for)
-    b = t.export_bundle(tmp_path / "b1.json")
+    t.write_bundle(tmp_path / "b1.json")
+    b = t.export_bundle()
     t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
-    t2.export_bundle(tmp_path / "b2.json")
+    t2.write_bundle(tmp_path / "b2.json")
     first = (tmp_path / "b1.json").read_bytes()
     assert (tmp_path / "b2.json").read_bytes() == first
     lines = first.decode("utf-8").splitlines()
@@ -67,7 +69,8 @@ def test_export_import_export_is_byte_identical(make_tournament, record_for,
 
 def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> None:
     t = _busy_tournament(make_tournament, record_for)
-    b1 = t.export_bundle(tmp_path / "b1.json")
+    t.write_bundle(tmp_path / "b1.json")
+    b1 = t.export_bundle()
     t2 = Tournament.import_bundle(tmp_path / "b1.json", tmp_path / "copy.sqlite", backup_every=0)
     b2 = t2.export_bundle()
     assert b2 == b1
@@ -79,6 +82,117 @@ def test_round_trip_is_lossless(make_tournament, record_for, tmp_path: Path) -> 
     assert t2.penalties.list() == t.penalties.list()
     assert t2.rounds.seating(2) == t.rounds.seating(2)
     t2.close()
+
+
+@pytest.mark.parametrize("column", ["record", "settlement", "settings"])
+def test_a_stored_value_that_is_not_json_is_refused_not_written(
+        make_tournament, record_for, tmp_path: Path, column: str) -> None:
+    """The bundle is written from the stored texts without parsing them: SQLite's check
+    still refuses a damaged one, naming the hand and version, and writes nothing."""
+    t = _busy_tournament(make_tournament, record_for)
+    hid = t.hands.list()[3].id
+    t.db.execute("DROP TRIGGER IF EXISTS hand_versions_no_update")
+    t.db.execute(f"UPDATE hand_versions SET {column}=substr({column}, 2) WHERE hand_id=?",
+                 (hid,))
+    with pytest.raises(StorageError) as e:
+        t.write_bundle(tmp_path / "b.json")
+    assert e.value.code == "stored_value_not_json"
+    assert e.value.params == {"hand_id": hid, "version": 1, "column": column}
+    assert f"hand {hid} version 1: its stored {column} is not JSON" in str(e.value)
+    assert not (tmp_path / "b.json").exists()
+
+
+def test_a_chain_entry_that_no_longer_hashes_is_written_as_read(make_tournament, record_for,
+                                                                 tmp_path: Path) -> None:
+    """An entry whose text does not match its hash goes out parsed and written again (as
+    the values say, for the import to refuse by its hash); one that is not JSON is refused."""
+    t = _busy_tournament(make_tournament, record_for)
+    t.db.execute("DROP TRIGGER IF EXISTS chain_no_update")
+    t.db.execute("UPDATE chain SET entry=replace(entry, '\"slow play\"', '\"fast play\"') "
+                 "WHERE action='penalty.add'")
+    t.write_bundle(tmp_path / "b.json")
+    assert json.loads((tmp_path / "b.json").read_text(encoding="utf-8")) == t.export_bundle()
+    with pytest.raises(BundleError) as e:
+        Tournament.import_bundle(tmp_path / "b.json", tmp_path / "copy.sqlite")
+    assert "hash" in e.value.problem
+    t.db.execute("UPDATE chain SET entry='{' WHERE seq=3")
+    with pytest.raises(StorageError) as e:
+        t.write_bundle(tmp_path / "c.json")
+    assert e.value.code == "stored_entry_not_json" and e.value.params == {"seq": 3}
+    assert not (tmp_path / "c.json").exists()
+
+
+def test_an_edited_hands_section_is_named_and_a_reordered_one_imports(
+        make_tournament, record_for, tmp_path: Path) -> None:
+    """The hands section is compared as stored texts: an edit anywhere in it is named by its
+    path (a value, a type, a key added), while the same values in another key order are the
+    same hands."""
+    t = _busy_tournament(make_tournament, record_for)
+    b = t.export_bundle()
+
+    def edited(change) -> str | None:
+        data = copy.deepcopy(b)
+        change(data["hands"])
+        try:
+            Tournament.import_bundle(data, tmp_path / "x.sqlite").close()
+        except BundleError as e:
+            assert e.message_code == "section_edited"
+            return e.field
+        (tmp_path / "x.sqlite").unlink()
+        return None
+
+    def chips(hands) -> None:
+        v = hands[5]["versions"][0]["settlement"]
+        v["totals"]["E"] += 1
+
+    def as_float(hands) -> None:
+        hands[2]["versions"][0]["version"] = 1.0
+
+    def key_added(hands) -> None:
+        hands[3]["versions"][0]["record"]["note"] = "x"
+
+    def reordered(hands) -> None:
+        for h in hands:
+            for v in h["versions"]:
+                v["record"] = dict(reversed(list(v["record"].items())))
+            h["versions"] = h.pop("versions")
+            h.update(reversed(list(h.items())))
+
+    assert edited(chips) == "hands[5].versions[0].settlement.totals.E"
+    assert edited(as_float) == "hands[2].versions[0].version"
+    assert edited(key_added) == "hands[3].versions[0].record.note"
+    assert edited(lambda hands: hands.pop()) == f"hands[{len(b['hands']) - 1}]"
+    assert edited(reordered) is None
+
+
+def test_a_bundle_laid_out_anew_imports_the_same(make_tournament, record_for,
+                                                  tmp_path: Path) -> None:
+    """Import takes each chain entry's hashed text from the line it was written on; a bundle
+    reformatted by another tool (indented, or its entries' keys reordered on their lines)
+    is the same values and imports to the same record."""
+    t = _busy_tournament(make_tournament, record_for)
+    t.write_bundle(tmp_path / "b.json")
+    text = (tmp_path / "b.json").read_text(encoding="utf-8")
+    data = json.loads(text)
+    (tmp_path / "indented.json").write_text(json.dumps(data, indent=2, ensure_ascii=False),
+                                            encoding="utf-8")
+    lines = text.split("\n")
+    chain_at = lines.index(' "chain": [')
+    for i in range(chain_at + 1, chain_at + 1 + len(data["chain"])):
+        comma = lines[i].endswith(",")
+        e = json.loads(lines[i].rstrip(","))
+        beside = {k: e.pop(k) for k in ("hash", "sig") if k in e}  # still last, as written
+        lines[i] = "  " + json.dumps({**dict(reversed(list(e.items()))), **beside},
+                                     ensure_ascii=False, separators=(",", ":")) + (
+                                         "," if comma else "")
+    (tmp_path / "reordered.json").write_text("\n".join(lines), encoding="utf-8")
+    assert json.loads((tmp_path / "reordered.json").read_text(encoding="utf-8")) == data
+    want = t.record.head()
+    for name in ("b", "indented", "reordered"):
+        with Tournament.import_bundle(tmp_path / f"{name}.json", tmp_path / f"{name}.sqlite",
+                                      backup_every=0) as again:
+            assert again.record.head() == want
+            assert again.export_bundle() == data
 
 
 def to_legacy(b: dict) -> dict:

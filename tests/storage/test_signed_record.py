@@ -202,7 +202,7 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
                                                                 tmp_path: Path) -> None:
     fp = event.info.signing_key
     bundle = tmp_path / "event.json"
-    event.export_bundle(bundle)
+    event.write_bundle(bundle)
     data = json.loads(bundle.read_text(encoding="utf-8"))
     assert data["format"] == "referee-tournament/3"
     assert data["signing_key"]["fingerprint"] == fp
@@ -218,7 +218,7 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
     own = forge(event.path, forged, lambda es: penalty_chips(es, -50), key="own")
     assert own is not None
     with Tournament.open(forged, backup_every=0) as f:
-        f.export_bundle(tmp_path / "forged.json")
+        f.write_bundle(tmp_path / "forged.json")
     target = tmp_path / "b.sqlite"
     r = run(main, ["event", "import", str(tmp_path / "forged.json"), "--key", fp[:16],
                    "--db", str(target)])
@@ -228,6 +228,35 @@ def test_a_bundle_signed_by_another_key_is_refused_by_import_key(event: Tourname
     # without --key it imports (it is self-consistent), and says whose key signed it
     r = run(main, ["event", "import", str(tmp_path / "forged.json"), "--db", str(target)])
     assert r.exit_code == 0 and own.fingerprint in r.output
+
+
+def test_a_bundle_whose_entry_holds_a_pin_hash_is_refused(event: Tournament,
+                                                         tmp_path: Path) -> None:
+    """No bundle carries a PIN hash: one rebuilt with a PIN field in a referee's row (every
+    hash recomputed) is refused at that entry, before anything else about it is trusted."""
+    seq = []
+
+    def add_pin(entries: list) -> None:
+        for e in entries:
+            for table, op, row in e["rows"]:
+                if table == "referees" and op == "I":
+                    row["pin"] = "scrypt$16384$8$1$" + "ab" * 16 + "$" + "cd" * 32
+                    seq.append(e["seq"])
+                    return
+
+    event.referees.add("赵", pin="123456", head=True)
+    event.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    forge(event.path, tmp_path / "forged.sqlite", add_pin)
+    assert seq, "the event has a referee"
+    data = event.export_bundle()
+    pairs = entries_of(tmp_path / "forged.sqlite")
+    data["chain"] = [{**e, "hash": chain.sha256(chain.canonical(e)), "sig": sig}
+                     for e, sig in pairs]
+    data["head"] = {"entries": len(pairs), "digest": data["chain"][-1]["hash"]}
+    with pytest.raises(BundleError) as e:
+        Tournament.import_bundle(data, tmp_path / "x.sqlite", head_pin="123456")
+    assert e.value.message_code == "secret_in_chain" and e.value.field == f"chain[{seq[0] - 1}]"
+    assert not (tmp_path / "x.sqlite").exists()
 
 
 def test_a_bundle_whose_signature_was_changed_is_refused(event: Tournament,
@@ -406,7 +435,7 @@ def test_no_pin_hash_salt_or_derived_value_leaves_in_any_export(old_file: Path,
     secrets = _secrets_of(old_file)
     with Tournament.open(old_file, backup_every=0) as t:
         bundle = tmp_path / "old.json"
-        t.export_bundle(bundle)
+        t.write_bundle(bundle)
         pins = [h for (h,) in t.db.execute("SELECT hash FROM pins")]
         assert len(pins) == 3
         secrets |= {p for h in pins for p in (h, *h.split("$")[-2:])}

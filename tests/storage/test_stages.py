@@ -267,7 +267,8 @@ def test_stages_and_points_penalties_go_through_a_bundle(tmp_path: Path) -> None
         t.stages.cut(1, _untied_top(t, 1, 8), "half", name="决赛")
         t.rounds.seat(2, seed=2)
         _play(t, 2, rng, hands=1)
-        bundle = t.export_bundle(tmp_path / "e.json")
+        t.write_bundle(tmp_path / "e.json")
+        bundle = t.export_bundle()
         rows = t.standings.table()
     assert bundle["stages"][0]["name"] == "决赛"
     assert [p["unit"] for p in bundle["penalties"]] == ["points"]

@@ -473,7 +473,7 @@ def test_an_export_that_fails_midway_keeps_the_previous_file_and_no_temp_file(
     monkeypatch.setattr(csv_io, "_guarded_writer", full)
     with pytest.raises(OSError, match="No space"):
         if export == "bundle":
-            t.export_bundle(target)
+            t.write_bundle(target)
         else:
             getattr(t, export.removesuffix("_csv")).export_csv(target)
     monkeypatch.undo()

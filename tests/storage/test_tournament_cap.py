@@ -40,7 +40,7 @@ def test_cap_applies_to_saved_hands(make_tournament: Any) -> None:
 
 def test_cap_survives_a_bundle_round_trip(make_tournament: Any, tmp_path: Any) -> None:
     t = make_tournament(n=4, ruleset="sichuan-novel", cap_fan=5)
-    t.export_bundle(tmp_path / "b.json")
+    t.write_bundle(tmp_path / "b.json")
     with Tournament.import_bundle(tmp_path / "b.json", tmp_path / "c.sqlite") as u:
         assert u.info.cap_fan == 5
 

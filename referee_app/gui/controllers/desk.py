@@ -17,6 +17,7 @@ from referee_app.core import Ruleset, dealer_by_rule, get_ruleset, ruleset_ids
 from referee_app.core.errors import FieldError
 from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_from_file
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
+from referee_app.storage.bundle import BundleWritten
 from referee_app.storage.changes import Shown, to_show
 from referee_app.storage.errors import AuthError
 from referee_app.storage.impact import AmendImpact, ImpactModel
@@ -502,8 +503,8 @@ class Desk:
 
     # ------------------------------------------------------------------ running the event
 
-    def export_bundle(self, path: str | Path) -> dict[str, Any]:
-        return self.t.export_bundle(path)
+    def export_bundle(self, path: str | Path) -> BundleWritten:
+        return self.t.write_bundle(path)
 
     def add_player(self, name: str, name_latin: str = "", club: str = "",
                    status: str = "active", team: str = "") -> Player:

@@ -181,6 +181,7 @@ class EntryView(QWidget):
         sc.activated.connect(self.delete_event)
         LANG.changed.connect(self.retranslate)
         self.load(self.form, title="")
+        self.retranslate()  # the texts once; a language change sends them again
 
     # ------------------------------------------------------------------ texts
 
@@ -217,7 +218,6 @@ class EntryView(QWidget):
             p.reset()
         self._apply(copy.deepcopy(form))
         self.undo_stack.setClean()
-        self.retranslate()
 
     def _build_panels(self, seats: tuple[str, ...]) -> None:
         for p in self.panels.values():

@@ -127,8 +127,8 @@ class EventAdmin:
         except (ValueError, OSError) as e:
             self.refused(exception_text(e))
             return False
-        self.win.message(tr("exported", path=path, players=len(data.get("players", [])),
-                             hands=len(data.get("hands", []))), error=False)
+        self.win.message(tr("exported", path=path, players=data.players, hands=data.hands),
+                         error=False)
         return True
 
     def add_player(self) -> bool:

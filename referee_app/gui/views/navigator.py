@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -385,6 +386,7 @@ class SeatingView(QWidget):
         lay.addWidget(self.byes)
         lay.addWidget(self.problems)
         self._seating: Any = None
+        self._stale = False  # another round chosen while the tab was hidden: drawn when shown
         self._rounds: list[int] = []
         self._next_round = 1
         self._problems: list[str] | None = None
@@ -418,10 +420,11 @@ class SeatingView(QWidget):
         self.btn_seat.setText(tr("Seat round n…", n=n))
 
     def selected_seat(self) -> tuple[int, int, str] | None:
-        """(round, table, seat) of the selected seat cell, or None (table column, nothing)."""
+        """(round, table, seat) of the selected seat cell, or None (table column, nothing,
+        or the grid still an earlier round's)."""
         items = self.table.selectedItems()
         r = self.current_round()
-        if not items or r is None:
+        if not items or r is None or self._stale:
             return None
         key = items[0].data(Qt.ItemDataRole.UserRole)
         return None if not key else (r, int(key[0]), str(key[1]))
@@ -458,9 +461,23 @@ class SeatingView(QWidget):
         self.round_box.blockSignals(False)
 
     def _round(self, _i: int) -> None:
+        """Another round chosen (here, or by the navigator following the form): its grid is
+        read and drawn now if the tab is on screen, else when it is shown — 30 ms of 250
+        tables redrawn unseen each time the form moved to another round's hand."""
         r = self.current_round()
-        if r is not None:
-            self.round_changed.emit(r)
+        if r is None:
+            return
+        if not self.isVisible():
+            self._stale = True  # the grid is an earlier round's until the tab is shown
+            self.table.clearSelection()
+            return
+        self._stale = False
+        self.round_changed.emit(r)
+
+    def showEvent(self, event: QShowEvent) -> None:
+        super().showEvent(event)
+        if self._stale:
+            self._round(-1)
 
     def current_round(self) -> int | None:
         if self.round_box.currentIndex() < 0:
@@ -470,6 +487,7 @@ class SeatingView(QWidget):
     def show_seating(self, seating: Any, problems: Sequence[str] | None = None) -> None:
         """Show a storage ``Seating`` (tables[table][seat] -> player, byes) and the store's
         ``seating_problems`` for that round under the grid."""
+        self._stale = False
         self._seating = seating
         self._problems = None if problems is None else list(problems)
         seats = tuple(seating.seats)

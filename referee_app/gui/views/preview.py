@@ -86,6 +86,8 @@ class PreviewPanel(QWidget):
         self._label_colours = {}
         self._problem_rows: list[Any] = []
         self._problem_texts: list[str] = []
+        #: the wins' and payments' lines shown, in a language: the same again is not rewritten
+        self._settled_rows: tuple[str, list[Any], list[Any]] | None = None
         self.retranslate()
 
     def _problem_activated(self, item: QListWidgetItem) -> None:
@@ -178,39 +180,21 @@ class PreviewPanel(QWidget):
         s = ev.settlement
         wins = s.wins if s is not None and s.ok else ()
         pays = s.payments if s is not None and s.ok else ()
-        wins_before = [[self.wins.item(r, 2).text() if self.wins.item(r, 2) else ""]
-                       for r in range(self.wins.rowCount())]
-        self.wins.setRowCount(len(wins))
-        for r, w in enumerate(wins):
+        win_rows = []
+        for w in wins:
             sc = w.score
             pattern = both(sc.pattern, sc.pattern_en)
             if sc.bonuses:
                 pattern += " + " + " + ".join(bonus_name(ev.rules or s.ruleset, b.name)
                                               for b in sc.bonuses)
-            cells = [seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
-                     str(w.chips)]
-            dim = w.seat in stale  # a win's fan and chips rest on the winner's tiles
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                item.setToolTip(tr("stale_tip") if dim else text)
-                if dim:
-                    item.setForeground(brush(STALE))
-                self.wins.setItem(r, c, item)
-        if wins_before != [[self.wins.item(r, 2).text()] for r in range(len(wins))]:
-            self.wins_rows.fit()  # only a changed pattern can change a row's lines
-        self.payments.setRowCount(len(pays))
-        for r, p in enumerate(pays):
-            cells = [seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
-                     reason_text(p)]
-            dim = p.payer in stale or p.payee in stale
-            for c, text in enumerate(cells):
-                item = QTableWidgetItem(text)
-                if dim:
-                    item.setForeground(brush(STALE))
-                    item.setToolTip(tr("stale_tip"))
-                if c == 2:
-                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                self.payments.setItem(r, c, item)
+            win_rows.append(([seat_name(w.seat), players.get(w.seat) or "", pattern, str(w.fan),
+                              str(w.chips)], w.seat in stale))
+        pay_rows = [([seat_name(p.payer), seat_name(p.payee), str(p.chips), p.clause,
+                      reason_text(p)], p.payer in stale or p.payee in stale) for p in pays]
+        if (LANG.code, win_rows, pay_rows) != self._settled_rows:  # a save, a reload: the same
+            self._settled_rows = (LANG.code, win_rows, pay_rows)
+            self._show_wins(win_rows)
+            self._show_payments(pay_rows)
         totals = s.totals if s is not None and s.ok else {}
         # a total depends on a stand-in seat if it is one, or paid/was paid by one
         touched = set(stale) | {q for p in pays for q in (p.payer, p.payee)
@@ -234,3 +218,31 @@ class PreviewPanel(QWidget):
                 pal = lbl.palette()  # a palette, not a style sheet: no re-polish per key
                 pal.setColor(QPalette.ColorRole.WindowText, QColor(colour))
                 lbl.setPalette(pal)
+
+    def _show_wins(self, rows: list[tuple[list[str], bool]]) -> None:
+        """The wins' lines: a win's fan and chips rest on the winner's tiles (dimmed when
+        they are stand-ins)."""
+        before = [[self.wins.item(r, 2).text() if self.wins.item(r, 2) else ""]
+                  for r in range(self.wins.rowCount())]
+        self.wins.setRowCount(len(rows))
+        for r, (cells, dim) in enumerate(rows):
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                item.setToolTip(tr("stale_tip") if dim else text)
+                if dim:
+                    item.setForeground(brush(STALE))
+                self.wins.setItem(r, c, item)
+        if before != [[self.wins.item(r, 2).text()] for r in range(len(rows))]:
+            self.wins_rows.fit()  # only a changed pattern can change a row's lines
+
+    def _show_payments(self, rows: list[tuple[list[str], bool]]) -> None:
+        self.payments.setRowCount(len(rows))
+        for r, (cells, dim) in enumerate(rows):
+            for c, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if dim:
+                    item.setForeground(brush(STALE))
+                    item.setToolTip(tr("stale_tip"))
+                if c == 2:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                self.payments.setItem(r, c, item)

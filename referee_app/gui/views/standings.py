@@ -9,12 +9,14 @@ after a save repaint the rows that changed and only as far as they are on screen
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Signal
-from PySide6.QtGui import QFont
+from PySide6.QtGui import QFont, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -46,6 +48,10 @@ _RIGHT = Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter
 #: rows a column's width is measured on (those on screen and around them)
 CONTENTS_ROWS = 64
 AnyIndex = QModelIndex | QPersistentModelIndex
+#: the roles a cell answers; the delegate asks for more (decoration, check state, …) — None
+_ROLES = frozenset({Qt.ItemDataRole.DisplayRole, Qt.ItemDataRole.UserRole,
+                    Qt.ItemDataRole.TextAlignmentRole, Qt.ItemDataRole.ForegroundRole,
+                    Qt.ItemDataRole.FontRole})
 
 
 def _text(value: Any, signed: bool) -> str:
@@ -75,6 +81,26 @@ def columns(rows: Sequence[Any]) -> list[tuple[str, str, bool]]:
     return out
 
 
+def _key(row: Any) -> Any:
+    """Whose line this is: the player's (a team's, in the team view)."""
+    return getattr(row, "player_id", None) or getattr(row, "team", None)
+
+
+def _unranked(row: Any) -> Any:
+    """A line without its rank: what it shows besides its place (None stays None)."""
+    if row is None:
+        return None
+    get = _BESIDES_RANK.get(type(row))
+    if get is None:
+        get = _BESIDES_RANK[type(row)] = attrgetter(
+            *(f.name for f in fields(row) if f.name not in ("rank", "tied")))
+    return get(row)
+
+
+#: a row's fields besides its rank, read at once (a few hundred lines move at each save)
+_BESIDES_RANK: dict[type, attrgetter] = {}
+
+
 def _point_penalties(row: Any) -> Any:
     """A player's row's points from penalties, or a team's (its members' summed)."""
     totals = getattr(row, "totals", None)
@@ -96,20 +122,35 @@ class StandingsModel(QAbstractTableModel):
         self.stage_names: dict[int, str] = {}  # stage number -> its name, as shown
         self.bold = QFont()
         self.bold.setBold(True)
+        self._lay_out()
 
-    @property
-    def names(self) -> tuple[str, ...]:
-        return _TEAM_NAMES if self.teams else _NAMES
-
-    @property
-    def placement(self) -> bool:
-        return any(key == "points" for _, key, _ in self.figures)
+    def _lay_out(self) -> None:
+        """The columns' places, worked out once per set of columns: the view asks
+        :meth:`data` eight roles of every cell it paints or measures, so a cell's answer
+        looks them up rather than working them out again."""
+        self.names = _TEAM_NAMES if self.teams else _NAMES
+        keys = [k for _, k, _ in self.figures]
+        self.placement = "points" in keys
+        self._staged = "stage" in keys
+        first = len(self.names)
+        self._figures_end = first + len(self.figures)
+        self._chips_col = first + keys.index("chips")
+        self._ranks_col = first + keys.index("points" if self.placement else "chips")
+        self._stage_col = first + keys.index("stage") if self._staged else -1
+        self._columns = self._figures_end + len(self.rounds)
 
     def column_of(self, key: str) -> int:
         """The column of a figure (``chips``, ``points``…)."""
         return len(self.names) + [k for _, k, _ in self.figures].index(key)
 
-    def set_rows(self, rows: Sequence[Any], *, teams: bool = False) -> None:
+    def set_rows(self, rows: Sequence[Any], *, teams: bool = False) -> list[int] | None:
+        """Show these rows; the lines whose contents differ from those shown, each told to
+        the view (:attr:`dataChanged`) — or None when the columns or the number of lines
+        changed and the whole table was reset.
+
+        One signal a line: Qt 6.11's table view repaints its whole viewport for a change of
+        more than about 200 cells, on screen or not (measured), and a save moves a few
+        hundred lines down or up one place, mostly off screen."""
         rows = list(rows)
         figures = columns(rows)
         placement = any(key == "points" for _, key, _ in figures)
@@ -119,13 +160,16 @@ class StandingsModel(QAbstractTableModel):
                 or len(rows) != len(self.rows)):
             self.beginResetModel()
             self.rows, self.rounds, self.teams, self.figures = rows, rounds, teams, figures
+            self._lay_out()
             self.endResetModel()
-            return
-        changed = [i for i, (a, b) in enumerate(zip(self.rows, rows, strict=True)) if a != b]
+            return None
+        changed = [i for i, (a, b) in enumerate(zip(self.rows, rows, strict=True))
+                   if a is not b and a != b]
         self.rows = rows
-        if changed:
-            self.dataChanged.emit(self.index(changed[0], 0),
-                                  self.index(changed[-1], self.columnCount() - 1))
+        last = self._columns - 1
+        for i in changed:  # a line that did not change is not read again
+            self.dataChanged.emit(self.index(i, 0), self.index(i, last))
+        return changed
 
     def retranslated(self) -> None:
         """Titles and texts again in the new language (the members' list separator)."""
@@ -138,8 +182,7 @@ class StandingsModel(QAbstractTableModel):
         return 0 if parent.isValid() else len(self.rows)
 
     def columnCount(self, parent: AnyIndex = QModelIndex()) -> int:  # noqa: B008
-        return 0 if parent.isValid() else (len(self.names) + len(self.figures)
-                                           + len(self.rounds))
+        return 0 if parent.isValid() else self._columns
 
     def headerData(self, section: int, orientation: Qt.Orientation,
                    role: int = Qt.ItemDataRole.DisplayRole) -> Any:
@@ -159,13 +202,12 @@ class StandingsModel(QAbstractTableModel):
             return r.rank, False
         if col < names:
             return ("" if self.teams else r.player), False
-        if col < names + len(self.figures):
+        if col < self._figures_end:
             _, key, signed = self.figures[col - names]
             return (r.totals.get(key, 0) if self.teams else getattr(r, key)), signed
-        n = self.rounds[col - names - len(self.figures)]
+        n = self.rounds[col - self._figures_end]
         values = r.per_round_points if self.placement else r.per_round
-        staged = any(key == "stage" for _, key, _ in self.figures)
-        return values.get(n, None if staged else 0), not self.placement
+        return values.get(n, None if self._staged else 0), not self.placement
 
     def _text(self, row: int, col: int) -> str:
         r = self.rows[row]
@@ -178,31 +220,24 @@ class StandingsModel(QAbstractTableModel):
         if col == 1:
             return r.player + (f"  ({r.club})" if r.club else "")
         value, signed = self.value(row, col)
-        if col == self._stage_column():
+        if col == self._stage_col:
             return self.stage_names.get(value, str(value))
         return _text(value, signed)
 
-    def _stage_column(self) -> int:
-        keys = [k for _, k, _ in self.figures]
-        return len(self.names) + keys.index("stage") if "stage" in keys else -1
-
     def data(self, index: AnyIndex, role: int = Qt.ItemDataRole.DisplayRole) -> Any:
-        if not index.isValid():
+        if role not in _ROLES or not index.isValid():
             return None
         row, col = index.row(), index.column()
-        names = len(self.names)
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(row, col)
         if role == Qt.ItemDataRole.UserRole:
             return self.value(row, col)[0]
         if role == Qt.ItemDataRole.TextAlignmentRole:
-            return Qt.AlignmentFlag.AlignCenter if col == 0 else None if col < names \
-                else _RIGHT
-        chips = col == self.column_of("chips")
-        if chips and role == Qt.ItemDataRole.ForegroundRole:
-            return chips_brush(self.value(row, col)[0])
-        first = col == self.column_of("points" if self.placement else "chips")  # what ranks
-        if (first or (self.teams and col == 1)) and role == Qt.ItemDataRole.FontRole:
+            return Qt.AlignmentFlag.AlignCenter if col == 0 else None \
+                if col < len(self.names) else _RIGHT
+        if role == Qt.ItemDataRole.ForegroundRole:
+            return chips_brush(self.value(row, col)[0]) if col == self._chips_col else None
+        if col == self._ranks_col or (self.teams and col == 1):  # FontRole: what ranks
             return self.bold
         return None
 
@@ -250,7 +285,11 @@ class StandingsView(QWidget):
         self.table.setAlternatingRowColors(True)
         self.table.verticalHeader().setDefaultSectionSize(24)
         self.table.activated.connect(self._activated)
-        self.model.modelReset.connect(self._columns_reset)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+        header.setStretchLastSection(True)
+        self._fit_all = True  # every column measured again, once on screen
+        self._fit_keys: set[Any] = set()  # whose lines the columns must fit, once on screen
         top = QHBoxLayout()
         top.addWidget(self.lbl_round)
         top.addWidget(self.round_box)
@@ -275,6 +314,8 @@ class StandingsView(QWidget):
         self.set_rounds(self._rounds)
         self.set_stages(self._stages)
         self.model.retranslated()
+        self._fit_all = True  # the titles in the new language
+        self._fit_columns()
         if self._updated:
             self.info.setText(tr("updated", t=self._updated))
 
@@ -367,19 +408,62 @@ class StandingsView(QWidget):
         self._show(rows, teams=True)
 
     def _show(self, rows: Sequence[Any], *, teams: bool) -> None:
-        self.model.set_rows(rows, teams=teams)
+        before = {_key(r): r for r in self.model.rows}
+        changed = self.model.set_rows(rows, teams=teams)
+        if changed is None:
+            self._fit_all = True
+        else:  # the lines whose figures changed, not those a rank moved down one line
+            for i in changed:
+                row = self.model.rows[i]
+                if _unranked(before.get(_key(row))) != _unranked(row):
+                    self._fit_keys.add(_key(row))
         self._updated = datetime.now().strftime("%H:%M:%S")
         self.info.setText(tr("updated", t=self._updated))
+        self._fit_columns()
 
-    def _columns_reset(self) -> None:
+    def showEvent(self, event: QShowEvent) -> None:
+        """Columns not measured while the tab was hidden are measured now it is shown."""
+        super().showEvent(event)
+        self._fit_columns()
+
+    def _fit_columns(self) -> None:
         """Every column as wide as its title and figures (no header cut at 1280 px); the
-        last one takes what is left, and a narrow window scrolls sideways. Sized from the
-        rows on screen and those near them (``resizeContentsPrecision``), not all 1,000
-        after each save: Qt's default reads a thousand rows again at every change."""
+        last one takes what is left, and a narrow window scrolls sideways.
+
+        Measured when the table is on screen, not while another tab is (a hidden tab is
+        measured when it is shown). After new columns, from the rows on screen and those
+        near them (``resizeContentsPrecision``); after a save, only the lines whose figures
+        changed, and a column only grows; the rank column also to the widest rank (1000=).
+        Qt's own ResizeToContents measured 64 lines x every column again at each change,
+        shown or not: 100 ms of a 150 ms save at 1,000 players."""
+        if not self.table.isVisible() or not (self._fit_all or self._fit_keys):
+            return
         header = self.table.horizontalHeader()
-        header.setResizeContentsPrecision(CONTENTS_ROWS)
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        rows = self.model.rows
+        if self._fit_all:
+            self._fit_all = False
+            header.setResizeContentsPrecision(CONTENTS_ROWS)
+            self.table.resizeColumnsToContents()
+        else:
+            at = {_key(r): i for i, r in enumerate(rows)}
+            self._grow(header, [at[k] for k in self._fit_keys if k in at],
+                       range(self.model.columnCount()))
+        self._fit_keys.clear()
+        if rows:
+            self._grow(header, [max(range(len(rows)),
+                                    key=lambda i: len(str(rows[i].rank)) + rows[i].tied)], (0,))
+
+    def _grow(self, header: QHeaderView, lines: Sequence[int], cols: Iterable[int]) -> None:
+        """Widen the columns ``cols`` to these lines' cells where they need it (never
+        narrower)."""
+        if not lines:
+            return
+        grid = 1 if self.table.showGrid() else 0
+        for c in cols:
+            need = max(self.table.sizeHintForIndex(self.model.index(r, c)).width() + grid
+                       for r in lines)
+            if need > header.sectionSize(c):
+                header.resizeSection(c, need)
 
     def player_at(self, row: int) -> str | None:
         """The player of a line (None: no such line, or the team view)."""
