@@ -112,6 +112,7 @@ class Pace:
         every = self.every(now)
         if every > PACE_EVERY:
             self._told.append((now, every))
+            self.lag(now)  # (forgets what no phone can still be waiting on)
         return every
 
     def lag(self, now: float | None = None) -> float:
