@@ -19,6 +19,7 @@ import pytest
 from server_helpers import make_event
 
 from referee_app.server import state as state_mod
+from referee_app.server import watch as watch_mod
 from referee_app.server.app import create_app
 from referee_app.server.results import Results
 from referee_app.storage import Tournament
@@ -119,7 +120,7 @@ def test_a_page_is_served_behind_within_the_bound_and_made_again_once(served: An
         made = len(tables)
         r1 = _penalty(db, 5)
         state.watch.update(r1)  # announced at 1000.0
-        clock[0] += state_mod.PAGE_LAG - 0.1  # the save is not yet PAGE_LAG old
+        clock[0] += watch_mod.PAGE_LAG - 0.1  # the save is not yet PAGE_LAG old
         held = await busy.hold(c)
         # twenty phones while the worker is held: each is answered at once, behind
         pages = await asyncio.wait_for(asyncio.gather(*(c.get("/?lang=en")
@@ -152,7 +153,7 @@ def test_a_page_is_never_served_beyond_the_bound(served: Any) -> None:
         await c.get("/?lang=en")
         r1 = _penalty(db, 5)
         state.watch.update(r1)
-        clock[0] += state_mod.PAGE_LAG + 0.01  # the save is now older than the bound
+        clock[0] += watch_mod.PAGE_LAG + 0.01  # the save is now older than the bound
         held = await busy.hold(c)
         made = len(tables)
         phones = [asyncio.create_task(c.get("/?lang=en")) for _ in range(10)]
@@ -221,7 +222,7 @@ def test_the_page_says_how_far_behind_it_may_be(served: Any) -> None:
         return (await c.get("/?lang=en")).text, (await c.get("/progress?lang=zh")).text
 
     en, zh = _run(app, body)
-    lag = f"{state_mod.MOST_BEHIND:g}"
+    lag = f"{watch_mod.MOST_BEHIND:g}"
     assert f"at most {lag} s behind the record" in en
     assert f"最多比记录晚 {lag} 秒" in zh
 
@@ -254,8 +255,12 @@ def test_a_desks_api_read_is_never_behind(served: Any) -> None:
     assert waited and after == before - 7
 
 
+def _no_file() -> Tournament:
+    raise AssertionError("the watch is told revisions here, it reads none")
+
+
 def test_the_watch_knows_the_revision_of_each_moment_of_the_bound() -> None:
-    watch = state_mod.ChangeWatch(None)  # type: ignore[arg-type]
+    watch = watch_mod.ChangeWatch(_no_file, lambda: None)
     clock = [50.0]
     watch.clock = lambda: clock[0]
 
@@ -267,7 +272,7 @@ def test_the_watch_knows_the_revision_of_each_moment_of_the_bound() -> None:
         return [watch.revision_at(t) for t in (49.0, 50.0, 50.4, 50.5, 50.99, 51.0, 51.5)]
 
     assert asyncio.run(run()) == [3, 3, 3, 4, 4, 7, 7]
-    watch2 = state_mod.ChangeWatch(None)  # type: ignore[arg-type]
+    watch2 = watch_mod.ChangeWatch(_no_file, lambda: None)
     watch2.clock = lambda: clock[0]
 
     async def restored() -> int:
@@ -283,17 +288,17 @@ def test_while_pages_are_paced_they_may_be_behind_by_the_pace_too() -> None:
     """A phone told to refresh every 3 s comes back with a page 3 s old: the bound grows by
     what the pages were told beyond a second, for as long as they may still be waiting, and
     never past MOST_BEHIND."""
-    pace = state_mod.Pace()
-    assert pace.lag(now=10.0) == state_mod.PAGE_LAG
+    pace = watch_mod.Pace()
+    assert pace.lag(now=10.0) == watch_mod.PAGE_LAG
     for d in (0.4, 0.4):  # the worker busy 0.8 s of the last 2 s: pages told to wait longer
         pace.worked(d, now=10.0)
     every = pace.tell(now=10.0)
-    assert every > state_mod.PACE_EVERY
-    assert pace.lag(now=10.5) == pytest.approx(state_mod.PAGE_LAG + every - state_mod.PACE_EVERY)
-    assert pace.lag(now=10.0 + state_mod.PACE_MAX + state_mod.PAGE_LAG + 0.1) == \
-        state_mod.PAGE_LAG  # told long ago: every phone has asked again since
+    assert every > watch_mod.PACE_EVERY
+    assert pace.lag(now=10.5) == pytest.approx(watch_mod.PAGE_LAG + every - watch_mod.PACE_EVERY)
+    assert pace.lag(now=10.0 + watch_mod.PACE_MAX + watch_mod.PAGE_LAG + 0.1) == \
+        watch_mod.PAGE_LAG  # told long ago: every phone has asked again since
     for _ in range(20):
         pace.worked(1.0, now=30.0)
     pace.tell(now=30.0)
-    assert pace.lag(now=30.0) == state_mod.MOST_BEHIND == state_mod.PAGE_LAG + \
-        state_mod.PACE_MAX - state_mod.PACE_EVERY
+    assert pace.lag(now=30.0) == watch_mod.MOST_BEHIND == watch_mod.PAGE_LAG + \
+        watch_mod.PACE_MAX - watch_mod.PACE_EVERY

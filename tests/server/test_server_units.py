@@ -246,7 +246,7 @@ def test_errors_are_rebuilt_from_their_code_not_their_sentence() -> None:
 ])
 def test_pages_are_paced_by_how_busy_the_results_worker_was(worked: list[float],
                                                             every: float) -> None:
-    from referee_app.server.state import PACE_MAX, PACE_WINDOW, Pace
+    from referee_app.server.watch import PACE_MAX, PACE_WINDOW, Pace
 
     pace = Pace()
     for d in worked:
