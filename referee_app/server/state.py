@@ -54,8 +54,9 @@ KEEP_BYTES = 64 * 1024 * 1024
 KEEP_FRAGMENTS = 50_000
 #: how long a request for a page within PAGE_LAG waits for the idle worker to make it
 #: current (seconds) before it is sent the kept one (a quiet event's pages are current: a
-#: page is made in a few milliseconds when nothing else runs)
-FRESH_WAIT = 0.05
+#: page is made in a few milliseconds when nothing else runs, and within this on a
+#: machine busy with other work: an open page shows a desk's hand within a second)
+FRESH_WAIT = 0.25
 #: how often the kept pages served behind are made again, all in one go (seconds): each at
 #: most once per period, one read of the record and one bringing forward of the results
 #: for all of them
