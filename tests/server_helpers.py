@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import os
 import random
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +27,22 @@ NAMES_16 = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽"
 
 def make_event(path: Path, *, referees: bool = True, players: int = 16) -> Path:
     """A tournament of ``players`` seated for round 1 (and, with ``referees``, a head referee
-    and four desk referees with PINs)."""
+    and four desk referees with PINs), at ``path``: a copy of the one this process built for
+    these arguments (six scrypt PIN hashes and a signing key took ~0.4 s CPU a test)."""
+    shutil.copyfile(_event_template(referees, players), path)
+    return path
+
+
+@cache
+def _event_template(referees: bool, players: int) -> Path:
+    """Built once per test process, in a folder of its own (closed: no -wal beside it)."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-event-"))
+    path = _build_event(folder / "event.sqlite", referees=referees, players=players)
+    assert sorted(p.name for p in folder.iterdir()) == ["event.sqlite"]
+    return path
+
+
+def _build_event(path: Path, *, referees: bool, players: int) -> Path:
     from referee_app.storage import Tournament
 
     kw: dict[str, Any] = {"head_referee": HEAD, "head_pin": HEAD_PIN} if referees else {}
