@@ -3,6 +3,7 @@ free loopback port (stopped by its PID), and valid records for a table."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
 import shutil
@@ -39,6 +40,7 @@ def make_event(path: Path, *, referees: bool = True, players: int = 16) -> Path:
 def _event_template(referees: bool, players: int) -> Path:
     """Built once per test process, in a folder of its own (closed: no -wal beside it)."""
     folder = Path(tempfile.mkdtemp(prefix="referee-event-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
     path = _build_event(folder / "event.sqlite", referees=referees, players=players)
     assert sorted(p.name for p in folder.iterdir()) == ["event.sqlite"]
     return path
