@@ -114,7 +114,12 @@ def pytest_configure(config: pytest.Config) -> None:
     if state is None:  # --assert=plain
         return
     root = _Path(__file__).resolve().parent
-    for fn in sorted({*root.rglob("test_*.py"), *root.rglob("conftest.py")}):
+    modules = set(root.rglob("conftest.py"))
+    for arg in config.args:  # the paths asked for (testpaths when none): not every module
+        where = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        modules |= set(where.rglob("test_*.py")) if where.is_dir() else {where}
+    for fn in sorted(m for m in modules if m.suffix == ".py" and m.is_file()
+                     and m.is_relative_to(root)):
         pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
         try:
             if rewrite._read_pyc(fn, pyc) is not None:
@@ -124,9 +129,9 @@ def pytest_configure(config: pytest.Config) -> None:
             source_hash, co = rewrite._rewrite_test(fn, config)
         except SyntaxError:
             continue  # reported by the worker that collects it
-        except (AttributeError, TypeError, ValueError):
-            return  # another pytest: each worker rewrites its modules itself
+        except (AttributeError, TypeError, ValueError, OSError):
+            return  # another pytest, or not writable: each worker rewrites them itself
         try:
             rewrite._write_pyc(state, co, source_hash, pyc)
-        except (AttributeError, TypeError, ValueError):
-            return  # another pytest: each worker rewrites its modules itself
+        except (AttributeError, TypeError, ValueError, OSError):
+            return
