@@ -40,6 +40,7 @@ from . import state as state_mod
 from .qr import results_qr_png
 from .results import Results
 from .state import Rendered, Renders, state_of
+from .watch import MOST_BEHIND
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -100,12 +101,15 @@ def _page(request: Request, template: str, build: Build, rows: Rows | None = Non
             made = rows(ctx, helpers, state.renders) if rows else {}
             return templates.env.get_template(template).render(
                 **ctx, **extra, **helpers, **made, switch_url=switch, revision=REVISION_MARK,
-                record=RECORD_MARK)
+                record=RECORD_MARK, page_lag=f"{MOST_BEHIND:g}")
 
         return state.renders.page(key, results.revision, ctx, status, render,
                                   _record_line(t, ctx["info"].signing_key_short, lang))
 
-    return state.answer(key, make)
+    # a page may be behind the record by PAGE_LAG seconds (more while the pages are paced)
+    # at most, a newer one being made meanwhile; the phone's live.js asks again at its next
+    # refresh
+    return state.answer(key, make, lag=state.pace.lag())
 
 
 #: stands for the revision in a rendered page (``<`` is escaped in any text a page shows,

@@ -11,7 +11,7 @@ import json
 import sqlite3
 import threading
 import time
-from collections import OrderedDict, deque
+from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -29,9 +29,8 @@ from referee_app.storage.models import Referee
 
 from .auth import RateLimiter, Session, SessionStore
 from .results import Results
+from .watch import ChangeWatch, Pace
 
-#: how often the change watch looks at the record (seconds)
-WATCH_INTERVAL = 0.2
 #: saves waiting for the writer at most; one more is answered 503 with ``Retry-After`` (a
 #: desk keeps the hand in its outbox and sends it again) instead of waiting without end
 WRITE_QUEUE = 64
@@ -42,6 +41,8 @@ PAGE_QUEUE = 512
 PAGE_WAITING = 4000
 #: other reads (a hand, its history, the log) running or waiting at most: 503 beyond
 API_READS = 64
+#: how often a save looks whether the newest backup is too old (seconds)
+STALE_CHECK = 10.0
 #: what a 503 of an overloaded server asks the client to wait (seconds)
 RETRY_AFTER = "1"
 #: rendered pages and answers kept (per key: the last one rendered), and their bytes at
@@ -51,38 +52,19 @@ KEEP_RENDERED = 4096
 KEEP_BYTES = 64 * 1024 * 1024
 #: rendered rows kept (a 1,000-player event's standings rows and players' hands, twice)
 KEEP_FRAGMENTS = 50_000
-#: how often an open results page refreshes at most (seconds) while the server has time;
-#: when the results worker is busier than PACE_BUSY of the last PACE_WINDOW seconds, the
-#: pages are told to wait longer, in proportion, up to PACE_MAX (``/api/changes`` says it)
-PACE_EVERY = 1.0
-PACE_BUSY = 0.25
-PACE_WINDOW = 2.0
-PACE_MAX = 5.0
+#: how long a request for a page within PAGE_LAG waits for the idle worker to make it
+#: current (seconds) before it is sent the kept one (a quiet event's pages are current: a
+#: page is made in a few milliseconds when nothing else runs)
+FRESH_WAIT = 0.05
+#: how often the kept pages served behind are made again, all in one go (seconds): each at
+#: most once per period, one read of the record and one bringing forward of the results
+#: for all of them
+REFRESH_EVERY = 0.25
+#: a batch of pages made in the background gives the results worker back after this long
+#: (seconds): the rest is queued again, behind what waits for the worker meanwhile (a desk's
+#: read, a page beyond PAGE_LAG)
+BATCH_SLICE = 0.05
 
-
-class Pace:
-    """How long open pages should wait between refreshes, from how busy the results worker
-    was lately: a hundred phones each on its own page cost a page each per save, so under a
-    flood of saves they refresh less often instead of queueing behind one another (results
-    a few seconds old rather than pages that take seconds to load)."""
-
-    def __init__(self) -> None:
-        self._spans: deque[tuple[float, float]] = deque()  # (ended at, seconds busy)
-
-    def worked(self, seconds: float, now: float | None = None) -> None:
-        """The results worker spent ``seconds`` making a page or an answer."""
-        self._spans.append((time.monotonic() if now is None else now, seconds))
-
-    def busy(self, now: float | None = None) -> float:
-        """The share of the last :data:`PACE_WINDOW` seconds the worker was working."""
-        now = time.monotonic() if now is None else now
-        while self._spans and self._spans[0][0] < now - PACE_WINDOW:
-            self._spans.popleft()
-        return sum(d for _, d in self._spans) / PACE_WINDOW
-
-    def every(self, now: float | None = None) -> float:
-        """Seconds an open page should let pass between its refreshes."""
-        return round(min(PACE_MAX, PACE_EVERY * max(1.0, self.busy(now) / PACE_BUSY)), 2)
 
 
 class ApiError(Exception):
@@ -134,68 +116,6 @@ def message_response(status: int, field: str, code: str, /, *,
     """The error body of message ``code`` (``error.<code>``) with its ``params``."""
     return error_response(status, field, render(code, params, "en"), code=code, params=params,
                           headers=headers)
-
-
-class ChangeWatch:
-    """The record's revision (its chain length), watched for every writer — this server,
-    the CLI, another process — and announced to long-polling clients. Read through a
-    worker thread's own :class:`Tournament` (no SQL here)."""
-
-    def __init__(self, state: ServerState) -> None:
-        self.state = state
-        self.revision = -1
-        self.read_only = False
-        self._event = asyncio.Event()
-        self._told = 0  # revisions told by this server's writer (see run)
-        self.digest: tuple[int, str] | None = None  # the record's (entries, short hash)
-
-    def read(self) -> tuple[tuple[int, str], bool]:
-        t = self.state.tournament()
-        return t.record.digest(), not t.referees.required()
-
-    def update(self, rev: int) -> None:
-        if rev != self.revision:
-            self.revision = rev
-            self._event.set()
-            self._event = asyncio.Event()
-
-    def told(self, digest: tuple[int, str]) -> None:
-        """This server's writer saved the record up to ``digest`` (entries, short hash):
-        announced at once, not at the next look."""
-        self._told += 1
-        if digest[0] > self.revision:
-            self.digest = digest
-            self.update(digest[0])
-
-    async def run(self) -> None:
-        while True:
-            with contextlib.suppress(sqlite3.Error, StorageError):
-                told = self._told
-                digest, self.read_only = await asyncio.to_thread(self.read)
-                # a look that began before the writer told of a newer revision is older
-                # than what was told (the file replaced by an older backup: a later look)
-                if told == self._told or digest[0] >= self.revision:
-                    if self.digest is not None and (
-                            digest[0] < self.digest[0]
-                            or digest[0] == self.digest[0] and digest != self.digest):
-                        # another file (a backup restored): nothing made from the old one
-                        # may be served for it, even at the same or a lower revision
-                        self.state.forget_answers()
-                    self.digest = digest
-                    self.update(digest[0])
-            await asyncio.sleep(WATCH_INTERVAL)
-
-    async def wait_change(self, since: int, timeout: float) -> int:
-        """The revision once it differs from ``since``, or the current one at ``timeout``."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while self.revision == since or self.revision < 0:
-            left = end - loop.time()
-            if left <= 0:
-                break
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._event.wait(), left)
-        return self.revision
 
 
 @dataclass(frozen=True, slots=True)
@@ -324,8 +244,11 @@ class ServerState:
         self.public_url = public_url
         self.sessions = SessionStore() if token_seconds is None else SessionStore(token_seconds)
         self.sign_in_limiter = RateLimiter()
+        #: PIN checks (scrypt: ~0.1 s of a core and 16 MiB each) made one at a time, so a
+        #: rush of sign-ins leaves a core to the saves and pages
+        self.pin_checks = threading.Semaphore(1)
         self.write_lock = threading.Lock()
-        self.watch = ChangeWatch(self)
+        self.watch = ChangeWatch(self.tournament, self.forget_answers)
         self.backup_every = backup_every
         self._local = threading.local()
         self._pools: dict[str, ThreadPoolExecutor] = {}
@@ -336,12 +259,16 @@ class ServerState:
         #: the loop's side: the last answer of each page or shared read, and those being made
         self._answers: OrderedDict[Hashable, Rendered] = OrderedDict()
         self._making: dict[Hashable, asyncio.Future[Rendered]] = {}
+        #: pages served behind, to be made again at the next refresh
+        self._stale: dict[Hashable, Callable[[Results, Tournament], Rendered]] = {}
+        self._refresh: asyncio.TimerHandle | None = None
         self._answered_bytes = 0
         self._waiting = 0
         self._writes_waiting = 0
         self._reads = 0
         self._writes = 0
         self._counter_lock = threading.Lock()
+        self._stale_checked = -STALE_CHECK
         self._backup_lock = threading.Lock()
 
     # -- the file, one connection per worker thread
@@ -408,35 +335,122 @@ class ServerState:
         return result
 
     # -- the pages and shared reads
-    async def answer(self, key: Hashable, make: Callable[[Results, Tournament], Rendered]
-                     ) -> Response:
-        """The answer ``key`` as the record stands now: the one kept if made at the current
-        revision, else made by the results worker — once for all who ask meanwhile."""
+    async def answer(self, key: Hashable, make: Callable[[Results, Tournament], Rendered],
+                     *, lag: float = 0.0) -> Response:
+        """The answer ``key`` as the record stands now — or, with ``lag`` (a results page:
+        :data:`PAGE_LAG`) while the results worker is busy with other answers, as it stood
+        at most ``lag`` seconds ago: the one kept if it is recent enough (when it lacks a
+        save, a newer one is made in the background), else made by the results worker,
+        once for all who ask meanwhile."""
         if self._waiting >= PAGE_WAITING:
             raise _busy("server_busy_waiting", n=self._waiting)
         self._waiting += 1
         try:
             for _ in range(2):  # a making started before the last save: once more
                 rev = self.watch.revision
+                need = self.watch.revision_at(self.watch.clock() - lag) if lag else rev
                 hit = self._answers.get(key)
                 # (no watch running, as in an app without its lifespan: ask the worker)
-                if hit is not None and rev >= 0 and hit.revision >= rev:
+                if hit is not None and rev >= 0 and hit.revision >= need and (
+                        hit.revision >= rev or self._making):
+                    # behind the record only while the worker is making other answers:
+                    # idle, it makes this one now
                     self._answers.move_to_end(key)
+                    if hit.revision < rev:
+                        self._refresh_later(key, make)
                     return hit.response()
                 fut = self._making.get(key)
                 if fut is None:
                     if len(self._making) >= PAGE_QUEUE:
                         raise _busy("server_busy_making", n=len(self._making))
+                    self._stale.pop(key, None)
                     fut = asyncio.get_running_loop().run_in_executor(
                         self._pool("referee-results"), self._make, make)
                     self._making[key] = fut
                     fut.add_done_callback(lambda f, key=key: self._made(key, f))
-                got = await asyncio.shield(fut)
-                if got.revision >= rev:
+                if hit is not None and rev >= 0 and hit.revision >= need:
+                    # the idle worker makes it now; a page within the bound is not kept
+                    # waiting for it past FRESH_WAIT (it lands in the cache all the same)
+                    try:
+                        got = await asyncio.wait_for(asyncio.shield(fut), FRESH_WAIT)
+                    except TimeoutError:
+                        self._answers.move_to_end(key)
+                        return hit.response()
+                else:
+                    got = await asyncio.shield(fut)
+                if got.revision >= need:
                     break
             return got.response()
         finally:
             self._waiting -= 1
+
+    def _refresh_later(self, key: Hashable, make: Callable[[Results, Tournament], Rendered]
+                       ) -> None:
+        """Have ``key`` made again at the next refresh (:data:`REFRESH_EVERY`), with every
+        other page served behind meanwhile, unless it is being made already."""
+        if key in self._making or key in self._stale:
+            return
+        self._stale[key] = make
+        if self._refresh is None:
+            self._refresh = asyncio.get_running_loop().call_later(REFRESH_EVERY,
+                                                                  self._refresh_now)
+
+    def _refresh_now(self) -> None:
+        """On the loop: the pages served behind since the last refresh, handed to the
+        results worker as one batch (at most half the queue: what is asked for and not
+        kept always has room)."""
+        self._refresh = None
+        loop = asyncio.get_running_loop()
+        batch: list[tuple[Hashable, Callable[[Results, Tournament], Rendered],
+                          asyncio.Future[Rendered]]] = []
+        for key, make in self._stale.items():
+            if key in self._making:
+                continue
+            if len(self._making) >= PAGE_QUEUE // 2:
+                break
+            fut: asyncio.Future[Rendered] = loop.create_future()
+            self._making[key] = fut
+            fut.add_done_callback(lambda f, key=key: self._made(key, f))
+            batch.append((key, make, fut))
+        self._stale.clear()
+        if batch:
+            try:
+                self._pool("referee-results").submit(self._make_batch, batch, loop)
+            except RuntimeError as e:  # the server stops
+                for _, _, fut in batch:
+                    _settle(fut, None, e)
+
+    def _make_batch(self, batch: list[tuple[Hashable, Callable[[Results, Tournament], Rendered],
+                                            asyncio.Future[Rendered]]],
+                    loop: asyncio.AbstractEventLoop) -> None:
+        """On the results worker: the pages of ``batch`` made in one read transaction
+        (the results brought forward once for all); after :data:`BATCH_SLICE` the rest is
+        queued again, behind whatever waits for the worker meanwhile."""
+        t0 = time.perf_counter()
+        t = self.tournament()
+        done = 0
+        try:
+            with dbm.read_transaction(t.db):
+                self.results.advance(t)
+                for _, make, fut in batch:
+                    if done and time.perf_counter() - t0 > BATCH_SLICE:
+                        break
+                    done += 1
+                    try:
+                        got = make(self.results, t)
+                    except Exception as e:  # answered to whoever waits
+                        loop.call_soon_threadsafe(_settle, fut, None, e)
+                    else:
+                        loop.call_soon_threadsafe(_settle, fut, got, None)
+        except Exception as e:  # the read itself failed: every page waits
+            for _, _, fut in batch[done:]:
+                loop.call_soon_threadsafe(_settle, fut, None, e)
+            done = len(batch)
+        finally:
+            self.pace.worked(time.perf_counter() - t0)
+        if done < len(batch):
+            with contextlib.suppress(RuntimeError):  # the server stops
+                self._pool("referee-results").submit(self._make_batch, batch[done:], loop)
 
     def forget_answers(self) -> None:
         """Drop every kept answer (on the loop): the file was replaced."""
@@ -488,7 +502,12 @@ class ServerState:
             pool.shutdown(wait=False, cancel_futures=True)
 
     def _count_write(self) -> None:
-        stale = bool(self.backup_every) and backup_files.stale(self.path)
+        now = time.monotonic()
+        stale = False
+        if self.backup_every and now >= self._stale_checked + STALE_CHECK:
+            # (a listing of the backups folder: not at every save)
+            self._stale_checked = now
+            stale = backup_files.stale(self.path)
         with self._counter_lock:
             self._writes += 1
             # every backup_every writes, or at once when the newest backup is over ten
@@ -496,12 +515,29 @@ class ServerState:
             due = self.backup_every and (self._writes >= self.backup_every or stale)
             if due:
                 self._writes = 0
-        if due:
-            threading.Thread(target=self.backup, name="referee-backup", daemon=True).start()
+        if due and self._backup_lock.acquire(blocking=False):  # skipped if one is running
+            try:
+                job = self._pool("referee-backup").submit(self._backup_here)
+            except RuntimeError:  # the server stops (it writes one last backup)
+                self._backup_lock.release()
+            else:  # not run at all (the server stopped first): the last backup may go
+                job.add_done_callback(lambda f: f.cancelled() and self._backup_lock.release())
+
+    def _backup_here(self) -> None:
+        """On the backup thread: a backup point on its own connection, opened once (a
+        connection opened for each backup checked the whole file first: 5 % of the
+        server's time under a flood of saves)."""
+        try:
+            self.tournament().backups.write()
+        except (OSError, sqlite3.Error, StorageError):
+            pass  # the next one tries again; the last is written when the server stops
+        finally:
+            self._backup_lock.release()
 
     def backup(self) -> Path | None:
-        """A backup now, on a connection of its own (skipped if one is running)."""
-        if not self._backup_lock.acquire(blocking=False):
+        """A backup now, on a connection of its own (the server stops), after the one
+        being written if any."""
+        if not self._backup_lock.acquire(timeout=60):
             return None
         try:
             with Tournament.open(self.path, backup_every=0) as t:
@@ -513,6 +549,18 @@ class ServerState:
 
     def pending_writes(self) -> int:
         return self._writes
+
+
+def _settle(fut: asyncio.Future[Rendered], got: Rendered | None,
+            error: BaseException | None) -> None:
+    """On the loop: a page made in the background, or its failure, to whoever waits."""
+    if fut.done():
+        return
+    if error is not None:
+        fut.set_exception(error)
+    else:
+        assert got is not None
+        fut.set_result(got)
 
 
 def _busy(code: str, /, **params: Any) -> ApiError:

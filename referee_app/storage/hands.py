@@ -540,38 +540,24 @@ class Hands:
         """Current versions, ordered by round, table, hand number (void ones included).
         ``player`` (an id): only the hands whose current version seats that player — read
         through the player index, so one player's statement costs their hands, not all."""
-        conds: list[str] = []
-        params: list[Any] = []
-        if player is not None:
-            conds.append("h.id IN (SELECT hs.hand_id FROM hand_seats hs JOIN hands c ON "
-                         "c.id=hs.hand_id AND hs.version=c.current_version "
-                         "WHERE hs.player_id=?)")
-            params.append(lookup_int(player, "player"))
-        if round is not None:
-            conds.append("h.round=?")
-            params.append(lookup_int(round, "round"))
-        if table is not None:
-            conds.append("h.table_no=?")
-            params.append(lookup_int(table, "table"))
-        if status is not None:
-            conds.append("h.status=?")
-            params.append(HandStatus(status).value)
-        where = ("WHERE " + " AND ".join(conds) + " ") if conds else ""
+        where, params = _where(player=player, round=round, table=table, status=status)
         return self._hand_rows(where + "ORDER BY h.round, h.table_no, h.hand_no", params)
 
-    def index(self, ids: Sequence[int] | None = None) -> list[HandSummary]:
+    def index(self, ids: Sequence[int] | None = None, *, round: int | None = None,
+              table: int | None = None) -> list[HandSummary]:
         """Every hand's number, status and flags, ordered as :meth:`list` — for lists that
-        show no record (the desk's navigator at launch); ``ids``: those hands only (the
-        ones a save changed)."""
-        where = "" if ids is None else f"WHERE h.id IN ({','.join('?' * len(ids))}) "
+        show no record (the desk's navigator at launch, a round's progress); ``ids``: those
+        hands only (the ones a save changed); ``round``, ``table``: that round's, that
+        table's."""
+        where, params = _where(ids=ids, round=round, table=table)
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, h.status, v.override_reason IS NOT "
             "NULL, EXISTS(SELECT 1 FROM hand_versions a WHERE a.hand_id=h.id AND "
-            "a.action='amended') FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
+            "a.action='amended'), v.at FROM hands h JOIN hand_versions v ON v.hand_id=h.id AND "
             "v.version=h.current_version " + where + "ORDER BY h.round, h.table_no, h.hand_no",
-            list(ids or ())).fetchall()
-        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]))
-                for r in rows]
+            params).fetchall()
+        return [HandSummary(r[0], r[1], r[2], r[3], HandStatus(r[4]), bool(r[6]), bool(r[5]),
+                            r[7] or "") for r in rows]
 
     def versions(self, hand_id: int, only: int | None = None) -> list[HandVersion]:
         q = ("SELECT version, action, status, record, settlement, override_reason, "
@@ -633,3 +619,29 @@ class Hands:
     def export_csv(self, path: str | Path, *, round: int | None = None) -> Path:
         """The hands (as :meth:`list`) written as a spreadsheet, atomically."""
         return csv_io.write_hands(path, self.store.seats(), self.list(round=round))
+
+
+def _where(*, ids: Sequence[int] | None = None, player: int | None = None,
+           round: int | None = None, table: int | None = None,
+           status: HandStatus | str | None = None) -> tuple[str, list[Any]]:
+    """The ``WHERE`` clause (with its parameters) choosing current hands (``h``) by id,
+    seated player, round, table and status; empty for all."""
+    conds: list[str] = []
+    params: list[Any] = []
+    if ids is not None:
+        conds.append(f"h.id IN ({','.join('?' * len(ids))})")
+        params.extend(ids)
+    if player is not None:
+        conds.append("h.id IN (SELECT hs.hand_id FROM hand_seats hs JOIN hands c ON "
+                     "c.id=hs.hand_id AND hs.version=c.current_version WHERE hs.player_id=?)")
+        params.append(lookup_int(player, "player"))
+    if round is not None:
+        conds.append("h.round=?")
+        params.append(lookup_int(round, "round"))
+    if table is not None:
+        conds.append("h.table_no=?")
+        params.append(lookup_int(table, "table"))
+    if status is not None:
+        conds.append("h.status=?")
+        params.append(HandStatus(status).value)
+    return ("WHERE " + " AND ".join(conds) + " ") if conds else "", params

@@ -233,6 +233,7 @@ class HandSummary(_HandFlags):
     status: HandStatus
     amended: bool = False
     override: bool = False
+    at: str = ""  # when its current version was saved
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .errors import StorageError
+from .models import HandSummary
 from .tournament import Tournament
 
 #: runs of missing hand numbers a listing shows before "…"
@@ -100,7 +101,7 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
         raise StorageError.of("round", "round_not_seated_yet", round=round_no)
     seating = t.rounds.seating(round_no)
     by_table: dict[int, list[Any]] = {tbl: [] for tbl in seating.tables}
-    for h in t.hands.list(round=round_no):
+    for h in t.hands.index(round=round_no):
         by_table.setdefault(h.table, []).append(h)
     return RoundProgress(round_no, tuple(_table(tbl, seating.tables.get(tbl, {}), by_table[tbl])
                                          for tbl in sorted(by_table)))
@@ -109,10 +110,13 @@ def round_progress(t: Tournament, round_no: int) -> RoundProgress:
 def table_progress(t: Tournament, round_no: int, table: int) -> TableProgress:
     """One table of :func:`round_progress` (what a save at that table changes of it)."""
     seating = t.rounds.seating(round_no)
-    return _table(table, seating.tables.get(table, {}), t.hands.list(round=round_no, table=table))
+    return _table(table, seating.tables.get(table, {}),
+                  t.hands.index(round=round_no, table=table))
 
 
-def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
+def _table(tbl: int, players: dict[str, str], hs: list[HandSummary]) -> TableProgress:
+    """A table's row from its hands' summaries (no record or settlement is read: a save
+    at a table of 64 hands reads 64 short rows, not 64 records)."""
     numbers = {h.hand_no for h in hs}
     last = max(numbers, default=0)
     return TableProgress(
@@ -125,5 +129,5 @@ def _table(tbl: int, players: dict[str, str], hs: list[Any]) -> TableProgress:
         void=sum(1 for h in hs if h.void),
         amended=sum(1 for h in hs if h.amended),
         last_hand=last,
-        last_entry_at=max((h.updated_at or h.entered_at for h in hs), default=""),
+        last_entry_at=max((h.at for h in hs), default=""),
         gaps=gap_runs(numbers))

@@ -73,6 +73,9 @@ def hand_detail(seat: str, settlement: Mapping[str, Any], override: str | None,
     return lines
 
 
+#: statement lines' words kept at most (each holds its version's record: ~40 MB at most)
+KEEP_DETAILS = 10_000
+
 _SUMS = ("SELECT hs.player_id, h.round, SUM(hs.chips), SUM(hs.counted), SUM(hs.won), "
          "SUM(hs.self_drawn), SUM(hs.discards_paid), SUM(hs.flower_pig), MAX(hs.win_fan), "
          "h.table_no FROM hands h JOIN hand_seats hs ON hs.hand_id=h.id AND "
@@ -94,6 +97,9 @@ class Standings:
         self.players = players
         self.penalties = penalties
         self._fresh: dict[tuple[str, str, str], Any] = {}
+        #: each statement line's words by (hand, version, seat): a stored version never
+        #: changes, so a statement after a save reads only the new version's record
+        self._details: dict[tuple[int, int, str], tuple[Message, ...]] = {}
         self._kept: Leaderboards | None = None
 
     def table(self, round: int | None = None, *, through_round: int | None = None,
@@ -246,16 +252,21 @@ class Standings:
         p = self.players.get(player)
         rows = self.db.execute(
             "SELECT h.id, h.round, h.table_no, h.hand_no, hs.seat, hs.chips, h.status, "
-            "v.settlement, v.override_reason, v.record, v.settings FROM hand_seats hs "
+            "v.settlement, v.override_reason, v.record, v.settings, v.version FROM hand_seats hs "
             "JOIN hands h ON h.id=hs.hand_id AND hs.version=h.current_version "
             "JOIN hand_versions v ON v.hand_id=h.id AND v.version=h.current_version "
             "WHERE hs.player_id=? ORDER BY h.round, h.table_no, h.hand_no",
             (p.id,)).fetchall()
         lines = []
         total = 0
-        for hid, rnd, tbl, hno, seat, chips, status, sjson, override, rjson, settings in rows:
-            st = json.loads(sjson)
-            detail = hand_detail(seat, st, override, self._settled(rjson, sjson, settings))
+        for (hid, rnd, tbl, hno, seat, chips, status, sjson, override, rjson, settings,
+             version) in rows:
+            detail = self._details.get((hid, version, seat))
+            if detail is None:
+                if len(self._details) > KEEP_DETAILS:
+                    self._details.clear()
+                detail = self._details[hid, version, seat] = hand_detail(
+                    seat, json.loads(sjson), override, self._settled(rjson, sjson, settings))
             flags = tuple(f for f, on in (("void", status == "void"),
                                           ("override", override is not None)) if on)
             lines.append(StatementLine(rnd, tbl, hno, hid, seat, chips, detail, flags))

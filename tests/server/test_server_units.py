@@ -132,11 +132,16 @@ def test_a_worker_reopens_the_file_after_a_restore_elsewhere(tmp_path: Path) -> 
     again.close()
 
 
-def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(tmp_path: Path) -> None:
+def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The server backed up every 25 writes (and on stopping): a quiet afternoon of a few
     hands went hours with no backup of them. A write now starts one when the newest backup
-    is over ten minutes old."""
+    is over ten minutes old (looked at once every STALE_CHECK seconds: here at every write)."""
     import os
+
+    from referee_app.server import state as state_mod
+
+    monkeypatch.setattr(state_mod, "STALE_CHECK", 0.0)
 
     from server_helpers import HEAD, HEAD_PIN, make_event
 
@@ -241,7 +246,7 @@ def test_errors_are_rebuilt_from_their_code_not_their_sentence() -> None:
 ])
 def test_pages_are_paced_by_how_busy_the_results_worker_was(worked: list[float],
                                                             every: float) -> None:
-    from referee_app.server.state import PACE_MAX, PACE_WINDOW, Pace
+    from referee_app.server.watch import PACE_MAX, PACE_WINDOW, Pace
 
     pace = Pace()
     for d in worked:

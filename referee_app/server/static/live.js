@@ -191,8 +191,12 @@
       .then(function (html) {
         var doc = new DOMParser().parseFromString(html, "text/html");
         var fresh = doc.getElementById("live");
+        // the revision the page shows: newer than announced (saves since), or older (the
+        // server may send a page up to a few seconds behind while it makes a newer one):
+        // the next poll then answers at once and the page is loaded again at the next
+        // refresh, never sooner than `every` after this one
         var shown = parseInt(doc.body.getAttribute("data-revision") || "-1", 10);
-        if (shown > rev) rev = shown;  // the page may show saves newer than announced
+        if (shown >= 0) rev = shown;
         refreshed = Date.now();
         var input = document.getElementById("find");
         var typed = input ? input.value : null;
