@@ -18,11 +18,13 @@ run: $(STAMP)
 	$(BIN)/referee-app gui --demo
 
 # the package's bytecode written first, as an installed copy has it: the tests start a few
-# hundred processes (servers, the CLI), each would otherwise compile it again (~0.15 s CPU)
+# hundred processes (servers, the CLI), each would otherwise compile it again (~0.15 s CPU);
+# bytecode allowed for pytest too (PYTHONDONTWRITEBYTECODE emptied), so the test modules'
+# asserts are rewritten once, not by each worker (tests/conftest.py pytest_configure)
 test: $(STAMP)
 	$(BIN)/ruff check referee_app tests benchmarks tools
 	$(BIN)/python -m compileall -q referee_app
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 3 --dist worksteal
+	PYTHONDONTWRITEBYTECODE= QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n 3 --dist worksteal
 
 lint: $(STAMP)
 	$(BIN)/ruff check referee_app tests benchmarks tools

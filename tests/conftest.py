@@ -90,3 +90,48 @@ def db_dump() -> _Callable[[_Path], str]:
             conn.close()
 
     return dump
+
+
+# --------------------------------------------------------------------------- collection
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """With ``-n``, rewrite the test modules' asserts once, here, before the workers start:
+    each worker would otherwise rewrite every module itself (~8 s CPU a worker, most of
+    its collection), as pytest keeps a rewritten module only where bytecode may be written.
+    Skipped where it may not (PYTHONDONTWRITEBYTECODE) and on a pytest whose internals
+    differ: the workers then rewrite as before."""
+    import sys
+
+    if sys.dont_write_bytecode or hasattr(config, "workerinput") or \
+            not getattr(config.option, "numprocesses", None):
+        return
+    try:
+        from _pytest.assertion import rewrite
+    except ImportError:
+        return
+    state = config.stash.get(rewrite.assertstate_key, None)
+    if state is None:  # --assert=plain
+        return
+    root = _Path(__file__).resolve().parent
+    modules = set(root.rglob("conftest.py"))
+    for arg in config.args:  # the paths asked for (testpaths when none): not every module
+        where = (config.invocation_params.dir / arg.split("::")[0]).resolve()
+        modules |= set(where.rglob("test_*.py")) if where.is_dir() else {where}
+    for fn in sorted(m for m in modules if m.suffix == ".py" and m.is_file()
+                     and m.is_relative_to(root)):
+        pyc = rewrite.get_cache_dir(fn) / (fn.name[:-3] + rewrite.PYC_TAIL)
+        try:
+            if rewrite._read_pyc(fn, pyc) is not None:
+                continue
+            if not rewrite.try_makedirs(pyc.parent):
+                return
+            source_hash, co = rewrite._rewrite_test(fn, config)
+        except SyntaxError:
+            continue  # reported by the worker that collects it
+        except (AttributeError, TypeError, ValueError, OSError):
+            return  # another pytest, or not writable: each worker rewrites them itself
+        try:
+            rewrite._write_pyc(state, co, source_hash, pyc)
+        except (AttributeError, TypeError, ValueError, OSError):
+            return

@@ -3,16 +3,22 @@ free loopback port (stopped by its PID), and valid records for a table."""
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
+import tempfile
 import time
+from functools import cache
 from pathlib import Path
 from typing import Any
 
+import certifi
 import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -24,7 +30,23 @@ NAMES_16 = ("李伟", "张敏", "陈杰", "王芳", "刘洋", "赵磊", "孙丽"
 
 def make_event(path: Path, *, referees: bool = True, players: int = 16) -> Path:
     """A tournament of ``players`` seated for round 1 (and, with ``referees``, a head referee
-    and four desk referees with PINs)."""
+    and four desk referees with PINs), at ``path``: a copy of the one this process built for
+    these arguments (six scrypt PIN hashes and a signing key took ~0.4 s CPU a test)."""
+    shutil.copyfile(_event_template(referees, players), path)
+    return path
+
+
+@cache
+def _event_template(referees: bool, players: int) -> Path:
+    """Built once per test process, in a folder of its own (closed: no -wal beside it)."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-event-"))
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    path = _build_event(folder / "event.sqlite", referees=referees, players=players)
+    assert sorted(p.name for p in folder.iterdir()) == ["event.sqlite"]
+    return path
+
+
+def _build_event(path: Path, *, referees: bool, players: int) -> Path:
     from referee_app.storage import Tournament
 
     kw: dict[str, Any] = {"head_referee": HEAD, "head_pin": HEAD_PIN} if referees else {}
@@ -62,6 +84,31 @@ def records(path: Path, table: int, n: int, seed: int = 0) -> list[dict[str, Any
     return out
 
 
+@cache
+def _tls_context() -> ssl.SSLContext:
+    """The context httpx makes for ``verify=True`` (certifi's CAs), made once: httpx loads
+    the CA bundle afresh for every ``httpx.get``/``httpx.post`` (~45 ms CPU each)."""
+    return ssl.create_default_context(cafile=certifi.where())
+
+
+class _Http:
+    """``httpx.get``/``post``/``request`` as they are (a new client and connection for each
+    request) but with one TLS context for the whole run unless ``verify`` is given."""
+
+    def request(self, method: str, url: str, **kw: Any) -> httpx.Response:
+        kw.setdefault("verify", _tls_context())
+        return httpx.request(method, url, **kw)
+
+    def get(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("GET", url, **kw)
+
+    def post(self, url: str, **kw: Any) -> httpx.Response:
+        return self.request("POST", url, **kw)
+
+
+http = _Http()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -90,16 +137,20 @@ class ServerProcess:
              str(self.port), *self.extra], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
             text=True, env=env)
         end = time.monotonic() + timeout
-        while time.monotonic() < end:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"server exited: {self.proc.stdout.read()}")  # type: ignore[union-attr]
-            try:
-                if httpx.get(self.url + "/api/tournament", timeout=1,
-                             verify=self.verify).status_code == 200:
-                    return self
-            except httpx.TransportError:
-                pass
-            time.sleep(0.1)
+        # one client for the polls (each httpx.get would load the CA bundle again), a new
+        # connection each time (no keep-alive held into the test), polled every 20 ms
+        verify = _tls_context() if self.verify is True else self.verify
+        with httpx.Client(verify=verify, timeout=1,
+                          limits=httpx.Limits(max_keepalive_connections=0)) as poll:
+            while time.monotonic() < end:
+                if self.proc.poll() is not None:
+                    raise RuntimeError(f"server exited: {self.proc.stdout.read()}")  # type: ignore[union-attr]
+                try:
+                    if poll.get(self.url + "/api/tournament").status_code == 200:
+                        return self
+                except httpx.TransportError:
+                    pass
+                time.sleep(0.02)
         self.stop()
         raise RuntimeError("server did not start")
 
@@ -128,7 +179,7 @@ class Flaky(httpx.HTTPTransport):
     reply to a hand after the server saved it."""
 
     def __init__(self) -> None:
-        super().__init__()
+        super().__init__(verify=_tls_context())
         self.offline = False
         self.lose_next_hand_reply = False
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from datetime import datetime
 from pathlib import Path
 
@@ -30,8 +31,18 @@ def run(*args: str, env: dict[str, str] | None = None):
 
 
 @pytest.fixture
-def db(tmp_path: Path) -> Path:
-    """A tournament with a head referee (赵) and a referee (钱), 8 players, 2 rounds planned."""
+def db(made: Path, tmp_path: Path) -> Path:
+    """A tournament with a head referee (赵) and a referee (钱), 8 players, 2 rounds planned:
+    a copy of ``made`` (its folder: the file, its backups, the players' CSV) for each test."""
+    shutil.copytree(made.parent, tmp_path, dirs_exist_ok=True)
+    return tmp_path / made.name
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Built once for the module through the CLI (each command checks a PIN: a scrypt hash,
+    ~0.3 s CPU a build); closed, so no -wal is left beside it."""
+    tmp_path = tmp_path_factory.mktemp("dayone")
     db = tmp_path / "ev.sqlite"
     assert run("event", "new", "Open", "--head-referee", "赵", "--db", str(db)).exit_code == 0
     assert run("referee", "add", "钱", "--referee", "赵", "--db", str(db)).exit_code == 0
@@ -41,6 +52,7 @@ def db(tmp_path: Path) -> Path:
     assert run("players", "import", str(csv), "--referee", "赵", "--db", str(db)).exit_code == 0
     r = run("round", "plan", "--rounds", "2", "--seed", "3", "--referee", "赵", "--db", str(db))
     assert r.exit_code == 0, r.output
+    assert not list(tmp_path.glob("*-wal")), list(tmp_path.iterdir())
     return db
 
 

@@ -13,9 +13,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, ServerProcess, http, make_event, records
 
 from referee_app.gui.backend import Backend, unanswered
 from referee_app.gui.i18n import LANG
@@ -81,8 +80,8 @@ def type_hand(win: Any, record: dict[str, Any], table: int) -> None:
 
 
 def server_hands(url: str, table: int) -> list[int]:
-    return sorted(h["hand_no"] for h in httpx.get(url + "/api/hands",
-                                                   params={"round": 1, "table": table}).json())
+    return sorted(h["hand_no"] for h in http.get(url + "/api/hands",
+                                                  params={"round": 1, "table": table}).json())
 
 
 def test_both_backends_provide_the_interface(tmp_path: Path, served: ServerProcess) -> None:
@@ -313,7 +312,7 @@ def test_waiting_hands_go_by_themselves_when_the_server_is_back(qtbot: Any, tmp_
     back = ServerProcess(served.db, served.port).start()
     served.proc = back.proc
     qtbot.waitUntil(lambda: server_hands(served.url, 3) == [1], timeout=15_000)
-    hid = httpx.get(served.url + "/api/hands", params={"round": 1, "table": 3}).json()[0]["id"]
+    hid = http.get(served.url + "/api/hands", params={"round": 1, "table": 3}).json()[0]["id"]
     qtbot.waitUntil(lambda: "waiting" not in win.remote.label.text()
                     and "signed in: 钱" in win.remote.label.text(), timeout=10_000)
     qtbot.waitUntil(lambda: win.navigator.item_text(("hand", hid)) != "", timeout=10_000)

@@ -20,7 +20,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, http, make_event, records
 
 from referee_app.core.wording import params_from_data, violation_text
 from referee_app.server.client import error_from
@@ -38,7 +38,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ServerPro
 
 
 def sign_in(url: str, name: str, pin: str) -> str:
-    r = httpx.post(url + "/api/session", json={"referee": name, "pin": pin})
+    r = http.post(url + "/api/session", json={"referee": name, "pin": pin})
     assert r.status_code == 201, r.text
     return str(r.json()["token"])
 
@@ -61,29 +61,29 @@ def with_win(recs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def test_session_tokens_and_pins(served: tuple[ServerProcess, Path]) -> None:
     s, _ = served
-    r = httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Wr-9999x"})
+    r = http.post(s.url + "/api/session", json={"referee": "钱", "pin": "Wr-9999x"})
     assert r.status_code == 401
     assert r.json()["error"]["field"] == "referee"
     assert "wrong PIN for 钱" in r.json()["error"]["problem"]
-    r = httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"})
+    r = http.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"})
     assert r.status_code == 201
     body = r.json()
     assert body["head"] is False and body["referee"] == "钱" and len(body["token"]) >= 40
-    head = httpx.post(s.url + "/api/session", json={"referee": HEAD, "pin": HEAD_PIN}).json()
+    head = http.post(s.url + "/api/session", json={"referee": HEAD, "pin": HEAD_PIN}).json()
     assert head["head"] is True and head["token"] != body["token"]
     # a write without a token, with a made-up token, with a signed-out token: 401
     rec = records(served[1], 4, 1, seed=9)[0]
     hand = {"round": 1, "table": 4, "hand_no": 90, "record": rec}
     for headers in ({}, auth("x" * 43)):
-        r = httpx.post(s.url + "/api/hands", json=hand, headers=headers)
+        r = http.post(s.url + "/api/hands", json=hand, headers=headers)
         assert r.status_code == 401 and r.json()["error"]["field"] == "token"
     tok = sign_in(s.url, "孙", "Sn-2222x")
-    assert httpx.request("DELETE", s.url + "/api/session", headers=auth(tok)).status_code == 200
-    assert httpx.post(s.url + "/api/hands", json=hand, headers=auth(tok)).status_code == 401
+    assert http.request("DELETE", s.url + "/api/session", headers=auth(tok)).status_code == 200
+    assert http.post(s.url + "/api/hands", json=hand, headers=auth(tok)).status_code == 401
     # bodies that are not what the API reads: one clear line each
-    r = httpx.post(s.url + "/api/session", content=b"[1]")
+    r = http.post(s.url + "/api/session", content=b"[1]")
     assert r.status_code == 400 and "JSON object" in r.json()["error"]["problem"]
-    r = httpx.post(s.url + "/api/session", json={"referee": "钱"})
+    r = http.post(s.url + "/api/session", json={"referee": "钱"})
     assert r.status_code == 400 and r.json()["error"]["field"] == "pin"
 
 
@@ -91,21 +91,21 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     s, db = served
     desk, head = sign_in(s.url, "钱", "Qn-1111x"), sign_in(s.url, HEAD, HEAD_PIN)
     recs = records(db, 2, 3, seed=1)
-    r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 1,
-                                               "record": recs[0]}, headers=auth(desk))
+    r = http.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 1,
+                                              "record": recs[0]}, headers=auth(desk))
     assert r.status_code == 201, r.text
     hid = r.json()["id"]
     assert r.json()["settlement"]["ok"] is True
     assert sum(r.json()["settlement"]["totals"].values()) == 0
     # the same number again: 409, nothing written
-    r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 1,
-                                               "record": recs[1]}, headers=auth(desk))
+    r = http.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 1,
+                                              "record": recs[1]}, headers=auth(desk))
     assert r.status_code == 409 and r.json()["error"]["field"] == "hand_no"
     assert r.json()["error"]["code"] == "duplicate_hand"
     # a record that breaks the rules: 422 with every violation and its clause
-    r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 2,
-                                               "record": broken(with_win(recs))},
-                   headers=auth(desk))
+    r = http.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 2,
+                                              "record": broken(with_win(recs))},
+                  headers=auth(desk))
     assert r.status_code == 422 and r.json()["error"]["code"] == "hand_rule"
     clauses = {v["clause"] for v in r.json()["error"]["violations"]}
     assert {"§2.1", "§2.4"} <= clauses
@@ -127,92 +127,92 @@ def test_hands_through_the_api(served: tuple[ServerProcess, Path]) -> None:
     # a player not seated at that table: 400 naming the seat
     wrong = copy.deepcopy(recs[1])
     wrong["seats"]["E"]["player"] = "nobody"
-    r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 2,
-                                               "record": wrong}, headers=auth(desk))
+    r = http.post(s.url + "/api/hands", json={"round": 1, "table": 2, "hand_no": 2,
+                                              "record": wrong}, headers=auth(desk))
     assert r.status_code == 400 and r.json()["error"]["field"] == "seats.E.player"
     # verify, amend, void (head only), restore, history
-    r = httpx.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(desk))  # their own
+    r = http.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(desk))  # their own
     assert r.status_code == 403 and r.json()["error"]["code"] == "verify_own_hand"
-    r = httpx.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(head))  # a second referee
+    r = http.post(f"{s.url}/api/hands/{hid}/verify", headers=auth(head))  # a second referee
     assert r.status_code == 200 and r.json()["hand"]["status"] == "verified"
-    r = httpx.post(f"{s.url}/api/hands/{hid}/amend", headers=auth(desk),
-                   json={"record": recs[1], "reason": "wrong tiles"})
+    r = http.post(f"{s.url}/api/hands/{hid}/amend", headers=auth(desk),
+                  json={"record": recs[1], "reason": "wrong tiles"})
     assert r.status_code == 403 and "head referee" in r.json()["error"]["problem"]
-    r = httpx.post(f"{s.url}/api/hands/{hid}/amend", headers=auth(head),
-                   json={"record": recs[1], "reason": "wrong tiles"})
+    r = http.post(f"{s.url}/api/hands/{hid}/amend", headers=auth(head),
+                  json={"record": recs[1], "reason": "wrong tiles"})
     assert r.status_code == 200 and r.json()["hand"]["version"] == 3
-    r = httpx.post(f"{s.url}/api/hands/{hid}/void", headers=auth(desk), json={"reason": "x"})
+    r = http.post(f"{s.url}/api/hands/{hid}/void", headers=auth(desk), json={"reason": "x"})
     assert r.status_code == 403
-    r = httpx.post(f"{s.url}/api/hands/{hid}/void", headers=auth(head), json={})
+    r = http.post(f"{s.url}/api/hands/{hid}/void", headers=auth(head), json={})
     assert r.status_code == 400 and r.json()["error"]["field"] == "reason"
-    r = httpx.post(f"{s.url}/api/hands/{hid}/void", headers=auth(head),
-                   json={"reason": "wrong table"})
+    r = http.post(f"{s.url}/api/hands/{hid}/void", headers=auth(head),
+                  json={"reason": "wrong table"})
     assert r.json()["hand"]["status"] == "void"
-    r = httpx.post(f"{s.url}/api/hands/{hid}/restore", headers=auth(head),
-                   json={"reason": "it was right"})
+    r = http.post(f"{s.url}/api/hands/{hid}/restore", headers=auth(head),
+                  json={"reason": "it was right"})
     assert r.json()["hand"]["status"] == "entered"
-    hist = httpx.get(f"{s.url}/api/hands/{hid}/history").json()
+    hist = http.get(f"{s.url}/api/hands/{hid}/history").json()
     assert [v["action"] for v in hist] == ["entered", "status", "amended", "voided", "restored"]
     assert [v["referee"] for v in hist] == ["钱", HEAD, HEAD, HEAD, HEAD]
-    listed = httpx.get(s.url + "/api/hands", params={"round": 1, "table": 2}).json()
+    listed = http.get(s.url + "/api/hands", params={"round": 1, "table": 2}).json()
     assert [h["id"] for h in listed] == [hid] and "record" not in listed[0]
-    assert httpx.get(f"{s.url}/api/hands/999999").status_code == 404
-    assert httpx.get(f"{s.url}/api/hands/abc").status_code == 404
-    r = httpx.get(s.url + "/api/hands", params={"round": "-1"})
+    assert http.get(f"{s.url}/api/hands/999999").status_code == 404
+    assert http.get(f"{s.url}/api/hands/abc").status_code == 404
+    r = http.get(s.url + "/api/hands", params={"round": "-1"})
     assert r.status_code == 400 and r.json()["error"]["field"] == "round"
     # penalties: head only
     pen = {"players": ["李伟"], "chips": 5, "reason": "late"}
-    assert httpx.post(s.url + "/api/penalties", json=pen, headers=auth(desk)).status_code == 403
-    r = httpx.post(s.url + "/api/penalties", json=pen, headers=auth(head))
+    assert http.post(s.url + "/api/penalties", json=pen, headers=auth(desk)).status_code == 403
+    r = http.post(s.url + "/api/penalties", json=pen, headers=auth(head))
     assert r.status_code == 201 and r.json()["entries"] == {"李伟": -5}
-    r = httpx.post(f"{s.url}/api/penalties/{r.json()['id']}/void", json={"reason": "excused"},
-                   headers=auth(head))
+    r = http.post(f"{s.url}/api/penalties/{r.json()['id']}/void", json={"reason": "excused"},
+                  headers=auth(head))
     assert r.json()["void"] is True
     # the record holds: verify over the API
-    assert httpx.get(s.url + "/api/record", headers=auth(desk)).json()["ok"] is True
+    assert http.get(s.url + "/api/record", headers=auth(desk)).json()["ok"] is True
 
 
 def test_standings_are_the_clis(served: tuple[ServerProcess, Path]) -> None:
     s, db = served
     for params, args in (({}, []), ({"round": 1}, ["--round", "1"]),
                          ({"through": 1}, ["--through", "1"])):
-        api = httpx.get(s.url + "/api/standings", params=params).json()
+        api = http.get(s.url + "/api/standings", params=params).json()
         cli = subprocess.run([sys.executable, "-m", "referee_app", "standings", "--json",
                               "--db", str(db), *args], capture_output=True, text=True,
                              env={**os.environ, "PYTHONPATH": str(ROOT)}, check=True)
         assert api == json.loads(cli.stdout)
-    seating = httpx.get(s.url + "/api/rounds/1/seating").json()
+    seating = http.get(s.url + "/api/rounds/1/seating").json()
     assert sorted(seating["tables"]) == ["1", "2", "3", "4"]
-    assert httpx.get(s.url + "/api/rounds/7/seating").status_code == 404
-    assert httpx.get(s.url + "/api/rounds/7/progress").status_code == 404
+    assert http.get(s.url + "/api/rounds/7/seating").status_code == 404
+    assert http.get(s.url + "/api/rounds/7/progress").status_code == 404
     from referee_app.storage import ruleset_store
-    rs = httpx.get(s.url + "/api/ruleset").json()
+    rs = http.get(s.url + "/api/ruleset").json()
     assert rs["ruleset"] == "ottawa-2009"
     assert ruleset_store.from_snapshot(rs["document"]).id == "ottawa-2009"
-    info = httpx.get(s.url + "/api/tournament").json()
+    info = http.get(s.url + "/api/tournament").json()
     assert info["name"] == "Server Open" and info["read_only"] is False
     assert info["seats"] == ["E", "S", "W", "N"]
 
 
 def test_cross_origin_and_body_limit(served: tuple[ServerProcess, Path]) -> None:
     s, _ = served
-    r = httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"},
-                   headers={"Origin": "http://evil.example"})
+    r = http.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"},
+                  headers={"Origin": "http://evil.example"})
     assert r.status_code == 403 and r.json()["error"]["field"] == "origin"
-    r = httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"},
-                   headers={"Origin": s.url})
+    r = http.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"},
+                  headers={"Origin": s.url})
     assert r.status_code == 201  # the server's own pages may post
-    r = httpx.post(s.url + "/api/hands", content=b"{" + b" " * 300_000 + b"}",
-                   headers={"Content-Type": "application/json"})
+    r = http.post(s.url + "/api/hands", content=b"{" + b" " * 300_000 + b"}",
+                  headers={"Content-Type": "application/json"})
     assert r.status_code == 413 and r.json()["error"]["field"] == "body"
 
     def chunks() -> Iterator[bytes]:  # no Content-Length: counted while reading
         for _ in range(40):
             yield b" " * 10_000
 
-    r = httpx.post(s.url + "/api/session", content=chunks())
+    r = http.post(s.url + "/api/session", content=chunks())
     assert r.status_code == 413
-    page = httpx.get(s.url + "/")
+    page = http.get(s.url + "/")
     assert "access-control-allow-origin" not in page.headers
     assert "default-src 'self'" in page.headers["content-security-policy"]
 
@@ -220,13 +220,13 @@ def test_cross_origin_and_body_limit(served: tuple[ServerProcess, Path]) -> None
 def test_changes_long_poll_sees_cli_writes_within_a_second(
         served: tuple[ServerProcess, Path]) -> None:
     s, db = served
-    rev = httpx.get(s.url + "/api/tournament").json()["revision"]
-    assert httpx.get(s.url + "/api/changes", params={"since": rev, "timeout": 0.3}).json() == {
+    rev = http.get(s.url + "/api/tournament").json()["revision"]
+    assert http.get(s.url + "/api/changes", params={"since": rev, "timeout": 0.3}).json() == {
         "revision": rev, "every": 1.0}  # an idle server: pages may refresh every second
     got: dict[str, Any] = {}
 
     def wait() -> None:
-        r = httpx.get(s.url + "/api/changes", params={"since": rev, "timeout": 20}, timeout=30)
+        r = http.get(s.url + "/api/changes", params={"since": rev, "timeout": 20}, timeout=30)
         got["revision"], got["at"] = r.json()["revision"], time.monotonic()
 
     waiter = threading.Thread(target=wait)
@@ -245,7 +245,7 @@ def test_changes_long_poll_sees_cli_writes_within_a_second(
     assert got["revision"] > rev
     assert got["at"] - done < 1.0
     # and the desk's client sees the CLI's hand
-    listed = httpx.get(s.url + "/api/hands", params={"round": 1, "table": 3}).json()
+    listed = http.get(s.url + "/api/hands", params={"round": 1, "table": 3}).json()
     assert [(h["hand_no"], h["entered_by"]) for h in listed] == [(1, "李")]
 
 
@@ -257,8 +257,8 @@ def test_results_pages(tmp_path: Path) -> None:
     try:
         token = sign_in(s.url, *DESKS[0])
         rec = with_win(records(db, 1, 4))
-        r = httpx.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
-                                                   "record": rec}, headers=auth(token))
+        r = http.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
+                                                  "record": rec}, headers=auth(token))
         assert r.status_code == 201, r.text
         check_results_pages(s)
     finally:
@@ -266,23 +266,23 @@ def test_results_pages(tmp_path: Path) -> None:
 
 
 def check_results_pages(s: ServerProcess) -> None:
-    standings = httpx.get(s.url + "/api/standings").json()
+    standings = http.get(s.url + "/api/standings").json()
     top = standings[0]
-    zh = httpx.get(s.url + "/?lang=zh").text
-    en = httpx.get(s.url + "/?lang=en").text
+    zh = http.get(s.url + "/?lang=zh").text
+    en = http.get(s.url + "/?lang=en").text
     assert "排名" in zh and top["player"] in zh and f'href="/player/{top["player_id"]}' in zh
     assert "Standings" in en and "Chips" in en
-    player = httpx.get(f"{s.url}/player/{top['player_id']}?lang=zh").text
+    player = http.get(f"{s.url}/player/{top['player_id']}?lang=zh").text
     assert top["player"] in player and "§" in player  # each hand's trace with its clauses
-    assert httpx.get(f"{s.url}/player/99999").status_code == 404
-    seats = httpx.get(s.url + "/api/rounds/1/seating").json()["tables"]["2"]
-    found = httpx.get(s.url + "/seating", params={"q": seats["W"], "lang": "en"}).text
+    assert http.get(f"{s.url}/player/99999").status_code == 404
+    seats = http.get(s.url + "/api/rounds/1/seating").json()["tables"]["2"]
+    found = http.get(s.url + "/seating", params={"q": seats["W"], "lang": "en"}).text
     assert f"{seats['W']}: Table 2, seat W" in found
-    assert "Table 2" in httpx.get(s.url + "/progress?lang=en").text
-    proj = httpx.get(s.url + "/projector?lang=en").text
+    assert "Table 2" in http.get(s.url + "/progress?lang=en").text
+    proj = http.get(s.url + "/projector?lang=en").text
     assert 'id="projector-rows"' in proj and top["player"] in proj
     assert proj.count('<tr><td>') == len(standings)  # every row: live.js pages what fits
-    qr = httpx.get(s.url + "/qr.png")
+    qr = http.get(s.url + "/qr.png")
     assert qr.headers["content-type"] == "image/png" and qr.content[:8] == b"\x89PNG\r\n\x1a\n"
 
 
@@ -291,11 +291,11 @@ def test_no_pin_or_token_in_pages_or_output(tmp_path: Path) -> None:
     s = ServerProcess(db).start()
     try:
         token = sign_in(s.url, "钱", "Qn-1111x")
-        httpx.post(s.url + "/api/session", json={"referee": "孙", "pin": "Wr-0000x"})
+        http.post(s.url + "/api/session", json={"referee": "孙", "pin": "Wr-0000x"})
         rec = records(db, 1, 1)[0]
-        httpx.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
-                                               "record": rec}, headers=auth(token))
-        pages = "".join(httpx.get(s.url + p).text for p in (
+        http.post(s.url + "/api/hands", json={"round": 1, "table": 1, "hand_no": 1,
+                                              "record": rec}, headers=auth(token))
+        pages = "".join(http.get(s.url + p).text for p in (
             "/", "/player/1", "/seating", "/progress", "/projector", "/api/tournament",
             "/api/hands/1/history"))
     finally:
@@ -317,15 +317,15 @@ def test_read_only_tournament(tmp_path: Path) -> None:
         t.players.add('<script>alert("x")</script>', name_latin="<b>bold</b>")
     s = ServerProcess(db).start()
     try:
-        r = httpx.post(s.url + "/api/session", json={"referee": "x", "pin": "1234"})
+        r = http.post(s.url + "/api/session", json={"referee": "x", "pin": "1234"})
         assert r.status_code == 403 and "read-only" in r.json()["error"]["problem"]
-        r = httpx.post(s.url + "/api/hands", json={})
+        r = http.post(s.url + "/api/hands", json={})
         assert r.status_code == 403 and "read-only" in r.json()["error"]["problem"]
-        assert httpx.get(s.url + "/api/tournament").json()["read_only"] is True
-        page = httpx.get(s.url + "/").text
+        assert http.get(s.url + "/api/tournament").json()["read_only"] is True
+        page = http.get(s.url + "/").text
         assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in page
         assert "<script>alert" not in page
-        seating = httpx.get(s.url + "/seating", params={"q": "bold"}).text
+        seating = http.get(s.url + "/seating", params={"q": "bold"}).text
         assert "<b>bold</b>" not in seating
     finally:
         out = s.stop()
@@ -336,15 +336,15 @@ def test_sign_in_rate_limit_and_lockout(tmp_path: Path) -> None:
     db = make_event(tmp_path / "event.sqlite")
     s = ServerProcess(db).start()
     try:
-        codes = [httpx.post(s.url + "/api/session", json={"referee": "周", "pin": "Wr-0000x"}
-                            ).status_code for _ in range(5)]
+        codes = [http.post(s.url + "/api/session", json={"referee": "周", "pin": "Wr-0000x"}
+                           ).status_code for _ in range(5)]
         assert codes == [401] * 5
-        r = httpx.post(s.url + "/api/session", json={"referee": "周", "pin": "Zh-4444x"})
+        r = http.post(s.url + "/api/session", json={"referee": "周", "pin": "Zh-4444x"})
         assert r.status_code == 429 and "locked" in r.json()["error"]["problem"]
         assert r.json()["error"]["code"] == "referee_locked"
         assert 0 < int(r.headers["retry-after"]) <= 300
-        codes = [httpx.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"}
-                            ).status_code for _ in range(5)]
+        codes = [http.post(s.url + "/api/session", json={"referee": "钱", "pin": "Qn-1111x"}
+                           ).status_code for _ in range(5)]
         assert codes[:4] == [201] * 4 and codes[4] == 429  # 10 attempts a minute per address
     finally:
         s.stop()
@@ -391,7 +391,7 @@ def test_tls_with_cert_and_key(tmp_path: Path) -> None:
                                                             match="certificate is not trusted"):
             untrusting.tournament()
         with pytest.raises(httpx.TransportError):
-            httpx.get(s.url.replace("https", "http") + "/api/tournament", timeout=3)
+            http.get(s.url.replace("https", "http") + "/api/tournament", timeout=3)
     finally:
         out = s.stop()
     assert f"https://127.0.0.1:{s.port}/" in out

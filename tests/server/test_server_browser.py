@@ -19,9 +19,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from server_helpers import DESKS, ServerProcess, make_event, records
+from server_helpers import DESKS, ServerProcess, http, make_event, records
 
 from referee_app.storage import demo_db_path
 
@@ -142,11 +141,11 @@ def test_open_page_shows_a_desks_hand_within_a_second(tmp_path: Path) -> None:
         before = browser.js(text)
         assert before and "Table" in before
         time.sleep(1.0)  # the page's long-poll is waiting now
-        token = httpx.post(s.url + "/api/session",
-                           json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
-        r = httpx.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
-                       json={"round": 1, "table": 1, "hand_no": 1,
-                             "record": records(db, 1, 1)[0]})
+        token = http.post(s.url + "/api/session",
+                          json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
+        r = http.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
+                      json={"round": 1, "table": 1, "hand_no": 1,
+                            "record": records(db, 1, 1)[0]})
         assert r.status_code == 201
         saved = time.monotonic()
         while browser.js(text) == before and time.monotonic() - saved < 5:
@@ -175,12 +174,12 @@ def test_an_open_page_says_when_the_record_was_rewritten(tmp_path: Path) -> None
     browser = DevTools(tmp_path / "profile")
 
     def save(n: int) -> int:
-        token = httpx.post(s.url + "/api/session",
-                           json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
-        r = httpx.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
-                       json={"round": 1, "table": 1, "hand_no": n, "record": recs[n - 1]})
+        token = http.post(s.url + "/api/session",
+                          json={"referee": DESKS[0][0], "pin": DESKS[0][1]}).json()["token"]
+        r = http.post(s.url + "/api/hands", headers={"Authorization": f"Bearer {token}"},
+                      json={"round": 1, "table": 1, "hand_no": n, "record": recs[n - 1]})
         assert r.status_code == 201
-        return int(httpx.get(s.url + "/api/tournament").json()["revision"])
+        return int(http.get(s.url + "/api/tournament").json()["revision"])
 
     seen = ("JSON.parse(localStorage.getItem('referee-record:Server Open') || 'null')")
     banner = "document.getElementById('rewritten')"

@@ -31,9 +31,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, Flaky, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, Flaky, ServerProcess, http, make_event, records
 
 from referee_app.server.client import DeskClient, SaveResult
 from referee_app.storage import Tournament
@@ -274,7 +273,7 @@ def test_a_full_disk_answers_503_and_no_hand_is_lost_or_doubled(tmp_path: Path) 
             assert [r.replayed for r in rep.sent] == [True] and rep.waiting == 0
             # every save is a 503 with Retry-After, and the desks keep their hands
             token = clients[2].session.token  # type: ignore[union-attr]
-            raw = httpx.post(server.url + "/api/hands", headers={
+            raw = http.post(server.url + "/api/hands", headers={
                 "Authorization": f"Bearer {token}", "Idempotency-Key": "raw-full-1"},
                 json={"round": 1, "table": 2, "hand_no": 3, "record": recs[1][2]},
                 timeout=30)

@@ -21,7 +21,7 @@ from typing import Any
 
 import httpx
 import pytest
-from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, make_event, records
+from server_helpers import DESKS, HEAD, HEAD_PIN, ROOT, ServerProcess, http, make_event, records
 
 from referee_app.gui.controllers.desk import Desk
 from referee_app.server.app import create_app
@@ -139,13 +139,13 @@ def test_invented_names_leave_no_chain_entry(event: Path) -> None:
 def test_x_forwarded_for_is_believed_only_behind_a_proxy(event: Path) -> None:
     def lock_via(s: ServerProcess, forwarded: str) -> None:
         for _ in range(5):
-            httpx.post(s.url + "/api/session", json=sign_in_body("周", "0"),
-                       headers={"X-Forwarded-For": forwarded})
+            http.post(s.url + "/api/session", json=sign_in_body("周", "0"),
+                      headers={"X-Forwarded-For": forwarded})
 
     plain = ServerProcess(event).start()
     try:  # without --behind-proxy the header is ignored: the lock is 127.0.0.1's
         lock_via(plain, "198.51.100.1")
-        r = httpx.post(plain.url + "/api/session", json=sign_in_body(*DESKS[3]))
+        r = http.post(plain.url + "/api/session", json=sign_in_body(*DESKS[3]))
         assert r.status_code == 429
     finally:
         plain.stop()
@@ -154,11 +154,11 @@ def test_x_forwarded_for_is_believed_only_behind_a_proxy(event: Path) -> None:
     proxied = ServerProcess(event, None, "--behind-proxy").start()
     try:  # behind a proxy: each forwarded address is counted on its own
         lock_via(proxied, "198.51.100.1")
-        r = httpx.post(proxied.url + "/api/session", json=sign_in_body(*DESKS[3]),
-                       headers={"X-Forwarded-For": "198.51.100.1"})
+        r = http.post(proxied.url + "/api/session", json=sign_in_body(*DESKS[3]),
+                      headers={"X-Forwarded-For": "198.51.100.1"})
         assert r.status_code == 429
-        r = httpx.post(proxied.url + "/api/session", json=sign_in_body(*DESKS[3]),
-                       headers={"X-Forwarded-For": "198.51.100.2"})
+        r = http.post(proxied.url + "/api/session", json=sign_in_body(*DESKS[3]),
+                      headers={"X-Forwarded-For": "198.51.100.2"})
         assert r.status_code == 201, r.text
     finally:
         proxied.stop()

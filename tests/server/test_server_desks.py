@@ -15,7 +15,6 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from server_helpers import (
     DESKS,
@@ -24,6 +23,7 @@ from server_helpers import (
     ROOT,
     Flaky,
     ServerProcess,
+    http,
     make_event,
     records,
 )
@@ -73,7 +73,7 @@ def test_four_desks_at_once(tmp_path: Path) -> None:
     elapsed = time.perf_counter() - t0
     try:
         assert not errors, errors
-        hands = httpx.get(s.url + "/api/hands").json()
+        hands = http.get(s.url + "/api/hands").json()
     finally:
         s.stop()
     assert all(not r.queued and r.id for rs in results.values() for r in rs)
@@ -179,7 +179,7 @@ def test_lost_reply_is_not_doubled_even_across_a_restart(tmp_path: Path) -> None
         assert [x.replayed for x in rep.sent] == [True] and rep.waiting == 0
         # the same key with another hand is refused, never taken as a replay
         key = rep.sent[0].key
-        resp = httpx.post(s.url + "/api/hands", headers={
+        resp = http.post(s.url + "/api/hands", headers={
             "Idempotency-Key": key, "Authorization": f"Bearer {c.session.token}"},
             json={"round": 1, "table": 1, "hand_no": 3, "record": recs[2]})
         assert resp.status_code == 409 and resp.json()["error"]["field"] == "idempotency_key"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 import uvicorn
-from server_helpers import DESKS, free_port, make_event, records
+from server_helpers import DESKS, free_port, http, make_event, records
 
 from referee_app.server import state as state_mod
 from referee_app.server.app import create_app
@@ -73,7 +73,6 @@ def test_a_busy_server_keeps_the_hand_in_the_outbox_until_retry_after(
 def test_a_backup_restored_while_serving_is_what_the_pages_show(tmp_path: Path) -> None:
     """Pages kept for the record as it was are not served for a backup restored meanwhile
     (its revision may be lower, or even the same as the kept pages')."""
-    import httpx
     from server_helpers import HEAD, HEAD_PIN
 
     db = make_event(tmp_path / "e.sqlite")
@@ -82,7 +81,7 @@ def test_a_backup_restored_while_serving_is_what_the_pages_show(tmp_path: Path) 
     with served(db) as url:
         def page() -> str:
             time.sleep(0.6)  # the change watch looks every 0.2 s
-            return httpx.get(url + "/?lang=en").text
+            return http.get(url + "/?lang=en").text
 
         assert "Latecomer" not in page()
         with Tournament.open(db, backup_every=0) as t:

@@ -13,9 +13,8 @@ import sys
 import time
 from pathlib import Path
 
-import httpx
 import pytest
-from server_helpers import DESKS, ROOT, ServerProcess, make_event, records
+from server_helpers import DESKS, ROOT, ServerProcess, http, make_event, records
 
 from referee_app.server.client import DeskClient
 from referee_app.storage import Tournament
@@ -60,7 +59,7 @@ def test_replica_takes_over(tmp_path: Path) -> None:
         assert [h.hand_no for h in t.hands.list()] == list(range(1, 13))
     standby = ServerProcess(restored).start()
     try:
-        assert len(httpx.get(standby.url + "/api/hands").json()) == 12
+        assert len(http.get(standby.url + "/api/hands").json()) == 12
         with DeskClient(standby.url, tmp_path / "outbox") as c:
             c.sign_in(*DESKS[0])
             assert not c.add_hand(records(restored, 1, 13, seed=2)[12], round=1, table=1,
