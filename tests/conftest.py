@@ -12,6 +12,13 @@ if not os.environ.get("REFEREE_APP_KEYS"):
     import tempfile as _tempfile
 
     os.environ["REFEREE_APP_KEYS"] = _tempfile.mkdtemp(prefix="referee-keys-")
+# the desk's own settings (QSettings: the projector's pages, window places) go to a folder of
+# this run too: one a test saved, or a person's own, would change what the next run sees
+if not os.environ.get("REFEREE_TESTS_CONFIG"):
+    import tempfile as _tempfile
+
+    os.environ["REFEREE_TESTS_CONFIG"] = os.environ["XDG_CONFIG_HOME"] = _tempfile.mkdtemp(
+        prefix="referee-config-")
 # the command line speaks the locale's language unless told (docs/i18n.md): the tests read
 # its English unless a test chooses (tests/cli/test_cli_lang.py)
 os.environ["REFEREE_LANG"] = "en"
