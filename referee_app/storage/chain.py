@@ -296,9 +296,16 @@ def read_entries(texts: Iterable[tuple[str | bytes, str]],
         yield entry
 
 
-def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "main") -> None:
+def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "main", *,
+           pooled: bool = False) -> None:
     """Apply every entry's rows, in order, to the empty record tables of ``schema`` on
-    ``target``. Runs of inserts into one table go in one ``executemany``."""
+    ``target``. Runs of inserts into one table go in one ``executemany``.
+
+    ``pooled``: the inserts of many entries wait together and go in one ``executemany`` a
+    table (a row inserted and deleted again meanwhile — a hand saved and its current version
+    set — never touches the tables: the end is the same). A problem is then not traced to
+    its entry (ChainError without one): the caller replays again without ``pooled``, which
+    names it (``verify`` does, reading the chain again exactly)."""
     target.execute("PRAGMA defer_foreign_keys=ON")  # an UPDATE replays as delete + insert
     meta: dict[str, tuple[list[str], list[str], str, str, Any, dict[str, Any]]] = {}
     for table in RECORD_TABLES:
@@ -310,6 +317,9 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
                        f"DELETE FROM {schema}.{table} WHERE " +
                        " AND ".join(f"{c} = ?" for c in pk),
                        _values_of(cols), defaults(target, table))
+    if pooled:
+        _replay_pooled(entries, target, meta)
+        return
     executemany = target.executemany
     for e in entries:
         batch: list[Any] = []
@@ -324,17 +334,56 @@ def replay(entries: Iterable[Entry], target: sqlite3.Connection, schema: str = "
                 m = meta[table]
                 if op == "I":
                     batch_table = table
-                    try:
-                        batch.append(m[4](row))
-                    except KeyError:  # a column the entry's row lacks (written before
-                        # the column was added): its default, as the upgrade gave the file
-                        batch.append([row.get(c, m[5].get(c)) for c in m[0]])
+                    batch.append(_row_values(m, row))
                 elif target.execute(m[3], [row.get(c) for c in m[1]]).rowcount != 1:
                     raise ValueError
             if batch:
                 executemany(meta[batch_table][2], batch)
         except (ValueError, TypeError, sqlite3.Error):
             raise ChainError(e.seq, "chain_rows_unapplicable") from None
+
+
+#: entries whose inserts wait together at most (:func:`replay` ``pooled``)
+POOL_ENTRIES = 512
+
+
+def _row_values(m: tuple[Any, ...], row: dict[str, Any]) -> Any:
+    try:
+        return m[4](row)
+    except KeyError:  # a column the entry's row lacks (written before the column was
+        # added): its default, as the upgrade gave the file
+        return [row.get(c, m[5].get(c)) for c in m[0]]
+
+
+def _replay_pooled(entries: Iterable[Entry], target: sqlite3.Connection,
+                   meta: dict[str, tuple[Any, ...]]) -> None:
+    waiting: dict[str, dict[tuple[Any, ...], Any]] = {table: {} for table in meta}
+
+    def flush() -> None:
+        for table, rows in waiting.items():
+            if rows:
+                target.executemany(meta[table][2], list(rows.values()))
+                rows.clear()
+
+    try:
+        for n, e in enumerate(entries, start=1):
+            for table, op, row in e.rows:
+                if type(row) is not dict or op not in ("I", "D") or table not in meta:
+                    raise ValueError
+                m = meta[table]
+                key = tuple([row.get(c) for c in m[1]])
+                rows = waiting[table]
+                if op == "I":
+                    if key in rows:  # the same row twice: the exact replay names it
+                        raise ValueError
+                    rows[key] = _row_values(m, row)
+                elif rows.pop(key, None) is None and target.execute(m[3], key).rowcount != 1:
+                    raise ValueError
+            if n % POOL_ENTRIES == 0:
+                flush()
+        flush()
+    except (ValueError, TypeError, sqlite3.Error):
+        raise ChainError(None, "chain_rows_unapplicable") from None
 
 
 def defaults(conn: sqlite3.Connection, table: str) -> dict[str, Any]:

@@ -272,7 +272,7 @@ class Record:
                     yield e
 
             try:
-                chain.replay(checked(), conn, "rebuilt")
+                chain.replay(checked(), conn, "rebuilt", pooled=True)
             except BaseException:
                 signatures.first_bad()  # its checks are not waited for: read again exactly
                 raise
