@@ -176,18 +176,21 @@ def _given_hand_text(hand: Any) -> str | None:
     return _hand_text(hand, out)
 
 
-def same_hands(given: Any, t: Any) -> str | None:
+def same_hands(given: Any, t: Any, lines: list[str] | None = None) -> str | None:
     """Where a bundle's hands section differs from the hands of ``t`` (a JSON path), or None.
 
-    Each hand is written in the stored texts' form and compared as text (the stored record,
-    settlement and settings are not parsed: a third of an import's time at 8,000 hands
-    went to parsing and writing them out again); a hand whose text differs is compared
-    value by value, as :func:`same_json` does, to name the place."""
+    Each hand is compared as text with the stored texts' form (:func:`_hand_texts`; the
+    stored record, settlement and settings are not parsed): the line it was read from, when
+    given (``lines``: :mod:`.bundle_text` keeps them, each the very text of its hand), else
+    the hand written out again. The same text is the same values. A hand whose text
+    differs is compared value by value, as :func:`same_json` does, to name the place."""
     texts = _hand_texts(t)
     if type(given) is not list or len(given) != len(texts):
         return same_json(given, _hands(t), "hands")
+    if lines is not None and len(lines) != len(given):
+        lines = None
     for i, (hand, text) in enumerate(zip(given, texts, strict=True)):
-        if _given_hand_text(hand) != text:
+        if (lines[i] if lines is not None else _given_hand_text(hand)) != text:
             d = first_difference(hand, json.loads(text), f"hands[{i}]")
             if d is not None:
                 return d

@@ -43,6 +43,7 @@ from .bundle import (
     same_hands,
     same_json,
 )
+from .bundle_text import read_lines
 from .checks import MAX_INT, check_text, shown
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .models import HandStatus, PlayerStatus, VersionAction
@@ -80,48 +81,31 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
 
 
 def read_bundle(source: str | Path | Mapping[str, Any]
-                ) -> tuple[dict[str, Any], list[str] | None]:
-    """A bundle's document, and the lines of its chain as written (one entry a line, when
-    the file is laid out as :func:`write_bundle` writes it; else None)."""
+                ) -> tuple[dict[str, Any], dict[str, list[str]]]:
+    """A bundle's document, and the lines its chain and hands were written on, where they
+    are laid out as :func:`.bundle.write_json` writes them (:mod:`.bundle_text`: each line
+    is the very text its element was read from)."""
     if isinstance(source, Mapping):
-        return dict(source), None
+        return dict(source), {}
     try:
         raw = read_limited(source, BUNDLE_LIMIT)
     except OSError as e:
         raise BundleError.of("file", "file_unreadable_os", source=str(source),
                              detail=os_reason(e)) from None
-    try:  # the shared reader: BOM accepted, "FILE is empty", deep nesting, huge numbers
-        data = parse_json(raw, str(source))
-    except RecordError as e:
-        raise BundleError.like("file", e) from None
+    try:
+        read = read_lines(raw.decode("utf-8-sig"))
+    except UnicodeDecodeError:
+        read = None
+    if read is not None:
+        data, lines = read
+    else:
+        try:  # the shared reader: "FILE is empty", the bad byte, deep nesting, huge numbers
+            data, lines = parse_json(raw, str(source)), {}
+        except RecordError as e:
+            raise BundleError.like("file", e) from None
     if not isinstance(data, dict):
         raise BundleError.of("file", "bundle_not_object", got=json_kind(data))
-    chain_in = data.get("chain")
-    return data, _chain_lines(raw, len(chain_in) if isinstance(chain_in, list) else 0)
-
-
-#: where :func:`write_json` begins and ends the chain's lines
-_CHAIN_OPEN, _LIST_CLOSE, _LINE_BREAK = '\n "chain": [\n  ', "\n ]", ",\n  "
-
-
-def _chain_lines(raw: bytes, count: int) -> list[str] | None:
-    """The chain's ``count`` lines of a bundle's text, as written (None when it is laid out
-    otherwise: reformatted, or written by hand). A JSON string holds no line break, so the
-    lines are the entries; whether each is the entry's hashed text is for its hash to say
-    (:func:`_import_chain`)."""
-    if not count:
-        return None
-    try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        return None
-    start = text.find(_CHAIN_OPEN)
-    if start < 0:
-        return None
-    start += len(_CHAIN_OPEN)
-    end = text.find(_LIST_CLOSE, start)
-    lines = text[start:end].split(_LINE_BREAK) if end >= 0 else []
-    return lines if len(lines) == count else None
+    return data, lines
 
 
 def _written_text(line: str, e: dict[str, Any]) -> str | None:
@@ -189,8 +173,9 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
 
 
 def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
-                  head_pin: HeadPin, lines: list[str] | None = None) -> Any:
+                  head_pin: HeadPin, lines: Mapping[str, list[str]] | None = None) -> Any:
     entries_in = _get(data, "chain", "", list)
+    chain_lines = (lines or {}).get("chain")  # the text each entry was read from
     _get(data, "head", "", dict)  # there before the chain is read (named first)
     upgraded = data.get("format") == UNSIGNED_FORMAT
 
@@ -203,7 +188,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                 raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
             value[:] = [{k: v for k, v in e.items() if k not in _BESIDE}]
             # the text as written, when it is (its hash says so, below): not written again
-            written = _written_text(lines[i], e) if lines is not None else None
+            written = _written_text(chain_lines[i], e) if chain_lines is not None else None
             bodies.append(written if written is not None else chain.canonical(value[0]))
             yield bodies[-1], e["hash"]
 
@@ -240,7 +225,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         raise
     try:
         return _rebuild(cls, data, tmp, wanted, head_pin, entries, bodies, entries_in,
-                        signatures, upgraded)
+                        signatures, upgraded, (lines or {}).get("hands"))
     except BaseException:
         bad = signatures.first_bad()
         if bad is not None:
@@ -255,7 +240,8 @@ def _chain_problem(e: chain.ChainError) -> BundleError:
 
 def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
              head_pin: HeadPin, entries: list[chain.Entry], bodies: list[str],
-             entries_in: list[Any], signatures: trust.Signatures, upgraded: bool) -> Any:
+             entries_in: list[Any], signatures: trust.Signatures, upgraded: bool,
+             hand_lines: list[str] | None = None) -> Any:
     """The database rebuilt from a bundle's chain, read and checked by
     :func:`_import_chain` (its signatures perhaps still being checked): head, key, rows,
     verify, the readable sections, then the head referee's PIN."""
@@ -300,7 +286,7 @@ def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         def compare_sections() -> None:
             rebuilt = bundle_sections(t, with_hands=False)
             for key in SECTIONS:
-                d = (same_hands(data.get(key), t) if key == "hands"
+                d = (same_hands(data.get(key), t, hand_lines) if key == "hands"
                      else same_json(data.get(key), rebuilt.get(key), key))
                 if d is not None:
                     edited.append(d)

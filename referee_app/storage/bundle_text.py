@@ -1,0 +1,121 @@
+"""A bundle's text read with the lines it was written on (:func:`.bundle.write_json`).
+
+Import takes a chain entry's hashed text, and compares a hand with the file's, from the
+line it was written on rather than writing the parsed value out again (most of an import's
+time at 8,000 hands). That is sound only when each line is the very text its value was
+parsed from. A search of the text for the lines cannot promise it: a forger can give the
+JSON parser another ``"chain"`` (the last of two keys is the one kept) than the one a search
+finds, and every hash would hold while other rows were replayed.
+
+So the document is parsed here key by key, by the standard library's scanner: the value of a
+top-level key is either parsed whole, or — when it is laid out one element a line, as
+written — line by line, each line a whole JSON value of its own. ``[\\n  L1,\\n  L2\\n ]``
+with each ``Li`` a value is exactly the list of those values, so every line kept is the
+text its element was read from. Whatever is laid out otherwise is parsed whole (no lines
+kept); whatever is not JSON is left to :func:`.jsonin.parse_json`, which names the fault.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, NamedTuple
+
+from referee_app.core.jsonin import BOM
+
+#: the top-level keys whose elements are read line by line
+LINED = ("chain", "hands")
+#: how :func:`.bundle.write_json` lays out a list: its opening, the break between two
+#: elements and its close
+OPEN, BREAK, CLOSE = "[\n  ", ",\n  ", "\n ]"
+
+_WS = re.compile(r"[ \t\n\r]*")
+
+
+class _NotAsWritten(Exception):
+    """The text is not a JSON object read here (parse_json then reads it, or names why)."""
+
+
+class Lines(NamedTuple):
+    """A bundle's document and, for each key of :data:`LINED` laid out as written, the
+    text of each of its elements (``lines[key][i]`` is what ``data[key][i]`` was parsed
+    from)."""
+
+    data: Any
+    lines: dict[str, list[str]]
+
+
+def read_lines(text: str) -> Lines | None:
+    """The document of a bundle's ``text`` with its lines, or None when the text is not one
+    JSON object (then :func:`.jsonin.parse_json` tells why, or reads what this did not)."""
+    if text.startswith(BOM):
+        text = text[1:]
+    try:
+        return _document(text)
+    except (_NotAsWritten, ValueError, IndexError, RecursionError):
+        return None
+
+
+def _document(text: str) -> Lines:
+    decoder = _DECODER
+    ws = _WS.match
+    i = ws(text, 0).end()
+    if text[i] != "{":
+        raise _NotAsWritten
+    data: dict[str, Any] = {}
+    lines: dict[str, list[str]] = {}
+    i = ws(text, i + 1).end()
+    if text[i] == "}":
+        i += 1
+    else:
+        while True:
+            key, i = decoder.raw_decode(text, i)
+            if type(key) is not str:
+                raise _NotAsWritten
+            i = ws(text, i).end()
+            if text[i] != ":":
+                raise _NotAsWritten
+            i = ws(text, i + 1).end()
+            lined = _lined(text, i) if key in LINED else None
+            lines.pop(key, None)  # a key given twice: the last is kept, as JSON readers do
+            if lined is not None:
+                data[key], lines[key], i = lined
+            else:
+                data[key], i = decoder.raw_decode(text, i)
+            i = ws(text, i).end()
+            if text[i] == ",":
+                i = ws(text, i + 1).end()
+            elif text[i] == "}":
+                i += 1
+                break
+            else:
+                raise _NotAsWritten
+    if ws(text, i).end() != len(text):
+        raise _NotAsWritten
+    return Lines(data, lines)
+
+
+def _lined(text: str, at: int) -> tuple[list[Any], list[str], int] | None:
+    """The list at ``at`` read line by line (its values, their lines, where it ends), or
+    None when it is not laid out one whole value a line."""
+    if not text.startswith(OPEN, at):
+        return None
+    start = at + len(OPEN)
+    end = text.find(CLOSE, start)
+    if end < 0:
+        return None
+    lines = text[start:end].split(BREAK)
+    decode = _DECODER.decode
+    try:
+        values = [decode(line) for line in lines]
+    except (ValueError, RecursionError):
+        return None  # a line that is not a whole value: the list is read whole
+    return values, lines, end + len(CLOSE)
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(name)
+
+
+#: as :func:`.jsonin.parse_json` reads (NaN and Infinity are not JSON)
+_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
