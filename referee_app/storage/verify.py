@@ -406,5 +406,7 @@ class _Pool:
         return None
 
     def close(self) -> None:
-        """Stop the worker (after the check, or when the chain check failed first)."""
-        self._pool.shutdown(wait=True, cancel_futures=True)
+        """Stop the worker (after the check, or when the chain check failed first). Its
+        exit is not waited for: a worker that settled 8,000 versions took 0.2 s to end,
+        while this process has its answer already (the executor joins it in the end)."""
+        self._pool.shutdown(wait=False, cancel_futures=True)
