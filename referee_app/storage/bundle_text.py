@@ -18,7 +18,7 @@ kept); whatever is not JSON is left to :func:`.jsonin.parse_json`, which names t
 from __future__ import annotations
 
 import json
-import re
+from json.decoder import WHITESPACE
 from typing import Any, NamedTuple
 
 from referee_app.core.jsonin import BOM
@@ -28,9 +28,6 @@ LINED = ("chain", "hands")
 #: how :func:`.bundle.write_json` lays out a list: its opening, the break between two
 #: elements and its close
 OPEN, BREAK, CLOSE = "[\n  ", ",\n  ", "\n ]"
-
-_WS = re.compile(r"[ \t\n\r]*")
-
 
 class _NotAsWritten(Exception):
     """The text is not a JSON object read here (parse_json then reads it, or names why)."""
@@ -58,7 +55,7 @@ def read_lines(text: str) -> Lines | None:
 
 def _document(text: str) -> Lines:
     decoder = _DECODER
-    ws = _WS.match
+    ws = WHITESPACE.match  # JSON's own whitespace, as its decoder skips it
     i = ws(text, 0).end()
     if text[i] != "{":
         raise _NotAsWritten
