@@ -254,3 +254,29 @@ def test_pages_are_paced_by_how_busy_the_results_worker_was(worked: list[float],
     assert pace.every(now=100.0) == every <= PACE_MAX
     # work older than the window no longer counts
     assert pace.every(now=100.0 + PACE_WINDOW + 0.01) == 1.0
+
+
+def test_full_collections_are_rarer_while_serving_and_as_before_after(tmp_path: Path) -> None:
+    """A full collection stops every thread for 100-150 ms at an event's size: while the
+    server runs, one at most in 50 of the generation below (Python's default: 10); the
+    interpreter's own settings come back when it stops (and the switch interval with them)."""
+    import gc
+    import sys
+    import warnings
+
+    from server_helpers import make_event
+
+    with warnings.catch_warnings():  # starlette's note on httpx; the client works as it is
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+
+    from referee_app.server.app import GC_THRESHOLDS, SWITCH_INTERVAL, create_app
+
+    before = gc.get_threshold(), sys.getswitchinterval()
+    assert before[0] != GC_THRESHOLDS
+    db = make_event(tmp_path / "event.sqlite")
+    with TestClient(create_app(db, backup_every=0)) as client:
+        assert client.get("/").status_code == 200
+        assert gc.get_threshold() == GC_THRESHOLDS and GC_THRESHOLDS[2] > before[0][2]
+        assert sys.getswitchinterval() == pytest.approx(SWITCH_INTERVAL)
+    assert (gc.get_threshold(), sys.getswitchinterval()) == before
