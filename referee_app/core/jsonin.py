@@ -96,7 +96,7 @@ def parse_json(text: str | bytes, source: str | None = None) -> Any:
     if not text.strip():
         raise RecordError.of("", "input_empty", source=source)
     try:
-        return _DECODER.decode(text)
+        return DECODER.decode(text)
     except _NotJson as e:
         raise RecordError.of("", "not_json_constant", source=source, name=e.args[0]) from None
     except json.JSONDecodeError as e:
@@ -117,8 +117,9 @@ def _refuse_constant(name: str) -> Any:
     raise _NotJson(name)
 
 
-#: json.loads, except that NaN/Infinity (a Python extension, not JSON) are refused
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
+#: json.loads, except that NaN/Infinity (a Python extension, not JSON) are refused (a
+#: ValueError): every JSON input is read by it
+DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
 
 
 def text_problem(text: str, *, control: bool = True) -> Message | None:

@@ -27,6 +27,7 @@ from typing import IO, Any
 
 from . import chain
 from . import db as dbm
+from .bundle_text import BREAK, CLOSE, OPEN
 from .checks import dump
 from .errors import BundleError, StorageError
 from .files import atomic_file
@@ -319,9 +320,9 @@ def write_json(doc: Mapping[str, Any], f: IO[str]) -> None:
     for i, (key, value) in enumerate(doc.items()):
         f.write(f'{"," if i else ""}\n {_dumps(key)}: ')
         if isinstance(value, list) and value:
-            f.write("[\n  ")
-            f.write(",\n  ".join(value if isinstance(value, Encoded) else map(_dumps, value)))
-            f.write("\n ]")
+            f.write(OPEN)  # one element a line, as import reads them (:mod:`.bundle_text`)
+            f.write(BREAK.join(value if isinstance(value, Encoded) else map(_dumps, value)))
+            f.write(CLOSE)
         else:
             f.write(_dumps(value))
     f.write("\n}\n")

@@ -17,17 +17,17 @@ kept); whatever is not JSON is left to :func:`.jsonin.parse_json`, which names t
 
 from __future__ import annotations
 
-import json
 from json.decoder import WHITESPACE
 from typing import Any, NamedTuple
 
-from referee_app.core.jsonin import BOM
+from referee_app.core.jsonin import BOM, DECODER
 
 #: the top-level keys whose elements are read line by line
 LINED = ("chain", "hands")
-#: how :func:`.bundle.write_json` lays out a list: its opening, the break between two
-#: elements and its close
+#: how a list is laid out one element a line (:func:`.bundle.write_json` writes it so): its
+#: opening, the break between two elements and its close
 OPEN, BREAK, CLOSE = "[\n  ", ",\n  ", "\n ]"
+
 
 class _NotAsWritten(Exception):
     """The text is not a JSON object read here (parse_json then reads it, or names why)."""
@@ -54,7 +54,7 @@ def read_lines(text: str) -> Lines | None:
 
 
 def _document(text: str) -> Lines:
-    decoder = _DECODER
+    decoder = DECODER  # as parse_json reads: NaN and Infinity are not JSON
     ws = WHITESPACE.match  # JSON's own whitespace, as its decoder skips it
     i = ws(text, 0).end()
     if text[i] != "{":
@@ -102,17 +102,10 @@ def _lined(text: str, at: int) -> tuple[list[Any], list[str], int] | None:
     if end < 0:
         return None
     lines = text[start:end].split(BREAK)
-    decode = _DECODER.decode
+    decode = DECODER.decode
     try:
         values = [decode(line) for line in lines]
     except (ValueError, RecursionError):
         return None  # a line that is not a whole value: the list is read whole
     return values, lines, end + len(CLOSE)
 
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-#: as :func:`.jsonin.parse_json` reads (NaN and Infinity are not JSON)
-_DECODER = json.JSONDecoder(parse_constant=_refuse_constant)
