@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
@@ -72,6 +73,24 @@ def build(path: Path, rounds: int = 5, hands_per_table: int = 100, seed: int = 4
     return n
 
 
+#: what Qt's offscreen platform says of every window it shows (nothing to act on)
+_OFFSCREEN_NOTE = "This plugin does not support propagateSizeHints()"
+
+
+def _application() -> Any:
+    """The QApplication of the in-process measures, Qt's own messages to stderr except the
+    offscreen platform's note on each window shown (it filled the benchmark's output)."""
+    from PySide6.QtCore import qInstallMessageHandler
+    from PySide6.QtWidgets import QApplication
+
+    def say(_kind: object, _context: object, message: str) -> None:
+        if message != _OFFSCREEN_NOTE:
+            print(message, file=sys.stderr)
+
+    qInstallMessageHandler(say)
+    return QApplication.instance() or QApplication([])
+
+
 def launch_times(db: Path, runs: int) -> tuple[list[float], list[float]]:
     """Seconds from spawning ``referee-app gui`` to its window being up and responsive, and
     the CPU seconds (user + system) each launch used: on a shared, loaded machine the wall
@@ -105,14 +124,13 @@ def keystroke_times(db: Path, keys: int) -> tuple[list[float], list[float], int]
     the CPU milliseconds each took (what it costs when the machine is shared)."""
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
-    from PySide6.QtWidgets import QApplication
 
     import referee_app.gui  # noqa: F401  (applies the PySide refcount fix first)
     from referee_app.fonts import register_qt_font
     from referee_app.gui.controllers.desk import Desk
     from referee_app.gui.views.main_window import MainWindow
 
-    app = QApplication.instance() or QApplication([])
+    app = _application()
     register_qt_font()
     desk = Desk.open(db)
     win = MainWindow(desk)
@@ -158,7 +176,6 @@ def save_times(tmp: Path, players: int, saves: int) -> dict[str, tuple[list[floa
     import shutil
 
     from event_cache import HEAD, HEAD_PIN, event_file
-    from PySide6.QtWidgets import QApplication
 
     import referee_app.gui  # noqa: F401
     from referee_app.core.generate import random_record
@@ -171,7 +188,7 @@ def save_times(tmp: Path, players: int, saves: int) -> dict[str, tuple[list[floa
     shutil.copyfile(event_file(players), db)
     with Tournament.open(db) as t:  # its first backup point (the whole record) beforehand
         t.backups.write()
-    app = QApplication.instance() or QApplication([])
+    app = _application()
     register_qt_font()
     desk = Desk.open(db, HEAD)
     desk.sign_in(HEAD, HEAD_PIN)
@@ -229,7 +246,6 @@ def key_counts(tmp: Path) -> tuple[dict[str, tuple[int, int]], int]:
     """(tile characters, other keys) per hand of ``gui_keys.HANDS``, and the keys Ctrl+G
     takes to open a saved hand — on a fresh one-round tournament."""
     from gui_keys import HANDS, Keyboard, golden_record, type_hand
-    from PySide6.QtWidgets import QApplication
 
     import referee_app.gui  # noqa: F401
     from referee_app.fonts import register_qt_font
@@ -238,7 +254,7 @@ def key_counts(tmp: Path) -> tuple[dict[str, tuple[int, int]], int]:
     from referee_app.gui.views.main_window import MainWindow
     from referee_app.storage import Tournament
 
-    app = QApplication.instance() or QApplication([])
+    app = _application()
     register_qt_font()
     LANG.set("zh")
     path = tmp / "keys.sqlite"
