@@ -108,4 +108,3 @@ def _lined(text: str, at: int) -> tuple[list[Any], list[str], int] | None:
     except (ValueError, RecursionError):
         return None  # a line that is not a whole value: the list is read whole
     return values, lines, end + len(CLOSE)
-

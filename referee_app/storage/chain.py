@@ -196,7 +196,7 @@ def redactions(texts: Iterable[tuple[int, str]]) -> dict[str, str]:
     text) -> SHA-256 of its redacted text. Written once, in the upgrade's entry."""
     out: dict[str, str] = {}
     for seq, text in texts:
-        if any(f'"{f}":' in text for fields in PIN_FIELDS.values() for f in fields):
+        if may_hold_secret(text):
             e = json.loads(text)
             if has_secret(e):
                 out[str(seq)] = sha256(canonical(redact(e)))
