@@ -43,9 +43,6 @@ PAGE_WAITING = 4000
 API_READS = 64
 #: how often a save looks whether the newest backup is too old (seconds)
 STALE_CHECK = 10.0
-#: saves between two checkpoints made on their own thread (~4 pages of WAL a save: 100
-#: pages, copied back in a few milliseconds that no save waits for)
-CHECKPOINT_EVERY = 25
 #: what a 503 of an overloaded server asks the client to wait (seconds)
 RETRY_AFTER = "1"
 #: rendered pages and answers kept (per key: the last one rendered), and their bytes at
@@ -274,8 +271,6 @@ class ServerState:
         self._counter_lock = threading.Lock()
         self._stale_checked = -STALE_CHECK
         self._backup_lock = threading.Lock()
-        self._since_checkpoint = 0
-        self._checkpoint_lock = threading.Lock()
 
     # -- the file, one connection per worker thread
     def tournament(self) -> Tournament:
@@ -289,7 +284,6 @@ class ServerState:
             t = None
         if t is None:
             t = Tournament.open(self.path, backup_every=0)
-            dbm.checkpoint_behind(t.db)  # the checkpoint thread copies the WAL back
             self._local.t = t
         return t
 
@@ -522,47 +516,24 @@ class ServerState:
             due = self.backup_every and (self._writes >= self.backup_every or stale)
             if due:
                 self._writes = 0
-            self._since_checkpoint += 1
-            checkpoint = self._since_checkpoint >= CHECKPOINT_EVERY
-            if checkpoint:
-                self._since_checkpoint = 0
-        if due:
-            self._behind("referee-backup", self._backup_lock, self._backup_here)
-        if checkpoint:
-            self._behind("referee-checkpoint", self._checkpoint_lock, self._checkpoint_here)
-
-    def _behind(self, thread: str, lock: threading.Lock, job: Callable[[], None]) -> None:
-        """``job`` on its own thread, after the save that made it due; skipped while the
-        one before runs (the next save that makes it due tries again)."""
-        if not lock.acquire(blocking=False):
-            return
-
-        def run() -> None:
+        if due and self._backup_lock.acquire(blocking=False):  # skipped if one is running
             try:
-                job()
-            finally:
-                lock.release()
-
-        try:
-            future = self._pool(thread).submit(run)
-        except RuntimeError:  # the server stops (it writes one last backup)
-            lock.release()
-        else:  # not run at all (the server stopped first): the last backup may go
-            future.add_done_callback(lambda f: f.cancelled() and lock.release())
+                job = self._pool("referee-backup").submit(self._backup_here)
+            except RuntimeError:  # the server stops (it writes one last backup)
+                self._backup_lock.release()
+            else:  # not run at all (the server stopped first): the last backup may go
+                job.add_done_callback(lambda f: f.cancelled() and self._backup_lock.release())
 
     def _backup_here(self) -> None:
         """On the backup thread: a backup point on its own connection, opened once (a
         connection opened for each backup checked the whole file first: 5 % of the
         server's time under a flood of saves)."""
-        with contextlib.suppress(OSError, sqlite3.Error, StorageError):
+        try:
             self.tournament().backups.write()
-        # (a failed one: the next one tries again; the last is written when the server stops)
-
-    def _checkpoint_here(self) -> None:
-        """On the checkpoint thread: the WAL copied back into the file (``dbm.checkpoint``),
-        so no save pays for it (SQLite would, in one commit in a few hundred: ~50 ms)."""
-        with contextlib.suppress(OSError, sqlite3.Error, StorageError):
-            dbm.checkpoint(self.tournament().db)
+        except (OSError, sqlite3.Error, StorageError):
+            pass  # the next one tries again; the last is written when the server stops
+        finally:
+            self._backup_lock.release()
 
     def backup(self) -> Path | None:
         """A backup now, on a connection of its own (the server stops), after the one

@@ -15,9 +15,8 @@ Durability choices (see docs/tournament.md):
   can never both read "version 3 is next".
 * Append-only tables carry triggers that refuse UPDATE and DELETE: history cannot be
   rewritten even by a buggy caller.
-* Checkpoints (the WAL copied back into the file): SQLite makes one in the commit that
-  takes the WAL past 1,000 pages, so one save in a few hundred pays ~50 ms for it. A server
-  makes them on a thread of its own instead (:func:`checkpoint_behind`, :func:`checkpoint`).
+* Checkpoints (the WAL copied back into the file) are made on a thread of their own, never
+  in a save (``checkpoints.py``; :func:`checkpoint_behind`, :func:`checkpoint`).
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ from referee_app.core.errors import FieldError, Message, nested, os_reason
 
 from . import backup_files, backup_log, chain, ruleset_store, signing
 from . import db as dbm
+from .checkpoints import Checkpoints
 from .checks import check_text, dump
 from .errors import AuthError, FileReplacedError, StorageError, StorageFault, fault_from
 from .models import DEFAULT_TIE_BREAK, Referee, TournamentInfo
@@ -72,6 +73,9 @@ class Store:
         #: a save is in progress on this connection: what it wrote is not in the chain yet,
         #: so caches checked against the chain (``changes.py``) must not be trusted meanwhile
         self.writing = False
+        #: the WAL copied back into the file on a thread of its own, never in a save
+        self.checkpoints = Checkpoints(path)
+        dbm.checkpoint_behind(db)
 
     def close(self) -> None:
         """Back up what changed (if anything) and close the file."""
@@ -83,6 +87,7 @@ class Store:
             if self.backup_every and self.changes and not self.replaced():
                 self.try_backup()
         finally:
+            self.checkpoints.close()
             self.db.close()
             self.closed = True
 
@@ -120,8 +125,10 @@ class Store:
         that saves a hand now and then). A point holds only what changed, so it costs about
         the saves it covers, not the file. A failing backup never turns a committed save
         into an error: it is kept in ``backup_error`` and warned; after a failure the next
-        try waits for ``backup_every`` changes."""
+        try waits for ``backup_every`` changes. Every few saves a checkpoint is started on
+        its own thread (:mod:`.checkpoints`)."""
         self.changes += 1
+        self.checkpoints.saved()
         if self.backup_every and (self.changes >= self.backup_every
                                   or (self.backup_error is None
                                       and backup_files.stale(self.path))):

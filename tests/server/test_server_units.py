@@ -5,7 +5,6 @@ errors, and the QR code helper."""
 from __future__ import annotations
 
 import json
-import threading
 import time
 from pathlib import Path
 
@@ -175,50 +174,6 @@ def test_the_server_backs_up_a_write_when_the_newest_backup_is_old(
     backup_log.materialise(points()[-1], tmp_path / "newest.sqlite")
     with Tournament.open(tmp_path / "newest.sqlite", backup_every=0) as b:
         assert "Late" in {p.name for p in b.players.list()}
-    t.close()
-
-
-def test_saves_leave_the_checkpoint_to_a_thread_of_its_own(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A commit that took the WAL past 1,000 pages copied it back into the file itself
-    (~50 ms in one save of a few hundred). The server's connections leave that to the
-    checkpoint thread, started every CHECKPOINT_EVERY saves, which copies the WAL back."""
-    from server_helpers import HEAD, HEAD_PIN, make_event
-
-    from referee_app.server import state as state_mod
-    from referee_app.server.state import ServerState
-    from referee_app.storage import db as dbm
-
-    monkeypatch.setattr(state_mod, "CHECKPOINT_EVERY", 3)
-    path = make_event(tmp_path / "s.sqlite")
-    state = ServerState(path, backup_every=0)
-    t = state.tournament()
-    assert t.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == dbm.BEHIND_PAGES
-    t.referees.sign_in(HEAD, HEAD_PIN)
-
-    made: list[tuple[str, tuple[int, int, int]]] = []
-    real = dbm.checkpoint
-
-    def spied(db: object) -> tuple[int, int, int]:
-        got = real(db)  # type: ignore[arg-type]
-        made.append((threading.current_thread().name, got))
-        return got
-
-    monkeypatch.setattr(state_mod.dbm, "checkpoint", spied)
-    for n in range(1, 4):
-        t.players.add(f"Late {n}", referee=HEAD)
-        state._count_write()
-        if n < 3:
-            assert made == [] and not state._checkpoint_lock.locked()
-    for _ in range(100):  # the third save started it on its thread
-        if made and not state._checkpoint_lock.locked():
-            break
-        time.sleep(0.02)
-    [(thread, (busy, pages, copied))] = made
-    assert thread.startswith("referee-checkpoint")
-    assert busy == 0 and pages > 0 and copied == pages  # the whole WAL is in the file
-    t.players.add("After", referee=HEAD)
-    state.close()
     t.close()
 
 
