@@ -41,18 +41,27 @@ class Pace:
 
     def __init__(self) -> None:
         self._spans: deque[tuple[float, float]] = deque()  # (ended at, seconds busy)
-        self._told: deque[tuple[float, float]] = deque()  # (when, every) above PACE_EVERY
+        self._busy = 0.0  # the seconds of the spans kept
+        #: (when, every) told above PACE_EVERY, each larger than every one told after it:
+        #: the first one still recent is the longest (one told later that is as long or
+        #: longer makes the earlier ones irrelevant, so the longest is found at once rather
+        #: than over every answer of the last seconds, hundreds a second under load)
+        self._told: deque[tuple[float, float]] = deque()
 
     def worked(self, seconds: float, now: float | None = None) -> None:
         """The results worker spent ``seconds`` making a page or an answer."""
         self._spans.append((time.monotonic() if now is None else now, seconds))
+        self._busy += seconds
 
     def busy(self, now: float | None = None) -> float:
         """The share of the last :data:`PACE_WINDOW` seconds the worker was working."""
         now = time.monotonic() if now is None else now
-        while self._spans and self._spans[0][0] < now - PACE_WINDOW:
-            self._spans.popleft()
-        return sum(d for _, d in self._spans) / PACE_WINDOW
+        spans = self._spans
+        while spans and spans[0][0] < now - PACE_WINDOW:
+            self._busy -= spans.popleft()[1]
+        if not spans:
+            self._busy = 0.0  # (no rounding left over from the sums)
+        return self._busy / PACE_WINDOW
 
     def every(self, now: float | None = None) -> float:
         """Seconds an open page should let pass between its refreshes."""
@@ -63,8 +72,10 @@ class Pace:
         now = time.monotonic() if now is None else now
         every = self.every(now)
         if every > PACE_EVERY:
-            self._told.append((now, every))
-            self.lag(now)  # (forgets what no phone can still be waiting on)
+            told = self._told
+            while told and told[-1][1] <= every:
+                told.pop()
+            told.append((now, every))
         return every
 
     def lag(self, now: float | None = None) -> float:
@@ -73,9 +84,10 @@ class Pace:
         3 s comes back with a page 3 s old: it is sent that one, not kept waiting for a
         newer one) — at most PAGE_LAG + PACE_MAX - PACE_EVERY."""
         now = time.monotonic() if now is None else now
-        while self._told and self._told[0][0] < now - PACE_MAX - PAGE_LAG:
-            self._told.popleft()
-        longest = max((e for _, e in self._told), default=PACE_EVERY)
+        told = self._told
+        while told and told[0][0] < now - PACE_MAX - PAGE_LAG:
+            told.popleft()
+        longest = told[0][1] if told else PACE_EVERY
         return PAGE_LAG + max(0.0, longest - PACE_EVERY)
 
 

@@ -302,3 +302,58 @@ def test_while_pages_are_paced_they_may_be_behind_by_the_pace_too() -> None:
     pace.tell(now=30.0)
     assert pace.lag(now=30.0) == watch_mod.MOST_BEHIND == watch_mod.PAGE_LAG + \
         watch_mod.PACE_MAX - watch_mod.PACE_EVERY
+
+
+class _NaivePace:
+    """The pace as first written: every span and every answer kept for the window, summed
+    and searched at each call (the reference the kept sums and longest must agree with)."""
+
+    def __init__(self) -> None:
+        self.spans: list[tuple[float, float]] = []
+        self.told: list[tuple[float, float]] = []
+
+    def busy(self, now: float) -> float:
+        return sum(d for t, d in self.spans if t >= now - watch_mod.PACE_WINDOW) / \
+            watch_mod.PACE_WINDOW
+
+    def every(self, now: float) -> float:
+        return round(min(watch_mod.PACE_MAX, watch_mod.PACE_EVERY * max(
+            1.0, self.busy(now) / watch_mod.PACE_BUSY)), 2)
+
+    def lag(self, now: float) -> float:
+        recent = [e for t, e in self.told
+                  if t >= now - watch_mod.PACE_MAX - watch_mod.PAGE_LAG]
+        return watch_mod.PAGE_LAG + max(0.0, max(recent, default=watch_mod.PACE_EVERY)
+                                        - watch_mod.PACE_EVERY)
+
+
+def test_the_pace_keeps_its_sums_and_longest_as_the_naive_one_computes_them() -> None:
+    """Under a flood of long-polls the pace was told hundreds of times a second and each
+    page searched all of it (a third of a second of the event loop in an 18-second run):
+    it keeps the busy seconds' sum and the longest told now, with the same answers."""
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    steps = st.lists(st.tuples(st.sampled_from(["worked", "tell", "lag", "every"]),
+                               st.floats(0, 1.5), st.floats(0, 1.0)), max_size=120)
+
+    @settings(max_examples=300, deadline=None)
+    @given(steps)
+    def check(ops: list[tuple[str, float, float]]) -> None:
+        pace, naive, now = watch_mod.Pace(), _NaivePace(), 100.0
+        for op, dt, x in ops:
+            now += dt
+            if op == "worked":
+                pace.worked(x, now=now)
+                naive.spans.append((now, x))
+            elif op == "tell":
+                every = pace.tell(now=now)
+                assert every == naive.every(now)
+                if every > watch_mod.PACE_EVERY:
+                    naive.told.append((now, every))
+            elif op == "lag":
+                assert pace.lag(now=now) == pytest.approx(naive.lag(now))
+            else:
+                assert pace.every(now=now) == naive.every(now)
+
+    check()
