@@ -64,6 +64,9 @@ class Results:
         self._players: dict[int, Player] | None = None
         self._latin: dict[str, str] | None = None
         self._rounds: list[RoundInfo] | None = None
+        #: the round numbers: a change of the structure makes them again, a hand does not
+        #: (unlike the rounds' hand counts above)
+        self._round_numbers: tuple[int, ...] | None = None
         self._stages: list[Stage] | None = None
         self._in_play: RoundState | None = None
         self._progress: dict[int, RoundProgress] = {}
@@ -121,7 +124,9 @@ class Results:
         return self._rounds
 
     def round_numbers(self, t: Tournament) -> tuple[int, ...]:
-        return tuple(r.number for r in self.rounds(t))
+        if self._round_numbers is None:
+            self._round_numbers = tuple(r.number for r in self.rounds(t))
+        return self._round_numbers
 
     def players(self, t: Tournament) -> dict[int, Player]:
         if self._players is None:

@@ -139,7 +139,9 @@ class Penalties:
 
     def list(self, *, player: PlayerRef | None = None, _only: int | None = None
                   ) -> list[Penalty]:
-        names = {p.id: p.name for p in self.players.list()}
+        # (each id's name, not every player read whole: a player's page asks this on
+        # every change of their results)
+        names = dict(self.db.execute("SELECT id, name FROM players").fetchall())
         q = ("SELECT p.id, p.players, p.chips, p.reason, p.clause, p.referee, p.at, p.zero_sum, "
              "p.round, v.reason, p.unit FROM penalties p LEFT JOIN penalty_voids v ON "
              "v.penalty_id=p.id")
