@@ -249,11 +249,13 @@ class Results:
         playing = self.in_play(t)
         if playing is not None:
             return playing.round
-        rounds = self.rounds(t)
-        return rounds[0].number if rounds else None
+        numbers = self.round_numbers(t)
+        return numbers[0] if numbers else None
 
     def seated(self, t: Tournament, round_no: int | None) -> bool:
-        return round_no is not None and any(r.number == round_no for r in self.rounds(t))
+        # (the numbers, kept until the structure changes: every page asks this, and the
+        # rounds with their hand counts are read again after each save)
+        return round_no is not None and round_no in self.round_numbers(t)
 
 
 __all__ = ["Results"]

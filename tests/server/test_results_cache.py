@@ -126,6 +126,13 @@ def _same_as_fresh(results: Results, kept: Tournament, db: Path, step: str) -> N
         results.advance(kept)
         rounds = [r.number for r in fresh.rounds.list()]
         assert results.rounds(kept) == fresh.rounds.list(), step
+        again = Results()  # the same, made afresh: the round numbers, the round in play
+        with dbm.read_transaction(fresh.db):
+            again.advance(fresh)
+            assert results.round_numbers(kept) == again.round_numbers(fresh) == tuple(rounds), \
+                step
+            assert results.current_round(kept) == again.current_round(fresh), step
+            assert results.in_play(kept) == again.in_play(fresh), step
         for n in rounds:
             got = kept.rounds.seating(n)
             assert got.repeat_pairs == fresh.rounds.seats.repeat_pairs_before(n), step
