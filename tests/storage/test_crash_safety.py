@@ -27,7 +27,7 @@ from referee_app.storage.backup_log import read_points
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")]
 
 WRITER = r"""
-import os, random, sys
+import os, random, sys, time
 from referee_app.core.generate import random_record
 from referee_app.storage import Tournament, backup_log
 from referee_app.storage.backup_files import list_logs
@@ -42,17 +42,26 @@ def say(*parts):
     sys.stdout.flush()
 
 
+def next_no(table):
+    # a full table (hand 999 written): wait for the kill as a writer still at work would, so
+    # that a fast machine does not end the writer before it is killed
+    n = t.hands.next_no(1, table)
+    while n > 999:
+        time.sleep(60)
+    return n
+
+
 t = Tournament.open(path, backup_every=3)
 seated = t.rounds.seating(1).tables[table]
 say("ready")
 for i in range(count):
     if mode == "add":
-        n = t.hands.next_no(1, table)
+        n = next_no(table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
         h = t.hands.add(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
         say(h.id, n)
     elif mode == "mixed":  # add a hand, then amend a random earlier one
-        n = t.hands.next_no(1, table)
+        n = next_no(table)
         rec = random_record(random.Random(table * 100000 + n), "ottawa-2009", players=seated)
         h = t.hands.add(rec, round=1, table=table, hand_no=n, referee=f"proc{table}")
         say("add", h.id, n)
@@ -133,8 +142,8 @@ def test_sigkill_during_writes_loses_no_reported_hand(make_tournament) -> None:
     start = time.monotonic()
     kills_mid_run = 0
     in_db = 0
-    for _ in range(15):
-        p = _spawn(path, 1, 100000)
+    for k in range(15):  # the four tables in turn: a fast machine fills one (999 hands)
+        p = _spawn(path, 1 + k % 4, 100000)
         assert p.stdout is not None
         assert p.stdout.readline().strip() == "ready", p.stderr.read() if p.stderr else ""
         time.sleep(rng.uniform(0.01, 0.6))
