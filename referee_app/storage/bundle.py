@@ -27,7 +27,7 @@ from typing import IO, Any
 
 from . import chain
 from . import db as dbm
-from .bundle_text import BREAK, CLOSE, OPEN
+from .bundle_text import BREAK, CLOSE, OPEN, Deferred, values
 from .checks import dump
 from .errors import BundleError, StorageError
 from .files import atomic_file
@@ -177,22 +177,22 @@ def _given_hand_text(hand: Any) -> str | None:
     return _hand_text(hand, out)
 
 
-def same_hands(given: Any, t: Any, lines: list[str] | None = None) -> str | None:
+def same_hands(given: Any, t: Any) -> str | None:
     """Where a bundle's hands section differs from the hands of ``t`` (a JSON path), or None.
 
     Each hand is compared as text with the stored texts' form (:func:`_hand_texts`; the
     stored record, settlement and settings are not parsed): the line it was read from, when
-    given (``lines``: :mod:`.bundle_text` keeps them, each the very text of its hand), else
-    the hand written out again. The same text is the same values. A hand whose text
-    differs is compared value by value, as :func:`same_json` does, to name the place."""
+    the section was read as a :class:`.bundle_text.Deferred` (each line the very text of its
+    hand), else the hand written out again. The same text is the same values. A hand whose
+    text differs is compared value by value, as :func:`same_json` does, to name the place."""
     texts = _hand_texts(t)
-    if type(given) is not list or len(given) != len(texts):
-        return same_json(given, _hands(t), "hands")
-    if lines is not None and len(lines) != len(given):
-        lines = None
-    for i, (hand, text) in enumerate(zip(given, texts, strict=True)):
-        if (lines[i] if lines is not None else _given_hand_text(hand)) != text:
-            d = first_difference(hand, json.loads(text), f"hands[{i}]")
+    if (type(given) is not list and not isinstance(given, Deferred)
+            or len(given) != len(texts)):
+        return same_json(values(given), _hands(t), "hands")
+    lines = given.lines if isinstance(given, Deferred) else None
+    for i, text in enumerate(texts):
+        if (lines[i] if lines is not None else _given_hand_text(given[i])) != text:
+            d = first_difference(given[i], json.loads(text), f"hands[{i}]")
             if d is not None:
                 return d
     return None

@@ -21,7 +21,7 @@ import contextlib
 import json
 import os
 import sqlite3
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -43,7 +43,7 @@ from .bundle import (
     same_hands,
     same_json,
 )
-from .bundle_text import read_lines
+from .bundle_text import read_lines, values
 from .checks import MAX_INT, check_text, shown
 from .errors import BundleError, RecordIntegrityError, StorageError, TournamentExistsError
 from .models import HandStatus, PlayerStatus, VersionAction
@@ -80,11 +80,12 @@ def load_bundle(source: str | Path | Mapping[str, Any]) -> dict[str, Any]:
     return read_bundle(source)[0]
 
 
-def read_bundle(source: str | Path | Mapping[str, Any]
+def read_bundle(source: str | Path | Mapping[str, Any], deferred: Collection[str] = ()
                 ) -> tuple[dict[str, Any], dict[str, list[str]]]:
     """A bundle's document, and the lines its chain and hands were written on, where they
     are laid out as :func:`.bundle.write_json` writes them (:mod:`.bundle_text`: each line
-    is the very text its element was read from)."""
+    is the very text its element was read from). ``deferred``: those of these sections read
+    as a :class:`.bundle_text.Deferred` (their values parsed only when asked for)."""
     if isinstance(source, Mapping):
         return dict(source), {}
     try:
@@ -93,7 +94,7 @@ def read_bundle(source: str | Path | Mapping[str, Any]
         raise BundleError.of("file", "file_unreadable_os", source=str(source),
                              detail=os_reason(e)) from None
     try:
-        read = read_lines(raw.decode("utf-8-sig"))
+        read = read_lines(raw.decode("utf-8-sig"), deferred)
     except UnicodeDecodeError:
         read = None
     if read is not None:
@@ -141,7 +142,8 @@ def import_bundle(cls: Any, source: str | Path | Mapping[str, Any], db_path: Pat
 
 def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
             legacy: bool, key: str | None, head_pin: HeadPin, **kwargs: Any) -> Any:
-    data, lines = read_bundle(source)
+    # the hands only compared with the record's own text, line by line (bundle_text.Deferred)
+    data, lines = read_bundle(source, deferred=("hands",))
     fmt = data.get("format")
     if fmt == LEGACY_FORMAT and not legacy:
         raise BundleError.of("format", "legacy_bundle", format=LEGACY_FORMAT)
@@ -156,7 +158,7 @@ def _import(cls: Any, source: str | Path | Mapping[str, Any], db_path: Path, *,
         if fmt == LEGACY_FORMAT:
             if wanted is not None:  # made before signing: no key can have signed it
                 raise BundleError.of("key", "bundle_not_signed", key=signing.short(wanted))
-            t = _import_legacy(cls, data, tmp)
+            t = _import_legacy(cls, {k: values(v) for k, v in data.items()}, tmp)
         else:
             t = _import_chain(cls, data, tmp, wanted, head_pin, lines)
         t.db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -188,7 +190,11 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                 raise BundleError.of(f"chain[{i}]", "chain_entry_shape")
             value[:] = [{k: v for k, v in e.items() if k not in _BESIDE}]
             # the text as written, when it is (its hash says so, below): not written again
-            written = _written_text(chain_lines[i], e) if chain_lines is not None else None
+            written = None
+            if chain_lines is not None:
+                # the line is let go once its text is taken: the next text is made in its
+                # memory (the chain's lines are most of a bundle: 74 MiB at 8,000 hands)
+                written, chain_lines[i] = _written_text(chain_lines[i], e), ""
             bodies.append(written if written is not None else chain.canonical(value[0]))
             yield bodies[-1], e["hash"]
 
@@ -225,7 +231,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         raise
     try:
         return _rebuild(cls, data, tmp, wanted, head_pin, entries, bodies, entries_in,
-                        signatures, upgraded, (lines or {}).get("hands"))
+                        signatures, upgraded)
     except BaseException:
         bad = signatures.first_bad()
         if bad is not None:
@@ -238,10 +244,26 @@ def _chain_problem(e: chain.ChainError) -> BundleError:
     return BundleError(f"chain[{(e.seq or 1) - 1}]", e.problem, code=e.code, params=e.params)
 
 
+def _replay(entries: list[chain.Entry], conn: sqlite3.Connection) -> None:
+    """The record tables rebuilt from the chain's rows: pooled, as ``verify`` replays (a
+    table's inserts of many entries in one ``executemany``; entry by entry took a tenth of
+    an import at 8,000 hands), and where that fails, again entry by entry, which names the
+    entry whose rows cannot be applied."""
+    try:
+        chain.replay(entries, conn, "main", pooled=True)
+        return
+    except chain.ChainError:
+        for table in chain.RECORD_TABLES:
+            conn.execute(f"DELETE FROM main.{table}")
+    try:
+        chain.replay(entries, conn, "main")
+    except chain.ChainError as e:
+        raise _chain_problem(e) from None
+
+
 def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
              head_pin: HeadPin, entries: list[chain.Entry], bodies: list[str],
-             entries_in: list[Any], signatures: trust.Signatures, upgraded: bool,
-             hand_lines: list[str] | None = None) -> Any:
+             entries_in: list[Any], signatures: trust.Signatures, upgraded: bool) -> Any:
     """The database rebuilt from a bundle's chain, read and checked by
     :func:`_import_chain` (its signatures perhaps still being checked): head, key, rows,
     verify, the readable sections, then the head referee's PIN."""
@@ -269,10 +291,7 @@ def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
     try:
         dbm.create_schema(db)
         with dbm.write_transaction(db, tmp):
-            try:
-                chain.replay(entries, db.conn, "main")
-            except chain.ChainError as e:
-                raise _chain_problem(e) from None
+            _replay(entries, db.conn)
             db.conn.executemany(
                 "INSERT INTO chain(seq, at, referee, action, entry, hash, sig) "
                 "VALUES (?,?,?,?,?,?,?)",
@@ -286,7 +305,7 @@ def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
         def compare_sections() -> None:
             rebuilt = bundle_sections(t, with_hands=False)
             for key in SECTIONS:
-                d = (same_hands(data.get(key), t, hand_lines) if key == "hands"
+                d = (same_hands(data.get(key), t) if key == "hands"
                      else same_json(data.get(key), rebuilt.get(key), key))
                 if d is not None:
                     edited.append(d)

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from referee_app.storage import chain
 from referee_app.storage.bundle import write_json
-from referee_app.storage.bundle_text import read_lines
+from referee_app.storage.bundle_text import Deferred, read_lines
 
 scalars = st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8)
 values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=3)
@@ -29,6 +29,17 @@ def _held(text: str) -> None:
     for key, lines in got.lines.items():
         assert [json.loads(line) for line in lines] == got.data[key]
         assert key in ("chain", "hands")
+    # read with the hands deferred: the same document, the hands' values given on demand
+    put_off = read_lines(text, deferred=("hands",))
+    assert put_off is not None and put_off.lines == got.lines
+    for key, value in put_off.data.items():
+        if isinstance(value, Deferred):
+            assert key == "hands" and value.lines == got.lines["hands"]
+            assert list(value) == got.data[key]
+            assert [value[i] for i in range(len(value))] == got.data[key]
+        else:
+            assert key not in put_off.lines or key != "hands"
+            assert value == got.data[key]
 
 
 @settings(max_examples=300, deadline=None)
@@ -61,6 +72,10 @@ def test_lines_are_kept_only_where_each_is_a_whole_value() -> None:
     assert got is not None and got.data == json.loads(text)
     assert "hands" not in got.lines  # a line that is not a whole value: read whole
     assert got.lines["chain"] == ["1", "2"]
+    # deferred, the same: the lines are checked as they are read, not when they are asked for
+    put_off = read_lines(text, deferred=("hands", "chain"))
+    assert put_off is not None and put_off.data["hands"] == got.data["hands"]
+    assert isinstance(put_off.data["chain"], Deferred) and list(put_off.data["chain"]) == [1, 2]
 
 
 def test_what_is_not_one_json_object_is_left_to_the_shared_reader() -> None:

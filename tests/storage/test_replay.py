@@ -61,3 +61,32 @@ def test_rows_that_cannot_be_applied_are_said_and_the_exact_replay_names_the_ent
     with pytest.raises(chain.ChainError) as e:
         _copy(entries)
     assert e.value.seq == last.seq
+
+
+def test_import_replays_pooled_and_names_the_entry_whose_rows_cannot_be_applied(
+        make_tournament, record_for) -> None:
+    """A bundle's chain is replayed pooled (as verify does); where that fails, the entry is
+    named, as the entry-by-entry replay names it, and the tables hold nothing half-built."""
+    from referee_app.storage.bundle_import import _replay
+    from referee_app.storage.errors import BundleError
+
+    t = make_tournament()
+    t.hands.add(record_for(t, 1, 1, seed=1), round=1, table=1, hand_no=1)
+    t.hands.add(record_for(t, 1, 2, seed=2), round=1, table=2, hand_no=1)
+    entries = t.record._read_all_entries()
+    conn = sqlite3.connect(":memory:")
+    conn.executescript(dbm.SCHEMA)
+    conn.execute("BEGIN")
+    _replay(entries, conn)
+    assert _tables(conn) == _tables(_copy(entries))
+    conn.execute("ROLLBACK")
+
+    last = entries[-1]
+    twice = last.rows + [r for r in last.rows if r[0] == "hand_versions"]
+    entries[-1] = chain.Entry(last.seq, last.prev, last.at, last.referee, last.action,
+                              last.detail, twice, last.hash)
+    conn.execute("BEGIN")
+    with pytest.raises(BundleError) as e:
+        _replay(entries, conn)
+    assert e.value.field == f"chain[{last.seq - 1}]"
+    assert e.value.message_code == "chain_rows_unapplicable"
