@@ -235,6 +235,15 @@ def test_legacy_bundle_needs_legacy_and_records_it(make_tournament, record_for,
     assert t2.record.log()[-1]["detail"]["log"] == old["log"]
     assert t2.hands.list()[0].totals == t.hands.list()[0].totals
     assert t2.record.verify().entries == 2
+    # the same bundle as a file laid out as export writes it (its hands read line by line,
+    # their values then asked for): the same hands
+    with (tmp_path / "old.json").open("w", encoding="utf-8") as f:
+        write_json(old, f)
+    t3 = Tournament.import_bundle(tmp_path / "old.json", tmp_path / "b.sqlite", legacy=True,
+                                  backup_every=0)
+    assert [h.totals for h in t3.hands.list()] == [h.totals for h in t2.hands.list()]
+    t2.close()
+    t3.close()
 
 
 def test_import_refuses_existing_target(make_tournament, tmp_path: Path) -> None:
