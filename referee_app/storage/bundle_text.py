@@ -18,7 +18,7 @@ A key read ``deferred`` is checked the same way, each of its lines a whole value
 values are not kept: it reads as a :class:`Deferred`, whose element is parsed again from its
 line when asked for. An import compares each hand's line with the text the record makes and
 needs a hand's value only where they differ; holding the 8,000 parsed hands of a
-1,000-player event cost 130 MiB, and faulting that memory in was a third of an import's time.
+1,000-player event cost 130 MiB, memory an import had to fault in page by page.
 """
 
 from __future__ import annotations
