@@ -286,7 +286,7 @@ def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
     with Tournament.import_bundle(bundle, db, legacy=legacy, key=key, head_pin=head_pin) as t:
         n, digest = t.record.digest()
         click.echo(say("event.imported", name=t.info.name, players=len(t.players.list()),
-                       rounds=len(t.rounds.list()), hands=len(t.hands.list()),
+                       rounds=len(t.rounds.list()), hands=len(t.hands.index()),
                        penalties=len(t.penalties.list()), path=db, entries=n, record=digest))
         fp = t.info.signing_key
         if not fp:

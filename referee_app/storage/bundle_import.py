@@ -209,7 +209,7 @@ def _import_chain(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
 
     redacted = chain.redaction_map(e.get("detail") for e in entries_in if isinstance(e, dict)
                                    and e.get("action") == chain.MIGRATE_ACTION)
-    signatures = trust.Signatures(every=True)  # from outside: each one checked
+    signatures = trust.Signatures(every=True, many=len(entries_in))  # from outside: each one
     try:
         entries = []
         for e in chain.read_entries(texts(), redacted, values=parsed(), again=canonical):

@@ -17,10 +17,12 @@ recompute:
 
 from __future__ import annotations
 
+import functools
+import os
 import re
 import sqlite3
 from collections.abc import Iterable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -45,16 +47,20 @@ class Signatures:
     between signs an earlier head, which only a copy cut short after it would end on — and
     that copy's head is then checked.
 
-    With ``every`` the checks run on a thread of their own, in batches, while the reader
-    goes on parsing and replaying (the Ed25519 library lets go of Python's lock while it
-    checks: an import of 9,000 entries gained a second and a half); :meth:`finish`, or
-    :meth:`first_bad` when the reader stops at a problem of its own, waits for them and
-    names the first entry whose signature does not hold."""
+    With ``every`` the checks run apart, in batches, while the reader goes on parsing and
+    replaying: in a process of their own when there are ``many`` of them (at least
+    :data:`PROCESS_FROM`) on more than one core, else on a thread. The Ed25519 library lets
+    go of Python's lock while it checks, but a thread must take the lock back after each
+    check, and a reader busy in Python gives it up only every few milliseconds: the thread
+    hardly advanced until the reader waited, and an import of 9,000 entries paid ~0.25 s for
+    checks a process does beside it. :meth:`finish`, or :meth:`first_bad` when the reader
+    stops at a problem of its own, waits for them and names the first entry whose signature
+    does not hold."""
 
-    #: signatures checked per task on the checking thread
+    #: signatures checked per task
     BATCH = 512
 
-    def __init__(self, *, every: bool = False) -> None:
+    def __init__(self, *, every: bool = False, many: int = 0) -> None:
         self.every = every
         self.key: signing.PublicKey | None = None
         self._verifier: Any = None
@@ -63,8 +69,10 @@ class Signatures:
         self.unsigned = 0
         self._last: tuple[int, str, str] | None = None  # the run's last (seq, hash, sig)
         self._batch: list[tuple[int, str, str]] = []
-        self._tasks: list[Future[int | None]] = []
-        self._pool: ThreadPoolExecutor | None = None
+        #: each batch sent: its check, and what to check here should the process fail
+        self._tasks: list[tuple[Future[int | None], bytes, list[tuple[int, str, str]]]] = []
+        self._pool: Executor | None = None
+        self._processes = every and many >= PROCESS_FROM and (os.cpu_count() or 1) > 1
 
     def see(self, e: chain.Entry, sig: str | None) -> None:
         """Check entry ``e``'s signature ``sig``; ChainError naming it otherwise."""
@@ -110,7 +118,7 @@ class Signatures:
         problem of its own: the first problem is named), or None."""
         tasks, self._tasks = self._tasks, []
         try:
-            seqs = [seq for seq in (t.result() for t in tasks) if seq is not None]
+            seqs = [seq for seq in map(_result, tasks) if seq is not None]
         finally:
             if self._pool is not None:
                 self._pool.shutdown(wait=False)
@@ -129,9 +137,15 @@ class Signatures:
         if not self._batch:
             return
         if self._pool is None:
-            self._pool = ThreadPoolExecutor(1, thread_name_prefix="referee-signatures")
+            self._pool = _checker(self._processes)
+        assert self.key is not None  # a batch holds the signatures of the key held
         batch, self._batch = self._batch, []
-        self._tasks.append(self._pool.submit(_first_unsigned, self._verifier, batch))
+        try:
+            task = self._pool.submit(_first_unsigned, self.key.raw, batch)
+        except (RuntimeError, OSError):  # a process that could not start: checked when asked
+            task = Future()
+            task.set_exception(RuntimeError("no checker"))
+        self._tasks.append((task, self.key.raw, batch))
 
     def _check_last(self) -> None:
         if self._last is None or self.key is None:
@@ -165,8 +179,43 @@ class Signatures:
         return tuple((fp, a, b) for fp, a, b in self.keys), self.unsigned
 
 
-def _first_unsigned(verifier: Any, batch: list[tuple[int, str, str]]) -> int | None:
-    """The first entry of ``batch`` whose signature does not sign its head, or None."""
+#: the entries to check from which they are checked in a process of their own (starting
+#: it costs ~0.15 s of the other core's time)
+PROCESS_FROM = 2000
+
+
+def _checker(processes: bool) -> Executor:
+    """Where batches of signatures are checked: a spawned process (it imports this module
+    and the signing library, nothing of the caller's state) or a thread."""
+    if processes:
+        import multiprocessing
+
+        try:
+            return ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"))
+        except (OSError, ImportError, NotImplementedError):
+            pass
+    return ThreadPoolExecutor(1, thread_name_prefix="referee-signatures")
+
+
+def _result(task: tuple[Future[int | None], bytes, list[tuple[int, str, str]]]) -> int | None:
+    """A batch's finding; checked here if its process failed (it could not start, or
+    died)."""
+    future, raw, batch = task
+    try:
+        return future.result()
+    except Exception:
+        return _first_unsigned(raw, batch)
+
+
+@functools.lru_cache(maxsize=8)
+def _verifier_of(raw: bytes) -> Any:
+    return signing.PublicKey(raw).verifier()
+
+
+def _first_unsigned(raw: bytes, batch: list[tuple[int, str, str]]) -> int | None:
+    """The first entry of ``batch`` whose signature by the key ``raw`` does not sign its
+    head, or None."""
+    verifier = _verifier_of(raw)
     for seq, digest, sig in batch:
         if not signing.check_with(verifier, seq, digest, sig):
             return seq

@@ -247,7 +247,7 @@ class Record:
     def _verify_chain_streamed(self, conn: sqlite3.Connection, every: bool) -> trust.Signed:
         head_n, head_hash = chain.head(conn)
         redacted = chain.stored_redaction_map(conn)
-        signatures = trust.Signatures(every=every)
+        signatures = trust.Signatures(every=every, many=head_n)
         factory = conn.text_factory
         conn.text_factory = str  # SQLite decodes; a damaged text raises, and is retried
         try:
@@ -292,7 +292,7 @@ class Record:
         rows = dbm.fetch_all(conn, "SELECT seq, CAST(entry AS BLOB), hash, at, referee, "
                              "action, sig FROM main.chain ORDER BY seq")
         head_n, head_hash = chain.head(conn)
-        signatures = trust.Signatures(every=every)
+        signatures = trust.Signatures(every=every, many=len(rows))
         try:
             try:
                 redacted = chain.stored_redaction_map(conn)
