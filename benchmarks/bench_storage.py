@@ -380,11 +380,17 @@ def cli_verify(db: Path) -> tuple[float, float, float]:
     what a referee waits for. In this process, ``verify``'s spawned worker also imports
     this benchmark's own modules (as any spawned process imports the program's main
     module); the command's worker imports the core only."""
+    return cli_run(["verify", "--db", str(db)])
+
+
+def cli_run(args: list[str], env: dict[str, str] | None = None) -> tuple[float, float, float]:
+    """(wall s, 0, CPU s of the command and its workers) of ``referee-app ARGS`` in a fresh
+    process, start-up included."""
     wall, _, child, run = timed(lambda: subprocess.run(
-        [sys.executable, "-m", "referee_app", "verify", "--db", str(db)], capture_output=True,
-        text=True, check=False))
+        [sys.executable, "-m", "referee_app", *args], capture_output=True, text=True,
+        check=False, env=None if env is None else {**os.environ, **env}))
     if run.returncode != 0:  # type: ignore[attr-defined]
-        raise SystemExit(f"referee-app verify failed: {run.stderr}")  # type: ignore[attr-defined]
+        raise SystemExit(f"referee-app {args[0]} failed: {run.stderr}")  # type: ignore[attr-defined]
     return wall, 0.0, child
 
 
@@ -464,6 +470,10 @@ def event(players: int) -> bool:
             lambda: Tournament.import_bundle(tmp / "event.json", tmp / "imported.sqlite",
                                              backup_every=0, head_pin=HEAD_PIN
                                              ).close())[:3], target=3)
+        shown("import as a user runs it (referee-app event import, start-up included)",
+              *cli_run(["event", "import", str(tmp / "event.json"), "--db",
+                        str(tmp / "imported-cli.sqlite")], {"NEW_REFEREE_PIN": HEAD_PIN}),
+              target=3)
         run = subprocess.run([sys.executable, __file__, "--slips-child", str(players)],
                              capture_output=True, text=True, check=True)
         got = json.loads(run.stdout.strip().splitlines()[-1])

@@ -86,8 +86,11 @@ def read_bundle(source: str | Path | Mapping[str, Any], deferred: Collection[str
     are laid out as :func:`.bundle.write_json` writes them (:mod:`.bundle_text`: each line
     is the very text its element was read from). ``deferred``: those of these sections read
     as a :class:`.bundle_text.Deferred` (their values parsed only when asked for)."""
-    if isinstance(source, Mapping):
-        return dict(source), {}
+    if isinstance(source, Mapping):  # a copy: import lets go of its chain as it goes
+        data = dict(source)
+        if isinstance(data.get("chain"), list):
+            data["chain"] = list(data["chain"])
+        return data, {}
     try:
         raw = read_limited(source, BUNDLE_LIMIT)
     except OSError as e:
@@ -299,6 +302,10 @@ def _rebuild(cls: Any, data: dict[str, Any], tmp: Path, wanted: str | None,
                  for e, body, raw in zip(entries, bodies, entries_in, strict=True)))
             db.execute("INSERT INTO chain_head(id, entries, hash) VALUES (1, ?, ?)",
                        (len(entries), last))
+        # the chain is in the file: its parsed entries and their texts, most of an import's
+        # memory, are let go before verify reads the file (which then reuses that memory)
+        for held in (entries, bodies, entries_in):
+            held.clear()
         t = cls(tmp, db, backup_every=0)
         edited: list[str] = []
 

@@ -386,3 +386,14 @@ def test_demo_imports_and_standings_balance(tmp_path: Path) -> None:
         assert [r.chips for r in rows] == sorted((r.chips for r in rows), reverse=True)
         assert len(t.hands.list()) == 128 and t.record.integrity() == "ok"
         assert sum(h.amended for h in t.hands.list()) == 1
+
+
+def test_a_bundle_given_as_values_is_left_as_it_was(make_tournament, record_for,
+                                                    tmp_path: Path) -> None:
+    """Import lets go of the chain's entries as soon as they are in the file (most of its
+    memory): never of the caller's own."""
+    t = _busy_tournament(make_tournament, record_for)
+    b = t.export_bundle()
+    before = copy.deepcopy(b)
+    Tournament.import_bundle(b, tmp_path / "x.sqlite").close()
+    assert b == before
