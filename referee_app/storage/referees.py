@@ -58,10 +58,13 @@ def store_pin(db: dbm.Database, name: str, pin: str, at: str) -> None:
     """Keep ``name``'s new PIN (its hash) on this desk, outside the record; inside the
     caller's transaction."""
     db.execute("INSERT OR REPLACE INTO pins(name, hash, set_at) VALUES (?,?,?)",
-               (name, hash_pin(_check_new_pin(pin)), at))
+               (name, hash_pin(check_new_pin(pin)), at))
 
 
-def _check_new_pin(pin: object) -> str:
+def check_new_pin(pin: object) -> str:
+    """``pin`` if it may be a new PIN (:data:`PIN_MIN` to :data:`PIN_MAX` characters, no
+    space or control character), else StorageError naming the rule: a form checks it
+    before the work that needs it (an import asks the head referee's PIN at its end)."""
     if not isinstance(pin, str):
         raise StorageError.of("pin", "pin_not_text")
     if not PIN_MIN <= len(pin) <= PIN_MAX:
@@ -100,7 +103,7 @@ class Referees:
         name = check_text(name, "name", required=True)
         if any(ord(c) < 32 for c in name):
             raise StorageError.of("name", "referee_name_characters")
-        pin = _check_new_pin(pin)
+        pin = check_new_pin(pin)
         if self.db.execute("SELECT 1 FROM referees WHERE name=?", (name,)).fetchone():
             raise StorageError.of("name", "duplicate_referee", name=name)
         self.db.execute("INSERT INTO referees(name, head, added_at) VALUES (?,?,?)",
@@ -155,7 +158,7 @@ class Referees:
             head = who is None or who.name != name
             by = self.store.authorize(referee, head=head,
                                       action="changing another referee's PIN")
-        new_pin = _check_new_pin(new_pin)
+        new_pin = check_new_pin(new_pin)
         at = dbm.now()
         with self.store.write():
             store_pin(self.db, name, new_pin, at)

@@ -8,7 +8,7 @@ with ``field`` and ``problem``) and the engine's (``RecordError``); the window s
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -35,6 +35,7 @@ from referee_app.storage.models import (
     TeamRow,
 )
 from referee_app.storage.progress import RoundProgress, round_progress, table_progress
+from referee_app.storage.referees import check_new_pin
 from referee_app.storage.tournament import Tournament
 from referee_app.storage.verification import VerifyResult, verify_hand
 
@@ -71,6 +72,38 @@ class DeskError(FieldError):
     """Input the window checks before the store is asked (a file not chosen, a bad seed)."""
 
     code = "desk"
+
+
+class ImportCancelled(Exception):
+    """The referee closed the head referee's new-PIN form: nothing was imported."""
+
+
+#: asks the head referee (named) for their new PIN on this desk, twice, showing what was
+#: wrong with the last answer (None the first time): (PIN, PIN again), or None to cancel
+AskNewPin = Callable[[str, "ValueError | None"], "tuple[str, str] | None"]
+
+
+def head_pin_asker(ask: AskNewPin) -> Callable[[str], str]:
+    """What an import calls for the head referee's new PIN (none travels in a bundle): the
+    form asked again until both answers agree and make a PIN; ImportCancelled when the
+    referee closes it."""
+
+    def head_pin(name: str) -> str:
+        problem: ValueError | None = None
+        while True:
+            got = ask(name, problem)
+            if got is None:
+                raise ImportCancelled
+            pin, again = got
+            if pin != again:
+                problem = DeskError.of("pin", "pins_not_same")
+                continue
+            try:
+                return check_new_pin(pin)
+            except ValueError as e:
+                problem = e
+
+    return head_pin
 
 
 def ruleset_choices() -> list[tuple[str, str, str]]:
@@ -125,11 +158,15 @@ class Desk:
                                      cap_fan=cap_fan, head_referee=referee), referee)
 
     @classmethod
-    def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "") -> Desk:
-        """File → Import bundle…: a new tournament file built from an exported bundle."""
+    def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "",
+                      ask_pin: AskNewPin | None = None) -> Desk:
+        """File → Import bundle…: a new tournament file built from an exported bundle; a
+        tournament with referees asks its head referee's new PIN (``ask_pin``) once the
+        bundle is checked."""
         if not str(db_path).strip():
             raise DeskError.of("file", "choose_file_import")
-        return cls(Tournament.import_bundle(bundle, db_path), referee)
+        return cls(Tournament.import_bundle(
+            bundle, db_path, head_pin=head_pin_asker(ask_pin) if ask_pin else None), referee)
 
     def reopen(self) -> Desk:
         """The same path opened again (a backup was restored over it elsewhere), for the

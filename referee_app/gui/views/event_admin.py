@@ -10,7 +10,13 @@ from typing import Any, Protocol
 
 from PySide6.QtWidgets import QDialog, QWidget
 
-from ..controllers.desk import Desk, load_ruleset_file, parse_seed, ruleset_choices
+from ..controllers.desk import (
+    Desk,
+    ImportCancelled,
+    load_ruleset_file,
+    parse_seed,
+    ruleset_choices,
+)
 from ..i18n import LANG, seat_name, tr
 from ..messages import exception_text
 from .checkin import CheckInDialog
@@ -21,6 +27,7 @@ from .manage import (
     SeatRoundDialog,
     SwapDialog,
 )
+from .signin import NewPinDialog
 
 
 class AdminHost(Protocol):
@@ -108,13 +115,21 @@ class EventAdmin:
         if not target:
             return False
         try:
-            desk = Desk.import_bundle(bundle, target, self.desk.referee)
+            desk = Desk.import_bundle(bundle, target, self.desk.referee, self.ask_head_pin)
+        except ImportCancelled:
+            self.win.message(tr("import_cancelled"))
+            return False
         except (ValueError, OSError) as e:
             self.refused(exception_text(e))
             return False
         self.win.switch_desk(desk)
         self.win.message(tr("imported", name=desk.title, path=target), error=False)
         return True
+
+    def ask_head_pin(self, name: str, problem: ValueError | None) -> tuple[str, str] | None:
+        """The imported tournament's head referee's new PIN, twice (None: cancelled)."""
+        dlg = NewPinDialog(name, exception_text(problem) if problem else "", self.widget)
+        return dlg.answer() if self.win.run_dialog(dlg) else None
 
     def export_bundle(self) -> bool:
         """File → Export bundle…: the whole tournament (every version) as one JSON file."""

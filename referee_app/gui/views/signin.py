@@ -1,5 +1,6 @@
 """Referees' PIN forms: signing in (at start and after the idle lock), the head referee's PIN
-for one head action, and registering a referee. Layout only: the PIN is checked by the
+for one head action, registering a referee, and the head referee's new PIN for a tournament
+imported from a bundle. Layout only: the PIN is checked by the
 store (``Tournament.referees.sign_in``), never here."""
 
 from __future__ import annotations
@@ -112,3 +113,35 @@ class AddRefereeDialog(QDialog):
     def values(self) -> dict[str, object]:
         return {"name": self.name.text().strip(), "pin": self.pin.text(),
                 "pin2": self.pin2.text(), "head": self.head.isChecked()}
+
+
+class NewPinDialog(QDialog):
+    """File → Import bundle…, a tournament with referees: no PIN travels in a bundle, so
+    its head referee gives a new one for this desk (twice); ``problem``: what was wrong with
+    the last answer."""
+
+    def __init__(self, name: str, problem: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("new_pin_dialog")
+        self.setWindowTitle(tr("import_head_pin_title"))
+        self.note = QLabel(tr("import_head_pin_note", name=name))
+        self.note.setWordWrap(True)
+        self.problem = QLabel(problem)
+        self.problem.setObjectName("new_pin_problem")
+        self.problem.setStyleSheet("color: #b3261e")  # the form's error colour
+        self.problem.setWordWrap(True)
+        self.problem.setVisible(bool(problem))
+        self.pin = _pin_field("new_pin")
+        self.pin2 = _pin_field("new_pin_again")
+        form = QFormLayout()
+        form.addRow(tr("PIN"), self.pin)
+        form.addRow(tr("PIN again"), self.pin2)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.note)
+        lay.addWidget(self.problem)
+        lay.addLayout(form)
+        lay.addWidget(_buttons(self, tr("import_head_pin_ok")))
+        self.pin.setFocus()
+
+    def answer(self) -> tuple[str, str]:
+        return self.pin.text(), self.pin2.text()

@@ -1,0 +1,83 @@
+"""File → Import bundle… of a tournament with referees: no PIN travels in a bundle, so the
+desk asks its head referee for a new one (twice) once the bundle is checked; a mismatch or a
+PIN the rules refuse is said in the form and asked again; closing the form makes no file."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import gui_helpers
+import pytest
+
+from referee_app.gui.i18n import LANG
+from referee_app.gui.views.signin import NewPinDialog, PinDialog
+
+desk_window = gui_helpers.desk_window
+HEAD, HEAD_PIN, NEW_PIN = "赵建国", "123456", "a-new-pin-7"
+
+
+def _answers(*given: tuple[str, str] | None):
+    """Stands in for running the forms: fills the new-PIN form with each prepared (PIN, PIN
+    again), or closes it (None), recording the problem it showed and its note; the sign-in
+    form that the imported file then asks for is answered by the head referee with the new
+    PIN."""
+    queue = list(given)
+    seen: list[tuple[str, str]] = []
+
+    def run(dlg) -> bool:
+        if isinstance(dlg, PinDialog):
+            seen.append(("sign in", dlg.name.currentText()))
+            dlg.pin.setText(NEW_PIN)
+            return True
+        assert isinstance(dlg, NewPinDialog)
+        seen.append((dlg.problem.text() if dlg.problem.isVisibleTo(dlg) else "",
+                     dlg.note.text()))
+        got = queue.pop(0)
+        if got is None:
+            return False
+        dlg.pin.setText(got[0])
+        dlg.pin2.setText(got[1])
+        return True
+
+    return run, seen
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_head_referee_gives_a_new_pin_and_the_import_opens(desk_window, tmp_path: Path,
+                                                               lang: str) -> None:
+    win, _ = desk_window(lang=lang, head_referee=HEAD, head_pin=HEAD_PIN)
+    bundle, copy = tmp_path / "event.json", tmp_path / "copy.sqlite"
+    win.desk.t.write_bundle(bundle)
+    win.ask_open_file = lambda title, filt: str(bundle)
+    win.ask_save_file = lambda title, filt, name: str(copy)
+    win.run_dialog, seen = _answers((NEW_PIN, NEW_PIN + "x"), ("12", "12"), (NEW_PIN, NEW_PIN))
+    assert win.event_admin.import_bundle(), win.messages
+    assert [p for p, _ in seen][0] == ""  # nothing wrong yet
+    if lang == "en":
+        assert seen[0][1].startswith("The bundle is checked. No PIN travels in a bundle: "
+                                     f"{HEAD}, the head referee")
+        assert seen[1][0] == "PIN: the two entries differ: type the same PIN twice"
+        assert seen[2][0] == "PIN: must be 6 to 64 characters long"
+    else:
+        assert f"裁判长 {HEAD}" in seen[0][1]
+        assert "两次输入不一致" in seen[1][0] and "6" in seen[2][0]
+    assert win.desk.t.path == copy
+    # the imported file asks who is at the desk: the head referee, with the new PIN
+    assert seen[3] == ("sign in", HEAD)
+    assert win.desk.signed_in is not None and win.desk.signed_in.name == HEAD
+    LANG.set("en")
+
+
+def test_closing_the_pin_form_makes_no_file(desk_window, tmp_path: Path) -> None:
+    win, _ = desk_window(head_referee=HEAD, head_pin=HEAD_PIN)
+    bundle, copy = tmp_path / "event.json", tmp_path / "copy.sqlite"
+    win.desk.t.write_bundle(bundle)
+    before = win.desk.t.path
+    win.ask_open_file = lambda title, filt: str(bundle)
+    win.ask_save_file = lambda title, filt, name: str(copy)
+    win.run_dialog, seen = _answers(None)
+    assert not win.event_admin.import_bundle()
+    assert len(seen) == 1
+    assert win.messages[-1] == "Import cancelled: no file was made."
+    assert list(tmp_path.glob("*copy.sqlite*")) == []
+    assert win.desk.t.path == before  # the desk stays on its own file
