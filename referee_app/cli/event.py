@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,11 @@ from referee_app.core import Ruleset
 from referee_app.storage import StorageError, Tournament, signing
 from referee_app.storage.backup_files import folder_size
 from referee_app.storage.models import TournamentInfo
+from referee_app.storage.referees import check_new_pin
 from referee_app.storage.scoring import points_text
 from referee_app.storage.wire import to_json
 
-from .lang import lang, say, seat
+from .lang import error_text, lang, say, seat
 from .options import (
     db_option,
     echo_json,
@@ -281,7 +283,16 @@ def event_import(bundle: str, legacy: bool, key: str | None, db: Path) -> None:
     'referee pin NAME' before their first change."""
 
     def head_pin(name: str) -> str:
-        return read_pin(say("new_head_pin_for", name=name), "NEW_REFEREE_PIN", confirm=True)
+        # asked once the whole bundle is checked: on a terminal a PIN the rules refuse is
+        # said and asked again, rather than throwing that work away
+        while True:
+            pin = read_pin(say("new_head_pin_for", name=name), "NEW_REFEREE_PIN", confirm=True)
+            if "NEW_REFEREE_PIN" in os.environ:
+                return pin
+            try:
+                return check_new_pin(pin)
+            except StorageError as e:
+                click.echo(error_text(e), err=True)
 
     with Tournament.import_bundle(bundle, db, legacy=legacy, key=key, head_pin=head_pin) as t:
         n, digest = t.record.digest()

@@ -257,3 +257,28 @@ def test_when_is_local_time_without_microseconds() -> None:
     assert when(at) == local.strftime("%Y-%m-%d %H:%M:%S")
     assert when(at, seconds=False, day=False) == local.strftime("%H:%M")
     assert when("not a time") == "not a time"
+
+
+def test_import_asks_a_refused_head_pin_again_on_a_terminal(db: Path, tmp_path: Path,
+                                                            monkeypatch) -> None:
+    """The head referee's new PIN is asked once the whole bundle is checked: on a terminal
+    a PIN the rules refuse is said and asked again, the work kept; from NEW_REFEREE_PIN
+    (a script) it is refused at once, with no file made."""
+    from referee_app.cli import event as event_cli
+
+    bundle = tmp_path / "ev.json"
+    assert run("event", "export", str(bundle), "--db", str(db)).exit_code == 0
+    typed = ["12", "a-good-pin"]
+    monkeypatch.setattr(event_cli, "read_pin", lambda prompt, env, confirm: typed.pop(0))
+    r = CliRunner().invoke(main, ["event", "import", str(bundle), "--db",
+                                  str(tmp_path / "new.sqlite")], env={"NEW_REFEREE_PIN": None},
+                           catch_exceptions=False)
+    assert r.exit_code == 0, r.output
+    assert "error: pin: must be 6 to 64 characters long" in r.output and typed == []
+    with Tournament.open(tmp_path / "new.sqlite") as t:
+        assert t.referees.sign_in("赵", "a-good-pin").name == "赵"
+    monkeypatch.undo()
+    r = run("event", "import", str(bundle), "--db", str(tmp_path / "other.sqlite"),
+            env={"NEW_REFEREE_PIN": "12"})
+    assert r.exit_code == 2 and "must be 6 to 64 characters long" in r.output
+    assert not list(tmp_path.glob("*other.sqlite*"))
