@@ -81,3 +81,45 @@ def test_closing_the_pin_form_makes_no_file(desk_window, tmp_path: Path) -> None
     assert win.messages[-1] == "Import cancelled: no file was made."
     assert list(tmp_path.glob("*copy.sqlite*")) == []
     assert win.desk.t.path == before  # the desk stays on its own file
+
+
+def _legacy_bundle(win, path: Path) -> None:
+    """The window's tournament as a bundle from before the chain (``referee-tournament/1``),
+    written as export lays a bundle out."""
+    import copy as _copy
+
+    from referee_app.storage.bundle import write_json
+
+    b = _copy.deepcopy(win.desk.t.export_bundle())
+    b["format"] = "referee-tournament/1"
+    for key in ("chain", "head", "signing_key"):
+        b.pop(key, None)
+    b["tournament"].pop("ruleset_digest")
+    for h in b["hands"]:
+        for v in h["versions"]:
+            v.pop("settlement")
+            v.pop("settings")
+    b["log"] = []
+    with path.open("w", encoding="utf-8") as f:
+        write_json(b, f)
+
+
+def test_a_bundle_from_before_the_record_is_imported_once_the_referee_agrees(
+        desk_window, tmp_path: Path) -> None:
+    win, seating = desk_window()
+    win.desk.t.hands.add(gui_helpers.example_record(seating), round=1, table=1, hand_no=1)
+    bundle = tmp_path / "old.json"
+    _legacy_bundle(win, bundle)
+    win.ask_open_file = lambda title, filt: str(bundle)
+    asked: list[tuple[str, str]] = []
+    for agree, name in ((False, "no.sqlite"), (True, "yes.sqlite")):
+        win.ask_save_file = lambda title, filt, n, name=name: str(tmp_path / name)
+        win.confirm = lambda text, action, agree=agree: asked.append((text, action)) or agree
+        assert win.event_admin.import_bundle() is agree
+    assert asked[0][0].startswith("This bundle was written by an older Referee Desk")
+    assert asked[0][1] == "Import anyway"
+    assert "Import cancelled: no file was made." in win.messages
+    assert not list(tmp_path.glob("*no.sqlite*"))
+    assert win.desk.t.path == tmp_path / "yes.sqlite"
+    assert len(win.desk.hands()) == 1
+    assert win.desk.t.record.log()[-1]["action"] == "event.import_legacy"

@@ -19,7 +19,7 @@ from referee_app.core.ruleset_file import diff_texts, nearest_shipped, ruleset_f
 from referee_app.core.whatif import SWITCHES, WhatIf, touched
 from referee_app.storage.bundle import BundleWritten
 from referee_app.storage.changes import Shown, to_show
-from referee_app.storage.errors import AuthError
+from referee_app.storage.errors import AuthError, BundleError
 from referee_app.storage.impact import AmendImpact, ImpactModel
 from referee_app.storage.models import (
     HandInfo,
@@ -159,14 +159,25 @@ class Desk:
 
     @classmethod
     def import_bundle(cls, bundle: str | Path, db_path: str | Path, referee: str = "",
-                      ask_pin: AskNewPin | None = None) -> Desk:
+                      ask_pin: AskNewPin | None = None,
+                      confirm_legacy: Callable[[], bool] | None = None) -> Desk:
         """File → Import bundle…: a new tournament file built from an exported bundle; a
         tournament with referees asks its head referee's new PIN (``ask_pin``) once the
-        bundle is checked."""
+        bundle is checked. A bundle from before the tamper-evident record is imported only
+        when ``confirm_legacy`` says so (its hands settled under the current rules, as the
+        record then says); ImportCancelled otherwise."""
         if not str(db_path).strip():
             raise DeskError.of("file", "choose_file_import")
-        return cls(Tournament.import_bundle(
-            bundle, db_path, head_pin=head_pin_asker(ask_pin) if ask_pin else None), referee)
+        head_pin = head_pin_asker(ask_pin) if ask_pin else None
+        try:
+            t = Tournament.import_bundle(bundle, db_path, head_pin=head_pin)
+        except BundleError as e:
+            if e.message_code != "legacy_bundle" or confirm_legacy is None:
+                raise
+            if not confirm_legacy():
+                raise ImportCancelled from None
+            t = Tournament.import_bundle(bundle, db_path, head_pin=head_pin, legacy=True)
+        return cls(t, referee)
 
     def reopen(self) -> Desk:
         """The same path opened again (a backup was restored over it elsewhere), for the

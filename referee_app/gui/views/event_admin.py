@@ -39,6 +39,7 @@ class AdminHost(Protocol):
     seating: Any
     tabs: Any
     run_dialog: Callable[[QDialog], bool]
+    confirm: Callable[[str, str], bool]
     ask_open_file: Callable[[str, str], str]
     ask_save_file: Callable[[str, str, str], str]
 
@@ -115,7 +116,9 @@ class EventAdmin:
         if not target:
             return False
         try:
-            desk = Desk.import_bundle(bundle, target, self.desk.referee, self.ask_head_pin)
+            desk = Desk.import_bundle(bundle, target, self.desk.referee, self.ask_head_pin,
+                                      lambda: self.win.confirm(tr("import_legacy_prompt"),
+                                                               tr("import_legacy_ok")))
         except ImportCancelled:
             self.win.message(tr("import_cancelled"))
             return False

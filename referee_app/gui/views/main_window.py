@@ -83,6 +83,9 @@ class MainWindow(QMainWindow):
         self.ask_text: Callable[[str, str], str | None] = self._ask_text_dialog
         self.show_message: Callable[[str], None] = self._message_box
         self.confirm_discard: Callable[[], bool] = self._confirm_discard_dialog
+        #: a step that cannot be taken back, said first: (what happens, the button's words)
+        self.confirm: Callable[[str, str], bool] = \
+            lambda text, action: confirm_destructive(self, text, action)
         #: a dealer other than the rules' suggestion, said before saving: save anyway?
         self.confirm_dealer: Callable[[str], bool] = \
             lambda text: confirm_destructive(self, text, tr("Save anyway"))
