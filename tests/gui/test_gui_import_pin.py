@@ -27,6 +27,7 @@ def _answers(*given: tuple[str, str] | None):
     def run(dlg) -> bool:
         if isinstance(dlg, PinDialog):
             seen.append(("sign in", dlg.name.currentText()))
+            dlg.name.setCurrentIndex(dlg.name.findText(HEAD))
             dlg.pin.setText(NEW_PIN)
             return True
         assert isinstance(dlg, NewPinDialog)
@@ -123,3 +124,65 @@ def test_a_bundle_from_before_the_record_is_imported_once_the_referee_agrees(
     assert win.desk.t.path == tmp_path / "yes.sqlite"
     assert len(win.desk.hands()) == 1
     assert win.desk.t.record.log()[-1]["action"] == "event.import_legacy"
+
+
+REF, REF_PIN = "钱", "567890"
+
+
+def test_after_an_import_each_referee_sets_a_pin_in_the_window(desk_window,
+                                                               tmp_path: Path) -> None:
+    """File → Set referee PIN…: a referee with no PIN here yet (an imported tournament) sets
+    their first one without signing in; a referee changes their own; another's needs the
+    head referee's PIN. Signing in without a PIN points to that form, not to the CLI."""
+    from referee_app.gui.messages import exception_text
+    from referee_app.gui.views.signin import SetPinDialog
+    from referee_app.storage.errors import AuthError
+
+    win, _ = desk_window(head_referee=HEAD, head_pin=HEAD_PIN,
+                         setup=lambda t: t.referees.add(REF, pin=REF_PIN, referee=HEAD))
+    bundle, copy = tmp_path / "event.json", tmp_path / "copy.sqlite"
+    win.desk.t.write_bundle(bundle)
+    win.ask_open_file = lambda title, filt: str(bundle)
+    win.ask_save_file = lambda title, filt, name: str(copy)
+    win.run_dialog, _seen = _answers((NEW_PIN, NEW_PIN))
+    assert win.event_admin.import_bundle(), win.messages
+    assert win.desk.referees_without_pin() == [REF]
+    with pytest.raises(AuthError) as e:
+        win.desk.sign_in(REF, REF_PIN)  # the old desk's PIN did not travel
+    assert exception_text(e.value).endswith(
+        "set it first with File → Set referee PIN… (a first PIN needs no sign-in)")
+
+    def set_pin(name: str, pin: str, again: str | None = None):
+        def run(dlg) -> bool:
+            assert isinstance(dlg, SetPinDialog)
+            shown.append(dlg.name.currentText())
+            dlg.name.setCurrentIndex(dlg.name.findText(name))
+            dlg.pin.setText(pin)
+            dlg.pin2.setText(pin if again is None else again)
+            return True
+        return run
+
+    shown: list[str] = []
+    heads_asked: list[str] = []
+    win.session.ask_pin = lambda title, prompt, names, default: (
+        heads_asked.append(title) or (HEAD, NEW_PIN))
+    win.desk.sign_out()  # nobody at the desk: the first PIN needs no sign-in
+    win.run_dialog = set_pin(REF, "ref-pin-1")
+    assert win.session.set_pin(), win.messages
+    assert shown == [REF]  # offered first: the referee without a PIN
+    assert heads_asked == []
+    assert win.messages[-1] == f"{REF}'s PIN is set on this desk: they can sign in now."
+    win.desk.sign_in(REF, "ref-pin-1")
+    win.run_dialog = set_pin(REF, "ref-pin-2", "ref-pin-3")
+    assert not win.session.set_pin()
+    assert win.messages[-1] == "The two PINs differ; nothing was changed."
+    win.run_dialog = set_pin(REF, "ref-pin-2")  # their own: no head PIN
+    assert win.session.set_pin() and heads_asked == []
+    assert win.messages[-1] == f"{REF}'s PIN is changed on this desk."
+    win.run_dialog = set_pin(HEAD, "head-pin-2")  # another's: the head referee's PIN
+    assert win.session.set_pin()
+    assert heads_asked == ["Head referee's PIN"]
+    assert win.desk.signed_in.name == REF  # still the desk's referee afterwards
+    win.desk.sign_in(HEAD, "head-pin-2")
+    log = [e["action"] for e in win.desk.t.record.log()]
+    assert log.count("referee.pin") == 3

@@ -224,6 +224,26 @@ class Desk:
     def add_referee(self, name: str, pin: str, head: bool, referee: str | None = None) -> Referee:
         return self.t.referees.add(name, pin=pin, head=head, referee=referee or self.referee)
 
+    def referees_without_pin(self) -> list[str]:
+        """The referees who have no PIN on this desk yet (an imported tournament)."""
+        return self.t.referees.without_pin()
+
+    def pin_needs_head(self, name: str) -> bool:
+        """Whether setting ``name``'s PIN needs the head referee's: not for one's own (signed
+        in), not for a head referee signed in, nor for a first PIN on this desk (after an
+        import) while nobody is signed in."""
+        who = self.signed_in
+        if who is not None:
+            return who.name != name and not who.head
+        return self.t.referees.has_pin(name)
+
+    def set_pin(self, name: str, pin: str) -> bool:
+        """``name``'s new PIN on this desk, as whoever is signed in (the head referee for
+        another's); True when it is their first here."""
+        first = not self.t.referees.has_pin(name)
+        self.t.referees.change_pin(name, pin)
+        return first
+
     # ------------------------------------------------------------------ reading
 
     @property

@@ -95,6 +95,7 @@ class WindowMenus:
         self.act_void = act("Ctrl+Shift+X", win.void_hand, "act_void")
         self.act_restore = act("Ctrl+Shift+R", win.restore_hand, "act_restore")
         self.act_add_referee = act(None, session.add_referee, "act_add_referee")
+        self.act_set_pin = act(None, session.set_pin, "act_set_pin")
         self.act_sign_in = act("Ctrl+Shift+I", session.sign_in, "act_sign_in")
         self.act_lock = act("Ctrl+L", session.lock, "act_lock")
         self.act_verify_blind = act("Ctrl+Shift+B", blind.verify_blind, "act_verify_blind")
@@ -139,7 +140,7 @@ class WindowMenus:
         self.menu_file.addAction(self.act_import_bundle)
         self.menu_file.addAction(self.act_export_bundle)
         self.menu_file.addSeparator()
-        for a in (self.act_sign_in, self.act_lock, self.act_add_referee):
+        for a in (self.act_sign_in, self.act_lock, self.act_add_referee, self.act_set_pin):
             self.menu_file.addAction(a)
         self.menu_file.addSeparator()
         self.menu_file.addAction(self.act_quit)
@@ -206,7 +207,8 @@ class WindowMenus:
                 (self.act_import_bundle, "Import bundle…", "I"),
                 (self.act_export_bundle, "Export bundle…", "E"),
                 (self.act_sign_in, "Sign in…", "S"), (self.act_lock, "Lock desk", "L"),
-                (self.act_add_referee, "Add referee…", "A"), (self.act_quit, "Quit", "Q"),
+                (self.act_add_referee, "Add referee…", "A"),
+                (self.act_set_pin, "Set referee PIN…", "P"), (self.act_quit, "Quit", "Q"),
                 (self.act_goto, "Go to hand…", "G"), (self.act_find, "Find player…", "F"),
                 (self.act_next_view, "Next view", "X"),
                 (self.act_prev_view, "Previous view", "P"),

@@ -24,7 +24,7 @@ from referee_app.storage.errors import AuthError
 from ..i18n import LANG, tr
 from ..messages import error_words, exception_text
 from .record_log import digest_text
-from .signin import AddRefereeDialog, PinDialog
+from .signin import AddRefereeDialog, PinDialog, SetPinDialog
 
 #: minutes without a key or click before the desk locks (QSettings "session/lock_minutes")
 DEFAULT_LOCK_MINUTES = 10
@@ -287,6 +287,34 @@ class DeskSession(QObject):
         self.update_record_digest()
         self.show_referee()
         self.win.message(tr("referee_added", name=r.name), error=False)
+        return True
+
+    def set_pin(self) -> bool:
+        """File → Set referee PIN…: a referee's new PIN on this desk — their own, a first one
+        after an import (no sign-in needed), or anyone's with the head referee's PIN."""
+        desk = self.desk
+        if not desk.has_referees():
+            self.win.message(tr("set_pin_no_referees"))
+            return False
+        who, missing = desk.signed_in, desk.referees_without_pin()
+        default = missing[0] if missing and who is None else who.name if who else ""
+        dlg = SetPinDialog(desk.referee_names(), default, self.widget)
+        if not self.win.run_dialog(dlg):
+            return False
+        name, pin, again = dlg.values()
+        if pin != again:
+            self.win.message(tr("pins_differ"))
+            return False
+        try:
+            with self.head_signature("head_set_pin", needed=desk.pin_needs_head(name)):
+                first = desk.set_pin(name, pin)
+        except HeadCancelled:
+            return False
+        except ValueError as e:
+            self.win.message(tr("not_done", msg=exception_text(e)))
+            return False
+        self.update_record_digest()
+        self.win.message(tr("pin_set_first" if first else "pin_set", name=name), error=False)
         return True
 
     def end_session(self) -> None:

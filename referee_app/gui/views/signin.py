@@ -145,3 +145,33 @@ class NewPinDialog(QDialog):
 
     def answer(self) -> tuple[str, str]:
         return self.pin.text(), self.pin2.text()
+
+
+class SetPinDialog(QDialog):
+    """File → Set referee PIN…: a referee (one of ``names``) and their new PIN, twice."""
+
+    def __init__(self, names: Sequence[str], default: str = "",
+                 parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setObjectName("set_pin_dialog")
+        self.setWindowTitle(tr("Set referee PIN…"))
+        self.note = QLabel(tr("set_pin_note"))
+        self.note.setWordWrap(True)
+        self.name = QComboBox()
+        self.name.setObjectName("set_pin_name")
+        self.name.addItems(list(names))
+        self.name.setCurrentIndex(self.name.findText(default) if default in names else -1)
+        self.pin = _pin_field("new_pin")
+        self.pin2 = _pin_field("new_pin_again")
+        form = QFormLayout()
+        form.addRow(tr("pin_referee_label"), self.name)
+        form.addRow(tr("PIN"), self.pin)
+        form.addRow(tr("PIN again"), self.pin2)
+        lay = QVBoxLayout(self)
+        lay.addWidget(self.note)
+        lay.addLayout(form)
+        lay.addWidget(_buttons(self, tr("Set PIN")))
+        (self.pin if self.name.currentText() else self.name).setFocus()
+
+    def values(self) -> tuple[str, str, str]:
+        return self.name.currentText().strip(), self.pin.text(), self.pin2.text()
