@@ -267,6 +267,10 @@ def test_verify_and_void_keep_the_hand_listed(qtbot, desk_window):
     assert h.void and h.totals == {s: 0 for s in SPEC_TOTALS}
     assert "⊘" in win.navigator.item_text(("hand", hid))
     assert set(win.standings.chips_by_player().values()) == {0}
+    # verifying a void hand: refused in the desk's words (its menu), not the command line's
+    qtbot.keyClick(win, Qt.Key.Key_V, CTRL | Qt.KeyboardModifier.ShiftModifier)
+    assert win.messages[-1].endswith(f"hand {hid} is void; restore it first "
+                                     "(Hand → Restore hand…)"), win.messages[-1]
 
 
 def test_alt_number_jumps_to_a_seat(qtbot, desk_window):
