@@ -17,6 +17,7 @@ recompute:
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
@@ -63,14 +64,15 @@ class Signatures:
     def __init__(self, *, every: bool = False, many: int = 0) -> None:
         self.every = every
         self.key: signing.PublicKey | None = None
-        self._verifier: Any = None
         #: (fingerprint, first entry, last entry) of each key's run of signed entries
         self.keys: list[list[Any]] = []
         self.unsigned = 0
         self._last: tuple[int, str, str] | None = None  # the run's last (seq, hash, sig)
         self._batch: list[tuple[int, str, str]] = []
-        #: each batch sent: its check, and what to check here should the process fail
-        self._tasks: list[tuple[Future[int | None], bytes, list[tuple[int, str, str]]]] = []
+        #: each batch sent: its check (None: it could not be sent), and what to check here
+        #: should that fail
+        self._tasks: list[tuple[Future[int | None] | None, bytes,
+                                list[tuple[int, str, str]]]] = []
         self._pool: Executor | None = None
         self._processes = every and many >= PROCESS_FROM and (os.cpu_count() or 1) > 1
 
@@ -85,7 +87,7 @@ class Signatures:
         if key is not self.key:
             self._check_last()  # the previous key's run ends here
             self._send()  # a batch holds one key's signatures
-            self.key, self._verifier = key, key.verifier()
+            self.key = key
         fp = key.fingerprint
         if sig is None:
             raise chain.ChainError(e.seq, "chain_unsigned", key=signing.short(fp))
@@ -140,11 +142,9 @@ class Signatures:
             self._pool = _checker(self._processes)
         assert self.key is not None  # a batch holds the signatures of the key held
         batch, self._batch = self._batch, []
-        try:
+        task: Future[int | None] | None = None
+        with contextlib.suppress(RuntimeError, OSError):  # a process that cannot start
             task = self._pool.submit(_first_unsigned, self.key.raw, batch)
-        except (RuntimeError, OSError):  # a process that could not start: checked when asked
-            task = Future()
-            task.set_exception(RuntimeError("no checker"))
         self._tasks.append((task, self.key.raw, batch))
 
     def _check_last(self) -> None:
@@ -152,7 +152,7 @@ class Signatures:
             return
         seq, digest, sig = self._last
         self._last = None
-        if not signing.check_with(self._verifier, seq, digest, sig):
+        if not signing.check_with(_verifier_of(self.key.raw), seq, digest, sig):
             raise chain.ChainError(seq, "chain_bad_signature",
                                    key=signing.short(self.key.fingerprint))
 
@@ -197,18 +197,20 @@ def _checker(processes: bool) -> Executor:
     return ThreadPoolExecutor(1, thread_name_prefix="referee-signatures")
 
 
-def _result(task: tuple[Future[int | None], bytes, list[tuple[int, str, str]]]) -> int | None:
+def _result(task: tuple[Future[int | None] | None, bytes, list[tuple[int, str, str]]]
+            ) -> int | None:
     """A batch's finding; checked here if its process failed (it could not start, or
     died)."""
     future, raw, batch = task
-    try:
-        return future.result()
-    except Exception:
-        return _first_unsigned(raw, batch)
+    if future is not None:
+        with contextlib.suppress(Exception):
+            return future.result()
+    return _first_unsigned(raw, batch)
 
 
 @functools.lru_cache(maxsize=8)
 def _verifier_of(raw: bytes) -> Any:
+    """A key's loaded verifier, once per key (a chain holds one or a few)."""
     return signing.PublicKey(raw).verifier()
 
 
